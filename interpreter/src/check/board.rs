@@ -1,0 +1,330 @@
+//! The board, its coordinate names and drawings; named directions; zones.
+
+use super::Cx;
+use crate::diag::{Diagnostic, Span, codes};
+use crate::model::*;
+use crate::syntax::ast;
+
+/// Built-in directions, from the first player's side (`forward` is towards higher ranks).
+pub fn builtin_direction(name: &str) -> Option<Vec<(i32, i32)>> {
+    const ORTH: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+    const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
+    Some(match name {
+        "forward" | "north" => vec![(0, 1)],
+        "backward" | "south" => vec![(0, -1)],
+        "right" | "east" => vec![(1, 0)],
+        "left" | "west" => vec![(-1, 0)],
+        "sideways" | "horizontal" => vec![(1, 0), (-1, 0)],
+        "vertical" => vec![(0, 1), (0, -1)],
+        "orthogonal" => ORTH.to_vec(),
+        "diagonal" => DIAG.to_vec(),
+        "any" => ORTH.iter().chain(DIAG.iter()).copied().collect(),
+        "forward-diagonal" => vec![(1, 1), (-1, 1)],
+        "backward-diagonal" => vec![(1, -1), (-1, -1)],
+        _ => return None,
+    })
+}
+
+const BUILTIN_DIRECTIONS: &[&str] = &[
+    "forward", "backward", "left", "right", "north", "south", "east", "west", "sideways", "horizontal", "vertical", "orthogonal",
+    "diagonal", "any", "forward-diagonal", "backward-diagonal",
+];
+
+/// Resolves `a | b | c` to a de-duplicated list of offsets.
+pub(super) fn dirs(cx: &mut Cx, names: &[ast::Ident]) -> Vec<(i32, i32)> {
+    let mut out = Vec::new();
+    for n in names {
+        let found = builtin_direction(&n.name).or_else(|| {
+            cx.directions.get(&n.name).map(|d| d.0.clone()).inspect(|_| {
+                cx.used.insert(format!("direction {}", n.name));
+            })
+        });
+        match found {
+            Some(v) => {
+                for d in v {
+                    if !out.contains(&d) {
+                        out.push(d);
+                    }
+                }
+            }
+            None => {
+                let mut cands: Vec<String> = BUILTIN_DIRECTIONS.iter().map(|s| s.to_string()).collect();
+                cands.extend(cx.directions.keys().cloned());
+                cx.unknown(&n.name, n.span, "direction", cands.iter().map(|s| s.as_str()));
+            }
+        }
+    }
+    out
+}
+
+fn letters_from(first: &str, skip: Option<&str>, n: usize) -> Option<Vec<String>> {
+    let mut c = first.chars().next()?;
+    if first.chars().count() != 1 || !c.is_ascii_alphabetic() {
+        return None;
+    }
+    let mut v = Vec::new();
+    while v.len() < n {
+        if !c.is_ascii_alphabetic() {
+            return None;
+        }
+        if Some(c.to_string().as_str()) != skip {
+            v.push(c.to_string());
+        }
+        c = (c as u8 + 1) as char;
+    }
+    Some(v)
+}
+
+/// Coordinate names along one edge of `n` lines.
+fn edge_names(cx: &mut Cx, names: Option<&ast::Names>, n: usize, default_letters: bool, edge: &str) -> Vec<String> {
+    let default = || {
+        if default_letters {
+            letters_from("a", None, n).unwrap_or_default()
+        } else {
+            (1..=n).map(|i| i.to_string()).collect()
+        }
+    };
+    let Some(names) = names else { return default() };
+    let (v, span) = match names {
+        ast::Names::List(v, span) => (v.clone(), *span),
+        ast::Names::Range { first, last, skip, span } => {
+            if let Some(last) = last {
+                let last_text = match last {
+                    ast::Count::Int(i, _) => Some(i.to_string()),
+                    ast::Count::Param(p) if p.name.len() == 1 && !cx.params.contains_key(&p.name) => Some(p.name.clone()),
+                    ast::Count::Param(_) => cx.count(last, "the last coordinate", 1, MAX_BOARD_SIDE as i64).map(|v| v.to_string()),
+                };
+                let Some(last_text) = last_text else { return default() };
+                if let (Ok(a), Ok(b)) = (first.parse::<usize>(), last_text.parse::<usize>()) {
+                    ((a..=b.max(a)).map(|i| i.to_string()).collect(), *span)
+                } else {
+                    let a = first.chars().next().unwrap_or('a');
+                    let b = last_text.chars().next().unwrap_or('a');
+                    let v: Vec<String> =
+                        (a..=b).map(|c| c.to_string()).filter(|c| Some(c.as_str()) != skip.as_deref()).collect();
+                    (v, *span)
+                }
+            } else if let Ok(a) = first.parse::<usize>() {
+                ((a..a + n).map(|i| i.to_string()).collect(), *span)
+            } else {
+                match letters_from(first, skip.as_deref(), n) {
+                    Some(v) => (v, *span),
+                    None => {
+                        cx.error(codes::TYPE, *span, format!("cannot name {n} {edge} from `{first}`"));
+                        return default();
+                    }
+                }
+            }
+        }
+    };
+    if v.len() != n {
+        cx.error(codes::CONTRADICTION, span, format!("the board has {n} {edge}, but {} names are given", v.len()))
+            .label = format!("{} names", v.len());
+        return default();
+    }
+    let mut seen = std::collections::HashSet::new();
+    for s in &v {
+        if !seen.insert(s) {
+            cx.error(codes::DUPLICATE, span, format!("the name `{s}` is used twice along the {edge}"));
+            return default();
+        }
+    }
+    v
+}
+
+pub(super) fn resolve_board(cx: &mut Cx, items: &[ast::Item], whole: Span) {
+    let Some(b) = items.iter().find_map(|i| if let ast::Item::Board(b) = i { Some(b) } else { None }) else {
+        cx.error(codes::MISSING, whole, "this ruleset has no `board`").help.push("add `board 8 x 8 squares { files a..h  ranks 1..8 }`".into());
+        return;
+    };
+    let max = MAX_BOARD_SIDE as i64;
+    let w = cx.count(&b.width, "the board's width", 1, max);
+    let h = cx.count(&b.height, "the board's height", 1, max);
+    let (Some(w), Some(h)) = (w, h) else { return };
+    let (w, h) = (w as usize, h as usize);
+    let file_names = edge_names(cx, b.files.as_ref(), w, true, "files");
+    let rank_names = edge_names(cx, b.ranks.as_ref(), h, false, "ranks");
+    let mut board = Board { width: w, height: h, points: b.points, file_names, rank_names, dark_parity: None, drawings: Vec::new() };
+    if let Some((sq, dark, span)) = &b.checkered {
+        match board.parse_square(sq) {
+            Some(s) => {
+                let p = (board.file(s) + board.rank(s)) % 2;
+                board.dark_parity = Some(if *dark { p } else { 1 - p });
+            }
+            None => bad_square(cx, sq, *span, &board),
+        }
+    }
+    for d in &b.drawings {
+        match d {
+            ast::Drawing::River { between: (a, c), span } => {
+                let ra = board.rank_names.iter().position(|n| n == a);
+                let rc = board.rank_names.iter().position(|n| n == c);
+                match (ra, rc) {
+                    (Some(x), Some(y)) if x.abs_diff(y) == 1 => board.drawings.push(Drawing::River { below: x.min(y) }),
+                    (Some(_), Some(_)) => {
+                        cx.error(codes::CONTRADICTION, *span, "a river runs between two neighbouring ranks");
+                    }
+                    _ => {
+                        cx.error(codes::UNKNOWN_NAME, *span, format!("no rank named `{a}` or `{c}`"));
+                    }
+                }
+            }
+            ast::Drawing::Lines { segments, span } => {
+                for (a, c) in segments {
+                    match (board.parse_square(a), board.parse_square(c)) {
+                        (Some(x), Some(y)) => board.drawings.push(Drawing::Line { from: x, to: y }),
+                        _ => bad_square(cx, &format!("{a}-{c}"), *span, &board),
+                    }
+                }
+            }
+            ast::Drawing::Marks { squares, span } => {
+                for s in squares {
+                    match board.parse_square(s) {
+                        Some(x) => board.drawings.push(Drawing::Mark { at: x }),
+                        None => bad_square(cx, s, *span, &board),
+                    }
+                }
+            }
+        }
+    }
+    cx.board = Some(board);
+}
+
+fn bad_square(cx: &mut Cx, s: &str, span: Span, board: &Board) {
+    let d = Diagnostic::error(codes::UNKNOWN_NAME, span, format!("`{s}` is not a square of this board")).help(format!(
+        "squares run from {} to {}",
+        board.name(0),
+        board.name(board.squares() - 1)
+    ));
+    cx.diags.push(d);
+}
+
+pub(super) fn resolve_directions(cx: &mut Cx, items: &[ast::Item]) {
+    for it in items {
+        if let ast::Item::Direction(d) = it {
+            if builtin_direction(&d.name.name).is_some() {
+                cx.error(codes::DUPLICATE, d.name.span, format!("`{}` is a built-in direction", d.name.name));
+                continue;
+            }
+            for &(x, y) in &d.offsets {
+                if (x, y) == (0, 0) || x.unsigned_abs() as usize >= MAX_BOARD_SIDE || y.unsigned_abs() as usize >= MAX_BOARD_SIDE {
+                    cx.error(codes::BOUND, d.span, format!("direction ({x},{y}) must be non-zero and shorter than {MAX_BOARD_SIDE}"));
+                }
+            }
+            cx.directions.insert(d.name.name.clone(), (d.offsets.clone(), d.name.span));
+        }
+    }
+}
+
+fn coord_index(names: &[String], s: &str) -> Option<usize> {
+    names.iter().position(|n| n == s)
+}
+
+/// Evaluates a zone expression to a set of squares (first player's view).
+pub(super) fn zone(cx: &mut Cx, e: &ast::ZoneExpr) -> Option<SquareSet> {
+    let mut acc = term(cx, &e.first)?;
+    for (union, t) in &e.rest {
+        let s = term(cx, t)?;
+        if *union {
+            acc.union(&s)
+        } else {
+            acc.subtract(&s)
+        }
+    }
+    Some(acc)
+}
+
+/// A zone for both sides: the second player's is the mirror image.
+pub(super) fn zone_by_side(cx: &mut Cx, e: &ast::ZoneExpr) -> Option<BySide<SquareSet>> {
+    let first = zone(cx, e)?;
+    let board = cx.board.as_ref()?;
+    let mut second = SquareSet::new(board.squares());
+    for s in first.iter() {
+        second.insert(board.mirror(s));
+    }
+    Some(BySide([first, second]))
+}
+
+fn term(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<SquareSet> {
+    let board = cx.board.clone()?;
+    let n = board.squares();
+    let mut s = SquareSet::new(n);
+    match t {
+        ast::ZoneTerm::All(_) => s = SquareSet::full(n),
+        ast::ZoneTerm::Ranks(a, b, span) | ast::ZoneTerm::Files(a, b, span) => {
+            let rank = matches!(t, ast::ZoneTerm::Ranks(..));
+            let names = if rank { &board.rank_names } else { &board.file_names };
+            let (Some(x), Some(y)) = (coord_index(names, a), coord_index(names, b)) else {
+                let what = if rank { "rank" } else { "file" };
+                let bad = if coord_index(names, a).is_none() { a } else { b };
+                let d = Diagnostic::error(codes::UNKNOWN_NAME, *span, format!("this board has no {what} `{bad}`"))
+                    .help(format!("{what}s are named {}", names.join(" ")));
+                cx.diags.push(d);
+                return None;
+            };
+            for sq in 0..n {
+                let c = if rank { board.rank(sq) } else { board.file(sq) };
+                if c >= x.min(y) && c <= x.max(y) {
+                    s.insert(sq);
+                }
+            }
+        }
+        ast::ZoneTerm::Rect(a, b, span) => {
+            let (Some(x), Some(y)) = (board.parse_square(a), board.parse_square(b)) else {
+                bad_square(cx, if board.parse_square(a).is_none() { a } else { b }, *span, &board);
+                return None;
+            };
+            let (f0, f1) = (board.file(x).min(board.file(y)), board.file(x).max(board.file(y)));
+            let (r0, r1) = (board.rank(x).min(board.rank(y)), board.rank(x).max(board.rank(y)));
+            for sq in 0..n {
+                if (f0..=f1).contains(&board.file(sq)) && (r0..=r1).contains(&board.rank(sq)) {
+                    s.insert(sq);
+                }
+            }
+        }
+        ast::ZoneTerm::Square(a, span) => match board.parse_square(a) {
+            Some(x) => s.insert(x),
+            None => {
+                bad_square(cx, a, *span, &board);
+                return None;
+            }
+        },
+        ast::ZoneTerm::List(v, span) => {
+            for a in v {
+                match board.parse_square(a) {
+                    Some(x) => s.insert(x),
+                    None => {
+                        bad_square(cx, a, *span, &board);
+                        return None;
+                    }
+                }
+            }
+        }
+        ast::ZoneTerm::Ref(id) => {
+            cx.used.insert(format!("zone {}", id.name));
+            match cx.zones.get(&id.name) {
+                Some((z, _)) => s = z.clone(),
+                None => {
+                    let names: Vec<String> = cx.zones.keys().cloned().collect();
+                    cx.unknown(&id.name, id.span, "zone", names.iter().map(|s| s.as_str()));
+                    return None;
+                }
+            }
+        }
+    }
+    Some(s)
+}
+
+pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
+    for it in items {
+        if let ast::Item::Zone(z) = it {
+            // Zones may refer to zones defined before them.
+            if let Some(set) = zone(cx, &z.expr) {
+                if set.is_empty() {
+                    cx.diags.push(Diagnostic::warning(codes::REDUNDANT, z.expr.span, format!("zone `{}` has no squares", z.name.name)).label("empty"));
+                }
+                cx.zones.insert(z.name.name.clone(), (set, z.name.span));
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! End rules: how the game ends, in the order they are tried.
+
+use super::{Cx, cite};
+use crate::diag::{Diagnostic, codes};
+use crate::model::*;
+use crate::syntax::ast;
+
+pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has_check: bool) -> Vec<EndRule> {
+    let mut out = Vec::new();
+    let mut seen: Vec<(String, crate::diag::Span)> = Vec::new();
+    for it in items {
+        let ast::Item::End(rules) = it else { continue };
+        for r in rules {
+            if let Some((_, first)) = seen.iter().find(|(n, _)| *n == r.label.name) {
+                let d = Diagnostic::error(codes::DUPLICATE, r.label.span, format!("end rule `{}` is defined twice", r.label.name))
+                    .with(*first, "first defined here");
+                cx.diags.push(d);
+                continue;
+            }
+            seen.push((r.label.name.clone(), r.label.span));
+            let mut conditions = Vec::new();
+            let mut ok = true;
+            for c in &r.conditions {
+                match condition(cx, c, kinds, has_check) {
+                    Some(c) => conditions.push(c),
+                    None => ok = false,
+                }
+            }
+            let verdict = match r.verdict.0 {
+                ast::Verdict::MoverLoses => Verdict::MoverLoses,
+                ast::Verdict::MoverWins => Verdict::MoverWins,
+                ast::Verdict::CheckerLoses => Verdict::CheckerLoses,
+                ast::Verdict::ClaimableDraw => Verdict::ClaimableDraw,
+                ast::Verdict::Draw => Verdict::Draw,
+            };
+            let has_rep = conditions.iter().any(|c| matches!(c, Condition::Repetition(_)));
+            if conditions.iter().any(|c| matches!(c, Condition::CheckingThroughout)) && !has_rep {
+                cx.error(codes::CONTRADICTION, r.span, "`one side checking throughout` needs a `repetition` condition to define the cycle");
+                ok = false;
+            }
+            if verdict == Verdict::CheckerLoses && !conditions.iter().any(|c| matches!(c, Condition::CheckingThroughout)) {
+                cx.error(codes::CONTRADICTION, r.verdict.1, "`checking side loses` needs the condition `one side checking throughout`")
+                    .label = "no checking side defined".into();
+                ok = false;
+            }
+            if verdict == Verdict::ClaimableDraw && conditions.iter().any(|c| matches!(c, Condition::NoLegalMove)) {
+                cx.error(codes::CONTRADICTION, r.verdict.1, "a position without legal moves ends the game; it cannot be merely claimable");
+                ok = false;
+            }
+            if ok {
+                out.push(EndRule { reason: r.label.name.clone(), conditions, verdict, cite: cite(&r.cite) });
+            }
+        }
+    }
+    out
+}
+
+fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool) -> Option<Condition> {
+    Some(match c {
+        ast::Condition::NoLegalMove(_) => Condition::NoLegalMove,
+        ast::Condition::InCheck(span) => {
+            if !kinds.iter().any(|k| k.royal) {
+                cx.error(codes::CONTRADICTION, *span, "`in check` needs a royal piece, and no piece is `royal`");
+                return None;
+            }
+            if !has_check {
+                cx.diags.push(
+                    Diagnostic::warning(codes::REDUNDANT, *span, "`in check` without `forbid royal attacked`: royals may be left attacked")
+                        .label("here"),
+                );
+            }
+            Condition::InCheck
+        }
+        ast::Condition::Repetition(n, _) => Condition::Repetition(cx.count(n, "a repetition count", 2, 100)? as u32),
+        ast::Condition::Counter { moves, resetting_kind, .. } => {
+            let n = cx.count(moves, "a move count", 1, 10_000)?;
+            let k = match resetting_kind {
+                Some(id) => Some(cx.kind(id)?),
+                None => None,
+            };
+            Condition::Counter { plies: (2 * n) as u32, resetting_kind: k }
+        }
+        ast::Condition::Material(pats, _) => {
+            let mut out = Vec::new();
+            for m in pats {
+                let mut resolve = |v: &[(char, crate::diag::Span)]| -> Option<Vec<KindId>> {
+                    let mut ids = Vec::new();
+                    for (ch, span) in v {
+                        match kinds.iter().position(|k| k.letter == *ch) {
+                            Some(i) => ids.push(KindId(i as u8)),
+                            None => {
+                                let letters: Vec<String> = kinds.iter().map(|k| k.letter.to_string()).collect();
+                                cx.unknown(&ch.to_string(), *span, "piece letter", letters.iter().map(|s| s.as_str()));
+                                return None;
+                            }
+                        }
+                    }
+                    ids.sort();
+                    Some(ids)
+                };
+                let a = resolve(&m.first)?;
+                let b = resolve(&m.second)?;
+                let same = match &m.same_colour {
+                    Some(s) => Some(resolve(std::slice::from_ref(s))?[0]),
+                    None => None,
+                };
+                if same.is_some() && cx.board.as_ref().is_some_and(|b| b.dark_parity.is_none()) {
+                    cx.error(codes::CONTRADICTION, m.span, "square colours are used, but the board is not `checkered`");
+                }
+                out.push(MaterialPattern { a, b, same_colour: same });
+            }
+            Condition::Material(out)
+        }
+        ast::Condition::NoneOf(ids, _) => {
+            let mut v = Vec::new();
+            for id in ids {
+                v.push(cx.kind(id)?);
+            }
+            Condition::NoneOf(v)
+        }
+        ast::Condition::CheckingThroughout(span) => {
+            if !has_check {
+                cx.error(codes::CONTRADICTION, *span, "`checking` needs royal pieces that may not be left attacked");
+                return None;
+            }
+            Condition::CheckingThroughout
+        }
+    })
+}

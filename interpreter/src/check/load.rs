@@ -1,0 +1,222 @@
+//! Reading a ruleset and the files it extends, and merging their items: an item of the extending
+//! file replaces the base's item of the same name only when it says `override`.
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostic, Diagnostics, FileId, Sources, Span, codes};
+use crate::model::Rules;
+use crate::syntax::{ast, parse_file};
+
+/// How deep `extends` chains may go.
+const MAX_EXTENDS_DEPTH: usize = 16;
+
+/// The result of checking: the sources read, every diagnostic, and the rules if there was no error.
+#[derive(Debug)]
+pub struct Checked {
+    pub sources: Sources,
+    pub diagnostics: Diagnostics,
+    pub rules: Option<Rules>,
+}
+
+/// Reads, parses and checks the ruleset at `path` (and everything it extends).
+pub fn check_file(path: &Path, params: &[(String, String)]) -> Checked {
+    let mut sources = Sources::default();
+    let mut diags = Diagnostics::default();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            let f = sources.add(path.display().to_string(), "");
+            diags.push(Diagnostic::error(codes::FILE, Span::new(f, 0, 0), format!("cannot read {}: {e}", path.display())));
+            return Checked { sources, diagnostics: diags, rules: None };
+        }
+    };
+    check_text(&mut sources, &mut diags, path.display().to_string(), text, path.parent().map(Path::to_path_buf), params)
+}
+
+/// Checks a ruleset given as text; `extends` paths resolve against `dir`.
+pub fn check_source(name: &str, text: &str, dir: Option<&Path>, params: &[(String, String)]) -> Checked {
+    let mut sources = Sources::default();
+    let mut diags = Diagnostics::default();
+    check_text(&mut sources, &mut diags, name.to_string(), text.to_string(), dir.map(Path::to_path_buf), params)
+}
+
+fn check_text(
+    sources: &mut Sources,
+    diags: &mut Diagnostics,
+    name: String,
+    text: String,
+    dir: Option<PathBuf>,
+    params: &[(String, String)],
+) -> Checked {
+    let len = text.len();
+    let file = sources.add(name.clone(), text);
+    let mut chain = vec![name];
+    let items = load_items(sources, diags, file, dir, &mut chain);
+    let whole = Span::new(file, 0, len.min(first_line_len(sources.text(file))));
+    let rules = super::resolve(&items, params, sources, diags, whole);
+    Checked { sources: std::mem::take(sources), diagnostics: std::mem::take(diags), rules }
+}
+
+fn first_line_len(t: &str) -> usize {
+    t.find('\n').unwrap_or(t.len())
+}
+
+/// Parses `file`, loads its base (if it extends one) and returns the merged items.
+fn load_items(sources: &mut Sources, diags: &mut Diagnostics, file: FileId, dir: Option<PathBuf>, chain: &mut Vec<String>) -> Vec<ast::Item> {
+    let parsed = parse_file(&sources.text(file).to_string(), file, diags);
+    let mut base: Vec<ast::Item> = Vec::new();
+    let mut own = Vec::new();
+    for item in parsed.items {
+        match item {
+            ast::Item::Extends(path) => {
+                if !base.is_empty() {
+                    diags.push(Diagnostic::error(codes::DUPLICATE, path.span, "a ruleset can extend only one other"));
+                    continue;
+                }
+                let full = dir.as_deref().unwrap_or(Path::new(".")).join(&path.value);
+                let shown = full.display().to_string();
+                if chain.contains(&shown) {
+                    diags.push(
+                        Diagnostic::error(codes::FILE, path.span, format!("`{}` extends itself through {}", path.value, chain.join(" -> ")))
+                            .label("cycle"),
+                    );
+                    continue;
+                }
+                if chain.len() >= MAX_EXTENDS_DEPTH {
+                    diags.push(Diagnostic::error(codes::BOUND, path.span, format!("extends chains may be at most {MAX_EXTENDS_DEPTH} deep")));
+                    continue;
+                }
+                match std::fs::read_to_string(&full) {
+                    Ok(text) => {
+                        let f = sources.add(shown.clone(), text);
+                        chain.push(shown);
+                        base = load_items(sources, diags, f, full.parent().map(Path::to_path_buf), chain);
+                        chain.pop();
+                    }
+                    Err(e) => diags.push(
+                        Diagnostic::error(codes::FILE, path.span, format!("cannot read `{}`: {e}", full.display())).label("extended here"),
+                    ),
+                }
+            }
+            other => own.push(other),
+        }
+    }
+    merge(base, own, diags)
+}
+
+/// The key under which two items clash (same kind and name); `None` for items that accumulate.
+fn key(item: &ast::Item) -> Option<String> {
+    Some(match item {
+        ast::Item::Game(_) => "game".into(),
+        ast::Item::Board(_) => "board".into(),
+        ast::Item::Setup(_) => "setup".into(),
+        ast::Item::Param(p) => format!("param {}", p.name.name),
+        ast::Item::Zone(z) => format!("zone {}", z.name.name),
+        ast::Item::Direction(d) => format!("direction {}", d.name.name),
+        ast::Item::Piece(p) => format!("piece {}", p.name.name),
+        _ => return None,
+    })
+}
+
+fn overrides(item: &ast::Item) -> Option<(bool, Span)> {
+    Some(match item {
+        ast::Item::Game(g) => (g.overrides, g.name.span),
+        ast::Item::Board(b) => (b.overrides, b.span),
+        ast::Item::Setup(s) => (s.overrides, s.fen.span),
+        ast::Item::Param(p) => (p.overrides, p.name.span),
+        ast::Item::Zone(z) => (z.overrides, z.name.span),
+        ast::Item::Direction(d) => (false, d.name.span),
+        ast::Item::Piece(p) => (p.overrides, p.name.span),
+        _ => return None,
+    })
+}
+
+fn merge(base: Vec<ast::Item>, own: Vec<ast::Item>, diags: &mut Diagnostics) -> Vec<ast::Item> {
+    let base_len = base.len();
+    let mut out = base;
+    for item in own {
+        // End rules merge rule by rule, keyed by their reason label.
+        if let ast::Item::End(rules) = item {
+            let mut fresh = Vec::new();
+            for r in rules {
+                let existing = out.iter_mut().enumerate().find_map(|(i, it)| match it {
+                    ast::Item::End(rs) => rs.iter().position(|x| x.label.name == r.label.name).map(|p| (i, p)),
+                    _ => None,
+                });
+                match existing {
+                    Some((i, p)) if r.overrides || i >= base_len => {
+                        if !r.overrides {
+                            let first = match &out[i] {
+                                ast::Item::End(rs) => rs[p].label.span,
+                                _ => unreachable!("found in an end block"),
+                            };
+                            diags.push(
+                                Diagnostic::error(codes::DUPLICATE, r.label.span, format!("end rule `{}` is defined twice", r.label.name))
+                                    .label("second definition")
+                                    .with(first, "first defined here"),
+                            );
+                            continue;
+                        }
+                        if let ast::Item::End(rs) = &mut out[i] {
+                            rs[p] = r;
+                        }
+                    }
+                    Some((i, p)) => {
+                        let first = match &out[i] {
+                            ast::Item::End(rs) => rs[p].label.span,
+                            _ => unreachable!("found in an end block"),
+                        };
+                        diags.push(
+                            Diagnostic::error(codes::DUPLICATE, r.label.span, format!("end rule `{}` is already defined by the base ruleset", r.label.name))
+                                .label("defined again here")
+                                .with(first, "first defined here")
+                                .help("write `override` before it to replace the base's rule"),
+                        );
+                    }
+                    None => {
+                        if r.overrides {
+                            diags.push(
+                                Diagnostic::warning(codes::REDUNDANT, r.label.span, format!("`override` but no end rule `{}` to replace", r.label.name))
+                                    .label("overrides nothing"),
+                            );
+                        }
+                        fresh.push(r);
+                    }
+                }
+            }
+            if !fresh.is_empty() {
+                if let Some(ast::Item::End(rs)) = out.iter_mut().rev().find(|i| matches!(i, ast::Item::End(_))) {
+                    rs.extend(fresh);
+                } else {
+                    out.push(ast::Item::End(fresh));
+                }
+            }
+            continue;
+        }
+        let Some(k) = key(&item) else {
+            out.push(item);
+            continue;
+        };
+        let (ovr, span) = overrides(&item).expect("keyed items have spans");
+        match out.iter().position(|i| key(i).as_deref() == Some(k.as_str())) {
+            Some(pos) if ovr => out[pos] = item,
+            Some(pos) => {
+                let first = overrides(&out[pos]).map(|(_, s)| s).unwrap_or(span);
+                let mut d = Diagnostic::error(codes::DUPLICATE, span, format!("{k} is defined twice"))
+                    .label("defined again here")
+                    .with(first, "first defined here");
+                if pos < base_len {
+                    d = d.help("write `override` before it to replace the base ruleset's definition");
+                }
+                diags.push(d);
+            }
+            None => {
+                if ovr {
+                    diags.push(Diagnostic::warning(codes::REDUNDANT, span, format!("`override` but no {k} to replace")).label("overrides nothing"));
+                }
+                out.push(item);
+            }
+        }
+    }
+    out
+}

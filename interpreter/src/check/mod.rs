@@ -1,0 +1,365 @@
+//! Stage 2, check: syntax trees (a file and the files it extends) → [`Rules`]. Resolves every name,
+//! substitutes parameters, evaluates zones, and reports every problem it finds — unknown names with a
+//! suggestion, duplicates, type mismatches, values past the engine's bounds, contradictions, unused
+//! definitions — never stopping at the first and never panicking.
+
+mod board;
+mod ends;
+mod load;
+mod pieces;
+
+use std::collections::HashMap;
+
+use crate::diag::{Diagnostic, Diagnostics, Sources, Span, codes, suggest};
+use crate::model::*;
+use crate::syntax::ast;
+
+pub use load::{Checked, check_file, check_source};
+
+/// A parameter's value after `--param` overrides.
+#[derive(Clone, Debug, PartialEq)]
+enum Value {
+    Number(f64),
+    Word(String),
+}
+
+/// Everything the resolution passes share: the merged items, the parameters, the diagnostics sink
+/// and which definitions were used.
+struct Cx<'a> {
+    src: &'a Sources,
+    diags: &'a mut Diagnostics,
+    params: HashMap<String, (Value, Span)>,
+    used: std::collections::HashSet<String>,
+    board: Option<Board>,
+    zones: HashMap<String, (SquareSet, Span)>,
+    directions: HashMap<String, (Vec<(i32, i32)>, Span)>,
+    kinds: HashMap<String, KindId>,
+    kind_names: Vec<String>,
+}
+
+impl Cx<'_> {
+    fn error(&mut self, code: &'static str, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::error(code, span, msg));
+        self.diags.items.last_mut().expect("just pushed")
+    }
+
+    /// A whole number from a literal or a parameter, within `lo..=hi` (the engine's bound).
+    fn count(&mut self, c: &ast::Count, what: &str, lo: i64, hi: i64) -> Option<i64> {
+        let (v, span) = match c {
+            ast::Count::Int(v, s) => (*v, *s),
+            ast::Count::Param(id) => {
+                self.used.insert(format!("param {}", id.name));
+                match self.params.get(&id.name).cloned() {
+                    Some((Value::Number(n), _)) if n.fract() == 0.0 => (n as i64, id.span),
+                    Some((Value::Number(n), def)) => {
+                        let d = Diagnostic::error(
+                            codes::TYPE,
+                            id.span,
+                            format!("{what} must be a whole number, but parameter `{}` is {n}", id.name),
+                        )
+                        .label("not a whole number")
+                        .with(def, "defined here");
+                        self.diags.push(d);
+                        return None;
+                    }
+                    Some((Value::Word(w), def)) => {
+                        let d = Diagnostic::error(
+                            codes::TYPE,
+                            id.span,
+                            format!("{what} must be a number, but parameter `{}` is the word `{w}`", id.name),
+                        )
+                        .label("not a number")
+                        .with(def, "defined here");
+                        self.diags.push(d);
+                        return None;
+                    }
+                    None => {
+                        let names: Vec<String> = self.params.keys().cloned().collect();
+                        self.unknown(&id.name, id.span, "parameter", names.iter().map(|s| s.as_str()));
+                        return None;
+                    }
+                }
+            }
+        };
+        if v < lo || v > hi {
+            self.error(codes::BOUND, span, format!("{what} must be between {lo} and {hi}, not {v}"))
+                .label = "out of range".into();
+            return None;
+        }
+        Some(v)
+    }
+
+    fn unknown<'n>(&mut self, name: &str, span: Span, what: &str, candidates: impl IntoIterator<Item = &'n str>) {
+        let cands: Vec<&str> = candidates.into_iter().collect();
+        let mut d = Diagnostic::error(codes::UNKNOWN_NAME, span, format!("unknown {what} `{name}`"))
+            .label(format!("no {what} has this name"));
+        if let Some(s) = suggest(name, cands.iter().copied()) {
+            d = d.help(format!("did you mean `{s}`?"));
+        } else if !cands.is_empty() && cands.len() <= 12 {
+            let mut c = cands.clone();
+            c.sort();
+            d = d.help(format!("known {what}s: {}", c.join(", ")));
+        }
+        self.diags.push(d);
+    }
+
+    fn kind(&mut self, id: &ast::Ident) -> Option<KindId> {
+        match self.kinds.get(&id.name) {
+            Some(k) => {
+                self.used.insert(format!("piece {}", id.name));
+                Some(*k)
+            }
+            None => {
+                let names = self.kind_names.clone();
+                self.unknown(&id.name, id.span, "piece", names.iter().map(|s| s.as_str()));
+                None
+            }
+        }
+    }
+}
+
+fn cite(c: &Option<ast::Cite>) -> Option<String> {
+    c.as_ref().map(|c| c.text.clone())
+}
+
+/// Resolves merged items into rules. `overrides` are `--param NAME=VALUE` pairs.
+fn resolve(
+    items: &[ast::Item],
+    overrides: &[(String, String)],
+    sources: &Sources,
+    diags: &mut Diagnostics,
+    whole: Span,
+) -> Option<Rules> {
+    let mut cx = Cx {
+        src: sources,
+        diags,
+        params: HashMap::new(),
+        used: Default::default(),
+        board: None,
+        zones: HashMap::new(),
+        directions: HashMap::new(),
+        kinds: HashMap::new(),
+        kind_names: Vec::new(),
+    };
+
+    // Parameters, then command-line overrides.
+    let mut param_order = Vec::new();
+    for it in items {
+        if let ast::Item::Param(p) = it {
+            let v = match &p.value {
+                ast::ParamValue::Number(n, s) => {
+                    if let Some((lo, hi, rs)) = p.range {
+                        if *n < lo || *n > hi {
+                            let d = Diagnostic::error(
+                                codes::CONTRADICTION,
+                                *s,
+                                format!("the default of `{}` ({n}) is outside its range {lo}..{hi}", p.name.name),
+                            )
+                            .label("outside the range")
+                            .with(rs, "range declared here");
+                            cx.diags.push(d);
+                        }
+                    }
+                    Value::Number(*n)
+                }
+                ast::ParamValue::Word(w) => Value::Word(w.name.clone()),
+            };
+            cx.params.insert(p.name.name.clone(), (v, p.name.span));
+            param_order.push(p);
+        }
+    }
+    let mut unknown_override = false;
+    for (name, text) in overrides {
+        let Some(decl) = param_order.iter().find(|p| &p.name.name == name) else {
+            let names: Vec<&str> = param_order.iter().map(|p| p.name.name.as_str()).collect();
+            let mut d = Diagnostic::error(codes::UNKNOWN_NAME, whole, format!("--param {name}: this ruleset has no parameter `{name}`"));
+            d = match suggest(name, names.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None if names.is_empty() => d.help("this ruleset declares no parameters"),
+                None => d.help(format!("its parameters: {}", names.join(", "))),
+            };
+            cx.diags.push(d);
+            unknown_override = true;
+            continue;
+        };
+        let value = match (&decl.value, text.parse::<f64>()) {
+            (ast::ParamValue::Number(..), Ok(n)) if n.is_finite() => {
+                if let Some((lo, hi, _)) = decl.range {
+                    if n < lo || n > hi {
+                        cx.diags.push(
+                            Diagnostic::error(codes::BOUND, decl.name.span, format!("--param {name}={text}: `{name}` must be in {lo}..{hi}"))
+                                .label("declared here"),
+                        );
+                        continue;
+                    }
+                }
+                Value::Number(n)
+            }
+            (ast::ParamValue::Number(..), _) => {
+                cx.diags.push(
+                    Diagnostic::error(codes::TYPE, decl.name.span, format!("--param {name}={text}: `{name}` takes a number"))
+                        .label("declared here"),
+                );
+                continue;
+            }
+            (ast::ParamValue::Word(_), _) => Value::Word(text.clone()),
+        };
+        cx.params.insert(name.clone(), (value, decl.name.span));
+    }
+    let _ = unknown_override;
+
+    // Game and players.
+    let game = items.iter().find_map(|i| if let ast::Item::Game(g) = i { Some(g) } else { None });
+    let mut players = None;
+    let mut cite_prefix = None;
+    let mut name = String::from("unnamed");
+    match game {
+        None => {
+            cx.error(codes::MISSING, whole, "this ruleset has no `game` item")
+                .help
+                .push("add `game \"Name\" { players white \"w\", black \"b\" }`".into());
+        }
+        Some(g) => {
+            name = g.name.value.clone();
+            cite_prefix = g.cite_prefix.as_ref().map(|c| c.value.clone());
+            if g.players.len() != 2 {
+                let span = g.players.first().map_or(g.span, |p| p.name.span);
+                cx.error(codes::BOUND, span, format!("Arbiter plays games of exactly 2 players; this one has {}", g.players.len()))
+                    .label = "players declared here".into();
+            } else {
+                let mk = |p: &ast::Player, default: &str| Player {
+                    name: p.name.name.clone(),
+                    fen: p.fen.as_ref().map_or(default.to_string(), |f| f.value.clone()),
+                };
+                if g.players[0].name.name == g.players[1].name.name {
+                    cx.error(codes::DUPLICATE, g.players[1].name.span, "both players have the same name");
+                }
+                players = Some([mk(&g.players[0], "w"), mk(&g.players[1], "b")]);
+            }
+        }
+    }
+
+    // Board, directions, zones.
+    board::resolve_board(&mut cx, items, whole);
+    board::resolve_directions(&mut cx, items);
+    board::resolve_zones(&mut cx, items);
+
+    // Pieces.
+    let kinds = pieces::resolve_pieces(&mut cx, items);
+
+    // Legality constraints.
+    let mut royal_safety = None;
+    let mut royals_facing = None;
+    for it in items {
+        if let ast::Item::Forbid(f) = it {
+            match &f.kind {
+                ast::ForbidKind::RoyalAttacked => {
+                    if royal_safety.is_some() {
+                        cx.diags.push(Diagnostic::warning(codes::REDUNDANT, f.span, "this constraint is stated twice"));
+                    }
+                    royal_safety = Some(cite(&f.cite));
+                }
+                ast::ForbidKind::RoyalsFacing(ds) => {
+                    let dirs = board::dirs(&mut cx, ds);
+                    royals_facing = Some((dirs, cite(&f.cite)));
+                }
+            }
+            if !kinds.iter().any(|k: &Kind| k.royal) {
+                cx.error(codes::CONTRADICTION, f.span, "this constraint is about royal pieces, but no piece is `royal`")
+                    .help
+                    .push("mark the piece whose safety matters: `piece King \"K\" royal { ... }`".into());
+            }
+        }
+        if let ast::Item::Allow(a) | ast::Item::After(a) = it {
+            cx.error(codes::UNKNOWN_NAME, a.what.span, format!("`{}` is not something this version of the language can allow", a.what.name))
+                .label = "not supported yet".into();
+        }
+    }
+
+    let end_rules = ends::resolve_ends(&mut cx, items, &kinds, royal_safety.is_some() || royals_facing.is_some());
+
+    // Setup.
+    let setups: Vec<&ast::Setup> = items.iter().filter_map(|i| if let ast::Item::Setup(s) = i { Some(s) } else { None }).collect();
+    let setup = match setups.last() {
+        Some(s) => Some(s),
+        None => {
+            cx.error(codes::MISSING, whole, "this ruleset has no `setup` position").help.push("add `setup \"<FEN>\"`".into());
+            None
+        }
+    };
+
+    // Unused definitions.
+    for it in items {
+        match it {
+            ast::Item::Zone(z) if !cx.used.contains(&format!("zone {}", z.name.name)) => {
+                cx.diags.push(Diagnostic::warning(codes::UNUSED, z.name.span, format!("zone `{}` is never used", z.name.name)).label("defined here"))
+            }
+            ast::Item::Param(p) if !cx.used.contains(&format!("param {}", p.name.name)) => cx
+                .diags
+                .push(Diagnostic::warning(codes::UNUSED, p.name.span, format!("parameter `{}` is never used", p.name.name)).label("defined here")),
+            ast::Item::Direction(d) if !cx.used.contains(&format!("direction {}", d.name.name)) => cx.diags.push(
+                Diagnostic::warning(codes::UNUSED, d.name.span, format!("direction `{}` is never used", d.name.name)).label("defined here"),
+            ),
+            _ => {}
+        }
+    }
+
+    let board = cx.board.take()?;
+    let players = players?;
+    if cx.diags.has_errors() {
+        return None;
+    }
+    let mut params: Vec<(String, String)> = param_order
+        .iter()
+        .map(|p| {
+            let v = match &cx.params[&p.name.name].0 {
+                Value::Number(n) => n.to_string(),
+                Value::Word(w) => w.clone(),
+            };
+            (p.name.name.clone(), v)
+        })
+        .collect();
+    params.dedup();
+    let setup_decl = setup?;
+    let rules = Rules {
+        name,
+        players,
+        board,
+        kinds,
+        royal_safety,
+        royals_facing,
+        end_rules,
+        setup: setup_decl.fen.value.clone(),
+        params,
+        cite_prefix,
+    };
+    // Pieces never in the setup and never promoted to.
+    if let Ok(setup) = crate::notation::fen::parse_setup(&rules, &rules.setup) {
+        for (i, k) in rules.kinds.iter().enumerate() {
+            let id = KindId(i as u8);
+            let on_board = setup.board.iter().any(|c| c.is_some_and(|(kk, _)| kk == id));
+            let promoted = rules.kinds.iter().any(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&id)));
+            if !on_board && !promoted {
+                if let Some(span) = items.iter().find_map(|it| match it {
+                    ast::Item::Piece(p) if p.name.name == k.name => Some(p.name.span),
+                    _ => None,
+                }) {
+                    cx.diags.push(
+                        Diagnostic::warning(codes::UNUSED, span, format!("piece `{}` is neither in the setup nor a promotion choice", k.name))
+                            .label("never on the board"),
+                    );
+                }
+            }
+        }
+    }
+    match crate::game::Position::from_fen(std::sync::Arc::new(rules.clone()), &rules.setup) {
+        Ok(_) => Some(rules),
+        Err(e) => {
+            let span = setup_decl.fen.span;
+            cx.diags.push(
+                Diagnostic::error(codes::SETUP, span, format!("the setup position does not fit these rules: {e}")).label("this position"),
+            );
+            None
+        }
+    }
+}

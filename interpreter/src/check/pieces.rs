@@ -1,0 +1,258 @@
+//! Piece kinds: letters, royalty, movement clauses, promotion and castling.
+
+use super::{Cx, board, cite};
+use crate::diag::{Diagnostic, Span, codes};
+use crate::model::*;
+use crate::syntax::ast;
+
+pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
+    let decls: Vec<&ast::PieceDecl> = items.iter().filter_map(|i| if let ast::Item::Piece(p) = i { Some(p) } else { None }).collect();
+    if decls.len() > MAX_KINDS {
+        cx.error(codes::BOUND, decls[MAX_KINDS].name.span, format!("a ruleset may declare at most {MAX_KINDS} kinds of piece"));
+    }
+    let mut letters: Vec<(char, Span)> = Vec::new();
+    for (i, p) in decls.iter().take(MAX_KINDS).enumerate() {
+        cx.kinds.insert(p.name.name.clone(), KindId(i as u8));
+        cx.kind_names.push(p.name.name.clone());
+        let mut chars = p.letter.value.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => {
+                let up = c.to_ascii_uppercase();
+                if let Some((_, first)) = letters.iter().find(|(l, _)| *l == up) {
+                    let d = Diagnostic::error(codes::DUPLICATE, p.letter.span, format!("two pieces have the letter `{up}`"))
+                        .label("used again here")
+                        .with(*first, "first used here");
+                    cx.diags.push(d);
+                }
+                letters.push((up, p.letter.span));
+            }
+            _ => {
+                cx.error(codes::TYPE, p.letter.span, "a piece's letter must be one ASCII letter (its FEN letter)").label =
+                    "not one letter".into();
+            }
+        }
+    }
+    let mut kinds = Vec::new();
+    for p in decls.iter().take(MAX_KINDS) {
+        kinds.push(piece(cx, p));
+    }
+    kinds
+}
+
+fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
+    let letter = p.letter.value.chars().next().unwrap_or('?').to_ascii_uppercase();
+    let glyphs = match p.glyphs.as_slice() {
+        [] => [letter.to_string(), letter.to_ascii_lowercase().to_string()],
+        [a] => [a.value.clone(), a.value.clone()],
+        [a, b, ..] => [a.value.clone(), b.value.clone()],
+    };
+    if p.forms.len() + p.castles.len() > MAX_FORMS_PER_KIND {
+        cx.error(codes::BOUND, p.name.span, format!("a piece may have at most {MAX_FORMS_PER_KIND} movement clauses"));
+    }
+    if p.forms.is_empty() && p.castles.is_empty() {
+        cx.diags.push(Diagnostic::warning(codes::REDUNDANT, p.name.span, format!("piece `{}` has no way to move", p.name.name)).label("never moves"));
+    }
+    let forms: Vec<Form> = p.forms.iter().filter_map(|f| form(cx, f)).collect();
+    if p.promotions.len() > 1 {
+        cx.error(codes::DUPLICATE, p.promotions[1].span, "a piece has at most one promotion rule");
+    }
+    let promotion = p.promotions.first().and_then(|pr| {
+        let zone = board::zone_by_side(cx, &pr.zone)?;
+        let mut choices = Vec::new();
+        for k in &pr.kinds {
+            if let Some(id) = cx.kind(k) {
+                if choices.contains(&id) {
+                    cx.diags.push(Diagnostic::warning(codes::REDUNDANT, k.span, format!("`{}` is listed twice", k.name)));
+                } else {
+                    choices.push(id);
+                }
+            }
+        }
+        Some(Promotion { zone, choices, cite: cite(&pr.cite) })
+    });
+    let castles = p.castles.iter().filter_map(|c| castle(cx, p, c)).collect();
+    Kind { name: p.name.name.clone(), letter, royal: p.royal, glyphs, forms, promotion, castles }
+}
+
+fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
+    let side = cx.board.as_ref().map_or(MAX_BOARD_SIDE, |b| b.width.max(b.height)) as i64;
+    let primitive = match &f.primitive {
+        ast::Primitive::Step { dirs, distance } => {
+            let d = board::dirs(cx, dirs);
+            let n = match distance {
+                None => 1,
+                Some((n, span)) if *n >= 1 && *n < side => *n as u32,
+                Some((n, span)) => {
+                    cx.error(codes::BOUND, *span, format!("a step's distance must be between 1 and {}, not {n}", side - 1)).label =
+                        "out of range".into();
+                    return None;
+                }
+            };
+            Primitive::Step { dirs: d, distance: n }
+        }
+        ast::Primitive::Slide { dirs, max } => {
+            let d = board::dirs(cx, dirs);
+            let m = match max {
+                None => None,
+                Some(c) => Some(cx.count(c, "a slide's length", 1, side)? as u32),
+            };
+            Primitive::Slide { dirs: d, max: m }
+        }
+        ast::Primitive::Leap { offset, block } => {
+            let (a, b, span) = *offset;
+            if (a, b) == (0, 0) || a.unsigned_abs() as i64 >= side || b.unsigned_abs() as i64 >= side {
+                cx.error(codes::BOUND, span, format!("a leap must be non-zero and shorter than the board ({a},{b})")).label =
+                    "out of range".into();
+                return None;
+            }
+            let block = match block {
+                Some((c, d, bspan)) => {
+                    let inside = (c.signum() == a.signum() || *c == 0) && (d.signum() == b.signum() || *d == 0) && c.abs() <= a.abs() && d.abs() <= b.abs();
+                    if !inside || (*c, *d) == (0, 0) || (*c, *d) == (a, b) {
+                        cx.error(
+                            codes::CONTRADICTION,
+                            *bspan,
+                            format!("the block point ({c},{d}) must lie strictly between the start and the leap's target ({a},{b})"),
+                        )
+                        .label = "not between".into();
+                        return None;
+                    }
+                    Some((*c, *d))
+                }
+                None => None,
+            };
+            Primitive::Leap { offsets: leap_offsets(a, b, block) }
+        }
+        ast::Primitive::Hop { dirs, screens } => {
+            let d = board::dirs(cx, dirs);
+            let n = cx.count(screens, "the number of screens", 1, crate::model::MAX_SCREENS)?;
+            Primitive::Hop { dirs: d, screens: n as u32 }
+        }
+    };
+    let mut target: Option<(Target, Span)> = None;
+    let mut from = None;
+    let mut within = None;
+    let mut unmoved = false;
+    let mut marks = None;
+    for m in &f.modifiers {
+        let (t, span) = match m {
+            ast::Modifier::ToEmpty(s) => (Some(Target::Empty), *s),
+            ast::Modifier::ToEnemy(s) => (Some(Target::Enemy), *s),
+            ast::Modifier::ToEnPassant(s) => (Some(Target::EnPassant), *s),
+            ast::Modifier::From(z) => {
+                if from.is_some() {
+                    cx.error(codes::DUPLICATE, z.span, "`from` is given twice");
+                }
+                from = board::zone_by_side(cx, z);
+                (None, z.span)
+            }
+            ast::Modifier::Within(z) => {
+                if within.is_some() {
+                    cx.error(codes::DUPLICATE, z.span, "`within` is given twice");
+                }
+                within = board::zone_by_side(cx, z);
+                (None, z.span)
+            }
+            ast::Modifier::Unmoved(_) => {
+                unmoved = true;
+                (None, Span::default())
+            }
+            ast::Modifier::MarksEnPassant(s) => {
+                marks = Some(*s);
+                (None, *s)
+            }
+        };
+        if let Some(t) = t {
+            if let Some((_, first)) = target {
+                let d = Diagnostic::error(codes::CONTRADICTION, span, "a move form has one target, but two are given")
+                    .label("second target")
+                    .with(first, "first target");
+                cx.diags.push(d);
+            }
+            target = Some((t, span));
+        }
+    }
+    let target = target.map_or(Target::Any, |t| t.0);
+    if let Some(span) = marks {
+        let ok = matches!(&primitive, Primitive::Step { distance, .. } if *distance >= 2) || matches!(&primitive, Primitive::Slide { .. });
+        if !ok {
+            cx.error(codes::CONTRADICTION, span, "only a move that passes over squares can mark them for en passant")
+                .help
+                .push("use it on a `step DIRECTION 2` or a slide".into());
+        }
+    }
+    if target == Target::EnPassant && !matches!(primitive, Primitive::Step { distance: 1, .. } | Primitive::Leap { .. }) {
+        cx.error(codes::CONTRADICTION, f.span, "an en-passant capture must be a single step or a leap").label = "not a single step".into();
+    }
+    Some(Form {
+        primitive,
+        target,
+        from,
+        within,
+        unmoved,
+        marks_en_passant: marks.is_some(),
+        cite: cite(&f.cite),
+        text: cx.src.slice(f.span).trim().to_string(),
+    })
+}
+
+/// The eight (or four) orientations of a leap, each with its block point turned the same way.
+fn leap_offsets(a: i32, b: i32, block: Option<(i32, i32)>) -> Vec<((i32, i32), Option<(i32, i32)>)> {
+    let mut v: Vec<((i32, i32), Option<(i32, i32)>)> = Vec::new();
+    for (x, y, bl) in [(a, b, block), (b, a, block.map(|(c, d)| (d, c)))] {
+        for sx in [1, -1] {
+            for sy in [1, -1] {
+                let o = (x * sx, y * sy);
+                let blk = bl.map(|(c, d)| (c * sx, d * sy));
+                if !v.iter().any(|(e, _)| *e == o) {
+                    v.push((o, blk));
+                }
+            }
+        }
+    }
+    v
+}
+
+fn castle(cx: &mut Cx, p: &ast::PieceDecl, c: &ast::Castle) -> Option<Castle> {
+    let partner = cx.kind(&c.partner)?;
+    if c.partner.name == p.name.name {
+        cx.error(codes::CONTRADICTION, c.partner.span, "a piece cannot castle with its own kind");
+    }
+    let side = cx.board.as_ref().map_or(MAX_BOARD_SIDE, |b| b.width) as i64;
+    let (n, span) = c.distance;
+    if n < 1 || n >= side {
+        cx.error(codes::BOUND, span, format!("castling distance must be between 1 and {}", side - 1));
+        return None;
+    }
+    let mut out = Castle {
+        partner,
+        distance: n as u32,
+        cite: cite(&c.cite),
+        unmoved: None,
+        partner_unmoved: None,
+        empty_between: None,
+        not_in_check: None,
+        path_safe: None,
+    };
+    for cond in &c.conditions {
+        let slot = match cond.kind {
+            ast::CastleCondKind::Unmoved => &mut out.unmoved,
+            ast::CastleCondKind::PartnerUnmoved => &mut out.partner_unmoved,
+            ast::CastleCondKind::EmptyBetween => &mut out.empty_between,
+            ast::CastleCondKind::NotInCheck => &mut out.not_in_check,
+            ast::CastleCondKind::PathSafe => &mut out.path_safe,
+        };
+        if slot.is_some() {
+            cx.diags.push(Diagnostic::warning(codes::REDUNDANT, cond.span, "this condition is stated twice"));
+        }
+        *slot = Some(cite(&cond.cite).or_else(|| cite(&c.cite)));
+    }
+    if out.unmoved.is_none() || out.partner_unmoved.is_none() {
+        cx.diags.push(
+            Diagnostic::warning(codes::REDUNDANT, c.span, "castling without `unmoved` and `partner unmoved` can be repeated forever")
+                .label("castling declared here")
+                .help("FEN records castling rights only for unmoved pieces; add both conditions"),
+        );
+    }
+    Some(out)
+}

@@ -1,0 +1,440 @@
+//! Stage 3, compile: [`Rules`] → [`Tables`], the per-square data the move generator runs on.
+//! After this stage nothing looks up a name or walks a syntax tree: a move form is a table of
+//! targets (leaps), of targets with block masks (lame leapers, multi-square steps), or a set of ray
+//! directions (slides and hops); attacks are the same tables reversed. Zobrist keys are drawn here
+//! from a fixed seed, so hashes are reproducible.
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+
+use crate::game::bits::Bits;
+use crate::model::*;
+
+/// How a compiled move form finds its targets.
+#[derive(Clone, Debug)]
+pub enum Gen<B> {
+    /// Unblockable targets per square.
+    Leap { targets: Vec<B> },
+    /// Per square: (target, squares that must be empty).
+    Lame { entries: Vec<Vec<(u16, B)>> },
+    /// Ray directions (indices into [`Tables::rays`]); `bounded` limits the reach per square.
+    Slide { dirs: Vec<u8>, bounded: Option<Vec<B>> },
+    /// Ray directions and the exact number of screens.
+    Hop { dirs: Vec<u8>, screens: u32 },
+}
+
+/// One movement clause of one kind for one side, ready to run.
+#[derive(Clone, Debug)]
+pub struct CForm<B> {
+    pub kind: KindId,
+    /// Index of the clause in `Rules::kinds[kind].forms`.
+    pub clause: u8,
+    pub how: Gen<B>,
+    pub target: Target,
+    /// Squares the piece may start from (all if unrestricted).
+    pub from: B,
+    /// Squares the piece may land on (all if unrestricted).
+    pub within: B,
+    pub unmoved: bool,
+    pub marks_ep: bool,
+}
+
+/// A castling rule of one kind for one side.
+#[derive(Clone, Debug)]
+pub struct CCastle {
+    pub kind: KindId,
+    /// Index in `Rules::kinds[kind].castles`.
+    pub index: u8,
+    pub partner: KindId,
+    pub distance: u32,
+    /// Horizontal ray directions (indices into rays) along which to look for the partner.
+    pub dirs: [u8; 2],
+    pub unmoved: bool,
+    pub partner_unmoved: bool,
+    pub not_in_check: bool,
+    pub path_safe: bool,
+}
+
+/// Attack tables of one side: from which squares its pieces attack a given square.
+#[derive(Clone, Debug, Default)]
+pub struct Attacks<B> {
+    /// (kind, per target square: squares a piece of that kind attacks it from, needs unmoved).
+    pub leaps: Vec<(KindId, Vec<B>, bool)>,
+    /// (kind, per target square: (attacker square, squares that must be empty)).
+    pub lame: Vec<(KindId, Vec<Vec<(u16, B)>>)>,
+    /// (reversed direction, attacking kinds, max distance, attacked squares allowed).
+    pub slides: Vec<(u8, Vec<KindId>, Option<u32>, B)>,
+    /// (reversed direction, hopping kinds, screens).
+    pub hops: Vec<(u8, Vec<KindId>, u32)>,
+    /// Per square: the union of all slide and hop rays towards it — a quick test before casting.
+    pub reach: Vec<B>,
+    /// Per square: squares whose emptying could expose it (rays, block points).
+    pub sensitive_vacate: Vec<B>,
+    /// Per square: squares whose filling could expose it (hop lines: a new screen).
+    pub sensitive_fill: Vec<B>,
+}
+
+/// Everything the generator needs, for one bitboard width.
+#[derive(Clone, Debug)]
+pub struct Tables<B> {
+    pub squares: usize,
+    pub width: usize,
+    pub board_mask: B,
+    /// Ray directions: offset, and whether square indices grow along it.
+    pub dirs: Vec<(i32, i32, bool)>,
+    /// rays[dir][sq]: squares from `sq` (exclusive) to the edge.
+    pub rays: Vec<Vec<B>>,
+    /// Forms per side, grouped by kind in order.
+    pub forms: [Vec<CForm<B>>; 2],
+    pub castles: [Vec<CCastle>; 2],
+    /// Attacks made by each side.
+    pub attacks: [Attacks<B>; 2],
+    pub royal_kinds: Vec<KindId>,
+    pub royal_safety: bool,
+    /// Directions (ray indices) along which two royals may not face each other.
+    pub facing: Vec<u8>,
+    /// Promotion zone and choices per side and kind.
+    pub promotion: [Vec<Option<(B, Vec<KindId>)>>; 2],
+    /// Counters kept: which kind's move also resets each (None: only captures).
+    pub counters: Vec<Option<KindId>>,
+    pub dark: B,
+    /// Zobrist keys: piece[cell][sq], side to move, castling rights, en-passant square.
+    pub z_piece: Vec<Vec<u64>>,
+    pub z_side: u64,
+    pub z_virgin: Vec<u64>,
+    pub z_ep: Vec<u64>,
+}
+
+/// The number of distinct counter definitions a ruleset may use.
+pub const MAX_COUNTERS: usize = 4;
+
+impl<B: Bits> Tables<B> {
+    pub fn ray_index(&mut self, d: (i32, i32), board: &Board) -> u8 {
+        if let Some(i) = self.dirs.iter().position(|x| (x.0, x.1) == d) {
+            return i as u8;
+        }
+        let grows = d.1 > 0 || (d.1 == 0 && d.0 > 0);
+        self.dirs.push((d.0, d.1, grows));
+        let mut rays = Vec::with_capacity(self.squares);
+        for sq in 0..self.squares {
+            let mut r = B::EMPTY;
+            let mut cur = sq;
+            while let Some(n) = board.offset(cur, d.0, d.1) {
+                r |= B::bit(n);
+                cur = n;
+            }
+            rays.push(r);
+        }
+        self.rays.push(rays);
+        (self.dirs.len() - 1) as u8
+    }
+
+    /// Squares reached along `dir` from `sq` up to and including the first occupied one.
+    #[inline(always)]
+    pub fn ray_attacks(&self, dir: usize, sq: usize, occ: B) -> B {
+        let ray = self.rays[dir][sq];
+        let blockers = ray & occ;
+        if blockers.is_empty() {
+            return ray;
+        }
+        let b = if self.dirs[dir].2 { blockers.lsb() } else { blockers.msb() };
+        ray ^ self.rays[dir][b]
+    }
+
+    /// The first occupied square along `dir` from `sq`.
+    #[inline(always)]
+    pub fn first_blocker(&self, dir: usize, sq: usize, occ: B) -> Option<usize> {
+        let blockers = self.rays[dir][sq] & occ;
+        if blockers.is_empty() {
+            None
+        } else if self.dirs[dir].2 {
+            Some(blockers.lsb())
+        } else {
+            Some(blockers.msb())
+        }
+    }
+}
+
+fn set_to_bits<B: Bits>(s: &SquareSet) -> B {
+    let mut b = B::EMPTY;
+    for sq in s.iter() {
+        b |= B::bit(sq);
+    }
+    b
+}
+
+/// Builds the tables for one width. The caller has checked `board.squares() <= B::CAPACITY`.
+pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
+    let board = &rules.board;
+    let n = board.squares();
+    let mut board_mask = B::EMPTY;
+    for sq in 0..n {
+        board_mask |= B::bit(sq);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(0x00A7_B17E_2026);
+    let cells = 1 + 2 * rules.kinds.len();
+    let z_piece = (0..cells).map(|_| (0..n).map(|_| rng.next_u64()).collect()).collect();
+    let z_side = rng.next_u64();
+    let z_virgin = (0..n).map(|_| rng.next_u64()).collect();
+    let z_ep = (0..n).map(|_| rng.next_u64()).collect();
+    let mut dark = B::EMPTY;
+    for sq in 0..n {
+        if board.is_dark(sq) == Some(true) {
+            dark |= B::bit(sq);
+        }
+    }
+    let mut t = Tables {
+        squares: n,
+        width: board.width,
+        board_mask,
+        dirs: Vec::new(),
+        rays: Vec::new(),
+        forms: [Vec::new(), Vec::new()],
+        castles: [Vec::new(), Vec::new()],
+        attacks: [Attacks::default(), Attacks::default()],
+        royal_kinds: rules.kinds.iter().enumerate().filter(|(_, k)| k.royal).map(|(i, _)| KindId(i as u8)).collect(),
+        royal_safety: rules.royal_safety.is_some(),
+        facing: Vec::new(),
+        promotion: [Vec::new(), Vec::new()],
+        counters: Vec::new(),
+        dark,
+        z_piece,
+        z_side,
+        z_virgin,
+        z_ep,
+    };
+    for r in &rules.end_rules {
+        for c in &r.conditions {
+            if let Condition::Counter { resetting_kind, .. } = c {
+                if !t.counters.contains(resetting_kind) && t.counters.len() < MAX_COUNTERS {
+                    t.counters.push(*resetting_kind);
+                }
+            }
+        }
+    }
+    if let Some((dirs, _)) = &rules.royals_facing {
+        for &d in dirs {
+            let i = t.ray_index(d, board);
+            t.facing.push(i);
+        }
+    }
+    for side in [Side::FIRST, Side::SECOND] {
+        let flip = if side == Side::FIRST { 1 } else { -1 };
+        let s = side.index();
+        for (ki, kind) in rules.kinds.iter().enumerate() {
+            let kid = KindId(ki as u8);
+            t.promotion[s].push(kind.promotion.as_ref().map(|p| (set_to_bits::<B>(&p.zone[side]), p.choices.clone())));
+            for (ci, f) in kind.forms.iter().enumerate() {
+                let from = f.from.as_ref().map_or(board_mask, |z| set_to_bits(&z[side]));
+                let within = f.within.as_ref().map_or(board_mask, |z| set_to_bits(&z[side]));
+                let how = match &f.primitive {
+                    Primitive::Step { dirs, distance: 1 } => {
+                        let offs: Vec<(i32, i32)> = dirs.iter().map(|d| (d.0, d.1 * flip)).collect();
+                        Gen::Leap { targets: leap_table(board, &offs) }
+                    }
+                    Primitive::Step { dirs, distance } => {
+                        let mut entries = vec![Vec::new(); n];
+                        for (sq, e) in entries.iter_mut().enumerate() {
+                            for d in dirs {
+                                let (dx, dy) = (d.0, d.1 * flip);
+                                let mut path = B::EMPTY;
+                                let mut cur = Some(sq);
+                                for _ in 1..*distance {
+                                    cur = cur.and_then(|c| board.offset(c, dx, dy));
+                                    if let Some(c) = cur {
+                                        path |= B::bit(c);
+                                    }
+                                }
+                                if let Some(to) = cur.and_then(|c| board.offset(c, dx, dy)) {
+                                    e.push((to as u16, path));
+                                }
+                            }
+                        }
+                        Gen::Lame { entries }
+                    }
+                    Primitive::Leap { offsets } if offsets.iter().all(|o| o.1.is_none()) => {
+                        let offs: Vec<(i32, i32)> = offsets.iter().map(|(o, _)| (o.0, o.1 * flip)).collect();
+                        Gen::Leap { targets: leap_table(board, &offs) }
+                    }
+                    Primitive::Leap { offsets } => {
+                        let mut entries = vec![Vec::new(); n];
+                        for (sq, e) in entries.iter_mut().enumerate() {
+                            for (o, blk) in offsets {
+                                if let Some(to) = board.offset(sq, o.0, o.1 * flip) {
+                                    let mask = match blk {
+                                        Some(b) => board.offset(sq, b.0, b.1 * flip).map_or(B::EMPTY, B::bit),
+                                        None => B::EMPTY,
+                                    };
+                                    e.push((to as u16, mask));
+                                }
+                            }
+                        }
+                        Gen::Lame { entries }
+                    }
+                    Primitive::Slide { dirs, max } => {
+                        let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0, d.1 * flip), board)).collect();
+                        let bounded = max.map(|m| {
+                            (0..n)
+                                .map(|sq| {
+                                    let mut b = B::EMPTY;
+                                    for d in dirs {
+                                        let mut cur = sq;
+                                        for _ in 0..m {
+                                            match board.offset(cur, d.0, d.1 * flip) {
+                                                Some(x) => {
+                                                    b |= B::bit(x);
+                                                    cur = x;
+                                                }
+                                                None => break,
+                                            }
+                                        }
+                                    }
+                                    b
+                                })
+                                .collect()
+                        });
+                        Gen::Slide { dirs: idx, bounded }
+                    }
+                    Primitive::Hop { dirs, screens } => {
+                        let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0, d.1 * flip), board)).collect();
+                        Gen::Hop { dirs: idx, screens: *screens }
+                    }
+                };
+                t.forms[s].push(CForm {
+                    kind: kid,
+                    clause: ci as u8,
+                    how,
+                    target: f.target,
+                    from,
+                    within,
+                    unmoved: f.unmoved,
+                    marks_ep: f.marks_en_passant,
+                });
+            }
+            for (ci, c) in kind.castles.iter().enumerate() {
+                let dirs = [t.ray_index((1, 0), board), t.ray_index((-1, 0), board)];
+                t.castles[s].push(CCastle {
+                    kind: kid,
+                    index: ci as u8,
+                    partner: c.partner,
+                    distance: c.distance,
+                    dirs,
+                    unmoved: c.unmoved.is_some(),
+                    partner_unmoved: c.partner_unmoved.is_some(),
+                    not_in_check: c.not_in_check.is_some(),
+                    path_safe: c.path_safe.is_some(),
+                });
+            }
+        }
+    }
+    for side in 0..2 {
+        t.attacks[side] = attacks(&mut t, rules, side);
+    }
+    t
+}
+
+fn leap_table<B: Bits>(board: &Board, offs: &[(i32, i32)]) -> Vec<B> {
+    (0..board.squares())
+        .map(|sq| {
+            let mut b = B::EMPTY;
+            for &(dx, dy) in offs {
+                if let Some(x) = board.offset(sq, dx, dy) {
+                    b |= B::bit(x);
+                }
+            }
+            b
+        })
+        .collect()
+}
+
+/// Reverses the capturing forms of `side` into "attacked from" tables.
+fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B> {
+    let n = t.squares;
+    let board = &rules.board;
+    let mut a = Attacks::<B> { reach: vec![B::EMPTY; n], sensitive_vacate: vec![B::EMPTY; n], sensitive_fill: vec![B::EMPTY; n], ..Default::default() };
+    let forms = t.forms[side].clone();
+    for f in forms.iter().filter(|f| matches!(f.target, Target::Any | Target::Enemy)) {
+        match &f.how {
+            Gen::Leap { targets } => {
+                let mut rev = vec![B::EMPTY; n];
+                for from in f.from.iter() {
+                    for to in (targets[from] & f.within).iter() {
+                        rev[to] |= B::bit(from);
+                    }
+                }
+                match a.leaps.iter_mut().find(|(k, _, u)| *k == f.kind && *u == f.unmoved) {
+                    Some((_, r, _)) => {
+                        for (x, y) in r.iter_mut().zip(rev) {
+                            *x |= y;
+                        }
+                    }
+                    None => a.leaps.push((f.kind, rev, f.unmoved)),
+                }
+            }
+            Gen::Lame { entries } => {
+                let mut rev: Vec<Vec<(u16, B)>> = vec![Vec::new(); n];
+                for from in f.from.iter() {
+                    for &(to, block) in &entries[from] {
+                        if f.within.has(to as usize) {
+                            rev[to as usize].push((from as u16, block));
+                            a.sensitive_vacate[to as usize] |= block;
+                        }
+                    }
+                }
+                a.lame.push((f.kind, rev));
+            }
+            Gen::Slide { dirs, bounded } => {
+                let max = bounded.as_ref().map(|_| {
+                    // Recover the bound from the first square's table: the longest reach along one ray.
+                    let k = rules.kind(f.kind);
+                    match &k.forms[f.clause as usize].primitive {
+                        Primitive::Slide { max, .. } => max.unwrap_or(u32::MAX),
+                        _ => u32::MAX,
+                    }
+                });
+                for &d in dirs {
+                    let (dx, dy, _) = t.dirs[d as usize];
+                    let rd = t.ray_index((-dx, -dy), board);
+                    match a.slides.iter_mut().find(|(r, _, m, w)| *r == rd && *m == max && *w == f.within) {
+                        Some((_, kinds, _, _)) => {
+                            if !kinds.contains(&f.kind) {
+                                kinds.push(f.kind)
+                            }
+                        }
+                        None => a.slides.push((rd, vec![f.kind], max, f.within)),
+                    }
+                }
+            }
+            Gen::Hop { dirs, screens } => {
+                for &d in dirs {
+                    let (dx, dy, _) = t.dirs[d as usize];
+                    let rd = t.ray_index((-dx, -dy), board);
+                    match a.hops.iter_mut().find(|(r, _, s)| *r == rd && *s == *screens) {
+                        Some((_, kinds, _)) => {
+                            if !kinds.contains(&f.kind) {
+                                kinds.push(f.kind)
+                            }
+                        }
+                        None => a.hops.push((rd, vec![f.kind], *screens)),
+                    }
+                }
+            }
+        }
+    }
+    for sq in 0..n {
+        for (rd, ..) in &a.slides {
+            a.reach[sq] |= t.rays[*rd as usize][sq];
+            a.sensitive_vacate[sq] |= t.rays[*rd as usize][sq];
+        }
+        for (rd, ..) in &a.hops {
+            let r = t.rays[*rd as usize][sq];
+            a.reach[sq] |= r;
+            a.sensitive_vacate[sq] |= r;
+            a.sensitive_fill[sq] |= r;
+        }
+        for &fd in &t.facing {
+            a.sensitive_vacate[sq] |= t.rays[fd as usize][sq];
+        }
+    }
+    a
+}

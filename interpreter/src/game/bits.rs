@@ -1,0 +1,216 @@
+//! Bitboards of any width. The engine is generic over [`Bits`]: `u64` for boards of up to 64
+//! squares (chess), `u128` up to 128 (xiangqi's 90 points), [`Wide`] up to 704 (go up to 26 × 26).
+//! The width is chosen once, when a ruleset is compiled; the move loop is then monomorphic.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+pub trait Bits:
+    Copy
+    + Eq
+    + Hash
+    + Debug
+    + Default
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+{
+    /// How many squares fit.
+    const CAPACITY: usize;
+    const EMPTY: Self;
+    fn bit(sq: usize) -> Self;
+    fn has(self, sq: usize) -> bool;
+    fn is_empty(self) -> bool;
+    fn count(self) -> u32;
+    /// Index of the lowest set bit; the set must not be empty.
+    fn lsb(self) -> usize;
+    /// Index of the highest set bit; the set must not be empty.
+    fn msb(self) -> usize;
+    #[inline]
+    fn any(self) -> bool {
+        !self.is_empty()
+    }
+    /// Removes and returns the lowest set bit.
+    #[inline]
+    fn pop(&mut self) -> Option<usize> {
+        if self.is_empty() {
+            None
+        } else {
+            let s = self.lsb();
+            *self ^= Self::bit(s);
+            Some(s)
+        }
+    }
+    fn iter(self) -> BitIter<Self> {
+        BitIter(self)
+    }
+}
+
+pub struct BitIter<B>(B);
+
+impl<B: Bits> Iterator for BitIter<B> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        self.0.pop()
+    }
+}
+
+macro_rules! prim_bits {
+    ($t:ty, $n:expr) => {
+        impl Bits for $t {
+            const CAPACITY: usize = $n;
+            const EMPTY: Self = 0;
+            #[inline(always)]
+            fn bit(sq: usize) -> Self {
+                1 << sq
+            }
+            #[inline(always)]
+            fn has(self, sq: usize) -> bool {
+                self >> sq & 1 == 1
+            }
+            #[inline(always)]
+            fn is_empty(self) -> bool {
+                self == 0
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn lsb(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline(always)]
+            fn msb(self) -> usize {
+                ($n - 1) - self.leading_zeros() as usize
+            }
+            #[inline(always)]
+            fn pop(&mut self) -> Option<usize> {
+                if *self == 0 {
+                    None
+                } else {
+                    let s = self.trailing_zeros() as usize;
+                    *self &= *self - 1;
+                    Some(s)
+                }
+            }
+        }
+    };
+}
+prim_bits!(u64, 64);
+prim_bits!(u128, 128);
+
+/// Words in a [`Wide`] bitboard.
+pub const WIDE_WORDS: usize = 11;
+
+/// A bitboard of 704 squares for boards past 128 squares.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Wide(pub [u64; WIDE_WORDS]);
+
+macro_rules! wide_op {
+    ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
+        impl $tr for Wide {
+            type Output = Wide;
+            #[inline]
+            fn $f(self, o: Wide) -> Wide {
+                let mut r = self.0;
+                for i in 0..WIDE_WORDS {
+                    r[i] = r[i] $op o.0[i];
+                }
+                Wide(r)
+            }
+        }
+        impl $tra for Wide {
+            #[inline]
+            fn $fa(&mut self, o: Wide) {
+                for i in 0..WIDE_WORDS {
+                    self.0[i] = self.0[i] $op o.0[i];
+                }
+            }
+        }
+    };
+}
+wide_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+wide_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+wide_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Not for Wide {
+    type Output = Wide;
+    #[inline]
+    fn not(self) -> Wide {
+        Wide(self.0.map(|w| !w))
+    }
+}
+
+impl Bits for Wide {
+    const CAPACITY: usize = 64 * WIDE_WORDS;
+    const EMPTY: Self = Wide([0; WIDE_WORDS]);
+    #[inline]
+    fn bit(sq: usize) -> Self {
+        let mut w = [0; WIDE_WORDS];
+        w[sq / 64] = 1 << (sq % 64);
+        Wide(w)
+    }
+    #[inline]
+    fn has(self, sq: usize) -> bool {
+        self.0[sq / 64] >> (sq % 64) & 1 == 1
+    }
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
+    fn lsb(self) -> usize {
+        for (i, w) in self.0.iter().enumerate() {
+            if *w != 0 {
+                return i * 64 + w.trailing_zeros() as usize;
+            }
+        }
+        Self::CAPACITY
+    }
+    #[inline]
+    fn msb(self) -> usize {
+        for i in (0..WIDE_WORDS).rev() {
+            if self.0[i] != 0 {
+                return i * 64 + 63 - self.0[i].leading_zeros() as usize;
+            }
+        }
+        Self::CAPACITY
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn laws<B: Bits>() {
+        let a = B::bit(3) | B::bit(B::CAPACITY - 1);
+        assert_eq!(a.count(), 2);
+        assert_eq!(a.lsb(), 3);
+        assert_eq!(a.msb(), B::CAPACITY - 1);
+        assert!(a.has(3) && !a.has(4));
+        assert_eq!(a.iter().collect::<Vec<_>>(), vec![3, B::CAPACITY - 1]);
+        assert!((a & !a).is_empty());
+    }
+
+    #[test]
+    fn every_width_obeys_the_same_laws() {
+        laws::<u64>();
+        laws::<u128>();
+        laws::<Wide>();
+        assert_eq!((Wide::bit(70) | Wide::bit(700)).msb(), 700);
+    }
+}

@@ -1,0 +1,324 @@
+//! Stage 4, run: positions, moves, legality, perft and game outcomes. Works on the compiled
+//! tables; never sees a source span or a name. [`Engine`] picks the bitboard width once per
+//! ruleset; [`Position`] hides the width behind one type for callers.
+
+pub mod bits;
+mod explain;
+mod outcome;
+pub mod position;
+
+use std::sync::Arc;
+
+use bits::{Bits, Wide};
+use position::Pos;
+
+use crate::compile::{Tables, compile};
+use crate::model::*;
+use crate::notation::fen::{self, FenError};
+
+pub use explain::{Illegal, Ruling};
+pub use outcome::{Game, Outcome, Status};
+
+/// What produced a move: one of the mover's movement clauses, or a castling rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// Index into the compiled forms of the side to move.
+    Form(u8),
+    /// Index into the compiled castling rules of the side to move.
+    Castle(u8),
+}
+
+/// A move: from, to, how, and the kind promoted to (0 = none, else kind + 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: u16,
+    pub to: u16,
+    pub kind: MoveKind,
+    pub promo: u8,
+}
+
+impl Move {
+    pub fn promotion(&self) -> Option<KindId> {
+        (self.promo != 0).then(|| KindId(self.promo - 1))
+    }
+}
+
+#[derive(Clone, Debug)]
+enum AnyTables {
+    Small(Arc<Tables<u64>>),
+    Medium(Arc<Tables<u128>>),
+    Large(Arc<Tables<Wide>>),
+}
+
+/// A compiled ruleset: the rules and the generator's tables, shared by every position.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    rules: Arc<Rules>,
+    tables: AnyTables,
+}
+
+impl Engine {
+    /// Compiles the rules (picks the bitboard width from the board's size).
+    pub fn new(rules: impl Into<Arc<Rules>>) -> Engine {
+        let rules = rules.into();
+        let n = rules.board.squares();
+        let tables = if n <= 64 {
+            AnyTables::Small(Arc::new(compile::<u64>(&rules)))
+        } else if n <= 128 {
+            AnyTables::Medium(Arc::new(compile::<u128>(&rules)))
+        } else {
+            AnyTables::Large(Arc::new(compile::<Wide>(&rules)))
+        };
+        Engine { rules, tables }
+    }
+
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    /// The ruleset's setup position.
+    pub fn start(&self) -> Position {
+        self.from_fen(&self.rules.setup).expect("the checker verified the setup position")
+    }
+
+    /// A position from FEN.
+    ///
+    /// # Errors
+    /// A [`FenError`] saying which field is wrong and why.
+    pub fn from_fen(&self, text: &str) -> Result<Position, FenError> {
+        let setup = fen::parse_setup(&self.rules, text)?;
+        let inner = match &self.tables {
+            AnyTables::Small(t) => Inner::Small(fen::build(&self.rules, t.clone(), &setup)?),
+            AnyTables::Medium(t) => Inner::Medium(fen::build(&self.rules, t.clone(), &setup)?),
+            AnyTables::Large(t) => Inner::Large(fen::build(&self.rules, t.clone(), &setup)?),
+        };
+        Ok(Position { rules: self.rules.clone(), inner })
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Inner {
+    Small(Pos<u64>),
+    Medium(Pos<u128>),
+    Large(Pos<Wide>),
+}
+
+/// A position of any ruleset.
+#[derive(Clone, Debug)]
+pub struct Position {
+    rules: Arc<Rules>,
+    inner: Inner,
+}
+
+macro_rules! with {
+    ($self:expr, $p:ident => $e:expr) => {
+        match &$self.inner {
+            Inner::Small($p) => $e,
+            Inner::Medium($p) => $e,
+            Inner::Large($p) => $e,
+        }
+    };
+}
+macro_rules! with_mut {
+    ($self:expr, $p:ident => $e:expr) => {
+        match &mut $self.inner {
+            Inner::Small($p) => $e,
+            Inner::Medium($p) => $e,
+            Inner::Large($p) => $e,
+        }
+    };
+}
+
+impl Position {
+    /// Compiles `rules` and reads a FEN (a convenience for one-off use; reuse an [`Engine`]).
+    pub fn from_fen(rules: Arc<Rules>, text: &str) -> Result<Position, FenError> {
+        Engine::new(rules).from_fen(text)
+    }
+
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+    pub fn side_to_move(&self) -> Side {
+        with!(self, p => p.stm)
+    }
+    pub fn piece_at(&self, sq: usize) -> Option<(KindId, Side)> {
+        with!(self, p => p.piece_at(sq))
+    }
+    pub fn fullmove(&self) -> u32 {
+        with!(self, p => p.fullmove)
+    }
+    /// The first move counter (FEN's halfmove clock).
+    pub fn halfmove_clock(&self) -> u32 {
+        with!(self, p => p.counters[0] as u32)
+    }
+    /// Plies since the last capture or move of `resetting` (the counter an end rule reads).
+    pub fn counter_for(&self, resetting: Option<KindId>) -> u32 {
+        with!(self, p => p.t.counters.iter().position(|c| *c == resetting).map_or(0, |i| p.counters[i] as u32))
+    }
+    pub fn en_passant_squares(&self) -> Vec<usize> {
+        with!(self, p => if p.ep_victim == position::NO_SQ { Vec::new() } else { p.ep.iter().collect() })
+    }
+    pub(crate) fn virgin_squares(&self) -> Vec<usize> {
+        with!(self, p => p.virgin.iter().collect())
+    }
+    pub fn in_check(&self) -> bool {
+        with!(self, p => p.in_check())
+    }
+    /// The legal moves, in generation order.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut v = Vec::with_capacity(64);
+        with!(self, p => p.legal_moves(&mut v));
+        v
+    }
+    pub fn pseudo_moves(&self) -> Vec<Move> {
+        let mut v = Vec::with_capacity(64);
+        with!(self, p => p.pseudo_moves(&mut v));
+        v
+    }
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(&m)
+    }
+    /// Plays a move known to be legal (from [`Position::legal_moves`]).
+    pub fn play_unchecked(&mut self, m: Move) {
+        with_mut!(self, p => { p.make(m); });
+    }
+    /// Leaf nodes at `depth` plies.
+    pub fn perft(&self, depth: u32) -> u64 {
+        let mut c = self.clone();
+        with_mut!(c, p => p.perft(depth))
+    }
+    /// Perft per first move.
+    pub fn perft_divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        self.legal_moves()
+            .into_iter()
+            .map(|m| {
+                let mut c = self.clone();
+                c.play_unchecked(m);
+                (m, if depth <= 1 { 1 } else { c.perft(depth - 1) })
+            })
+            .collect()
+    }
+    /// Zobrist hash of pieces and side to move.
+    pub fn hash(&self) -> u64 {
+        with!(self, p => p.hash)
+    }
+    /// The identity of a position for repetition: pieces, side to move, castling rights that
+    /// still exist, and an en-passant square only if an en-passant capture is legal.
+    pub fn repetition_key(&self) -> u64 {
+        with!(self, p => repetition_key(p, &self.legal_moves()))
+    }
+    /// Pieces of each side by kind.
+    pub fn material(&self) -> [Vec<KindId>; 2] {
+        let mut out = [Vec::new(), Vec::new()];
+        for sq in 0..self.rules.board.squares() {
+            if let Some((k, s)) = self.piece_at(sq) {
+                out[s.index()].push(k);
+            }
+        }
+        out[0].sort();
+        out[1].sort();
+        out
+    }
+    /// The squares of the royal pieces of `side`.
+    pub fn royal_squares(&self, side: Side) -> Vec<usize> {
+        with!(self, p => p.royals(side).iter().collect())
+    }
+    /// The pieces of `by` attacking `sq` in the current position.
+    pub fn attackers_of(&self, sq: usize, by: Side) -> Vec<usize> {
+        with!(self, p => p.attackers(sq, by, p.occ(), Default::default(), false).unwrap_or_default())
+    }
+    /// Attackers of `side`'s royals after `m` is played by `side`: what makes a move illegal.
+    pub(crate) fn exposing(&self, m: Move) -> Vec<(usize, usize)> {
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        let us = self.side_to_move();
+        let mut v = Vec::new();
+        for r in after.royal_squares(us) {
+            for a in after.attackers_of(r, us.other()) {
+                v.push((r, a));
+            }
+        }
+        v
+    }
+    /// Royal squares facing an enemy royal after `m` (flying general).
+    pub(crate) fn facing_after(&self, m: Move) -> Vec<(usize, usize)> {
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        let us = self.side_to_move();
+        with!(after, p => {
+            let occ = p.occ();
+            let mut v = Vec::new();
+            for r in p.royals(us).iter() {
+                for &d in &p.t.facing {
+                    if let Some(b) = p.t.first_blocker(d as usize, r, occ) {
+                        if p.royals(us.other()).has(b) {
+                            v.push((r, b));
+                        }
+                    }
+                }
+            }
+            v
+        })
+    }
+    /// Squares reached by a piece's clause from `from` ignoring what stands on them (for explanations).
+    pub(crate) fn clause_reach(&self, side: Side, kind: KindId, clause: usize, from: usize, empty_board: bool) -> Vec<usize> {
+        with!(self, p => {
+            let f = p.t.forms[side.index()].iter().find(|f| f.kind == kind && f.clause as usize == clause);
+            match f {
+                Some(f) => {
+                    let occ = if empty_board { Default::default() } else { p.occ() };
+                    (p.form_targets(f, from, occ) & f.within).iter().collect()
+                }
+                None => Vec::new(),
+            }
+        })
+    }
+    pub(crate) fn form_of(&self, m: Move) -> Option<(KindId, usize)> {
+        match m.kind {
+            MoveKind::Form(fi) => with!(self, p => {
+                let f = &p.t.forms[p.stm.index()][fi as usize];
+                Some((f.kind, f.clause as usize))
+            }),
+            MoveKind::Castle(_) => None,
+        }
+    }
+    pub(crate) fn castle_of(&self, m: Move) -> Option<(KindId, usize)> {
+        match m.kind {
+            MoveKind::Castle(ci) => with!(self, p => {
+                let c = &p.t.castles[p.stm.index()][ci as usize];
+                Some((c.kind, c.index as usize))
+            }),
+            MoveKind::Form(_) => None,
+        }
+    }
+    pub fn fen(&self) -> String {
+        fen::write(self)
+    }
+}
+
+fn repetition_key<B: Bits>(p: &Pos<B>, legal: &[Move]) -> u64 {
+    let mut h = p.hash;
+    for side in [Side::FIRST, Side::SECOND] {
+        for c in &p.t.castles[side.index()] {
+            let kings = p.pieces(side, c.kind) & p.virgin;
+            for k in kings.iter() {
+                for &d in &c.dirs {
+                    let partners = p.t.rays[d as usize][k] & p.pieces(side, c.partner) & p.virgin;
+                    for r in partners.iter() {
+                        h ^= p.t.z_virgin[r].rotate_left(7) ^ p.t.z_virgin[k];
+                    }
+                }
+            }
+        }
+    }
+    if p.ep_victim != position::NO_SQ {
+        let ep_legal = legal.iter().any(|m| match m.kind {
+            MoveKind::Form(fi) => p.t.forms[p.stm.index()][fi as usize].target == Target::EnPassant,
+            MoveKind::Castle(_) => false,
+        });
+        if ep_legal {
+            h ^= p.t.z_ep[p.ep_victim as usize];
+        }
+    }
+    h
+}

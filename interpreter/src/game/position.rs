@@ -1,0 +1,683 @@
+//! A position for one bitboard width: piece bitboards plus a mailbox, side to move, en-passant
+//! mark, unmoved pieces, move counters and an incremental Zobrist hash. Move generation and
+//! make/unmake run on the compiled [`Tables`] only: no names, no syntax tree.
+
+use std::sync::Arc;
+
+use super::bits::Bits;
+use super::{Move, MoveKind};
+use crate::compile::{CForm, Gen, MAX_COUNTERS, Tables};
+use crate::model::*;
+
+pub const NO_SQ: u16 = u16::MAX;
+
+/// What `make` needs to undo a move.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo<B> {
+    captured: u8,
+    cap_sq: u16,
+    moved: u8,
+    ep: B,
+    ep_victim: u16,
+    virgin: B,
+    counters: [u16; MAX_COUNTERS],
+    hash: u64,
+    rook_from: u16,
+    rook_to: u16,
+}
+
+#[derive(Clone, Debug)]
+pub struct Pos<B: Bits> {
+    pub t: Arc<Tables<B>>,
+    pub side_bb: [B; 2],
+    pub kind_bb: [B; MAX_KINDS],
+    /// 0 = empty, else 1 + 2 × kind + side.
+    pub cells: Vec<u8>,
+    pub stm: Side,
+    /// Squares marked for en passant by the last move (capturable by the side to move).
+    pub ep: B,
+    /// The piece that made the mark.
+    pub ep_victim: u16,
+    /// Pieces that have not moved (tracked for castling and `unmoved` forms).
+    pub virgin: B,
+    pub counters: [u16; MAX_COUNTERS],
+    pub fullmove: u32,
+    /// Zobrist hash of the pieces and the side to move.
+    pub hash: u64,
+}
+
+#[inline(always)]
+pub fn cell(kind: KindId, side: Side) -> u8 {
+    1 + 2 * kind.0 + side.0
+}
+#[inline(always)]
+pub fn cell_kind(c: u8) -> KindId {
+    KindId((c - 1) >> 1)
+}
+#[inline(always)]
+pub fn cell_side(c: u8) -> Side {
+    Side((c - 1) & 1)
+}
+
+impl<B: Bits> Pos<B> {
+    pub fn empty(t: Arc<Tables<B>>) -> Pos<B> {
+        let n = t.squares;
+        Pos {
+            t,
+            side_bb: [B::EMPTY; 2],
+            kind_bb: [B::EMPTY; MAX_KINDS],
+            cells: vec![0; n],
+            stm: Side::FIRST,
+            ep: B::EMPTY,
+            ep_victim: NO_SQ,
+            virgin: B::EMPTY,
+            counters: [0; MAX_COUNTERS],
+            fullmove: 1,
+            hash: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn occ(&self) -> B {
+        self.side_bb[0] | self.side_bb[1]
+    }
+    #[inline(always)]
+    pub fn pieces(&self, side: Side, kind: KindId) -> B {
+        self.kind_bb[kind.0 as usize] & self.side_bb[side.index()]
+    }
+
+    pub fn put(&mut self, sq: usize, kind: KindId, side: Side) {
+        let c = cell(kind, side);
+        self.cells[sq] = c;
+        self.side_bb[side.index()] |= B::bit(sq);
+        self.kind_bb[kind.0 as usize] |= B::bit(sq);
+        self.hash ^= self.t.z_piece[c as usize][sq];
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, sq: usize) -> u8 {
+        let c = self.cells[sq];
+        debug_assert!(c != 0);
+        self.cells[sq] = 0;
+        let b = B::bit(sq);
+        self.side_bb[cell_side(c).index()] ^= b;
+        self.kind_bb[cell_kind(c).0 as usize] ^= b;
+        self.hash ^= self.t.z_piece[c as usize][sq];
+        c
+    }
+
+    #[inline(always)]
+    fn place(&mut self, sq: usize, c: u8) {
+        self.cells[sq] = c;
+        let b = B::bit(sq);
+        self.side_bb[cell_side(c).index()] |= b;
+        self.kind_bb[cell_kind(c).0 as usize] |= b;
+        self.hash ^= self.t.z_piece[c as usize][sq];
+    }
+
+    pub fn piece_at(&self, sq: usize) -> Option<(KindId, Side)> {
+        let c = self.cells[sq];
+        (c != 0).then(|| (cell_kind(c), cell_side(c)))
+    }
+
+    pub fn royals(&self, side: Side) -> B {
+        let mut r = B::EMPTY;
+        for k in &self.t.royal_kinds {
+            r |= self.pieces(side, *k);
+        }
+        r
+    }
+
+    // ------------------------------------------------------------------ attacks
+
+    /// Is `sq` attacked by `by`, with occupancy `occ` and the pieces on `gone` removed?
+    #[inline]
+    pub fn attacked(&self, sq: usize, by: Side, occ: B, gone: B) -> bool {
+        self.attackers(sq, by, occ, gone, true).is_some()
+    }
+
+    /// The attackers of `sq` by `by` (the first one only when `first`).
+    pub fn attackers(&self, sq: usize, by: Side, occ: B, gone: B, first: bool) -> Option<Vec<usize>> {
+        let t = &*self.t;
+        let a = &t.attacks[by.index()];
+        let them = self.side_bb[by.index()] & !gone;
+        let mut found = Vec::new();
+        macro_rules! hit {
+            ($s:expr) => {{
+                if first {
+                    return Some(vec![$s]);
+                }
+                found.push($s);
+            }};
+        }
+        for (k, rev, unmoved) in &a.leaps {
+            let mut x = rev[sq] & self.kind_bb[k.0 as usize] & them;
+            if *unmoved {
+                x &= self.virgin;
+            }
+            for s in x.iter() {
+                hit!(s);
+            }
+        }
+        for (k, rev) in &a.lame {
+            let pk = self.kind_bb[k.0 as usize] & them;
+            if pk.any() {
+                for &(from, block) in &rev[sq] {
+                    if pk.has(from as usize) && (block & occ).is_empty() {
+                        hit!(from as usize);
+                    }
+                }
+            }
+        }
+        if (a.reach[sq] & them).any() {
+            for (rd, kinds, max, within) in &a.slides {
+                if !within.has(sq) {
+                    continue;
+                }
+                if let Some(b) = t.first_blocker(*rd as usize, sq, occ) {
+                    if them.has(b) && kinds.contains(&cell_kind(self.cells[b])) {
+                        if let Some(m) = max {
+                            if self.distance(*rd as usize, sq, b) > *m {
+                                continue;
+                            }
+                        }
+                        hit!(b);
+                    }
+                }
+            }
+            for (rd, kinds, screens) in &a.hops {
+                let mut cur = sq;
+                let mut left = *screens;
+                while let Some(b) = t.first_blocker(*rd as usize, cur, occ) {
+                    if left == 0 {
+                        if them.has(b) && kinds.contains(&cell_kind(self.cells[b])) {
+                            hit!(b);
+                        }
+                        break;
+                    }
+                    left -= 1;
+                    cur = b;
+                }
+            }
+        }
+        if found.is_empty() { None } else { Some(found) }
+    }
+
+    fn distance(&self, dir: usize, a: usize, b: usize) -> u32 {
+        let (dx, dy, _) = self.t.dirs[dir];
+        let w = self.width();
+        let (fa, ra) = ((a % w) as i32, (a / w) as i32);
+        let (fb, rb) = ((b % w) as i32, (b / w) as i32);
+        if dx != 0 { ((fb - fa) / dx).unsigned_abs() } else { ((rb - ra) / dy).unsigned_abs() }
+    }
+
+    fn width(&self) -> usize {
+        self.t.width
+    }
+
+    /// Would the royal on `sq` of `side` face an enemy royal along a forbidden line?
+    #[inline]
+    fn faces(&self, sq: usize, side: Side, occ: B, gone: B) -> bool {
+        if self.t.facing.is_empty() {
+            return false;
+        }
+        let enemy_royals = self.royals(side.other()) & !gone;
+        self.t.facing.iter().any(|&d| self.t.first_blocker(d as usize, sq, occ).is_some_and(|b| enemy_royals.has(b)))
+    }
+
+    /// Is the side to move's royal attacked (in check)?
+    pub fn in_check(&self) -> bool {
+        self.side_in_check(self.stm)
+    }
+
+    pub fn side_in_check(&self, side: Side) -> bool {
+        if !self.t.royal_safety {
+            return false;
+        }
+        let occ = self.occ();
+        self.royals(side).iter().any(|r| self.attacked(r, side.other(), occ, B::EMPTY))
+    }
+
+    // ------------------------------------------------------------------ generation
+
+    /// All pseudo-legal moves (every rule but royal safety and facing royals).
+    pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let t = &*self.t;
+        let us = self.stm;
+        let own = self.side_bb[us.index()];
+        let enemy = self.side_bb[us.other().index()];
+        let occ = own | enemy;
+        let empty = !occ & t.board_mask;
+        for (fi, f) in t.forms[us.index()].iter().enumerate() {
+            let mut pieces = self.pieces(us, f.kind) & f.from;
+            if f.unmoved {
+                pieces &= self.virgin;
+            }
+            let allowed = match f.target {
+                crate::model::Target::Any => !own & t.board_mask,
+                crate::model::Target::Empty => empty,
+                crate::model::Target::Enemy => enemy,
+                crate::model::Target::EnPassant => {
+                    if self.ep_victim == NO_SQ {
+                        continue;
+                    }
+                    self.ep & empty
+                }
+            } & f.within;
+            if allowed.is_empty() {
+                continue;
+            }
+            for from in pieces.iter() {
+                let targets = self.form_targets(f, from, occ) & allowed;
+                for to in targets.iter() {
+                    self.push(out, fi, f, from, to);
+                }
+            }
+        }
+        if !t.castles[us.index()].is_empty() {
+            self.castle_moves(out);
+        }
+    }
+
+    /// The squares a form reaches from `from` before filtering by target kind.
+    #[inline(always)]
+    pub fn form_targets(&self, f: &CForm<B>, from: usize, occ: B) -> B {
+        let t = &*self.t;
+        match &f.how {
+            Gen::Leap { targets } => targets[from],
+            Gen::Lame { entries } => {
+                let mut b = B::EMPTY;
+                for &(to, block) in &entries[from] {
+                    if (block & occ).is_empty() {
+                        b |= B::bit(to as usize);
+                    }
+                }
+                b
+            }
+            Gen::Slide { dirs, bounded } => {
+                let mut b = B::EMPTY;
+                for &d in dirs {
+                    b |= t.ray_attacks(d as usize, from, occ);
+                }
+                if let Some(bd) = bounded {
+                    b &= bd[from];
+                }
+                b
+            }
+            Gen::Hop { dirs, screens } => {
+                let mut b = B::EMPTY;
+                for &d in dirs {
+                    let mut cur = from;
+                    let mut left = *screens;
+                    while let Some(s) = t.first_blocker(d as usize, cur, occ) {
+                        if left == 0 {
+                            break;
+                        }
+                        left -= 1;
+                        cur = s;
+                    }
+                    if left == 0 && cur != from {
+                        b |= t.ray_attacks(d as usize, cur, occ);
+                    }
+                }
+                b
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn push(&self, out: &mut Vec<Move>, fi: usize, f: &CForm<B>, from: usize, to: usize) {
+        let m = Move { from: from as u16, to: to as u16, kind: MoveKind::Form(fi as u8), promo: 0 };
+        match &self.t.promotion[self.stm.index()][f.kind.0 as usize] {
+            Some((zone, choices)) if zone.has(to) => {
+                for c in choices {
+                    out.push(Move { promo: c.0 + 1, ..m });
+                }
+            }
+            _ => out.push(m),
+        }
+    }
+
+    /// The partner square for a castling move in ray direction `dir` from `from`, if the first
+    /// piece along it is an own partner (unmoved when required).
+    pub fn castle_partner(&self, c: &crate::compile::CCastle, dir: usize, from: usize) -> Option<usize> {
+        let occ = self.occ();
+        let b = self.t.first_blocker(dir, from, occ)?;
+        let us = self.stm;
+        (self.pieces(us, c.partner).has(b) && (!c.partner_unmoved || self.virgin.has(b))).then_some(b)
+    }
+
+    fn castle_moves(&self, out: &mut Vec<Move>) {
+        let t = &*self.t;
+        let us = self.stm;
+        let them = us.other();
+        let occ = self.occ();
+        for (ci, c) in t.castles[us.index()].iter().enumerate() {
+            let mut kings = self.pieces(us, c.kind);
+            if c.unmoved {
+                kings &= self.virgin;
+            }
+            for from in kings.iter() {
+                if c.not_in_check && self.attacked(from, them, occ, B::EMPTY) {
+                    continue;
+                }
+                for &d in &c.dirs {
+                    let Some(rook) = self.castle_partner(c, d as usize, from) else { continue };
+                    let Some((to, _)) = self.castle_squares(c, d as usize, from, rook) else { continue };
+                    if c.path_safe {
+                        let path = t.rays[d as usize][from] & !t.rays[d as usize][to];
+                        if path.iter().any(|s| self.attacked(s, them, occ, B::EMPTY)) {
+                            continue;
+                        }
+                    }
+                    out.push(Move { from: from as u16, to: to as u16, kind: MoveKind::Castle(ci as u8), promo: 0 });
+                }
+            }
+        }
+    }
+
+    /// Where king and partner land; `None` if the king's target is off the board, the partner is
+    /// adjacent, or a landing square is taken by another piece.
+    pub fn castle_squares(&self, c: &crate::compile::CCastle, dir: usize, from: usize, rook: usize) -> Option<(usize, usize)> {
+        if c.distance < 2 {
+            return None;
+        }
+        let (dx, dy, _) = self.t.dirs[dir];
+        let step = dx as isize + dy as isize * self.t.width as isize;
+        let to = from as isize + step * c.distance as isize;
+        let ray = self.t.rays[dir][from];
+        if to < 0 || !ray.has(to as usize) {
+            return None;
+        }
+        let (to, rook_to) = (to as usize, (to - step) as usize);
+        if (rook as isize - from as isize) / step < 2 {
+            return None;
+        }
+        // The squares king and partner land on must be empty or theirs.
+        let occ = self.occ() & !B::bit(from) & !B::bit(rook);
+        if occ.has(to) || occ.has(rook_to) {
+            return None;
+        }
+        Some((to, rook_to))
+    }
+
+    // ------------------------------------------------------------------ legality
+
+    /// Appends the legal moves.
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.pseudo_moves(out);
+        if !self.t.royal_safety && self.t.facing.is_empty() {
+            return;
+        }
+        let ctx = LegalCtx::new(self);
+        let mut w = start;
+        for r in start..out.len() {
+            let m = out[r];
+            if self.is_legal_fast(&ctx, m) {
+                out[w] = m;
+                w += 1;
+            }
+        }
+        out.truncate(w);
+    }
+
+    /// Counts the legal moves (perft's last ply).
+    pub fn count_legal(&self, buf: &mut Vec<Move>) -> u64 {
+        buf.clear();
+        self.legal_moves(buf);
+        buf.len() as u64
+    }
+
+    #[inline]
+    fn is_legal_fast(&self, ctx: &LegalCtx<B>, m: Move) -> bool {
+        let from = m.from as usize;
+        let to = m.to as usize;
+        if let MoveKind::Form(fi) = m.kind {
+            if !ctx.in_check && !ctx.royals.has(from) {
+                let f = &self.t.forms[self.stm.index()][fi as usize];
+                if f.target != Target::EnPassant && !ctx.vacate.has(from) && !ctx.fill.has(to) {
+                    return true;
+                }
+            }
+        }
+        self.is_legal_slow(m)
+    }
+
+    /// The full test: after the move, no own royal is attacked or facing an enemy royal.
+    pub fn is_legal_slow(&self, m: Move) -> bool {
+        let us = self.stm;
+        let them = us.other();
+        let from = m.from as usize;
+        let to = m.to as usize;
+        let mut occ = self.occ();
+        let mut gone = B::EMPTY;
+        let mut royals = self.royals(us);
+        match m.kind {
+            MoveKind::Form(fi) => {
+                let f = &self.t.forms[us.index()][fi as usize];
+                if f.target == Target::EnPassant {
+                    gone |= B::bit(self.ep_victim as usize);
+                    occ &= !B::bit(self.ep_victim as usize);
+                }
+                if self.side_bb[them.index()].has(to) {
+                    gone |= B::bit(to);
+                }
+                occ = (occ & !B::bit(from)) | B::bit(to);
+                if royals.has(from) {
+                    royals = (royals & !B::bit(from)) | B::bit(to);
+                }
+                // A promotion to or from a royal kind changes the royal set.
+                if m.promo != 0 {
+                    let nk = KindId(m.promo - 1);
+                    if !self.t.royal_kinds.contains(&nk) {
+                        royals &= !B::bit(to);
+                    } else {
+                        royals |= B::bit(to);
+                    }
+                }
+            }
+            MoveKind::Castle(ci) => {
+                let c = &self.t.castles[us.index()][ci as usize];
+                let dir = if to > from { c.dirs[0] } else { c.dirs[1] } as usize;
+                let Some(rook) = self.castle_partner(c, dir, from) else { return false };
+                let Some((kto, rto)) = self.castle_squares(c, dir, from, rook) else { return false };
+                occ = (occ & !B::bit(from) & !B::bit(rook)) | B::bit(kto) | B::bit(rto);
+                if royals.has(from) {
+                    royals = (royals & !B::bit(from)) | B::bit(kto);
+                }
+                if royals.has(rook) {
+                    royals = (royals & !B::bit(rook)) | B::bit(rto);
+                }
+            }
+        }
+        for r in royals.iter() {
+            if self.t.royal_safety && self.attacked(r, them, occ, gone) {
+                return false;
+            }
+            if self.faces(r, us, occ, gone) {
+                return false;
+            }
+        }
+        true
+    }
+
+    // ------------------------------------------------------------------ make / unmake
+
+    pub fn make(&mut self, m: Move) -> Undo<B> {
+        let t = self.t.clone();
+        let us = self.stm;
+        let from = m.from as usize;
+        let to = m.to as usize;
+        let mut u = Undo {
+            captured: 0,
+            cap_sq: NO_SQ,
+            moved: self.cells[from],
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            virgin: self.virgin,
+            counters: self.counters,
+            hash: self.hash,
+            rook_from: NO_SQ,
+            rook_to: NO_SQ,
+        };
+        self.ep = B::EMPTY;
+        self.ep_victim = NO_SQ;
+        for c in self.counters.iter_mut() {
+            *c = c.saturating_add(1);
+        }
+        match m.kind {
+            MoveKind::Form(fi) => {
+                let f = &t.forms[us.index()][fi as usize];
+                let cap_sq = if f.target == Target::EnPassant { u.ep_victim as usize } else { to };
+                if self.cells[cap_sq] != 0 {
+                    u.captured = self.remove(cap_sq);
+                    u.cap_sq = cap_sq as u16;
+                }
+                let c = self.remove(from);
+                let placed = if m.promo != 0 { cell(KindId(m.promo - 1), us) } else { c };
+                self.place(to, placed);
+                self.virgin &= !(B::bit(from) | B::bit(to) | B::bit(cap_sq));
+                if f.marks_ep {
+                    let path = self.passed(f, from, to);
+                    if path.any() {
+                        self.ep = path;
+                        self.ep_victim = to as u16;
+                    }
+                }
+                let captured = u.captured != 0;
+                for (i, rk) in t.counters.iter().enumerate() {
+                    if captured || rk.is_some_and(|k| k == f.kind) {
+                        self.counters[i] = 0;
+                    }
+                }
+            }
+            MoveKind::Castle(ci) => {
+                let c = &t.castles[us.index()][ci as usize];
+                let dir = if to > from { c.dirs[0] } else { c.dirs[1] } as usize;
+                let rook = self.castle_partner(c, dir, from).expect("castling move generated with a partner");
+                let (kto, rto) = self.castle_squares(c, dir, from, rook).expect("castling move generated with room");
+                let k = self.remove(from);
+                let r = self.remove(rook);
+                self.place(kto, k);
+                self.place(rto, r);
+                self.virgin &= !(B::bit(from) | B::bit(rook));
+                u.rook_from = rook as u16;
+                u.rook_to = rto as u16;
+                for (i, rk) in t.counters.iter().enumerate() {
+                    if rk.is_some_and(|k| k == c.kind || k == c.partner) {
+                        self.counters[i] = 0;
+                    }
+                }
+            }
+        }
+        if us == Side::SECOND {
+            self.fullmove += 1;
+        }
+        self.stm = us.other();
+        self.hash ^= t.z_side;
+        u
+    }
+
+    pub fn unmake(&mut self, m: Move, u: &Undo<B>) {
+        let from = m.from as usize;
+        let to = m.to as usize;
+        self.stm = self.stm.other();
+        if self.stm == Side::SECOND {
+            self.fullmove -= 1;
+        }
+        match m.kind {
+            MoveKind::Form(_) => {
+                self.remove(to);
+                self.place(from, u.moved);
+                if u.captured != 0 {
+                    self.place(u.cap_sq as usize, u.captured);
+                }
+            }
+            MoveKind::Castle(_) => {
+                let kto = to;
+                let k = self.remove(kto);
+                let r = self.remove(u.rook_to as usize);
+                self.place(from, k);
+                self.place(u.rook_from as usize, r);
+            }
+        }
+        self.ep = u.ep;
+        self.ep_victim = u.ep_victim;
+        self.virgin = u.virgin;
+        self.counters = u.counters;
+        self.hash = u.hash;
+    }
+
+    /// The squares a multi-square step passed over.
+    fn passed(&self, f: &CForm<B>, from: usize, to: usize) -> B {
+        match &f.how {
+            Gen::Lame { entries } => entries[from].iter().find(|e| e.0 as usize == to).map_or(B::EMPTY, |e| e.1),
+            Gen::Slide { dirs, .. } => {
+                for &d in dirs {
+                    let r = self.t.rays[d as usize][from];
+                    if r.has(to) {
+                        return r & !self.t.rays[d as usize][to] & !B::bit(to);
+                    }
+                }
+                B::EMPTY
+            }
+            _ => B::EMPTY,
+        }
+    }
+
+    // ------------------------------------------------------------------ perft
+
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
+        self.perft_rec(depth, &mut bufs)
+    }
+
+    fn perft_rec(&mut self, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
+        let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
+        if depth == 1 {
+            return self.count_legal(buf);
+        }
+        buf.clear();
+        self.legal_moves(buf);
+        let mut n = 0;
+        for i in 0..buf.len() {
+            let m = buf[i];
+            let u = self.make(m);
+            n += self.perft_rec(depth - 1, rest);
+            self.unmake(m, &u);
+        }
+        n
+    }
+}
+
+/// Per-position facts the legality filter reuses for every move.
+struct LegalCtx<B> {
+    in_check: bool,
+    royals: B,
+    vacate: B,
+    fill: B,
+}
+
+impl<B: Bits> LegalCtx<B> {
+    fn new(p: &Pos<B>) -> LegalCtx<B> {
+        let us = p.stm;
+        let royals = p.royals(us);
+        let a = &p.t.attacks[us.other().index()];
+        let mut vacate = B::EMPTY;
+        let mut fill = B::EMPTY;
+        let occ = p.occ();
+        let mut in_check = false;
+        for r in royals.iter() {
+            vacate |= a.sensitive_vacate[r];
+            fill |= a.sensitive_fill[r];
+            if (p.t.royal_safety && p.attacked(r, us.other(), occ, B::EMPTY)) || p.faces(r, us, occ, B::EMPTY) {
+                in_check = true;
+            }
+        }
+        LegalCtx { in_check, royals, vacate, fill }
+    }
+}

@@ -1,0 +1,423 @@
+//! The `arbiter` command line: check a ruleset, count perft, list legal moves, play a line and
+//! report the outcome, explain a ruling. Human output by default, `--json` for scripts. Library
+//! code never prints; this file renders diagnostics and results and picks exit codes:
+//! 0 success, 1 a bad ruleset, position or argument, 2 an illegal move.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use arbiter::check::{Checked, check_file, check_source};
+use arbiter::diag;
+use arbiter::game::{Engine, Game, Move, Position, Ruling};
+use arbiter::notation::{pgn, san, uci};
+use clap::{Args, Parser, Subcommand};
+use serde_json::json;
+
+#[derive(Parser)]
+#[command(name = "arbiter", version, about = "Check, run and explain board-game rules written in Arbiter's rules language")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone)]
+struct Common {
+    /// A bundled ruleset name (`chess`) or a path to a `.rules` file.
+    ruleset: String,
+    /// Start from this position instead of the ruleset's setup.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Override a ruleset parameter: `--param NAME=VALUE` (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Report every problem in a ruleset; exit 1 if there is an error.
+    Check {
+        ruleset: String,
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
+        /// Print diagnostics as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the leaf nodes of the legal move tree; the last line is the count.
+    Perft {
+        #[command(flatten)]
+        common: Common,
+        depth: u32,
+        /// Print the count below each first move.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// List the legal moves after playing MOVE... (one per line, or `{"moves": [...]}`).
+    Moves {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long)]
+        json: bool,
+        /// Write moves in SAN instead of coordinates.
+        #[arg(long)]
+        san: bool,
+        moves: Vec<String>,
+    },
+    /// Play MOVE... (coordinates or SAN) and print the position and how the game stands.
+    Play {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long)]
+        json: bool,
+        /// Read the moves from a PGN file (its FEN tag, if any, sets the start).
+        #[arg(long, value_name = "FILE")]
+        pgn: Option<PathBuf>,
+        moves: Vec<String>,
+    },
+    /// Play MOVE... and explain the ruling on the last one: legal or not, why, and the clause.
+    Explain {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long)]
+        json: bool,
+        #[arg(required = true)]
+        moves: Vec<String>,
+    },
+}
+
+/// A failure to report: message for stderr, optional JSON for stdout, exit code.
+struct Failure {
+    message: String,
+    json: Option<serde_json::Value>,
+    code: u8,
+}
+
+impl Failure {
+    fn input(message: impl Into<String>) -> Failure {
+        Failure { message: message.into(), json: None, code: 1 }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let json_mode = match &cli.command {
+        Command::Check { json, .. } | Command::Moves { json, .. } | Command::Play { json, .. } | Command::Explain { json, .. } => *json,
+        Command::Perft { .. } => false,
+    };
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            if json_mode {
+                let v = f.json.unwrap_or_else(|| json!({"error": "bad-input", "message": f.message}));
+                println!("{v}");
+            }
+            eprintln!("error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+/// Finds a ruleset: an existing path, or a bundled name under `rulesets/`.
+fn locate(ruleset: &str) -> Result<PathBuf, Failure> {
+    let p = Path::new(ruleset);
+    if p.is_file() {
+        return Ok(p.to_path_buf());
+    }
+    let name = ruleset.trim_end_matches(".rules");
+    let mut dirs = Vec::new();
+    if let Ok(d) = std::env::var("ARBITER_RULESETS") {
+        dirs.push(PathBuf::from(d));
+    }
+    dirs.push(PathBuf::from("rulesets"));
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets"));
+    if let Ok(exe) = std::env::current_exe() {
+        for a in exe.ancestors().skip(1).take(4) {
+            dirs.push(a.join("rulesets"));
+        }
+    }
+    for d in &dirs {
+        let f = d.join(format!("{name}.rules"));
+        if f.is_file() {
+            return Ok(f);
+        }
+    }
+    let bundled: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets"))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| e.path().file_stem().map(|s| s.to_string_lossy().into_owned()))
+                .filter(|s| s != "README")
+                .collect()
+        })
+        .unwrap_or_default();
+    Err(Failure::input(format!(
+        "no ruleset `{ruleset}`: not a file, and not a bundled name{}",
+        if bundled.is_empty() { String::new() } else { format!(" (bundled: {})", bundled.join(", ")) }
+    )))
+}
+
+fn parse_params(params: &[String]) -> Result<Vec<(String, String)>, Failure> {
+    params
+        .iter()
+        .map(|p| match p.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+            _ => Err(Failure::input(format!("--param `{p}`: expected NAME=VALUE"))),
+        })
+        .collect()
+}
+
+fn load(ruleset: &str, params: &[String]) -> Result<(Checked, PathBuf), Failure> {
+    let path = locate(ruleset)?;
+    let params = parse_params(params)?;
+    Ok((check_file(&path, &params), path))
+}
+
+/// Loads a ruleset that must be free of errors; prints its diagnostics otherwise.
+fn engine(common: &Common) -> Result<Engine, Failure> {
+    let (checked, path) = load(&common.ruleset, &common.params)?;
+    match checked.rules {
+        Some(rules) => Ok(Engine::new(rules)),
+        None => {
+            eprint!("{}", diag::render(&checked.sources, &checked.diagnostics, false));
+            Err(Failure::input(format!("{} has errors; run `arbiter check {}`", path.display(), common.ruleset)))
+        }
+    }
+}
+
+fn start(engine: &Engine, fen: Option<&str>) -> Result<Position, Failure> {
+    match fen {
+        None => Ok(engine.start()),
+        Some(f) => engine.from_fen(f).map_err(|e| Failure::input(format!("--fen \"{f}\": {e}"))),
+    }
+}
+
+fn run(cmd: Command) -> Result<(), Failure> {
+    match cmd {
+        Command::Check { ruleset, params, json } => {
+            let (checked, path) = load(&ruleset, &params)?;
+            let d = &checked.diagnostics;
+            if json {
+                let items: Vec<_> = d
+                    .sorted()
+                    .iter()
+                    .map(|x| {
+                        let (line, col) = checked.sources.line_col(x.span.file, x.span.start);
+                        json!({
+                            "severity": x.severity.to_string(), "code": x.code, "message": x.message,
+                            "file": checked.sources.name(x.span.file), "line": line, "column": col,
+                            "label": x.label, "help": x.help,
+                        })
+                    })
+                    .collect();
+                println!("{}", json!({"ok": !d.has_errors(), "diagnostics": items}));
+            } else {
+                print!("{}", diag::render(&checked.sources, d, false));
+                let (e, w) = (d.error_count(), d.warning_count());
+                if e == 0 {
+                    println!("{}: ok ({} warning{})", path.display(), w, if w == 1 { "" } else { "s" });
+                } else {
+                    println!("{}: {e} error{}, {w} warning{}", path.display(), if e == 1 { "" } else { "s" }, if w == 1 { "" } else { "s" });
+                }
+            }
+            if d.has_errors() {
+                return Err(Failure { message: format!("{} has errors", path.display()), json: Some(json!({"error": "ruleset"})), code: 1 })
+                    .map_err(|mut f| {
+                        // The diagnostics are already printed; JSON already written.
+                        f.json = None;
+                        f
+                    })
+                    .or_else(|f| if json { std::process::exit(f.code as i32) } else { Err(f) });
+            }
+            Ok(())
+        }
+        Command::Perft { common, depth, divide } => {
+            let e = engine(&common)?;
+            let pos = start(&e, common.fen.as_deref())?;
+            if divide {
+                let mut total = 0;
+                let mut rows: Vec<(String, u64)> =
+                    pos.perft_divide(depth).into_iter().map(|(m, n)| (uci::to_text(&pos, m), n)).collect();
+                rows.sort();
+                for (m, n) in rows {
+                    println!("{m}: {n}");
+                    total += n;
+                }
+                println!();
+                println!("{}", if depth == 0 { 1 } else { total });
+            } else {
+                println!("{}", pos.perft(depth));
+            }
+            Ok(())
+        }
+        Command::Moves { common, json, san: use_san, moves } => {
+            let e = engine(&common)?;
+            let game = play_line(&e, common.fen.as_deref(), &moves, json)?;
+            let pos = game.current();
+            let list: Vec<String> = if game.outcome().status != arbiter::game::Status::Ongoing {
+                Vec::new()
+            } else {
+                pos.legal_moves().into_iter().map(|m| if use_san { san::to_san(pos, m) } else { uci::to_text(pos, m) }).collect()
+            };
+            if json {
+                println!("{}", json!({"moves": list}));
+            } else {
+                for m in list {
+                    println!("{m}");
+                }
+            }
+            Ok(())
+        }
+        Command::Play { common, json, pgn: pgn_file, moves } => {
+            let e = engine(&common)?;
+            let (fen, moves) = match pgn_file {
+                None => (common.fen.clone(), moves),
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path).map_err(|err| Failure::input(format!("cannot read {}: {err}", path.display())))?;
+                    let rec = pgn::parse(&text).map_err(|err| Failure::input(format!("{}: {err}", path.display())))?;
+                    let mut all = rec.moves;
+                    all.extend(moves);
+                    (rec.fen.or(common.fen.clone()), all)
+                }
+            };
+            let game = play_line(&e, fen.as_deref(), &moves, json)?;
+            report(&game, json);
+            Ok(())
+        }
+        Command::Explain { common, json, moves } => {
+            let e = engine(&common)?;
+            let (last, before) = moves.split_last().expect("clap requires one move");
+            let game = play_line(&e, common.fen.as_deref(), before, json)?;
+            let pos = game.current();
+            let rules = pos.rules();
+            let over = game.outcome();
+            let ruling = if over.status != arbiter::game::Status::Ongoing {
+                Ruling::Illegal(arbiter::game::Illegal {
+                    code: "game-over",
+                    message: format!("the game is over ({})", over.reason.clone().unwrap_or_default()),
+                    clause: over.clause.clone(),
+                })
+            } else {
+                pos.explain(last)
+            };
+            match ruling {
+                Ruling::Legal { mv, clause, message } => {
+                    let mut after = game.clone();
+                    after.play(mv);
+                    let o = after.outcome();
+                    if json {
+                        println!(
+                            "{}",
+                            json!({"move": last, "legal": true, "clause": clause, "message": message,
+                                   "san": san::to_san(pos, mv), "status": o.status.as_str(), "reason": o.reason})
+                        );
+                    } else {
+                        println!("{last}: legal — {message}{}", clause.map(|c| format!(" ({c})")).unwrap_or_default());
+                        if let Some(r) = o.reason {
+                            println!("it ends the game: {r}{}", o.clause.map(|c| format!(" ({c})")).unwrap_or_default());
+                        }
+                    }
+                    let _ = rules;
+                    Ok(())
+                }
+                Ruling::Illegal(i) => {
+                    if json {
+                        println!("{}", json!({"move": last, "legal": false, "reason": i.code, "clause": i.clause, "message": i.message}));
+                    } else {
+                        println!("{last}: illegal ({}) — {}", i.code, with_clause(&i.message, &i.clause));
+                    }
+                    Ok(())
+                }
+            }
+        }
+    }
+}
+
+fn with_clause(message: &str, clause: &Option<String>) -> String {
+    match clause {
+        Some(c) => format!("{c}: {message}"),
+        None => message.to_string(),
+    }
+}
+
+/// Plays a line of moves written in coordinates or SAN; an illegal one is a failure with code 2.
+fn play_line(engine: &Engine, fen: Option<&str>, moves: &[String], json: bool) -> Result<Game, Failure> {
+    let start = start(engine, fen)?;
+    let mut game = Game::new(engine.clone(), start);
+    for (i, text) in moves.iter().enumerate() {
+        let pos = game.current().clone();
+        let outcome = game.outcome();
+        let found: Result<Move, arbiter::game::Illegal> = if outcome.status != arbiter::game::Status::Ongoing {
+            Err(arbiter::game::Illegal {
+                code: "game-over",
+                message: format!("the game is already over ({})", outcome.reason.clone().unwrap_or_default()),
+                clause: outcome.clause.clone(),
+            })
+        } else if let Some(m) = uci::find(&pos, text) {
+            Ok(m)
+        } else if let Some(m) = san::find(&pos, text) {
+            Ok(m)
+        } else {
+            match pos.explain(text) {
+                Ruling::Illegal(i) => Err(i),
+                Ruling::Legal { mv, .. } => Ok(mv),
+            }
+        };
+        match found {
+            Ok(m) => game.play(m),
+            Err(ill) => {
+                let ply = i + 1;
+                let _ = json;
+                return Err(Failure {
+                    message: format!("move {ply} `{text}` is illegal: {}", with_clause(&ill.message, &ill.clause)),
+                    json: Some(json!({"error": "illegal-move", "ply": ply, "move": text, "reason": ill.code, "clause": ill.clause})),
+                    code: 2,
+                });
+            }
+        }
+    }
+    Ok(game)
+}
+
+fn report(game: &Game, json: bool) {
+    let pos = game.current();
+    let rules = pos.rules();
+    let o = game.outcome();
+    let side = |s: arbiter::model::Side| rules.players[s.index()].name.clone();
+    if json {
+        println!(
+            "{}",
+            json!({
+                "position": pos.fen(),
+                "to_move": side(pos.side_to_move()),
+                "ply": game.ply(),
+                "status": o.status.as_str(),
+                "winner": o.winner.map(side),
+                "reason": o.reason,
+                "clause": o.clause,
+                "claimable": o.claimable.iter().map(|c| c.0.clone()).collect::<Vec<_>>(),
+                "result": o.result(),
+                "check": pos.in_check(),
+            })
+        );
+        return;
+    }
+    println!("position: {}", pos.fen());
+    println!("to move:  {}{}", side(pos.side_to_move()), if pos.in_check() { " (in check)" } else { "" });
+    println!("ply:      {}", game.ply());
+    match o.result() {
+        None => println!("status:   ongoing"),
+        Some(r) => println!(
+            "status:   {} {r} ({}{})",
+            o.status.as_str(),
+            o.reason.clone().unwrap_or_default(),
+            o.clause.clone().map(|c| format!(", {c}")).unwrap_or_default()
+        ),
+    }
+    for (reason, clause) in &o.claimable {
+        println!("claimable: {reason}{}", clause.clone().map(|c| format!(" ({c})")).unwrap_or_default());
+    }
+}
+
+#[allow(dead_code)]
+fn check_text(name: &str, text: &str) -> Checked {
+    check_source(name, text, None, &[])
+}

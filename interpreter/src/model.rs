@@ -1,0 +1,323 @@
+//! The checked ruleset: every name resolved to an id, every parameter substituted, every zone a set
+//! of squares. Produced by `check`, consumed by `compile` (the move generator's tables) and by the
+//! notation and explanation code. Directions and zones are stated from the first player's side; the
+//! second player's are mirrored top to bottom when compiled.
+
+/// Index of a piece kind in [`Rules::kinds`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KindId(pub u8);
+
+/// A player: 0 moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Side(pub u8);
+
+impl Side {
+    pub const FIRST: Side = Side(0);
+    pub const SECOND: Side = Side(1);
+    pub fn other(self) -> Side {
+        Side(self.0 ^ 1)
+    }
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Values indexed by side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BySide<T>(pub [T; 2]);
+
+impl<T> std::ops::Index<Side> for BySide<T> {
+    type Output = T;
+    fn index(&self, s: Side) -> &T {
+        &self.0[s.index()]
+    }
+}
+impl<T> std::ops::IndexMut<Side> for BySide<T> {
+    fn index_mut(&mut self, s: Side) -> &mut T {
+        &mut self.0[s.index()]
+    }
+}
+
+/// A set of squares (any board size), used before compilation picks a bitboard width.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SquareSet {
+    words: Vec<u64>,
+}
+
+impl SquareSet {
+    pub fn new(squares: usize) -> SquareSet {
+        SquareSet { words: vec![0; squares.div_ceil(64)] }
+    }
+    pub fn full(squares: usize) -> SquareSet {
+        let mut s = SquareSet::new(squares);
+        for i in 0..squares {
+            s.insert(i);
+        }
+        s
+    }
+    pub fn insert(&mut self, sq: usize) {
+        self.words[sq / 64] |= 1 << (sq % 64);
+    }
+    pub fn contains(&self, sq: usize) -> bool {
+        self.words.get(sq / 64).is_some_and(|w| w >> (sq % 64) & 1 == 1)
+    }
+    pub fn union(&mut self, o: &SquareSet) {
+        for (a, b) in self.words.iter_mut().zip(&o.words) {
+            *a |= b;
+        }
+    }
+    pub fn subtract(&mut self, o: &SquareSet) {
+        for (a, b) in self.words.iter_mut().zip(&o.words) {
+            *a &= !b;
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|w| *w == 0)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, w)| (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| i * 64 + b))
+    }
+}
+
+/// The largest board side the engine supports (26 × 26; coordinate letters a–z).
+pub const MAX_BOARD_SIDE: usize = 26;
+/// The most piece kinds a ruleset may declare.
+pub const MAX_KINDS: usize = 24;
+/// The most movement clauses one piece may have.
+pub const MAX_FORMS_PER_KIND: usize = 32;
+/// The most screens a hop may require.
+pub const MAX_SCREENS: i64 = 8;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    pub name: String,
+    /// The side-to-move letter in FEN (`w`, `b`).
+    pub fen: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Drawing {
+    /// A gap across the board between two ranks (indices, lower first).
+    River { below: usize },
+    /// Straight lines between two squares (palace diagonals).
+    Line { from: usize, to: usize },
+    /// A dot on a point (go star points).
+    Mark { at: usize },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    pub width: usize,
+    pub height: usize,
+    /// Pieces stand on intersections (xiangqi, go) rather than in squares.
+    pub points: bool,
+    pub file_names: Vec<String>,
+    pub rank_names: Vec<String>,
+    /// `Some(p)`: checkered, and squares with (file + rank) % 2 == p are dark.
+    pub dark_parity: Option<usize>,
+    pub drawings: Vec<Drawing>,
+}
+
+impl Board {
+    pub fn squares(&self) -> usize {
+        self.width * self.height
+    }
+    pub fn file(&self, sq: usize) -> usize {
+        sq % self.width
+    }
+    pub fn rank(&self, sq: usize) -> usize {
+        sq / self.width
+    }
+    pub fn square(&self, file: usize, rank: usize) -> usize {
+        rank * self.width + file
+    }
+    /// The square `(dx, dy)` away, if on the board.
+    pub fn offset(&self, sq: usize, dx: i32, dy: i32) -> Option<usize> {
+        let f = self.file(sq) as i32 + dx;
+        let r = self.rank(sq) as i32 + dy;
+        (f >= 0 && r >= 0 && (f as usize) < self.width && (r as usize) < self.height).then(|| self.square(f as usize, r as usize))
+    }
+    /// The square seen from the other side (top and bottom swapped).
+    pub fn mirror(&self, sq: usize) -> usize {
+        self.square(self.file(sq), self.height - 1 - self.rank(sq))
+    }
+    pub fn name(&self, sq: usize) -> String {
+        format!("{}{}", self.file_names[self.file(sq)], self.rank_names[self.rank(sq)])
+    }
+    /// Reads a square name (`e4`, `a10`, `D4`).
+    pub fn parse_square(&self, s: &str) -> Option<usize> {
+        let split = s.find(|c: char| c.is_ascii_digit())?;
+        let (f, r) = s.split_at(split);
+        let file = self.file_names.iter().position(|n| n == f)?;
+        let rank = self.rank_names.iter().position(|n| n == r)?;
+        Some(self.square(file, rank))
+    }
+    pub fn is_dark(&self, sq: usize) -> Option<bool> {
+        self.dark_parity.map(|p| (self.file(sq) + self.rank(sq)) % 2 == p)
+    }
+}
+
+/// What a move form may land on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Empty or enemy (the default).
+    Any,
+    Empty,
+    Enemy,
+    /// The en-passant square; captures the piece that marked it.
+    EnPassant,
+}
+
+/// The geometric primitive of a move form; offsets from the first player's side.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Primitive {
+    /// Exactly `distance` squares along each direction, intermediate squares empty.
+    Step { dirs: Vec<(i32, i32)>, distance: u32 },
+    /// Any number of squares up to `max` along each direction through empty squares.
+    Slide { dirs: Vec<(i32, i32)>, max: Option<u32> },
+    /// To each offset, unless its block point (relative to the start) is occupied.
+    Leap { offsets: Vec<((i32, i32), Option<(i32, i32)>)> },
+    /// Along each direction over exactly `screens` pieces.
+    Hop { dirs: Vec<(i32, i32)>, screens: u32 },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Form {
+    pub primitive: Primitive,
+    pub target: Target,
+    /// The piece must start in this zone (per side).
+    pub from: Option<BySide<SquareSet>>,
+    /// The piece must land in this zone (per side).
+    pub within: Option<BySide<SquareSet>>,
+    /// The piece must not have moved yet.
+    pub unmoved: bool,
+    /// Leaves the en-passant mark on the squares it passed.
+    pub marks_en_passant: bool,
+    pub cite: Option<String>,
+    /// The clause as written, for explanations.
+    pub text: String,
+}
+
+impl Form {
+    pub fn captures(&self) -> bool {
+        matches!(self.target, Target::Any | Target::Enemy)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Promotion {
+    pub zone: BySide<SquareSet>,
+    pub choices: Vec<KindId>,
+    pub cite: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Castle {
+    pub partner: KindId,
+    pub distance: u32,
+    pub cite: Option<String>,
+    pub unmoved: Option<Option<String>>,
+    pub partner_unmoved: Option<Option<String>>,
+    pub empty_between: Option<Option<String>>,
+    pub not_in_check: Option<Option<String>>,
+    pub path_safe: Option<Option<String>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kind {
+    pub name: String,
+    /// The FEN letter of the first player's piece (uppercase); the second player's is lowercase.
+    pub letter: char,
+    pub royal: bool,
+    /// What the board draws, per side (defaults to the FEN letters).
+    pub glyphs: [String; 2],
+    pub forms: Vec<Form>,
+    pub promotion: Option<Promotion>,
+    pub castles: Vec<Castle>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    MoverLoses,
+    MoverWins,
+    CheckerLoses,
+    ClaimableDraw,
+    Draw,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaterialPattern {
+    /// Exact multisets of kinds for the two sides (either way round).
+    pub a: Vec<KindId>,
+    pub b: Vec<KindId>,
+    /// All pieces of this kind stand on squares of one colour.
+    pub same_colour: Option<KindId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Condition {
+    NoLegalMove,
+    InCheck,
+    /// The position has occurred this many times.
+    Repetition(u32),
+    /// This many moves by each side (2n plies) without a capture or a move of the kind.
+    Counter { plies: u32, resetting_kind: Option<KindId> },
+    Material(Vec<MaterialPattern>),
+    /// None of these kinds is left on the board.
+    NoneOf(Vec<KindId>),
+    /// In the repetition cycle, one side gave check with every move and the other did not.
+    CheckingThroughout,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndRule {
+    /// The reason code reported (`checkmate`, `fifty-move-rule`).
+    pub reason: String,
+    pub conditions: Vec<Condition>,
+    pub verdict: Verdict,
+    pub cite: Option<String>,
+}
+
+/// A checked ruleset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rules {
+    pub name: String,
+    pub players: [Player; 2],
+    pub board: Board,
+    pub kinds: Vec<Kind>,
+    /// `forbid royal attacked`, with its citation.
+    pub royal_safety: Option<Option<String>>,
+    /// `forbid royals facing along ...`: directions, citation.
+    pub royals_facing: Option<(Vec<(i32, i32)>, Option<String>)>,
+    pub end_rules: Vec<EndRule>,
+    pub setup: String,
+    /// Parameter values in force, for display.
+    pub params: Vec<(String, String)>,
+    /// The prefix of citations (`FIDE`).
+    pub cite_prefix: Option<String>,
+}
+
+impl Rules {
+    /// A citation as shown to users: `FIDE 3.8.2`.
+    pub fn citation(&self, cite: &Option<String>) -> Option<String> {
+        cite.as_ref().map(|c| match &self.cite_prefix {
+            Some(p) => format!("{p} {c}"),
+            None => c.clone(),
+        })
+    }
+    pub fn kind_by_letter(&self, c: char) -> Option<(KindId, Side)> {
+        let up = c.to_ascii_uppercase();
+        let k = self.kinds.iter().position(|k| k.letter == up)?;
+        Some((KindId(k as u8), if c.is_ascii_uppercase() { Side::FIRST } else { Side::SECOND }))
+    }
+    pub fn letter(&self, kind: KindId, side: Side) -> char {
+        let l = self.kinds[kind.0 as usize].letter;
+        if side == Side::FIRST { l } else { l.to_ascii_lowercase() }
+    }
+    pub fn kind(&self, k: KindId) -> &Kind {
+        &self.kinds[k.0 as usize]
+    }
+    pub fn side_by_name(&self, name: &str) -> Option<Side> {
+        self.players.iter().position(|p| p.name == name).map(|i| Side(i as u8))
+    }
+}

@@ -1,0 +1,339 @@
+//! FEN: `pieces side castling en-passant halfmove fullmove`, with the ruleset's letters and board
+//! size. Castling rights are `K`/`Q` (partner towards the higher / lower file) or the partner's
+//! file letter (Shredder-FEN); `-` for none.
+
+use std::sync::Arc;
+
+use thiserror::Error;
+
+use crate::compile::Tables;
+use crate::game::Position;
+use crate::game::bits::Bits;
+use crate::game::position::Pos;
+use crate::model::*;
+
+/// Why a FEN was rejected.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum FenError {
+    #[error("FEN is empty")]
+    Empty,
+    #[error("the board field has {found} ranks; this board has {expected}")]
+    RankCount { found: usize, expected: usize },
+    #[error("rank {rank} (field 1, counting from the top) has {found} squares; this board has {expected} files")]
+    RankWidth { rank: usize, found: usize, expected: usize },
+    #[error("`{letter}` in the board field is not a piece of this ruleset (its letters: {known})")]
+    UnknownPiece { letter: char, known: String },
+    #[error("side to move `{found}` (field 2): expected {expected}")]
+    Side { found: String, expected: String },
+    #[error("castling field (field 3): {0}")]
+    Castling(String),
+    #[error("en-passant field (field 4): {0}")]
+    EnPassant(String),
+    #[error("{field} (field {index}) must be a whole number, not `{found}`")]
+    Number { field: &'static str, index: usize, found: String },
+    #[error("too many fields: {0}")]
+    TooManyFields(usize),
+    #[error("illegal position: {0}")]
+    Illegal(String),
+}
+
+/// A position as written, before the engine has accepted it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    pub board: Vec<Option<(KindId, Side)>>,
+    pub stm: Side,
+    pub castling: String,
+    pub ep: Option<usize>,
+    pub halfmove: u32,
+    pub fullmove: u32,
+}
+
+/// Reads a FEN against a ruleset. Missing trailing fields take their defaults (`w - - 0 1`).
+///
+/// # Errors
+/// Which field is wrong, and what was expected.
+pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
+    let b = &rules.board;
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.is_empty() {
+        return Err(FenError::Empty);
+    }
+    if fields.len() > 6 {
+        return Err(FenError::TooManyFields(fields.len()));
+    }
+    let ranks: Vec<&str> = fields[0].split('/').collect();
+    if ranks.len() != b.height {
+        return Err(FenError::RankCount { found: ranks.len(), expected: b.height });
+    }
+    let mut board = vec![None; b.squares()];
+    for (i, row) in ranks.iter().enumerate() {
+        let rank = b.height - 1 - i;
+        let mut file = 0usize;
+        let mut chars = row.chars().peekable();
+        while let Some(c) = chars.next() {
+            if let Some(d) = c.to_digit(10) {
+                let mut n = d as usize;
+                while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
+                    n = n * 10 + d2 as usize;
+                    chars.next();
+                    if n > 1000 {
+                        break;
+                    }
+                }
+                file += n;
+            } else {
+                let Some((k, s)) = rules.kind_by_letter(c) else {
+                    let known: String = rules.kinds.iter().map(|k| k.letter).collect();
+                    return Err(FenError::UnknownPiece { letter: c, known });
+                };
+                if file < b.width {
+                    board[b.square(file, rank)] = Some((k, s));
+                }
+                file += 1;
+            }
+            if file > b.width {
+                break;
+            }
+        }
+        if file != b.width {
+            return Err(FenError::RankWidth { rank: i + 1, found: file, expected: b.width });
+        }
+    }
+    let side_field = fields.get(1).copied().unwrap_or(&rules.players[0].fen);
+    let stm = match rules.players.iter().position(|p| p.fen == side_field) {
+        Some(i) => Side(i as u8),
+        None => {
+            return Err(FenError::Side {
+                found: side_field.to_string(),
+                expected: format!("`{}` or `{}`", rules.players[0].fen, rules.players[1].fen),
+            });
+        }
+    };
+    let castling = fields.get(2).copied().unwrap_or("-").to_string();
+    let ep = match fields.get(3).copied().unwrap_or("-") {
+        "-" => None,
+        s => match b.parse_square(s) {
+            Some(sq) => Some(sq),
+            None => return Err(FenError::EnPassant(format!("`{s}` is not a square of this board"))),
+        },
+    };
+    let num = |i: usize, field: &'static str, default: u32| -> Result<u32, FenError> {
+        match fields.get(i) {
+            None => Ok(default),
+            Some(s) => s.parse::<u32>().map_err(|_| FenError::Number { field, index: i + 1, found: s.to_string() }),
+        }
+    };
+    let halfmove = num(4, "the halfmove clock", 0)?;
+    let fullmove = num(5, "the move number", 1)?.max(1);
+    Ok(Setup { board, stm, castling, ep, halfmove, fullmove })
+}
+
+/// Turns a setup into an engine position, checking what the engine relies on.
+pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos<B>, FenError> {
+    let b = &rules.board;
+    let mut p = Pos::empty(t.clone());
+    for (sq, c) in s.board.iter().enumerate() {
+        if let Some((k, side)) = c {
+            p.put(sq, *k, *side);
+        }
+    }
+    p.stm = s.stm;
+    if s.stm == Side::SECOND {
+        p.hash ^= t.z_side;
+    }
+    p.fullmove = s.fullmove;
+    for c in p.counters.iter_mut() {
+        *c = s.halfmove.min(u16::MAX as u32) as u16;
+    }
+    // Pieces standing in their own promotion zone should have promoted.
+    for (sq, c) in s.board.iter().enumerate() {
+        if let Some((k, side)) = c {
+            if let Some(pr) = &rules.kind(*k).promotion {
+                if pr.zone[*side].contains(sq) {
+                    return Err(FenError::Illegal(format!(
+                        "the {} {} on {} stands where it must already have promoted",
+                        rules.players[side.index()].name,
+                        rules.kind(*k).name.to_lowercase(),
+                        b.name(sq)
+                    )));
+                }
+            }
+        }
+    }
+    // Castling rights → unmoved pieces.
+    if s.castling != "-" {
+        for ch in s.castling.chars() {
+            let side = if ch.is_ascii_uppercase() { Side::FIRST } else { Side::SECOND };
+            let castles = &t.castles[side.index()];
+            if castles.is_empty() {
+                return Err(FenError::Castling(format!("`{ch}`: this ruleset has no castling")));
+            }
+            let mut done = false;
+            for c in castles {
+                for king in p.pieces(side, c.kind).iter() {
+                    let up = ch.to_ascii_uppercase();
+                    let candidates: Vec<(usize, usize)> = c
+                        .dirs
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(i, &d)| (t.rays[d as usize][king] & p.pieces(side, c.partner)).iter().map(move |r| (i, r)))
+                        .collect();
+                    let pick = match up {
+                        'K' => candidates.iter().filter(|(i, _)| *i == 0).map(|x| x.1).max_by_key(|r| b.file(*r)),
+                        'Q' => candidates.iter().filter(|(i, _)| *i == 1).map(|x| x.1).min_by_key(|r| b.file(*r)),
+                        f => candidates
+                            .iter()
+                            .map(|x| x.1)
+                            .find(|r| b.file_names[b.file(*r)].eq_ignore_ascii_case(&f.to_string())),
+                    };
+                    if let Some(r) = pick {
+                        p.virgin |= B::bit(king) | B::bit(r);
+                        done = true;
+                    }
+                }
+            }
+            if !done {
+                return Err(FenError::Castling(format!(
+                    "`{ch}` but the {} has no unmoved piece to castle with on that side",
+                    rules.players[side.index()].name
+                )));
+            }
+        }
+    }
+    // Pieces with `unmoved` forms count as unmoved on their setup squares.
+    if let Ok(start) = parse_setup_board(rules) {
+        for (sq, c) in s.board.iter().enumerate() {
+            if let Some((k, _)) = c {
+                if rules.kind(*k).forms.iter().any(|f| f.unmoved) && start.get(sq) == Some(c) {
+                    p.virgin |= B::bit(sq);
+                }
+            }
+        }
+    }
+    // En passant: the mark belongs to the piece one step beyond it, which just made it.
+    if let Some(ep) = s.ep {
+        let mover = s.stm.other();
+        let flip = if mover == Side::FIRST { 1 } else { -1 };
+        let mut victim = None;
+        for k in &rules.kinds {
+            for f in k.forms.iter().filter(|f| f.marks_en_passant) {
+                if let Primitive::Step { dirs, .. } | Primitive::Slide { dirs, .. } = &f.primitive {
+                    for d in dirs {
+                        if let Some(v) = b.offset(ep, d.0, d.1 * flip) {
+                            if let Some((vk, vs)) = s.board[v] {
+                                if vs == mover && rules.kind(vk).forms.iter().any(|g| g.marks_en_passant) {
+                                    victim = Some(v);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        match victim {
+            Some(v) if s.board[ep].is_none() => {
+                p.ep = B::bit(ep);
+                p.ep_victim = v as u16;
+            }
+            _ => {
+                return Err(FenError::EnPassant(format!(
+                    "no piece of the {} can just have passed {}",
+                    rules.players[mover.index()].name,
+                    b.name(ep)
+                )));
+            }
+        }
+    }
+    if t.royal_safety {
+        for side in [Side::FIRST, Side::SECOND] {
+            if p.royals(side).is_empty() {
+                return Err(FenError::Illegal(format!("the {} has no royal piece", rules.players[side.index()].name)));
+            }
+        }
+        if p.side_in_check(s.stm.other()) {
+            return Err(FenError::Illegal(format!(
+                "the {} is in check but it is not their move",
+                rules.players[s.stm.other().index()].name
+            )));
+        }
+    }
+    Ok(p)
+}
+
+fn parse_setup_board(rules: &Rules) -> Result<Vec<Option<(KindId, Side)>>, FenError> {
+    // The setup of the rules themselves; avoid recursion by not validating further.
+    let fields: Vec<&str> = rules.setup.split_whitespace().collect();
+    let first = fields.first().copied().unwrap_or("");
+    let s = parse_setup(rules, first)?;
+    Ok(s.board)
+}
+
+/// Writes a position as FEN.
+pub fn write(pos: &Position) -> String {
+    let rules = pos.rules();
+    let b = &rules.board;
+    let mut out = String::new();
+    for rank in (0..b.height).rev() {
+        let mut empty = 0;
+        for file in 0..b.width {
+            match pos.piece_at(b.square(file, rank)) {
+                None => empty += 1,
+                Some((k, s)) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(rules.letter(k, s));
+                }
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out.push(' ');
+    out.push_str(&rules.players[pos.side_to_move().index()].fen);
+    out.push(' ');
+    out.push_str(&castling_field(pos));
+    out.push(' ');
+    match pos.en_passant_squares().first() {
+        Some(&sq) => out.push_str(&b.name(sq)),
+        None => out.push('-'),
+    }
+    out.push_str(&format!(" {} {}", pos.halfmove_clock(), pos.fullmove()));
+    out
+}
+
+fn castling_field(pos: &Position) -> String {
+    let rules = pos.rules();
+    let b = &rules.board;
+    let virgin = pos.virgin_squares();
+    let mut s = String::new();
+    for side in [Side::FIRST, Side::SECOND] {
+        for k in &rules.kinds {
+            for c in &k.castles {
+                let kid = KindId(rules.kinds.iter().position(|x| x.name == k.name).unwrap_or(0) as u8);
+                for &king in &virgin {
+                    if pos.piece_at(king) != Some((kid, side)) {
+                        continue;
+                    }
+                    let rank = b.rank(king);
+                    let partners: Vec<usize> = virgin
+                        .iter()
+                        .copied()
+                        .filter(|&r| b.rank(r) == rank && pos.piece_at(r) == Some((c.partner, side)))
+                        .collect();
+                    for (letter, right) in [('K', true), ('Q', false)] {
+                        if partners.iter().any(|&r| (b.file(r) > b.file(king)) == right) {
+                            s.push(if side == Side::FIRST { letter } else { letter.to_ascii_lowercase() });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if s.is_empty() { "-".into() } else { s }
+}

@@ -1,0 +1,54 @@
+//! Coordinate moves: from-square, to-square and a lowercase promotion letter (`e2e4`, `e7e8q`,
+//! `h3e3`); castling as the royal's own move (`e1g1`).
+
+use crate::game::{Move, Position};
+
+/// The coordinate text of a move.
+pub fn to_text(pos: &Position, m: Move) -> String {
+    let b = &pos.rules().board;
+    let mut s = format!("{}{}", b.name(m.from as usize), b.name(m.to as usize));
+    if let Some(k) = m.promotion() {
+        s.push(pos.rules().kind(k).letter.to_ascii_lowercase());
+    }
+    s
+}
+
+/// A move as written, before it is matched against the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    pub from: usize,
+    pub to: usize,
+    pub promo: Option<char>,
+}
+
+/// Reads `e2e4` / `e7e8q` / `a10a9` against the board's coordinate names.
+pub fn parse_text(pos: &Position, text: &str) -> Option<MoveText> {
+    let b = &pos.rules().board;
+    // Split into file letters, rank digits, file letters, rank digits, optional letter.
+    let bytes: Vec<char> = text.trim().chars().collect();
+    let mut i = 0;
+    let mut take = |pred: fn(char) -> bool| {
+        let start = i;
+        while i < bytes.len() && pred(bytes[i]) {
+            i += 1;
+        }
+        bytes[start..i].iter().collect::<String>()
+    };
+    let f1 = take(|c| c.is_ascii_alphabetic());
+    let r1 = take(|c| c.is_ascii_digit());
+    let f2 = take(|c| c.is_ascii_alphabetic());
+    let r2 = take(|c| c.is_ascii_digit());
+    let rest = take(|c| c.is_ascii_alphabetic());
+    if i != bytes.len() || rest.chars().count() > 1 {
+        return None;
+    }
+    let from = b.parse_square(&format!("{f1}{r1}"))?;
+    let to = b.parse_square(&format!("{f2}{r2}"))?;
+    Some(MoveText { from, to, promo: rest.chars().next() })
+}
+
+/// The legal move a text names, if any.
+pub fn find(pos: &Position, text: &str) -> Option<Move> {
+    let want = text.trim();
+    pos.legal_moves().into_iter().find(|m| to_text(pos, *m).eq_ignore_ascii_case(want))
+}

@@ -1,0 +1,292 @@
+//! The syntax tree of one `.rules` file: what was written, with spans, before any name is resolved.
+//! Knows nothing about any game.
+
+use crate::diag::Span;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// `[3.8.2]`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cite {
+    pub text: String,
+    pub span: Span,
+}
+
+/// A whole number, or the name of a parameter that holds one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Count {
+    Int(i64, Span),
+    Param(Ident),
+}
+
+impl Count {
+    pub fn span(&self) -> Span {
+        match self {
+            Count::Int(_, s) => *s,
+            Count::Param(i) => i.span,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StringLit {
+    pub value: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RulesFile {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    Extends(StringLit),
+    Game(Game),
+    Param(Param),
+    Board(Board),
+    Zone(ZoneDecl),
+    Direction(DirectionDecl),
+    Piece(PieceDecl),
+    Forbid(Forbid),
+    Allow(Allow),
+    After(Allow),
+    End(Vec<EndRule>),
+    Setup(Setup),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    pub overrides: bool,
+    pub name: StringLit,
+    pub cite_prefix: Option<StringLit>,
+    pub players: Vec<Player>,
+    pub players_cite: Option<Cite>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    pub name: Ident,
+    pub fen: Option<StringLit>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamValue {
+    Number(f64, Span),
+    Word(Ident),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub overrides: bool,
+    pub name: Ident,
+    pub value: ParamValue,
+    pub range: Option<(f64, f64, Span)>,
+    pub doc: Option<StringLit>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    pub overrides: bool,
+    pub width: Count,
+    pub height: Count,
+    pub points: bool,
+    pub cite: Option<Cite>,
+    pub files: Option<Names>,
+    pub ranks: Option<Names>,
+    pub checkered: Option<(String, bool, Span)>,
+    pub drawings: Vec<Drawing>,
+    pub span: Span,
+}
+
+/// How the coordinates along one edge are named.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Names {
+    /// `a..h`, `1..size`, `A.. skip I`.
+    Range { first: String, last: Option<Count>, skip: Option<String>, span: Span },
+    /// `a b c d`.
+    List(Vec<String>, Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Drawing {
+    River { between: (String, String), span: Span },
+    Lines { segments: Vec<(String, String)>, span: Span },
+    Marks { squares: Vec<String>, span: Span },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZoneDecl {
+    pub overrides: bool,
+    pub name: Ident,
+    pub expr: ZoneExpr,
+    pub cite: Option<Cite>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZoneExpr {
+    pub first: ZoneTerm,
+    pub rest: Vec<(bool, ZoneTerm)>, // (is_union, term)
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ZoneTerm {
+    Rect(String, String, Span),
+    Ranks(String, String, Span),
+    Files(String, String, Span),
+    All(Span),
+    Square(String, Span),
+    List(Vec<String>, Span),
+    Ref(Ident),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DirectionDecl {
+    pub name: Ident,
+    pub offsets: Vec<(i32, i32)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceDecl {
+    pub overrides: bool,
+    pub name: Ident,
+    pub letter: StringLit,
+    pub royal: bool,
+    pub glyphs: Vec<StringLit>,
+    pub cite: Option<Cite>,
+    pub forms: Vec<MoveForm>,
+    pub promotions: Vec<Promotion>,
+    pub castles: Vec<Castle>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Primitive {
+    Step { dirs: Vec<Ident>, distance: Option<(i64, Span)> },
+    Slide { dirs: Vec<Ident>, max: Option<Count> },
+    Leap { offset: (i32, i32, Span), block: Option<(i32, i32, Span)> },
+    Hop { dirs: Vec<Ident>, screens: Count },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Modifier {
+    ToEmpty(Span),
+    ToEnemy(Span),
+    ToEnPassant(Span),
+    From(ZoneExpr),
+    Within(ZoneExpr),
+    Unmoved(Span),
+    MarksEnPassant(Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveForm {
+    pub primitive: Primitive,
+    pub modifiers: Vec<Modifier>,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Promotion {
+    pub zone: ZoneExpr,
+    pub kinds: Vec<Ident>,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastleCondKind {
+    Unmoved,
+    PartnerUnmoved,
+    EmptyBetween,
+    NotInCheck,
+    PathSafe,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CastleCond {
+    pub kind: CastleCondKind,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Castle {
+    pub partner: Ident,
+    pub distance: (i64, Span),
+    pub cite: Option<Cite>,
+    pub conditions: Vec<CastleCond>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ForbidKind {
+    RoyalAttacked,
+    RoyalsFacing(Vec<Ident>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Forbid {
+    pub kind: ForbidKind,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Allow {
+    pub what: Ident,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Material {
+    pub first: Vec<(char, Span)>,
+    pub second: Vec<(char, Span)>,
+    pub same_colour: Option<(char, Span)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Condition {
+    NoLegalMove(Span),
+    InCheck(Span),
+    Repetition(Count, Span),
+    Counter { moves: Count, resetting_kind: Option<Ident>, span: Span },
+    Material(Vec<Material>, Span),
+    NoneOf(Vec<Ident>, Span),
+    CheckingThroughout(Span),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    MoverLoses,
+    MoverWins,
+    CheckerLoses,
+    ClaimableDraw,
+    Draw,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndRule {
+    pub overrides: bool,
+    pub label: Ident,
+    pub conditions: Vec<Condition>,
+    pub verdict: (Verdict, Span),
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    pub overrides: bool,
+    pub fen: StringLit,
+}

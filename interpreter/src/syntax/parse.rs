@@ -1,0 +1,783 @@
+//! Walks pest's parse tree into the syntax tree. One function per construct; every problem goes to
+//! the diagnostics sink.
+
+use pest::Parser;
+use pest::iterators::Pair;
+
+use super::ast::*;
+use crate::diag::{Diagnostic, Diagnostics, FileId, Span, codes};
+
+#[derive(pest_derive::Parser)]
+#[grammar = "syntax/grammar.pest"]
+struct RulesParser;
+
+type P<'a> = Pair<'a, Rule>;
+
+struct Cx<'d> {
+    file: FileId,
+    diags: &'d mut Diagnostics,
+}
+
+impl Cx<'_> {
+    fn span(&self, p: &P) -> Span {
+        let s = p.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+    fn ident(&self, p: P) -> Ident {
+        Ident { name: p.as_str().to_string(), span: self.span(&p) }
+    }
+    fn string(&self, p: P) -> StringLit {
+        let span = self.span(&p);
+        let body = p.into_inner().next().map_or("", |b| b.as_str());
+        StringLit { value: body.to_string(), span }
+    }
+    fn cite(&self, p: P) -> Cite {
+        let span = self.span(&p);
+        Cite { text: p.into_inner().next().map_or("", |b| b.as_str()).trim().to_string(), span }
+    }
+    fn count(&self, p: P) -> Count {
+        let inner = p.into_inner().next().expect("grammar: count has one child");
+        match inner.as_rule() {
+            Rule::int => Count::Int(inner.as_str().parse().unwrap_or(i64::MAX), self.span(&inner)),
+            _ => Count::Param(self.ident(inner)),
+        }
+    }
+
+    /// Reports a line the grammar could not read, re-reading it alone with `entry` to say what was expected.
+    fn bad(&mut self, p: &P, entry: Rule, what: &str) {
+        let text = p.as_str();
+        let base = p.as_span().start();
+        let (pos, expected) = match RulesParser::parse(entry, text) {
+            Ok(_) => (0, Vec::new()),
+            Err(e) => {
+                let pos = match e.location {
+                    pest::error::InputLocation::Pos(p) => p,
+                    pest::error::InputLocation::Span((s, _)) => s,
+                };
+                let expected = match &e.variant {
+                    pest::error::ErrorVariant::ParsingError { positives, .. } => {
+                        let mut v: Vec<String> = positives.iter().filter_map(|r| describe(*r)).collect();
+                        v.dedup();
+                        v
+                    }
+                    pest::error::ErrorVariant::CustomError { message } => vec![message.clone()],
+                };
+                (pos, expected)
+            }
+        };
+        let pos = pos.min(text.len());
+        let end = text[pos..].find(|c: char| c.is_whitespace()).map_or(text.len(), |e| pos + e.max(1));
+        let end = end.max((pos + 1).min(text.len()));
+        let span = Span::new(self.file, base + pos, base + end);
+        let found = text[pos..end.min(text.len())].trim();
+        let mut d = Diagnostic::error(
+            codes::SYNTAX,
+            span,
+            if found.is_empty() {
+                format!("this {what} ends too early")
+            } else {
+                format!("cannot read this {what}: unexpected `{found}`")
+            },
+        )
+        .label(if found.is_empty() { "the line stops here" } else { "not expected here" });
+        if !expected.is_empty() {
+            d = d.help(format!("expected {}", one_of(&expected)));
+        }
+        self.diags.push(d);
+    }
+}
+
+fn one_of(v: &[String]) -> String {
+    match v.len() {
+        1 => v[0].clone(),
+        2 => format!("{} or {}", v[0], v[1]),
+        _ => format!("one of {}, or {}", v[..v.len() - 1].join(", "), v[v.len() - 1]),
+    }
+}
+
+/// How a grammar rule is named in "expected ..." messages.
+fn describe(r: Rule) -> Option<String> {
+    let s = match r {
+        Rule::ident | Rule::zone_ref => "a name",
+        Rule::int => "a whole number",
+        Rule::number | Rule::param_value => "a number",
+        Rule::sint => "a whole number",
+        Rule::string => "a quoted string",
+        Rule::cite => "a citation like `[3.1]`",
+        Rule::count => "a number or a parameter name",
+        Rule::coord_name => "a coordinate name",
+        Rule::square => "a square like `e4`",
+        Rule::letter => "an uppercase piece letter",
+        Rule::offset => "an offset like `(1,2)`",
+        Rule::EOI => "the end of the line",
+        Rule::zone_expr | Rule::zone_term => "a zone",
+        Rule::condition => "a condition",
+        Rule::modifier => "a modifier",
+        r => {
+            let name = format!("{r:?}");
+            if let Some(k) = name.strip_prefix("kw_") {
+                return Some(format!("`{}`", k.replace('_', "-")));
+            }
+            return match r {
+                Rule::verdict => Some("a verdict (`draw`, `side to move loses`, ...)".into()),
+                Rule::primitive => Some("`step`, `slide`, `leap` or `hop`".into()),
+                _ => None,
+            };
+        }
+    };
+    Some(s.to_string())
+}
+
+/// Parses one file. Never fails: problems go to `diags` and the readable part is returned.
+pub fn parse_file(text: &str, file: FileId, diags: &mut Diagnostics) -> RulesFile {
+    let mut cx = Cx { file, diags };
+    let mut out = RulesFile::default();
+    let top = match RulesParser::parse(Rule::file, text) {
+        Ok(mut pairs) => pairs.next().expect("grammar: file rule yields one pair"),
+        Err(e) => {
+            // `bad_item` accepts any line, so this only happens on input such as a lone `}`.
+            let pos = match e.location {
+                pest::error::InputLocation::Pos(p) => p,
+                pest::error::InputLocation::Span((s, _)) => s,
+            };
+            cx.diags.push(
+                Diagnostic::error(codes::SYNTAX, Span::new(file, pos, (pos + 1).min(text.len())), "cannot read this ruleset")
+                    .label("unexpected here"),
+            );
+            return out;
+        }
+    };
+    for p in top.into_inner() {
+        if let Some(item) = item(&mut cx, p) {
+            out.items.push(item);
+        }
+    }
+    out
+}
+
+fn item(cx: &mut Cx, p: P) -> Option<Item> {
+    Some(match p.as_rule() {
+        Rule::extends_decl => Item::Extends(cx.string(p.into_inner().nth(1)?)),
+        Rule::game_decl => Item::Game(game(cx, p)),
+        Rule::param_decl => Item::Param(param(cx, p)),
+        Rule::board_decl => Item::Board(board(cx, p)),
+        Rule::zone_decl => Item::Zone(zone_decl(cx, p)),
+        Rule::direction_decl => Item::Direction(direction_decl(cx, p)),
+        Rule::piece_decl => Item::Piece(piece(cx, p)),
+        Rule::forbid_decl => Item::Forbid(forbid(cx, p)),
+        Rule::allow_decl => Item::Allow(allow(cx, p)),
+        Rule::after_decl => Item::After(allow(cx, p)),
+        Rule::end_decl => Item::End(end(cx, p)),
+        Rule::setup_decl => {
+            let mut overrides = false;
+            let mut fen = None;
+            for c in p.into_inner() {
+                match c.as_rule() {
+                    Rule::override_kw => overrides = true,
+                    Rule::string => fen = Some(cx.string(c)),
+                    _ => {}
+                }
+            }
+            Item::Setup(Setup { overrides, fen: fen? })
+        }
+        Rule::bad_item => {
+            cx.bad(&p, Rule::item_only, "item");
+            return None;
+        }
+        _ => return None, // EOI
+    })
+}
+
+fn game(cx: &mut Cx, p: P) -> Game {
+    let span = cx.span(&p);
+    let mut g = Game {
+        overrides: false,
+        name: StringLit { value: String::new(), span },
+        cite_prefix: None,
+        players: Vec::new(),
+        players_cite: None,
+        span,
+    };
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::override_kw => g.overrides = true,
+            Rule::string => g.name = cx.string(c),
+            Rule::cite_decl => g.cite_prefix = c.into_inner().nth(1).map(|s| cx.string(s)),
+            Rule::players_decl => {
+                for pl in c.into_inner() {
+                    match pl.as_rule() {
+                        Rule::player => {
+                            let mut it = pl.into_inner();
+                            let name = cx.ident(it.next().expect("grammar: player starts with a name"));
+                            let fen = it.next().map(|s| cx.string(s));
+                            g.players.push(Player { name, fen });
+                        }
+                        Rule::cite => g.players_cite = Some(cx.cite(pl)),
+                        _ => {}
+                    }
+                }
+            }
+            Rule::bad_clause => cx.bad(&c, Rule::game_clause_only, "game clause"),
+            _ => {}
+        }
+    }
+    g
+}
+
+fn param(cx: &mut Cx, p: P) -> Param {
+    let mut overrides = false;
+    let mut name = None;
+    let mut value = None;
+    let mut range = None;
+    let mut doc = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::override_kw => overrides = true,
+            Rule::ident => name = Some(cx.ident(c)),
+            Rule::param_value => {
+                let v = c.into_inner().next().expect("grammar: param_value has one child");
+                value = Some(match v.as_rule() {
+                    Rule::number => ParamValue::Number(v.as_str().parse().unwrap_or(f64::NAN), cx.span(&v)),
+                    _ => ParamValue::Word(cx.ident(v)),
+                });
+            }
+            Rule::param_range => {
+                let span = cx.span(&c);
+                let nums: Vec<f64> =
+                    c.into_inner().filter(|n| n.as_rule() == Rule::number).map(|n| n.as_str().parse().unwrap_or(f64::NAN)).collect();
+                range = Some((nums[0], nums[1], span));
+            }
+            Rule::string => doc = Some(cx.string(c)),
+            _ => {}
+        }
+    }
+    Param {
+        overrides,
+        name: name.expect("grammar: param has a name"),
+        value: value.expect("grammar: param has a value"),
+        range,
+        doc,
+    }
+}
+
+fn names(cx: &mut Cx, p: P) -> Names {
+    let span = cx.span(&p);
+    let inner = p.into_inner().next().expect("grammar: names has a child");
+    match inner.as_rule() {
+        Rule::name_range => {
+            let mut first = String::new();
+            let mut last = None;
+            let mut skip = None;
+            let mut seen_first = false;
+            for c in inner.into_inner() {
+                match c.as_rule() {
+                    Rule::coord_name if !seen_first => {
+                        first = c.as_str().to_string();
+                        seen_first = true;
+                    }
+                    Rule::coord_name => skip = Some(c.as_str().to_string()),
+                    Rule::count => last = Some(cx.count(c)),
+                    _ => {}
+                }
+            }
+            Names::Range { first, last, skip, span }
+        }
+        _ => {
+            let mut v = vec![inner.as_str().to_string()];
+            Names::List(std::mem::take(&mut v), span)
+        }
+    }
+}
+
+fn board(cx: &mut Cx, p: P) -> Board {
+    let span = cx.span(&p);
+    let mut b = Board {
+        overrides: false,
+        width: Count::Int(0, span),
+        height: Count::Int(0, span),
+        points: false,
+        cite: None,
+        files: None,
+        ranks: None,
+        checkered: None,
+        drawings: Vec::new(),
+        span,
+    };
+    let mut counts = 0;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::override_kw => b.overrides = true,
+            Rule::count => {
+                if counts == 0 {
+                    b.width = cx.count(c)
+                } else {
+                    b.height = cx.count(c)
+                }
+                counts += 1;
+            }
+            Rule::board_kind => b.points = c.into_inner().next().is_some_and(|k| k.as_rule() == Rule::kw_points),
+            Rule::cite => b.cite = Some(cx.cite(c)),
+            Rule::files_decl => b.files = c.into_inner().nth(1).map(|n| names_all(cx, n)),
+            Rule::ranks_decl => b.ranks = c.into_inner().nth(1).map(|n| names_all(cx, n)),
+            Rule::checkered_decl => {
+                let span = cx.span(&c);
+                let mut sq = String::new();
+                let mut dark = true;
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::square => sq = k.as_str().to_string(),
+                        Rule::kw_light => dark = false,
+                        _ => {}
+                    }
+                }
+                b.checkered = Some((sq, dark, span));
+            }
+            Rule::draw_decl => {
+                let dspan = cx.span(&c);
+                for d in c.into_inner() {
+                    match d.as_rule() {
+                        Rule::draw_river => {
+                            let v: Vec<String> =
+                                d.into_inner().filter(|x| x.as_rule() == Rule::coord_name).map(|x| x.as_str().to_string()).collect();
+                            b.drawings.push(Drawing::River { between: (v[0].clone(), v[1].clone()), span: dspan });
+                        }
+                        Rule::draw_lines => {
+                            let segments = d
+                                .into_inner()
+                                .filter(|x| x.as_rule() == Rule::segment)
+                                .map(|s| {
+                                    let v: Vec<String> = s.into_inner().map(|x| x.as_str().to_string()).collect();
+                                    (v[0].clone(), v[1].clone())
+                                })
+                                .collect();
+                            b.drawings.push(Drawing::Lines { segments, span: dspan });
+                        }
+                        Rule::draw_marks => {
+                            let squares = d.into_inner().filter(|x| x.as_rule() == Rule::square).map(|x| x.as_str().to_string()).collect();
+                            b.drawings.push(Drawing::Marks { squares, span: dspan });
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Rule::bad_clause => cx.bad(&c, Rule::board_clause_only, "board clause"),
+            _ => {}
+        }
+    }
+    b
+}
+
+/// `names` where the list form is a sequence of coordinate names.
+fn names_all(cx: &mut Cx, p: P) -> Names {
+    let span = cx.span(&p);
+    let children: Vec<P> = p.clone().into_inner().collect();
+    if children.len() == 1 && children[0].as_rule() == Rule::name_range {
+        return names(cx, p);
+    }
+    Names::List(children.iter().map(|c| c.as_str().to_string()).collect(), span)
+}
+
+fn zone_expr(cx: &mut Cx, p: P) -> ZoneExpr {
+    let span = cx.span(&p);
+    let mut first = None;
+    let mut rest = Vec::new();
+    let mut union = true;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::zone_op => union = c.as_str() == "+",
+            Rule::zone_term => {
+                let t = zone_term(cx, c);
+                if first.is_none() {
+                    first = Some(t);
+                } else {
+                    rest.push((union, t));
+                }
+            }
+            _ => {}
+        }
+    }
+    ZoneExpr { first: first.expect("grammar: zone_expr starts with a term"), rest, span }
+}
+
+fn zone_term(cx: &mut Cx, p: P) -> ZoneTerm {
+    let inner = p.into_inner().next().expect("grammar: zone_term has a child");
+    let span = cx.span(&inner);
+    let rule = inner.as_rule();
+    let words: Vec<String> = inner
+        .clone()
+        .into_inner()
+        .filter(|c| matches!(c.as_rule(), Rule::square | Rule::coord_name))
+        .map(|c| c.as_str().to_string())
+        .collect();
+    match rule {
+        Rule::zone_rect => ZoneTerm::Rect(words[0].clone(), words[1].clone(), span),
+        Rule::zone_ranks => ZoneTerm::Ranks(words[0].clone(), words[1].clone(), span),
+        Rule::zone_rank => ZoneTerm::Ranks(words[0].clone(), words[0].clone(), span),
+        Rule::zone_files => ZoneTerm::Files(words[0].clone(), words[1].clone(), span),
+        Rule::zone_file => ZoneTerm::Files(words[0].clone(), words[0].clone(), span),
+        Rule::zone_all => ZoneTerm::All(span),
+        Rule::zone_square => ZoneTerm::Square(words[0].clone(), span),
+        Rule::zone_list => ZoneTerm::List(words, span),
+        _ => ZoneTerm::Ref(cx.ident(inner.into_inner().next().expect("grammar: zone_ref holds a name"))),
+    }
+}
+
+fn zone_decl(cx: &mut Cx, p: P) -> ZoneDecl {
+    let mut overrides = false;
+    let mut name = None;
+    let mut expr = None;
+    let mut cite = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::override_kw => overrides = true,
+            Rule::ident => name = Some(cx.ident(c)),
+            Rule::zone_expr => expr = Some(zone_expr(cx, c)),
+            Rule::cite => cite = Some(cx.cite(c)),
+            _ => {}
+        }
+    }
+    ZoneDecl { overrides, name: name.expect("grammar: zone has a name"), expr: expr.expect("grammar: zone has a value"), cite }
+}
+
+fn offset(cx: &Cx, p: P) -> (i32, i32, Span) {
+    let span = cx.span(&p);
+    let v: Vec<i32> = p.into_inner().map(|n| n.as_str().parse().unwrap_or(i32::MAX)).collect();
+    (v[0], v[1], span)
+}
+
+fn direction_decl(cx: &mut Cx, p: P) -> DirectionDecl {
+    let span = cx.span(&p);
+    let mut name = None;
+    let mut offsets = Vec::new();
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::ident => name = Some(cx.ident(c)),
+            Rule::offset => {
+                let (x, y, _) = offset(cx, c);
+                offsets.push((x, y));
+            }
+            _ => {}
+        }
+    }
+    DirectionDecl { name: name.expect("grammar: direction has a name"), offsets, span }
+}
+
+fn dirs(cx: &Cx, p: P) -> Vec<Ident> {
+    p.into_inner().map(|i| cx.ident(i)).collect()
+}
+
+fn piece(cx: &mut Cx, p: P) -> PieceDecl {
+    let span = cx.span(&p);
+    let mut d = PieceDecl {
+        overrides: false,
+        name: Ident { name: String::new(), span },
+        letter: StringLit { value: String::new(), span },
+        royal: false,
+        glyphs: Vec::new(),
+        cite: None,
+        forms: Vec::new(),
+        promotions: Vec::new(),
+        castles: Vec::new(),
+        span,
+    };
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::override_kw => d.overrides = true,
+            Rule::ident => d.name = cx.ident(c),
+            Rule::string => d.letter = cx.string(c),
+            Rule::piece_attr => {
+                let a = c.into_inner().next().expect("grammar: piece_attr has a child");
+                match a.as_rule() {
+                    Rule::kw_royal => d.royal = true,
+                    _ => d.glyphs = a.into_inner().filter(|s| s.as_rule() == Rule::string).map(|s| cx.string(s)).collect(),
+                }
+            }
+            Rule::cite => d.cite = Some(cx.cite(c)),
+            Rule::move_form => d.forms.push(move_form(cx, c)),
+            Rule::promote_decl => {
+                let span = cx.span(&c);
+                let mut zone = None;
+                let mut kinds = Vec::new();
+                let mut cite = None;
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::zone_expr => zone = Some(zone_expr(cx, k)),
+                        Rule::ident => kinds.push(cx.ident(k)),
+                        Rule::cite => cite = Some(cx.cite(k)),
+                        _ => {}
+                    }
+                }
+                d.promotions.push(Promotion { zone: zone.expect("grammar: promotion has a zone"), kinds, cite, span });
+            }
+            Rule::castle_decl => d.castles.push(castle(cx, c)),
+            Rule::bad_clause => cx.bad(&c, Rule::piece_clause_only, "movement clause"),
+            _ => {}
+        }
+    }
+    d
+}
+
+fn move_form(cx: &mut Cx, p: P) -> MoveForm {
+    let span = cx.span(&p);
+    let mut primitive = None;
+    let mut modifiers = Vec::new();
+    let mut cite = None;
+    for c in p.into_inner() {
+        let cspan = cx.span(&c);
+        match c.as_rule() {
+            Rule::step => {
+                let mut ds = Vec::new();
+                let mut distance = None;
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::dirs => ds = dirs(cx, k),
+                        Rule::int => distance = Some((k.as_str().parse().unwrap_or(i64::MAX), cx.span(&k))),
+                        _ => {}
+                    }
+                }
+                primitive = Some(Primitive::Step { dirs: ds, distance });
+            }
+            Rule::slide => {
+                let mut ds = Vec::new();
+                let mut max = None;
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::dirs => ds = dirs(cx, k),
+                        Rule::count => max = Some(cx.count(k)),
+                        _ => {}
+                    }
+                }
+                primitive = Some(Primitive::Slide { dirs: ds, max });
+            }
+            Rule::leap => {
+                let offs: Vec<_> = c.into_inner().filter(|k| k.as_rule() == Rule::offset).map(|k| offset(cx, k)).collect();
+                primitive = Some(Primitive::Leap { offset: offs[0], block: offs.get(1).copied() });
+            }
+            Rule::hop => {
+                let mut ds = Vec::new();
+                let mut screens = None;
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::dirs => ds = dirs(cx, k),
+                        Rule::count => screens = Some(cx.count(k)),
+                        _ => {}
+                    }
+                }
+                primitive = Some(Primitive::Hop { dirs: ds, screens: screens.expect("grammar: hop has a count") });
+            }
+            Rule::to_empty => modifiers.push(Modifier::ToEmpty(cspan)),
+            Rule::to_enemy => modifiers.push(Modifier::ToEnemy(cspan)),
+            Rule::to_en_passant => modifiers.push(Modifier::ToEnPassant(cspan)),
+            Rule::if_unmoved => modifiers.push(Modifier::Unmoved(cspan)),
+            Rule::marks_en_passant => modifiers.push(Modifier::MarksEnPassant(cspan)),
+            Rule::from_zone | Rule::within_zone => {
+                let from = c.as_rule() == Rule::from_zone;
+                let z = zone_expr(cx, c.into_inner().nth(1).expect("grammar: zone after from/within"));
+                modifiers.push(if from { Modifier::From(z) } else { Modifier::Within(z) });
+            }
+            Rule::cite => cite = Some(cx.cite(c)),
+            _ => {}
+        }
+    }
+    MoveForm { primitive: primitive.expect("grammar: move form starts with a primitive"), modifiers, cite, span }
+}
+
+fn castle(cx: &mut Cx, p: P) -> Castle {
+    let span = cx.span(&p);
+    let mut partner = None;
+    let mut distance = (0, span);
+    let mut cite = None;
+    let mut conditions = Vec::new();
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::ident => partner = Some(cx.ident(c)),
+            Rule::int => distance = (c.as_str().parse().unwrap_or(i64::MAX), cx.span(&c)),
+            Rule::cite => cite = Some(cx.cite(c)),
+            Rule::castle_cond => {
+                let cspan = cx.span(&c);
+                let mut kind = CastleCondKind::Unmoved;
+                let mut ccite = None;
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::cond_unmoved => kind = CastleCondKind::Unmoved,
+                        Rule::cond_partner_unmoved => kind = CastleCondKind::PartnerUnmoved,
+                        Rule::cond_empty_between => kind = CastleCondKind::EmptyBetween,
+                        Rule::cond_not_in_check => kind = CastleCondKind::NotInCheck,
+                        Rule::cond_path_safe => kind = CastleCondKind::PathSafe,
+                        Rule::cite => ccite = Some(cx.cite(k)),
+                        _ => {}
+                    }
+                }
+                conditions.push(CastleCond { kind, cite: ccite, span: cspan });
+            }
+            Rule::bad_clause => cx.bad(&c, Rule::castle_clause_only, "castling condition"),
+            _ => {}
+        }
+    }
+    Castle { partner: partner.expect("grammar: castle names a partner"), distance, cite, conditions, span }
+}
+
+fn forbid(cx: &mut Cx, p: P) -> Forbid {
+    let span = cx.span(&p);
+    let mut kind = ForbidKind::RoyalAttacked;
+    let mut cite = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::forbid_royal_attacked => kind = ForbidKind::RoyalAttacked,
+            Rule::forbid_royals_facing => {
+                let d = c.into_inner().find(|k| k.as_rule() == Rule::dirs).expect("grammar: facing along dirs");
+                kind = ForbidKind::RoyalsFacing(dirs(cx, d));
+            }
+            Rule::cite => cite = Some(cx.cite(c)),
+            _ => {}
+        }
+    }
+    Forbid { kind, cite, span }
+}
+
+fn allow(cx: &mut Cx, p: P) -> Allow {
+    let span = cx.span(&p);
+    let mut what = None;
+    let mut cite = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::ident => what = Some(cx.ident(c)),
+            Rule::cite => cite = Some(cx.cite(c)),
+            _ => {}
+        }
+    }
+    Allow { what: what.expect("grammar: allow names something"), cite, span }
+}
+
+fn end(cx: &mut Cx, p: P) -> Vec<EndRule> {
+    let mut rules = Vec::new();
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::end_rule => rules.push(end_rule(cx, c)),
+            Rule::bad_clause => cx.bad(&c, Rule::end_clause_only, "end rule"),
+            _ => {}
+        }
+    }
+    rules
+}
+
+fn end_rule(cx: &mut Cx, p: P) -> EndRule {
+    let span = cx.span(&p);
+    let mut r = EndRule {
+        overrides: false,
+        label: Ident { name: String::new(), span },
+        conditions: Vec::new(),
+        verdict: (Verdict::Draw, span),
+        cite: None,
+        span,
+    };
+    for c in p.into_inner() {
+        let cspan = cx.span(&c);
+        match c.as_rule() {
+            Rule::override_kw => r.overrides = true,
+            Rule::ident => r.label = cx.ident(c),
+            Rule::cond_no_legal_move => r.conditions.push(Condition::NoLegalMove(cspan)),
+            Rule::cond_in_check => r.conditions.push(Condition::InCheck(cspan)),
+            Rule::cond_checking => r.conditions.push(Condition::CheckingThroughout(cspan)),
+            Rule::cond_repetition => {
+                let n = cx.count(c.into_inner().nth(1).expect("grammar: repetition count"));
+                r.conditions.push(Condition::Repetition(n, cspan));
+            }
+            Rule::cond_counter => {
+                let mut moves = None;
+                let mut kind = None;
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::count => moves = Some(cx.count(k)),
+                        Rule::ident => kind = Some(cx.ident(k)),
+                        _ => {}
+                    }
+                }
+                r.conditions.push(Condition::Counter {
+                    moves: moves.expect("grammar: counter count"),
+                    resetting_kind: kind,
+                    span: cspan,
+                });
+            }
+            Rule::cond_material => {
+                let mut mats = Vec::new();
+                for m in c.into_inner().filter(|m| m.as_rule() == Rule::material) {
+                    let mspan = cx.span(&m);
+                    let mut first = Vec::new();
+                    let mut second = Vec::new();
+                    let mut same = None;
+                    let mut part = 0;
+                    for k in m.into_inner() {
+                        match k.as_rule() {
+                            Rule::letter => {
+                                let ch = k.as_str().chars().next().expect("grammar: letter is one char");
+                                let s = cx.span(&k);
+                                match part {
+                                    0 => first.push((ch, s)),
+                                    1 => second.push((ch, s)),
+                                    _ => same = Some((ch, s)),
+                                }
+                            }
+                            Rule::kw_v | Rule::kw_with => part += 1,
+                            _ => {}
+                        }
+                    }
+                    mats.push(Material { first, second, same_colour: same, span: mspan });
+                }
+                r.conditions.push(Condition::Material(mats, cspan));
+            }
+            Rule::cond_none_of => {
+                let kinds = c.into_inner().filter(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k)).collect();
+                r.conditions.push(Condition::NoneOf(kinds, cspan));
+            }
+            Rule::v_mover_loses => r.verdict = (Verdict::MoverLoses, cspan),
+            Rule::v_mover_wins => r.verdict = (Verdict::MoverWins, cspan),
+            Rule::v_checker_loses => r.verdict = (Verdict::CheckerLoses, cspan),
+            Rule::v_claimable_draw => r.verdict = (Verdict::ClaimableDraw, cspan),
+            Rule::v_draw => r.verdict = (Verdict::Draw, cspan),
+            Rule::cite => r.cite = Some(cx.cite(c)),
+            _ => {}
+        }
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(src: &str) -> (RulesFile, Diagnostics) {
+        let mut d = Diagnostics::default();
+        let f = parse_file(src, FileId(0), &mut d);
+        (f, d)
+    }
+
+    #[test]
+    fn reads_a_piece_with_forms_and_citations() {
+        let (f, d) = parse(
+            "piece Pawn \"P\" {\n  step forward to empty [3.7.1]\n  step forward 2, to empty, from rank 2, marks en-passant\n  promotes on rank 8 to Queen, Knight [3.7.3.3]\n}\n",
+        );
+        assert!(d.items.is_empty(), "{d:?}");
+        let Item::Piece(p) = &f.items[0] else { panic!("expected a piece, got {:?}", f.items) };
+        assert_eq!(p.forms.len(), 2);
+        assert_eq!(p.forms[0].cite.as_ref().map(|c| c.text.as_str()), Some("3.7.1"));
+        assert_eq!(p.forms[1].modifiers.len(), 3);
+        assert_eq!(p.promotions[0].kinds.len(), 2);
+    }
+
+    #[test]
+    fn a_bad_clause_is_reported_and_parsing_goes_on() {
+        let (f, d) = parse("piece Rook \"R\" {\n  slide orthogonal to nowhere\n}\npiece Bishop \"B\" { slide diagonal }\n");
+        assert_eq!(d.items.len(), 1, "{d:?}");
+        assert_eq!(d.items[0].code, codes::SYNTAX);
+        assert!(d.items[0].help[0].contains("`empty`"), "{:?}", d.items[0].help);
+        assert_eq!(f.items.len(), 2);
+    }
+
+    #[test]
+    fn a_bad_item_does_not_swallow_the_next() {
+        let (f, d) = parse("peice King \"K\" { step any }\nzone z = rank 1\n");
+        assert_eq!(d.items.len(), 1);
+        assert!(matches!(f.items[0], Item::Zone(_)));
+    }
+}
