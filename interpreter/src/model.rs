@@ -229,6 +229,8 @@ pub struct Kind {
     /// The FEN letter of the first player's piece (uppercase); the second player's is lowercase.
     pub letter: char,
     pub royal: bool,
+    /// Written without its letter in SAN (the chess pawn).
+    pub unlettered: bool,
     /// What the board draws, per side (defaults to the FEN letters).
     pub glyphs: [String; 2],
     pub forms: Vec<Form>,

@@ -71,7 +71,7 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
         Some(Promotion { zone, choices, cite: cite(&pr.cite) })
     });
     let castles = p.castles.iter().filter_map(|c| castle(cx, p, c)).collect();
-    Kind { name: p.name.name.clone(), letter, royal: p.royal, glyphs, forms, promotion, castles }
+    Kind { name: p.name.name.clone(), letter, royal: p.royal, unlettered: p.unlettered, glyphs, forms, promotion, castles }
 }
 
 fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {

@@ -159,6 +159,7 @@ pub struct PieceDecl {
     pub name: Ident,
     pub letter: StringLit,
     pub royal: bool,
+    pub unlettered: bool,
     pub glyphs: Vec<StringLit>,
     pub cite: Option<Cite>,
     pub forms: Vec<MoveForm>,

@@ -15,6 +15,7 @@ type P<'a> = Pair<'a, Rule>;
 
 struct Cx<'d> {
     file: FileId,
+    src: &'d str,
     diags: &'d mut Diagnostics,
 }
 
@@ -45,26 +46,42 @@ impl Cx<'_> {
 
     /// Reports a line the grammar could not read, re-reading it alone with `entry` to say what was expected.
     fn bad(&mut self, p: &P, entry: Rule, what: &str) {
-        let text = p.as_str();
-        let base = p.as_span().start();
-        let (pos, expected) = match RulesParser::parse(entry, text) {
-            Ok(_) => (0, Vec::new()),
-            Err(e) => {
-                let pos = match e.location {
-                    pest::error::InputLocation::Pos(p) => p,
-                    pest::error::InputLocation::Span((s, _)) => s,
-                };
-                let expected = match &e.variant {
-                    pest::error::ErrorVariant::ParsingError { positives, .. } => {
-                        let mut v: Vec<String> = positives.iter().filter_map(|r| describe(*r)).collect();
-                        v.dedup();
-                        v
-                    }
-                    pest::error::ErrorVariant::CustomError { message } => vec![message.clone()],
-                };
-                (pos, expected)
+        // Re-read from the start of the line: the unreadable part often follows a clause the
+        // grammar accepted a prefix of (`slide orthogonal` + `to nowhere`).
+        let end = p.as_span().end();
+        let line_start = self.src[..p.as_span().start()].rfind('\n').map_or(0, |i| i + 1);
+        let lead = self.src[line_start..end].len() - self.src[line_start..end].trim_start().len();
+        let base = line_start + lead;
+        let text = &self.src[base..end];
+        let attempt = |text: &str| -> (usize, Vec<String>) {
+            match RulesParser::parse(entry, text) {
+                Ok(_) => (0, Vec::new()),
+                Err(e) => {
+                    let pos = match e.location {
+                        pest::error::InputLocation::Pos(p) => p,
+                        pest::error::InputLocation::Span((s, _)) => s,
+                    };
+                    let expected = match &e.variant {
+                        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+                            let mut v: Vec<String> = positives.iter().filter_map(|r| describe(*r)).collect();
+                            v.dedup();
+                            v
+                        }
+                        pest::error::ErrorVariant::CustomError { message } => vec![message.clone()],
+                    };
+                    (pos, expected)
+                }
             }
         };
+        let own_start = p.as_span().start();
+        let (mut pos, mut expected) = attempt(text);
+        let (mut base, mut text) = (base, text);
+        if base + pos < own_start {
+            // The line holds more than this clause (an item header): read the clause alone.
+            base = own_start;
+            text = &self.src[own_start..end];
+            (pos, expected) = attempt(text);
+        }
         let pos = pos.min(text.len());
         let end = text[pos..].find(|c: char| c.is_whitespace()).map_or(text.len(), |e| pos + e.max(1));
         let end = end.max((pos + 1).min(text.len()));
@@ -130,7 +147,7 @@ fn describe(r: Rule) -> Option<String> {
 
 /// Parses one file. Never fails: problems go to `diags` and the readable part is returned.
 pub fn parse_file(text: &str, file: FileId, diags: &mut Diagnostics) -> RulesFile {
-    let mut cx = Cx { file, diags };
+    let mut cx = Cx { file, src: text, diags };
     let mut out = RulesFile::default();
     let top = match RulesParser::parse(Rule::file, text) {
         Ok(mut pairs) => pairs.next().expect("grammar: file rule yields one pair"),
@@ -473,6 +490,7 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
         name: Ident { name: String::new(), span },
         letter: StringLit { value: String::new(), span },
         royal: false,
+        unlettered: false,
         glyphs: Vec::new(),
         cite: None,
         forms: Vec::new(),
@@ -489,6 +507,7 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                 let a = c.into_inner().next().expect("grammar: piece_attr has a child");
                 match a.as_rule() {
                     Rule::kw_royal => d.royal = true,
+                    Rule::kw_unlettered => d.unlettered = true,
                     _ => d.glyphs = a.into_inner().filter(|s| s.as_rule() == Rule::string).map(|s| cx.string(s)).collect(),
                 }
             }
