@@ -178,6 +178,18 @@ impl Position {
     pub fn is_legal(&self, m: Move) -> bool {
         self.legal_moves().contains(&m)
     }
+    /// Does `m` take a piece: does it land on an enemy, or is it an en-passant capture?
+    /// Castling never captures.
+    pub fn is_capture(&self, m: Move) -> bool {
+        match m.kind {
+            MoveKind::Castle(_) => false,
+            MoveKind::Form(fi) => with!(self, p => {
+                let ep = p.t.forms[p.stm.index()].get(fi as usize).is_some_and(|f| f.target == Target::EnPassant);
+                let to = m.to as usize;
+                ep || (to < p.cells.len() && p.piece_at(to).is_some_and(|(_, s)| s != p.stm))
+            }),
+        }
+    }
     /// Plays a move known to be legal (from [`Position::legal_moves`]).
     pub fn play_unchecked(&mut self, m: Move) {
         with_mut!(self, p => { p.make(m); });
@@ -225,7 +237,7 @@ impl Position {
     }
     /// The pieces of `by` attacking `sq` in the current position.
     pub fn attackers_of(&self, sq: usize, by: Side) -> Vec<usize> {
-        with!(self, p => p.attackers(sq, by, p.occ(), Default::default(), false).unwrap_or_default())
+        with!(self, p => p.attackers(sq, by, p.occ(), Default::default()))
     }
     /// Attackers of `side`'s royals after `m` is played by `side`: what makes a move illegal.
     pub(crate) fn exposing(&self, m: Move) -> Vec<(usize, usize)> {

@@ -133,74 +133,85 @@ impl<B: Bits> Pos<B> {
     /// Is `sq` attacked by `by`, with occupancy `occ` and the pieces on `gone` removed?
     #[inline]
     pub fn attacked(&self, sq: usize, by: Side, occ: B, gone: B) -> bool {
-        self.attackers(sq, by, occ, gone, true).is_some()
+        let mut hit = false;
+        self.scan_attackers::<true>(sq, by, occ, gone, &mut |_| {
+            hit = true;
+            true
+        });
+        hit
     }
 
-    /// The attackers of `sq` by `by` (the first one only when `first`).
-    pub fn attackers(&self, sq: usize, by: Side, occ: B, gone: B, first: bool) -> Option<Vec<usize>> {
+    /// All attackers of `sq` by `by`.
+    pub fn attackers(&self, sq: usize, by: Side, occ: B, gone: B) -> Vec<usize> {
+        let mut v = Vec::new();
+        self.scan_attackers::<true>(sq, by, occ, gone, &mut |s| {
+            v.push(s);
+            false
+        });
+        v
+    }
+
+    /// Calls `found` for each attacker until it returns true (slides only when `SLIDES`).
+    #[inline(always)]
+    fn scan_attackers<const SLIDES: bool>(&self, sq: usize, by: Side, occ: B, gone: B, found: &mut impl FnMut(usize) -> bool) {
         let t = &*self.t;
         let a = &t.attacks[by.index()];
         let them = self.side_bb[by.index()] & !gone;
-        let mut found = Vec::new();
-        macro_rules! hit {
-            ($s:expr) => {{
-                if first {
-                    return Some(vec![$s]);
-                }
-                found.push($s);
-            }};
-        }
         for (k, rev, unmoved) in &a.leaps {
             let mut x = rev[sq] & self.kind_bb[k.0 as usize] & them;
             if *unmoved {
                 x &= self.virgin;
             }
             for s in x.iter() {
-                hit!(s);
+                if found(s) {
+                    return;
+                }
             }
         }
         for (k, rev) in &a.lame {
             let pk = self.kind_bb[k.0 as usize] & them;
             if pk.any() {
                 for &(from, block) in &rev[sq] {
-                    if pk.has(from as usize) && (block & occ).is_empty() {
-                        hit!(from as usize);
+                    if pk.has(from as usize) && (block & occ).is_empty() && found(from as usize) {
+                        return;
                     }
                 }
             }
         }
-        if (a.reach[sq] & them).any() {
-            for (rd, kinds, max, within) in &a.slides {
-                if !within.has(sq) {
-                    continue;
-                }
-                if let Some(b) = t.first_blocker(*rd as usize, sq, occ) {
-                    if them.has(b) && kinds.contains(&cell_kind(self.cells[b])) {
-                        if let Some(m) = max {
-                            if self.distance(*rd as usize, sq, b) > *m {
-                                continue;
-                            }
-                        }
-                        hit!(b);
-                    }
-                }
+        if (a.reach[sq] & them).is_empty() {
+            return;
+        }
+        for (rd, kinds, max, within) in a.slides.iter().filter(|_| SLIDES) {
+            if (t.rays[*rd as usize][sq] & them).is_empty() || !within.has(sq) {
+                continue;
             }
-            for (rd, kinds, screens) in &a.hops {
-                let mut cur = sq;
-                let mut left = *screens;
-                while let Some(b) = t.first_blocker(*rd as usize, cur, occ) {
-                    if left == 0 {
-                        if them.has(b) && kinds.contains(&cell_kind(self.cells[b])) {
-                            hit!(b);
+            if let Some(b) = t.first_blocker(*rd as usize, sq, occ) {
+                if them.has(b) && kinds.contains(&cell_kind(self.cells[b])) {
+                    if let Some(m) = max {
+                        if self.distance(*rd as usize, sq, b) > *m {
+                            continue;
                         }
-                        break;
                     }
-                    left -= 1;
-                    cur = b;
+                    if found(b) {
+                        return;
+                    }
                 }
             }
         }
-        if found.is_empty() { None } else { Some(found) }
+        for (rd, kinds, screens) in &a.hops {
+            let mut cur = sq;
+            let mut left = *screens;
+            while let Some(b) = t.first_blocker(*rd as usize, cur, occ) {
+                if left == 0 {
+                    if them.has(b) && kinds.contains(&cell_kind(self.cells[b])) && found(b) {
+                        return;
+                    }
+                    break;
+                }
+                left -= 1;
+                cur = b;
+            }
+        }
     }
 
     fn distance(&self, dir: usize, a: usize, b: usize) -> u32 {
@@ -275,7 +286,7 @@ impl<B: Bits> Pos<B> {
             }
         }
         if !t.castles[us.index()].is_empty() {
-            self.castle_moves(out);
+            self.castle_moves(out, None);
         }
     }
 
@@ -347,7 +358,9 @@ impl<B: Bits> Pos<B> {
         (self.pieces(us, c.partner).has(b) && (!c.partner_unmoved || self.virgin.has(b))).then_some(b)
     }
 
-    fn castle_moves(&self, out: &mut Vec<Move>) {
+    /// Castling moves whose own conditions hold (unmoved pieces, empty path, not in check, path
+    /// not attacked); the landing square is left to the general legality test.
+    fn castle_moves(&self, out: &mut Vec<Move>, in_check: Option<bool>) {
         let t = &*self.t;
         let us = self.stm;
         let them = us.other();
@@ -358,12 +371,16 @@ impl<B: Bits> Pos<B> {
                 kings &= self.virgin;
             }
             for from in kings.iter() {
-                if c.not_in_check && self.attacked(from, them, occ, B::EMPTY) {
-                    continue;
-                }
+                let mut checked = None;
                 for &d in &c.dirs {
                     let Some(rook) = self.castle_partner(c, d as usize, from) else { continue };
                     let Some((to, _)) = self.castle_squares(c, d as usize, from, rook) else { continue };
+                    if c.not_in_check {
+                        let attacked = *checked.get_or_insert_with(|| in_check.unwrap_or_else(|| self.attacked(from, them, occ, B::EMPTY)));
+                        if attacked {
+                            break;
+                        }
+                    }
                     if c.path_safe {
                         let path = t.rays[d as usize][from] & !t.rays[d as usize][to];
                         if path.iter().any(|s| self.attacked(s, them, occ, B::EMPTY)) {
@@ -405,43 +422,99 @@ impl<B: Bits> Pos<B> {
 
     /// Appends the legal moves.
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
-        let start = out.len();
-        self.pseudo_moves(out);
-        if !self.t.royal_safety && self.t.facing.is_empty() {
-            return;
-        }
-        let ctx = LegalCtx::new(self);
-        let mut w = start;
-        for r in start..out.len() {
-            let m = out[r];
-            if self.is_legal_fast(&ctx, m) {
-                out[w] = m;
-                w += 1;
-            }
-        }
-        out.truncate(w);
+        self.generate::<false>(out);
     }
 
-    /// Counts the legal moves (perft's last ply).
+    /// Counts the legal moves without listing them (perft's last ply); `buf` is scratch space.
     pub fn count_legal(&self, buf: &mut Vec<Move>) -> u64 {
         buf.clear();
-        self.legal_moves(buf);
-        buf.len() as u64
+        self.generate::<true>(buf)
     }
 
-    #[inline]
-    fn is_legal_fast(&self, ctx: &LegalCtx<B>, m: Move) -> bool {
-        let from = m.from as usize;
-        let to = m.to as usize;
-        if let MoveKind::Form(fi) = m.kind {
-            if !ctx.in_check && !ctx.royals.has(from) {
-                let f = &self.t.forms[self.stm.index()][fi as usize];
-                if f.target != Target::EnPassant && !ctx.vacate.has(from) && !ctx.fill.has(to) {
-                    return true;
+    /// Legal move generation. Moves that cannot expose a royal — not the royal's own, not an
+    /// en-passant capture or castling, not a pinned piece leaving its line, not touching a square
+    /// where a lame leaper's block point or a hopper's line meets the royal — are taken whole
+    /// target sets at a time (and only counted, when `COUNT`); the rest get the full test.
+    pub fn generate<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
+        let t = &*self.t;
+        let us = self.stm;
+        let own = self.side_bb[us.index()];
+        let enemy = self.side_bb[us.other().index()];
+        let occ = own | enemy;
+        let empty = !occ & t.board_mask;
+        let ctx = LegalCtx::new(self);
+        let mut n = 0u64;
+        let promos = &t.promotion[us.index()];
+        for (fi, f) in t.forms[us.index()].iter().enumerate() {
+            let mut pieces = self.pieces(us, f.kind) & f.from;
+            if f.unmoved {
+                pieces &= self.virgin;
+            }
+            if pieces.is_empty() {
+                continue;
+            }
+            let allowed = match f.target {
+                Target::Any => !own & t.board_mask,
+                Target::Empty => empty,
+                Target::Enemy => enemy,
+                Target::EnPassant => {
+                    if self.ep_victim == NO_SQ {
+                        continue;
+                    }
+                    self.ep & empty
+                }
+            } & f.within;
+            if allowed.is_empty() {
+                continue;
+            }
+            let promo = promos[f.kind.0 as usize].as_ref();
+            let ep = f.target == Target::EnPassant;
+            for from in pieces.iter() {
+                let targets = self.form_targets(f, from, occ) & allowed;
+                if targets.is_empty() {
+                    continue;
+                }
+                let base = Move { from: from as u16, to: 0, kind: MoveKind::Form(fi as u8), promo: 0 };
+                if !ctx.constrained {
+                    n += emit_set::<B, COUNT>(out, base, targets, promo);
+                } else if ctx.in_check || ep || ctx.royals.has(from) || ctx.slow_vacate.has(from) {
+                    for to in targets.iter() {
+                        let m = Move { to: to as u16, ..base };
+                        if self.is_legal_slow(m) {
+                            n += emit_set::<B, COUNT>(out, base, B::bit(to), promo);
+                        }
+                    }
+                } else {
+                    let mut fast = targets;
+                    if ctx.pinned.has(from) {
+                        fast &= ctx.pin_line(from);
+                    }
+                    let slow = fast & ctx.slow_fill;
+                    n += emit_set::<B, COUNT>(out, base, fast & !ctx.slow_fill, promo);
+                    for to in slow.iter() {
+                        if self.is_legal_slow(Move { to: to as u16, ..base }) {
+                            n += emit_set::<B, COUNT>(out, base, B::bit(to), promo);
+                        }
+                    }
                 }
             }
         }
-        self.is_legal_slow(m)
+        if !t.castles[us.index()].is_empty() {
+            let start = out.len();
+            let in_check = (t.royal_safety && ctx.royals.iter().count() == 1).then_some(ctx.in_check);
+            self.castle_moves(out, in_check);
+            let mut w = start;
+            for r in start..out.len() {
+                let m = out[r];
+                if !ctx.constrained || self.is_legal_slow(m) {
+                    out[w] = m;
+                    w += 1;
+                }
+            }
+            n += (w - start) as u64;
+            out.truncate(if COUNT { start } else { w });
+        }
+        n
     }
 
     /// The full test: after the move, no own royal is attacked or facing an enemy royal.
@@ -505,7 +578,6 @@ impl<B: Bits> Pos<B> {
     // ------------------------------------------------------------------ make / unmake
 
     pub fn make(&mut self, m: Move) -> Undo<B> {
-        let t = self.t.clone();
         let us = self.stm;
         let from = m.from as usize;
         let to = m.to as usize;
@@ -528,8 +600,11 @@ impl<B: Bits> Pos<B> {
         }
         match m.kind {
             MoveKind::Form(fi) => {
-                let f = &t.forms[us.index()][fi as usize];
-                let cap_sq = if f.target == Target::EnPassant { u.ep_victim as usize } else { to };
+                let (target, kind, path) = {
+                    let f = &self.t.forms[us.index()][fi as usize];
+                    (f.target, f.kind, if f.marks_ep { self.passed(f, from, to) } else { B::EMPTY })
+                };
+                let cap_sq = if target == Target::EnPassant { u.ep_victim as usize } else { to };
                 if self.cells[cap_sq] != 0 {
                     u.captured = self.remove(cap_sq);
                     u.cap_sq = cap_sq as u16;
@@ -538,25 +613,22 @@ impl<B: Bits> Pos<B> {
                 let placed = if m.promo != 0 { cell(KindId(m.promo - 1), us) } else { c };
                 self.place(to, placed);
                 self.virgin &= !(B::bit(from) | B::bit(to) | B::bit(cap_sq));
-                if f.marks_ep {
-                    let path = self.passed(f, from, to);
-                    if path.any() {
-                        self.ep = path;
-                        self.ep_victim = to as u16;
-                    }
+                if path.any() {
+                    self.ep = path;
+                    self.ep_victim = to as u16;
                 }
                 let captured = u.captured != 0;
-                for (i, rk) in t.counters.iter().enumerate() {
-                    if captured || rk.is_some_and(|k| k == f.kind) {
+                for (i, rk) in self.t.counters.iter().enumerate() {
+                    if captured || rk.is_some_and(|k| k == kind) {
                         self.counters[i] = 0;
                     }
                 }
             }
             MoveKind::Castle(ci) => {
-                let c = &t.castles[us.index()][ci as usize];
+                let c = self.t.castles[us.index()][ci as usize].clone();
                 let dir = if to > from { c.dirs[0] } else { c.dirs[1] } as usize;
-                let rook = self.castle_partner(c, dir, from).expect("castling move generated with a partner");
-                let (kto, rto) = self.castle_squares(c, dir, from, rook).expect("castling move generated with room");
+                let rook = self.castle_partner(&c, dir, from).expect("castling move generated with a partner");
+                let (kto, rto) = self.castle_squares(&c, dir, from, rook).expect("castling move generated with room");
                 let k = self.remove(from);
                 let r = self.remove(rook);
                 self.place(kto, k);
@@ -564,7 +636,7 @@ impl<B: Bits> Pos<B> {
                 self.virgin &= !(B::bit(from) | B::bit(rook));
                 u.rook_from = rook as u16;
                 u.rook_to = rto as u16;
-                for (i, rk) in t.counters.iter().enumerate() {
+                for (i, rk) in self.t.counters.iter().enumerate() {
                     if rk.is_some_and(|k| k == c.kind || k == c.partner) {
                         self.counters[i] = 0;
                     }
@@ -575,7 +647,7 @@ impl<B: Bits> Pos<B> {
             self.fullmove += 1;
         }
         self.stm = us.other();
-        self.hash ^= t.z_side;
+        self.hash ^= self.t.z_side;
         u
     }
 
@@ -595,8 +667,7 @@ impl<B: Bits> Pos<B> {
                 }
             }
             MoveKind::Castle(_) => {
-                let kto = to;
-                let k = self.remove(kto);
+                let k = self.remove(to);
                 let r = self.remove(u.rook_to as usize);
                 self.place(from, k);
                 self.place(u.rook_from as usize, r);
@@ -654,30 +725,148 @@ impl<B: Bits> Pos<B> {
     }
 }
 
-/// Per-position facts the legality filter reuses for every move.
+/// Emits the moves from `base.from` to every square of `to` (one per promotion choice where the
+/// piece must promote), or only counts them.
+#[inline(always)]
+fn emit_set<B: Bits, const COUNT: bool>(out: &mut Vec<Move>, base: Move, to: B, promo: Option<&(B, Vec<KindId>)>) -> u64 {
+    match promo {
+        None => {
+            if !COUNT {
+                for sq in to.iter() {
+                    out.push(Move { to: sq as u16, ..base });
+                }
+            }
+            to.count() as u64
+        }
+        Some((zone, choices)) => {
+            let promoting = to & *zone;
+            if !COUNT {
+                for sq in (to & !*zone).iter() {
+                    out.push(Move { to: sq as u16, ..base });
+                }
+                for sq in promoting.iter() {
+                    for c in choices {
+                        out.push(Move { to: sq as u16, promo: c.0 + 1, ..base });
+                    }
+                }
+            }
+            (to & !*zone).count() as u64 + promoting.count() as u64 * choices.len() as u64
+        }
+    }
+}
+
+/// The most pins tracked exactly; pieces pinned beyond that are tested one move at a time.
+const MAX_PINS: usize = 16;
+
+/// Per-position facts the legality filter reuses for every move: whether the side to move is in
+/// check, its royals, the pieces pinned to them by slides (with the line each may keep to), and
+/// the squares whose change needs the full test (block points and hop lines).
 struct LegalCtx<B> {
+    /// Some rule restricts moves by the safety of royals.
+    constrained: bool,
     in_check: bool,
     royals: B,
-    vacate: B,
-    fill: B,
+    pinned: B,
+    pins: [(u16, B); MAX_PINS],
+    npins: usize,
+    slow_vacate: B,
+    slow_fill: B,
 }
 
 impl<B: Bits> LegalCtx<B> {
+    #[inline]
     fn new(p: &Pos<B>) -> LegalCtx<B> {
+        let t = &*p.t;
         let us = p.stm;
-        let royals = p.royals(us);
-        let a = &p.t.attacks[us.other().index()];
-        let mut vacate = B::EMPTY;
-        let mut fill = B::EMPTY;
+        let them = us.other();
+        let mut ctx = LegalCtx {
+            constrained: t.royal_safety || !t.facing.is_empty(),
+            in_check: false,
+            royals: p.royals(us),
+            pinned: B::EMPTY,
+            pins: [(0, B::EMPTY); MAX_PINS],
+            npins: 0,
+            slow_vacate: B::EMPTY,
+            slow_fill: B::EMPTY,
+        };
+        if !ctx.constrained {
+            return ctx;
+        }
         let occ = p.occ();
-        let mut in_check = false;
-        for r in royals.iter() {
-            vacate |= a.sensitive_vacate[r];
-            fill |= a.sensitive_fill[r];
-            if (p.t.royal_safety && p.attacked(r, us.other(), occ, B::EMPTY)) || p.faces(r, us, occ, B::EMPTY) {
-                in_check = true;
+        let own = p.side_bb[us.index()];
+        let enemy = p.side_bb[them.index()];
+        let a = &t.attacks[them.index()];
+        for r in ctx.royals.iter() {
+            if t.royal_safety {
+                // Leaps, lame leaps and hops here; slides below, in the same pass as pins.
+                p.scan_attackers::<false>(r, them, occ, B::EMPTY, &mut |_| {
+                    ctx.in_check = true;
+                    true
+                });
+                ctx.slow_vacate |= a.slow_vacate[r];
+                ctx.slow_fill |= a.slow_fill[r];
+                if (a.reach[r] & enemy).any() {
+                    for (rd, kinds, max, within) in &a.slides {
+                        let rd = *rd as usize;
+                        if (t.rays[rd][r] & enemy).is_empty() || !within.has(r) {
+                            continue;
+                        }
+                        let Some(b1) = t.first_blocker(rd, r, occ) else { continue };
+                        if !own.has(b1) {
+                            if kinds.contains(&cell_kind(p.cells[b1])) && max.is_none_or(|m| p.distance(rd, r, b1) <= m) {
+                                ctx.in_check = true;
+                            }
+                            continue;
+                        }
+                        let Some(b2) = t.first_blocker(rd, b1, occ) else { continue };
+                        if enemy.has(b2)
+                            && kinds.contains(&cell_kind(p.cells[b2]))
+                            && max.is_none_or(|m| p.distance(rd, r, b2) <= m)
+                        {
+                            ctx.pin(b1, t.rays[rd][r] & !t.rays[rd][b2]);
+                        }
+                    }
+                }
+            }
+            if !t.facing.is_empty() {
+                let enemy_royals = p.royals(them);
+                for &d in &t.facing {
+                    let d = d as usize;
+                    let Some(b1) = t.first_blocker(d, r, occ) else { continue };
+                    if enemy_royals.has(b1) {
+                        ctx.in_check = true;
+                    } else if own.has(b1) {
+                        if let Some(b2) = t.first_blocker(d, b1, occ) {
+                            if enemy_royals.has(b2) {
+                                ctx.pin(b1, t.rays[d][r] & !t.rays[d][b2]);
+                            }
+                        }
+                    }
+                }
             }
         }
-        LegalCtx { in_check, royals, vacate, fill }
+        ctx
+    }
+
+    fn pin(&mut self, sq: usize, line: B) {
+        if self.npins < MAX_PINS {
+            self.pins[self.npins] = (sq as u16, line);
+            self.npins += 1;
+            self.pinned |= B::bit(sq);
+        } else {
+            self.slow_vacate |= B::bit(sq);
+        }
+    }
+
+    /// The squares a pinned piece may move to: the intersection of its pin lines.
+    #[inline]
+    fn pin_line(&self, sq: usize) -> B {
+        let mut line = !B::EMPTY;
+        for &(s, l) in &self.pins[..self.npins] {
+            if s as usize == sq {
+                line &= l;
+            }
+        }
+        line
     }
 }
