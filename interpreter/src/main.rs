@@ -90,13 +90,18 @@ struct Failure {
     message: String,
     json: Option<serde_json::Value>,
     code: u8,
+    /// Everything is already printed (diagnostics); only the exit code remains.
+    reported: bool,
 }
 
 impl Failure {
     fn input(message: impl Into<String>) -> Failure {
-        Failure { message: message.into(), json: None, code: 1 }
+        Failure { message: message.into(), json: None, code: 1, reported: false }
     }
 }
+
+/// Perft depths past this would run for days; refuse rather than hang.
+const MAX_PERFT_DEPTH: u32 = 12;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -106,6 +111,7 @@ fn main() -> ExitCode {
     };
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(f) if f.reported => ExitCode::from(f.code),
         Err(f) => {
             if json_mode {
                 let v = f.json.unwrap_or_else(|| json!({"error": "bad-input", "message": f.message}));
@@ -219,17 +225,14 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 }
             }
             if d.has_errors() {
-                return Err(Failure { message: format!("{} has errors", path.display()), json: Some(json!({"error": "ruleset"})), code: 1 })
-                    .map_err(|mut f| {
-                        // The diagnostics are already printed; JSON already written.
-                        f.json = None;
-                        f
-                    })
-                    .or_else(|f| if json { std::process::exit(f.code as i32) } else { Err(f) });
+                return Err(Failure { message: String::new(), json: None, code: 1, reported: true });
             }
             Ok(())
         }
         Command::Perft { common, depth, divide } => {
+            if depth > MAX_PERFT_DEPTH {
+                return Err(Failure::input(format!("perft depth {depth} is past the limit of {MAX_PERFT_DEPTH}")));
+            }
             let e = engine(&common)?;
             let pos = start(&e, common.fen.as_deref())?;
             if divide {
@@ -370,6 +373,7 @@ fn play_line(engine: &Engine, fen: Option<&str>, moves: &[String], json: bool) -
                     message: format!("move {ply} `{text}` is illegal: {}", with_clause(&ill.message, &ill.clause)),
                     json: Some(json!({"error": "illegal-move", "ply": ply, "move": text, "reason": ill.code, "clause": ill.clause})),
                     code: 2,
+                    reported: false,
                 });
             }
         }

@@ -57,19 +57,44 @@ pub struct Engine {
     tables: AnyTables,
 }
 
+/// The bitboard width an engine runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// `u64`: up to 64 squares.
+    Small,
+    /// `u128`: up to 128 squares.
+    Medium,
+    /// 11 × `u64`: up to 704 squares.
+    Large,
+}
+
 impl Engine {
-    /// Compiles the rules (picks the bitboard width from the board's size).
+    /// Compiles the rules, picking the narrowest bitboard width that holds the board.
     pub fn new(rules: impl Into<Arc<Rules>>) -> Engine {
         let rules = rules.into();
         let n = rules.board.squares();
-        let tables = if n <= 64 {
-            AnyTables::Small(Arc::new(compile::<u64>(&rules)))
+        let width = if n <= 64 {
+            Width::Small
         } else if n <= 128 {
-            AnyTables::Medium(Arc::new(compile::<u128>(&rules)))
+            Width::Medium
         } else {
-            AnyTables::Large(Arc::new(compile::<Wide>(&rules)))
+            Width::Large
         };
-        Engine { rules, tables }
+        Engine::with_width(rules, width).expect("the narrowest width holds the board")
+    }
+
+    /// Compiles the rules for a given width (wider than needed works, only slower: the tests use it
+    /// to check that every width generates the same moves). `None` if the board does not fit.
+    pub fn with_width(rules: impl Into<Arc<Rules>>, width: Width) -> Option<Engine> {
+        let rules = rules.into();
+        let n = rules.board.squares();
+        let tables = match width {
+            Width::Small if n <= u64::CAPACITY => AnyTables::Small(Arc::new(compile::<u64>(&rules))),
+            Width::Medium if n <= u128::CAPACITY => AnyTables::Medium(Arc::new(compile::<u128>(&rules))),
+            Width::Large if n <= Wide::CAPACITY => AnyTables::Large(Arc::new(compile::<Wide>(&rules))),
+            _ => return None,
+        };
+        Some(Engine { rules, tables })
     }
 
     pub fn rules(&self) -> &Arc<Rules> {

@@ -1,0 +1,70 @@
+//! Variants and widths: a ruleset that extends chess and overrides parts of it; parameters from the
+//! command line; the same rules compiled for every bitboard width give the same trees.
+
+use std::path::Path;
+
+use arbiter::check::check_file;
+use arbiter::game::{Engine, Game, Width};
+use arbiter::notation::uci;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root")
+}
+
+fn rules(rel: &str, params: &[(&str, &str)]) -> arbiter::model::Rules {
+    let params: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let c = check_file(&root().join(rel), &params);
+    let errors: Vec<String> = c.diagnostics.items.iter().map(|d| d.message.clone()).collect();
+    c.rules.unwrap_or_else(|| panic!("{rel} has errors: {errors:?}"))
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn every_width_counts_the_same_trees() {
+    let r = rules("rulesets/chess.rules", &[]);
+    for fen in [r.setup.clone(), KIWIPETE.to_string()] {
+        let counts: Vec<u64> = [Width::Small, Width::Medium, Width::Large]
+            .into_iter()
+            .map(|w| Engine::with_width(r.clone(), w).expect("chess fits every width").from_fen(&fen).expect("valid FEN").perft(3))
+            .collect();
+        assert_eq!(counts[0], counts[1], "u64 and u128 differ on {fen}");
+        assert_eq!(counts[0], counts[2], "u64 and Wide differ on {fen}");
+    }
+}
+
+#[test]
+fn a_variant_overrides_the_king_and_loses_castling() {
+    let chess = Engine::new(rules("rulesets/chess.rules", &[]));
+    let variant = Engine::new(rules("tests/variants/no-castling.rules", &[]));
+    assert_eq!(variant.rules().name, "Chess without castling");
+    // Kiwipete has two castling moves for white; without the castling clause they are gone.
+    let kiwi_no_rights = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1";
+    assert_eq!(chess.from_fen(KIWIPETE).expect("FEN").legal_moves().len(), 48);
+    assert_eq!(variant.from_fen(kiwi_no_rights).expect("FEN").legal_moves().len(), 46);
+    // Castling rights in a FEN are an error when the ruleset has no castling.
+    let err = variant.from_fen(KIWIPETE).expect_err("castling rights without castling");
+    assert!(err.to_string().contains("no castling"), "{err}");
+    // Everything not overridden is inherited.
+    assert_eq!(variant.start().perft(3), 8902);
+}
+
+#[test]
+fn a_parameter_changes_a_rule_from_the_command_line() {
+    let line = ["g1f3", "g8f6", "f3g1", "f6g8", "b1c3", "b8c6", "c3b1", "c6b8"];
+    let play = |params: &[(&str, &str)]| {
+        let e = Engine::new(rules("tests/variants/no-castling.rules", params));
+        let mut g = Game::new(e.clone(), e.start());
+        for m in line {
+            let mv = uci::find(g.current(), m).unwrap_or_else(|| panic!("{m} is legal"));
+            g.play(mv);
+        }
+        g.outcome().claimable.into_iter().map(|c| c.0).collect::<Vec<_>>()
+    };
+    assert!(!play(&[]).contains(&"fifty-move-rule".to_string()));
+    assert!(play(&[("claim_moves", "4")]).contains(&"fifty-move-rule".to_string()));
+    // A value outside the declared range is refused with a diagnostic.
+    let c = check_file(&root().join("tests/variants/no-castling.rules"), &[("claim_moves".into(), "500".into())]);
+    assert!(c.rules.is_none());
+    assert!(c.diagnostics.items.iter().any(|d| d.message.contains("claim_moves")), "{:?}", c.diagnostics);
+}
