@@ -1,3 +1,518 @@
-//! PGN placeholder replaced below.
-pub struct Record { pub fen: Option<String>, pub moves: Vec<String> }
-pub fn parse(_text: &str) -> Result<Record, String> { Err("not yet".into()) }
+//! PGN game records: reading the first game of a file ([`parse`]) and writing a [`Game`] ([`write`]).
+//!
+//! Reading keeps what replaying needs — the tag pairs, the `FEN` tag, the main line's moves as
+//! written (less move numbers and `!`/`?` glyphs) and the result token — and skips comments
+//! (`{...}`, `;` to end of line, `%` escape lines), NAGs (`$12`) and variations (`( ... )`, nested).
+//! Moves stay text here: which move a text names depends on the position, so the caller matches
+//! them with [`san::find`] while replaying. Invariant: [`parse`] returns a [`PgnError`] with a
+//! line and column for malformed input and never panics.
+
+use thiserror::Error;
+
+use crate::game::Game;
+use crate::model::Side;
+use crate::notation::san;
+
+/// The first game of a PGN text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Tag pairs in file order, values unescaped.
+    pub tags: Vec<(String, String)>,
+    /// The `FEN` tag's value: where the game starts, if not from the ruleset's setup.
+    pub fen: Option<String>,
+    /// The main line's moves as written (`e4`, `Nxf7+`, `O-O`), without move numbers.
+    pub moves: Vec<String>,
+    /// The result token ending the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), if there is one.
+    pub result: Option<String>,
+}
+
+impl Record {
+    /// The value of the first tag with this name.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Why a PGN text was rejected, and where (1-based line and column, counted in characters).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("line {line}, column {column}: {problem}")]
+pub struct PgnError {
+    pub line: usize,
+    pub column: usize,
+    pub problem: PgnProblem,
+}
+
+/// What is wrong at a [`PgnError`]'s place.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PgnProblem {
+    #[error("this comment `{{` is never closed with `}}`")]
+    UnterminatedComment,
+    #[error("`}}` without a `{{` before it")]
+    UnopenedComment,
+    #[error("this tag `[` is never closed with `]`")]
+    UnterminatedTag,
+    #[error("this string is not closed with `\"` before the end of its line")]
+    UnterminatedString,
+    #[error("malformed tag: {0}")]
+    MalformedTag(&'static str),
+    #[error("this variation `(` is never closed with `)`")]
+    UnclosedVariation,
+    #[error("`)` without a `(` before it")]
+    UnopenedVariation,
+    #[error("unexpected `{0}` in the movetext")]
+    Unexpected(char),
+}
+
+/// The result tokens, which end a game's movetext.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// Reads the first game of a PGN text.
+///
+/// A game ends at its result token, at the tag section of a next game, or at the end of the text.
+///
+/// # Errors
+/// A [`PgnError`] at an unterminated comment, tag or string, a malformed tag, an unbalanced
+/// parenthesis or brace, or a stray `]` or `"` in the movetext.
+///
+/// # Examples
+/// ```
+/// let rec = arbiter::notation::pgn::parse("[Event \"?\"]\n1. e4 {best by test} e5 (1... c5) 2. Nf3 $1 *").unwrap();
+/// assert_eq!(rec.moves, ["e4", "e5", "Nf3"]);
+/// assert_eq!(rec.result.as_deref(), Some("*"));
+/// ```
+pub fn parse(text: &str) -> Result<Record, PgnError> {
+    let mut c = Cursor::new(text);
+    let mut rec = Record::default();
+    let mut in_movetext = false;
+    loop {
+        c.skip_space();
+        let Some(ch) = c.peek() else { break };
+        let at = c.at();
+        match ch {
+            '[' if in_movetext => break,
+            '[' => {
+                let (name, value) = c.tag()?;
+                if name == "FEN" {
+                    rec.fen = Some(value.clone());
+                }
+                rec.tags.push((name, value));
+            }
+            '{' => c.comment()?,
+            '}' => return Err(at.error(PgnProblem::UnopenedComment)),
+            ';' => c.skip_line(),
+            '%' if c.column == 1 => c.skip_line(),
+            '(' => {
+                in_movetext = true;
+                c.variation()?;
+            }
+            ')' => return Err(at.error(PgnProblem::UnopenedVariation)),
+            '$' => {
+                in_movetext = true;
+                c.bump();
+                c.take_while(|ch| ch.is_ascii_digit());
+            }
+            ']' | '"' => return Err(at.error(PgnProblem::Unexpected(ch))),
+            _ => {
+                in_movetext = true;
+                let token = c.take_while(|ch| !is_delimiter(ch));
+                match read_token(&token) {
+                    Token::Result(r) => {
+                        rec.result = Some(r.to_string());
+                        break;
+                    }
+                    Token::Move(m) => rec.moves.push(m.to_string()),
+                    Token::Nothing => {}
+                }
+            }
+        }
+    }
+    Ok(rec)
+}
+
+/// Writes a game as PGN: the seven-tag roster first (from `tags`, `?` where missing), the other
+/// `tags`, `SetUp` and `FEN` when the game does not start from the ruleset's setup, then the
+/// moves in SAN with move numbers, wrapped before 80 columns, and the result.
+///
+/// The result is the game's own ([`crate::game::Outcome::result`]) when the rules have ended it;
+/// otherwise the `Result` of `tags` if it is a result token (a resignation, say), else `*`.
+pub fn write(game: &Game, tags: &[(String, String)]) -> String {
+    let result = game
+        .outcome()
+        .result()
+        .map(str::to_string)
+        .or_else(|| {
+            tags.iter()
+                .find(|(n, v)| n == "Result" && RESULTS.contains(&v.as_str()))
+                .map(|(_, v)| v.clone())
+        })
+        .unwrap_or_else(|| "*".to_string());
+    let given = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    let roster = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+    let mut out = String::new();
+    for name in roster {
+        let value = match name {
+            "Result" => result.clone(),
+            "Date" => given(name).unwrap_or_else(|| "????.??.??".into()),
+            _ => given(name).unwrap_or_else(|| "?".into()),
+        };
+        push_tag(&mut out, name, &value);
+    }
+    for (name, value) in tags {
+        if !roster.contains(&name.as_str()) && name != "SetUp" && name != "FEN" {
+            push_tag(&mut out, name, value);
+        }
+    }
+    let start = &game.positions()[0];
+    let start_fen = start.fen();
+    if start_fen != game.engine().start().fen() {
+        push_tag(&mut out, "SetUp", "1");
+        push_tag(&mut out, "FEN", &start_fen);
+    }
+    out.push('\n');
+
+    let mut words = Vec::new();
+    for (i, (pos, &m)) in game.positions().iter().zip(game.moves()).enumerate() {
+        if pos.side_to_move() == Side::FIRST {
+            words.push(format!("{}.", pos.fullmove()));
+        } else if i == 0 {
+            words.push(format!("{}...", pos.fullmove()));
+        }
+        words.push(san::to_san(pos, m));
+    }
+    words.push(result);
+    let mut line_len = 0;
+    for w in words {
+        if line_len > 0 && line_len + 1 + w.len() > 79 {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        line_len += w.len();
+        out.push_str(&w);
+    }
+    out.push('\n');
+    out
+}
+
+fn push_tag(out: &mut String, name: &str, value: &str) {
+    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    out.push_str(&format!("[{name} \"{escaped}\"]\n"));
+}
+
+/// Characters that end a movetext token.
+fn is_delimiter(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '[' | ']' | '{' | '}' | '(' | ')' | ';' | '"' | '$')
+}
+
+enum Token<'a> {
+    Result(&'a str),
+    Move(&'a str),
+    Nothing,
+}
+
+/// A movetext token: a result, a move (after any move number `12.` / `12...` and glyphs `!?`),
+/// or nothing (a bare move number or glyph).
+fn read_token(token: &str) -> Token<'_> {
+    if let Some(r) = RESULTS.iter().find(|r| **r == token) {
+        return Token::Result(r);
+    }
+    if token == "½-½" {
+        return Token::Result("1/2-1/2");
+    }
+    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let after_digits = &token[digits..];
+    let after_dots = after_digits.trim_start_matches('.');
+    let body = if after_dots.len() < after_digits.len() || after_digits.is_empty() {
+        after_dots
+    } else {
+        token
+    };
+    let body = body.trim_end_matches(['!', '?']);
+    if body.is_empty() {
+        Token::Nothing
+    } else {
+        Token::Move(body)
+    }
+}
+
+/// A place in the text, for errors.
+#[derive(Clone, Copy)]
+struct At {
+    line: usize,
+    column: usize,
+}
+
+impl At {
+    fn error(self, problem: PgnProblem) -> PgnError {
+        PgnError {
+            line: self.line,
+            column: self.column,
+            problem,
+        }
+    }
+}
+
+/// Characters with their line and column.
+struct Cursor {
+    chars: Vec<char>,
+    i: usize,
+    line: usize,
+    column: usize,
+}
+
+impl Cursor {
+    fn new(text: &str) -> Cursor {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        Cursor {
+            chars: text.chars().collect(),
+            i: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+    fn at(&self) -> At {
+        At {
+            line: self.line,
+            column: self.column,
+        }
+    }
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.i).copied()
+    }
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.i += 1;
+        if c == '\n' {
+            self.line += 1;
+            self.column = 1;
+        } else {
+            self.column += 1;
+        }
+        Some(c)
+    }
+    fn take_while(&mut self, keep: impl Fn(char) -> bool) -> String {
+        let mut s = String::new();
+        while let Some(c) = self.peek().filter(|c| keep(*c)) {
+            s.push(c);
+            self.bump();
+        }
+        s
+    }
+    fn skip_space(&mut self) {
+        self.take_while(char::is_whitespace);
+    }
+    fn skip_line(&mut self) {
+        while let Some(c) = self.bump() {
+            if c == '\n' {
+                break;
+            }
+        }
+    }
+    /// `{ ... }`, from its `{`.
+    fn comment(&mut self) -> Result<(), PgnError> {
+        let at = self.at();
+        self.bump();
+        loop {
+            match self.bump() {
+                Some('}') => return Ok(()),
+                Some(_) => {}
+                None => return Err(at.error(PgnProblem::UnterminatedComment)),
+            }
+        }
+    }
+    /// `( ... )` with nested variations and comments, from its `(`; the moves in it are skipped.
+    fn variation(&mut self) -> Result<(), PgnError> {
+        let mut open = vec![self.at()];
+        self.bump();
+        while let Some(&innermost) = open.last() {
+            match self.peek() {
+                None => return Err(innermost.error(PgnProblem::UnclosedVariation)),
+                Some('{') => self.comment()?,
+                Some('}') => return Err(self.at().error(PgnProblem::UnopenedComment)),
+                Some(';') => self.skip_line(),
+                Some('(') => {
+                    open.push(self.at());
+                    self.bump();
+                }
+                Some(')') => {
+                    open.pop();
+                    self.bump();
+                }
+                Some(_) => {
+                    self.bump();
+                }
+            }
+        }
+        Ok(())
+    }
+    /// `[Name "value"]`, from its `[`.
+    fn tag(&mut self) -> Result<(String, String), PgnError> {
+        let open = self.at();
+        self.bump();
+        self.skip_space();
+        let name = self.take_while(|c| c.is_alphanumeric() || c == '_');
+        if name.is_empty() {
+            return Err(match self.peek() {
+                None => open.error(PgnProblem::UnterminatedTag),
+                Some(_) => self
+                    .at()
+                    .error(PgnProblem::MalformedTag("expected a tag name after `[`")),
+            });
+        }
+        self.skip_space();
+        match self.peek() {
+            Some('"') => {}
+            None => return Err(open.error(PgnProblem::UnterminatedTag)),
+            Some(_) => {
+                return Err(self.at().error(PgnProblem::MalformedTag(
+                    "expected a quoted value after the tag name",
+                )));
+            }
+        }
+        let quote = self.at();
+        self.bump();
+        let mut value = String::new();
+        loop {
+            match self.bump() {
+                Some('"') => break,
+                Some('\\') => match self.peek() {
+                    Some(c) if c != '\n' => {
+                        value.push(c);
+                        self.bump();
+                    }
+                    _ => return Err(quote.error(PgnProblem::UnterminatedString)),
+                },
+                Some('\n') | None => return Err(quote.error(PgnProblem::UnterminatedString)),
+                Some(c) => value.push(c),
+            }
+        }
+        self.skip_space();
+        match self.peek() {
+            Some(']') => {
+                self.bump();
+                Ok((name, value))
+            }
+            _ => Err(open.error(PgnProblem::UnterminatedTag)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    fn problem(text: &str) -> (usize, usize, PgnProblem) {
+        let e = parse(text).expect_err("the text is malformed");
+        (e.line, e.column, e.problem)
+    }
+
+    #[test]
+    fn reads_tags_moves_and_result() {
+        let text = "[Event \"Paris \\\"Opera\\\" \\\\ 1858\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n\
+                    1. e4 e5 2.Nf3 d6 3. d4 Bg4 4... dxe5 1/2-1/2\n\n[Event \"next\"]\n1. d4 *\n";
+        let rec = parse(text).unwrap();
+        assert_eq!(
+            rec.tags[0],
+            ("Event".to_string(), "Paris \"Opera\" \\ 1858".to_string())
+        );
+        assert_eq!(rec.tag("FEN"), Some("8/8/8/8/8/8/8/K6k w - - 0 1"));
+        assert_eq!(rec.fen.as_deref(), Some("8/8/8/8/8/8/8/K6k w - - 0 1"));
+        assert_eq!(rec.moves, ["e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5"]);
+        assert_eq!(rec.result.as_deref(), Some("1/2-1/2"));
+    }
+
+    #[test]
+    fn skips_comments_nags_and_nested_variations() {
+        let text = "1. e4 {a comment with ( and ; inside} e5 ; to the end ) of the line\n\
+                    2. Nf3 $1 (2. f4 exf4 (2... d5 {deep}) 3. Nf3) 2... Nc6!? 3. Bb5 ?! \n%escaped line )\n3... a6 0-1 4. Ba4";
+        let rec = parse(text).unwrap();
+        assert_eq!(rec.moves, ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
+        assert_eq!(rec.result.as_deref(), Some("0-1"));
+        assert_eq!(
+            parse("1. O-O 0-0-0 2. e8=Q+ *").unwrap().moves,
+            ["O-O", "0-0-0", "e8=Q+"]
+        );
+    }
+
+    #[test]
+    fn a_game_without_result_ends_at_the_next_tags_or_the_end() {
+        assert_eq!(
+            parse("1. e4 e5\n[Event \"2\"]\n1. d4").unwrap().moves,
+            ["e4", "e5"]
+        );
+        let rec = parse("1. e4 e5").unwrap();
+        assert_eq!((rec.moves.len(), rec.result), (2, None));
+        assert_eq!(parse("").unwrap(), Record::default());
+    }
+
+    #[test]
+    fn malformed_input_is_an_error_with_its_place() {
+        assert_eq!(
+            problem("1. e4 {never closed"),
+            (1, 7, PgnProblem::UnterminatedComment)
+        );
+        assert_eq!(
+            problem("[Event \"x\"\n[Site \"y\"]"),
+            (1, 1, PgnProblem::UnterminatedTag)
+        );
+        assert_eq!(
+            problem("[Event \"x"),
+            (1, 8, PgnProblem::UnterminatedString)
+        );
+        assert_eq!(
+            problem("[Event \"x\n\"]"),
+            (1, 8, PgnProblem::UnterminatedString)
+        );
+        assert_eq!(
+            problem("1. e4\n  (1. d4 (1. c4) e5"),
+            (2, 3, PgnProblem::UnclosedVariation)
+        );
+        assert_eq!(problem("1. e4 e5)"), (1, 9, PgnProblem::UnopenedVariation));
+        assert_eq!(problem("1. e4 }"), (1, 7, PgnProblem::UnopenedComment));
+        assert_eq!(
+            problem("[ \"x\"]").2,
+            PgnProblem::MalformedTag("expected a tag name after `[`")
+        );
+        assert_eq!(
+            problem("[Event x]").2,
+            PgnProblem::MalformedTag("expected a quoted value after the tag name")
+        );
+        assert_eq!(problem("1. e4 \"e5\"").2, PgnProblem::Unexpected('"'));
+        let shown = parse("\n\n  {x").unwrap_err().to_string();
+        assert_eq!(
+            shown,
+            "line 3, column 3: this comment `{` is never closed with `}`"
+        );
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1858);
+        let pgnish: Vec<char> = "[]{}()\";%$.\\\n \t1-0/2*eNxO+#!?Eventé\u{feff}"
+            .chars()
+            .collect();
+        for round in 0..600 {
+            let len = rng.gen_range(0..120);
+            let text = if round % 2 == 0 {
+                let bytes: Vec<u8> = (0..len).map(|_| rng.r#gen()).collect();
+                String::from_utf8_lossy(&bytes).into_owned()
+            } else {
+                (0..len)
+                    .map(|_| pgnish[rng.gen_range(0..pgnish.len())])
+                    .collect()
+            };
+            if let Err(e) = parse(&text) {
+                assert!(e.line >= 1 && e.column >= 1, "{text:?}: {e}");
+                assert!(e.line <= text.lines().count().max(1), "{text:?}: {e}");
+            }
+        }
+    }
+}
