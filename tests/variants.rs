@@ -68,3 +68,38 @@ fn a_parameter_changes_a_rule_from_the_command_line() {
     assert!(c.rules.is_none());
     assert!(c.diagnostics.items.iter().any(|d| d.message.contains("claim_moves")), "{:?}", c.diagnostics);
 }
+
+/// Walks every position of a tree and compares the generator with the plain definition of
+/// legality (pseudo-legal moves that pass the full test), move by move.
+fn shortcuts_agree(engine: &Engine, fen: &str, depth: u32) {
+    fn walk(pos: &arbiter::game::Position, depth: u32, line: &mut Vec<String>) {
+        let mut fast: Vec<String> = pos.legal_moves().into_iter().map(|m| uci::to_text(pos, m)).collect();
+        let mut slow: Vec<String> = pos.legal_moves_reference().into_iter().map(|m| uci::to_text(pos, m)).collect();
+        fast.sort();
+        slow.sort();
+        assert_eq!(fast, slow, "generator and definition differ at {} after {}", pos.fen(), line.join(" "));
+        if depth == 0 {
+            return;
+        }
+        for m in pos.legal_moves() {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            line.push(uci::to_text(pos, m));
+            walk(&next, depth - 1, line);
+            line.pop();
+        }
+    }
+    walk(&engine.from_fen(fen).expect("valid FEN"), depth, &mut Vec::new());
+}
+
+#[test]
+fn generator_shortcuts_agree_with_the_definition_of_legality() {
+    let chess = Engine::new(rules("rulesets/chess.rules", &[]));
+    shortcuts_agree(&chess, KIWIPETE, 2);
+    shortcuts_agree(&chess, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3);
+    let xiangqi = Engine::new(rules("rulesets/xiangqi.rules", &[]));
+    shortcuts_agree(&xiangqi, &xiangqi.rules().setup.clone(), 3);
+    // Cannon lines with zero, one and two screens, horse legs, facing generals.
+    shortcuts_agree(&xiangqi, "3k5/4a4/4c4/9/4N4/9/4R4/2n1C4/4A4/4K4 w - - 0 1", 2);
+    shortcuts_agree(&xiangqi, "4k4/9/9/9/2n6/9/9/3N5/4C4/3K5 b - - 0 1", 2);
+}

@@ -68,11 +68,6 @@ pub struct Attacks<B> {
     pub hops: Vec<(u8, Vec<KindId>, u32)>,
     /// Per square: the union of all slide and hop rays towards it — a quick test before casting.
     pub reach: Vec<B>,
-    /// Per square: squares whose emptying could expose it to something other than a slide
-    /// (block points of lame leapers, hop lines). Slides are handled by pins.
-    pub slow_vacate: Vec<B>,
-    /// Per square: squares whose filling could expose it (hop lines: a new screen).
-    pub slow_fill: Vec<B>,
 }
 
 /// Everything the generator needs, for one bitboard width.
@@ -352,7 +347,7 @@ fn leap_table<B: Bits>(board: &Board, offs: &[(i32, i32)]) -> Vec<B> {
 fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B> {
     let n = t.squares;
     let board = &rules.board;
-    let mut a = Attacks::<B> { reach: vec![B::EMPTY; n], slow_vacate: vec![B::EMPTY; n], slow_fill: vec![B::EMPTY; n], ..Default::default() };
+    let mut a = Attacks::<B> { reach: vec![B::EMPTY; n], ..Default::default() };
     let forms = t.forms[side].clone();
     for f in forms.iter().filter(|f| matches!(f.target, Target::Any | Target::Enemy)) {
         match &f.how {
@@ -378,7 +373,6 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
                     for &(to, block) in &entries[from] {
                         if f.within.has(to as usize) {
                             rev[to as usize].push((from as u16, block));
-                            a.slow_vacate[to as usize] |= block;
                         }
                     }
                 }
@@ -427,10 +421,7 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
             a.reach[sq] |= t.rays[*rd as usize][sq];
         }
         for (rd, ..) in &a.hops {
-            let r = t.rays[*rd as usize][sq];
-            a.reach[sq] |= r;
-            a.slow_vacate[sq] |= r;
-            a.slow_fill[sq] |= r;
+            a.reach[sq] |= t.rays[*rd as usize][sq];
         }
     }
     a

@@ -200,6 +200,13 @@ impl Position {
         with!(self, p => p.pseudo_moves(&mut v));
         v
     }
+    /// The legal moves by the plain definition: every pseudo-legal move that passes the full
+    /// test. Slow; tests use it to check the generator's shortcuts.
+    pub fn legal_moves_reference(&self) -> Vec<Move> {
+        let mut v = self.pseudo_moves();
+        with!(self, p => v.retain(|m| p.is_legal_slow(*m)));
+        v
+    }
     pub fn is_legal(&self, m: Move) -> bool {
         self.legal_moves().contains(&m)
     }

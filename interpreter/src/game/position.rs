@@ -477,7 +477,7 @@ impl<B: Bits> Pos<B> {
                 let base = Move { from: from as u16, to: 0, kind: MoveKind::Form(fi as u8), promo: 0 };
                 if !ctx.constrained {
                     n += emit_set::<B, COUNT>(out, base, targets, promo);
-                } else if ctx.in_check || ep || ctx.royals.has(from) || ctx.slow_vacate.has(from) {
+                } else if ctx.in_check || ep || ctx.royals.has(from) || ctx.slow.has(from) {
                     for to in targets.iter() {
                         let m = Move { to: to as u16, ..base };
                         if self.is_legal_slow(m) {
@@ -489,13 +489,7 @@ impl<B: Bits> Pos<B> {
                     if ctx.pinned.has(from) {
                         fast &= ctx.pin_line(from);
                     }
-                    let slow = fast & ctx.slow_fill;
-                    n += emit_set::<B, COUNT>(out, base, fast & !ctx.slow_fill, promo);
-                    for to in slow.iter() {
-                        if self.is_legal_slow(Move { to: to as u16, ..base }) {
-                            n += emit_set::<B, COUNT>(out, base, B::bit(to), promo);
-                        }
-                    }
+                    n += emit_set::<B, COUNT>(out, base, fast & !ctx.forbidden, promo);
                 }
             }
         }
@@ -759,8 +753,11 @@ fn emit_set<B: Bits, const COUNT: bool>(out: &mut Vec<Move>, base: Move, to: B, 
 const MAX_PINS: usize = 16;
 
 /// Per-position facts the legality filter reuses for every move: whether the side to move is in
-/// check, its royals, the pieces pinned to them by slides (with the line each may keep to), and
-/// the squares whose change needs the full test (block points and hop lines).
+/// check, its royals, the pieces pinned to them (by slides and facing royals: to their line; by a
+/// lame leaper's block point: to capturing the leaper; as one of too many screens before a hopper:
+/// to the hopper's line), and the squares no other piece may enter (a hopper's line with one screen
+/// too few). With these, every move but the royal's own, en passant, castling and moves out of check
+/// is legal or not without a test of its own.
 struct LegalCtx<B> {
     /// Some rule restricts moves by the safety of royals.
     constrained: bool,
@@ -769,8 +766,10 @@ struct LegalCtx<B> {
     pinned: B,
     pins: [(u16, B); MAX_PINS],
     npins: usize,
-    slow_vacate: B,
-    slow_fill: B,
+    /// Pieces whose every move takes the full test.
+    slow: B,
+    /// Squares a non-royal piece may not move to.
+    forbidden: B,
 }
 
 impl<B: Bits> LegalCtx<B> {
@@ -786,8 +785,8 @@ impl<B: Bits> LegalCtx<B> {
             pinned: B::EMPTY,
             pins: [(0, B::EMPTY); MAX_PINS],
             npins: 0,
-            slow_vacate: B::EMPTY,
-            slow_fill: B::EMPTY,
+            slow: B::EMPTY,
+            forbidden: B::EMPTY,
         };
         if !ctx.constrained {
             return ctx;
@@ -803,28 +802,77 @@ impl<B: Bits> LegalCtx<B> {
                     ctx.in_check = true;
                     true
                 });
-                ctx.slow_vacate |= a.slow_vacate[r];
-                ctx.slow_fill |= a.slow_fill[r];
-                if (a.reach[r] & enemy).any() {
-                    for (rd, kinds, max, within) in &a.slides {
-                        let rd = *rd as usize;
-                        if (t.rays[rd][r] & enemy).is_empty() || !within.has(r) {
-                            continue;
+                for (k, rev) in &a.lame {
+                    let pk = p.kind_bb[k.0 as usize] & enemy;
+                    if pk.is_empty() {
+                        continue;
+                    }
+                    for &(from, block) in &rev[r] {
+                        let blockers = block & occ;
+                        if pk.has(from as usize) && blockers.count() == 1 && own.has(blockers.lsb()) {
+                            ctx.pin(blockers.lsb(), B::bit(from as usize));
                         }
-                        let Some(b1) = t.first_blocker(rd, r, occ) else { continue };
-                        if !own.has(b1) {
-                            if kinds.contains(&cell_kind(p.cells[b1])) && max.is_none_or(|m| p.distance(rd, r, b1) <= m) {
-                                ctx.in_check = true;
+                    }
+                }
+                if (a.reach[r] & enemy).is_empty() {
+                    continue;
+                }
+                for (rd, kinds, max, within) in &a.slides {
+                    let rd = *rd as usize;
+                    if (t.rays[rd][r] & enemy).is_empty() || !within.has(r) {
+                        continue;
+                    }
+                    let Some(b1) = t.first_blocker(rd, r, occ) else { continue };
+                    if !own.has(b1) {
+                        if kinds.contains(&cell_kind(p.cells[b1])) && max.is_none_or(|m| p.distance(rd, r, b1) <= m) {
+                            ctx.in_check = true;
+                        }
+                        continue;
+                    }
+                    let Some(b2) = t.first_blocker(rd, b1, occ) else { continue };
+                    if enemy.has(b2) && kinds.contains(&cell_kind(p.cells[b2])) && max.is_none_or(|m| p.distance(rd, r, b2) <= m) {
+                        ctx.pin(b1, t.rays[rd][r] & !t.rays[rd][b2]);
+                    }
+                }
+                for (rd, kinds, screens) in &a.hops {
+                    let rd = *rd as usize;
+                    if (t.rays[rd][r] & enemy).is_empty() {
+                        continue;
+                    }
+                    let screens = *screens as usize;
+                    // The first screens + 2 pieces along the line.
+                    let mut blockers = [0usize; crate::model::MAX_SCREENS as usize + 2];
+                    let mut nb = 0;
+                    let mut cur = r;
+                    while nb < screens + 2 {
+                        match t.first_blocker(rd, cur, occ) {
+                            Some(b) => {
+                                blockers[nb] = b;
+                                nb += 1;
+                                cur = b;
                             }
-                            continue;
+                            None => break,
                         }
-                        let Some(b2) = t.first_blocker(rd, b1, occ) else { continue };
-                        if enemy.has(b2)
-                            && kinds.contains(&cell_kind(p.cells[b2]))
-                            && max.is_none_or(|m| p.distance(rd, r, b2) <= m)
-                        {
-                            ctx.pin(b1, t.rays[rd][r] & !t.rays[rd][b2]);
+                    }
+                    let hopper = |i: usize| i < nb && enemy.has(blockers[i]) && kinds.contains(&cell_kind(p.cells[blockers[i]]));
+                    let segment = |i: usize| t.rays[rd][r] & !t.rays[rd][blockers[i]];
+                    if hopper(screens + 1) {
+                        // One screen too many: an own screen may only move to an empty square of
+                        // the line or take the hopper (taking another screen would leave one too few).
+                        let h = blockers[screens + 1];
+                        let line = (segment(screens + 1) & !occ) | B::bit(h);
+                        for &b in &blockers[..=screens] {
+                            if own.has(b) {
+                                ctx.pin(b, line);
+                            }
                         }
+                    }
+                    if screens >= 1 && hopper(screens - 1) {
+                        // One screen too few: nothing may step in between; own screens already
+                        // there may move along the line, so they take the full test.
+                        let seg = segment(screens - 1) & !B::bit(blockers[screens - 1]);
+                        ctx.forbidden |= seg & !occ;
+                        ctx.slow |= seg & own;
                     }
                 }
             }
@@ -854,7 +902,7 @@ impl<B: Bits> LegalCtx<B> {
             self.npins += 1;
             self.pinned |= B::bit(sq);
         } else {
-            self.slow_vacate |= B::bit(sq);
+            self.slow |= B::bit(sq);
         }
     }
 
