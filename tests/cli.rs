@@ -1,0 +1,379 @@
+//! The `arbiter` command line, run as a user runs it: the built binary, from the workspace root.
+//! Each test states one part of the contract — exit codes, what the last line of output is, the
+//! JSON shapes — and that bad input gets a message naming what is wrong, never a panic.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// Kiwipete, the standard perft test position with castling, en passant and promotions nearby.
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// White may castle short, but the black rook on f8 attacks f1, which the king passes.
+const CASTLE_THROUGH_CHECK: &str = "4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1";
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the interpreter crate sits in the workspace")
+        .to_path_buf()
+}
+
+/// What one run of the binary printed, and how it ended.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn last_line(&self) -> &str {
+        self.stdout.lines().last().unwrap_or_default()
+    }
+    fn json(&self) -> Value {
+        serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}):\n{}", self.stdout))
+    }
+    /// The run ended with `code` (not a crash: no panic).
+    fn assert_exit(&self, code: i32) {
+        assert_eq!(
+            self.code,
+            Some(code),
+            "exit code; stdout:\n{}\nstderr:\n{}",
+            self.stdout,
+            self.stderr
+        );
+        assert!(
+            !self.stderr.contains("panicked"),
+            "the binary panicked:\n{}",
+            self.stderr
+        );
+    }
+    /// A failure that is reported, not a crash: the given exit code, a message on stderr, no panic.
+    fn assert_fails_cleanly(&self, code: i32) {
+        self.assert_exit(code);
+        assert!(!self.stderr.trim().is_empty(), "no message on stderr");
+    }
+}
+
+fn arbiter(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .expect("the arbiter binary runs");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn moves_of(v: &Value) -> Vec<String> {
+    v["moves"]
+        .as_array()
+        .expect("`moves` is an array")
+        .iter()
+        .map(|m| m.as_str().expect("a move is a string").to_string())
+        .collect()
+}
+
+// ---------------------------------------------------------------- check
+
+#[test]
+fn check_accepts_the_bundled_chess_rules() {
+    let r = arbiter(&["check", "chess"]);
+    assert_eq!(
+        r.code,
+        Some(0),
+        "stdout:\n{}\nstderr:\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(r.last_line().ends_with("ok (0 warnings)"), "{}", r.stdout);
+}
+
+#[test]
+fn check_reports_a_broken_ruleset_with_file_line_and_column() {
+    let path = "tests/diagnostics/misspelt-piece.rules";
+    // Where the misspelt name is, so the test does not depend on the case's exact layout.
+    let text =
+        std::fs::read_to_string(workspace_root().join(path)).expect("the golden case exists");
+    let (line, col) = text
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find("Knigt").map(|c| (i + 1, c + 1)))
+        .expect("the case misspells `Knight` as `Knigt`");
+    let r = arbiter(&["check", path]);
+    // `check` prints its diagnostics on stdout: they are its output.
+    r.assert_exit(1);
+    assert!(
+        r.stdout.contains(&format!("{path}:{line}:{col}")),
+        "no `{path}:{line}:{col}` in:\n{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("error[E0101]: unknown piece `Knigt`"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("did you mean `Knight`?"), "{}", r.stdout);
+}
+
+#[test]
+fn check_json_lists_the_diagnostics() {
+    let r = arbiter(&["check", "--json", "tests/diagnostics/syntax-recovery.rules"]);
+    r.assert_exit(1);
+    let v = r.json();
+    assert_eq!(v["ok"], false);
+    let codes: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(codes, ["E0001", "E0001", "E0101"], "{v}");
+    assert!(
+        v["diagnostics"][0]["line"].as_u64().is_some_and(|l| l > 0),
+        "{v}"
+    );
+}
+
+#[test]
+fn commands_that_need_a_valid_ruleset_print_its_errors() {
+    let r = arbiter(&["perft", "tests/diagnostics/misspelt-piece.rules", "1"]);
+    r.assert_fails_cleanly(1);
+    assert!(r.stderr.contains("unknown piece `Knigt`"), "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+}
+
+// ---------------------------------------------------------------- perft
+
+#[test]
+fn perft_prints_the_count_as_the_last_line() {
+    let r = arbiter(&["perft", "chess", "3"]);
+    assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);
+    assert_eq!(r.last_line(), "8902");
+}
+
+#[test]
+fn perft_starts_from_a_given_fen() {
+    let r = arbiter(&["perft", "chess", "--fen", KIWIPETE, "2"]);
+    assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);
+    assert_eq!(r.last_line(), "2039");
+}
+
+#[test]
+fn perft_divide_prints_each_move_then_the_total() {
+    let r = arbiter(&["perft", "chess", "--fen", KIWIPETE, "2", "--divide"]);
+    assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);
+    let rows: Vec<(String, u64)> = r
+        .stdout
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(m, n)| {
+            (
+                m.to_string(),
+                n.trim()
+                    .parse()
+                    .unwrap_or_else(|_| panic!("`{m}: {n}` is not a count")),
+            )
+        })
+        .collect();
+    assert_eq!(rows.len(), 48, "Kiwipete has 48 legal moves:\n{}", r.stdout);
+    assert!(
+        rows.iter().any(|(m, n)| m == "e1g1" && *n == 43),
+        "castling short leads to 43 replies:\n{}",
+        r.stdout
+    );
+    assert_eq!(rows.iter().map(|(_, n)| n).sum::<u64>(), 2039);
+    assert_eq!(r.last_line(), "2039");
+}
+
+// ---------------------------------------------------------------- moves
+
+#[test]
+fn moves_json_lists_the_twenty_opening_moves() {
+    let r = arbiter(&["moves", "chess", "--json"]);
+    assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v.as_object().map(|o| o.len()), Some(1), "only `moves`: {v}");
+    let moves = moves_of(&v);
+    assert_eq!(moves.len(), 20, "{moves:?}");
+    for m in ["e2e4", "g1f3", "b1a3", "h2h3"] {
+        assert!(moves.iter().any(|x| x == m), "{m} missing from {moves:?}");
+    }
+}
+
+#[test]
+fn moves_after_a_line_lists_the_replies() {
+    let r = arbiter(&["moves", "chess", "e2e4", "e7e5"]);
+    assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);
+    let moves: Vec<&str> = r.stdout.lines().collect();
+    assert!(moves.contains(&"g1f3"), "{moves:?}");
+    assert!(moves.contains(&"e1e2"), "the king may step up: {moves:?}");
+    assert!(!moves.contains(&"e4e5"), "the pawn is blocked: {moves:?}");
+    assert_eq!(moves.len(), 29, "{moves:?}");
+}
+
+// ---------------------------------------------------------------- play
+
+#[test]
+fn play_reports_a_checkmate() {
+    let r = arbiter(&["play", "chess", "--json", "f2f3", "e7e5", "g2g4", "d8h4"]);
+    assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["status"], "win", "{v}");
+    assert_eq!(v["winner"], "black", "{v}");
+    assert_eq!(v["reason"], "checkmate", "{v}");
+    assert_eq!(v["result"], "0-1", "{v}");
+    assert_eq!(v["claimable"], serde_json::json!([]), "{v}");
+    assert_eq!(v["ply"], 4, "{v}");
+}
+
+#[test]
+fn play_rejects_moving_a_pinned_piece() {
+    // 3.d3?? — the d2 pawn is pinned to the king by the bishop on b4.
+    let r = arbiter(&[
+        "play", "chess", "--json", "e2e4", "e7e6", "g1f3", "f8b4", "d2d3",
+    ]);
+    r.assert_fails_cleanly(2);
+    let v = r.json();
+    assert_eq!(v["error"], "illegal-move", "{v}");
+    assert_eq!(v["ply"], 5, "{v}");
+    assert_eq!(v["move"], "d2d3", "{v}");
+    assert_eq!(v["reason"], "royal-attacked", "{v}");
+    assert_eq!(v["clause"], "FIDE 3.9.2", "{v}");
+    let mut keys: Vec<&str> = v
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort();
+    assert_eq!(keys, ["clause", "error", "move", "ply", "reason"], "{v}");
+    assert!(
+        r.stderr.contains("b4"),
+        "the message names the attacking bishop's square: {}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("d2d3"), "{}", r.stderr);
+}
+
+#[test]
+fn play_rejects_castling_through_an_attacked_square() {
+    let r = arbiter(&[
+        "play",
+        "chess",
+        "--json",
+        "--fen",
+        CASTLE_THROUGH_CHECK,
+        "e1g1",
+    ]);
+    r.assert_fails_cleanly(2);
+    let v = r.json();
+    assert_eq!(v["error"], "illegal-move", "{v}");
+    assert_eq!(v["ply"], 1, "{v}");
+    assert_eq!(v["move"], "e1g1", "{v}");
+    assert_eq!(v["reason"], "castling-through-check", "{v}");
+    assert!(
+        v["clause"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("FIDE 3.8.2")),
+        "{v}"
+    );
+    assert!(
+        r.stderr.contains("f1"),
+        "the message names the attacked square: {}",
+        r.stderr
+    );
+}
+
+#[test]
+fn explain_prints_the_clause_an_illegal_castling_breaks() {
+    let r = arbiter(&["explain", "chess", "--fen", CASTLE_THROUGH_CHECK, "e1g1"]);
+    assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);
+    assert!(r.stdout.contains("illegal"), "{}", r.stdout);
+    assert!(r.stdout.contains("castling-through-check"), "{}", r.stdout);
+    assert!(r.stdout.contains("FIDE 3.8.2.2"), "{}", r.stdout);
+
+    let legal = arbiter(&["explain", "chess", "--fen", CASTLE_THROUGH_CHECK, "e1c1"]);
+    assert_eq!(legal.code, Some(0), "stderr:\n{}", legal.stderr);
+    assert!(legal.stdout.contains("legal"), "{}", legal.stdout);
+    assert!(
+        !legal.stdout.contains("illegal"),
+        "castling long passes no attacked square: {}",
+        legal.stdout
+    );
+}
+
+// ---------------------------------------------------------------- bad input
+
+#[test]
+fn a_malformed_fen_is_reported() {
+    let r = arbiter(&[
+        "perft",
+        "chess",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8 w - - 0 1",
+        "1",
+    ]);
+    r.assert_fails_cleanly(1);
+    assert!(r.stderr.contains("--fen"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("ranks"),
+        "says which field is wrong: {}",
+        r.stderr
+    );
+
+    let json = arbiter(&["moves", "chess", "--json", "--fen", "this is not a fen"]);
+    json.assert_fails_cleanly(1);
+    assert_eq!(json.json()["error"], "bad-input", "{}", json.stdout);
+}
+
+#[test]
+fn a_malformed_param_is_reported() {
+    let r = arbiter(&["perft", "chess", "--param", "foo", "1"]);
+    r.assert_fails_cleanly(1);
+    assert!(
+        r.stderr.contains("`foo`"),
+        "names the argument: {}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("NAME=VALUE"),
+        "says what was expected: {}",
+        r.stderr
+    );
+}
+
+#[test]
+fn an_unknown_param_is_reported() {
+    let r = arbiter(&["perft", "chess", "--param", "foo=1", "1"]);
+    r.assert_fails_cleanly(1);
+    assert!(r.stderr.contains("no parameter `foo`"), "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+}
+
+#[test]
+fn an_unknown_ruleset_is_reported() {
+    let r = arbiter(&["perft", "no-such-game", "1"]);
+    r.assert_fails_cleanly(1);
+    assert!(r.stderr.contains("no-such-game"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("chess"),
+        "lists the bundled rulesets: {}",
+        r.stderr
+    );
+}
+
+#[test]
+fn an_unreadable_move_is_reported() {
+    let r = arbiter(&["play", "chess", "--json", "e2e4", "banana"]);
+    r.assert_fails_cleanly(2);
+    let v = r.json();
+    assert_eq!(v["error"], "illegal-move", "{v}");
+    assert_eq!(v["ply"], 2, "{v}");
+    assert_eq!(v["move"], "banana", "{v}");
+    assert!(v["reason"].is_string(), "{v}");
+}

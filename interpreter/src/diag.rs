@@ -202,8 +202,11 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
         let d = edit_distance(&lower, &c.to_lowercase());
-        let limit = (name.chars().count().max(c.chars().count()) / 3).max(1);
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+        let longer = name.chars().count().max(c.chars().count());
+        let limit = (longer / 3).max(1);
+        // `d < longer`: a candidate that shares nothing with the name (one letter for another) is
+        // no suggestion.
+        if d <= limit && d < longer && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
     }
@@ -252,6 +255,8 @@ mod tests {
         assert_eq!(suggest("Knigt", names), Some("Knight"));
         assert_eq!(suggest("knight", names), Some("Knight"));
         assert_eq!(suggest("Dragon", names), None);
+        assert_eq!(suggest("X", ["K", "Q"]), None);
+        assert_eq!(suggest("k", ["K", "Q"]), Some("K"));
     }
 
     #[test]

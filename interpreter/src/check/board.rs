@@ -96,6 +96,13 @@ fn edge_names(cx: &mut Cx, names: Option<&ast::Names>, n: usize, default_letters
                 };
                 let Some(last_text) = last_text else { return default() };
                 if let (Ok(a), Ok(b)) = (first.parse::<usize>(), last_text.parse::<usize>()) {
+                    let given = b.max(a) - a + 1;
+                    if given != n {
+                        // Said before listing them: `ranks 1..99999999999` must not build the list.
+                        cx.error(codes::CONTRADICTION, *span, format!("the board has {n} {edge}, but {given} names are given"))
+                            .label = format!("{given} names");
+                        return default();
+                    }
                     ((a..=b.max(a)).map(|i| i.to_string()).collect(), *span)
                 } else {
                     let a = first.chars().next().unwrap_or('a');
@@ -104,7 +111,7 @@ fn edge_names(cx: &mut Cx, names: Option<&ast::Names>, n: usize, default_letters
                         (a..=b).map(|c| c.to_string()).filter(|c| Some(c.as_str()) != skip.as_deref()).collect();
                     (v, *span)
                 }
-            } else if let Ok(a) = first.parse::<usize>() {
+            } else if let Some(a) = first.parse::<usize>().ok().filter(|a| a.checked_add(n).is_some()) {
                 ((a..a + n).map(|i| i.to_string()).collect(), *span)
             } else {
                 match letters_from(first, skip.as_deref(), n) {
@@ -132,9 +139,14 @@ fn edge_names(cx: &mut Cx, names: Option<&ast::Names>, n: usize, default_letters
     v
 }
 
-pub(super) fn resolve_board(cx: &mut Cx, items: &[ast::Item], whole: Span) {
+/// Resolves the board; `missing_at` is where to report its absence (`None`: do not report it).
+pub(super) fn resolve_board(cx: &mut Cx, items: &[ast::Item], missing_at: Option<Span>) {
     let Some(b) = items.iter().find_map(|i| if let ast::Item::Board(b) = i { Some(b) } else { None }) else {
-        cx.error(codes::MISSING, whole, "this ruleset has no `board`").help.push("add `board 8 x 8 squares { files a..h  ranks 1..8 }`".into());
+        if let Some(whole) = missing_at {
+            cx.error(codes::MISSING, whole, "this ruleset has no `board`")
+                .help
+                .push("add `board 8 x 8 squares { files a..h  ranks 1..8 }`".into());
+        }
         return;
     };
     let max = MAX_BOARD_SIDE as i64;
@@ -165,7 +177,10 @@ pub(super) fn resolve_board(cx: &mut Cx, items: &[ast::Item], whole: Span) {
                         cx.error(codes::CONTRADICTION, *span, "a river runs between two neighbouring ranks");
                     }
                     _ => {
-                        cx.error(codes::UNKNOWN_NAME, *span, format!("no rank named `{a}` or `{c}`"));
+                        let bad = if ra.is_none() { a } else { c };
+                        let d = Diagnostic::error(codes::UNKNOWN_NAME, *span, format!("this board has no rank `{bad}`"))
+                            .help(format!("ranks are named {}", board.rank_names.join(" ")));
+                        cx.diags.push(d);
                     }
                 }
             }
@@ -173,7 +188,8 @@ pub(super) fn resolve_board(cx: &mut Cx, items: &[ast::Item], whole: Span) {
                 for (a, c) in segments {
                     match (board.parse_square(a), board.parse_square(c)) {
                         (Some(x), Some(y)) => board.drawings.push(Drawing::Line { from: x, to: y }),
-                        _ => bad_square(cx, &format!("{a}-{c}"), *span, &board),
+                        (None, _) => bad_square(cx, a, *span, &board),
+                        (_, None) => bad_square(cx, c, *span, &board),
                     }
                 }
             }
@@ -220,18 +236,25 @@ fn coord_index(names: &[String], s: &str) -> Option<usize> {
     names.iter().position(|n| n == s)
 }
 
-/// Evaluates a zone expression to a set of squares (first player's view).
+/// Evaluates a zone expression to a set of squares (first player's view). Every term is
+/// evaluated, so each problem is reported and each zone named counts as used.
 pub(super) fn zone(cx: &mut Cx, e: &ast::ZoneExpr) -> Option<SquareSet> {
-    let mut acc = term(cx, &e.first)?;
+    let mut acc = term(cx, &e.first);
     for (union, t) in &e.rest {
-        let s = term(cx, t)?;
-        if *union {
-            acc.union(&s)
-        } else {
-            acc.subtract(&s)
-        }
+        let s = term(cx, t);
+        acc = match (acc, s) {
+            (Some(mut a), Some(s)) => {
+                if *union {
+                    a.union(&s)
+                } else {
+                    a.subtract(&s)
+                }
+                Some(a)
+            }
+            _ => None,
+        };
     }
-    Some(acc)
+    acc
 }
 
 /// A zone for both sides: the second player's is the mirror image.
@@ -246,6 +269,10 @@ pub(super) fn zone_by_side(cx: &mut Cx, e: &ast::ZoneExpr) -> Option<BySide<Squa
 }
 
 fn term(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<SquareSet> {
+    if let ast::ZoneTerm::Ref(id) = t {
+        // Used even when it cannot be evaluated (no board), so that no "never used" follows.
+        cx.used.insert(format!("zone {}", id.name));
+    }
     let board = cx.board.clone()?;
     let n = board.squares();
     let mut s = SquareSet::new(n);
@@ -301,9 +328,10 @@ fn term(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<SquareSet> {
             }
         }
         ast::ZoneTerm::Ref(id) => {
-            cx.used.insert(format!("zone {}", id.name));
             match cx.zones.get(&id.name) {
                 Some((z, _)) => s = z.clone(),
+                // Defined, but its definition has an error that is already reported.
+                None if cx.broken_zones.contains(&id.name) => return None,
                 None => {
                     let names: Vec<String> = cx.zones.keys().cloned().collect();
                     cx.unknown(&id.name, id.span, "zone", names.iter().map(|s| s.as_str()));
@@ -319,11 +347,18 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
     for it in items {
         if let ast::Item::Zone(z) = it {
             // Zones may refer to zones defined before them.
-            if let Some(set) = zone(cx, &z.expr) {
-                if set.is_empty() {
-                    cx.diags.push(Diagnostic::warning(codes::REDUNDANT, z.expr.span, format!("zone `{}` has no squares", z.name.name)).label("empty"));
+            match zone(cx, &z.expr) {
+                Some(set) => {
+                    if set.is_empty() {
+                        cx.diags.push(
+                            Diagnostic::warning(codes::REDUNDANT, z.expr.span, format!("zone `{}` has no squares", z.name.name)).label("empty"),
+                        );
+                    }
+                    cx.zones.insert(z.name.name.clone(), (set, z.name.span));
                 }
-                cx.zones.insert(z.name.name.clone(), (set, z.name.span));
+                None => {
+                    cx.broken_zones.insert(z.name.name.clone());
+                }
             }
         }
     }

@@ -13,6 +13,7 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
         for r in rules {
             if let Some((_, first)) = seen.iter().find(|(n, _)| *n == r.label.name) {
                 let d = Diagnostic::error(codes::DUPLICATE, r.label.span, format!("end rule `{}` is defined twice", r.label.name))
+                    .label("defined again here")
                     .with(*first, "first defined here");
                 cx.diags.push(d);
                 continue;
@@ -34,8 +35,13 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
                 ast::Verdict::Draw => Verdict::Draw,
             };
             let has_rep = conditions.iter().any(|c| matches!(c, Condition::Repetition(_)));
-            if conditions.iter().any(|c| matches!(c, Condition::CheckingThroughout)) && !has_rep {
-                cx.error(codes::CONTRADICTION, r.span, "`one side checking throughout` needs a `repetition` condition to define the cycle");
+            let checking = r.conditions.iter().find_map(|c| match c {
+                ast::Condition::CheckingThroughout(span) => Some(*span),
+                _ => None,
+            });
+            if let Some(span) = checking.filter(|_| !has_rep && conditions.iter().any(|c| matches!(c, Condition::CheckingThroughout))) {
+                cx.error(codes::CONTRADICTION, span, "`one side checking throughout` needs a `repetition` condition to define the cycle")
+                    .label = "no `repetition` in this rule".into();
                 ok = false;
             }
             if verdict == Verdict::CheckerLoses && !conditions.iter().any(|c| matches!(c, Condition::CheckingThroughout)) {

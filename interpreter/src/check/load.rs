@@ -10,6 +10,9 @@ use crate::syntax::{ast, parse_file};
 /// How deep `extends` chains may go.
 const MAX_EXTENDS_DEPTH: usize = 16;
 
+/// The items a ruleset must have: all may be in a base file that could not be read.
+const EVERYTHING: [&str; 3] = ["game", "board", "setup"];
+
 /// The result of checking: the sources read, every diagnostic, and the rules if there was no error.
 #[derive(Debug)]
 pub struct Checked {
@@ -26,7 +29,7 @@ pub fn check_file(path: &Path, params: &[(String, String)]) -> Checked {
         Ok(t) => t,
         Err(e) => {
             let f = sources.add(path.display().to_string(), "");
-            diags.push(Diagnostic::error(codes::FILE, Span::new(f, 0, 0), format!("cannot read {}: {e}", path.display())));
+            diags.push(Diagnostic::error(codes::FILE, Span::new(f, 0, 0), format!("cannot read {}: {}", path.display(), io_reason(&e))));
             return Checked { sources, diagnostics: diags, rules: None };
         }
     };
@@ -48,41 +51,61 @@ fn check_text(
     dir: Option<PathBuf>,
     params: &[(String, String)],
 ) -> Checked {
-    let len = text.len();
     let file = sources.add(name.clone(), text);
     let mut chain = vec![name];
-    let items = load_items(sources, diags, file, dir, &mut chain);
-    let whole = Span::new(file, 0, len.min(first_line_len(sources.text(file))));
-    let rules = super::resolve(&items, params, sources, diags, whole);
+    let mut unreadable = Vec::new();
+    let items = load_items(sources, diags, file, dir, &mut chain, &mut unreadable);
+    // Problems of the ruleset as a whole (a missing `board`) point at the start of the file.
+    let whole = Span::new(file, 0, 0);
+    let rules = super::resolve(&items, params, sources, diags, whole, &unreadable);
     Checked { sources: std::mem::take(sources), diagnostics: std::mem::take(diags), rules }
 }
 
-fn first_line_len(t: &str) -> usize {
-    t.find('\n').unwrap_or(t.len())
-}
-
-/// Parses `file`, loads its base (if it extends one) and returns the merged items.
-fn load_items(sources: &mut Sources, diags: &mut Diagnostics, file: FileId, dir: Option<PathBuf>, chain: &mut Vec<String>) -> Vec<ast::Item> {
+/// Parses `file`, loads its base (if it extends one) and returns the merged items. `unreadable`
+/// collects the kinds of item (`game`, `board`, ...) that may be missing only because a line or
+/// a file could not be read; their absence is not reported again.
+fn load_items(
+    sources: &mut Sources,
+    diags: &mut Diagnostics,
+    file: FileId,
+    dir: Option<PathBuf>,
+    chain: &mut Vec<String>,
+    unreadable: &mut Vec<String>,
+) -> Vec<ast::Item> {
     let parsed = parse_file(&sources.text(file).to_string(), file, diags);
+    unreadable.extend(parsed.unreadable);
     let mut base: Vec<ast::Item> = Vec::new();
     let mut own = Vec::new();
+    let mut extended: Option<Span> = None;
     for item in parsed.items {
         match item {
             ast::Item::Extends(path) => {
-                if !base.is_empty() {
-                    diags.push(Diagnostic::error(codes::DUPLICATE, path.span, "a ruleset can extend only one other"));
+                // Checked before reading the file, so a second `extends` is reported even when
+                // the first could not be read.
+                if let Some(first) = extended {
+                    diags.push(
+                        Diagnostic::error(codes::DUPLICATE, path.span, "a ruleset can extend only one other")
+                            .label("second `extends`")
+                            .with(first, "first `extends`"),
+                    );
                     continue;
                 }
+                extended = Some(path.span);
                 let full = dir.as_deref().unwrap_or(Path::new(".")).join(&path.value);
                 let shown = full.display().to_string();
                 if chain.contains(&shown) {
                     diags.push(
-                        Diagnostic::error(codes::FILE, path.span, format!("`{}` extends itself through {}", path.value, chain.join(" -> ")))
-                            .label("cycle"),
+                        Diagnostic::error(
+                            codes::FILE,
+                            path.span,
+                            format!("extending `{}` closes a cycle: {} -> {shown}", path.value, chain.join(" -> ")),
+                        )
+                        .label("cycle"),
                     );
                     continue;
                 }
                 if chain.len() >= MAX_EXTENDS_DEPTH {
+                    unreadable.extend(EVERYTHING.map(String::from));
                     diags.push(Diagnostic::error(codes::BOUND, path.span, format!("extends chains may be at most {MAX_EXTENDS_DEPTH} deep")));
                     continue;
                 }
@@ -90,18 +113,41 @@ fn load_items(sources: &mut Sources, diags: &mut Diagnostics, file: FileId, dir:
                     Ok(text) => {
                         let f = sources.add(shown.clone(), text);
                         chain.push(shown);
-                        base = load_items(sources, diags, f, full.parent().map(Path::to_path_buf), chain);
+                        base = load_items(sources, diags, f, full.parent().map(Path::to_path_buf), chain, unreadable);
                         chain.pop();
                     }
-                    Err(e) => diags.push(
-                        Diagnostic::error(codes::FILE, path.span, format!("cannot read `{}`: {e}", full.display())).label("extended here"),
-                    ),
+                    Err(e) => {
+                        unreadable.extend(EVERYTHING.map(String::from));
+                        diags.push(
+                            Diagnostic::error(codes::FILE, path.span, format!("cannot read `{}`: {}", full.display(), io_reason(&e)))
+                                .label("extended here"),
+                        )
+                    }
                 }
             }
             other => own.push(other),
         }
     }
     merge(base, own, diags)
+}
+
+/// Why a file could not be read, in the same words on every platform where that is possible.
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::IsADirectory => "it is a directory".into(),
+        std::io::ErrorKind::InvalidData => "it is not UTF-8 text".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// How an item's key reads in a message: `piece `Knight``, `board`.
+fn shown_key(k: &str) -> String {
+    match k.split_once(' ') {
+        Some((kind, name)) => format!("{kind} `{name}`"),
+        None => format!("`{k}`"),
+    }
 }
 
 /// The key under which two items clash (same kind and name); `None` for items that accumulate.
@@ -202,7 +248,7 @@ fn merge(base: Vec<ast::Item>, own: Vec<ast::Item>, diags: &mut Diagnostics) -> 
             Some(pos) if ovr => out[pos] = item,
             Some(pos) => {
                 let first = overrides(&out[pos]).map(|(_, s)| s).unwrap_or(span);
-                let mut d = Diagnostic::error(codes::DUPLICATE, span, format!("{k} is defined twice"))
+                let mut d = Diagnostic::error(codes::DUPLICATE, span, format!("{} is defined twice", shown_key(&k)))
                     .label("defined again here")
                     .with(first, "first defined here");
                 if pos < base_len {
@@ -212,7 +258,7 @@ fn merge(base: Vec<ast::Item>, own: Vec<ast::Item>, diags: &mut Diagnostics) -> 
             }
             None => {
                 if ovr {
-                    diags.push(Diagnostic::warning(codes::REDUNDANT, span, format!("`override` but no {k} to replace")).label("overrides nothing"));
+                    diags.push(Diagnostic::warning(codes::REDUNDANT, span, format!("`override` but no {} to replace", shown_key(&k))).label("overrides nothing"));
                 }
                 out.push(item);
             }

@@ -32,6 +32,8 @@ struct Cx<'a> {
     used: std::collections::HashSet<String>,
     board: Option<Board>,
     zones: HashMap<String, (SquareSet, Span)>,
+    /// Zones whose definition has an error (already reported): uses of them are not "unknown".
+    broken_zones: std::collections::HashSet<String>,
     directions: HashMap<String, (Vec<(i32, i32)>, Span)>,
     kinds: HashMap<String, KindId>,
     kind_names: Vec<String>,
@@ -82,7 +84,12 @@ impl Cx<'_> {
             }
         };
         if v < lo || v > hi {
-            self.error(codes::BOUND, span, format!("{what} must be between {lo} and {hi}, not {v}"))
+            // A literal is shown as written (`99999999999999999999`, not the clamped value).
+            let shown = match c {
+                ast::Count::Int(..) => self.src.slice(span).to_string(),
+                ast::Count::Param(_) => v.to_string(),
+            };
+            self.error(codes::BOUND, span, format!("{what} must be between {lo} and {hi}, not {shown}"))
                 .label = "out of range".into();
             return None;
         }
@@ -122,14 +129,18 @@ fn cite(c: &Option<ast::Cite>) -> Option<String> {
     c.as_ref().map(|c| c.text.clone())
 }
 
-/// Resolves merged items into rules. `overrides` are `--param NAME=VALUE` pairs.
+/// Resolves merged items into rules. `overrides` are `--param NAME=VALUE` pairs. `unreadable`
+/// names the kinds of item that were in a line or file that could not be read: if such an item
+/// is missing, that is already reported.
 fn resolve(
     items: &[ast::Item],
     overrides: &[(String, String)],
     sources: &Sources,
     diags: &mut Diagnostics,
     whole: Span,
+    unreadable: &[String],
 ) -> Option<Rules> {
+    let report_missing = |kind: &str| !unreadable.iter().any(|u| u == kind);
     let mut cx = Cx {
         src: sources,
         diags,
@@ -137,6 +148,7 @@ fn resolve(
         used: Default::default(),
         board: None,
         zones: HashMap::new(),
+        broken_zones: Default::default(),
         directions: HashMap::new(),
         kinds: HashMap::new(),
         kind_names: Vec::new(),
@@ -214,6 +226,7 @@ fn resolve(
     let mut cite_prefix = None;
     let mut name = String::from("unnamed");
     match game {
+        None if !report_missing("game") => {}
         None => {
             cx.error(codes::MISSING, whole, "this ruleset has no `game` item")
                 .help
@@ -234,13 +247,26 @@ fn resolve(
                 if g.players[0].name.name == g.players[1].name.name {
                     cx.error(codes::DUPLICATE, g.players[1].name.span, "both players have the same name");
                 }
-                players = Some([mk(&g.players[0], "w"), mk(&g.players[1], "b")]);
+                // The side-to-move field of a FEN: one word, different for each player.
+                for f in g.players.iter().filter_map(|p| p.fen.as_ref()) {
+                    if f.value.is_empty() || f.value.contains(char::is_whitespace) {
+                        cx.error(codes::TYPE, f.span, "a player's FEN letter must be a word without spaces (the side to move in FEN)")
+                            .label = "not a FEN word".into();
+                    }
+                }
+                let [a, b] = [mk(&g.players[0], "w"), mk(&g.players[1], "b")];
+                if a.fen == b.fen && !a.fen.is_empty() {
+                    let span = g.players[1].fen.as_ref().or(g.players[0].fen.as_ref()).map_or(g.players[1].name.span, |f| f.span);
+                    cx.error(codes::DUPLICATE, span, format!("both players have the FEN letter `{}`", a.fen)).label =
+                        "a FEN could not say whose move it is".into();
+                }
+                players = Some([a, b]);
             }
         }
     }
 
     // Board, directions, zones.
-    board::resolve_board(&mut cx, items, whole);
+    board::resolve_board(&mut cx, items, report_missing("board").then_some(whole));
     board::resolve_directions(&mut cx, items);
     board::resolve_zones(&mut cx, items);
 
@@ -249,15 +275,21 @@ fn resolve(
 
     // Legality constraints.
     let mut royal_safety = None;
+    let mut royal_safety_span = None;
     let mut royals_facing = None;
     for it in items {
         if let ast::Item::Forbid(f) = it {
             match &f.kind {
                 ast::ForbidKind::RoyalAttacked => {
-                    if royal_safety.is_some() {
-                        cx.diags.push(Diagnostic::warning(codes::REDUNDANT, f.span, "this constraint is stated twice"));
+                    if let Some(first) = royal_safety_span {
+                        cx.diags.push(
+                            Diagnostic::warning(codes::REDUNDANT, f.span, "this constraint is stated twice")
+                                .label("stated again here")
+                                .with(first, "first stated here"),
+                        );
                     }
                     royal_safety = Some(cite(&f.cite));
+                    royal_safety_span = Some(f.span);
                 }
                 ast::ForbidKind::RoyalsFacing(ds) => {
                     let dirs = board::dirs(&mut cx, ds);
@@ -282,6 +314,7 @@ fn resolve(
     let setups: Vec<&ast::Setup> = items.iter().filter_map(|i| if let ast::Item::Setup(s) = i { Some(s) } else { None }).collect();
     let setup = match setups.last() {
         Some(s) => Some(s),
+        None if !report_missing("setup") => None,
         None => {
             cx.error(codes::MISSING, whole, "this ruleset has no `setup` position").help.push("add `setup \"<FEN>\"`".into());
             None

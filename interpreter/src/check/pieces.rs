@@ -82,8 +82,9 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             let n = match distance {
                 None => 1,
                 Some((n, span)) if *n >= 1 && *n < side => *n as u32,
-                Some((n, span)) => {
-                    cx.error(codes::BOUND, *span, format!("a step's distance must be between 1 and {}, not {n}", side - 1)).label =
+                Some((_, span)) => {
+                    let shown = cx.src.slice(*span);
+                    cx.error(codes::BOUND, *span, format!("a step's distance must be between 1 and {}, not {shown}", side - 1)).label =
                         "out of range".into();
                     return None;
                 }
@@ -101,13 +102,17 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         ast::Primitive::Leap { offset, block } => {
             let (a, b, span) = *offset;
             if (a, b) == (0, 0) || a.unsigned_abs() as i64 >= side || b.unsigned_abs() as i64 >= side {
-                cx.error(codes::BOUND, span, format!("a leap must be non-zero and shorter than the board ({a},{b})")).label =
-                    "out of range".into();
+                let shown = cx.src.slice(span);
+                cx.error(codes::BOUND, span, format!("the leap {shown} does not fit the board: it must be non-zero, each part shorter than {side}"))
+                    .label = "out of range".into();
                 return None;
             }
             let block = match block {
                 Some((c, d, bspan)) => {
-                    let inside = (c.signum() == a.signum() || *c == 0) && (d.signum() == b.signum() || *d == 0) && c.abs() <= a.abs() && d.abs() <= b.abs();
+                    let inside = (c.signum() == a.signum() || *c == 0)
+                        && (d.signum() == b.signum() || *d == 0)
+                        && c.unsigned_abs() <= a.unsigned_abs()
+                        && d.unsigned_abs() <= b.unsigned_abs();
                     if !inside || (*c, *d) == (0, 0) || (*c, *d) == (a, b) {
                         cx.error(
                             codes::CONTRADICTION,
@@ -221,7 +226,8 @@ fn castle(cx: &mut Cx, p: &ast::PieceDecl, c: &ast::Castle) -> Option<Castle> {
     let side = cx.board.as_ref().map_or(MAX_BOARD_SIDE, |b| b.width) as i64;
     let (n, span) = c.distance;
     if n < 1 || n >= side {
-        cx.error(codes::BOUND, span, format!("castling distance must be between 1 and {}", side - 1));
+        let shown = cx.src.slice(span);
+        cx.error(codes::BOUND, span, format!("castling distance must be between 1 and {}, not {shown}", side - 1)).label = "out of range".into();
         return None;
     }
     let mut out = Castle {
@@ -248,8 +254,10 @@ fn castle(cx: &mut Cx, p: &ast::PieceDecl, c: &ast::Castle) -> Option<Castle> {
         *slot = Some(cite(&cond.cite).or_else(|| cite(&c.cite)));
     }
     if out.unmoved.is_none() || out.partner_unmoved.is_none() {
+        // Points at `castle with Rook moving 2`, not at the whole block.
+        let header = Span { end: c.distance.1.end, ..c.span };
         cx.diags.push(
-            Diagnostic::warning(codes::REDUNDANT, c.span, "castling without `unmoved` and `partner unmoved` can be repeated forever")
+            Diagnostic::warning(codes::REDUNDANT, header, "castling without `unmoved` and `partner unmoved` can be repeated forever")
                 .label("castling declared here")
                 .help("FEN records castling rights only for unmoved pieces; add both conditions"),
         );

@@ -41,6 +41,9 @@ pub struct StringLit {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RulesFile {
     pub items: Vec<Item>,
+    /// The keywords of items that could not be read (`board` for a `board 8 y 8 ...` line), so
+    /// that the checker does not also report them missing.
+    pub unreadable: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

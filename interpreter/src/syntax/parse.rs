@@ -17,12 +17,29 @@ struct Cx<'d> {
     file: FileId,
     src: &'d str,
     diags: &'d mut Diagnostics,
+    /// Keywords of items that could not be read (see [`RulesFile::unreadable`]).
+    unreadable: Vec<String>,
+    /// The current item's block has swallowed the next item (a `}` is missing): the lines after
+    /// it are not reported one by one.
+    unclosed: bool,
 }
 
 impl Cx<'_> {
+    /// The span of a node, up to its last token. A rule that ends in an absent optional part
+    /// (`cite?`) also covers the whitespace and comments pest skipped looking for it; that tail is
+    /// left out, so a caret never runs on into a comment or the next line.
     fn span(&self, p: &P) -> Span {
-        let s = p.as_span();
-        Span::new(self.file, s.start(), s.end())
+        Span::new(self.file, p.as_span().start(), self.end(p))
+    }
+    fn end(&self, p: &P) -> usize {
+        let end = p.as_span().end();
+        match p.clone().into_inner().last() {
+            Some(last) => {
+                let inner = self.end(&last);
+                if is_trivia(&self.src[inner..end]) { inner } else { end }
+            }
+            None => end,
+        }
     }
     fn ident(&self, p: P) -> Ident {
         Ident { name: p.as_str().to_string(), span: self.span(&p) }
@@ -63,8 +80,12 @@ impl Cx<'_> {
                     };
                     let expected = match &e.variant {
                         pest::error::ErrorVariant::ParsingError { positives, .. } => {
-                            let mut v: Vec<String> = positives.iter().filter_map(|r| describe(*r)).collect();
-                            v.dedup();
+                            let mut v: Vec<String> = Vec::new();
+                            for d in positives.iter().filter_map(|r| describe(*r)) {
+                                if !v.contains(&d) {
+                                    v.push(d);
+                                }
+                            }
                             v
                         }
                         pest::error::ErrorVariant::CustomError { message } => vec![message.clone()],
@@ -73,6 +94,13 @@ impl Cx<'_> {
                 }
             }
         };
+        if entry == Rule::item_only {
+            if let Some(k) = item_keyword(p.as_str()) {
+                self.unreadable.push(k.to_string());
+            }
+        } else if self.unclosed {
+            return;
+        }
         let own_start = p.as_span().start();
         let (mut pos, mut expected) = attempt(text);
         let (mut base, mut text) = (base, text);
@@ -83,25 +111,58 @@ impl Cx<'_> {
             (pos, expected) = attempt(text);
         }
         let pos = pos.min(text.len());
-        let end = text[pos..].find(|c: char| c.is_whitespace()).map_or(text.len(), |e| pos + e.max(1));
-        let end = end.max((pos + 1).min(text.len()));
+        // The word at the error (at least one character, which may take several bytes).
+        let rest = &text[pos..];
+        let word = match rest.find(char::is_whitespace) {
+            Some(0) => rest.chars().next().map_or(0, char::len_utf8),
+            Some(e) => e,
+            None => rest.len(),
+        };
+        let end = pos + word;
         let span = Span::new(self.file, base + pos, base + end);
-        let found = text[pos..end.min(text.len())].trim();
-        let mut d = Diagnostic::error(
-            codes::SYNTAX,
-            span,
-            if found.is_empty() {
-                format!("this {what} ends too early")
-            } else {
-                format!("cannot read this {what}: unexpected `{found}`")
-            },
-        )
-        .label(if found.is_empty() { "the line stops here" } else { "not expected here" });
+        let raw = &text[pos..end];
+        let found = raw.trim();
+        let (message, label) = match raw.chars().next() {
+            None => (format!("this {what} ends too early"), "the line stops here"),
+            Some(c) if c.is_ascii_whitespace() => (format!("this {what} ends too early"), "the line stops here"),
+            // A space the grammar does not know (U+3000, a no-break space): name it.
+            Some(c) if found.is_empty() => (format!("cannot read this {what}: unexpected character U+{:04X}", c as u32), "not expected here"),
+            Some(_) => (format!("cannot read this {what}: unexpected `{found}`"), "not expected here"),
+        };
+        let mut d = Diagnostic::error(codes::SYNTAX, span, message).label(label);
         if !expected.is_empty() {
             d = d.help(format!("expected {}", one_of(&expected)));
         }
+        if entry != Rule::item_only && pos == 0 && TOP_KEYWORDS.contains(&found) {
+            d = d.help("this line starts a new item: is the `}` that closes the block above missing?");
+            self.unclosed = true;
+            if let Some(k) = item_keyword(text) {
+                self.unreadable.push(k.to_string());
+            }
+        }
         self.diags.push(d);
     }
+}
+
+/// The words that start a top-level item.
+const TOP_KEYWORDS: &[&str] =
+    &["extends", "game", "param", "board", "zone", "direction", "piece", "forbid", "allow", "after", "end", "setup", "override"];
+
+/// The keyword of the item a line starts (`board` for `override board ...`), if it starts one.
+fn item_keyword(line: &str) -> Option<&str> {
+    let mut words = line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).filter(|w| !w.is_empty());
+    let first = words.next()?;
+    let k = if first == "override" { words.next()? } else { first };
+    TOP_KEYWORDS.contains(&k).then_some(k)
+}
+
+/// Whether `s` is only whitespace and comments.
+fn is_trivia(s: &str) -> bool {
+    let mut rest = s.trim_start();
+    while let Some(comment) = rest.strip_prefix('#') {
+        rest = comment.find('\n').map_or("", |i| &comment[i..]).trim_start();
+    }
+    rest.is_empty()
 }
 
 fn one_of(v: &[String]) -> String {
@@ -130,6 +191,41 @@ fn describe(r: Rule) -> Option<String> {
         Rule::zone_expr | Rule::zone_term => "a zone",
         Rule::condition => "a condition",
         Rule::modifier => "a modifier",
+        Rule::move_form => "a movement (`step`, `slide`, `leap` or `hop`)",
+        Rule::promote_decl => "`promotes`",
+        Rule::castle_decl => "`castle`",
+        Rule::castle_cond => "a castling condition",
+        Rule::end_rule => "an end rule (`name: conditions -> verdict`)",
+        Rule::files_decl => "`files`",
+        Rule::ranks_decl => "`ranks`",
+        Rule::checkered_decl => "`checkered`",
+        Rule::draw_decl => "`draw`",
+        Rule::cite_decl => "`cite`",
+        Rule::players_decl => "`players`",
+        Rule::lbrace => "`{`",
+        Rule::rbrace => "`}`",
+        Rule::lparen => "`(`",
+        Rule::rparen => "`)`",
+        Rule::comma => "`,`",
+        Rule::colon => "`:`",
+        Rule::equals => "`=`",
+        Rule::arrow => "`->`",
+        Rule::bar => "`|`",
+        Rule::dots => "`..`",
+        Rule::zone_op => "`+` or `-`",
+        Rule::override_kw => "`override`",
+        Rule::extends_decl => "`extends`",
+        Rule::game_decl => "`game`",
+        Rule::param_decl => "`param`",
+        Rule::board_decl => "`board`",
+        Rule::zone_decl => "`zone`",
+        Rule::direction_decl => "`direction`",
+        Rule::piece_decl => "`piece`",
+        Rule::forbid_decl => "`forbid`",
+        Rule::allow_decl => "`allow`",
+        Rule::after_decl => "`after`",
+        Rule::end_decl => "`end`",
+        Rule::setup_decl => "`setup`",
         r => {
             let name = format!("{r:?}");
             if let Some(k) = name.strip_prefix("kw_") {
@@ -147,7 +243,7 @@ fn describe(r: Rule) -> Option<String> {
 
 /// Parses one file. Never fails: problems go to `diags` and the readable part is returned.
 pub fn parse_file(text: &str, file: FileId, diags: &mut Diagnostics) -> RulesFile {
-    let mut cx = Cx { file, src: text, diags };
+    let mut cx = Cx { file, src: text, diags, unreadable: Vec::new(), unclosed: false };
     let mut out = RulesFile::default();
     let top = match RulesParser::parse(Rule::file, text) {
         Ok(mut pairs) => pairs.next().expect("grammar: file rule yields one pair"),
@@ -165,10 +261,12 @@ pub fn parse_file(text: &str, file: FileId, diags: &mut Diagnostics) -> RulesFil
         }
     };
     for p in top.into_inner() {
+        cx.unclosed = false;
         if let Some(item) = item(&mut cx, p) {
             out.items.push(item);
         }
     }
+    out.unreadable = cx.unreadable;
     out
 }
 
@@ -458,7 +556,8 @@ fn zone_decl(cx: &mut Cx, p: P) -> ZoneDecl {
 
 fn offset(cx: &Cx, p: P) -> (i32, i32, Span) {
     let span = cx.span(&p);
-    let v: Vec<i32> = p.into_inner().map(|n| n.as_str().parse().unwrap_or(i32::MAX)).collect();
+    let v: Vec<i32> =
+        p.into_inner().filter(|n| n.as_rule() == Rule::sint).map(|n| n.as_str().parse().unwrap_or(i32::MAX)).collect();
     (v[0], v[1], span)
 }
 
@@ -791,6 +890,64 @@ mod tests {
         assert_eq!(d.items[0].code, codes::SYNTAX);
         assert!(d.items[0].help[0].contains("`empty`"), "{:?}", d.items[0].help);
         assert_eq!(f.items.len(), 2);
+    }
+
+    #[test]
+    fn punctuation_is_named_in_what_was_expected() {
+        let (_, d) = parse("end {\n  stalemate: no legal move => draw\n}\n");
+        assert_eq!(d.items.len(), 1, "{d:?}");
+        assert_eq!(d.items[0].message, "cannot read this end rule: unexpected `=>`");
+        assert_eq!(d.items[0].help, vec!["expected `,` or `->`".to_string()]);
+    }
+
+    #[test]
+    fn spans_end_at_the_last_token_not_at_a_comment() {
+        let src = "end {\n  stalemate: no legal move -> draw   # no citation\n}\n";
+        let (f, d) = parse(src);
+        assert!(d.items.is_empty(), "{d:?}");
+        let Item::End(rules) = &f.items[0] else { panic!("expected an end block, got {:?}", f.items) };
+        let s = rules[0].span;
+        assert_eq!(&src[s.start as usize..s.end as usize], "stalemate: no legal move -> draw");
+    }
+
+    #[test]
+    fn an_open_range_ends_before_the_next_clause() {
+        let (f, d) = parse("board 8 x 8 squares {\n  files a..\n  ranks 1..\n  checkered a1 dark\n}\n");
+        assert!(d.items.is_empty(), "{d:?}");
+        let Item::Board(b) = &f.items[0] else { panic!("expected a board, got {:?}", f.items) };
+        assert!(matches!(&b.files, Some(Names::Range { last: None, .. })), "{:?}", b.files);
+        assert!(matches!(&b.ranks, Some(Names::Range { last: None, .. })), "{:?}", b.ranks);
+        assert!(b.checkered.is_some());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let (f, d) = parse("\u{feff}zone z = rank 1\n");
+        assert!(d.items.is_empty(), "{d:?}");
+        assert_eq!(f.items.len(), 1);
+    }
+
+    #[test]
+    fn a_missing_brace_is_reported_once_and_the_swallowed_item_noted() {
+        let (f, d) = parse("game \"G\" {\n  players a \"a\", b \"b\"\nboard 8 x 8 squares {\n  files a..h\n  ranks 1..8\n}\n");
+        assert_eq!(d.items.len(), 1, "{d:?}");
+        assert!(d.items[0].help.iter().any(|h| h.contains("`}`")), "{:?}", d.items[0].help);
+        assert_eq!(f.unreadable, vec!["board".to_string()]);
+    }
+
+    #[test]
+    fn an_unreadable_item_is_noted_by_its_keyword() {
+        let (f, d) = parse("override board 8 by 8 squares { }\nzone z = rank 1\n");
+        assert_eq!(d.items.len(), 1, "{d:?}");
+        assert_eq!(f.unreadable, vec!["board".to_string()]);
+        assert!(matches!(f.items[0], Item::Zone(_)));
+    }
+
+    #[test]
+    fn an_error_before_a_wide_character_is_cut_at_a_character_boundary() {
+        let (_, d) = parse("piece Rook \"R\" {\n  slide orthogonal\u{3000}x\n}\n");
+        assert_eq!(d.items.len(), 1, "{d:?}");
+        assert_eq!(d.items[0].message, "cannot read this movement clause: unexpected character U+3000");
     }
 
     #[test]
