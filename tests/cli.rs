@@ -31,8 +31,7 @@ impl Run {
         self.stdout.lines().last().unwrap_or_default()
     }
     fn json(&self) -> Value {
-        serde_json::from_str(self.stdout.trim())
-            .unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}):\n{}", self.stdout))
+        serde_json::from_str(self.stdout.trim()).unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}):\n{}", self.stdout))
     }
     /// The run ended with `code` (not a crash: no panic).
     fn assert_exit(&self, code: i32) {
@@ -43,11 +42,7 @@ impl Run {
             self.stdout,
             self.stderr
         );
-        assert!(
-            !self.stderr.contains("panicked"),
-            "the binary panicked:\n{}",
-            self.stderr
-        );
+        assert!(!self.stderr.contains("panicked"), "the binary panicked:\n{}", self.stderr);
     }
     /// A failure that is reported, not a crash: the given exit code, a message on stderr, no panic.
     fn assert_fails_cleanly(&self, code: i32) {
@@ -83,13 +78,7 @@ fn moves_of(v: &Value) -> Vec<String> {
 #[test]
 fn check_accepts_the_bundled_chess_rules() {
     let r = arbiter(&["check", "chess"]);
-    assert_eq!(
-        r.code,
-        Some(0),
-        "stdout:\n{}\nstderr:\n{}",
-        r.stdout,
-        r.stderr
-    );
+    assert_eq!(r.code, Some(0), "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
     assert!(r.last_line().ends_with("ok (0 warnings)"), "{}", r.stdout);
 }
 
@@ -97,8 +86,7 @@ fn check_accepts_the_bundled_chess_rules() {
 fn check_reports_a_broken_ruleset_with_file_line_and_column() {
     let path = "tests/diagnostics/misspelt-piece.rules";
     // Where the misspelt name is, so the test does not depend on the case's exact layout.
-    let text =
-        std::fs::read_to_string(workspace_root().join(path)).expect("the golden case exists");
+    let text = std::fs::read_to_string(workspace_root().join(path)).expect("the golden case exists");
     let (line, col) = text
         .lines()
         .enumerate()
@@ -112,11 +100,7 @@ fn check_reports_a_broken_ruleset_with_file_line_and_column() {
         "no `{path}:{line}:{col}` in:\n{}",
         r.stdout
     );
-    assert!(
-        r.stdout.contains("error[E0101]: unknown piece `Knigt`"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("error[E0101]: unknown piece `Knigt`"), "{}", r.stdout);
     assert!(r.stdout.contains("did you mean `Knight`?"), "{}", r.stdout);
 }
 
@@ -133,10 +117,7 @@ fn check_json_lists_the_diagnostics() {
         .map(|d| d["code"].as_str().unwrap_or_default())
         .collect();
     assert_eq!(codes, ["E0001", "E0001", "E0101"], "{v}");
-    assert!(
-        v["diagnostics"][0]["line"].as_u64().is_some_and(|l| l > 0),
-        "{v}"
-    );
+    assert!(v["diagnostics"][0]["line"].as_u64().is_some_and(|l| l > 0), "{v}");
 }
 
 #[test]
@@ -174,9 +155,7 @@ fn perft_divide_prints_each_move_then_the_total() {
         .map(|(m, n)| {
             (
                 m.to_string(),
-                n.trim()
-                    .parse()
-                    .unwrap_or_else(|_| panic!("`{m}: {n}` is not a count")),
+                n.trim().parse().unwrap_or_else(|_| panic!("`{m}: {n}` is not a count")),
             )
         })
         .collect();
@@ -234,9 +213,7 @@ fn play_reports_a_checkmate() {
 #[test]
 fn play_rejects_moving_a_pinned_piece() {
     // 3.d3?? — the d2 pawn is pinned to the king by the bishop on b4.
-    let r = arbiter(&[
-        "play", "chess", "--json", "e2e4", "e7e6", "g1f3", "f8b4", "d2d3",
-    ]);
+    let r = arbiter(&["play", "chess", "--json", "e2e4", "e7e6", "g1f3", "f8b4", "d2d3"]);
     r.assert_fails_cleanly(2);
     let v = r.json();
     assert_eq!(v["error"], "illegal-move", "{v}");
@@ -244,12 +221,7 @@ fn play_rejects_moving_a_pinned_piece() {
     assert_eq!(v["move"], "d2d3", "{v}");
     assert_eq!(v["reason"], "royal-attacked", "{v}");
     assert_eq!(v["clause"], "FIDE 3.9.2", "{v}");
-    let mut keys: Vec<&str> = v
-        .as_object()
-        .expect("an object")
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let mut keys: Vec<&str> = v.as_object().expect("an object").keys().map(String::as_str).collect();
     keys.sort();
     assert_eq!(keys, ["clause", "error", "move", "ply", "reason"], "{v}");
     assert!(
@@ -262,31 +234,15 @@ fn play_rejects_moving_a_pinned_piece() {
 
 #[test]
 fn play_rejects_castling_through_an_attacked_square() {
-    let r = arbiter(&[
-        "play",
-        "chess",
-        "--json",
-        "--fen",
-        CASTLE_THROUGH_CHECK,
-        "e1g1",
-    ]);
+    let r = arbiter(&["play", "chess", "--json", "--fen", CASTLE_THROUGH_CHECK, "e1g1"]);
     r.assert_fails_cleanly(2);
     let v = r.json();
     assert_eq!(v["error"], "illegal-move", "{v}");
     assert_eq!(v["ply"], 1, "{v}");
     assert_eq!(v["move"], "e1g1", "{v}");
     assert_eq!(v["reason"], "castling-through-check", "{v}");
-    assert!(
-        v["clause"]
-            .as_str()
-            .is_some_and(|c| c.starts_with("FIDE 3.8.2")),
-        "{v}"
-    );
-    assert!(
-        r.stderr.contains("f1"),
-        "the message names the attacked square: {}",
-        r.stderr
-    );
+    assert!(v["clause"].as_str().is_some_and(|c| c.starts_with("FIDE 3.8.2")), "{v}");
+    assert!(r.stderr.contains("f1"), "the message names the attacked square: {}", r.stderr);
 }
 
 #[test]
@@ -311,20 +267,10 @@ fn explain_prints_the_clause_an_illegal_castling_breaks() {
 
 #[test]
 fn a_malformed_fen_is_reported() {
-    let r = arbiter(&[
-        "perft",
-        "chess",
-        "--fen",
-        "rnbqkbnr/pppppppp/8/8 w - - 0 1",
-        "1",
-    ]);
+    let r = arbiter(&["perft", "chess", "--fen", "rnbqkbnr/pppppppp/8/8 w - - 0 1", "1"]);
     r.assert_fails_cleanly(1);
     assert!(r.stderr.contains("--fen"), "{}", r.stderr);
-    assert!(
-        r.stderr.contains("ranks"),
-        "says which field is wrong: {}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("ranks"), "says which field is wrong: {}", r.stderr);
 
     let json = arbiter(&["moves", "chess", "--json", "--fen", "this is not a fen"]);
     json.assert_fails_cleanly(1);
@@ -335,16 +281,8 @@ fn a_malformed_fen_is_reported() {
 fn a_malformed_param_is_reported() {
     let r = arbiter(&["perft", "chess", "--param", "foo", "1"]);
     r.assert_fails_cleanly(1);
-    assert!(
-        r.stderr.contains("`foo`"),
-        "names the argument: {}",
-        r.stderr
-    );
-    assert!(
-        r.stderr.contains("NAME=VALUE"),
-        "says what was expected: {}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("`foo`"), "names the argument: {}", r.stderr);
+    assert!(r.stderr.contains("NAME=VALUE"), "says what was expected: {}", r.stderr);
 }
 
 #[test]
@@ -360,11 +298,7 @@ fn an_unknown_ruleset_is_reported() {
     let r = arbiter(&["perft", "no-such-game", "1"]);
     r.assert_fails_cleanly(1);
     assert!(r.stderr.contains("no-such-game"), "{}", r.stderr);
-    assert!(
-        r.stderr.contains("chess"),
-        "lists the bundled rulesets: {}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("chess"), "lists the bundled rulesets: {}", r.stderr);
 }
 
 #[test]

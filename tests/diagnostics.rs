@@ -50,11 +50,7 @@ fn rendered(name: &str) -> Result<String, String> {
     })?;
     let text = render(&checked.sources, &checked.diagnostics, false);
     // `extends` joins paths with the platform's separator; show them the same everywhere.
-    Ok(if cfg!(windows) {
-        text.replace('\\', "/")
-    } else {
-        text
-    })
+    Ok(if cfg!(windows) { text.replace('\\', "/") } else { text })
 }
 
 /// One `# expect:` annotation: the codes it names, and the line it is anchored to (when it
@@ -73,11 +69,7 @@ fn expectations(source: &str) -> Vec<Expectation> {
         };
         let codes = line[at + "# expect:".len()..]
             .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| {
-                w.len() == 5
-                    && (w.starts_with('E') || w.starts_with('W'))
-                    && w[1..].chars().all(|c| c.is_ascii_digit())
-            })
+            .filter(|w| w.len() == 5 && (w.starts_with('E') || w.starts_with('W')) && w[1..].chars().all(|c| c.is_ascii_digit()))
             .map(str::to_owned)
             .collect();
         out.push(Expectation {
@@ -96,10 +88,7 @@ fn reported(output: &str) -> Vec<(String, String, usize)> {
     let mut code = None;
     for line in output.lines() {
         let t = line.trim_start();
-        if let Some(rest) = t
-            .strip_prefix("error[")
-            .or_else(|| t.strip_prefix("warning["))
-        {
+        if let Some(rest) = t.strip_prefix("error[").or_else(|| t.strip_prefix("warning[")) {
             code = rest.split(']').next().map(str::to_owned);
         } else if let (Some(loc), Some(c)) = (t.strip_prefix("--> "), code.take()) {
             let mut parts = loc.rsplitn(3, ':');
@@ -121,22 +110,21 @@ fn check_annotations(name: &str, source: &str, output: &str) -> Vec<String> {
     let exps = expectations(source);
     let mut problems = Vec::new();
     if exps.iter().all(|e| e.codes.is_empty()) {
-        problems.push(format!(
-            "{file}: no `# expect: CODE` annotation says what this case tests"
-        ));
+        problems.push(format!("{file}: no `# expect: CODE` annotation says what this case tests"));
     }
     for e in &exps {
         for code in &e.codes {
             let ok = if e.anchored {
-                found
-                    .iter()
-                    .any(|(c, f, l)| c == code && *f == file && *l == e.line)
+                found.iter().any(|(c, f, l)| c == code && *f == file && *l == e.line)
             } else {
                 found.iter().any(|(c, _, _)| c == code)
             };
             if !ok {
                 problems.push(if e.anchored {
-                    format!("{file}:{}: expected a diagnostic {code} on this line, but none is reported there", e.line)
+                    format!(
+                        "{file}:{}: expected a diagnostic {code} on this line, but none is reported there",
+                        e.line
+                    )
                 } else {
                     format!("{file}:{}: expected a diagnostic {code}, but the output has none", e.line)
                 });
@@ -188,11 +176,7 @@ fn rendered_diagnostics_match_the_golden_files() {
     std::env::set_current_dir(workspace_root()).expect("the workspace root is a directory");
     let update = std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1");
     let names = cases();
-    assert!(
-        names.len() >= 20,
-        "expected the golden cases in {DIR}, found {}",
-        names.len()
-    );
+    assert!(names.len() >= 20, "expected the golden cases in {DIR}, found {}", names.len());
 
     let mut mismatches = Vec::new();
     let mut annotation_problems = Vec::new();
@@ -205,30 +189,22 @@ fn rendered_diagnostics_match_the_golden_files() {
                 continue;
             }
         };
-        let source = std::fs::read_to_string(format!("{DIR}/{name}.rules"))
-            .expect("the case was just listed");
+        let source = std::fs::read_to_string(format!("{DIR}/{name}.rules")).expect("the case was just listed");
         annotation_problems.extend(check_annotations(name, &source, &actual));
         if update {
-            std::fs::write(&out_path, &actual)
-                .unwrap_or_else(|e| panic!("cannot write {out_path}: {e}"));
+            std::fs::write(&out_path, &actual).unwrap_or_else(|e| panic!("cannot write {out_path}: {e}"));
             continue;
         }
         match std::fs::read_to_string(&out_path) {
             Ok(expected) if expected == actual => {}
-            Ok(expected) => mismatches.push(format!(
-                "{out_path} does not match the output:\n{}",
-                diff(&expected, &actual)
-            )),
+            Ok(expected) => mismatches.push(format!("{out_path} does not match the output:\n{}", diff(&expected, &actual))),
             Err(_) => mismatches.push(format!("{out_path} is missing; the output is:\n{actual}")),
         }
     }
 
     // Golden files whose case is gone.
     let known: BTreeSet<&str> = names.iter().map(String::as_str).collect();
-    for e in std::fs::read_dir(DIR)
-        .expect("tests/diagnostics exists")
-        .filter_map(|e| e.ok())
-    {
+    for e in std::fs::read_dir(DIR).expect("tests/diagnostics exists").filter_map(|e| e.ok()) {
         let file = e.file_name().to_string_lossy().into_owned();
         if let Some(stem) = file.strip_suffix(".out")
             && !known.contains(stem)
@@ -249,11 +225,7 @@ fn rendered_diagnostics_match_the_golden_files() {
         }
     }
     if !annotation_problems.is_empty() {
-        let _ = writeln!(
-            report,
-            "{} annotation(s) not met:",
-            annotation_problems.len()
-        );
+        let _ = writeln!(report, "{} annotation(s) not met:", annotation_problems.len());
         for p in &annotation_problems {
             let _ = writeln!(report, "  {p}");
         }
@@ -276,10 +248,6 @@ fn annotations_are_read_with_their_lines() {
     let out = "error[E0101]: unknown piece `Knigt`\n  --> tests/diagnostics/x.rules:2:50\n   |\n";
     assert_eq!(
         reported(out),
-        vec![(
-            "E0101".to_string(),
-            "tests/diagnostics/x.rules".to_string(),
-            2
-        )]
+        vec![("E0101".to_string(), "tests/diagnostics/x.rules".to_string(), 2)]
     );
 }

@@ -64,8 +64,7 @@ const TRICKY: [&str; 14] = [
 
 /// The start position and the perft positions of `tests/perft/chess.txt`, then [`TRICKY`].
 fn start_fens() -> Vec<String> {
-    let data =
-        std::fs::read_to_string(root().join("tests/perft/chess.txt")).expect("perft data file");
+    let data = std::fs::read_to_string(root().join("tests/perft/chess.txt")).expect("perft data file");
     let fens: Vec<String> = data
         .lines()
         .map(str::trim)
@@ -77,14 +76,11 @@ fn start_fens() -> Vec<String> {
         "expected the start position and six perft positions, found {}",
         fens.len()
     );
-    fens.into_iter()
-        .chain(TRICKY.iter().map(|f| f.to_string()))
-        .collect()
+    fens.into_iter().chain(TRICKY.iter().map(|f| f.to_string())).collect()
 }
 
 fn shakmaty_from_fen(fen: &str, context: &str) -> Chess {
-    let parsed = Fen::from_ascii(fen.as_bytes())
-        .unwrap_or_else(|e| panic!("shakmaty cannot read {fen}: {e} ({context})"));
+    let parsed = Fen::from_ascii(fen.as_bytes()).unwrap_or_else(|e| panic!("shakmaty cannot read {fen}: {e} ({context})"));
     parsed
         .into_position(CastlingMode::Standard)
         .unwrap_or_else(|e| panic!("shakmaty rejects {fen}: {e} ({context})"))
@@ -111,11 +107,7 @@ struct Line {
 
 impl Line {
     fn describe(&self, fen: &str) -> String {
-        format!(
-            "position {fen}, reached from {} by moves [{}]",
-            self.start,
-            self.moves.join(" ")
-        )
+        format!("position {fen}, reached from {} by moves [{}]", self.start, self.moves.join(" "))
     }
 }
 
@@ -145,10 +137,7 @@ fn listed_insufficient(board: &Board) -> bool {
         (0, 1) => minor(b),
         (1, 1) => {
             let bishops = board.bishops();
-            bishop(w)
-                && bishop(b)
-                && ((bishops & Bitboard::DARK_SQUARES).is_empty()
-                    || (bishops & Bitboard::LIGHT_SQUARES).is_empty())
+            bishop(w) && bishop(b) && ((bishops & Bitboard::DARK_SQUARES).is_empty() || (bishops & Bitboard::LIGHT_SQUARES).is_empty())
         }
         _ => false,
     }
@@ -178,11 +167,7 @@ fn compare(
     let legal = pos.legal_moves();
     let ours: Vec<String> = legal.iter().map(|m| uci::to_text(pos, *m)).collect();
     let our_set: BTreeSet<String> = ours.iter().cloned().collect();
-    assert_eq!(
-        our_set.len(),
-        ours.len(),
-        "arbiter generates a move twice: {ours:?}; {here}"
-    );
+    assert_eq!(our_set.len(), ours.len(), "arbiter generates a move twice: {ours:?}; {here}");
     let theirs: BTreeMap<String, Move> = sh.legal_moves().iter().map(|m| (uci_of(m), *m)).collect();
     let their_set: BTreeSet<String> = theirs.keys().cloned().collect();
     assert_eq!(
@@ -215,11 +200,7 @@ fn compare(
     );
     if sh.is_checkmate() {
         assert_eq!(outcome.status, Status::Win, "{here}");
-        assert_eq!(
-            outcome.winner,
-            Some(pos.side_to_move().other()),
-            "the mated side must lose; {here}"
-        );
+        assert_eq!(outcome.winner, Some(pos.side_to_move().other()), "the mated side must lose; {here}");
     }
     if sh.is_stalemate() {
         assert_eq!(outcome.status, Status::Draw, "{here}");
@@ -243,25 +224,14 @@ fn compare(
 
     // Repetition: how often this position has occurred, by shakmaty's hash (which includes castling
     // rights and a legal en-passant square only).
-    let occurrences = seen
-        .get(&sh.zobrist_hash(EnPassantMode::Legal))
-        .copied()
-        .unwrap_or(0);
-    assert_eq!(
-        game.occurrences(),
-        occurrences,
-        "occurrences of the position differ; {here}"
-    );
+    let occurrences = seen.get(&sh.zobrist_hash(EnPassantMode::Legal)).copied().unwrap_or(0);
+    assert_eq!(game.occurrences(), occurrences, "occurrences of the position differ; {here}");
 
     // FEN round trip: arbiter reads its own FEN back, and shakmaty reads it to the same position.
     let again = engine
         .from_fen(&fen)
         .unwrap_or_else(|e| panic!("arbiter cannot read its own FEN: {e}; {here}"));
-    assert_eq!(
-        again.fen(),
-        fen,
-        "arbiter's FEN does not survive a round trip; {here}"
-    );
+    assert_eq!(again.fen(), fen, "arbiter's FEN does not survive a round trip; {here}");
     let read = shakmaty_from_fen(&fen, &here);
     assert_eq!(
         fields(&shakmaty_fen(&read), 4),
@@ -283,12 +253,7 @@ fn compare(
 /// Picks a move: uniformly from arbiter's legal moves, or in a biased game, with some
 /// probability, among the captures, promotions and castlings (and sometimes a move that ends
 /// the game), so that games reach endgames and special moves.
-fn pick(
-    rng: &mut ChaCha8Rng,
-    pos: &ArbiterPosition,
-    theirs: &BTreeMap<String, Move>,
-    biased: bool,
-) -> usize {
+fn pick(rng: &mut ChaCha8Rng, pos: &ArbiterPosition, theirs: &BTreeMap<String, Move>, biased: bool) -> usize {
     let legal = pos.legal_moves();
     if biased {
         if rng.gen_bool(0.5) {
@@ -340,9 +305,7 @@ fn random_games(engine: &Engine, cov: &mut Coverage) -> Vec<Visited> {
                 moves: Vec::new(),
             };
             loop {
-                *seen
-                    .entry(sh.zobrist_hash(EnPassantMode::Legal))
-                    .or_default() += 1;
+                *seen.entry(sh.zobrist_hash(EnPassantMode::Legal)).or_default() += 1;
                 let theirs = compare(engine, &game, &sh, &seen, &line, cov);
                 visited.push(Visited {
                     fen: game.current().fen(),
@@ -366,14 +329,8 @@ fn random_games(engine: &Engine, cov: &mut Coverage) -> Vec<Visited> {
 /// Arbiter's and shakmaty's depth-2 perft per first move.
 fn compare_perft_divide(engine: &Engine, v: &Visited) {
     let here = v.line.describe(&v.fen);
-    let pos = engine
-        .from_fen(&v.fen)
-        .unwrap_or_else(|e| panic!("{e}; {here}"));
-    let ours: BTreeMap<String, u64> = pos
-        .perft_divide(2)
-        .into_iter()
-        .map(|(m, n)| (uci::to_text(&pos, m), n))
-        .collect();
+    let pos = engine.from_fen(&v.fen).unwrap_or_else(|e| panic!("{e}; {here}"));
+    let ours: BTreeMap<String, u64> = pos.perft_divide(2).into_iter().map(|(m, n)| (uci::to_text(&pos, m), n)).collect();
     let sh = shakmaty_from_fen(&v.fen, &here);
     let theirs: BTreeMap<String, u64> = sh
         .legal_moves()
@@ -390,18 +347,9 @@ fn compare_perft_divide(engine: &Engine, v: &Visited) {
         .collect::<BTreeSet<_>>()
         .into_iter()
         .filter(|k| ours.get(*k) != theirs.get(*k))
-        .map(|k| {
-            format!(
-                "{k}: arbiter {:?}, shakmaty {:?}",
-                ours.get(k),
-                theirs.get(k)
-            )
-        })
+        .map(|k| format!("{k}: arbiter {:?}, shakmaty {:?}", ours.get(k), theirs.get(k)))
         .collect();
-    assert!(
-        wrong.is_empty(),
-        "perft divide 2 differs: {wrong:?}; {here}"
-    );
+    assert!(wrong.is_empty(), "perft divide 2 differs: {wrong:?}; {here}");
 }
 
 #[test]
@@ -409,26 +357,13 @@ fn random_games_agree_with_shakmaty() {
     let engine = chess();
     let mut cov = Coverage::default();
     let visited = random_games(&engine, &mut cov);
-    assert!(
-        cov.positions >= MIN_POSITIONS,
-        "only {} positions visited: {cov:?}",
-        cov.positions
-    );
-    assert!(
-        cov.en_passant > 0,
-        "no position with an en-passant capture: {cov:?}"
-    );
-    assert!(
-        cov.castling > 0,
-        "no position with a castling move: {cov:?}"
-    );
+    assert!(cov.positions >= MIN_POSITIONS, "only {} positions visited: {cov:?}", cov.positions);
+    assert!(cov.en_passant > 0, "no position with an en-passant capture: {cov:?}");
+    assert!(cov.castling > 0, "no position with a castling move: {cov:?}");
     assert!(cov.promotion > 0, "no position with a promotion: {cov:?}");
     assert!(cov.checkmate > 0, "no checkmate reached: {cov:?}");
     assert!(cov.stalemate > 0, "no stalemate reached: {cov:?}");
-    assert!(
-        cov.insufficient > 0,
-        "no insufficient-material draw reached: {cov:?}"
-    );
+    assert!(cov.insufficient > 0, "no insufficient-material draw reached: {cov:?}");
 
     let step = visited.len() / PERFT_SAMPLES;
     let mut sampled = 0;
@@ -444,18 +379,13 @@ fn random_games_agree_with_shakmaty() {
 fn play(game: &mut Game, moves: &[&str]) {
     for text in moves {
         let pos = game.current();
-        let m =
-            uci::find(pos, text).unwrap_or_else(|| panic!("{text} is not legal in {}", pos.fen()));
+        let m = uci::find(pos, text).unwrap_or_else(|| panic!("{text} is not legal in {}", pos.fen()));
         game.play(m);
     }
 }
 
 fn claimable(game: &Game) -> Vec<String> {
-    game.outcome()
-        .claimable
-        .into_iter()
-        .map(|(reason, _)| reason)
-        .collect()
+    game.outcome().claimable.into_iter().map(|(reason, _)| reason).collect()
 }
 
 #[test]
@@ -467,18 +397,8 @@ fn repetition_threefold_is_claimable_and_fivefold_draws() {
     for (occurrences, threefold) in expect {
         play(&mut game, &cycle);
         let out = game.outcome();
-        assert_eq!(
-            game.occurrences(),
-            occurrences,
-            "after {} plies",
-            game.ply()
-        );
-        assert_eq!(
-            out.status,
-            Status::Ongoing,
-            "after {} plies: {out:?}",
-            game.ply()
-        );
+        assert_eq!(game.occurrences(), occurrences, "after {} plies", game.ply());
+        assert_eq!(out.status, Status::Ongoing, "after {} plies: {out:?}", game.ply());
         assert_eq!(
             claimable(&game).contains(&"threefold-repetition".to_string()),
             threefold,
@@ -490,11 +410,7 @@ fn repetition_threefold_is_claimable_and_fivefold_draws() {
     let out = game.outcome();
     assert_eq!(game.occurrences(), 5);
     assert_eq!(out.status, Status::Draw, "{out:?}");
-    assert_eq!(
-        out.reason.as_deref(),
-        Some("fivefold-repetition"),
-        "{out:?}"
-    );
+    assert_eq!(out.reason.as_deref(), Some("fivefold-repetition"), "{out:?}");
 }
 
 #[test]
@@ -504,11 +420,7 @@ fn repetition_counts_en_passant_only_when_capturable() {
     // same one, so 5. Ng1 makes it threefold.
     let mut game = Game::new(engine.clone(), engine.start());
     play(&mut game, &["e2e4"]);
-    assert!(
-        game.current().fen().contains(" e3 "),
-        "{}",
-        game.current().fen()
-    );
+    assert!(game.current().fen().contains(" e3 "), "{}", game.current().fen());
     play(&mut game, &["g8f6", "g1f3", "f6g8", "f3g1"]);
     assert_eq!(game.occurrences(), 2, "{}", game.current().fen());
     play(&mut game, &["g8f6", "g1f3", "f6g8", "f3g1"]);
@@ -546,9 +458,7 @@ fn repetition_counts_en_passant_only_when_capturable() {
 /// White: Kg6, Rb1, Pa2; black: Kh8. Rb8 mates, Rb2 is quiet, a3 resets the clock.
 fn clock_position(engine: &Engine, halfmove: u32) -> Game {
     let fen = format!("7k/8/6K1/8/8/8/P7/1R6 w - - {halfmove} 90");
-    let pos = engine
-        .from_fen(&fen)
-        .unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let pos = engine.from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     Game::new(engine.clone(), pos)
 }
 
@@ -561,26 +471,13 @@ fn fifty_move_rule_is_claimable_after_a_hundred_plies() {
     let mut quiet = game.clone();
     play(&mut quiet, &["b1b2"]);
     let out = quiet.outcome();
-    assert_eq!(
-        quiet.current().halfmove_clock(),
-        100,
-        "{}",
-        quiet.current().fen()
-    );
+    assert_eq!(quiet.current().halfmove_clock(), 100, "{}", quiet.current().fen());
     assert_eq!(out.status, Status::Ongoing, "{out:?}");
-    assert!(
-        claimable(&quiet).contains(&"fifty-move-rule".to_string()),
-        "{out:?}"
-    );
+    assert!(claimable(&quiet).contains(&"fifty-move-rule".to_string()), "{out:?}");
 
     let mut pawn = game.clone();
     play(&mut pawn, &["a2a3"]);
-    assert_eq!(
-        pawn.current().halfmove_clock(),
-        0,
-        "{}",
-        pawn.current().fen()
-    );
+    assert_eq!(pawn.current().halfmove_clock(), 0, "{}", pawn.current().fen());
     assert!(claimable(&pawn).is_empty(), "{:?}", pawn.outcome());
 }
 
@@ -588,33 +485,15 @@ fn fifty_move_rule_is_claimable_after_a_hundred_plies() {
 fn seventy_five_move_rule_draws_unless_the_last_move_mates() {
     let engine = chess();
     let game = clock_position(&engine, 149);
-    assert_eq!(
-        game.outcome().status,
-        Status::Ongoing,
-        "{:?}",
-        game.outcome()
-    );
-    assert!(
-        claimable(&game).contains(&"fifty-move-rule".to_string()),
-        "{:?}",
-        game.outcome()
-    );
+    assert_eq!(game.outcome().status, Status::Ongoing, "{:?}", game.outcome());
+    assert!(claimable(&game).contains(&"fifty-move-rule".to_string()), "{:?}", game.outcome());
 
     let mut quiet = game.clone();
     play(&mut quiet, &["b1b2"]);
     let out = quiet.outcome();
-    assert_eq!(
-        quiet.current().halfmove_clock(),
-        150,
-        "{}",
-        quiet.current().fen()
-    );
+    assert_eq!(quiet.current().halfmove_clock(), 150, "{}", quiet.current().fen());
     assert_eq!(out.status, Status::Draw, "{out:?}");
-    assert_eq!(
-        out.reason.as_deref(),
-        Some("seventy-five-move-rule"),
-        "{out:?}"
-    );
+    assert_eq!(out.reason.as_deref(), Some("seventy-five-move-rule"), "{out:?}");
 
     // Checkmate takes precedence (FIDE 9.6.2).
     let mut mate = game.clone();
@@ -622,23 +501,11 @@ fn seventy_five_move_rule_draws_unless_the_last_move_mates() {
     let out = mate.outcome();
     let fen = mate.current().fen();
     assert_eq!(mate.current().halfmove_clock(), 150, "{fen}");
-    assert!(
-        shakmaty_from_fen(&fen, "after Rb8").is_checkmate(),
-        "shakmaty: {fen} is checkmate"
-    );
+    assert!(shakmaty_from_fen(&fen, "after Rb8").is_checkmate(), "shakmaty: {fen} is checkmate");
     assert_eq!(out.reason.as_deref(), Some("checkmate"), "{fen}: {out:?}");
-    assert_eq!(
-        (out.status, out.winner),
-        (Status::Win, Some(Side::FIRST)),
-        "{fen}: {out:?}"
-    );
+    assert_eq!((out.status, out.winner), (Status::Win, Some(Side::FIRST)), "{fen}: {out:?}");
 
     let mut pawn = game.clone();
     play(&mut pawn, &["a2a3"]);
-    assert_eq!(
-        pawn.outcome().status,
-        Status::Ongoing,
-        "{:?}",
-        pawn.outcome()
-    );
+    assert_eq!(pawn.outcome().status, Status::Ongoing, "{:?}", pawn.outcome());
 }

@@ -40,8 +40,7 @@ fn games() -> Vec<(PathBuf, String)> {
     files
         .into_iter()
         .map(|p| {
-            let text =
-                std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
             (p, text)
         })
         .collect()
@@ -51,14 +50,11 @@ fn games() -> Vec<(PathBuf, String)> {
 fn replay(engine: &Engine, rec: &pgn::Record, name: &str) -> Game {
     let start = match &rec.fen {
         None => engine.start(),
-        Some(f) => engine
-            .from_fen(f)
-            .unwrap_or_else(|e| panic!("{name}: FEN {f}: {e}")),
+        Some(f) => engine.from_fen(f).unwrap_or_else(|e| panic!("{name}: FEN {f}: {e}")),
     };
     let mut game = Game::new(engine.clone(), start);
     for (i, text) in rec.moves.iter().enumerate() {
-        let m = san::find(game.current(), text)
-            .unwrap_or_else(|| panic!("{name}: ply {} `{text}` names no legal move", i + 1));
+        let m = san::find(game.current(), text).unwrap_or_else(|| panic!("{name}: ply {} `{text}` names no legal move", i + 1));
         game.play(m);
     }
     game
@@ -85,10 +81,7 @@ fn every_game_replays_exactly_as_shakmaty_plays_it() {
     assert!(all.len() >= 4, "expected the game files under tests/pgn");
     let mut plies = 0;
     for (path, text) in &all {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let rec = pgn::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(!rec.moves.is_empty(), "{name}: no moves read");
         assert!(rec.result.is_some(), "{name}: no result token read");
@@ -122,22 +115,10 @@ fn every_game_replays_exactly_as_shakmaty_plays_it() {
             oracle.play_unchecked(sm);
             pos.play_unchecked(m);
             plies += 1;
-            assert_eq!(
-                pos.fen(),
-                shakmaty_fen(&oracle),
-                "{at}: position after the move"
-            );
-            let mut ours: Vec<String> = pos
-                .legal_moves()
-                .into_iter()
-                .map(|m| uci::to_text(&pos, m))
-                .collect();
+            assert_eq!(pos.fen(), shakmaty_fen(&oracle), "{at}: position after the move");
+            let mut ours: Vec<String> = pos.legal_moves().into_iter().map(|m| uci::to_text(&pos, m)).collect();
             ours.sort();
-            assert_eq!(
-                ours,
-                sorted_uci(&oracle),
-                "{at}: legal moves after the move"
-            );
+            assert_eq!(ours, sorted_uci(&oracle), "{at}: legal moves after the move");
         }
     }
     assert!(plies > 250, "only {plies} plies replayed");
@@ -151,16 +132,9 @@ fn written_pgn_reads_back_to_the_same_moves() {
         let rec = pgn::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let game = replay(&engine, &rec, &name);
         let written = pgn::write(&game, &rec.tags);
-        let back = pgn::parse(&written)
-            .unwrap_or_else(|e| panic!("{name}: written PGN does not parse: {e}\n{written}"));
-        assert_eq!(
-            back.moves, rec.moves,
-            "{name}: moves after the round trip\n{written}"
-        );
-        assert_eq!(
-            back.result, rec.result,
-            "{name}: result after the round trip"
-        );
+        let back = pgn::parse(&written).unwrap_or_else(|e| panic!("{name}: written PGN does not parse: {e}\n{written}"));
+        assert_eq!(back.moves, rec.moves, "{name}: moves after the round trip\n{written}");
+        assert_eq!(back.result, rec.result, "{name}: result after the round trip");
         assert_eq!(back.fen, rec.fen, "{name}: FEN tag after the round trip");
         for (tag, value) in &rec.tags {
             assert_eq!(back.tag(tag), Some(value.as_str()), "{name}: tag {tag}");
@@ -178,17 +152,11 @@ fn written_pgn_reads_back_to_the_same_moves() {
 fn written_pgn_numbers_moves_and_marks_a_fen_start() {
     let engine = chess();
     let path = root().join("tests/pgn/rook-endgame-from-fen.pgn");
-    let rec =
-        pgn::parse(&std::fs::read_to_string(&path).expect("the file exists")).expect("it parses");
+    let rec = pgn::parse(&std::fs::read_to_string(&path).expect("the file exists")).expect("it parses");
     let game = replay(&engine, &rec, "rook-endgame-from-fen.pgn");
-    let written = pgn::write(
-        &game,
-        &[("Event".to_string(), "Endgame \"drill\"".to_string())],
-    );
+    let written = pgn::write(&game, &[("Event".to_string(), "Endgame \"drill\"".to_string())]);
     assert!(
-        written.starts_with(
-            "[Event \"Endgame \\\"drill\\\"\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
-        ),
+        written.starts_with("[Event \"Endgame \\\"drill\\\"\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"),
         "{written}"
     );
     assert!(
@@ -206,10 +174,7 @@ fn written_pgn_numbers_moves_and_marks_a_fen_start() {
         from_start.play(m);
     }
     let written = pgn::write(&from_start, &[]);
-    assert!(
-        !written.contains("FEN") && !written.contains("SetUp"),
-        "{written}"
-    );
+    assert!(!written.contains("FEN") && !written.contains("SetUp"), "{written}");
     assert!(written.ends_with("\n1. e4 e5 *\n"), "{written}");
 }
 
@@ -227,11 +192,7 @@ fn games_ending_in_mate_are_reported_as_checkmate() {
             mates += 1;
             assert_eq!(outcome.status, Status::Win, "{name}");
             assert_eq!(outcome.reason.as_deref(), Some("checkmate"), "{name}");
-            assert_eq!(
-                outcome.result(),
-                rec.result.as_deref(),
-                "{name}: the result token"
-            );
+            assert_eq!(outcome.result(), rec.result.as_deref(), "{name}: the result token");
             let loser = game.current().side_to_move();
             assert_eq!(outcome.winner, Some(loser.other()), "{name}");
         } else {
@@ -244,19 +205,13 @@ fn games_ending_in_mate_are_reported_as_checkmate() {
 #[test]
 fn the_opera_game_ends_with_black_mated_on_the_back_rank() {
     let engine = chess();
-    let rec = pgn::parse(
-        &std::fs::read_to_string(root().join("tests/pgn/opera-game.pgn")).expect("the file"),
-    )
-    .expect("parses");
+    let rec = pgn::parse(&std::fs::read_to_string(root().join("tests/pgn/opera-game.pgn")).expect("the file")).expect("parses");
     assert_eq!(rec.tag("White"), Some("Paul Morphy"));
     assert_eq!(rec.moves.len(), 33);
     let game = replay(&engine, &rec, "opera-game.pgn");
     assert_eq!(game.current().side_to_move(), Side::SECOND);
     assert!(game.current().in_check());
     assert!(game.current().legal_moves().is_empty());
-    assert_eq!(
-        game.current().fen(),
-        "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17"
-    );
+    assert_eq!(game.current().fen(), "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17");
     assert_eq!(game.outcome().result(), Some("1-0"));
 }

@@ -26,7 +26,13 @@ fn every_width_counts_the_same_trees() {
     for fen in [r.setup.clone(), KIWIPETE.to_string()] {
         let counts: Vec<u64> = [Width::Small, Width::Medium, Width::Large]
             .into_iter()
-            .map(|w| Engine::with_width(r.clone(), w).expect("chess fits every width").from_fen(&fen).expect("valid FEN").perft(3))
+            .map(|w| {
+                Engine::with_width(r.clone(), w)
+                    .expect("chess fits every width")
+                    .from_fen(&fen)
+                    .expect("valid FEN")
+                    .perft(3)
+            })
             .collect();
         assert_eq!(counts[0], counts[1], "u64 and u128 differ on {fen}");
         assert_eq!(counts[0], counts[2], "u64 and Wide differ on {fen}");
@@ -64,9 +70,16 @@ fn a_parameter_changes_a_rule_from_the_command_line() {
     assert!(!play(&[]).contains(&"fifty-move-rule".to_string()));
     assert!(play(&[("claim_moves", "4")]).contains(&"fifty-move-rule".to_string()));
     // A value outside the declared range is refused with a diagnostic.
-    let c = check_file(&root().join("tests/variants/no-castling.rules"), &[("claim_moves".into(), "500".into())]);
+    let c = check_file(
+        &root().join("tests/variants/no-castling.rules"),
+        &[("claim_moves".into(), "500".into())],
+    );
     assert!(c.rules.is_none());
-    assert!(c.diagnostics.items.iter().any(|d| d.message.contains("claim_moves")), "{:?}", c.diagnostics);
+    assert!(
+        c.diagnostics.items.iter().any(|d| d.message.contains("claim_moves")),
+        "{:?}",
+        c.diagnostics
+    );
 }
 
 /// Walks every position of a tree and compares the generator with the plain definition of
@@ -77,7 +90,13 @@ fn shortcuts_agree(engine: &Engine, fen: &str, depth: u32) {
         let mut slow: Vec<String> = pos.legal_moves_reference().into_iter().map(|m| uci::to_text(pos, m)).collect();
         fast.sort();
         slow.sort();
-        assert_eq!(fast, slow, "generator and definition differ at {} after {}", pos.fen(), line.join(" "));
+        assert_eq!(
+            fast,
+            slow,
+            "generator and definition differ at {} after {}",
+            pos.fen(),
+            line.join(" ")
+        );
         if depth == 0 {
             return;
         }

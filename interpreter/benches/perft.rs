@@ -31,7 +31,9 @@ fn chess(c: &mut Criterion) {
         assert_eq!(nodes, shakmaty::perft(&sp, depth), "both engines must count the same tree");
         let mut g = c.benchmark_group(format!("chess-{label}-d{depth}"));
         g.throughput(Throughput::Elements(nodes));
-        g.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(4));
+        g.sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(4));
         g.bench_function(BenchmarkId::from_parameter("arbiter"), |b| b.iter(|| pos.perft(depth)));
         g.bench_function(BenchmarkId::from_parameter("shakmaty"), |b| b.iter(|| shakmaty::perft(&sp, depth)));
         g.finish();
@@ -40,7 +42,9 @@ fn chess(c: &mut Criterion) {
 
 /// Mean time of one benchmark from criterion's saved estimates, in nanoseconds.
 fn mean_ns(group: &str, id: &str) -> Option<f64> {
-    let dir = std::env::var("CARGO_TARGET_DIR").map(std::path::PathBuf::from).unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let dir = std::env::var("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
     let text = std::fs::read_to_string(dir.join("criterion").join(group).join(id).join("new/estimates.json")).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     v["mean"]["point_estimate"].as_f64()
@@ -53,7 +57,12 @@ fn main() {
     println!("\nratios (time of the reference / time of Arbiter; 1.0 = as fast, 0.2 = a fifth of the speed):");
     for g in ["chess-start-d5", "chess-kiwipete-d4"] {
         if let (Some(a), Some(s)) = (mean_ns(g, "arbiter"), mean_ns(g, "shakmaty")) {
-            println!("  {g:<24} arbiter {:>8.2} ms  shakmaty {:>8.2} ms  ratio {:.3}", a / 1e6, s / 1e6, s / a);
+            println!(
+                "  {g:<24} arbiter {:>8.2} ms  shakmaty {:>8.2} ms  ratio {:.3}",
+                a / 1e6,
+                s / 1e6,
+                s / a
+            );
         }
     }
 }

@@ -18,11 +18,19 @@ pub struct Span {
 
 impl Span {
     pub fn new(file: FileId, start: usize, end: usize) -> Span {
-        Span { file, start: start as u32, end: end as u32 }
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
     }
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -92,7 +100,10 @@ impl Diagnostic {
         }
     }
     pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, span, message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
+        }
     }
     pub fn label(mut self, text: impl Into<String>) -> Diagnostic {
         self.label = text.into();
@@ -172,7 +183,10 @@ pub fn render(sources: &Sources, diags: &Diagnostics, color: bool) -> String {
         let (n, t) = &sources.files[i];
         files.add(n.clone(), t.clone());
     }
-    let config = Config { chars: term::Chars::ascii(), ..Config::default() };
+    let config = Config {
+        chars: term::Chars::ascii(),
+        ..Config::default()
+    };
     let mut out = termcolor::Buffer::no_color();
     let mut colored = termcolor::Buffer::ansi();
     for d in diags.sorted() {
@@ -182,12 +196,13 @@ pub fn render(sources: &Sources, diags: &Diagnostics, color: bool) -> String {
         }
         .with_code(d.code)
         .with_message(&d.message);
-        let mut labels =
-            vec![Label::primary(d.span.file.0 as usize, d.span.start as usize..d.span.end as usize).with_message(&d.label)];
+        let mut labels = vec![Label::primary(d.span.file.0 as usize, d.span.start as usize..d.span.end as usize).with_message(&d.label)];
         for (s, t) in &d.labels {
             labels.push(Label::secondary(s.file.0 as usize, s.start as usize..s.end as usize).with_message(t));
         }
-        cs = cs.with_labels(labels).with_notes(d.help.iter().map(|h| format!("help: {h}")).collect());
+        cs = cs
+            .with_labels(labels)
+            .with_notes(d.help.iter().map(|h| format!("help: {h}")).collect());
         let buf = if color { &mut colored } else { &mut out };
         // Emitting into an in-memory buffer only fails on an invalid span, which is a bug upstream.
         let _ = term::emit(buf, &config, &files, &cs);

@@ -14,7 +14,11 @@ use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 
 #[derive(Parser)]
-#[command(name = "arbiter", version, about = "Check, run and explain board-game rules written in Arbiter's rules language")]
+#[command(
+    name = "arbiter",
+    version,
+    about = "Check, run and explain board-game rules written in Arbiter's rules language"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -96,7 +100,12 @@ struct Failure {
 
 impl Failure {
     fn input(message: impl Into<String>) -> Failure {
-        Failure { message: message.into(), json: None, code: 1, reported: false }
+        Failure {
+            message: message.into(),
+            json: None,
+            code: 1,
+            reported: false,
+        }
     }
 }
 
@@ -157,7 +166,11 @@ fn locate(ruleset: &str) -> Result<PathBuf, Failure> {
         .unwrap_or_default();
     Err(Failure::input(format!(
         "no ruleset `{ruleset}`: not a file, and not a bundled name{}",
-        if bundled.is_empty() { String::new() } else { format!(" (bundled: {})", bundled.join(", ")) }
+        if bundled.is_empty() {
+            String::new()
+        } else {
+            format!(" (bundled: {})", bundled.join(", "))
+        }
     )))
 }
 
@@ -184,7 +197,11 @@ fn engine(common: &Common) -> Result<Engine, Failure> {
         Some(rules) => Ok(Engine::new(rules)),
         None => {
             eprint!("{}", diag::render(&checked.sources, &checked.diagnostics, false));
-            Err(Failure::input(format!("{} has errors; run `arbiter check {}`", path.display(), common.ruleset)))
+            Err(Failure::input(format!(
+                "{} has errors; run `arbiter check {}`",
+                path.display(),
+                common.ruleset
+            )))
         }
     }
 }
@@ -221,24 +238,39 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 if e == 0 {
                     println!("{}: ok ({} warning{})", path.display(), w, if w == 1 { "" } else { "s" });
                 } else {
-                    println!("{}: {e} error{}, {w} warning{}", path.display(), if e == 1 { "" } else { "s" }, if w == 1 { "" } else { "s" });
+                    println!(
+                        "{}: {e} error{}, {w} warning{}",
+                        path.display(),
+                        if e == 1 { "" } else { "s" },
+                        if w == 1 { "" } else { "s" }
+                    );
                 }
             }
             if d.has_errors() {
-                return Err(Failure { message: String::new(), json: None, code: 1, reported: true });
+                return Err(Failure {
+                    message: String::new(),
+                    json: None,
+                    code: 1,
+                    reported: true,
+                });
             }
             Ok(())
         }
         Command::Perft { common, depth, divide } => {
             if depth > MAX_PERFT_DEPTH {
-                return Err(Failure::input(format!("perft depth {depth} is past the limit of {MAX_PERFT_DEPTH}")));
+                return Err(Failure::input(format!(
+                    "perft depth {depth} is past the limit of {MAX_PERFT_DEPTH}"
+                )));
             }
             let e = engine(&common)?;
             let pos = start(&e, common.fen.as_deref())?;
             if divide {
                 let mut total = 0;
-                let mut rows: Vec<(String, u64)> =
-                    pos.perft_divide(depth).into_iter().map(|(m, n)| (uci::to_text(&pos, m), n)).collect();
+                let mut rows: Vec<(String, u64)> = pos
+                    .perft_divide(depth)
+                    .into_iter()
+                    .map(|(m, n)| (uci::to_text(&pos, m), n))
+                    .collect();
                 rows.sort();
                 for (m, n) in rows {
                     println!("{m}: {n}");
@@ -251,14 +283,22 @@ fn run(cmd: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Moves { common, json, san: use_san, moves } => {
+        Command::Moves {
+            common,
+            json,
+            san: use_san,
+            moves,
+        } => {
             let e = engine(&common)?;
             let game = play_line(&e, common.fen.as_deref(), &moves, json)?;
             let pos = game.current();
             let list: Vec<String> = if game.outcome().status != arbiter::game::Status::Ongoing {
                 Vec::new()
             } else {
-                pos.legal_moves().into_iter().map(|m| if use_san { san::to_san(pos, m) } else { uci::to_text(pos, m) }).collect()
+                pos.legal_moves()
+                    .into_iter()
+                    .map(|m| if use_san { san::to_san(pos, m) } else { uci::to_text(pos, m) })
+                    .collect()
             };
             if json {
                 println!("{}", json!({"moves": list}));
@@ -269,12 +309,18 @@ fn run(cmd: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Play { common, json, pgn: pgn_file, moves } => {
+        Command::Play {
+            common,
+            json,
+            pgn: pgn_file,
+            moves,
+        } => {
             let e = engine(&common)?;
             let (fen, moves) = match pgn_file {
                 None => (common.fen.clone(), moves),
                 Some(path) => {
-                    let text = std::fs::read_to_string(&path).map_err(|err| Failure::input(format!("cannot read {}: {err}", path.display())))?;
+                    let text =
+                        std::fs::read_to_string(&path).map_err(|err| Failure::input(format!("cannot read {}: {err}", path.display())))?;
                     let rec = pgn::parse(&text).map_err(|err| Failure::input(format!("{}: {err}", path.display())))?;
                     let mut all = rec.moves;
                     all.extend(moves);
@@ -323,7 +369,10 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 }
                 Ruling::Illegal(i) => {
                     if json {
-                        println!("{}", json!({"move": last, "legal": false, "reason": i.code, "clause": i.clause, "message": i.message}));
+                        println!(
+                            "{}",
+                            json!({"move": last, "legal": false, "reason": i.code, "clause": i.clause, "message": i.message})
+                        );
                     } else {
                         println!("{last}: illegal ({}) — {}", i.code, with_clause(&i.message, &i.clause));
                     }
@@ -405,7 +454,11 @@ fn report(game: &Game, json: bool) {
         return;
     }
     println!("position: {}", pos.fen());
-    println!("to move:  {}{}", side(pos.side_to_move()), if pos.in_check() { " (in check)" } else { "" });
+    println!(
+        "to move:  {}{}",
+        side(pos.side_to_move()),
+        if pos.in_check() { " (in check)" } else { "" }
+    );
     println!("ply:      {}", game.ply());
     match o.result() {
         None => println!("status:   ongoing"),
@@ -417,7 +470,10 @@ fn report(game: &Game, json: bool) {
         ),
     }
     for (reason, clause) in &o.claimable {
-        println!("claimable: {reason}{}", clause.clone().map(|c| format!(" ({c})")).unwrap_or_default());
+        println!(
+            "claimable: {reason}{}",
+            clause.clone().map(|c| format!(" ({c})")).unwrap_or_default()
+        );
     }
 }
 

@@ -46,7 +46,9 @@ pub struct SquareSet {
 
 impl SquareSet {
     pub fn new(squares: usize) -> SquareSet {
-        SquareSet { words: vec![0; squares.div_ceil(64)] }
+        SquareSet {
+            words: vec![0; squares.div_ceil(64)],
+        }
     }
     pub fn full(squares: usize) -> SquareSet {
         let mut s = SquareSet::new(squares);
@@ -75,7 +77,10 @@ impl SquareSet {
         self.words.iter().all(|w| *w == 0)
     }
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(i, w)| (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| i * 64 + b))
+        self.words
+            .iter()
+            .enumerate()
+            .flat_map(|(i, w)| (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| i * 64 + b))
     }
 }
 
@@ -263,7 +268,10 @@ pub enum Condition {
     /// The position has occurred this many times.
     Repetition(u32),
     /// This many moves by each side (2n plies) without a capture or a move of the kind.
-    Counter { plies: u32, resetting_kind: Option<KindId> },
+    Counter {
+        plies: u32,
+        resetting_kind: Option<KindId>,
+    },
     Material(Vec<MaterialPattern>),
     /// None of these kinds is left on the board.
     NoneOf(Vec<KindId>),

@@ -26,8 +26,22 @@ pub fn builtin_direction(name: &str) -> Option<Vec<(i32, i32)>> {
 }
 
 const BUILTIN_DIRECTIONS: &[&str] = &[
-    "forward", "backward", "left", "right", "north", "south", "east", "west", "sideways", "horizontal", "vertical", "orthogonal",
-    "diagonal", "any", "forward-diagonal", "backward-diagonal",
+    "forward",
+    "backward",
+    "left",
+    "right",
+    "north",
+    "south",
+    "east",
+    "west",
+    "sideways",
+    "horizontal",
+    "vertical",
+    "orthogonal",
+    "diagonal",
+    "any",
+    "forward-diagonal",
+    "backward-diagonal",
 ];
 
 /// Resolves `a | b | c` to a de-duplicated list of offsets.
@@ -92,23 +106,31 @@ fn edge_names(cx: &mut Cx, names: Option<&ast::Names>, n: usize, default_letters
                 let last_text = match last {
                     ast::Count::Int(i, _) => Some(i.to_string()),
                     ast::Count::Param(p) if p.name.len() == 1 && !cx.params.contains_key(&p.name) => Some(p.name.clone()),
-                    ast::Count::Param(_) => cx.count(last, "the last coordinate", 1, MAX_BOARD_SIDE as i64).map(|v| v.to_string()),
+                    ast::Count::Param(_) => cx
+                        .count(last, "the last coordinate", 1, MAX_BOARD_SIDE as i64)
+                        .map(|v| v.to_string()),
                 };
                 let Some(last_text) = last_text else { return default() };
                 if let (Ok(a), Ok(b)) = (first.parse::<usize>(), last_text.parse::<usize>()) {
                     let given = b.max(a) - a + 1;
                     if given != n {
                         // Said before listing them: `ranks 1..99999999999` must not build the list.
-                        cx.error(codes::CONTRADICTION, *span, format!("the board has {n} {edge}, but {given} names are given"))
-                            .label = format!("{given} names");
+                        cx.error(
+                            codes::CONTRADICTION,
+                            *span,
+                            format!("the board has {n} {edge}, but {given} names are given"),
+                        )
+                        .label = format!("{given} names");
                         return default();
                     }
                     ((a..=b.max(a)).map(|i| i.to_string()).collect(), *span)
                 } else {
                     let a = first.chars().next().unwrap_or('a');
                     let b = last_text.chars().next().unwrap_or('a');
-                    let v: Vec<String> =
-                        (a..=b).map(|c| c.to_string()).filter(|c| Some(c.as_str()) != skip.as_deref()).collect();
+                    let v: Vec<String> = (a..=b)
+                        .map(|c| c.to_string())
+                        .filter(|c| Some(c.as_str()) != skip.as_deref())
+                        .collect();
                     (v, *span)
                 }
             } else if let Some(a) = first.parse::<usize>().ok().filter(|a| a.checked_add(n).is_some()) {
@@ -125,8 +147,12 @@ fn edge_names(cx: &mut Cx, names: Option<&ast::Names>, n: usize, default_letters
         }
     };
     if v.len() != n {
-        cx.error(codes::CONTRADICTION, span, format!("the board has {n} {edge}, but {} names are given", v.len()))
-            .label = format!("{} names", v.len());
+        cx.error(
+            codes::CONTRADICTION,
+            span,
+            format!("the board has {n} {edge}, but {} names are given", v.len()),
+        )
+        .label = format!("{} names", v.len());
         return default();
     }
     let mut seen = std::collections::HashSet::new();
@@ -156,7 +182,15 @@ pub(super) fn resolve_board(cx: &mut Cx, items: &[ast::Item], missing_at: Option
     let (w, h) = (w as usize, h as usize);
     let file_names = edge_names(cx, b.files.as_ref(), w, true, "files");
     let rank_names = edge_names(cx, b.ranks.as_ref(), h, false, "ranks");
-    let mut board = Board { width: w, height: h, points: b.points, file_names, rank_names, dark_parity: None, drawings: Vec::new() };
+    let mut board = Board {
+        width: w,
+        height: h,
+        points: b.points,
+        file_names,
+        rank_names,
+        dark_parity: None,
+        drawings: Vec::new(),
+    };
     if let Some((sq, dark, span)) = &b.checkered {
         match board.parse_square(sq) {
             Some(s) => {
@@ -224,7 +258,11 @@ pub(super) fn resolve_directions(cx: &mut Cx, items: &[ast::Item]) {
             }
             for &(x, y) in &d.offsets {
                 if (x, y) == (0, 0) || x.unsigned_abs() as usize >= MAX_BOARD_SIDE || y.unsigned_abs() as usize >= MAX_BOARD_SIDE {
-                    cx.error(codes::BOUND, d.span, format!("direction ({x},{y}) must be non-zero and shorter than {MAX_BOARD_SIDE}"));
+                    cx.error(
+                        codes::BOUND,
+                        d.span,
+                        format!("direction ({x},{y}) must be non-zero and shorter than {MAX_BOARD_SIDE}"),
+                    );
                 }
             }
             cx.directions.insert(d.name.name.clone(), (d.offsets.clone(), d.name.span));
@@ -351,7 +389,8 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
                 Some(set) => {
                     if set.is_empty() {
                         cx.diags.push(
-                            Diagnostic::warning(codes::REDUNDANT, z.expr.span, format!("zone `{}` has no squares", z.name.name)).label("empty"),
+                            Diagnostic::warning(codes::REDUNDANT, z.expr.span, format!("zone `{}` has no squares", z.name.name))
+                                .label("empty"),
                         );
                     }
                     cx.zones.insert(z.name.name.clone(), (set, z.name.span));

@@ -12,9 +12,13 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
         let ast::Item::End(rules) = it else { continue };
         for r in rules {
             if let Some((_, first)) = seen.iter().find(|(n, _)| *n == r.label.name) {
-                let d = Diagnostic::error(codes::DUPLICATE, r.label.span, format!("end rule `{}` is defined twice", r.label.name))
-                    .label("defined again here")
-                    .with(*first, "first defined here");
+                let d = Diagnostic::error(
+                    codes::DUPLICATE,
+                    r.label.span,
+                    format!("end rule `{}` is defined twice", r.label.name),
+                )
+                .label("defined again here")
+                .with(*first, "first defined here");
                 cx.diags.push(d);
                 continue;
             }
@@ -40,21 +44,38 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
                 _ => None,
             });
             if let Some(span) = checking.filter(|_| !has_rep && conditions.iter().any(|c| matches!(c, Condition::CheckingThroughout))) {
-                cx.error(codes::CONTRADICTION, span, "`one side checking throughout` needs a `repetition` condition to define the cycle")
-                    .label = "no `repetition` in this rule".into();
+                cx.error(
+                    codes::CONTRADICTION,
+                    span,
+                    "`one side checking throughout` needs a `repetition` condition to define the cycle",
+                )
+                .label = "no `repetition` in this rule".into();
                 ok = false;
             }
             if verdict == Verdict::CheckerLoses && !conditions.iter().any(|c| matches!(c, Condition::CheckingThroughout)) {
-                cx.error(codes::CONTRADICTION, r.verdict.1, "`checking side loses` needs the condition `one side checking throughout`")
-                    .label = "no checking side defined".into();
+                cx.error(
+                    codes::CONTRADICTION,
+                    r.verdict.1,
+                    "`checking side loses` needs the condition `one side checking throughout`",
+                )
+                .label = "no checking side defined".into();
                 ok = false;
             }
             if verdict == Verdict::ClaimableDraw && conditions.iter().any(|c| matches!(c, Condition::NoLegalMove)) {
-                cx.error(codes::CONTRADICTION, r.verdict.1, "a position without legal moves ends the game; it cannot be merely claimable");
+                cx.error(
+                    codes::CONTRADICTION,
+                    r.verdict.1,
+                    "a position without legal moves ends the game; it cannot be merely claimable",
+                );
                 ok = false;
             }
             if ok {
-                out.push(EndRule { reason: r.label.name.clone(), conditions, verdict, cite: cite(&r.cite) });
+                out.push(EndRule {
+                    reason: r.label.name.clone(),
+                    conditions,
+                    verdict,
+                    cite: cite(&r.cite),
+                });
             }
         }
     }
@@ -66,13 +87,21 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool) -
         ast::Condition::NoLegalMove(_) => Condition::NoLegalMove,
         ast::Condition::InCheck(span) => {
             if !kinds.iter().any(|k| k.royal) {
-                cx.error(codes::CONTRADICTION, *span, "`in check` needs a royal piece, and no piece is `royal`");
+                cx.error(
+                    codes::CONTRADICTION,
+                    *span,
+                    "`in check` needs a royal piece, and no piece is `royal`",
+                );
                 return None;
             }
             if !has_check {
                 cx.diags.push(
-                    Diagnostic::warning(codes::REDUNDANT, *span, "`in check` without `forbid royal attacked`: royals may be left attacked")
-                        .label("here"),
+                    Diagnostic::warning(
+                        codes::REDUNDANT,
+                        *span,
+                        "`in check` without `forbid royal attacked`: royals may be left attacked",
+                    )
+                    .label("here"),
                 );
             }
             Condition::InCheck
@@ -84,7 +113,10 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool) -
                 Some(id) => Some(cx.kind(id)?),
                 None => None,
             };
-            Condition::Counter { plies: (2 * n) as u32, resetting_kind: k }
+            Condition::Counter {
+                plies: (2 * n) as u32,
+                resetting_kind: k,
+            }
         }
         ast::Condition::Material(pats, _) => {
             let mut out = Vec::new();
@@ -111,7 +143,11 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool) -
                     None => None,
                 };
                 if same.is_some() && cx.board.as_ref().is_some_and(|b| b.dark_parity.is_none()) {
-                    cx.error(codes::CONTRADICTION, m.span, "square colours are used, but the board is not `checkered`");
+                    cx.error(
+                        codes::CONTRADICTION,
+                        m.span,
+                        "square colours are used, but the board is not `checkered`",
+                    );
                 }
                 out.push(MaterialPattern { a, b, same_colour: same });
             }
@@ -126,7 +162,11 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool) -
         }
         ast::Condition::CheckingThroughout(span) => {
             if !has_check {
-                cx.error(codes::CONTRADICTION, *span, "`checking` needs royal pieces that may not be left attacked");
+                cx.error(
+                    codes::CONTRADICTION,
+                    *span,
+                    "`checking` needs royal pieces that may not be left attacked",
+                );
                 return None;
             }
             Condition::CheckingThroughout

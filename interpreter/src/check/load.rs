@@ -29,18 +29,40 @@ pub fn check_file(path: &Path, params: &[(String, String)]) -> Checked {
         Ok(t) => t,
         Err(e) => {
             let f = sources.add(path.display().to_string(), "");
-            diags.push(Diagnostic::error(codes::FILE, Span::new(f, 0, 0), format!("cannot read {}: {}", path.display(), io_reason(&e))));
-            return Checked { sources, diagnostics: diags, rules: None };
+            diags.push(Diagnostic::error(
+                codes::FILE,
+                Span::new(f, 0, 0),
+                format!("cannot read {}: {}", path.display(), io_reason(&e)),
+            ));
+            return Checked {
+                sources,
+                diagnostics: diags,
+                rules: None,
+            };
         }
     };
-    check_text(&mut sources, &mut diags, path.display().to_string(), text, path.parent().map(Path::to_path_buf), params)
+    check_text(
+        &mut sources,
+        &mut diags,
+        path.display().to_string(),
+        text,
+        path.parent().map(Path::to_path_buf),
+        params,
+    )
 }
 
 /// Checks a ruleset given as text; `extends` paths resolve against `dir`.
 pub fn check_source(name: &str, text: &str, dir: Option<&Path>, params: &[(String, String)]) -> Checked {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
-    check_text(&mut sources, &mut diags, name.to_string(), text.to_string(), dir.map(Path::to_path_buf), params)
+    check_text(
+        &mut sources,
+        &mut diags,
+        name.to_string(),
+        text.to_string(),
+        dir.map(Path::to_path_buf),
+        params,
+    )
 }
 
 fn check_text(
@@ -58,7 +80,11 @@ fn check_text(
     // Problems of the ruleset as a whole (a missing `board`) point at the start of the file.
     let whole = Span::new(file, 0, 0);
     let rules = super::resolve(&items, params, sources, diags, whole, &unreadable);
-    Checked { sources: std::mem::take(sources), diagnostics: std::mem::take(diags), rules }
+    Checked {
+        sources: std::mem::take(sources),
+        diagnostics: std::mem::take(diags),
+        rules,
+    }
 }
 
 /// Parses `file`, loads its base (if it extends one) and returns the merged items. `unreadable`
@@ -106,7 +132,11 @@ fn load_items(
                 }
                 if chain.len() >= MAX_EXTENDS_DEPTH {
                     unreadable.extend(EVERYTHING.map(String::from));
-                    diags.push(Diagnostic::error(codes::BOUND, path.span, format!("extends chains may be at most {MAX_EXTENDS_DEPTH} deep")));
+                    diags.push(Diagnostic::error(
+                        codes::BOUND,
+                        path.span,
+                        format!("extends chains may be at most {MAX_EXTENDS_DEPTH} deep"),
+                    ));
                     continue;
                 }
                 match std::fs::read_to_string(&full) {
@@ -119,8 +149,12 @@ fn load_items(
                     Err(e) => {
                         unreadable.extend(EVERYTHING.map(String::from));
                         diags.push(
-                            Diagnostic::error(codes::FILE, path.span, format!("cannot read `{}`: {}", full.display(), io_reason(&e)))
-                                .label("extended here"),
+                            Diagnostic::error(
+                                codes::FILE,
+                                path.span,
+                                format!("cannot read `{}`: {}", full.display(), io_reason(&e)),
+                            )
+                            .label("extended here"),
                         )
                     }
                 }
@@ -197,9 +231,13 @@ fn merge(base: Vec<ast::Item>, own: Vec<ast::Item>, diags: &mut Diagnostics) -> 
                                 _ => unreachable!("found in an end block"),
                             };
                             diags.push(
-                                Diagnostic::error(codes::DUPLICATE, r.label.span, format!("end rule `{}` is defined twice", r.label.name))
-                                    .label("second definition")
-                                    .with(first, "first defined here"),
+                                Diagnostic::error(
+                                    codes::DUPLICATE,
+                                    r.label.span,
+                                    format!("end rule `{}` is defined twice", r.label.name),
+                                )
+                                .label("second definition")
+                                .with(first, "first defined here"),
                             );
                             continue;
                         }
@@ -213,17 +251,25 @@ fn merge(base: Vec<ast::Item>, own: Vec<ast::Item>, diags: &mut Diagnostics) -> 
                             _ => unreachable!("found in an end block"),
                         };
                         diags.push(
-                            Diagnostic::error(codes::DUPLICATE, r.label.span, format!("end rule `{}` is already defined by the base ruleset", r.label.name))
-                                .label("defined again here")
-                                .with(first, "first defined here")
-                                .help("write `override` before it to replace the base's rule"),
+                            Diagnostic::error(
+                                codes::DUPLICATE,
+                                r.label.span,
+                                format!("end rule `{}` is already defined by the base ruleset", r.label.name),
+                            )
+                            .label("defined again here")
+                            .with(first, "first defined here")
+                            .help("write `override` before it to replace the base's rule"),
                         );
                     }
                     None => {
                         if r.overrides {
                             diags.push(
-                                Diagnostic::warning(codes::REDUNDANT, r.label.span, format!("`override` but no end rule `{}` to replace", r.label.name))
-                                    .label("overrides nothing"),
+                                Diagnostic::warning(
+                                    codes::REDUNDANT,
+                                    r.label.span,
+                                    format!("`override` but no end rule `{}` to replace", r.label.name),
+                                )
+                                .label("overrides nothing"),
                             );
                         }
                         fresh.push(r);
@@ -258,7 +304,10 @@ fn merge(base: Vec<ast::Item>, own: Vec<ast::Item>, diags: &mut Diagnostics) -> 
             }
             None => {
                 if ovr {
-                    diags.push(Diagnostic::warning(codes::REDUNDANT, span, format!("`override` but no {} to replace", shown_key(&k))).label("overrides nothing"));
+                    diags.push(
+                        Diagnostic::warning(codes::REDUNDANT, span, format!("`override` but no {} to replace", shown_key(&k)))
+                            .label("overrides nothing"),
+                    );
                 }
                 out.push(item);
             }

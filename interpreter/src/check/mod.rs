@@ -98,8 +98,8 @@ impl Cx<'_> {
 
     fn unknown<'n>(&mut self, name: &str, span: Span, what: &str, candidates: impl IntoIterator<Item = &'n str>) {
         let cands: Vec<&str> = candidates.into_iter().collect();
-        let mut d = Diagnostic::error(codes::UNKNOWN_NAME, span, format!("unknown {what} `{name}`"))
-            .label(format!("no {what} has this name"));
+        let mut d =
+            Diagnostic::error(codes::UNKNOWN_NAME, span, format!("unknown {what} `{name}`")).label(format!("no {what} has this name"));
         if let Some(s) = suggest(name, cands.iter().copied()) {
             d = d.help(format!("did you mean `{s}`?"));
         } else if !cands.is_empty() && cands.len() <= 12 {
@@ -184,7 +184,11 @@ fn resolve(
     for (name, text) in overrides {
         let Some(decl) = param_order.iter().find(|p| &p.name.name == name) else {
             let names: Vec<&str> = param_order.iter().map(|p| p.name.name.as_str()).collect();
-            let mut d = Diagnostic::error(codes::UNKNOWN_NAME, whole, format!("--param {name}: this ruleset has no parameter `{name}`"));
+            let mut d = Diagnostic::error(
+                codes::UNKNOWN_NAME,
+                whole,
+                format!("--param {name}: this ruleset has no parameter `{name}`"),
+            );
             d = match suggest(name, names.iter().copied()) {
                 Some(s) => d.help(format!("did you mean `{s}`?")),
                 None if names.is_empty() => d.help("this ruleset declares no parameters"),
@@ -199,8 +203,12 @@ fn resolve(
                 if let Some((lo, hi, _)) = decl.range {
                     if n < lo || n > hi {
                         cx.diags.push(
-                            Diagnostic::error(codes::BOUND, decl.name.span, format!("--param {name}={text}: `{name}` must be in {lo}..{hi}"))
-                                .label("declared here"),
+                            Diagnostic::error(
+                                codes::BOUND,
+                                decl.name.span,
+                                format!("--param {name}={text}: `{name}` must be in {lo}..{hi}"),
+                            )
+                            .label("declared here"),
                         );
                         continue;
                     }
@@ -209,8 +217,12 @@ fn resolve(
             }
             (ast::ParamValue::Number(..), _) => {
                 cx.diags.push(
-                    Diagnostic::error(codes::TYPE, decl.name.span, format!("--param {name}={text}: `{name}` takes a number"))
-                        .label("declared here"),
+                    Diagnostic::error(
+                        codes::TYPE,
+                        decl.name.span,
+                        format!("--param {name}={text}: `{name}` takes a number"),
+                    )
+                    .label("declared here"),
                 );
                 continue;
             }
@@ -237,8 +249,12 @@ fn resolve(
             cite_prefix = g.cite_prefix.as_ref().map(|c| c.value.clone());
             if g.players.len() != 2 {
                 let span = g.players.first().map_or(g.span, |p| p.name.span);
-                cx.error(codes::BOUND, span, format!("Arbiter plays games of exactly 2 players; this one has {}", g.players.len()))
-                    .label = "players declared here".into();
+                cx.error(
+                    codes::BOUND,
+                    span,
+                    format!("Arbiter plays games of exactly 2 players; this one has {}", g.players.len()),
+                )
+                .label = "players declared here".into();
             } else {
                 let mk = |p: &ast::Player, default: &str| Player {
                     name: p.name.name.clone(),
@@ -250,15 +266,23 @@ fn resolve(
                 // The side-to-move field of a FEN: one word, different for each player.
                 for f in g.players.iter().filter_map(|p| p.fen.as_ref()) {
                     if f.value.is_empty() || f.value.contains(char::is_whitespace) {
-                        cx.error(codes::TYPE, f.span, "a player's FEN letter must be a word without spaces (the side to move in FEN)")
-                            .label = "not a FEN word".into();
+                        cx.error(
+                            codes::TYPE,
+                            f.span,
+                            "a player's FEN letter must be a word without spaces (the side to move in FEN)",
+                        )
+                        .label = "not a FEN word".into();
                     }
                 }
                 let [a, b] = [mk(&g.players[0], "w"), mk(&g.players[1], "b")];
                 if a.fen == b.fen && !a.fen.is_empty() {
-                    let span = g.players[1].fen.as_ref().or(g.players[0].fen.as_ref()).map_or(g.players[1].name.span, |f| f.span);
-                    cx.error(codes::DUPLICATE, span, format!("both players have the FEN letter `{}`", a.fen)).label =
-                        "a FEN could not say whose move it is".into();
+                    let span = g.players[1]
+                        .fen
+                        .as_ref()
+                        .or(g.players[0].fen.as_ref())
+                        .map_or(g.players[1].name.span, |f| f.span);
+                    cx.error(codes::DUPLICATE, span, format!("both players have the FEN letter `{}`", a.fen))
+                        .label = "a FEN could not say whose move it is".into();
                 }
                 players = Some([a, b]);
             }
@@ -297,26 +321,39 @@ fn resolve(
                 }
             }
             if !kinds.iter().any(|k: &Kind| k.royal) {
-                cx.error(codes::CONTRADICTION, f.span, "this constraint is about royal pieces, but no piece is `royal`")
-                    .help
-                    .push("mark the piece whose safety matters: `piece King \"K\" royal { ... }`".into());
+                cx.error(
+                    codes::CONTRADICTION,
+                    f.span,
+                    "this constraint is about royal pieces, but no piece is `royal`",
+                )
+                .help
+                .push("mark the piece whose safety matters: `piece King \"K\" royal { ... }`".into());
             }
         }
         if let ast::Item::Allow(a) | ast::Item::After(a) = it {
-            cx.error(codes::UNKNOWN_NAME, a.what.span, format!("`{}` is not something this version of the language can allow", a.what.name))
-                .label = "not supported yet".into();
+            cx.error(
+                codes::UNKNOWN_NAME,
+                a.what.span,
+                format!("`{}` is not something this version of the language can allow", a.what.name),
+            )
+            .label = "not supported yet".into();
         }
     }
 
     let end_rules = ends::resolve_ends(&mut cx, items, &kinds, royal_safety.is_some() || royals_facing.is_some());
 
     // Setup.
-    let setups: Vec<&ast::Setup> = items.iter().filter_map(|i| if let ast::Item::Setup(s) = i { Some(s) } else { None }).collect();
+    let setups: Vec<&ast::Setup> = items
+        .iter()
+        .filter_map(|i| if let ast::Item::Setup(s) = i { Some(s) } else { None })
+        .collect();
     let setup = match setups.last() {
         Some(s) => Some(s),
         None if !report_missing("setup") => None,
         None => {
-            cx.error(codes::MISSING, whole, "this ruleset has no `setup` position").help.push("add `setup \"<FEN>\"`".into());
+            cx.error(codes::MISSING, whole, "this ruleset has no `setup` position")
+                .help
+                .push("add `setup \"<FEN>\"`".into());
             None
         }
     };
@@ -324,12 +361,12 @@ fn resolve(
     // Unused definitions.
     for it in items {
         match it {
-            ast::Item::Zone(z) if !cx.used.contains(&format!("zone {}", z.name.name)) => {
-                cx.diags.push(Diagnostic::warning(codes::UNUSED, z.name.span, format!("zone `{}` is never used", z.name.name)).label("defined here"))
-            }
-            ast::Item::Param(p) if !cx.used.contains(&format!("param {}", p.name.name)) => cx
-                .diags
-                .push(Diagnostic::warning(codes::UNUSED, p.name.span, format!("parameter `{}` is never used", p.name.name)).label("defined here")),
+            ast::Item::Zone(z) if !cx.used.contains(&format!("zone {}", z.name.name)) => cx.diags.push(
+                Diagnostic::warning(codes::UNUSED, z.name.span, format!("zone `{}` is never used", z.name.name)).label("defined here"),
+            ),
+            ast::Item::Param(p) if !cx.used.contains(&format!("param {}", p.name.name)) => cx.diags.push(
+                Diagnostic::warning(codes::UNUSED, p.name.span, format!("parameter `{}` is never used", p.name.name)).label("defined here"),
+            ),
             ast::Item::Direction(d) if !cx.used.contains(&format!("direction {}", d.name.name)) => cx.diags.push(
                 Diagnostic::warning(codes::UNUSED, d.name.span, format!("direction `{}` is never used", d.name.name)).label("defined here"),
             ),
@@ -371,15 +408,22 @@ fn resolve(
         for (i, k) in rules.kinds.iter().enumerate() {
             let id = KindId(i as u8);
             let on_board = setup.board.iter().any(|c| c.is_some_and(|(kk, _)| kk == id));
-            let promoted = rules.kinds.iter().any(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&id)));
+            let promoted = rules
+                .kinds
+                .iter()
+                .any(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&id)));
             if !on_board && !promoted {
                 if let Some(span) = items.iter().find_map(|it| match it {
                     ast::Item::Piece(p) if p.name.name == k.name => Some(p.name.span),
                     _ => None,
                 }) {
                     cx.diags.push(
-                        Diagnostic::warning(codes::UNUSED, span, format!("piece `{}` is neither in the setup nor a promotion choice", k.name))
-                            .label("never on the board"),
+                        Diagnostic::warning(
+                            codes::UNUSED,
+                            span,
+                            format!("piece `{}` is neither in the setup nor a promotion choice", k.name),
+                        )
+                        .label("never on the board"),
                     );
                 }
             }

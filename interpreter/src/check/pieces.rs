@@ -6,9 +6,16 @@ use crate::model::*;
 use crate::syntax::ast;
 
 pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
-    let decls: Vec<&ast::PieceDecl> = items.iter().filter_map(|i| if let ast::Item::Piece(p) = i { Some(p) } else { None }).collect();
+    let decls: Vec<&ast::PieceDecl> = items
+        .iter()
+        .filter_map(|i| if let ast::Item::Piece(p) = i { Some(p) } else { None })
+        .collect();
     if decls.len() > MAX_KINDS {
-        cx.error(codes::BOUND, decls[MAX_KINDS].name.span, format!("a ruleset may declare at most {MAX_KINDS} kinds of piece"));
+        cx.error(
+            codes::BOUND,
+            decls[MAX_KINDS].name.span,
+            format!("a ruleset may declare at most {MAX_KINDS} kinds of piece"),
+        );
     }
     let mut letters: Vec<(char, Span)> = Vec::new();
     for (i, p) in decls.iter().take(MAX_KINDS).enumerate() {
@@ -27,8 +34,12 @@ pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
                 letters.push((up, p.letter.span));
             }
             _ => {
-                cx.error(codes::TYPE, p.letter.span, "a piece's letter must be one ASCII letter (its FEN letter)").label =
-                    "not one letter".into();
+                cx.error(
+                    codes::TYPE,
+                    p.letter.span,
+                    "a piece's letter must be one ASCII letter (its FEN letter)",
+                )
+                .label = "not one letter".into();
             }
         }
     }
@@ -47,10 +58,16 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
         [a, b, ..] => [a.value.clone(), b.value.clone()],
     };
     if p.forms.len() + p.castles.len() > MAX_FORMS_PER_KIND {
-        cx.error(codes::BOUND, p.name.span, format!("a piece may have at most {MAX_FORMS_PER_KIND} movement clauses"));
+        cx.error(
+            codes::BOUND,
+            p.name.span,
+            format!("a piece may have at most {MAX_FORMS_PER_KIND} movement clauses"),
+        );
     }
     if p.forms.is_empty() && p.castles.is_empty() {
-        cx.diags.push(Diagnostic::warning(codes::REDUNDANT, p.name.span, format!("piece `{}` has no way to move", p.name.name)).label("never moves"));
+        cx.diags.push(
+            Diagnostic::warning(codes::REDUNDANT, p.name.span, format!("piece `{}` has no way to move", p.name.name)).label("never moves"),
+        );
     }
     let forms: Vec<Form> = p.forms.iter().filter_map(|f| form(cx, f)).collect();
     if p.promotions.len() > 1 {
@@ -62,16 +79,33 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
         for k in &pr.kinds {
             if let Some(id) = cx.kind(k) {
                 if choices.contains(&id) {
-                    cx.diags.push(Diagnostic::warning(codes::REDUNDANT, k.span, format!("`{}` is listed twice", k.name)));
+                    cx.diags.push(Diagnostic::warning(
+                        codes::REDUNDANT,
+                        k.span,
+                        format!("`{}` is listed twice", k.name),
+                    ));
                 } else {
                     choices.push(id);
                 }
             }
         }
-        Some(Promotion { zone, choices, cite: cite(&pr.cite) })
+        Some(Promotion {
+            zone,
+            choices,
+            cite: cite(&pr.cite),
+        })
     });
     let castles = p.castles.iter().filter_map(|c| castle(cx, p, c)).collect();
-    Kind { name: p.name.name.clone(), letter, royal: p.royal, unlettered: p.unlettered, glyphs, forms, promotion, castles }
+    Kind {
+        name: p.name.name.clone(),
+        letter,
+        royal: p.royal,
+        unlettered: p.unlettered,
+        glyphs,
+        forms,
+        promotion,
+        castles,
+    }
 }
 
 fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
@@ -84,8 +118,12 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 Some((n, span)) if *n >= 1 && *n < side => *n as u32,
                 Some((_, span)) => {
                     let shown = cx.src.slice(*span);
-                    cx.error(codes::BOUND, *span, format!("a step's distance must be between 1 and {}, not {shown}", side - 1)).label =
-                        "out of range".into();
+                    cx.error(
+                        codes::BOUND,
+                        *span,
+                        format!("a step's distance must be between 1 and {}, not {shown}", side - 1),
+                    )
+                    .label = "out of range".into();
                     return None;
                 }
             };
@@ -103,8 +141,12 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             let (a, b, span) = *offset;
             if (a, b) == (0, 0) || a.unsigned_abs() as i64 >= side || b.unsigned_abs() as i64 >= side {
                 let shown = cx.src.slice(span);
-                cx.error(codes::BOUND, span, format!("the leap {shown} does not fit the board: it must be non-zero, each part shorter than {side}"))
-                    .label = "out of range".into();
+                cx.error(
+                    codes::BOUND,
+                    span,
+                    format!("the leap {shown} does not fit the board: it must be non-zero, each part shorter than {side}"),
+                )
+                .label = "out of range".into();
                 return None;
             }
             let block = match block {
@@ -126,12 +168,17 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 }
                 None => None,
             };
-            Primitive::Leap { offsets: leap_offsets(a, b, block) }
+            Primitive::Leap {
+                offsets: leap_offsets(a, b, block),
+            }
         }
         ast::Primitive::Hop { dirs, screens } => {
             let d = board::dirs(cx, dirs);
             let n = cx.count(screens, "the number of screens", 1, crate::model::MAX_SCREENS)?;
-            Primitive::Hop { dirs: d, screens: n as u32 }
+            Primitive::Hop {
+                dirs: d,
+                screens: n as u32,
+            }
         }
     };
     let mut target: Option<(Target, Span)> = None;
@@ -181,13 +228,22 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     if let Some(span) = marks {
         let ok = matches!(&primitive, Primitive::Step { distance, .. } if *distance >= 2) || matches!(&primitive, Primitive::Slide { .. });
         if !ok {
-            cx.error(codes::CONTRADICTION, span, "only a move that passes over squares can mark them for en passant")
-                .help
-                .push("use it on a `step DIRECTION 2` or a slide".into());
+            cx.error(
+                codes::CONTRADICTION,
+                span,
+                "only a move that passes over squares can mark them for en passant",
+            )
+            .help
+            .push("use it on a `step DIRECTION 2` or a slide".into());
         }
     }
     if target == Target::EnPassant && !matches!(primitive, Primitive::Step { distance: 1, .. } | Primitive::Leap { .. }) {
-        cx.error(codes::CONTRADICTION, f.span, "an en-passant capture must be a single step or a leap").label = "not a single step".into();
+        cx.error(
+            codes::CONTRADICTION,
+            f.span,
+            "an en-passant capture must be a single step or a leap",
+        )
+        .label = "not a single step".into();
     }
     Some(Form {
         primitive,
@@ -227,7 +283,12 @@ fn castle(cx: &mut Cx, p: &ast::PieceDecl, c: &ast::Castle) -> Option<Castle> {
     let (n, span) = c.distance;
     if n < 1 || n >= side {
         let shown = cx.src.slice(span);
-        cx.error(codes::BOUND, span, format!("castling distance must be between 1 and {}, not {shown}", side - 1)).label = "out of range".into();
+        cx.error(
+            codes::BOUND,
+            span,
+            format!("castling distance must be between 1 and {}, not {shown}", side - 1),
+        )
+        .label = "out of range".into();
         return None;
     }
     let mut out = Castle {
@@ -249,17 +310,25 @@ fn castle(cx: &mut Cx, p: &ast::PieceDecl, c: &ast::Castle) -> Option<Castle> {
             ast::CastleCondKind::PathSafe => &mut out.path_safe,
         };
         if slot.is_some() {
-            cx.diags.push(Diagnostic::warning(codes::REDUNDANT, cond.span, "this condition is stated twice"));
+            cx.diags
+                .push(Diagnostic::warning(codes::REDUNDANT, cond.span, "this condition is stated twice"));
         }
         *slot = Some(cite(&cond.cite).or_else(|| cite(&c.cite)));
     }
     if out.unmoved.is_none() || out.partner_unmoved.is_none() {
         // Points at `castle with Rook moving 2`, not at the whole block.
-        let header = Span { end: c.distance.1.end, ..c.span };
+        let header = Span {
+            end: c.distance.1.end,
+            ..c.span
+        };
         cx.diags.push(
-            Diagnostic::warning(codes::REDUNDANT, header, "castling without `unmoved` and `partner unmoved` can be repeated forever")
-                .label("castling declared here")
-                .help("FEN records castling rights only for unmoved pieces; add both conditions"),
+            Diagnostic::warning(
+                codes::REDUNDANT,
+                header,
+                "castling without `unmoved` and `partner unmoved` can be repeated forever",
+            )
+            .label("castling declared here")
+            .help("FEN records castling rights only for unmoved pieces; add both conditions"),
         );
     }
     Some(out)

@@ -188,7 +188,13 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         forms: [Vec::new(), Vec::new()],
         castles: [Vec::new(), Vec::new()],
         attacks: [Attacks::default(), Attacks::default()],
-        royal_kinds: rules.kinds.iter().enumerate().filter(|(_, k)| k.royal).map(|(i, _)| KindId(i as u8)).collect(),
+        royal_kinds: rules
+            .kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.royal)
+            .map(|(i, _)| KindId(i as u8))
+            .collect(),
         royal_safety: rules.royal_safety.is_some(),
         facing: Vec::new(),
         promotion: [Vec::new(), Vec::new()],
@@ -219,14 +225,20 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         let s = side.index();
         for (ki, kind) in rules.kinds.iter().enumerate() {
             let kid = KindId(ki as u8);
-            t.promotion[s].push(kind.promotion.as_ref().map(|p| (set_to_bits::<B>(&p.zone[side]), p.choices.clone())));
+            t.promotion[s].push(
+                kind.promotion
+                    .as_ref()
+                    .map(|p| (set_to_bits::<B>(&p.zone[side]), p.choices.clone())),
+            );
             for (ci, f) in kind.forms.iter().enumerate() {
                 let from = f.from.as_ref().map_or(board_mask, |z| set_to_bits(&z[side]));
                 let within = f.within.as_ref().map_or(board_mask, |z| set_to_bits(&z[side]));
                 let how = match &f.primitive {
                     Primitive::Step { dirs, distance: 1 } => {
                         let offs: Vec<(i32, i32)> = dirs.iter().map(|d| (d.0, d.1 * flip)).collect();
-                        Gen::Leap { targets: leap_table(board, &offs) }
+                        Gen::Leap {
+                            targets: leap_table(board, &offs),
+                        }
                     }
                     Primitive::Step { dirs, distance } => {
                         let mut entries = vec![Vec::new(); n];
@@ -250,7 +262,9 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     }
                     Primitive::Leap { offsets } if offsets.iter().all(|o| o.1.is_none()) => {
                         let offs: Vec<(i32, i32)> = offsets.iter().map(|(o, _)| (o.0, o.1 * flip)).collect();
-                        Gen::Leap { targets: leap_table(board, &offs) }
+                        Gen::Leap {
+                            targets: leap_table(board, &offs),
+                        }
                     }
                     Primitive::Leap { offsets } => {
                         let mut entries = vec![Vec::new(); n];
@@ -293,7 +307,10 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     }
                     Primitive::Hop { dirs, screens } => {
                         let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0, d.1 * flip), board)).collect();
-                        Gen::Hop { dirs: idx, screens: *screens }
+                        Gen::Hop {
+                            dirs: idx,
+                            screens: *screens,
+                        }
                     }
                 };
                 t.forms[s].push(CForm {
@@ -347,7 +364,10 @@ fn leap_table<B: Bits>(board: &Board, offs: &[(i32, i32)]) -> Vec<B> {
 fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B> {
     let n = t.squares;
     let board = &rules.board;
-    let mut a = Attacks::<B> { reach: vec![B::EMPTY; n], ..Default::default() };
+    let mut a = Attacks::<B> {
+        reach: vec![B::EMPTY; n],
+        ..Default::default()
+    };
     let forms = t.forms[side].clone();
     for f in forms.iter().filter(|f| matches!(f.target, Target::Any | Target::Enemy)) {
         match &f.how {

@@ -44,7 +44,11 @@ impl Position {
         let Some(mt) = uci::parse_text(self, text) else {
             return illegal(
                 "unreadable-move",
-                format!("`{text}` is not a move: write the from and to squares, like {}{}", b.name(0), b.name(b.width)),
+                format!(
+                    "`{text}` is not a move: write the from and to squares, like {}{}",
+                    b.name(0),
+                    b.name(b.width)
+                ),
                 None,
             );
         };
@@ -55,22 +59,38 @@ impl Position {
         if side != us {
             return illegal(
                 "not-your-piece",
-                format!("{} belongs to {}, and it is {}'s move", piece_name(self, mt.from), rules.players[side.index()].name, rules.players[us.index()].name),
+                format!(
+                    "{} belongs to {}, and it is {}'s move",
+                    piece_name(self, mt.from),
+                    rules.players[side.index()].name,
+                    rules.players[us.index()].name
+                ),
                 None,
             );
         }
         let legal = self.legal_moves();
-        let same_squares: Vec<Move> = legal.iter().copied().filter(|m| m.from as usize == mt.from && m.to as usize == mt.to).collect();
+        let same_squares: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| m.from as usize == mt.from && m.to as usize == mt.to)
+            .collect();
         if !same_squares.is_empty() {
-            let promos: Vec<char> =
-                same_squares.iter().filter_map(|m| m.promotion()).map(|k| rules.kind(k).letter.to_ascii_lowercase()).collect();
+            let promos: Vec<char> = same_squares
+                .iter()
+                .filter_map(|m| m.promotion())
+                .map(|k| rules.kind(k).letter.to_ascii_lowercase())
+                .collect();
             let found = same_squares.iter().find(|m| match (m.promotion(), mt.promo) {
                 (None, None) => true,
                 (Some(k), Some(c)) => rules.kind(k).letter.eq_ignore_ascii_case(&c),
                 _ => false,
             });
             return match found {
-                Some(m) => Ruling::Legal { mv: *m, clause: self.clause_of(*m), message: self.describe(*m) },
+                Some(m) => Ruling::Legal {
+                    mv: *m,
+                    clause: self.clause_of(*m),
+                    message: self.describe(*m),
+                },
                 None if mt.promo.is_none() => {
                     let clause = rules.kind(kind).promotion.as_ref().and_then(|p| rules.citation(&p.cite));
                     illegal(
@@ -90,22 +110,30 @@ impl Position {
                         "{} cannot promote to `{}` here; the choices are {}",
                         piece_name(self, mt.from),
                         mt.promo.unwrap_or('?'),
-                        if promos.is_empty() { "none".to_string() } else { promos.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ") }
+                        if promos.is_empty() {
+                            "none".to_string()
+                        } else {
+                            promos.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
+                        }
                     ),
                     rules.kind(kind).promotion.as_ref().and_then(|p| rules.citation(&p.cite)),
                 ),
             };
         }
         // Pseudo-legal but illegal: it would expose a royal.
-        let pseudo: Vec<Move> =
-            self.pseudo_moves().into_iter().filter(|m| m.from as usize == mt.from && m.to as usize == mt.to).collect();
+        let pseudo: Vec<Move> = self
+            .pseudo_moves()
+            .into_iter()
+            .filter(|m| m.from as usize == mt.from && m.to as usize == mt.to)
+            .collect();
         if let Some(&m) = pseudo.first() {
             let castle = matches!(m.kind, MoveKind::Castle(_));
             let exposed = self.exposing(m);
             if let Some(&(r, a)) = exposed.first() {
                 let code = if castle { "castling-into-check" } else { "royal-attacked" };
                 let clause = if castle {
-                    self.castle_clause(m, |c| c.path_safe.clone()).or_else(|| rules.royal_safety.clone().and_then(|c| rules.citation(&c)))
+                    self.castle_clause(m, |c| c.path_safe.clone())
+                        .or_else(|| rules.royal_safety.clone().and_then(|c| rules.citation(&c)))
                 } else {
                     rules.royal_safety.clone().and_then(|c| rules.citation(&c))
                 };
@@ -122,7 +150,11 @@ impl Position {
                 let clause = rules.royals_facing.as_ref().and_then(|(_, c)| rules.citation(c));
                 return illegal(
                     "royals-facing",
-                    format!("{} would face {} with nothing between them", piece_name(&after, r), piece_name(&after, e)),
+                    format!(
+                        "{} would face {} with nothing between them",
+                        piece_name(&after, r),
+                        piece_name(&after, e)
+                    ),
                     clause,
                 );
             }
@@ -176,7 +208,11 @@ impl Position {
             let king_name = piece_name(self, from);
             let virgin = self.virgin_squares();
             if c.unmoved.is_some() && !virgin.contains(&from) {
-                return Some(illegal("castling-rights-lost", format!("{king_name} has already moved, so it can no longer castle"), cite(&c.unmoved)));
+                return Some(illegal(
+                    "castling-rights-lost",
+                    format!("{king_name} has already moved, so it can no longer castle"),
+                    cite(&c.unmoved),
+                ));
             }
             // The partner: the farthest own partner piece along the rank in that direction.
             let mut partner = None;
@@ -193,14 +229,20 @@ impl Position {
             let Some(rook) = partner else {
                 return Some(illegal(
                     "castling-rights-lost",
-                    format!("there is no {} on that side for {king_name} to castle with", rules.kind(c.partner).name.to_lowercase()),
+                    format!(
+                        "there is no {} on that side for {king_name} to castle with",
+                        rules.kind(c.partner).name.to_lowercase()
+                    ),
                     cite(&c.partner_unmoved),
                 ));
             };
             if c.partner_unmoved.is_some() && !virgin.contains(&rook) {
                 return Some(illegal(
                     "castling-rights-lost",
-                    format!("{} has already moved, so castling with it is no longer possible", piece_name(self, rook)),
+                    format!(
+                        "{} has already moved, so castling with it is no longer possible",
+                        piece_name(self, rook)
+                    ),
                     cite(&c.partner_unmoved),
                 ));
             }
@@ -226,7 +268,10 @@ impl Position {
                 if let Some(&a) = self.attackers_of(from, them).first() {
                     return Some(illegal(
                         "castling-in-check",
-                        format!("castling is not allowed while the king is in check: {king_name} is attacked by {}", piece_name(self, a)),
+                        format!(
+                            "castling is not allowed while the king is in check: {king_name} is attacked by {}",
+                            piece_name(self, a)
+                        ),
                         cite(&c.not_in_check),
                     ));
                 }
@@ -238,7 +283,11 @@ impl Position {
                     if let Some(&a) = self.attackers_of(n, them).first() {
                         return Some(illegal(
                             "castling-through-check",
-                            format!("castling through an attacked square {}: {} attacks it", b.name(n), piece_name(self, a)),
+                            format!(
+                                "castling through an attacked square {}: {} attacks it",
+                                b.name(n),
+                                piece_name(self, a)
+                            ),
                             cite(&c.path_safe),
                         ));
                     }
@@ -258,7 +307,11 @@ impl Position {
         let name = piece_name(self, from);
         let target = self.piece_at(to);
         if target.is_some_and(|(_, s)| s == us) {
-            return illegal("occupied-by-own-piece", format!("{} cannot move onto {}, its own side's piece", name, piece_name(self, to)), None);
+            return illegal(
+                "occupied-by-own-piece",
+                format!("{} cannot move onto {}, its own side's piece", name, piece_name(self, to)),
+                None,
+            );
         }
         let virgin = self.virgin_squares();
         let mut best: Option<Ruling> = None;
@@ -267,30 +320,60 @@ impl Position {
                 continue;
             }
             let cite = rules.citation(&f.cite);
-            let rule_text = if f.text.is_empty() { String::new() } else { format!(" (`{}`)", f.text) };
+            let rule_text = if f.text.is_empty() {
+                String::new()
+            } else {
+                format!(" (`{}`)", f.text)
+            };
             let r = if f.from.as_ref().is_some_and(|z| !z[us].contains(from)) {
-                illegal("wrong-start-square", format!("{name} can move this way only from its starting zone{rule_text}"), cite)
+                illegal(
+                    "wrong-start-square",
+                    format!("{name} can move this way only from its starting zone{rule_text}"),
+                    cite,
+                )
             } else if f.unmoved && !virgin.contains(&from) {
-                illegal("piece-has-moved", format!("{name} can move this way only before it has moved{rule_text}"), cite)
+                illegal(
+                    "piece-has-moved",
+                    format!("{name} can move this way only before it has moved{rule_text}"),
+                    cite,
+                )
             } else if !self.clause_reach(us, kind, i, from, false).contains(&to) {
                 let blocker = (0..b.squares())
                     .filter(|&s| s != from && s != to && self.piece_at(s).is_some())
                     .find(|&s| between(b, from, to, s));
                 match blocker {
-                    Some(x) => illegal("blocked", format!("{name} cannot reach {}: {} is in the way{rule_text}", b.name(to), piece_name(self, x)), cite),
+                    Some(x) => illegal(
+                        "blocked",
+                        format!(
+                            "{name} cannot reach {}: {} is in the way{rule_text}",
+                            b.name(to),
+                            piece_name(self, x)
+                        ),
+                        cite,
+                    ),
                     None => illegal("blocked", format!("{name} cannot reach {} from here{rule_text}", b.name(to)), cite),
                 }
             } else {
                 match (f.target, target) {
-                    (Target::Empty, Some(_)) => {
-                        illegal("needs-empty-target", format!("{name} may move this way only to an empty square, and {} is taken{rule_text}", b.name(to)), cite)
-                    }
-                    (Target::Enemy, None) => {
-                        illegal("needs-enemy-target", format!("{name} may move this way only to capture, and {} is empty{rule_text}", b.name(to)), cite)
-                    }
+                    (Target::Empty, Some(_)) => illegal(
+                        "needs-empty-target",
+                        format!(
+                            "{name} may move this way only to an empty square, and {} is taken{rule_text}",
+                            b.name(to)
+                        ),
+                        cite,
+                    ),
+                    (Target::Enemy, None) => illegal(
+                        "needs-enemy-target",
+                        format!("{name} may move this way only to capture, and {} is empty{rule_text}", b.name(to)),
+                        cite,
+                    ),
                     (Target::EnPassant, _) => illegal(
                         "en-passant-unavailable",
-                        format!("en passant on {} is possible only right after an enemy piece passed over it{rule_text}", b.name(to)),
+                        format!(
+                            "en passant on {} is possible only right after an enemy piece passed over it{rule_text}",
+                            b.name(to)
+                        ),
                         cite,
                     ),
                     _ => continue,
@@ -306,7 +389,11 @@ impl Position {
             }
         }
         best.unwrap_or_else(|| {
-            illegal("no-such-move", format!("a {} cannot move from {} to {}", k.name.to_lowercase(), b.name(from), b.name(to)), None)
+            illegal(
+                "no-such-move",
+                format!("a {} cannot move from {} to {}", k.name.to_lowercase(), b.name(from), b.name(to)),
+                None,
+            )
         })
     }
 }

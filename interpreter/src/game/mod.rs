@@ -117,7 +117,10 @@ impl Engine {
             AnyTables::Medium(t) => Inner::Medium(fen::build(&self.rules, t.clone(), &setup)?),
             AnyTables::Large(t) => Inner::Large(fen::build(&self.rules, t.clone(), &setup)?),
         };
-        Ok(Position { rules: self.rules.clone(), inner })
+        Ok(Position {
+            rules: self.rules.clone(),
+            inner,
+        })
     }
 }
 

@@ -62,7 +62,13 @@ impl Game {
     pub fn new(engine: Engine, start: Position) -> Game {
         let key = start.repetition_key();
         let check = start.in_check();
-        Game { engine, positions: vec![start], moves: Vec::new(), keys: vec![key], checks: vec![check] }
+        Game {
+            engine,
+            positions: vec![start],
+            moves: Vec::new(),
+            keys: vec![key],
+            checks: vec![check],
+        }
     }
     pub fn engine(&self) -> &Engine {
         &self.engine
@@ -135,7 +141,13 @@ impl Game {
         let rules = self.engine.rules().clone();
         let pos = self.current();
         let mut legal_cache: Option<bool> = None;
-        let mut out = Outcome { status: Status::Ongoing, winner: None, reason: None, clause: None, claimable: Vec::new() };
+        let mut out = Outcome {
+            status: Status::Ongoing,
+            winner: None,
+            reason: None,
+            clause: None,
+            claimable: Vec::new(),
+        };
         for r in &rules.end_rules {
             let mut checker = None;
             let holds = r.conditions.iter().all(|c| match c {
@@ -168,7 +180,13 @@ impl Game {
                 Verdict::MoverWins => (Status::Win, Some(stm)),
                 Verdict::CheckerLoses => (Status::Win, checker.map(Side::other)),
             };
-            return Outcome { status, winner, reason: Some(r.reason.clone()), clause, claimable: Vec::new() };
+            return Outcome {
+                status,
+                winner,
+                reason: Some(r.reason.clone()),
+                clause,
+                claimable: Vec::new(),
+            };
         }
         out
     }

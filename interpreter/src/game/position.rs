@@ -219,7 +219,11 @@ impl<B: Bits> Pos<B> {
         let w = self.width();
         let (fa, ra) = ((a % w) as i32, (a / w) as i32);
         let (fb, rb) = ((b % w) as i32, (b / w) as i32);
-        if dx != 0 { ((fb - fa) / dx).unsigned_abs() } else { ((rb - ra) / dy).unsigned_abs() }
+        if dx != 0 {
+            ((fb - fa) / dx).unsigned_abs()
+        } else {
+            ((rb - ra) / dy).unsigned_abs()
+        }
     }
 
     fn width(&self) -> usize {
@@ -233,7 +237,10 @@ impl<B: Bits> Pos<B> {
             return false;
         }
         let enemy_royals = self.royals(side.other()) & !gone;
-        self.t.facing.iter().any(|&d| self.t.first_blocker(d as usize, sq, occ).is_some_and(|b| enemy_royals.has(b)))
+        self.t
+            .facing
+            .iter()
+            .any(|&d| self.t.first_blocker(d as usize, sq, occ).is_some_and(|b| enemy_royals.has(b)))
     }
 
     /// Is the side to move's royal attacked (in check)?
@@ -338,7 +345,12 @@ impl<B: Bits> Pos<B> {
 
     #[inline(always)]
     fn push(&self, out: &mut Vec<Move>, fi: usize, f: &CForm<B>, from: usize, to: usize) {
-        let m = Move { from: from as u16, to: to as u16, kind: MoveKind::Form(fi as u8), promo: 0 };
+        let m = Move {
+            from: from as u16,
+            to: to as u16,
+            kind: MoveKind::Form(fi as u8),
+            promo: 0,
+        };
         match &self.t.promotion[self.stm.index()][f.kind.0 as usize] {
             Some((zone, choices)) if zone.has(to) => {
                 for c in choices {
@@ -373,8 +385,12 @@ impl<B: Bits> Pos<B> {
             for from in kings.iter() {
                 let mut checked = None;
                 for &d in &c.dirs {
-                    let Some(rook) = self.castle_partner(c, d as usize, from) else { continue };
-                    let Some((to, _)) = self.castle_squares(c, d as usize, from, rook) else { continue };
+                    let Some(rook) = self.castle_partner(c, d as usize, from) else {
+                        continue;
+                    };
+                    let Some((to, _)) = self.castle_squares(c, d as usize, from, rook) else {
+                        continue;
+                    };
                     if c.not_in_check {
                         let attacked = *checked.get_or_insert_with(|| in_check.unwrap_or_else(|| self.attacked(from, them, occ, B::EMPTY)));
                         if attacked {
@@ -387,7 +403,12 @@ impl<B: Bits> Pos<B> {
                             continue;
                         }
                     }
-                    out.push(Move { from: from as u16, to: to as u16, kind: MoveKind::Castle(ci as u8), promo: 0 });
+                    out.push(Move {
+                        from: from as u16,
+                        to: to as u16,
+                        kind: MoveKind::Castle(ci as u8),
+                        promo: 0,
+                    });
                 }
             }
         }
@@ -474,7 +495,12 @@ impl<B: Bits> Pos<B> {
                 if targets.is_empty() {
                     continue;
                 }
-                let base = Move { from: from as u16, to: 0, kind: MoveKind::Form(fi as u8), promo: 0 };
+                let base = Move {
+                    from: from as u16,
+                    to: 0,
+                    kind: MoveKind::Form(fi as u8),
+                    promo: 0,
+                };
                 if !ctx.constrained {
                     n += emit_set::<B, COUNT>(out, base, targets, promo);
                 } else if ctx.in_check || ep || ctx.royals.has(from) || ctx.slow.has(from) {
@@ -547,8 +573,12 @@ impl<B: Bits> Pos<B> {
             MoveKind::Castle(ci) => {
                 let c = &self.t.castles[us.index()][ci as usize];
                 let dir = if to > from { c.dirs[0] } else { c.dirs[1] } as usize;
-                let Some(rook) = self.castle_partner(c, dir, from) else { return false };
-                let Some((kto, rto)) = self.castle_squares(c, dir, from, rook) else { return false };
+                let Some(rook) = self.castle_partner(c, dir, from) else {
+                    return false;
+                };
+                let Some((kto, rto)) = self.castle_squares(c, dir, from, rook) else {
+                    return false;
+                };
                 occ = (occ & !B::bit(from) & !B::bit(rook)) | B::bit(kto) | B::bit(rto);
                 if royals.has(from) {
                     royals = (royals & !B::bit(from)) | B::bit(kto);
@@ -740,7 +770,11 @@ fn emit_set<B: Bits, const COUNT: bool>(out: &mut Vec<Move>, base: Move, to: B, 
                 }
                 for sq in promoting.iter() {
                     for c in choices {
-                        out.push(Move { to: sq as u16, promo: c.0 + 1, ..base });
+                        out.push(Move {
+                            to: sq as u16,
+                            promo: c.0 + 1,
+                            ..base
+                        });
                     }
                 }
             }

@@ -63,7 +63,10 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
     }
     let ranks: Vec<&str> = fields[0].split('/').collect();
     if ranks.len() != b.height {
-        return Err(FenError::RankCount { found: ranks.len(), expected: b.height });
+        return Err(FenError::RankCount {
+            found: ranks.len(),
+            expected: b.height,
+        });
     }
     let mut board = vec![None; b.squares()];
     for (i, row) in ranks.iter().enumerate() {
@@ -96,7 +99,11 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
             }
         }
         if file != b.width {
-            return Err(FenError::RankWidth { rank: i + 1, found: file, expected: b.width });
+            return Err(FenError::RankWidth {
+                rank: i + 1,
+                found: file,
+                expected: b.width,
+            });
         }
     }
     let side_field = fields.get(1).copied().unwrap_or(&rules.players[0].fen);
@@ -120,12 +127,23 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
     let num = |i: usize, field: &'static str, default: u32| -> Result<u32, FenError> {
         match fields.get(i) {
             None => Ok(default),
-            Some(s) => s.parse::<u32>().map_err(|_| FenError::Number { field, index: i + 1, found: s.to_string() }),
+            Some(s) => s.parse::<u32>().map_err(|_| FenError::Number {
+                field,
+                index: i + 1,
+                found: s.to_string(),
+            }),
         }
     };
     let halfmove = num(4, "the halfmove clock", 0)?;
     let fullmove = num(5, "the move number", 1)?.max(1);
-    Ok(Setup { board, stm, castling, ep, halfmove, fullmove })
+    Ok(Setup {
+        board,
+        stm,
+        castling,
+        ep,
+        halfmove,
+        fullmove,
+    })
 }
 
 /// Turns a setup into an engine position, checking what the engine relies on.
@@ -247,7 +265,10 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
     if t.royal_safety {
         for side in [Side::FIRST, Side::SECOND] {
             if p.royals(side).is_empty() {
-                return Err(FenError::Illegal(format!("the {} has no royal piece", rules.players[side.index()].name)));
+                return Err(FenError::Illegal(format!(
+                    "the {} has no royal piece",
+                    rules.players[side.index()].name
+                )));
             }
         }
         if p.side_in_check(s.stm.other()) {

@@ -29,10 +29,7 @@ pub struct Record {
 impl Record {
     /// The value of the first tag with this name.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 }
 
@@ -233,11 +230,7 @@ fn read_token(token: &str) -> Token<'_> {
         token
     };
     let body = body.trim_end_matches(['!', '?']);
-    if body.is_empty() {
-        Token::Nothing
-    } else {
-        Token::Move(body)
-    }
+    if body.is_empty() { Token::Nothing } else { Token::Move(body) }
 }
 
 /// A place in the text, for errors.
@@ -359,9 +352,7 @@ impl Cursor {
         if name.is_empty() {
             return Err(match self.peek() {
                 None => open.error(PgnProblem::UnterminatedTag),
-                Some(_) => self
-                    .at()
-                    .error(PgnProblem::MalformedTag("expected a tag name after `[`")),
+                Some(_) => self.at().error(PgnProblem::MalformedTag("expected a tag name after `[`")),
             });
         }
         self.skip_space();
@@ -369,9 +360,9 @@ impl Cursor {
             Some('"') => {}
             None => return Err(open.error(PgnProblem::UnterminatedTag)),
             Some(_) => {
-                return Err(self.at().error(PgnProblem::MalformedTag(
-                    "expected a quoted value after the tag name",
-                )));
+                return Err(self
+                    .at()
+                    .error(PgnProblem::MalformedTag("expected a quoted value after the tag name")));
             }
         }
         let quote = self.at();
@@ -419,10 +410,7 @@ mod tests {
         let text = "[Event \"Paris \\\"Opera\\\" \\\\ 1858\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n\
                     1. e4 e5 2.Nf3 d6 3. d4 Bg4 4... dxe5 1/2-1/2\n\n[Event \"next\"]\n1. d4 *\n";
         let rec = parse(text).unwrap();
-        assert_eq!(
-            rec.tags[0],
-            ("Event".to_string(), "Paris \"Opera\" \\ 1858".to_string())
-        );
+        assert_eq!(rec.tags[0], ("Event".to_string(), "Paris \"Opera\" \\ 1858".to_string()));
         assert_eq!(rec.tag("FEN"), Some("8/8/8/8/8/8/8/K6k w - - 0 1"));
         assert_eq!(rec.fen.as_deref(), Some("8/8/8/8/8/8/8/K6k w - - 0 1"));
         assert_eq!(rec.moves, ["e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5"]);
@@ -436,18 +424,12 @@ mod tests {
         let rec = parse(text).unwrap();
         assert_eq!(rec.moves, ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
         assert_eq!(rec.result.as_deref(), Some("0-1"));
-        assert_eq!(
-            parse("1. O-O 0-0-0 2. e8=Q+ *").unwrap().moves,
-            ["O-O", "0-0-0", "e8=Q+"]
-        );
+        assert_eq!(parse("1. O-O 0-0-0 2. e8=Q+ *").unwrap().moves, ["O-O", "0-0-0", "e8=Q+"]);
     }
 
     #[test]
     fn a_game_without_result_ends_at_the_next_tags_or_the_end() {
-        assert_eq!(
-            parse("1. e4 e5\n[Event \"2\"]\n1. d4").unwrap().moves,
-            ["e4", "e5"]
-        );
+        assert_eq!(parse("1. e4 e5\n[Event \"2\"]\n1. d4").unwrap().moves, ["e4", "e5"]);
         let rec = parse("1. e4 e5").unwrap();
         assert_eq!((rec.moves.len(), rec.result), (2, None));
         assert_eq!(parse("").unwrap(), Record::default());
@@ -455,59 +437,34 @@ mod tests {
 
     #[test]
     fn malformed_input_is_an_error_with_its_place() {
-        assert_eq!(
-            problem("1. e4 {never closed"),
-            (1, 7, PgnProblem::UnterminatedComment)
-        );
-        assert_eq!(
-            problem("[Event \"x\"\n[Site \"y\"]"),
-            (1, 1, PgnProblem::UnterminatedTag)
-        );
-        assert_eq!(
-            problem("[Event \"x"),
-            (1, 8, PgnProblem::UnterminatedString)
-        );
-        assert_eq!(
-            problem("[Event \"x\n\"]"),
-            (1, 8, PgnProblem::UnterminatedString)
-        );
-        assert_eq!(
-            problem("1. e4\n  (1. d4 (1. c4) e5"),
-            (2, 3, PgnProblem::UnclosedVariation)
-        );
+        assert_eq!(problem("1. e4 {never closed"), (1, 7, PgnProblem::UnterminatedComment));
+        assert_eq!(problem("[Event \"x\"\n[Site \"y\"]"), (1, 1, PgnProblem::UnterminatedTag));
+        assert_eq!(problem("[Event \"x"), (1, 8, PgnProblem::UnterminatedString));
+        assert_eq!(problem("[Event \"x\n\"]"), (1, 8, PgnProblem::UnterminatedString));
+        assert_eq!(problem("1. e4\n  (1. d4 (1. c4) e5"), (2, 3, PgnProblem::UnclosedVariation));
         assert_eq!(problem("1. e4 e5)"), (1, 9, PgnProblem::UnopenedVariation));
         assert_eq!(problem("1. e4 }"), (1, 7, PgnProblem::UnopenedComment));
-        assert_eq!(
-            problem("[ \"x\"]").2,
-            PgnProblem::MalformedTag("expected a tag name after `[`")
-        );
+        assert_eq!(problem("[ \"x\"]").2, PgnProblem::MalformedTag("expected a tag name after `[`"));
         assert_eq!(
             problem("[Event x]").2,
             PgnProblem::MalformedTag("expected a quoted value after the tag name")
         );
         assert_eq!(problem("1. e4 \"e5\"").2, PgnProblem::Unexpected('"'));
         let shown = parse("\n\n  {x").unwrap_err().to_string();
-        assert_eq!(
-            shown,
-            "line 3, column 3: this comment `{` is never closed with `}`"
-        );
+        assert_eq!(shown, "line 3, column 3: this comment `{` is never closed with `}`");
     }
 
     #[test]
     fn garbage_never_panics() {
         let mut rng = ChaCha8Rng::seed_from_u64(1858);
-        let pgnish: Vec<char> = "[]{}()\";%$.\\\n \t1-0/2*eNxO+#!?Eventé\u{feff}"
-            .chars()
-            .collect();
+        let pgnish: Vec<char> = "[]{}()\";%$.\\\n \t1-0/2*eNxO+#!?Eventé\u{feff}".chars().collect();
         for round in 0..600 {
             let len = rng.gen_range(0..120);
             let text = if round % 2 == 0 {
                 let bytes: Vec<u8> = (0..len).map(|_| rng.r#gen()).collect();
                 String::from_utf8_lossy(&bytes).into_owned()
             } else {
-                (0..len)
-                    .map(|_| pgnish[rng.gen_range(0..pgnish.len())])
-                    .collect()
+                (0..len).map(|_| pgnish[rng.gen_range(0..pgnish.len())]).collect()
             };
             if let Err(e) = parse(&text) {
                 assert!(e.line >= 1 && e.column >= 1, "{text:?}: {e}");

@@ -56,8 +56,7 @@ pub fn find(pos: &Position, text: &str) -> Option<Move> {
     let mut hits: Vec<(u8, Move)> = Vec::new();
     for &m in &legal {
         // Cheap filter before spelling a move every way it may be written.
-        if matches!(m.kind, MoveKind::Form(_)) && !want.contains(board.name(m.to as usize).as_str())
-        {
+        if matches!(m.kind, MoveKind::Form(_)) && !want.contains(board.name(m.to as usize).as_str()) {
             continue;
         }
         for (spelling, lenience) in spellings(pos, m) {
@@ -67,11 +66,7 @@ pub fn find(pos: &Position, text: &str) -> Option<Move> {
         }
     }
     let best = hits.iter().map(|h| h.0).min()?;
-    let mut moves: Vec<Move> = hits
-        .into_iter()
-        .filter(|h| h.0 == best)
-        .map(|h| h.1)
-        .collect();
+    let mut moves: Vec<Move> = hits.into_iter().filter(|h| h.0 == best).map(|h| h.1).collect();
     moves.dedup();
     match moves.as_slice() {
         [m] => Some(*m),
@@ -167,10 +162,7 @@ fn strip_annotations(text: &str) -> &str {
     loop {
         let before = s.len();
         s = s.trim_end().trim_end_matches(['+', '#', '!', '?']);
-        if s.len() >= 4
-            && s.is_char_boundary(s.len() - 4)
-            && s[s.len() - 4..].eq_ignore_ascii_case("e.p.")
-        {
+        if s.len() >= 4 && s.is_char_boundary(s.len() - 4) && s[s.len() - 4..].eq_ignore_ascii_case("e.p.") {
             s = &s[..s.len() - 4];
         }
         if s.len() == before {
@@ -184,11 +176,7 @@ fn strip_annotations(text: &str) -> &str {
 fn spellings(pos: &Position, m: Move) -> Vec<(String, u8)> {
     if let MoveKind::Castle(_) = m.kind {
         let short = castle_text(pos, m);
-        return vec![
-            (short.to_string(), 0),
-            (short.replace('O', "0"), 0),
-            (short.replace('O', "o"), 1),
-        ];
+        return vec![(short.to_string(), 0), (short.replace('O', "0"), 0), (short.replace('O', "o"), 1)];
     }
     let rules = pos.rules();
     let b = &rules.board;
@@ -222,12 +210,7 @@ fn spellings(pos: &Position, m: Move) -> Vec<(String, u8)> {
             let l = rules.kind(p).letter;
             let mut v = Vec::new();
             for c in [l.to_ascii_uppercase(), l.to_ascii_lowercase()] {
-                v.extend([
-                    format!("={c}"),
-                    c.to_string(),
-                    format!("({c})"),
-                    format!("/{c}"),
-                ]);
+                v.extend([format!("={c}"), c.to_string(), format!("({c})"), format!("/{c}")]);
             }
             v
         }
@@ -268,9 +251,7 @@ mod tests {
     }
 
     fn at(fen: &str) -> Position {
-        chess()
-            .from_fen(fen)
-            .unwrap_or_else(|e| panic!("{fen}: {e}"))
+        chess().from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
     }
 
     /// The SAN of the move `find` reads from `text`.
@@ -281,15 +262,10 @@ mod tests {
     #[test]
     fn start_position_moves_are_written_like_san() {
         let pos = chess().start();
-        let mut all: Vec<String> = pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| to_san(&pos, m))
-            .collect();
+        let mut all: Vec<String> = pos.legal_moves().into_iter().map(|m| to_san(&pos, m)).collect();
         all.sort();
         let expected = [
-            "Na3", "Nc3", "Nf3", "Nh3", "a3", "a4", "b3", "b4", "c3", "c4", "d3", "d4", "e3", "e4",
-            "f3", "f4", "g3", "g4", "h3", "h4",
+            "Na3", "Nc3", "Nf3", "Nh3", "a3", "a4", "b3", "b4", "c3", "c4", "d3", "d4", "e3", "e4", "f3", "f4", "g3", "g4", "h3", "h4",
         ];
         assert_eq!(all, expected);
     }
@@ -349,9 +325,7 @@ mod tests {
     #[test]
     fn lenient_reading() {
         let start = chess().start();
-        for text in [
-            "Nf3", "Ngf3", "Ng1f3", "Ng1-f3", "nf3", "Nf3!?", " Nf3 ", "Nf3?",
-        ] {
+        for text in ["Nf3", "Ngf3", "Ng1f3", "Ng1-f3", "nf3", "Nf3!?", " Nf3 ", "Nf3?"] {
             assert_eq!(reads(&start, text).as_deref(), Some("Nf3"), "{text}");
         }
         // An `x` where nothing is taken names no move.
@@ -368,8 +342,7 @@ mod tests {
     fn texts_naming_no_legal_move_give_none() {
         let start = chess().start();
         for text in [
-            "", "+", "e5", "Ke2", "O-O", "0-0-0", "Qd4", "e4=Q", "x", "e.p.", "Zz9", "é4", "e44",
-            "Nf3Q", "a9", "i3",
+            "", "+", "e5", "Ke2", "O-O", "0-0-0", "Qd4", "e4=Q", "x", "e.p.", "Zz9", "é4", "e44", "Nf3Q", "a9", "i3",
         ] {
             assert_eq!(find(&start, text), None, "{text:?}");
         }
@@ -377,9 +350,7 @@ mod tests {
         let alphabet: Vec<char> = "abcdefghKQRBNPOo0-x=+#!?12345678. :é".chars().collect();
         for _ in 0..500 {
             let len = rng.gen_range(0..8);
-            let text: String = (0..len)
-                .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
-                .collect();
+            let text: String = (0..len).map(|_| alphabet[rng.gen_range(0..alphabet.len())]).collect();
             if let Some(m) = find(&start, &text) {
                 assert!(start.is_legal(m), "{text:?}");
             }

@@ -44,7 +44,11 @@ pub fn parse_text(pos: &Position, text: &str) -> Option<MoveText> {
     }
     let from = b.parse_square(&format!("{f1}{r1}"))?;
     let to = b.parse_square(&format!("{f2}{r2}"))?;
-    Some(MoveText { from, to, promo: rest.chars().next() })
+    Some(MoveText {
+        from,
+        to,
+        promo: rest.chars().next(),
+    })
 }
 
 /// The legal move a text names, if any.

@@ -111,7 +111,12 @@ pub struct Board {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Names {
     /// `a..h`, `1..size`, `A.. skip I`.
-    Range { first: String, last: Option<Count>, skip: Option<String>, span: Span },
+    Range {
+        first: String,
+        last: Option<Count>,
+        skip: Option<String>,
+        span: Span,
+    },
     /// `a b c d`.
     List(Vec<String>, Span),
 }
@@ -173,10 +178,22 @@ pub struct PieceDecl {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Primitive {
-    Step { dirs: Vec<Ident>, distance: Option<(i64, Span)> },
-    Slide { dirs: Vec<Ident>, max: Option<Count> },
-    Leap { offset: (i32, i32, Span), block: Option<(i32, i32, Span)> },
-    Hop { dirs: Vec<Ident>, screens: Count },
+    Step {
+        dirs: Vec<Ident>,
+        distance: Option<(i64, Span)>,
+    },
+    Slide {
+        dirs: Vec<Ident>,
+        max: Option<Count>,
+    },
+    Leap {
+        offset: (i32, i32, Span),
+        block: Option<(i32, i32, Span)>,
+    },
+    Hop {
+        dirs: Vec<Ident>,
+        screens: Count,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -264,7 +281,11 @@ pub enum Condition {
     NoLegalMove(Span),
     InCheck(Span),
     Repetition(Count, Span),
-    Counter { moves: Count, resetting_kind: Option<Ident>, span: Span },
+    Counter {
+        moves: Count,
+        resetting_kind: Option<Ident>,
+        span: Span,
+    },
     Material(Vec<Material>, Span),
     NoneOf(Vec<Ident>, Span),
     CheckingThroughout(Span),

@@ -42,16 +42,25 @@ impl Cx<'_> {
         }
     }
     fn ident(&self, p: P) -> Ident {
-        Ident { name: p.as_str().to_string(), span: self.span(&p) }
+        Ident {
+            name: p.as_str().to_string(),
+            span: self.span(&p),
+        }
     }
     fn string(&self, p: P) -> StringLit {
         let span = self.span(&p);
         let body = p.into_inner().next().map_or("", |b| b.as_str());
-        StringLit { value: body.to_string(), span }
+        StringLit {
+            value: body.to_string(),
+            span,
+        }
     }
     fn cite(&self, p: P) -> Cite {
         let span = self.span(&p);
-        Cite { text: p.into_inner().next().map_or("", |b| b.as_str()).trim().to_string(), span }
+        Cite {
+            text: p.into_inner().next().map_or("", |b| b.as_str()).trim().to_string(),
+            span,
+        }
     }
     fn count(&self, p: P) -> Count {
         let inner = p.into_inner().next().expect("grammar: count has one child");
@@ -126,7 +135,10 @@ impl Cx<'_> {
             None => (format!("this {what} ends too early"), "the line stops here"),
             Some(c) if c.is_ascii_whitespace() => (format!("this {what} ends too early"), "the line stops here"),
             // A space the grammar does not know (U+3000, a no-break space): name it.
-            Some(c) if found.is_empty() => (format!("cannot read this {what}: unexpected character U+{:04X}", c as u32), "not expected here"),
+            Some(c) if found.is_empty() => (
+                format!("cannot read this {what}: unexpected character U+{:04X}", c as u32),
+                "not expected here",
+            ),
             Some(_) => (format!("cannot read this {what}: unexpected `{found}`"), "not expected here"),
         };
         let mut d = Diagnostic::error(codes::SYNTAX, span, message).label(label);
@@ -145,12 +157,27 @@ impl Cx<'_> {
 }
 
 /// The words that start a top-level item.
-const TOP_KEYWORDS: &[&str] =
-    &["extends", "game", "param", "board", "zone", "direction", "piece", "forbid", "allow", "after", "end", "setup", "override"];
+const TOP_KEYWORDS: &[&str] = &[
+    "extends",
+    "game",
+    "param",
+    "board",
+    "zone",
+    "direction",
+    "piece",
+    "forbid",
+    "allow",
+    "after",
+    "end",
+    "setup",
+    "override",
+];
 
 /// The keyword of the item a line starts (`board` for `override board ...`), if it starts one.
 fn item_keyword(line: &str) -> Option<&str> {
-    let mut words = line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).filter(|w| !w.is_empty());
+    let mut words = line
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .filter(|w| !w.is_empty());
     let first = words.next()?;
     let k = if first == "override" { words.next()? } else { first };
     TOP_KEYWORDS.contains(&k).then_some(k)
@@ -243,7 +270,13 @@ fn describe(r: Rule) -> Option<String> {
 
 /// Parses one file. Never fails: problems go to `diags` and the readable part is returned.
 pub fn parse_file(text: &str, file: FileId, diags: &mut Diagnostics) -> RulesFile {
-    let mut cx = Cx { file, src: text, diags, unreadable: Vec::new(), unclosed: false };
+    let mut cx = Cx {
+        file,
+        src: text,
+        diags,
+        unreadable: Vec::new(),
+        unclosed: false,
+    };
     let mut out = RulesFile::default();
     let top = match RulesParser::parse(Rule::file, text) {
         Ok(mut pairs) => pairs.next().expect("grammar: file rule yields one pair"),
@@ -254,8 +287,12 @@ pub fn parse_file(text: &str, file: FileId, diags: &mut Diagnostics) -> RulesFil
                 pest::error::InputLocation::Span((s, _)) => s,
             };
             cx.diags.push(
-                Diagnostic::error(codes::SYNTAX, Span::new(file, pos, (pos + 1).min(text.len())), "cannot read this ruleset")
-                    .label("unexpected here"),
+                Diagnostic::error(
+                    codes::SYNTAX,
+                    Span::new(file, pos, (pos + 1).min(text.len())),
+                    "cannot read this ruleset",
+                )
+                .label("unexpected here"),
             );
             return out;
         }
@@ -307,7 +344,10 @@ fn game(cx: &mut Cx, p: P) -> Game {
     let span = cx.span(&p);
     let mut g = Game {
         overrides: false,
-        name: StringLit { value: String::new(), span },
+        name: StringLit {
+            value: String::new(),
+            span,
+        },
         cite_prefix: None,
         players: Vec::new(),
         players_cite: None,
@@ -358,8 +398,11 @@ fn param(cx: &mut Cx, p: P) -> Param {
             }
             Rule::param_range => {
                 let span = cx.span(&c);
-                let nums: Vec<f64> =
-                    c.into_inner().filter(|n| n.as_rule() == Rule::number).map(|n| n.as_str().parse().unwrap_or(f64::NAN)).collect();
+                let nums: Vec<f64> = c
+                    .into_inner()
+                    .filter(|n| n.as_rule() == Rule::number)
+                    .map(|n| n.as_str().parse().unwrap_or(f64::NAN))
+                    .collect();
                 range = Some((nums[0], nums[1], span));
             }
             Rule::string => doc = Some(cx.string(c)),
@@ -452,9 +495,15 @@ fn board(cx: &mut Cx, p: P) -> Board {
                 for d in c.into_inner() {
                     match d.as_rule() {
                         Rule::draw_river => {
-                            let v: Vec<String> =
-                                d.into_inner().filter(|x| x.as_rule() == Rule::coord_name).map(|x| x.as_str().to_string()).collect();
-                            b.drawings.push(Drawing::River { between: (v[0].clone(), v[1].clone()), span: dspan });
+                            let v: Vec<String> = d
+                                .into_inner()
+                                .filter(|x| x.as_rule() == Rule::coord_name)
+                                .map(|x| x.as_str().to_string())
+                                .collect();
+                            b.drawings.push(Drawing::River {
+                                between: (v[0].clone(), v[1].clone()),
+                                span: dspan,
+                            });
                         }
                         Rule::draw_lines => {
                             let segments = d
@@ -468,7 +517,11 @@ fn board(cx: &mut Cx, p: P) -> Board {
                             b.drawings.push(Drawing::Lines { segments, span: dspan });
                         }
                         Rule::draw_marks => {
-                            let squares = d.into_inner().filter(|x| x.as_rule() == Rule::square).map(|x| x.as_str().to_string()).collect();
+                            let squares = d
+                                .into_inner()
+                                .filter(|x| x.as_rule() == Rule::square)
+                                .map(|x| x.as_str().to_string())
+                                .collect();
                             b.drawings.push(Drawing::Marks { squares, span: dspan });
                         }
                         _ => {}
@@ -511,7 +564,11 @@ fn zone_expr(cx: &mut Cx, p: P) -> ZoneExpr {
             _ => {}
         }
     }
-    ZoneExpr { first: first.expect("grammar: zone_expr starts with a term"), rest, span }
+    ZoneExpr {
+        first: first.expect("grammar: zone_expr starts with a term"),
+        rest,
+        span,
+    }
 }
 
 fn zone_term(cx: &mut Cx, p: P) -> ZoneTerm {
@@ -551,13 +608,21 @@ fn zone_decl(cx: &mut Cx, p: P) -> ZoneDecl {
             _ => {}
         }
     }
-    ZoneDecl { overrides, name: name.expect("grammar: zone has a name"), expr: expr.expect("grammar: zone has a value"), cite }
+    ZoneDecl {
+        overrides,
+        name: name.expect("grammar: zone has a name"),
+        expr: expr.expect("grammar: zone has a value"),
+        cite,
+    }
 }
 
 fn offset(cx: &Cx, p: P) -> (i32, i32, Span) {
     let span = cx.span(&p);
-    let v: Vec<i32> =
-        p.into_inner().filter(|n| n.as_rule() == Rule::sint).map(|n| n.as_str().parse().unwrap_or(i32::MAX)).collect();
+    let v: Vec<i32> = p
+        .into_inner()
+        .filter(|n| n.as_rule() == Rule::sint)
+        .map(|n| n.as_str().parse().unwrap_or(i32::MAX))
+        .collect();
     (v[0], v[1], span)
 }
 
@@ -575,7 +640,11 @@ fn direction_decl(cx: &mut Cx, p: P) -> DirectionDecl {
             _ => {}
         }
     }
-    DirectionDecl { name: name.expect("grammar: direction has a name"), offsets, span }
+    DirectionDecl {
+        name: name.expect("grammar: direction has a name"),
+        offsets,
+        span,
+    }
 }
 
 fn dirs(cx: &Cx, p: P) -> Vec<Ident> {
@@ -587,7 +656,10 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
     let mut d = PieceDecl {
         overrides: false,
         name: Ident { name: String::new(), span },
-        letter: StringLit { value: String::new(), span },
+        letter: StringLit {
+            value: String::new(),
+            span,
+        },
         royal: false,
         unlettered: false,
         glyphs: Vec::new(),
@@ -607,7 +679,13 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                 match a.as_rule() {
                     Rule::kw_royal => d.royal = true,
                     Rule::kw_unlettered => d.unlettered = true,
-                    _ => d.glyphs = a.into_inner().filter(|s| s.as_rule() == Rule::string).map(|s| cx.string(s)).collect(),
+                    _ => {
+                        d.glyphs = a
+                            .into_inner()
+                            .filter(|s| s.as_rule() == Rule::string)
+                            .map(|s| cx.string(s))
+                            .collect()
+                    }
                 }
             }
             Rule::cite => d.cite = Some(cx.cite(c)),
@@ -625,7 +703,12 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                         _ => {}
                     }
                 }
-                d.promotions.push(Promotion { zone: zone.expect("grammar: promotion has a zone"), kinds, cite, span });
+                d.promotions.push(Promotion {
+                    zone: zone.expect("grammar: promotion has a zone"),
+                    kinds,
+                    cite,
+                    span,
+                });
             }
             Rule::castle_decl => d.castles.push(castle(cx, c)),
             Rule::bad_clause => cx.bad(&c, Rule::piece_clause_only, "movement clause"),
@@ -668,8 +751,15 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                 primitive = Some(Primitive::Slide { dirs: ds, max });
             }
             Rule::leap => {
-                let offs: Vec<_> = c.into_inner().filter(|k| k.as_rule() == Rule::offset).map(|k| offset(cx, k)).collect();
-                primitive = Some(Primitive::Leap { offset: offs[0], block: offs.get(1).copied() });
+                let offs: Vec<_> = c
+                    .into_inner()
+                    .filter(|k| k.as_rule() == Rule::offset)
+                    .map(|k| offset(cx, k))
+                    .collect();
+                primitive = Some(Primitive::Leap {
+                    offset: offs[0],
+                    block: offs.get(1).copied(),
+                });
             }
             Rule::hop => {
                 let mut ds = Vec::new();
@@ -681,7 +771,10 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                         _ => {}
                     }
                 }
-                primitive = Some(Primitive::Hop { dirs: ds, screens: screens.expect("grammar: hop has a count") });
+                primitive = Some(Primitive::Hop {
+                    dirs: ds,
+                    screens: screens.expect("grammar: hop has a count"),
+                });
             }
             Rule::to_empty => modifiers.push(Modifier::ToEmpty(cspan)),
             Rule::to_enemy => modifiers.push(Modifier::ToEnemy(cspan)),
@@ -697,7 +790,12 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
             _ => {}
         }
     }
-    MoveForm { primitive: primitive.expect("grammar: move form starts with a primitive"), modifiers, cite, span }
+    MoveForm {
+        primitive: primitive.expect("grammar: move form starts with a primitive"),
+        modifiers,
+        cite,
+        span,
+    }
 }
 
 fn castle(cx: &mut Cx, p: P) -> Castle {
@@ -726,13 +824,23 @@ fn castle(cx: &mut Cx, p: P) -> Castle {
                         _ => {}
                     }
                 }
-                conditions.push(CastleCond { kind, cite: ccite, span: cspan });
+                conditions.push(CastleCond {
+                    kind,
+                    cite: ccite,
+                    span: cspan,
+                });
             }
             Rule::bad_clause => cx.bad(&c, Rule::castle_clause_only, "castling condition"),
             _ => {}
         }
     }
-    Castle { partner: partner.expect("grammar: castle names a partner"), distance, cite, conditions, span }
+    Castle {
+        partner: partner.expect("grammar: castle names a partner"),
+        distance,
+        cite,
+        conditions,
+        span,
+    }
 }
 
 fn forbid(cx: &mut Cx, p: P) -> Forbid {
@@ -743,7 +851,10 @@ fn forbid(cx: &mut Cx, p: P) -> Forbid {
         match c.as_rule() {
             Rule::forbid_royal_attacked => kind = ForbidKind::RoyalAttacked,
             Rule::forbid_royals_facing => {
-                let d = c.into_inner().find(|k| k.as_rule() == Rule::dirs).expect("grammar: facing along dirs");
+                let d = c
+                    .into_inner()
+                    .find(|k| k.as_rule() == Rule::dirs)
+                    .expect("grammar: facing along dirs");
                 kind = ForbidKind::RoyalsFacing(dirs(cx, d));
             }
             Rule::cite => cite = Some(cx.cite(c)),
@@ -764,7 +875,11 @@ fn allow(cx: &mut Cx, p: P) -> Allow {
             _ => {}
         }
     }
-    Allow { what: what.expect("grammar: allow names something"), cite, span }
+    Allow {
+        what: what.expect("grammar: allow names something"),
+        cite,
+        span,
+    }
 }
 
 fn end(cx: &mut Cx, p: P) -> Vec<EndRule> {
@@ -840,7 +955,12 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
                             _ => {}
                         }
                     }
-                    mats.push(Material { first, second, same_colour: same, span: mspan });
+                    mats.push(Material {
+                        first,
+                        second,
+                        same_colour: same,
+                        span: mspan,
+                    });
                 }
                 r.conditions.push(Condition::Material(mats, cspan));
             }
@@ -876,7 +996,9 @@ mod tests {
             "piece Pawn \"P\" {\n  step forward to empty [3.7.1]\n  step forward 2, to empty, from rank 2, marks en-passant\n  promotes on rank 8 to Queen, Knight [3.7.3.3]\n}\n",
         );
         assert!(d.items.is_empty(), "{d:?}");
-        let Item::Piece(p) = &f.items[0] else { panic!("expected a piece, got {:?}", f.items) };
+        let Item::Piece(p) = &f.items[0] else {
+            panic!("expected a piece, got {:?}", f.items)
+        };
         assert_eq!(p.forms.len(), 2);
         assert_eq!(p.forms[0].cite.as_ref().map(|c| c.text.as_str()), Some("3.7.1"));
         assert_eq!(p.forms[1].modifiers.len(), 3);
@@ -905,7 +1027,9 @@ mod tests {
         let src = "end {\n  stalemate: no legal move -> draw   # no citation\n}\n";
         let (f, d) = parse(src);
         assert!(d.items.is_empty(), "{d:?}");
-        let Item::End(rules) = &f.items[0] else { panic!("expected an end block, got {:?}", f.items) };
+        let Item::End(rules) = &f.items[0] else {
+            panic!("expected an end block, got {:?}", f.items)
+        };
         let s = rules[0].span;
         assert_eq!(&src[s.start as usize..s.end as usize], "stalemate: no legal move -> draw");
     }
@@ -914,7 +1038,9 @@ mod tests {
     fn an_open_range_ends_before_the_next_clause() {
         let (f, d) = parse("board 8 x 8 squares {\n  files a..\n  ranks 1..\n  checkered a1 dark\n}\n");
         assert!(d.items.is_empty(), "{d:?}");
-        let Item::Board(b) = &f.items[0] else { panic!("expected a board, got {:?}", f.items) };
+        let Item::Board(b) = &f.items[0] else {
+            panic!("expected a board, got {:?}", f.items)
+        };
         assert!(matches!(&b.files, Some(Names::Range { last: None, .. })), "{:?}", b.files);
         assert!(matches!(&b.ranks, Some(Names::Range { last: None, .. })), "{:?}", b.ranks);
         assert!(b.checkered.is_some());
