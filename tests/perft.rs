@@ -39,3 +39,8 @@ fn run(ruleset: &str) {
 fn chess_perft_matches_published_counts() {
     run("chess");
 }
+
+#[test]
+fn xiangqi_perft_matches_published_counts() {
+    run("xiangqi");
+}
