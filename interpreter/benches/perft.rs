@@ -40,6 +40,21 @@ fn chess(c: &mut Criterion) {
     }
 }
 
+fn xiangqi(c: &mut Criterion) {
+    let e = engine("xiangqi");
+    let pos = e.start();
+    for depth in [4, 5] {
+        let nodes = pos.perft(depth);
+        let mut g = c.benchmark_group(format!("xiangqi-start-d{depth}"));
+        g.throughput(Throughput::Elements(nodes));
+        g.sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(if depth == 5 { 20 } else { 4 }));
+        g.bench_function(BenchmarkId::from_parameter("arbiter"), |b| b.iter(|| pos.perft(depth)));
+        g.finish();
+    }
+}
+
 /// Mean time of one benchmark from criterion's saved estimates, in nanoseconds.
 fn mean_ns(group: &str, id: &str) -> Option<f64> {
     let dir = std::env::var("CARGO_TARGET_DIR")
@@ -53,16 +68,28 @@ fn mean_ns(group: &str, id: &str) -> Option<f64> {
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     chess(&mut c);
+    xiangqi(&mut c);
     c.final_summary();
-    println!("\nratios (time of the reference / time of Arbiter; 1.0 = as fast, 0.2 = a fifth of the speed):");
+    println!("\nchess, Arbiter beside shakmaty (time of shakmaty / time of Arbiter; 0.2 = a fifth of its speed):");
     for g in ["chess-start-d5", "chess-kiwipete-d4"] {
         if let (Some(a), Some(s)) = (mean_ns(g, "arbiter"), mean_ns(g, "shakmaty")) {
             println!(
-                "  {g:<24} arbiter {:>8.2} ms  shakmaty {:>8.2} ms  ratio {:.3}",
+                "  {g:<20} arbiter {:>9.2} ms  shakmaty {:>9.2} ms  ratio {:.3}",
                 a / 1e6,
                 s / 1e6,
                 s / a
             );
+        }
+    }
+    let nps = |g: &str, nodes: f64| mean_ns(g, "arbiter").map(|t| nodes / (t / 1e9) / 1e6);
+    let chess = nps("chess-start-d5", 4_865_609.0);
+    println!("\nArbiter, nodes per second:");
+    if let Some(c) = chess {
+        println!("  chess start d5        {c:>7.1} M/s");
+    }
+    for (g, nodes) in [("xiangqi-start-d4", 3_290_240.0), ("xiangqi-start-d5", 133_312_995.0)] {
+        if let (Some(x), Some(c)) = (nps(g, nodes), chess) {
+            println!("  {g:<20}  {x:>7.1} M/s  ({:.2} of chess per node)", x / c);
         }
     }
 }
