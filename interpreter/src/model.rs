@@ -238,6 +238,8 @@ pub struct Kind {
     pub unlettered: bool,
     /// What the board draws, per side (defaults to the FEN letters).
     pub glyphs: [String; 2],
+    /// The letter move notations (SAN, WXF) use: the FEN letter unless `written` says otherwise.
+    pub written: char,
     pub forms: Vec<Form>,
     pub promotion: Option<Promotion>,
     pub castles: Vec<Castle>,
@@ -288,6 +290,18 @@ pub struct EndRule {
     pub cite: Option<String>,
 }
 
+/// How game records write moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Notation {
+    /// From and to squares: `e2e4`, `h3e3`.
+    #[default]
+    Coordinates,
+    /// Standard algebraic notation: `Nf3`, `O-O`, `exd8=Q+`.
+    San,
+    /// WXF (xiangqi): piece, file counted from the mover's right, direction, destination: `C2.5`.
+    Wxf,
+}
+
 /// A checked ruleset.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rules {
@@ -303,6 +317,8 @@ pub struct Rules {
     pub setup: String,
     /// Parameter values in force, for display.
     pub params: Vec<(String, String)>,
+    /// How game records write moves.
+    pub notation: Notation,
     /// The prefix of citations (`FIDE`).
     pub cite_prefix: Option<String>,
 }

@@ -236,6 +236,7 @@ fn resolve(
     let game = items.iter().find_map(|i| if let ast::Item::Game(g) = i { Some(g) } else { None });
     let mut players = None;
     let mut cite_prefix = None;
+    let mut notation = Notation::default();
     let mut name = String::from("unnamed");
     match game {
         None if !report_missing("game") => {}
@@ -247,6 +248,14 @@ fn resolve(
         Some(g) => {
             name = g.name.value.clone();
             cite_prefix = g.cite_prefix.as_ref().map(|c| c.value.clone());
+            if let Some(n) = &g.notation {
+                const NOTATIONS: [(&str, Notation); 3] =
+                    [("coordinates", Notation::Coordinates), ("san", Notation::San), ("wxf", Notation::Wxf)];
+                match NOTATIONS.iter().find(|(w, _)| *w == n.name) {
+                    Some((_, v)) => notation = *v,
+                    None => cx.unknown(&n.name, n.span, "notation", NOTATIONS.iter().map(|(w, _)| *w)),
+                }
+            }
             if g.players.len() != 2 {
                 let span = g.players.first().map_or(g.span, |p| p.name.span);
                 cx.error(
@@ -402,6 +411,7 @@ fn resolve(
         setup: setup_decl.fen.value.clone(),
         params,
         cite_prefix,
+        notation,
     };
     // Pieces never in the setup and never promoted to.
     if let Ok(setup) = crate::notation::fen::parse_setup(&rules, &rules.setup) {

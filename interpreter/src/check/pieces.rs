@@ -102,6 +102,16 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
         royal: p.royal,
         unlettered: p.unlettered,
         glyphs,
+        written: match &p.written {
+            Some(w) if w.value.chars().count() == 1 && w.value.chars().all(|c| c.is_ascii_alphabetic()) => {
+                w.value.chars().next().unwrap_or(letter).to_ascii_uppercase()
+            }
+            Some(w) => {
+                cx.error(codes::TYPE, w.span, "`written` takes one ASCII letter").label = "not one letter".into();
+                letter
+            }
+            None => letter,
+        },
         forms,
         promotion,
         castles,

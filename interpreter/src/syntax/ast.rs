@@ -67,6 +67,8 @@ pub struct Game {
     pub overrides: bool,
     pub name: StringLit,
     pub cite_prefix: Option<StringLit>,
+    /// `notation san`: how game records write moves.
+    pub notation: Option<Ident>,
     pub players: Vec<Player>,
     pub players_cite: Option<Cite>,
     pub span: Span,
@@ -169,6 +171,8 @@ pub struct PieceDecl {
     pub royal: bool,
     pub unlettered: bool,
     pub glyphs: Vec<StringLit>,
+    /// The letter move notations use, where it differs from the FEN letter.
+    pub written: Option<StringLit>,
     pub cite: Option<Cite>,
     pub forms: Vec<MoveForm>,
     pub promotions: Vec<Promotion>,

@@ -229,6 +229,7 @@ fn describe(r: Rule) -> Option<String> {
         Rule::draw_decl => "`draw`",
         Rule::cite_decl => "`cite`",
         Rule::players_decl => "`players`",
+        Rule::notation_decl => "`notation`",
         Rule::lbrace => "`{`",
         Rule::rbrace => "`}`",
         Rule::lparen => "`(`",
@@ -349,6 +350,7 @@ fn game(cx: &mut Cx, p: P) -> Game {
             span,
         },
         cite_prefix: None,
+        notation: None,
         players: Vec::new(),
         players_cite: None,
         span,
@@ -358,6 +360,7 @@ fn game(cx: &mut Cx, p: P) -> Game {
             Rule::override_kw => g.overrides = true,
             Rule::string => g.name = cx.string(c),
             Rule::cite_decl => g.cite_prefix = c.into_inner().nth(1).map(|s| cx.string(s)),
+            Rule::notation_decl => g.notation = c.into_inner().nth(1).map(|s| cx.ident(s)),
             Rule::players_decl => {
                 for pl in c.into_inner() {
                     match pl.as_rule() {
@@ -663,6 +666,7 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
         royal: false,
         unlettered: false,
         glyphs: Vec::new(),
+        written: None,
         cite: None,
         forms: Vec::new(),
         promotions: Vec::new(),
@@ -679,6 +683,7 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                 match a.as_rule() {
                     Rule::kw_royal => d.royal = true,
                     Rule::kw_unlettered => d.unlettered = true,
+                    Rule::written_attr => d.written = a.into_inner().nth(1).map(|s| cx.string(s)),
                     _ => {
                         d.glyphs = a
                             .into_inner()
