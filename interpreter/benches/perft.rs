@@ -12,8 +12,13 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 fn engine(name: &str) -> arbiter::game::Engine {
+    engine_with(name, &[])
+}
+
+fn engine_with(name: &str, params: &[(&str, &str)]) -> arbiter::game::Engine {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../rulesets/{name}.rules"));
-    let checked = arbiter::check::check_file(&path, &[]);
+    let params: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let checked = arbiter::check::check_file(&path, &params);
     arbiter::game::Engine::new(checked.rules.expect("bundled ruleset is valid"))
 }
 
@@ -55,6 +60,30 @@ fn xiangqi(c: &mut Criterion) {
     }
 }
 
+/// Random playouts of go (uniform over legal moves that do not fill an own single-point eye),
+/// seeded with rand_chacha; one iteration is one playout from the empty board.
+fn go(c: &mut Criterion) {
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::SeedableRng;
+    for size in [9, 19] {
+        let e = engine_with("go", &[("size", &size.to_string())]);
+        let start = e.start();
+        let mut rng = ChaCha8Rng::seed_from_u64(2026);
+        let mut g = c.benchmark_group(format!("go-playout-{size}x{size}"));
+        g.throughput(Throughput::Elements(1));
+        g.sample_size(20)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(4));
+        g.bench_function(BenchmarkId::from_parameter("arbiter"), |b| {
+            b.iter(|| {
+                let mut p = start.clone();
+                p.random_playout(&mut rng, 3 * size * size)
+            })
+        });
+        g.finish();
+    }
+}
+
 /// Mean time of one benchmark from criterion's saved estimates, in nanoseconds.
 fn mean_ns(group: &str, id: &str) -> Option<f64> {
     let dir = std::env::var("CARGO_TARGET_DIR")
@@ -69,6 +98,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     chess(&mut c);
     xiangqi(&mut c);
+    go(&mut c);
     c.final_summary();
     println!("\nchess, Arbiter beside shakmaty (time of shakmaty / time of Arbiter; 0.2 = a fifth of its speed):");
     for g in ["chess-start-d5", "chess-kiwipete-d4"] {
@@ -90,6 +120,12 @@ fn main() {
     for (g, nodes) in [("xiangqi-start-d4", 3_290_240.0), ("xiangqi-start-d5", 133_312_995.0)] {
         if let (Some(x), Some(c)) = (nps(g, nodes), chess) {
             println!("  {g:<20}  {x:>7.1} M/s  ({:.2} of chess per node)", x / c);
+        }
+    }
+    println!("\ngo, random playouts per second (one core):");
+    for g in ["go-playout-9x9", "go-playout-19x19"] {
+        if let Some(t) = mean_ns(g, "arbiter") {
+            println!("  {g:<20}  {:>9.0} /s", 1e9 / t);
         }
     }
 }

@@ -14,4 +14,5 @@ pub mod diag;
 pub mod game;
 pub mod model;
 pub mod notation;
+pub mod scenario;
 pub mod syntax;

@@ -10,6 +10,7 @@ use arbiter::check::{Checked, check_file, check_source};
 use arbiter::diag;
 use arbiter::game::{Engine, Game, Move, Position, Ruling};
 use arbiter::notation::{pgn, san, uci};
+use arbiter::scenario;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 
@@ -65,6 +66,9 @@ enum Command {
         /// Write moves in SAN instead of coordinates.
         #[arg(long)]
         san: bool,
+        /// Write moves in the ruleset's own notation (its `notation`: SAN for chess, WXF for xiangqi).
+        #[arg(long, conflicts_with = "san")]
+        written: bool,
         moves: Vec<String>,
     },
     /// Play MOVE... (coordinates or SAN) and print the position and how the game stands.
@@ -76,6 +80,13 @@ enum Command {
         /// Read the moves from a PGN file (its FEN tag, if any, sets the start).
         #[arg(long, value_name = "FILE")]
         pgn: Option<PathBuf>,
+        /// Read a go record from an SGF file: its main line, setup stones and player to move; its
+        /// `SZ` and `KM` become `--param size=N` and `--param komi=K` unless given.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["pgn", "fen"])]
+        sgf: Option<PathBuf>,
+        /// Mark the chains containing these points dead before counting (go): `--dead D4,E5`.
+        #[arg(long, value_delimiter = ',', value_name = "POINTS")]
+        dead: Vec<String>,
         moves: Vec<String>,
     },
     /// Play MOVE... and explain the ruling on the last one: legal or not, why, and the clause.
@@ -86,6 +97,24 @@ enum Command {
         json: bool,
         #[arg(required = true)]
         moves: Vec<String>,
+    },
+    /// Scenarios: scripted positions with expected rulings (RON files, see scenarios/README.md).
+    Scenario {
+        #[command(subcommand)]
+        command: ScenarioCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum ScenarioCommand {
+    /// Run scenario files, or folders of them: one line per scenario, exit 1 if any fails.
+    Run {
+        /// `.ron` files, or folders searched for them.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Print one JSON object: counts and a report per scenario.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -117,6 +146,9 @@ fn main() -> ExitCode {
     let json_mode = match &cli.command {
         Command::Check { json, .. } | Command::Moves { json, .. } | Command::Play { json, .. } | Command::Explain { json, .. } => *json,
         Command::Perft { .. } => false,
+        Command::Scenario {
+            command: ScenarioCommand::Run { json, .. },
+        } => *json,
     };
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
@@ -287,6 +319,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             common,
             json,
             san: use_san,
+            written,
             moves,
         } => {
             let e = engine(&common)?;
@@ -297,7 +330,15 @@ fn run(cmd: Command) -> Result<(), Failure> {
             } else {
                 pos.legal_moves()
                     .into_iter()
-                    .map(|m| if use_san { san::to_san(pos, m) } else { uci::to_text(pos, m) })
+                    .map(|m| {
+                        if written {
+                            arbiter::notation::written(pos, m)
+                        } else if use_san {
+                            san::to_san(pos, m)
+                        } else {
+                            uci::to_text(pos, m)
+                        }
+                    })
                     .collect()
             };
             if json {
@@ -313,12 +354,46 @@ fn run(cmd: Command) -> Result<(), Failure> {
             common,
             json,
             pgn: pgn_file,
+            sgf: sgf_file,
+            dead,
             moves,
         } => {
-            let e = engine(&common)?;
-            let (fen, moves) = match pgn_file {
-                None => (common.fen.clone(), moves),
+            // An SGF record sets the board size and komi, so it is read before the ruleset is loaded.
+            let record = match &sgf_file {
+                None => None,
                 Some(path) => {
+                    let text =
+                        std::fs::read_to_string(path).map_err(|err| Failure::input(format!("cannot read {}: {err}", path.display())))?;
+                    Some(arbiter::notation::sgf::parse(&text).map_err(|err| Failure::input(format!("{}: {err}", path.display())))?)
+                }
+            };
+            let mut common = common;
+            if let Some(rec) = &record {
+                let given = |name: &str| {
+                    common
+                        .params
+                        .iter()
+                        .any(|p| p.split_once('=').is_some_and(|(k, _)| k.trim() == name))
+                };
+                let mut implied = Vec::new();
+                if !given("size") {
+                    implied.push(format!("size={}", rec.size));
+                }
+                if let Some(k) = rec.komi.filter(|_| !given("komi")) {
+                    implied.push(format!("komi={k}"));
+                }
+                common.params.extend(implied);
+            }
+            let e = engine(&common)?;
+            let (fen, moves) = match (pgn_file, &record, &sgf_file) {
+                (_, Some(rec), Some(path)) => {
+                    let at = |err: arbiter::notation::sgf::SgfError| Failure::input(format!("{}: {err}", path.display()));
+                    let mut all = rec.gtp_moves().map_err(at)?;
+                    all.extend(moves);
+                    (Some(rec.fen(e.rules()).map_err(at)?), all)
+                }
+                (None, _, _) => (common.fen.clone(), moves),
+                (Some(path), _, _) => {
                     let text =
                         std::fs::read_to_string(&path).map_err(|err| Failure::input(format!("cannot read {}: {err}", path.display())))?;
                     let rec = pgn::parse(&text).map_err(|err| Failure::input(format!("{}: {err}", path.display())))?;
@@ -327,10 +402,23 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     (rec.fen.or(common.fen.clone()), all)
                 }
             };
-            let game = play_line(&e, fen.as_deref(), &moves, json)?;
+            let mut game = play_line(&e, fen.as_deref(), &moves, json)?;
+            let board = &e.rules().board;
+            let mut squares = Vec::new();
+            for d in &dead {
+                match board.parse_square(d.trim()) {
+                    Some(sq) if game.current().piece_at(sq).is_some() => squares.push(sq),
+                    Some(_) => return Err(Failure::input(format!("--dead {d}: there is no stone on {d}"))),
+                    None => return Err(Failure::input(format!("--dead {d}: not a point of this board"))),
+                }
+            }
+            game.set_dead(squares);
             report(&game, json);
             Ok(())
         }
+        Command::Scenario {
+            command: ScenarioCommand::Run { paths, json },
+        } => run_scenarios(&paths, json),
         Command::Explain { common, json, moves } => {
             let e = engine(&common)?;
             let (last, before) = moves.split_last().expect("clap requires one move");
@@ -341,7 +429,11 @@ fn run(cmd: Command) -> Result<(), Failure> {
             let ruling = if over.status != arbiter::game::Status::Ongoing {
                 Ruling::Illegal(arbiter::game::Illegal {
                     code: "game-over",
-                    message: format!("the game is over ({})", over.reason.clone().unwrap_or_default()),
+                    message: format!(
+                        "the game is over ({}): {}",
+                        over.reason.clone().unwrap_or_default(),
+                        over.message(pos)
+                    ),
                     clause: over.clause.clone(),
                 })
             } else {
@@ -352,16 +444,21 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     let mut after = game.clone();
                     after.play(mv);
                     let o = after.outcome();
+                    let said = o.message(after.current());
                     if json {
                         println!(
                             "{}",
                             json!({"move": last, "legal": true, "clause": clause, "message": message,
-                                   "san": san::to_san(pos, mv), "status": o.status.as_str(), "reason": o.reason})
+                                   "san": san::to_san(pos, mv), "status": o.status.as_str(), "reason": o.reason,
+                                   "end_clause": o.clause, "end_message": o.reason.as_ref().map(|_| said.clone())})
                         );
                     } else {
                         println!("{last}: legal — {message}{}", clause.map(|c| format!(" ({c})")).unwrap_or_default());
                         if let Some(r) = o.reason {
-                            println!("it ends the game: {r}{}", o.clause.map(|c| format!(" ({c})")).unwrap_or_default());
+                            println!(
+                                "it ends the game: {r}{} — {said}",
+                                o.clause.map(|c| format!(" ({c})")).unwrap_or_default()
+                            );
                         }
                     }
                     let _ = rules;
@@ -383,6 +480,74 @@ fn run(cmd: Command) -> Result<(), Failure> {
     }
 }
 
+/// Where bundled rulesets are looked up for scenarios (as `locate` does for a RULESET argument).
+fn ruleset_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Ok(d) = std::env::var("ARBITER_RULESETS") {
+        dirs.push(PathBuf::from(d));
+    }
+    dirs.push(PathBuf::from("rulesets"));
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets"));
+    dirs
+}
+
+/// `arbiter scenario run`: one line per scenario (or one JSON object), exit 1 on any failure or error.
+fn run_scenarios(paths: &[PathBuf], json: bool) -> Result<(), Failure> {
+    let files = scenario::collect(paths).map_err(|e| Failure::input(e.to_string()))?;
+    if files.is_empty() {
+        return Err(Failure::input(format!(
+            "no scenario files (*.ron) in {}",
+            paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let mut runner = scenario::Runner::new(ruleset_dirs());
+    let reports: Vec<scenario::Report> = files.iter().map(|f| runner.run_file(f)).collect();
+    let passed = reports.iter().filter(|r| r.passed()).count();
+    let errors = reports.iter().filter(|r| matches!(r.verdict, scenario::Verdict::Error(_))).count();
+    let failed = reports.len() - passed - errors;
+    if json {
+        println!(
+            "{}",
+            json!({"passed": passed, "failed": failed, "errors": errors, "scenarios": reports})
+        );
+    } else {
+        for r in &reports {
+            let path = r.path.display();
+            let title = r.title.as_deref().unwrap_or("");
+            match &r.verdict {
+                scenario::Verdict::Pass { steps, expectations } => {
+                    println!(
+                        "pass  {path}: {title} ({steps} step{}, {expectations} expectation{})",
+                        if *steps == 1 { "" } else { "s" },
+                        if *expectations == 1 { "" } else { "s" }
+                    )
+                }
+                scenario::Verdict::Fail(f) => println!("FAIL  {path}: {title}: {f}"),
+                // The error names the file (with line and column when RON knows them).
+                scenario::Verdict::Error(e) => println!("ERROR {e}"),
+            }
+        }
+        println!();
+        println!("{passed} passed, {} failed", failed + errors);
+    }
+    if passed == reports.len() {
+        Ok(())
+    } else {
+        let mut message = format!("{} of {} scenarios did not pass", reports.len() - passed, reports.len());
+        for r in &reports {
+            if let scenario::Verdict::Error(e) = &r.verdict {
+                message.push_str(&format!("\n  {e}"));
+            }
+        }
+        Err(Failure {
+            message,
+            json: None,
+            code: 1,
+            reported: json,
+        })
+    }
+}
+
 fn with_clause(message: &str, clause: &Option<String>) -> String {
     match clause {
         Some(c) => format!("{c}: {message}"),
@@ -390,7 +555,7 @@ fn with_clause(message: &str, clause: &Option<String>) -> String {
     }
 }
 
-/// Plays a line of moves written in coordinates or SAN; an illegal one is a failure with code 2.
+/// Plays a line of moves written in coordinates, SAN or WXF; an illegal one is a failure with code 2.
 fn play_line(engine: &Engine, fen: Option<&str>, moves: &[String], json: bool) -> Result<Game, Failure> {
     let start = start(engine, fen)?;
     let mut game = Game::new(engine.clone(), start);
@@ -406,6 +571,8 @@ fn play_line(engine: &Engine, fen: Option<&str>, moves: &[String], json: bool) -
         } else if let Some(m) = uci::find(&pos, text) {
             Ok(m)
         } else if let Some(m) = san::find(&pos, text) {
+            Ok(m)
+        } else if let Some(m) = arbiter::notation::wxf::find(&pos, text) {
             Ok(m)
         } else {
             match pos.explain(text) {
@@ -447,8 +614,13 @@ fn report(game: &Game, json: bool) {
                 "reason": o.reason,
                 "clause": o.clause,
                 "claimable": o.claimable.iter().map(|c| c.0.clone()).collect::<Vec<_>>(),
-                "result": o.result(),
+                "result": o.result_text(rules),
+                "score": o.score.map(|s| json!({
+                    rules.players[0].name.clone(): s.points[0],
+                    rules.players[1].name.clone(): s.points[1],
+                })),
                 "check": pos.in_check(),
+                "message": o.message(pos),
             })
         );
         return;
@@ -460,7 +632,13 @@ fn report(game: &Game, json: bool) {
         if pos.in_check() { " (in check)" } else { "" }
     );
     println!("ply:      {}", game.ply());
-    match o.result() {
+    if let Some(s) = o.score {
+        println!(
+            "score:    {} {}, {} {} (komi {} to {})",
+            rules.players[0].name, s.points[0], rules.players[1].name, s.points[1], s.komi, rules.players[1].name
+        );
+    }
+    match o.result_text(rules) {
         None => println!("status:   ongoing"),
         Some(r) => println!(
             "status:   {} {r} ({}{})",
@@ -469,10 +647,16 @@ fn report(game: &Game, json: bool) {
             o.clause.clone().map(|c| format!(", {c}")).unwrap_or_default()
         ),
     }
+    if o.reason.is_some() {
+        println!("why:      {}", o.message(pos));
+    }
     for (reason, clause) in &o.claimable {
         println!(
-            "claimable: {reason}{}",
-            clause.clone().map(|c| format!(" ({c})")).unwrap_or_default()
+            "claimable: {reason}{}{}",
+            clause.clone().map(|c| format!(" ({c})")).unwrap_or_default(),
+            arbiter::game::Outcome::claim_message(pos, reason)
+                .map(|m| format!(" — {m}"))
+                .unwrap_or_default()
         );
     }
 }

@@ -184,6 +184,8 @@ pub enum Primitive {
     Leap { offsets: Vec<((i32, i32), Option<(i32, i32)>)> },
     /// Along each direction over exactly `screens` pieces.
     Hop { dirs: Vec<(i32, i32)>, screens: u32 },
+    /// A new piece from the player's supply onto an empty square.
+    Place,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -245,13 +247,31 @@ pub struct Kind {
     pub castles: Vec<Castle>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Verdict {
     MoverLoses,
     MoverWins,
     CheckerLoses,
     ClaimableDraw,
     Draw,
+    /// Count stones plus empty points surrounded by one side (shared points halved); `komi` is added
+    /// to the second player's count.
+    ScoreByArea {
+        komi: f64,
+    },
+    /// The game ends without a result.
+    NoResult,
+}
+
+/// Which earlier positions a move may not recreate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepetitionRule {
+    /// The board before the opponent's last move (simple ko).
+    Ko,
+    /// Any earlier board (positional superko).
+    Positional,
+    /// Any earlier board with the same side to move (situational superko).
+    Situational,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -279,6 +299,8 @@ pub enum Condition {
     NoneOf(Vec<KindId>),
     /// In the repetition cycle, one side gave check with every move and the other did not.
     CheckingThroughout,
+    /// The last moves were this many passes in a row.
+    Passes(u32),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -313,6 +335,14 @@ pub struct Rules {
     pub royal_safety: Option<Option<String>>,
     /// `forbid royals facing along ...`: directions, citation.
     pub royals_facing: Option<(Vec<(i32, i32)>, Option<String>)>,
+    /// `allow pass`, with its citation.
+    pub pass: Option<Option<String>>,
+    /// `after each move capture chains without liberties`, with its citation.
+    pub chain_capture: Option<Option<String>>,
+    /// `forbid suicide`, with its citation.
+    pub suicide_forbidden: Option<Option<String>>,
+    /// `forbid repetition ...`, with its citation.
+    pub repetition_forbidden: Option<(RepetitionRule, Option<String>)>,
     pub end_rules: Vec<EndRule>,
     pub setup: String,
     /// Parameter values in force, for display.

@@ -227,6 +227,11 @@ pub(super) fn resolve_board(cx: &mut Cx, items: &[ast::Item], missing_at: Option
                     }
                 }
             }
+            ast::Drawing::Stars(_) => {
+                for at in star_points(board.width, board.height) {
+                    board.drawings.push(Drawing::Mark { at });
+                }
+            }
             ast::Drawing::Marks { squares, span } => {
                 for s in squares {
                     match board.parse_square(s) {
@@ -401,4 +406,33 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
             }
         }
     }
+}
+
+/// The usual star points of a go board: on the 4th line from each edge (3rd on boards under 13
+/// lines), the middle lines when the size is odd; only the centre on boards under 7 lines.
+pub fn star_points(width: usize, height: usize) -> Vec<usize> {
+    let lines = |n: usize| -> Vec<usize> {
+        if n < 7 {
+            return if n % 2 == 1 { vec![n / 2] } else { Vec::new() };
+        }
+        let k = if n >= 13 { 3 } else { 2 };
+        let mut v = vec![k, n - 1 - k];
+        if n % 2 == 1 && n >= 9 {
+            v.insert(1, n / 2);
+        }
+        v
+    };
+    let (xs, ys) = (lines(width), lines(height));
+    let mut out = Vec::new();
+    for &y in &ys {
+        for &x in &xs {
+            // Under 15 lines, the usual boards mark only the corners and the centre.
+            let edge_mid = (x == width / 2) != (y == height / 2);
+            if edge_mid && width.min(height) < 15 {
+                continue;
+            }
+            out.push(y * width + x);
+        }
+    }
+    out
 }

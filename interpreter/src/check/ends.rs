@@ -5,7 +5,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::model::*;
 use crate::syntax::ast;
 
-pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has_check: bool) -> Vec<EndRule> {
+pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has_check: bool, has_pass: bool) -> Vec<EndRule> {
     let mut out = Vec::new();
     let mut seen: Vec<(String, crate::diag::Span)> = Vec::new();
     for it in items {
@@ -26,7 +26,7 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
             let mut conditions = Vec::new();
             let mut ok = true;
             for c in &r.conditions {
-                match condition(cx, c, kinds, has_check) {
+                match condition(cx, c, kinds, has_check, has_pass) {
                     Some(c) => conditions.push(c),
                     None => ok = false,
                 }
@@ -37,6 +37,32 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
                 ast::Verdict::CheckerLoses => Verdict::CheckerLoses,
                 ast::Verdict::ClaimableDraw => Verdict::ClaimableDraw,
                 ast::Verdict::Draw => Verdict::Draw,
+                ast::Verdict::NoResult => Verdict::NoResult,
+                ast::Verdict::ScoreByArea => {
+                    let komi = match &r.komi {
+                        None => 0.0,
+                        Some(id) => {
+                            cx.used.insert(format!("param {}", id.name));
+                            match cx.params.get(&id.name).cloned() {
+                                Some((super::Value::Number(n), _)) => n,
+                                Some((super::Value::Word(w), _)) => {
+                                    cx.error(
+                                        codes::TYPE,
+                                        id.span,
+                                        format!("komi must be a number, but parameter `{}` is `{w}`", id.name),
+                                    );
+                                    0.0
+                                }
+                                None => {
+                                    let names: Vec<String> = cx.params.keys().cloned().collect();
+                                    cx.unknown(&id.name, id.span, "parameter", names.iter().map(|s| s.as_str()));
+                                    0.0
+                                }
+                            }
+                        }
+                    };
+                    Verdict::ScoreByArea { komi }
+                }
             };
             let has_rep = conditions.iter().any(|c| matches!(c, Condition::Repetition(_)));
             let checking = r.conditions.iter().find_map(|c| match c {
@@ -82,7 +108,7 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
     out
 }
 
-fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool) -> Option<Condition> {
+fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, has_pass: bool) -> Option<Condition> {
     Some(match c {
         ast::Condition::NoLegalMove(_) => Condition::NoLegalMove,
         ast::Condition::InCheck(span) => {
@@ -159,6 +185,18 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool) -
                 v.push(cx.kind(id)?);
             }
             Condition::NoneOf(v)
+        }
+        ast::Condition::Passes(n, span) => {
+            if !has_pass {
+                cx.error(
+                    codes::CONTRADICTION,
+                    *span,
+                    "this rule counts passes, but the ruleset does not `allow pass`",
+                )
+                .label = "passes never happen".into();
+                return None;
+            }
+            Condition::Passes(cx.count(n, "a number of passes", 1, 10)? as u32)
         }
         ast::Condition::CheckingThroughout(span) => {
             if !has_check {

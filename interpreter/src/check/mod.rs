@@ -249,8 +249,11 @@ fn resolve(
             name = g.name.value.clone();
             cite_prefix = g.cite_prefix.as_ref().map(|c| c.value.clone());
             if let Some(n) = &g.notation {
-                const NOTATIONS: [(&str, Notation); 3] =
-                    [("coordinates", Notation::Coordinates), ("san", Notation::San), ("wxf", Notation::Wxf)];
+                const NOTATIONS: [(&str, Notation); 3] = [
+                    ("coordinates", Notation::Coordinates),
+                    ("san", Notation::San),
+                    ("wxf", Notation::Wxf),
+                ];
                 match NOTATIONS.iter().find(|(w, _)| *w == n.name) {
                     Some((_, v)) => notation = *v,
                     None => cx.unknown(&n.name, n.span, "notation", NOTATIONS.iter().map(|(w, _)| *w)),
@@ -310,9 +313,54 @@ fn resolve(
     let mut royal_safety = None;
     let mut royal_safety_span = None;
     let mut royals_facing = None;
+    let mut pass = None;
+    let mut chain_capture = None;
+    let mut suicide_forbidden = None;
+    let mut repetition_forbidden = None;
+    for it in items {
+        if let ast::Item::After(span, c) = it {
+            chain_capture = Some(cite(c));
+            if let Some(k) = kinds
+                .iter()
+                .find(|k| k.forms.iter().any(|f| f.primitive != Primitive::Place) || !k.castles.is_empty())
+            {
+                cx.error(
+                    codes::CONTRADICTION,
+                    *span,
+                    format!("chain capture works in games where pieces are only placed, but `{}` moves", k.name),
+                )
+                .label = "chains of placed pieces only".into();
+            }
+        }
+    }
     for it in items {
         if let ast::Item::Forbid(f) = it {
             match &f.kind {
+                ast::ForbidKind::Suicide => {
+                    if chain_capture.is_none() {
+                        cx.error(
+                            codes::CONTRADICTION,
+                            f.span,
+                            "suicide is about chains, but this ruleset does not capture chains",
+                        )
+                        .help
+                        .push("add `after each move capture chains without liberties`".into());
+                    }
+                    suicide_forbidden = Some(cite(&f.cite));
+                    continue;
+                }
+                ast::ForbidKind::Repetition(id) => {
+                    const RULES: [(&str, RepetitionRule); 3] = [
+                        ("ko", RepetitionRule::Ko),
+                        ("positional", RepetitionRule::Positional),
+                        ("situational", RepetitionRule::Situational),
+                    ];
+                    match RULES.iter().find(|(w, _)| *w == id.name) {
+                        Some((_, r)) => repetition_forbidden = Some((*r, cite(&f.cite))),
+                        None => cx.unknown(&id.name, id.span, "repetition rule", RULES.iter().map(|(w, _)| *w)),
+                    }
+                    continue;
+                }
                 ast::ForbidKind::RoyalAttacked => {
                     if let Some(first) = royal_safety_span {
                         cx.diags.push(
@@ -339,17 +387,17 @@ fn resolve(
                 .push("mark the piece whose safety matters: `piece King \"K\" royal { ... }`".into());
             }
         }
-        if let ast::Item::Allow(a) | ast::Item::After(a) = it {
-            cx.error(
-                codes::UNKNOWN_NAME,
-                a.what.span,
-                format!("`{}` is not something this version of the language can allow", a.what.name),
-            )
-            .label = "not supported yet".into();
+        if let ast::Item::Allow(a) = it {
+            if a.what.name == "pass" {
+                pass = Some(cite(&a.cite));
+            } else {
+                cx.unknown(&a.what.name, a.what.span, "kind of move", ["pass"]);
+            }
         }
     }
 
-    let end_rules = ends::resolve_ends(&mut cx, items, &kinds, royal_safety.is_some() || royals_facing.is_some());
+    let has_pass = pass.is_some();
+    let end_rules = ends::resolve_ends(&mut cx, items, &kinds, royal_safety.is_some() || royals_facing.is_some(), has_pass);
 
     // Setup.
     let setups: Vec<&ast::Setup> = items
@@ -400,6 +448,12 @@ fn resolve(
         .collect();
     params.dedup();
     let setup_decl = setup?;
+    let setup_text = if setup_decl.empty {
+        let rows = vec![board.width.to_string(); board.height].join("/");
+        format!("{rows} {} - - 0 1", players[0].fen)
+    } else {
+        setup_decl.fen.value.clone()
+    };
     let rules = Rules {
         name,
         players,
@@ -408,7 +462,11 @@ fn resolve(
         royal_safety,
         royals_facing,
         end_rules,
-        setup: setup_decl.fen.value.clone(),
+        setup: setup_text,
+        pass,
+        chain_capture,
+        suicide_forbidden,
+        repetition_forbidden,
         params,
         cite_prefix,
         notation,
@@ -421,7 +479,8 @@ fn resolve(
             let promoted = rules
                 .kinds
                 .iter()
-                .any(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&id)));
+                .any(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&id)))
+                || k.forms.iter().any(|f| f.primitive == Primitive::Place);
             if !on_board && !promoted {
                 if let Some(span) = items.iter().find_map(|it| match it {
                     ast::Item::Piece(p) if p.name.name == k.name => Some(p.name.span),

@@ -182,6 +182,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 offsets: leap_offsets(a, b, block),
             }
         }
+        ast::Primitive::Place => Primitive::Place,
         ast::Primitive::Hop { dirs, screens } => {
             let d = board::dirs(cx, dirs);
             let n = cx.count(screens, "the number of screens", 1, crate::model::MAX_SCREENS)?;
@@ -234,7 +235,28 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             target = Some((t, span));
         }
     }
-    let target = target.map_or(Target::Any, |t| t.0);
+    let placing = primitive == Primitive::Place;
+    if placing {
+        if let Some((t, span)) = target {
+            if t != Target::Empty {
+                cx.error(codes::CONTRADICTION, span, "a placed piece can only go to an empty square")
+                    .label = "not empty".into();
+            }
+        }
+        if from.is_some() || unmoved || marks.is_some() {
+            cx.error(
+                codes::CONTRADICTION,
+                f.span,
+                "a placed piece comes from the supply: `from`, `unmoved` and `marks` do not apply",
+            )
+            .label = "placement".into();
+        }
+    }
+    let target = if placing {
+        Target::Empty
+    } else {
+        target.map_or(Target::Any, |t| t.0)
+    };
     if let Some(span) = marks {
         let ok = matches!(&primitive, Primitive::Step { distance, .. } if *distance >= 2) || matches!(&primitive, Primitive::Slide { .. });
         if !ok {

@@ -21,6 +21,8 @@ pub enum Gen<B> {
     Slide { dirs: Vec<u8>, bounded: Option<Vec<B>> },
     /// Ray directions and the exact number of screens.
     Hop { dirs: Vec<u8>, screens: u32 },
+    /// A new piece onto an empty square.
+    Place,
 }
 
 /// One movement clause of one kind for one side, ready to run.
@@ -87,6 +89,14 @@ pub struct Tables<B> {
     pub attacks: [Attacks<B>; 2],
     pub royal_kinds: Vec<KindId>,
     pub royal_safety: bool,
+    /// Orthogonal neighbours of each square (`u16::MAX` off the board), for chains.
+    pub neighbours: Vec<[u16; 4]>,
+    /// Chains without liberties are captured after each move.
+    pub chains: bool,
+    pub suicide_forbidden: bool,
+    pub repetition: Option<RepetitionRule>,
+    /// A player may pass.
+    pub pass: bool,
     /// Directions (ray indices) along which two royals may not face each other.
     pub facing: Vec<u8>,
     /// Promotion zone and choices per side and kind.
@@ -196,6 +206,21 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             .map(|(i, _)| KindId(i as u8))
             .collect(),
         royal_safety: rules.royal_safety.is_some(),
+        neighbours: (0..n)
+            .map(|sq| {
+                let mut a = [u16::MAX; 4];
+                for (i, (dx, dy)) in [(0, 1), (1, 0), (0, -1), (-1, 0)].into_iter().enumerate() {
+                    if let Some(m) = board.offset(sq, dx, dy) {
+                        a[i] = m as u16;
+                    }
+                }
+                a
+            })
+            .collect(),
+        chains: rules.chain_capture.is_some(),
+        suicide_forbidden: rules.suicide_forbidden.is_some(),
+        repetition: rules.repetition_forbidden.as_ref().map(|r| r.0),
+        pass: rules.pass.is_some(),
         facing: Vec::new(),
         promotion: [Vec::new(), Vec::new()],
         counters: Vec::new(),
@@ -305,6 +330,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         });
                         Gen::Slide { dirs: idx, bounded }
                     }
+                    Primitive::Place => Gen::Place,
                     Primitive::Hop { dirs, screens } => {
                         let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0, d.1 * flip), board)).collect();
                         Gen::Hop {
@@ -371,6 +397,7 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
     let forms = t.forms[side].clone();
     for f in forms.iter().filter(|f| matches!(f.target, Target::Any | Target::Enemy)) {
         match &f.how {
+            Gen::Place => {}
             Gen::Leap { targets } => {
                 let mut rev = vec![B::EMPTY; n];
                 for from in f.from.iter() {

@@ -37,8 +37,12 @@ fn illegal(code: &'static str, message: String, clause: Option<String>) -> Rulin
 }
 
 impl Position {
-    /// Rules on a move written in coordinates (`e2e4`, `e7e8q`).
+    /// Rules on a move written in coordinates (`e2e4`, `e7e8q`), or as the point a piece is placed on
+    /// (`D4`) or `pass` in games that place pieces.
     pub fn explain(&self, text: &str) -> Ruling {
+        if let Some(r) = self.explain_place(text) {
+            return r;
+        }
         let rules = self.rules().clone();
         let b = &rules.board;
         let Some(mt) = uci::parse_text(self, text) else {
@@ -278,13 +282,18 @@ impl Position {
             }
             if c.path_safe.is_some() {
                 let mut cur = from;
-                for _ in 0..c.distance {
+                for step in 1..=c.distance {
                     let Some(n) = b.offset(cur, dir, 0) else { break };
                     if let Some(&a) = self.attackers_of(n, them).first() {
+                        let (code, how) = if step == c.distance {
+                            ("castling-into-check", "onto")
+                        } else {
+                            ("castling-through-check", "through")
+                        };
                         return Some(illegal(
-                            "castling-through-check",
+                            code,
                             format!(
-                                "castling through an attacked square {}: {} attacks it",
+                                "castling {how} an attacked square {}: {} attacks it",
                                 b.name(n),
                                 piece_name(self, a)
                             ),
@@ -314,21 +323,40 @@ impl Position {
             );
         }
         let virgin = self.virgin_squares();
+        let beside_enemy = self.piece_at(b.square(b.file(to), b.rank(from))).is_some_and(|(_, s)| s != us);
         let mut best: Option<Ruling> = None;
         for (i, f) in k.forms.iter().enumerate() {
-            if !self.clause_reach(us, kind, i, from, true).contains(&to) {
+            // A hop reaches nothing on an empty board; it is the clause in question when the
+            // target lies along one of its lines.
+            let hop_line = hop_along(b, f, us, from, to);
+            let outside = f.within.as_ref().is_some_and(|z| !z[us].contains(to)) && shape_reaches(b, f, us, from, to);
+            if !hop_line && !outside && !self.clause_reach(us, kind, i, from, true).contains(&to) {
                 continue;
             }
             let cite = rules.citation(&f.cite);
-            let rule_text = if f.text.is_empty() {
+            // The clause as written, without its citation (which the ruling carries separately).
+            let written = match f.text.rfind('[') {
+                Some(i) if f.text.trim_end().ends_with(']') => f.text[..i].trim_end(),
+                _ => f.text.as_str(),
+            };
+            let rule_text = if written.is_empty() {
                 String::new()
             } else {
-                format!(" (`{}`)", f.text)
+                format!(" (`{written}`)")
             };
-            let r = if f.from.as_ref().is_some_and(|z| !z[us].contains(from)) {
+            let r = if outside {
+                illegal(
+                    "outside-zone",
+                    format!("{name} must stay within its zone, and {} is outside it{rule_text}", b.name(to)),
+                    cite,
+                )
+            } else if f.from.as_ref().is_some_and(|z| !z[us].contains(from)) {
                 illegal(
                     "wrong-start-square",
-                    format!("{name} can move this way only from its starting zone{rule_text}"),
+                    format!(
+                        "{name} can move this way only from its zone, and {} is outside it{rule_text}",
+                        b.name(from)
+                    ),
                     cite,
                 )
             } else if f.unmoved && !virgin.contains(&from) {
@@ -337,10 +365,25 @@ impl Position {
                     format!("{name} can move this way only before it has moved{rule_text}"),
                     cite,
                 )
+            } else if let Some(r) = hop_line
+                .then(|| self.explain_screens(f, from, to, &name, &rule_text, &cite))
+                .flatten()
+            {
+                r
+            } else if hop_line && f.target == Target::Enemy && target.is_none() {
+                illegal(
+                    "needs-enemy-target",
+                    format!("{name} may move this way only to capture, and {} is empty{rule_text}", b.name(to)),
+                    cite,
+                )
+            } else if hop_line {
+                continue;
             } else if !self.clause_reach(us, kind, i, from, false).contains(&to) {
-                let blocker = (0..b.squares())
-                    .filter(|&s| s != from && s != to && self.piece_at(s).is_some())
-                    .find(|&s| between(b, from, to, s));
+                let blocker = lame_block(b, f, us, from, to).filter(|&s| self.piece_at(s).is_some()).or_else(|| {
+                    (0..b.squares())
+                        .filter(|&s| s != from && s != to && self.piece_at(s).is_some())
+                        .find(|&s| between(b, from, to, s))
+                });
                 match blocker {
                     Some(x) => illegal(
                         "blocked",
@@ -382,6 +425,10 @@ impl Position {
             // Prefer explanations from clauses that got furthest (not the start-zone ones).
             let rank = |r: &Ruling| match r {
                 Ruling::Illegal(i) if i.code == "wrong-start-square" => 0,
+                // Onto an enemy piece, the hop is the capturing clause the move tried.
+                Ruling::Illegal(i) if i.code == "wrong-screen-count" => 2,
+                // Beside an enemy piece on the rank it started from, the move looks like en passant.
+                Ruling::Illegal(i) if i.code == "en-passant-unavailable" && beside_enemy => 2,
                 _ => 1,
             };
             if best.as_ref().is_none_or(|b| rank(&r) > rank(b)) {
@@ -389,12 +436,109 @@ impl Position {
             }
         }
         best.unwrap_or_else(|| {
+            // Cite the piece's movement clauses: the one they share, or the first.
+            let cites: Vec<&Option<String>> = k.forms.iter().map(|f| &f.cite).filter(|c| c.is_some()).collect();
+            let clause = cites.first().and_then(|c| rules.citation(c));
             illegal(
                 "no-such-move",
                 format!("a {} cannot move from {} to {}", k.name.to_lowercase(), b.name(from), b.name(to)),
-                None,
+                clause,
             )
         })
+    }
+}
+
+impl Position {
+    /// For a hop clause that reaches `to` on an empty board but not here: how many screens stand
+    /// between, against how many the clause needs.
+    fn explain_screens(&self, f: &Form, from: usize, to: usize, name: &str, rule_text: &str, cite: &Option<String>) -> Option<Ruling> {
+        let Primitive::Hop { screens, .. } = f.primitive else {
+            return None;
+        };
+        let b = &self.rules().board;
+        let found: Vec<usize> = (0..b.squares())
+            .filter(|&s| s != from && s != to && self.piece_at(s).is_some() && between(b, from, to, s))
+            .collect();
+        if found.len() == screens as usize {
+            return None;
+        }
+        let names: Vec<String> = found.iter().map(|&s| piece_name(self, s)).collect();
+        let there = match names.as_slice() {
+            [] => "there is none in between".to_string(),
+            [one] => format!("there is only {one} in between"),
+            many => format!("there are {} in between: {}", many.len(), many.join(", ")),
+        };
+        Some(illegal(
+            "wrong-screen-count",
+            format!(
+                "{name} can reach {} this way only by jumping exactly {screens} piece{}, and {there}{rule_text}",
+                b.name(to),
+                if screens == 1 { "" } else { "s" }
+            ),
+            cite.clone(),
+        ))
+    }
+}
+
+/// Would the clause's geometry alone (no zones, nothing in the way) take a piece from `from` to `to`?
+fn shape_reaches(b: &Board, f: &Form, side: Side, from: usize, to: usize) -> bool {
+    let flip = if side == Side::FIRST { 1 } else { -1 };
+    let ray = |dirs: &[(i32, i32)], max: Option<u32>| {
+        dirs.iter().any(|d| {
+            let mut cur = from;
+            let mut n = 0;
+            while let Some(x) = b.offset(cur, d.0, d.1 * flip) {
+                n += 1;
+                if max.is_some_and(|m| n > m) {
+                    return false;
+                }
+                if x == to {
+                    return true;
+                }
+                cur = x;
+            }
+            false
+        })
+    };
+    match &f.primitive {
+        Primitive::Step { dirs, distance } => dirs
+            .iter()
+            .any(|d| b.offset(from, d.0 * *distance as i32, d.1 * flip * *distance as i32) == Some(to)),
+        Primitive::Slide { dirs, max } => ray(dirs, *max),
+        Primitive::Leap { offsets } => offsets.iter().any(|(o, _)| b.offset(from, o.0, o.1 * flip) == Some(to)),
+        Primitive::Hop { dirs, .. } => ray(dirs, None),
+        _ => false,
+    }
+}
+
+/// Is `to` on one of a hop clause's lines from `from`?
+fn hop_along(b: &Board, f: &Form, side: Side, from: usize, to: usize) -> bool {
+    let Primitive::Hop { dirs, .. } = &f.primitive else {
+        return false;
+    };
+    let flip = if side == Side::FIRST { 1 } else { -1 };
+    dirs.iter().any(|d| {
+        let mut cur = from;
+        while let Some(n) = b.offset(cur, d.0, d.1 * flip) {
+            if n == to {
+                return true;
+            }
+            cur = n;
+        }
+        false
+    })
+}
+
+/// The point that must be empty for a lame leap or a multi-square step from `from` to `to`
+/// (the xiangqi horse's leg, the elephant's eye), if the clause has one for that leap.
+fn lame_block(b: &Board, f: &Form, side: Side, from: usize, to: usize) -> Option<usize> {
+    let flip = if side == Side::FIRST { 1 } else { -1 };
+    match &f.primitive {
+        Primitive::Leap { offsets } => offsets.iter().find_map(|(o, blk)| {
+            let blk = (*blk)?;
+            (b.offset(from, o.0, o.1 * flip) == Some(to)).then(|| b.offset(from, blk.0, blk.1 * flip))?
+        }),
+        _ => None,
     }
 }
 
@@ -405,4 +549,189 @@ fn between(b: &Board, a: usize, c: usize, s: usize) -> bool {
     let (fs, rs) = (b.file(s) as i32, b.rank(s) as i32);
     let cross = (fc - fa) * (rs - ra) - (rc - ra) * (fs - fa);
     cross == 0 && fs >= fa.min(fc) && fs <= fa.max(fc) && rs >= ra.min(rc) && rs <= ra.max(rc)
+}
+
+impl Position {
+    /// Rules on a move that names a point alone (`D4`; `X@D4` where several kinds can be placed) or
+    /// is `pass`, in a ruleset that places pieces. `None` for anything else, which the coordinate
+    /// reader then rules on. The reasons come from the ruleset: `occupied` cites the placing
+    /// clause, `suicide` its `forbid suicide`, `repetition` its `forbid repetition`.
+    fn explain_place(&self, text: &str) -> Option<Ruling> {
+        let rules = self.rules().clone();
+        let b = &rules.board;
+        let us = self.side_to_move();
+        let player = &rules.players[us.index()].name;
+        let t = text.trim();
+        let legal = self.legal_moves();
+        if t.eq_ignore_ascii_case("pass") {
+            return Some(match legal.iter().find(|m| m.kind == MoveKind::Pass) {
+                Some(&mv) => Ruling::Legal {
+                    mv,
+                    clause: rules.pass.clone().and_then(|c| rules.citation(&c)),
+                    message: format!("{player} passes"),
+                },
+                None => illegal("no-pass", "this game does not allow passing".into(), None),
+            });
+        }
+        let (letter, square) = match t.split_once('@') {
+            Some((l, s)) => (Some(l.trim()), s.trim()),
+            None => (None, t),
+        };
+        let places = rules.kinds.iter().any(|k| k.forms.iter().any(|f| f.primitive == Primitive::Place));
+        let Some(sq) = b.parse_square(square) else {
+            // Not a point: in a placing game, unless it reads as a from-to move, say how to write one.
+            if places && uci::parse_text(self, t).is_none() {
+                let pass = if rules.pass.is_some() { ", or `pass`" } else { "" };
+                return Some(illegal(
+                    "unreadable-move",
+                    format!("`{t}` is not a move: write the point to place on, like {}{pass}", b.name(0)),
+                    None,
+                ));
+            }
+            return None;
+        };
+        // The placing clauses of the side to move's kinds (all of them, or the one named).
+        let clauses: Vec<(KindId, &Form)> = rules
+            .kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| letter.is_none_or(|l| l.eq_ignore_ascii_case(&k.letter.to_string())))
+            .flat_map(|(i, k)| {
+                k.forms
+                    .iter()
+                    .filter(|f| f.primitive == Primitive::Place)
+                    .map(move |f| (KindId(i as u8), f))
+            })
+            .collect();
+        let (first_kind, first_form) = *clauses.first()?;
+        let stone = |k: KindId| rules.kind(k).name.to_lowercase();
+        if let Some(&mv) = legal.iter().find(|m| {
+            matches!(m.kind, MoveKind::Place(_))
+                && m.to as usize == sq
+                && self.form_of_place(**m).is_some_and(|k| clauses.iter().any(|c| c.0 == k))
+        }) {
+            let kind = self.form_of_place(mv).unwrap_or(first_kind);
+            let mut after = self.clone();
+            after.play_unchecked(mv);
+            let taken: Vec<String> = (0..b.squares())
+                .filter(|&s| self.piece_at(s).is_some_and(|(_, side)| side != us) && after.piece_at(s).is_none())
+                .map(|s| b.name(s))
+                .collect();
+            let mut message = format!("{player} places a {} on {}", stone(kind), b.name(sq));
+            if !taken.is_empty() {
+                message.push_str(&format!(
+                    " and captures {} ({})",
+                    if taken.len() == 1 {
+                        "1 stone".to_string()
+                    } else {
+                        format!("{} stones", taken.len())
+                    },
+                    taken.join(", ")
+                ));
+            }
+            let clause = clauses.iter().find(|c| c.0 == kind).and_then(|c| rules.citation(&c.1.cite));
+            return Some(Ruling::Legal { mv, clause, message });
+        }
+        let cite = rules.citation(&first_form.cite);
+        if let Some((k, side)) = self.piece_at(sq) {
+            return Some(illegal(
+                "occupied",
+                format!(
+                    "{} is occupied by {}'s {}: a {} goes on an empty point",
+                    b.name(sq),
+                    rules.players[side.index()].name,
+                    stone(k),
+                    stone(first_kind)
+                ),
+                cite,
+            ));
+        }
+        if first_form.within.as_ref().is_some_and(|z| !z[us].contains(sq)) {
+            return Some(illegal(
+                "outside-zone",
+                format!(
+                    "{player} may not place a {} on {}{}",
+                    stone(first_kind),
+                    b.name(sq),
+                    written_clause(first_form)
+                ),
+                cite,
+            ));
+        }
+        match self.place_problem(first_kind, sq) {
+            Some("suicide") => {
+                let chain = self.chain_after_placing(sq);
+                let others: Vec<String> = chain.iter().filter(|&&s| s != sq).map(|&s| b.name(s)).collect();
+                let whose = if others.is_empty() {
+                    "itself".to_string()
+                } else {
+                    format!("its chain (with {})", others.join(", "))
+                };
+                Some(illegal(
+                    "suicide",
+                    format!(
+                        "{player}'s {} on {} would leave {whose} without liberties and capture nothing",
+                        stone(first_kind),
+                        b.name(sq)
+                    ),
+                    rules.suicide_forbidden.clone().and_then(|c| rules.citation(&c)),
+                ))
+            }
+            Some("repetition") => {
+                let (rule, clause) = rules.repetition_forbidden.clone().unzip();
+                let what = match rule {
+                    Some(RepetitionRule::Ko) => "the position before the last move (an immediate ko recapture)",
+                    _ => "an earlier position of the board",
+                };
+                Some(illegal(
+                    "repetition",
+                    format!("{player}'s {} on {} would recreate {what}", stone(first_kind), b.name(sq)),
+                    clause.flatten().and_then(|c| rules.citation(&Some(c))),
+                ))
+            }
+            _ => Some(illegal(
+                "not-allowed",
+                format!(
+                    "{player} may not place a {} on {} here{}",
+                    stone(first_kind),
+                    b.name(sq),
+                    written_clause(first_form)
+                ),
+                cite,
+            )),
+        }
+    }
+
+    /// The side to move's stones connected to `sq` if a stone of theirs stood there, `sq` first.
+    fn chain_after_placing(&self, sq: usize) -> Vec<usize> {
+        let b = &self.rules().board;
+        let us = self.side_to_move();
+        let mut chain = vec![sq];
+        let mut i = 0;
+        while i < chain.len() {
+            for (dx, dy) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+                if let Some(n) = b.offset(chain[i], dx, dy)
+                    && !chain.contains(&n)
+                    && self.piece_at(n).is_some_and(|(_, s)| s == us)
+                {
+                    chain.push(n);
+                }
+            }
+            i += 1;
+        }
+        chain
+    }
+}
+
+/// ` (`place on empty`)`: the clause as written, without its citation, for a message.
+fn written_clause(f: &Form) -> String {
+    let written = match f.text.rfind('[') {
+        Some(i) if f.text.trim_end().ends_with(']') => f.text[..i].trim_end(),
+        _ => f.text.as_str(),
+    };
+    if written.is_empty() {
+        String::new()
+    } else {
+        format!(" (`{written}`)")
+    }
 }

@@ -3,8 +3,10 @@
 //! ruleset; [`Position`] hides the width behind one type for callers.
 
 pub mod bits;
+mod chains;
 mod explain;
 mod outcome;
+mod playout;
 pub mod position;
 
 use std::sync::Arc;
@@ -17,7 +19,7 @@ use crate::model::*;
 use crate::notation::fen::{self, FenError};
 
 pub use explain::{Illegal, Ruling};
-pub use outcome::{Game, Outcome, Status};
+pub use outcome::{Game, Outcome, Score, Status};
 
 /// What produced a move: one of the mover's movement clauses, or a castling rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,6 +28,10 @@ pub enum MoveKind {
     Form(u8),
     /// Index into the compiled castling rules of the side to move.
     Castle(u8),
+    /// A new piece placed by the clause with this index (`from` is unused).
+    Place(u8),
+    /// The player gives up the turn.
+    Pass,
 }
 
 /// A move: from, to, how, and the kind promoted to (0 = none, else kind + 1).
@@ -217,7 +223,7 @@ impl Position {
     /// Castling never captures.
     pub fn is_capture(&self, m: Move) -> bool {
         match m.kind {
-            MoveKind::Castle(_) => false,
+            MoveKind::Castle(_) | MoveKind::Pass | MoveKind::Place(_) => false,
             MoveKind::Form(fi) => with!(self, p => {
                 let ep = p.t.forms[p.stm.index()].get(fi as usize).is_some_and(|f| f.target == Target::EnPassant);
                 let to = m.to as usize;
@@ -326,7 +332,7 @@ impl Position {
                 let f = &p.t.forms[p.stm.index()][fi as usize];
                 Some((f.kind, f.clause as usize))
             }),
-            MoveKind::Castle(_) => None,
+            MoveKind::Castle(_) | MoveKind::Place(_) | MoveKind::Pass => None,
         }
     }
     pub(crate) fn castle_of(&self, m: Move) -> Option<(KindId, usize)> {
@@ -335,8 +341,27 @@ impl Position {
                 let c = &p.t.castles[p.stm.index()][ci as usize];
                 Some((c.kind, c.index as usize))
             }),
-            MoveKind::Form(_) => None,
+            MoveKind::Form(_) | MoveKind::Place(_) | MoveKind::Pass => None,
         }
+    }
+    /// Does this game capture chains (go-like)?
+    pub fn chain_game(&self) -> bool {
+        with!(self, p => p.t.chains)
+    }
+    /// The kind a placing move puts on the board.
+    pub fn form_of_place(&self, m: Move) -> Option<KindId> {
+        match m.kind {
+            MoveKind::Place(fi) => with!(self, p => p.t.forms[p.stm.index()].get(fi as usize).map(|f| f.kind)),
+            _ => None,
+        }
+    }
+    /// The squares of the chain containing `sq` (games that capture chains; empty otherwise).
+    pub fn chain_at(&self, sq: usize) -> Vec<usize> {
+        with!(self, p => p.chain_at(sq))
+    }
+    /// Why placing a piece of `kind` on `sq` would be illegal: `suicide` or `repetition`.
+    pub fn place_problem(&self, kind: KindId, sq: usize) -> Option<&'static str> {
+        with!(self, p => p.place_problem(kind, sq))
     }
     pub fn fen(&self) -> String {
         fen::write(self)
@@ -361,7 +386,7 @@ fn repetition_key<B: Bits>(p: &Pos<B>, legal: &[Move]) -> u64 {
     if p.ep_victim != position::NO_SQ {
         let ep_legal = legal.iter().any(|m| match m.kind {
             MoveKind::Form(fi) => p.t.forms[p.stm.index()][fi as usize].target == Target::EnPassant,
-            MoveKind::Castle(_) => false,
+            MoveKind::Castle(_) | MoveKind::Place(_) | MoveKind::Pass => false,
         });
         if ep_legal {
             h ^= p.t.z_ep[p.ep_victim as usize];

@@ -10,6 +10,8 @@ pub enum Status {
     Ongoing,
     Win,
     Draw,
+    /// Ended without a result (a cycle, under some go rules).
+    NoResult,
 }
 
 impl Status {
@@ -18,6 +20,7 @@ impl Status {
             Status::Ongoing => "ongoing",
             Status::Win => "win",
             Status::Draw => "draw",
+            Status::NoResult => "no-result",
         }
     }
 }
@@ -33,6 +36,41 @@ pub struct Outcome {
     pub clause: Option<String>,
     /// Draws the side to move could claim now: (reason, clause).
     pub claimable: Vec<(String, Option<String>)>,
+    /// The count, when the game ended by scoring.
+    pub score: Option<Score>,
+}
+
+/// An area count: each side's stones and surrounded points (shared points halved), before komi.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Score {
+    pub points: [f64; 2],
+    /// Added to the second player's count.
+    pub komi: f64,
+}
+
+impl Outcome {
+    /// The result as records write it: `1-0`, `0-1`, `1/2-1/2`; for a scored game the winner's
+    /// side letter and margin (`B+3.5`, `W+0.5`) or `0` for a tie.
+    pub fn result_text(&self, rules: &crate::model::Rules) -> Option<String> {
+        match (&self.score, self.status) {
+            (Some(s), Status::Win | Status::Draw) => {
+                let m = s.margin();
+                if m == 0.0 {
+                    return Some("0".into());
+                }
+                let w = if m > 0.0 { 0 } else { 1 };
+                Some(format!("{}+{}", rules.players[w].fen.to_uppercase(), m.abs()))
+            }
+            _ => self.result().map(str::to_string),
+        }
+    }
+}
+
+impl Score {
+    /// First player's points minus the second's, komi included.
+    pub fn margin(&self) -> f64 {
+        self.points[0] - self.points[1] - self.komi
+    }
 }
 
 impl Outcome {
@@ -45,12 +83,178 @@ impl Outcome {
             _ => None,
         }
     }
+
+    /// How the game stands, as a sentence naming the sides, and the pieces and squares the end rule
+    /// looked at: `black's king on e8 is attacked by the queen on h4 and black has no legal move:
+    /// white wins`. `pos` is the position the outcome was read from ([`Game::current`]).
+    ///
+    /// # Examples
+    /// ```
+    /// # let checked = arbiter::check::check_file(std::path::Path::new("../rulesets/chess.rules"), &[]);
+    /// # let engine = arbiter::game::Engine::new(checked.rules.expect("chess.rules is valid"));
+    /// use arbiter::game::Game;
+    /// use arbiter::notation::uci;
+    /// let mut game = Game::new(engine.clone(), engine.start());
+    /// for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+    ///     let mv = uci::find(game.current(), m).expect("a legal move");
+    ///     game.play(mv);
+    /// }
+    /// let said = game.outcome().message(game.current());
+    /// assert_eq!(said, "white's king on e1 is attacked by the queen on h4 and white has no legal move: black wins");
+    /// ```
+    pub fn message(&self, pos: &Position) -> String {
+        let rules = pos.rules();
+        let name = |s: Side| rules.players[s.index()].name.clone();
+        let stm = pos.side_to_move();
+        let rule = self.reason.as_ref().and_then(|r| rules.end_rules.iter().find(|e| &e.reason == r));
+        match (self.status, rule) {
+            (Status::Ongoing, _) => {
+                let mut s = format!("{} to move", name(stm));
+                if pos.in_check() {
+                    s.push_str(&format!(", in check: {}", check_sentence(pos)));
+                }
+                for (reason, _) in &self.claimable {
+                    if let Some(why) = Outcome::claim_message(pos, reason) {
+                        s.push_str(&format!("; {} may claim a draw: {why}", name(stm)));
+                    }
+                }
+                s
+            }
+            (status, rule) => {
+                let checker = self.winner.map(Side::other);
+                let why = rule.map(|r| conditions_sentence(pos, r, checker)).unwrap_or_default();
+                let verdict = match (status, self.winner) {
+                    (Status::Win, Some(w)) => format!("{} wins", name(w)),
+                    (Status::Win, None) => "the game is won".to_string(),
+                    (Status::NoResult, _) => "the game ends without a result".to_string(),
+                    _ => "the game is drawn".to_string(),
+                };
+                if why.is_empty() { verdict } else { format!("{why}: {verdict}") }
+            }
+        }
+    }
+
+    /// Why the draw `reason` (one of [`Outcome::claimable`]) may be claimed in `pos`: `the last 50
+    /// moves by each side had no capture and no pawn move`. `None` for a reason the rules do not have.
+    pub fn claim_message(pos: &Position, reason: &str) -> Option<String> {
+        let rule = pos.rules().end_rules.iter().find(|e| e.reason == reason)?;
+        Some(conditions_sentence(pos, rule, None))
+    }
+}
+
+/// `the king on e1 is attacked by the queen on h4` for each attacked royal of the side to move.
+fn check_sentence(pos: &Position) -> String {
+    let rules = pos.rules();
+    let stm = pos.side_to_move();
+    let mut parts = Vec::new();
+    for r in pos.royal_squares(stm) {
+        let attackers = pos.attackers_of(r, stm.other());
+        if attackers.is_empty() {
+            continue;
+        }
+        let names: Vec<String> = attackers.iter().map(|&a| piece_on(pos, a)).collect();
+        parts.push(format!(
+            "{}'s {} on {} is attacked by {}",
+            rules.players[stm.index()].name,
+            kind_name(pos, r),
+            rules.board.name(r),
+            join_and(&names)
+        ));
+    }
+    join_and(&parts)
+}
+
+fn kind_name(pos: &Position, sq: usize) -> String {
+    pos.piece_at(sq)
+        .map(|(k, _)| pos.rules().kind(k).name.to_lowercase())
+        .unwrap_or_default()
+}
+
+fn piece_on(pos: &Position, sq: usize) -> String {
+    format!("the {} on {}", kind_name(pos, sq), pos.rules().board.name(sq))
+}
+
+/// `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// `a, b or c`.
+fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// The conditions of an end rule as they hold in `pos`, joined with "and". `checker` is the side
+/// that gave check throughout a repetition, where the rule asks for one.
+fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) -> String {
+    let rules = pos.rules();
+    let name = |s: Side| rules.players[s.index()].name.clone();
+    let stm = pos.side_to_move();
+    let kinds = |ks: &[KindId]| -> Vec<String> { ks.iter().map(|k| rules.kind(*k).name.to_lowercase()).collect() };
+    let in_check_listed = rule.conditions.contains(&Condition::InCheck);
+    let mut parts = Vec::new();
+    // In check first: "… is attacked by … and white has no legal move" reads in the order it happens.
+    if in_check_listed {
+        parts.push(check_sentence(pos));
+    }
+    for c in &rule.conditions {
+        match c {
+            Condition::InCheck => {}
+            Condition::NoLegalMove if in_check_listed => parts.push(format!("{} has no legal move", name(stm))),
+            Condition::NoLegalMove if pos.in_check() => parts.push(format!("{} has no legal move", name(stm))),
+            Condition::NoLegalMove => parts.push(format!("{} has no legal move and is not in check", name(stm))),
+            Condition::Repetition(n) => parts.push(format!("the same position has occurred {n} times")),
+            Condition::Counter { plies, resetting_kind } => {
+                let moves = plies / 2;
+                parts.push(match resetting_kind {
+                    Some(k) => format!(
+                        "the last {moves} moves by each side had no capture and no {} move",
+                        rules.kind(*k).name.to_lowercase()
+                    ),
+                    None => format!("the last {moves} moves by each side had no capture"),
+                });
+            }
+            Condition::Material(pats) => {
+                let m = pos.material();
+                let sides: Vec<String> = [Side::FIRST, Side::SECOND]
+                    .iter()
+                    .map(|&s| format!("{}'s {}", name(s), join_and(&kinds(&m[s.index()]))))
+                    .collect();
+                let mut s = format!("only {} are left, which cannot lead to checkmate", join_and(&sides));
+                if let Some(k) = matching_pattern(pos, pats).and_then(|p| p.same_colour) {
+                    s = format!(
+                        "only {} are left, every {} on squares of one colour, which cannot lead to checkmate",
+                        join_and(&sides),
+                        rules.kind(k).name.to_lowercase()
+                    );
+                }
+                parts.push(s);
+            }
+            Condition::NoneOf(ks) => parts.push(format!("neither side has a {} left", join_or(&kinds(ks)))),
+            Condition::CheckingThroughout => match checker {
+                Some(s) => parts.push(format!("{} gave check with every move of the repetition", name(s))),
+                None => parts.push("one side gave check with every move of the repetition".to_string()),
+            },
+            Condition::Passes(n) => parts.push(format!("the last {n} moves were passes")),
+        }
+    }
+    join_and(&parts)
 }
 
 /// A line of play from a start position, with what repetition rules need.
 #[derive(Clone, Debug)]
 pub struct Game {
     engine: Engine,
+    /// Squares whose chains the players agreed are dead (removed before counting).
+    dead: Vec<usize>,
     positions: Vec<Position>,
     moves: Vec<Move>,
     keys: Vec<u64>,
@@ -64,6 +268,7 @@ impl Game {
         let check = start.in_check();
         Game {
             engine,
+            dead: Vec::new(),
             positions: vec![start],
             moves: Vec::new(),
             keys: vec![key],
@@ -72,6 +277,68 @@ impl Game {
     }
     pub fn engine(&self) -> &Engine {
         &self.engine
+    }
+    /// Marks the chains containing these squares as dead: they are removed before counting.
+    pub fn set_dead(&mut self, squares: Vec<usize>) {
+        self.dead = squares;
+    }
+    pub fn dead(&self) -> &[usize] {
+        &self.dead
+    }
+    /// How many of the last moves were passes.
+    pub fn trailing_passes(&self) -> usize {
+        self.moves.iter().rev().take_while(|m| m.kind == super::MoveKind::Pass).count()
+    }
+    /// The area count of the current position with the dead chains removed.
+    pub fn area_score(&self, komi: f64) -> Score {
+        let pos = self.current();
+        let b = &pos.rules().board;
+        let n = b.squares();
+        let mut owner: Vec<Option<Side>> = (0..n).map(|sq| pos.piece_at(sq).map(|(_, s)| s)).collect();
+        for &d in &self.dead {
+            for s in pos.chain_at(d) {
+                owner[s] = None;
+            }
+        }
+        let mut points = [0.0f64; 2];
+        for o in owner.iter().flatten() {
+            points[o.index()] += 1.0;
+        }
+        // Empty regions: whose stones border them.
+        let mut seen = vec![false; n];
+        for start in 0..n {
+            if owner[start].is_some() || seen[start] {
+                continue;
+            }
+            let mut stack = vec![start];
+            seen[start] = true;
+            let mut size = 0usize;
+            let mut borders = [false; 2];
+            while let Some(sq) = stack.pop() {
+                size += 1;
+                for (dx, dy) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+                    if let Some(m) = b.offset(sq, dx, dy) {
+                        match owner[m] {
+                            Some(s) => borders[s.index()] = true,
+                            None if !seen[m] => {
+                                seen[m] = true;
+                                stack.push(m);
+                            }
+                            None => {}
+                        }
+                    }
+                }
+            }
+            match borders {
+                [true, false] => points[0] += size as f64,
+                [false, true] => points[1] += size as f64,
+                _ => {
+                    points[0] += size as f64 / 2.0;
+                    points[1] += size as f64 / 2.0;
+                }
+            }
+        }
+        Score { points, komi }
     }
     pub fn current(&self) -> &Position {
         self.positions.last().expect("a game always has its start position")
@@ -147,6 +414,7 @@ impl Game {
             reason: None,
             clause: None,
             claimable: Vec::new(),
+            score: None,
         };
         for r in &rules.end_rules {
             let mut checker = None;
@@ -164,6 +432,7 @@ impl Game {
                     checker = self.perpetual_checker();
                     checker.is_some()
                 }
+                Condition::Passes(n) => self.trailing_passes() >= *n as usize,
             });
             if !holds {
                 continue;
@@ -179,6 +448,26 @@ impl Game {
                 Verdict::MoverLoses => (Status::Win, Some(stm.other())),
                 Verdict::MoverWins => (Status::Win, Some(stm)),
                 Verdict::CheckerLoses => (Status::Win, checker.map(Side::other)),
+                Verdict::NoResult => (Status::NoResult, None),
+                Verdict::ScoreByArea { komi } => {
+                    let score = self.area_score(komi);
+                    let m = score.margin();
+                    let (status, winner) = if m > 0.0 {
+                        (Status::Win, Some(Side::FIRST))
+                    } else if m < 0.0 {
+                        (Status::Win, Some(Side::SECOND))
+                    } else {
+                        (Status::Draw, None)
+                    };
+                    return Outcome {
+                        status,
+                        winner,
+                        reason: Some(r.reason.clone()),
+                        clause,
+                        claimable: Vec::new(),
+                        score: Some(score),
+                    };
+                }
             };
             return Outcome {
                 status,
@@ -186,6 +475,7 @@ impl Game {
                 reason: Some(r.reason.clone()),
                 clause,
                 claimable: Vec::new(),
+                score: None,
             };
         }
         out
@@ -193,9 +483,14 @@ impl Game {
 }
 
 fn material_matches(pos: &Position, pats: &[MaterialPattern]) -> bool {
+    matching_pattern(pos, pats).is_some()
+}
+
+/// The first pattern the material on the board fits.
+fn matching_pattern<'a>(pos: &Position, pats: &'a [MaterialPattern]) -> Option<&'a MaterialPattern> {
     let m = pos.material();
     let rules = pos.rules();
-    pats.iter().any(|p| {
+    pats.iter().find(|p| {
         let fits = (m[0] == p.a && m[1] == p.b) || (m[0] == p.b && m[1] == p.a);
         fits && p.same_colour.is_none_or(|k| {
             let colours: Vec<Option<bool>> = (0..rules.board.squares())

@@ -44,6 +44,22 @@ pub struct Pos<B: Bits> {
     pub fullmove: u32,
     /// Zobrist hash of the pieces and the side to move.
     pub hash: u64,
+    /// Chains and liberties, in games that capture chains.
+    pub chains: Option<Box<super::chains::Chains>>,
+    /// Keys of the positions so far, in games that forbid repetition (superko, ko).
+    pub history: Vec<u64>,
+    /// The same keys counted, for constant-time lookups.
+    pub seen: super::chains::KeySet,
+    /// What `unmake` restores in chain games (captures rebuild chains too much to undo by hand).
+    snapshots: Vec<Snapshot<B>>,
+}
+
+#[derive(Clone, Debug)]
+struct Snapshot<B> {
+    cells: Vec<u8>,
+    side_bb: [B; 2],
+    kind_bb: [B; MAX_KINDS],
+    chains: Option<Box<super::chains::Chains>>,
 }
 
 #[inline(always)]
@@ -74,7 +90,15 @@ impl<B: Bits> Pos<B> {
             counters: [0; MAX_COUNTERS],
             fullmove: 1,
             hash: 0,
+            chains: None,
+            history: Vec::new(),
+            seen: Default::default(),
+            snapshots: Vec::new(),
         }
+    }
+
+    pub(crate) fn remove_piece(&mut self, sq: usize) {
+        self.remove(sq);
     }
 
     #[inline(always)]
@@ -115,8 +139,10 @@ impl<B: Bits> Pos<B> {
         self.hash ^= self.t.z_piece[c as usize][sq];
     }
 
+    /// The piece on `sq`; `None` for an empty square and for a square off the board (`NO_SQ`, the
+    /// `from` of a placement or a pass).
     pub fn piece_at(&self, sq: usize) -> Option<(KindId, Side)> {
-        let c = self.cells[sq];
+        let c = self.cells.get(sq).copied().unwrap_or(0);
         (c != 0).then(|| (cell_kind(c), cell_side(c)))
     }
 
@@ -302,6 +328,7 @@ impl<B: Bits> Pos<B> {
     pub fn form_targets(&self, f: &CForm<B>, from: usize, occ: B) -> B {
         let t = &*self.t;
         match &f.how {
+            Gen::Place => B::EMPTY,
             Gen::Leap { targets } => targets[from],
             Gen::Lame { entries } => {
                 let mut b = B::EMPTY;
@@ -467,6 +494,31 @@ impl<B: Bits> Pos<B> {
         let mut n = 0u64;
         let promos = &t.promotion[us.index()];
         for (fi, f) in t.forms[us.index()].iter().enumerate() {
+            if let Gen::Place = f.how {
+                let base = Move {
+                    from: NO_SQ,
+                    to: 0,
+                    kind: MoveKind::Place(fi as u8),
+                    promo: 0,
+                };
+                let targets = empty & f.within;
+                if t.chains {
+                    for to in targets.iter() {
+                        if self.place_problem(f.kind, to).is_none() {
+                            n += emit_set::<B, COUNT>(out, base, B::bit(to), None);
+                        }
+                    }
+                } else if ctx.constrained {
+                    for to in targets.iter() {
+                        if self.is_legal_slow(Move { to: to as u16, ..base }) {
+                            n += emit_set::<B, COUNT>(out, base, B::bit(to), None);
+                        }
+                    }
+                } else {
+                    n += emit_set::<B, COUNT>(out, base, targets, None);
+                }
+                continue;
+            }
             let mut pieces = self.pieces(us, f.kind) & f.from;
             if f.unmoved {
                 pieces &= self.virgin;
@@ -534,6 +586,17 @@ impl<B: Bits> Pos<B> {
             n += (w - start) as u64;
             out.truncate(if COUNT { start } else { w });
         }
+        if t.pass {
+            n += 1;
+            if !COUNT {
+                out.push(Move {
+                    from: NO_SQ,
+                    to: NO_SQ,
+                    kind: MoveKind::Pass,
+                    promo: 0,
+                });
+            }
+        }
         n
     }
 
@@ -570,6 +633,8 @@ impl<B: Bits> Pos<B> {
                     }
                 }
             }
+            MoveKind::Place(_) => occ |= B::bit(to),
+            MoveKind::Pass => {}
             MoveKind::Castle(ci) => {
                 let c = &self.t.castles[us.index()][ci as usize];
                 let dir = if to > from { c.dirs[0] } else { c.dirs[1] } as usize;
@@ -605,10 +670,18 @@ impl<B: Bits> Pos<B> {
         let us = self.stm;
         let from = m.from as usize;
         let to = m.to as usize;
+        if self.chains.is_some() {
+            self.snapshots.push(Snapshot {
+                cells: self.cells.clone(),
+                side_bb: self.side_bb,
+                kind_bb: self.kind_bb,
+                chains: self.chains.clone(),
+            });
+        }
         let mut u = Undo {
             captured: 0,
             cap_sq: NO_SQ,
-            moved: self.cells[from],
+            moved: if from < self.cells.len() { self.cells[from] } else { 0 },
             ep: self.ep,
             ep_victim: self.ep_victim,
             virgin: self.virgin,
@@ -623,6 +696,21 @@ impl<B: Bits> Pos<B> {
             *c = c.saturating_add(1);
         }
         match m.kind {
+            MoveKind::Place(fi) => {
+                let kind = self.t.forms[us.index()][fi as usize].kind;
+                let captured = if self.chains.is_some() {
+                    self.make_place(kind, to)
+                } else {
+                    self.put(to, kind, us);
+                    0
+                };
+                for (i, rk) in self.t.counters.iter().enumerate() {
+                    if captured > 0 || rk.is_some_and(|k| k == kind) {
+                        self.counters[i] = 0;
+                    }
+                }
+            }
+            MoveKind::Pass => {}
             MoveKind::Form(fi) => {
                 let (target, kind, path) = {
                     let f = &self.t.forms[us.index()][fi as usize];
@@ -672,6 +760,7 @@ impl<B: Bits> Pos<B> {
         }
         self.stm = us.other();
         self.hash ^= self.t.z_side;
+        self.push_history();
         u
     }
 
@@ -682,7 +771,20 @@ impl<B: Bits> Pos<B> {
         if self.stm == Side::SECOND {
             self.fullmove -= 1;
         }
+        if self.t.repetition.is_some() {
+            self.pop_history();
+        }
         match m.kind {
+            MoveKind::Place(_) | MoveKind::Pass => {
+                if let Some(s) = self.snapshots.pop() {
+                    self.cells = s.cells;
+                    self.side_bb = s.side_bb;
+                    self.kind_bb = s.kind_bb;
+                    self.chains = s.chains;
+                } else if let MoveKind::Place(_) = m.kind {
+                    self.remove(to);
+                }
+            }
             MoveKind::Form(_) => {
                 self.remove(to);
                 self.place(from, u.moved);

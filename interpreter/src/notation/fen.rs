@@ -278,6 +278,16 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
             )));
         }
     }
+    if t.chains {
+        p.rebuild_chains();
+        // A chain without liberties cannot stand on the board.
+        for sq in 0..b.squares() {
+            if s.board[sq].is_some() && p.chain_at(sq).iter().all(|&c| b_neighbours_full(&p, c)) {
+                return Err(FenError::Illegal(format!("the chain at {} has no liberties", b.name(sq))));
+            }
+        }
+    }
+    p.push_history();
     Ok(p)
 }
 
@@ -357,4 +367,9 @@ fn castling_field(pos: &Position) -> String {
         }
     }
     if s.is_empty() { "-".into() } else { s }
+}
+
+/// Is every orthogonal neighbour of `sq` occupied?
+fn b_neighbours_full<B: Bits>(p: &Pos<B>, sq: usize) -> bool {
+    p.t.neighbours[sq].iter().all(|&m| m == u16::MAX || p.cells[m as usize] != 0)
 }

@@ -1,7 +1,33 @@
-//! Notations: FEN for positions, UCI-style coordinates and SAN for moves, PGN for game records.
-//! All are driven by the ruleset (its letters, coordinate names and castling rules).
+//! Notations: FEN for positions, UCI-style coordinates, SAN and WXF for moves, PGN and SGF (go) for
+//! game records.
+//! All are driven by the ruleset (its letters, coordinate names, castling rules and notation).
 
 pub mod fen;
 pub mod pgn;
 pub mod san;
+pub mod sgf;
 pub mod uci;
+pub mod wxf;
+
+use crate::game::{Move, Position};
+use crate::model::Notation;
+
+/// A move in the notation the ruleset's game records use ([`crate::model::Rules::notation`]):
+/// coordinates ([`uci::to_text`]), SAN ([`san::to_san`]) or WXF ([`wxf::to_wxf`]).
+///
+/// # Examples
+/// ```
+/// # let checked = arbiter::check::check_file(std::path::Path::new("../rulesets/xiangqi.rules"), &[]);
+/// # let engine = arbiter::game::Engine::new(checked.rules.expect("xiangqi.rules is valid"));
+/// use arbiter::notation::{uci, written};
+/// let start = engine.start();
+/// let m = uci::find(&start, "h3e3").expect("a legal move");
+/// assert_eq!(written(&start, m), "C2.5");
+/// ```
+pub fn written(pos: &Position, m: Move) -> String {
+    match pos.rules().notation {
+        Notation::Coordinates => uci::to_text(pos, m),
+        Notation::San => san::to_san(pos, m),
+        Notation::Wxf => wxf::to_wxf(pos, m),
+    }
+}

@@ -4,14 +4,15 @@
 //! written (less move numbers and `!`/`?` glyphs) and the result token — and skips comments
 //! (`{...}`, `;` to end of line, `%` escape lines), NAGs (`$12`) and variations (`( ... )`, nested).
 //! Moves stay text here: which move a text names depends on the position, so the caller matches
-//! them with [`san::find`] while replaying. Invariant: [`parse`] returns a [`PgnError`] with a
-//! line and column for malformed input and never panics.
+//! them with [`san::find`](notation::san::find) or [`wxf::find`](notation::wxf::find) while
+//! replaying. Invariant: [`parse`] returns a [`PgnError`] with a line and column for malformed
+//! input and never panics.
 
 use thiserror::Error;
 
 use crate::game::Game;
 use crate::model::Side;
-use crate::notation::san;
+use crate::notation;
 
 /// The first game of a PGN text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -131,7 +132,8 @@ pub fn parse(text: &str) -> Result<Record, PgnError> {
 
 /// Writes a game as PGN: the seven-tag roster first (from `tags`, `?` where missing), the other
 /// `tags`, `SetUp` and `FEN` when the game does not start from the ruleset's setup, then the
-/// moves in SAN with move numbers, wrapped before 80 columns, and the result.
+/// moves with move numbers, wrapped before 80 columns, and the result. Moves are written in the
+/// ruleset's notation ([`notation::written`]): SAN for chess, WXF for xiangqi, coordinates by default.
 ///
 /// The result is the game's own ([`crate::game::Outcome::result`]) when the rules have ended it;
 /// otherwise the `Result` of `tags` if it is a result token (a resignation, say), else `*`.
@@ -177,7 +179,7 @@ pub fn write(game: &Game, tags: &[(String, String)]) -> String {
         } else if i == 0 {
             words.push(format!("{}...", pos.fullmove()));
         }
-        words.push(san::to_san(pos, m));
+        words.push(notation::written(pos, m));
     }
     words.push(result);
     let mut line_len = 0;

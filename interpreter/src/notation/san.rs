@@ -1,6 +1,7 @@
 //! SAN (standard algebraic notation) for any ruleset: `Nf3`, `exd5`, `Rad1`, `e8=Q`, `O-O-O`, `Qxf7#`.
 //!
-//! Everything comes from the ruleset: a piece's letter is its kind's letter, a kind marked
+//! Everything comes from the ruleset: a piece's letter is its kind's `written` letter (the FEN
+//! letter unless the ruleset says otherwise; reading takes either), a kind marked
 //! `unlettered` is written without one (and its captures start with the from-file), a castling
 //! move is `O-O` when the royal moves towards higher files and `O-O-O` otherwise, squares and
 //! files are the board's coordinate names. Disambiguation follows the usual order — file, then
@@ -126,7 +127,7 @@ fn spell(pos: &Position, m: Move, legal: &[Move]) -> String {
     let from = m.from as usize;
     let mut s = String::new();
     if !k.unlettered {
-        s.push(k.letter);
+        s.push(k.written);
     }
     if file {
         s.push_str(&b.file_names[b.file(from)]);
@@ -140,7 +141,7 @@ fn spell(pos: &Position, m: Move, legal: &[Move]) -> String {
     s.push_str(&b.name(m.to as usize));
     if let Some(p) = m.promotion() {
         s.push('=');
-        s.push(rules.kind(p).letter);
+        s.push(rules.kind(p).written);
     }
     s
 }
@@ -172,7 +173,8 @@ fn strip_annotations(text: &str) -> &str {
 }
 
 /// Every way `find` accepts `m` to be written, each with its lenience (0 = the piece letter as
-/// the ruleset has it; 1 = a lowercased letter, which loses to any reading as a file).
+/// the ruleset writes it; 1 = a lowercased letter, which loses to any reading as a file, or the FEN
+/// letter where the written one differs).
 fn spellings(pos: &Position, m: Move) -> Vec<(String, u8)> {
     if let MoveKind::Castle(_) = m.kind {
         let short = castle_text(pos, m);
@@ -186,8 +188,10 @@ fn spellings(pos: &Position, m: Move) -> Vec<(String, u8)> {
     let k = rules.kind(kind);
     let capture = pos.is_capture(m);
     let from = m.from as usize;
-    let upper = k.letter.to_string();
-    let lower = k.letter.to_lowercase().to_string();
+    let upper = k.written.to_string();
+    let lower = k.written.to_lowercase().to_string();
+    let fen_upper = k.letter.to_string();
+    let fen_lower = k.letter.to_lowercase().to_string();
     let mut letters: Vec<(&str, u8)> = Vec::new();
     if k.unlettered {
         letters.push(("", 0));
@@ -195,6 +199,10 @@ fn spellings(pos: &Position, m: Move) -> Vec<(String, u8)> {
     letters.push((&upper, 0));
     if lower != upper {
         letters.push((&lower, 1));
+    }
+    if fen_upper != upper {
+        letters.push((&fen_upper, 1));
+        letters.push((&fen_lower, 1));
     }
     let file = &b.file_names[b.file(from)];
     let rank = &b.rank_names[b.rank(from)];
@@ -207,9 +215,13 @@ fn spellings(pos: &Position, m: Move) -> Vec<(String, u8)> {
     let promos: Vec<String> = match m.promotion() {
         None => vec![String::new()],
         Some(p) => {
-            let l = rules.kind(p).letter;
+            let pk = rules.kind(p);
             let mut v = Vec::new();
-            for c in [l.to_ascii_uppercase(), l.to_ascii_lowercase()] {
+            let mut cs = vec![pk.written.to_ascii_uppercase(), pk.written.to_ascii_lowercase()];
+            if pk.letter != pk.written {
+                cs.extend([pk.letter.to_ascii_uppercase(), pk.letter.to_ascii_lowercase()]);
+            }
+            for c in cs {
                 v.extend([format!("={c}"), c.to_string(), format!("({c})"), format!("/{c}")]);
             }
             v

@@ -1,11 +1,28 @@
 //! Coordinate moves: from-square, to-square and a lowercase promotion letter (`e2e4`, `e7e8q`,
 //! `h3e3`); castling as the royal's own move (`e1g1`).
 
-use crate::game::{Move, Position};
+use crate::game::{Move, MoveKind, Position};
+use crate::model::Primitive;
 
 /// The coordinate text of a move.
 pub fn to_text(pos: &Position, m: Move) -> String {
     let b = &pos.rules().board;
+    match m.kind {
+        MoveKind::Pass => return "pass".into(),
+        MoveKind::Place(_) => {
+            // Just the square when only one kind can be placed (go: `D4`), else `X@D4`.
+            let rules = pos.rules();
+            let placeable: Vec<usize> = (0..rules.kinds.len())
+                .filter(|&k| rules.kinds[k].forms.iter().any(|f| f.primitive == Primitive::Place))
+                .collect();
+            let sq = b.name(m.to as usize);
+            return match (placeable.as_slice(), pos.form_of_place(m)) {
+                ([_], _) | (_, None) => sq,
+                (_, Some(k)) => format!("{}@{sq}", rules.kind(k).letter),
+            };
+        }
+        _ => {}
+    }
     let mut s = format!("{}{}", b.name(m.from as usize), b.name(m.to as usize));
     if let Some(k) = m.promotion() {
         s.push(pos.rules().kind(k).letter.to_ascii_lowercase());

@@ -57,7 +57,8 @@ pub enum Item {
     Piece(PieceDecl),
     Forbid(Forbid),
     Allow(Allow),
-    After(Allow),
+    /// `after each move capture chains without liberties`.
+    After(Span, Option<Cite>),
     End(Vec<EndRule>),
     Setup(Setup),
 }
@@ -128,6 +129,7 @@ pub enum Drawing {
     River { between: (String, String), span: Span },
     Lines { segments: Vec<(String, String)>, span: Span },
     Marks { squares: Vec<String>, span: Span },
+    Stars(Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -198,6 +200,7 @@ pub enum Primitive {
         dirs: Vec<Ident>,
         screens: Count,
     },
+    Place,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -256,6 +259,8 @@ pub struct Castle {
 pub enum ForbidKind {
     RoyalAttacked,
     RoyalsFacing(Vec<Ident>),
+    Suicide,
+    Repetition(Ident),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -293,6 +298,7 @@ pub enum Condition {
     Material(Vec<Material>, Span),
     NoneOf(Vec<Ident>, Span),
     CheckingThroughout(Span),
+    Passes(Count, Span),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -302,6 +308,8 @@ pub enum Verdict {
     CheckerLoses,
     ClaimableDraw,
     Draw,
+    ScoreByArea,
+    NoResult,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -310,6 +318,8 @@ pub struct EndRule {
     pub label: Ident,
     pub conditions: Vec<Condition>,
     pub verdict: (Verdict, Span),
+    /// `score by area with komi`: the parameter holding the second player's compensation.
+    pub komi: Option<Ident>,
     pub cite: Option<Cite>,
     pub span: Span,
 }
@@ -317,5 +327,7 @@ pub struct EndRule {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
     pub overrides: bool,
+    /// `setup empty`: an empty board, first player to move.
+    pub empty: bool,
     pub fen: StringLit,
 }

@@ -261,7 +261,7 @@ fn describe(r: Rule) -> Option<String> {
             }
             return match r {
                 Rule::verdict => Some("a verdict (`draw`, `side to move loses`, ...)".into()),
-                Rule::primitive => Some("`step`, `slide`, `leap` or `hop`".into()),
+                Rule::primitive => Some("`step`, `slide`, `leap`, `hop` or `place`".into()),
                 _ => None,
             };
         }
@@ -319,19 +319,36 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
         Rule::piece_decl => Item::Piece(piece(cx, p)),
         Rule::forbid_decl => Item::Forbid(forbid(cx, p)),
         Rule::allow_decl => Item::Allow(allow(cx, p)),
-        Rule::after_decl => Item::After(allow(cx, p)),
+        Rule::after_decl => {
+            let span = cx.span(&p);
+            let cite = p.into_inner().find(|c| c.as_rule() == Rule::cite).map(|c| cx.cite(c));
+            Item::After(span, cite)
+        }
         Rule::end_decl => Item::End(end(cx, p)),
         Rule::setup_decl => {
             let mut overrides = false;
             let mut fen = None;
+            let mut empty = false;
+            let span = cx.span(&p);
             for c in p.into_inner() {
                 match c.as_rule() {
                     Rule::override_kw => overrides = true,
                     Rule::string => fen = Some(cx.string(c)),
+                    Rule::kw_empty => {
+                        empty = true;
+                        fen = Some(StringLit {
+                            value: String::new(),
+                            span,
+                        });
+                    }
                     _ => {}
                 }
             }
-            Item::Setup(Setup { overrides, fen: fen? })
+            Item::Setup(Setup {
+                overrides,
+                empty,
+                fen: fen?,
+            })
         }
         Rule::bad_item => {
             cx.bad(&p, Rule::item_only, "item");
@@ -519,6 +536,7 @@ fn board(cx: &mut Cx, p: P) -> Board {
                                 .collect();
                             b.drawings.push(Drawing::Lines { segments, span: dspan });
                         }
+                        Rule::draw_stars => b.drawings.push(Drawing::Stars(dspan)),
                         Rule::draw_marks => {
                             let squares = d
                                 .into_inner()
@@ -781,6 +799,7 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                     screens: screens.expect("grammar: hop has a count"),
                 });
             }
+            Rule::place => primitive = Some(Primitive::Place),
             Rule::to_empty => modifiers.push(Modifier::ToEmpty(cspan)),
             Rule::to_enemy => modifiers.push(Modifier::ToEnemy(cspan)),
             Rule::to_en_passant => modifiers.push(Modifier::ToEnPassant(cspan)),
@@ -855,6 +874,14 @@ fn forbid(cx: &mut Cx, p: P) -> Forbid {
     for c in p.into_inner() {
         match c.as_rule() {
             Rule::forbid_royal_attacked => kind = ForbidKind::RoyalAttacked,
+            Rule::forbid_suicide => kind = ForbidKind::Suicide,
+            Rule::forbid_repetition => {
+                let id = c
+                    .into_inner()
+                    .find(|k| k.as_rule() == Rule::ident)
+                    .expect("grammar: repetition names its kind");
+                kind = ForbidKind::Repetition(cx.ident(id));
+            }
             Rule::forbid_royals_facing => {
                 let d = c
                     .into_inner()
@@ -906,6 +933,7 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
         label: Ident { name: String::new(), span },
         conditions: Vec::new(),
         verdict: (Verdict::Draw, span),
+        komi: None,
         cite: None,
         span,
     };
@@ -917,6 +945,15 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
             Rule::cond_no_legal_move => r.conditions.push(Condition::NoLegalMove(cspan)),
             Rule::cond_in_check => r.conditions.push(Condition::InCheck(cspan)),
             Rule::cond_checking => r.conditions.push(Condition::CheckingThroughout(cspan)),
+            Rule::cond_passes => {
+                let n = cx.count(c.into_inner().next().expect("grammar: passes count"));
+                r.conditions.push(Condition::Passes(n, cspan));
+            }
+            Rule::v_score => {
+                r.verdict = (Verdict::ScoreByArea, cspan);
+                r.komi = c.into_inner().find(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k));
+            }
+            Rule::v_no_result => r.verdict = (Verdict::NoResult, cspan),
             Rule::cond_repetition => {
                 let n = cx.count(c.into_inner().nth(1).expect("grammar: repetition count"));
                 r.conditions.push(Condition::Repetition(n, cspan));

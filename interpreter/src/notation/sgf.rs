@@ -1,0 +1,884 @@
+//! SGF (Smart Game Format, FF[4]) records of go games: [`parse`] reads the main line of a record —
+//! board size, komi, setup stones, moves — and [`write`] writes a [`Game`] back out.
+//!
+//! Invariants: reading never panics, whatever the input; every error names the line and column
+//! (1-based, counted in characters) where the record goes wrong. Variations are checked for syntax
+//! and skipped; properties other than the ones read here are ignored. SGF's black is the player who
+//! moves first, Arbiter's first player.
+//!
+//! SGF writes a point as two letters, column then row, both from `a`, rows counted from the TOP
+//! (`aa` is the top-left corner). [`SgfGame`] keeps points that way, as `(column, row from top)`;
+//! [`SgfMove::gtp`] turns one into the coordinates Arbiter and GTP use (`D4`: files `A..T` without
+//! `I`, rows counted from the bottom).
+
+use thiserror::Error;
+
+use crate::game::{Game, MoveKind, Status};
+use crate::model::{Primitive, Rules, Side};
+
+/// A player as SGF names them; black moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Colour {
+    Black,
+    White,
+}
+
+impl Colour {
+    /// The Arbiter side: black is the first player.
+    pub fn side(self) -> Side {
+        match self {
+            Colour::Black => Side::FIRST,
+            Colour::White => Side::SECOND,
+        }
+    }
+    fn letter(self) -> &'static str {
+        match self {
+            Colour::Black => "B",
+            Colour::White => "W",
+        }
+    }
+    fn other(self) -> Colour {
+        match self {
+            Colour::Black => Colour::White,
+            Colour::White => Colour::Black,
+        }
+    }
+}
+
+/// One move of the main line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SgfMove {
+    pub colour: Colour,
+    /// `(column, row from top)`, or `None` for a pass.
+    pub point: Option<(usize, usize)>,
+    /// Where the move's value starts in the record.
+    pub line: usize,
+    pub column: usize,
+}
+
+impl SgfMove {
+    /// The move as GTP writes it on a `size` × `size` board: `D4` (files `A..Z` without `I`, rows
+    /// from the bottom) or `pass`. `None` past the 25th column, where GTP has no letters.
+    ///
+    /// # Examples
+    /// ```
+    /// use arbiter::notation::sgf::{Colour, SgfMove};
+    /// let m = SgfMove { colour: Colour::Black, point: Some((3, 5)), line: 1, column: 1 };
+    /// assert_eq!(m.gtp(9).as_deref(), Some("D4"));
+    /// ```
+    pub fn gtp(&self, size: usize) -> Option<String> {
+        match self.point {
+            None => Some("pass".into()),
+            Some((col, row)) => {
+                let letter = (b'A'..=b'Z').filter(|&c| c != b'I').nth(col)? as char;
+                Some(format!("{letter}{}", size.checked_sub(row)?))
+            }
+        }
+    }
+}
+
+/// The main line of an SGF game record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SgfGame {
+    /// Lines each way (`SZ`, 19 when absent).
+    pub size: usize,
+    /// `KM`, if given.
+    pub komi: Option<f64>,
+    /// `AB` setup stones, `(column, row from top)`.
+    pub black_setup: Vec<(usize, usize)>,
+    /// `AW` setup stones.
+    pub white_setup: Vec<(usize, usize)>,
+    pub moves: Vec<SgfMove>,
+    /// `PL`: who plays first, if the record says.
+    pub to_play: Option<Colour>,
+    /// Where `SZ` stands, as (line, column); (1, 1) when absent. Errors about the size point here.
+    pub size_at: (usize, usize),
+}
+
+/// Why a record could not be read, and where.
+#[derive(Clone, Debug, Error, PartialEq)]
+#[error("line {line}, column {column}: {kind}")]
+pub struct SgfError {
+    pub line: usize,
+    pub column: usize,
+    pub kind: SgfErrorKind,
+}
+
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum SgfErrorKind {
+    #[error("expected {expected}, found {found}")]
+    Expected { expected: &'static str, found: String },
+    #[error("the record ends inside this property value (a `]` is missing)")]
+    UnclosedValue,
+    #[error("the record ends before the game tree is closed (expected `)`)")]
+    UnexpectedEnd,
+    #[error("a game tree must start with a node (`;`)")]
+    EmptyTree,
+    #[error("a node after a variation: the nodes of a sequence come before its variations")]
+    NodeAfterVariation,
+    #[error("property {0} has no value")]
+    NoValue(String),
+    #[error("GM[{0}] is not go (GM[1])")]
+    NotGo(String),
+    #[error("FF[{0}]: only file formats 1 to 4 are read")]
+    Format(String),
+    #[error("SZ[{0}]: {1}")]
+    Size(String, &'static str),
+    #[error("KM[{0}] is not a number")]
+    Komi(String),
+    #[error("`{value}` is not a point of a {size} × {size} board")]
+    Point { value: String, size: usize },
+    #[error("PL[{0}]: expected B or W")]
+    Player(String),
+    #[error("a node with both a black and a white move")]
+    TwoMoves,
+    #[error("{0} after the first move: setup stones are read only before play starts")]
+    SetupAfterMoves(String),
+    #[error("point `{0}` is set up twice")]
+    SetupTwice(String),
+    #[error("{0} moves out of turn: Arbiter's players alternate")]
+    OutOfTurn(&'static str),
+    #[error("{0} has no GTP name (GTP letters stop at the 25th column)")]
+    NoGtpName(String),
+    #[error("the record's board is {sgf} × {sgf}, the ruleset's {width} × {height}")]
+    BoardMismatch { sgf: usize, width: usize, height: usize },
+    #[error("the ruleset has no piece placed from the supply, so setup stones cannot be written")]
+    NoPlaceablePiece,
+}
+
+/// A property value as read, with where it starts.
+struct Value {
+    text: String,
+    line: usize,
+    column: usize,
+}
+
+/// Characters with their line and column.
+struct Cursor {
+    chars: Vec<char>,
+    i: usize,
+    line: usize,
+    column: usize,
+}
+
+impl Cursor {
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.i).copied()
+    }
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.i += 1;
+        if c == '\n' {
+            self.line += 1;
+            self.column = 1;
+        } else {
+            self.column += 1;
+        }
+        Some(c)
+    }
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(|c| c.is_whitespace() || c == '\u{feff}') {
+            self.bump();
+        }
+    }
+    fn error(&self, kind: SgfErrorKind) -> SgfError {
+        SgfError {
+            line: self.line,
+            column: self.column,
+            kind,
+        }
+    }
+    fn found(&self) -> String {
+        match self.peek() {
+            Some(c) => format!("`{c}`"),
+            None => "the end of the record".into(),
+        }
+    }
+    /// A bracketed value; the cursor stands on `[`. Escapes (`\]`, `\\`) are resolved and an
+    /// escaped line break (a soft break) is dropped.
+    fn value(&mut self) -> Result<Value, SgfError> {
+        let (line, column) = (self.line, self.column);
+        self.bump();
+        let mut text = String::new();
+        loop {
+            match self.bump() {
+                None => {
+                    return Err(SgfError {
+                        line,
+                        column,
+                        kind: SgfErrorKind::UnclosedValue,
+                    });
+                }
+                Some(']') => return Ok(Value { text, line, column }),
+                Some('\\') => match self.bump() {
+                    None => {
+                        return Err(SgfError {
+                            line,
+                            column,
+                            kind: SgfErrorKind::UnclosedValue,
+                        });
+                    }
+                    Some('\n') => {
+                        if self.peek() == Some('\r') {
+                            self.bump();
+                        }
+                    }
+                    Some('\r') => {
+                        if self.peek() == Some('\n') {
+                            self.bump();
+                        }
+                    }
+                    Some(c) => text.push(c),
+                },
+                Some(c) => text.push(c),
+            }
+        }
+    }
+}
+
+/// One game tree being read: is it on the main line, and how many variations has it had.
+struct Frame {
+    /// Where its `(` stands.
+    open: (usize, usize),
+    main: bool,
+    variations: usize,
+    nodes: usize,
+}
+
+/// What the main line said, before the points are checked against the final board size.
+#[derive(Default)]
+struct Raw {
+    size: Option<Value>,
+    komi: Option<Value>,
+    setup: Vec<(Colour, Value)>,
+    moves: Vec<(Colour, Value)>,
+    to_play: Option<Value>,
+}
+
+/// Reads the first game of an SGF collection: its main line (the first variation at each branch).
+///
+/// # Errors
+/// An [`SgfError`] with the line and column of the first problem: broken syntax, a game other
+/// than go, a non-square board, a point off the board, setup stones after play started.
+///
+/// # Examples
+/// ```
+/// let g = arbiter::notation::sgf::parse("(;FF[4]GM[1]SZ[9]KM[6.5]AB[cc:cd];W[ee](;B[]) (;B[aa]))").expect("valid SGF");
+/// assert_eq!((g.size, g.komi), (9, Some(6.5)));
+/// assert_eq!(g.black_setup, vec![(2, 2), (2, 3)]);
+/// assert_eq!(g.moves.len(), 2);
+/// assert_eq!(g.moves[1].point, None);
+/// ```
+pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
+    let mut cur = Cursor {
+        chars: text.chars().collect(),
+        i: 0,
+        line: 1,
+        column: 1,
+    };
+    let mut raw = Raw::default();
+    let mut stack: Vec<Frame> = Vec::new();
+    cur.skip_space();
+    if cur.peek() != Some('(') {
+        return Err(cur.error(SgfErrorKind::Expected {
+            expected: "`(` to open a game tree",
+            found: cur.found(),
+        }));
+    }
+    loop {
+        cur.skip_space();
+        match cur.peek() {
+            None => return Err(cur.error(SgfErrorKind::UnexpectedEnd)),
+            Some('(') => {
+                let main = match stack.last_mut() {
+                    None => true,
+                    Some(parent) => {
+                        if parent.nodes == 0 {
+                            let (line, column) = parent.open;
+                            return Err(SgfError {
+                                line,
+                                column,
+                                kind: SgfErrorKind::EmptyTree,
+                            });
+                        }
+                        parent.variations += 1;
+                        parent.main && parent.variations == 1
+                    }
+                };
+                stack.push(Frame {
+                    open: (cur.line, cur.column),
+                    main,
+                    variations: 0,
+                    nodes: 0,
+                });
+                cur.bump();
+            }
+            Some(')') => {
+                let Some(frame) = stack.pop() else {
+                    return Err(cur.error(SgfErrorKind::Expected {
+                        expected: "`(`",
+                        found: cur.found(),
+                    }));
+                };
+                if frame.nodes == 0 {
+                    let (line, column) = frame.open;
+                    return Err(SgfError {
+                        line,
+                        column,
+                        kind: SgfErrorKind::EmptyTree,
+                    });
+                }
+                cur.bump();
+                if stack.is_empty() {
+                    // The first game is read; further games in the collection are not.
+                    break;
+                }
+            }
+            Some(';') => {
+                let Some(frame) = stack.last_mut() else {
+                    return Err(cur.error(SgfErrorKind::Expected {
+                        expected: "`(`",
+                        found: cur.found(),
+                    }));
+                };
+                if frame.variations > 0 {
+                    return Err(cur.error(SgfErrorKind::NodeAfterVariation));
+                }
+                frame.nodes += 1;
+                let main = frame.main;
+                cur.bump();
+                node(&mut cur, &mut raw, main)?;
+            }
+            Some(_) => {
+                let expected = if stack.last().is_some_and(|f| f.nodes == 0) {
+                    "`;` to start a node"
+                } else {
+                    "`;`, `(` or `)`"
+                };
+                return Err(cur.error(SgfErrorKind::Expected {
+                    expected,
+                    found: cur.found(),
+                }));
+            }
+        }
+    }
+    resolve(raw)
+}
+
+/// Reads the properties of one node; the cursor stands after its `;`.
+fn node(cur: &mut Cursor, raw: &mut Raw, main: bool) -> Result<(), SgfError> {
+    let mut moved: Option<(usize, usize)> = None;
+    loop {
+        cur.skip_space();
+        match cur.peek() {
+            Some(c) if c.is_ascii_alphabetic() => {}
+            _ => return Ok(()),
+        }
+        let (line, column) = (cur.line, cur.column);
+        // FF[1-3] allowed lowercase letters in identifiers (`AddBlack`); only capitals count.
+        let mut id = String::new();
+        while let Some(c) = cur.peek().filter(char::is_ascii_alphabetic) {
+            if c.is_ascii_uppercase() {
+                id.push(c);
+            }
+            cur.bump();
+        }
+        cur.skip_space();
+        let mut values = Vec::new();
+        while cur.peek() == Some('[') {
+            values.push(cur.value()?);
+            cur.skip_space();
+        }
+        if id.is_empty() {
+            return Err(SgfError {
+                line,
+                column,
+                kind: SgfErrorKind::Expected {
+                    expected: "a property name in capitals",
+                    found: "lowercase letters".into(),
+                },
+            });
+        }
+        let Some(first) = values.first() else {
+            return Err(SgfError {
+                line,
+                column,
+                kind: SgfErrorKind::NoValue(id),
+            });
+        };
+        if !main {
+            continue;
+        }
+        let one = || Value {
+            text: first.text.clone(),
+            line: first.line,
+            column: first.column,
+        };
+        match id.as_str() {
+            "GM" if first.text.trim() != "1" => {
+                return Err(at(first, SgfErrorKind::NotGo(first.text.clone())));
+            }
+            "FF" if !matches!(first.text.trim(), "1" | "2" | "3" | "4") => {
+                return Err(at(first, SgfErrorKind::Format(first.text.clone())));
+            }
+            "SZ" => raw.size = Some(one()),
+            "KM" => raw.komi = Some(one()),
+            "PL" if raw.moves.is_empty() => raw.to_play = Some(one()),
+            "AB" | "AW" => {
+                if !raw.moves.is_empty() {
+                    return Err(SgfError {
+                        line,
+                        column,
+                        kind: SgfErrorKind::SetupAfterMoves(id),
+                    });
+                }
+                let colour = if id == "AB" { Colour::Black } else { Colour::White };
+                raw.setup.extend(values.into_iter().map(|v| (colour, v)));
+            }
+            "B" | "W" => {
+                if moved.is_some() {
+                    return Err(SgfError {
+                        line,
+                        column,
+                        kind: SgfErrorKind::TwoMoves,
+                    });
+                }
+                moved = Some((line, column));
+                let colour = if id == "B" { Colour::Black } else { Colour::White };
+                raw.moves.push((colour, one()));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn at(v: &Value, kind: SgfErrorKind) -> SgfError {
+    SgfError {
+        line: v.line,
+        column: v.column,
+        kind,
+    }
+}
+
+/// Checks the values of the main line against the board size.
+fn resolve(raw: Raw) -> Result<SgfGame, SgfError> {
+    let (size, size_at) = match &raw.size {
+        None => (19, (1, 1)),
+        Some(v) => {
+            let t = v.text.trim();
+            let (w, h) = t.split_once(':').unwrap_or((t, t));
+            let (Ok(w), Ok(h)) = (w.trim().parse::<usize>(), h.trim().parse::<usize>()) else {
+                return Err(at(v, SgfErrorKind::Size(v.text.clone(), "expected a number of lines")));
+            };
+            if w != h {
+                return Err(at(v, SgfErrorKind::Size(v.text.clone(), "only square boards are read")));
+            }
+            if !(1..=52).contains(&w) {
+                return Err(at(v, SgfErrorKind::Size(v.text.clone(), "SGF boards have 1 to 52 lines")));
+            }
+            (w, (v.line, v.column))
+        }
+    };
+    let komi = match &raw.komi {
+        None => None,
+        Some(v) if v.text.trim().is_empty() => None,
+        Some(v) => match v.text.trim().parse::<f64>() {
+            Ok(k) if k.is_finite() => Some(k),
+            _ => return Err(at(v, SgfErrorKind::Komi(v.text.clone()))),
+        },
+    };
+    let to_play = match &raw.to_play {
+        None => None,
+        Some(v) => match v.text.trim() {
+            "B" | "b" => Some(Colour::Black),
+            "W" | "w" => Some(Colour::White),
+            _ => return Err(at(v, SgfErrorKind::Player(v.text.clone()))),
+        },
+    };
+    let mut black_setup = Vec::new();
+    let mut white_setup = Vec::new();
+    let mut taken = vec![false; size * size];
+    for (colour, v) in &raw.setup {
+        let t = v.text.trim();
+        let (a, b) = t.split_once(':').unwrap_or((t, t));
+        let bad = || {
+            at(
+                v,
+                SgfErrorKind::Point {
+                    value: v.text.clone(),
+                    size,
+                },
+            )
+        };
+        let (a, b) = (point(a, size).ok_or_else(bad)?, point(b, size).ok_or_else(bad)?);
+        for row in a.1.min(b.1)..=a.1.max(b.1) {
+            for col in a.0.min(b.0)..=a.0.max(b.0) {
+                if std::mem::replace(&mut taken[row * size + col], true) {
+                    return Err(at(v, SgfErrorKind::SetupTwice(point_text(col, row))));
+                }
+                match colour {
+                    Colour::Black => black_setup.push((col, row)),
+                    Colour::White => white_setup.push((col, row)),
+                }
+            }
+        }
+    }
+    let mut moves = Vec::new();
+    for (colour, v) in raw.moves {
+        let t = v.text.trim();
+        let p = if t.is_empty() || (t == "tt" && size <= 19) {
+            None
+        } else {
+            Some(point(t, size).ok_or_else(|| {
+                at(
+                    &v,
+                    SgfErrorKind::Point {
+                        value: v.text.clone(),
+                        size,
+                    },
+                )
+            })?)
+        };
+        moves.push(SgfMove {
+            colour,
+            point: p,
+            line: v.line,
+            column: v.column,
+        });
+    }
+    Ok(SgfGame {
+        size,
+        komi,
+        black_setup,
+        white_setup,
+        moves,
+        to_play,
+        size_at,
+    })
+}
+
+/// `cd` → (2, 3): letters `a..z` then `A..Z`, within the board.
+fn point(t: &str, size: usize) -> Option<(usize, usize)> {
+    let mut cs = t.chars();
+    let (c, r) = (cs.next()?, cs.next()?);
+    if cs.next().is_some() {
+        return None;
+    }
+    let (c, r) = (coord(c)?, coord(r)?);
+    (c < size && r < size).then_some((c, r))
+}
+
+fn coord(c: char) -> Option<usize> {
+    match c {
+        'a'..='z' => Some(c as usize - 'a' as usize),
+        'A'..='Z' => Some(c as usize - 'A' as usize + 26),
+        _ => None,
+    }
+}
+
+fn coord_letter(i: usize) -> char {
+    let i = i as u8;
+    if i < 26 { (b'a' + i) as char } else { (b'A' + i - 26) as char }
+}
+
+fn point_text(col: usize, row: usize) -> String {
+    format!("{}{}", coord_letter(col), coord_letter(row))
+}
+
+impl SgfGame {
+    /// Who moves first: `PL` if given, else the colour of the first move, else black.
+    pub fn first_to_move(&self) -> Colour {
+        self.to_play.or(self.moves.first().map(|m| m.colour)).unwrap_or(Colour::Black)
+    }
+
+    /// The start position as FEN for `rules`: a `size` × `size` board with the setup stones, written
+    /// with the letter of the ruleset's placeable piece (black uppercase: `X`, `x` in go.rules), and
+    /// the side letter of [`SgfGame::first_to_move`].
+    ///
+    /// # Errors
+    /// The ruleset's board is not `size` × `size`, or it has no piece placed from the supply.
+    pub fn fen(&self, rules: &Rules) -> Result<String, SgfError> {
+        let b = &rules.board;
+        let (line, column) = self.size_at;
+        let err = |kind| SgfError { line, column, kind };
+        if b.width != self.size || b.height != self.size {
+            return Err(err(SgfErrorKind::BoardMismatch {
+                sgf: self.size,
+                width: b.width,
+                height: b.height,
+            }));
+        }
+        let Some(kind) = rules.kinds.iter().find(|k| k.forms.iter().any(|f| f.primitive == Primitive::Place)) else {
+            return Err(err(SgfErrorKind::NoPlaceablePiece));
+        };
+        let mut grid = vec![None; self.size * self.size];
+        for &(c, r) in &self.black_setup {
+            grid[r * self.size + c] = Some(kind.letter.to_ascii_uppercase());
+        }
+        for &(c, r) in &self.white_setup {
+            grid[r * self.size + c] = Some(kind.letter.to_ascii_lowercase());
+        }
+        let rows: Vec<String> = grid.chunks(self.size).map(fen_row).collect();
+        let side = &rules.players[self.first_to_move().side().index()].fen;
+        Ok(format!("{} {side}", rows.join("/")))
+    }
+
+    /// The moves as GTP text (`D4`, `pass`), checked to alternate from [`SgfGame::first_to_move`].
+    ///
+    /// # Errors
+    /// A move out of turn (two black moves in a row), or a point past GTP's 25 letters; the error
+    /// names the move's place in the record.
+    pub fn gtp_moves(&self) -> Result<Vec<String>, SgfError> {
+        let mut turn = self.first_to_move();
+        let mut out = Vec::with_capacity(self.moves.len());
+        for m in &self.moves {
+            let err = |kind| SgfError {
+                line: m.line,
+                column: m.column,
+                kind,
+            };
+            if m.colour != turn {
+                return Err(err(SgfErrorKind::OutOfTurn(m.colour.letter())));
+            }
+            let text = m.gtp(self.size).ok_or_else(|| {
+                let (c, r) = m.point.unwrap_or_default();
+                err(SgfErrorKind::NoGtpName(point_text(c, r)))
+            })?;
+            out.push(text);
+            turn = turn.other();
+        }
+        Ok(out)
+    }
+}
+
+fn fen_row(row: &[Option<char>]) -> String {
+    let mut s = String::new();
+    let mut empty = 0;
+    for c in row {
+        match c {
+            None => empty += 1,
+            Some(c) => {
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                s.push(*c);
+            }
+        }
+    }
+    if empty > 0 {
+        s.push_str(&empty.to_string());
+    }
+    s
+}
+
+/// An FF[4] record of a game: `SZ`, `KM` (the ruleset's `komi` parameter, if it has one), `AB`/`AW`
+/// for the stones of the start position, `PL` if white starts, one node per move (`B[cd]`, a pass as
+/// `B[]`) and `RE` once the game is over ([`crate::game::Outcome::result_text`], `Void` for no
+/// result). Written for games whose moves are placements and passes; any other move is written as
+/// the point it goes to.
+pub fn write(game: &Game) -> String {
+    let rules = game.engine().rules();
+    let b = &rules.board;
+    let start = &game.positions()[0];
+    let pt = |sq: usize| point_text(b.file(sq), b.height - 1 - b.rank(sq));
+    let mut s = String::from("(;FF[4]GM[1]CA[UTF-8]AP[Arbiter:");
+    s.push_str(env!("CARGO_PKG_VERSION"));
+    s.push(']');
+    if b.width == b.height {
+        s.push_str(&format!("SZ[{}]", b.width));
+    } else {
+        s.push_str(&format!("SZ[{}:{}]", b.width, b.height));
+    }
+    if let Some(k) = rules
+        .params
+        .iter()
+        .find(|(n, _)| n == "komi")
+        .and_then(|(_, v)| v.trim().parse::<f64>().ok())
+    {
+        s.push_str(&format!("KM[{k}]"));
+    }
+    let outcome = game.outcome();
+    if outcome.status != Status::Ongoing {
+        let re = match outcome.status {
+            Status::NoResult => Some("Void".to_string()),
+            _ => outcome.result_text(rules),
+        };
+        if let Some(re) = re {
+            s.push_str(&format!("RE[{re}]"));
+        }
+    }
+    for (side, prop) in [(Side::FIRST, "AB"), (Side::SECOND, "AW")] {
+        let stones: Vec<usize> = (0..b.squares())
+            .filter(|&sq| start.piece_at(sq).is_some_and(|(_, s)| s == side))
+            .collect();
+        if !stones.is_empty() {
+            s.push_str(prop);
+            for sq in stones {
+                s.push_str(&format!("[{}]", pt(sq)));
+            }
+        }
+    }
+    if start.side_to_move() == Side::SECOND {
+        s.push_str("PL[W]");
+    }
+    for (pos, m) in game.positions().iter().zip(game.moves()) {
+        let who = if pos.side_to_move() == Side::FIRST { "B" } else { "W" };
+        let value = match m.kind {
+            MoveKind::Pass => String::new(),
+            _ => pt(m.to as usize),
+        };
+        s.push_str(&format!("\n;{who}[{value}]"));
+    }
+    s.push_str(")\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn err(text: &str) -> SgfError {
+        parse(text).expect_err("an invalid record")
+    }
+
+    #[test]
+    fn reads_the_main_line_and_skips_variations() {
+        let g = parse(
+            "(;FF[4]GM[1]SZ[9]KM[7.5]C[a comment \\] with an escaped bracket]\n;B[ee];W[cc]\n(;B[gg](;W[])(;W[aa]))\n(;B[dd];W[tt]))",
+        )
+        .expect("valid");
+        assert_eq!(g.size, 9);
+        assert_eq!(g.komi, Some(7.5));
+        let points: Vec<_> = g.moves.iter().map(|m| (m.colour, m.point)).collect();
+        assert_eq!(
+            points,
+            vec![
+                (Colour::Black, Some((4, 4))),
+                (Colour::White, Some((2, 2))),
+                (Colour::Black, Some((6, 6))),
+                (Colour::White, None),
+            ]
+        );
+        assert_eq!((g.moves[2].line, g.moves[2].column), (3, 4));
+    }
+
+    #[test]
+    fn tt_is_a_pass_only_on_small_boards() {
+        let g = parse("(;SZ[19];B[tt];W[])").expect("valid");
+        assert_eq!(g.moves.iter().map(|m| m.point).collect::<Vec<_>>(), vec![None, None]);
+        let g = parse("(;SZ[21];B[tt])").expect("valid");
+        assert_eq!(g.moves[0].point, Some((19, 19)));
+        assert_eq!(g.size, 21);
+    }
+
+    #[test]
+    fn compressed_setup_lists_and_the_player_to_move() {
+        let g = parse("(;SZ[5]AB[aa:bb][ee]AW[ca:cb]PL[W])").expect("valid");
+        assert_eq!(g.black_setup, vec![(0, 0), (1, 0), (0, 1), (1, 1), (4, 4)]);
+        assert_eq!(g.white_setup, vec![(2, 0), (2, 1)]);
+        assert_eq!(g.first_to_move(), Colour::White);
+        let e = err("(;SZ[5]AB[aa:bb]AW[bb])");
+        assert_eq!(e.kind, SgfErrorKind::SetupTwice("bb".into()));
+        assert_eq!((e.line, e.column), (1, 19));
+    }
+
+    #[test]
+    fn setup_may_come_before_the_size_in_a_node() {
+        let g = parse("(;AB[hh]SZ[9])").expect("valid");
+        assert_eq!(g.black_setup, vec![(7, 7)]);
+        assert_eq!(
+            err("(;AB[jj]SZ[9])").kind,
+            SgfErrorKind::Point {
+                value: "jj".into(),
+                size: 9
+            }
+        );
+    }
+
+    #[test]
+    fn old_lowercase_identifiers_count_by_their_capitals() {
+        let g = parse("(;GaMe[1]SiZe[9];Black[ee])").expect("valid");
+        assert_eq!((g.size, g.moves[0].point), (9, Some((4, 4))));
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let cases: &[(&str, (usize, usize), &str)] = &[
+            ("", (1, 1), "expected `(` to open a game tree, found the end of the record"),
+            ("(;SZ[9]\n;B[ee", (2, 3), "the record ends inside this property value"),
+            ("(;SZ[9];B[ee]", (1, 14), "the record ends before the game tree is closed"),
+            ("(;GM[2])", (1, 5), "GM[2] is not go"),
+            ("(;SZ[9:13])", (1, 5), "only square boards"),
+            ("(;SZ[x])", (1, 5), "expected a number of lines"),
+            ("(;KM[six])", (1, 5), "KM[six] is not a number"),
+            ("(;SZ[9]\n;B[zz])", (2, 3), "`zz` is not a point of a 9 × 9 board"),
+            ("(;B[aa]W[bb])", (1, 8), "both a black and a white move"),
+            ("(;B[aa];AB[bb])", (1, 9), "AB after the first move"),
+            ("(;B)", (1, 3), "property B has no value"),
+            ("(;SZ[9]\n  1[aa])", (2, 3), "expected `;`, `(` or `)`, found `1`"),
+            ("(SZ[9])", (1, 2), "expected `;` to start a node"),
+            ("(;SZ[9]();B[aa])", (1, 8), "a game tree must start with a node"),
+            ("(;SZ[9](;B[aa]);W[bb])", (1, 16), "a node after a variation"),
+            ("(;PL[X])", (1, 5), "PL[X]: expected B or W"),
+            ("(;FF[5])", (1, 5), "FF[5]"),
+        ];
+        for (text, (line, column), words) in cases {
+            let e = err(text);
+            assert_eq!((e.line, e.column), (*line, *column), "{text:?}: {e}");
+            assert!(e.to_string().contains(words), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn moves_must_alternate_for_arbiter() {
+        let g = parse("(;SZ[9];B[aa];B[bb])").expect("valid SGF");
+        let e = g.gtp_moves().expect_err("out of turn");
+        assert_eq!((e.line, e.column, e.kind), (1, 16, SgfErrorKind::OutOfTurn("B")));
+        let g = parse("(;SZ[19];B[aa];W[];B[ss])").expect("valid SGF");
+        assert_eq!(g.gtp_moves().expect("alternating"), vec!["A19", "pass", "T1"]);
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let alphabet: Vec<char> = "();[]:\\\n ABWSZKMPLGFabcdeftz019.-é".chars().collect();
+        let seeds = [
+            "(;FF[4]GM[1]SZ[9]KM[6.5]AB[aa:cc]AW[dd];B[ee];W[](;B[ff])(;B[gg]))",
+            "(;SZ[19]PL[W];W[tt];B[aa])",
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5AF);
+        let mut errors = 0;
+        for i in 0..600 {
+            let text: String = if i % 2 == 0 {
+                let n = rng.gen_range(0..60);
+                (0..n).map(|_| alphabet[rng.gen_range(0..alphabet.len())]).collect()
+            } else {
+                // A valid record with a few characters changed, dropped or inserted.
+                let mut cs: Vec<char> = seeds[i % 4 / 2].chars().collect();
+                for _ in 0..rng.gen_range(1..5) {
+                    let at = rng.gen_range(0..cs.len());
+                    match rng.gen_range(0..3) {
+                        0 => cs[at] = alphabet[rng.gen_range(0..alphabet.len())],
+                        1 => {
+                            cs.remove(at);
+                        }
+                        _ => cs.insert(at, alphabet[rng.gen_range(0..alphabet.len())]),
+                    }
+                    if cs.is_empty() {
+                        break;
+                    }
+                }
+                cs.into_iter().collect()
+            };
+            if let Err(e) = parse(&text) {
+                errors += 1;
+                let lines = text.split('\n').count();
+                assert!(e.line >= 1 && e.line <= lines, "{text:?}: {e}");
+                assert!(e.column >= 1, "{text:?}: {e}");
+            }
+        }
+        assert!(errors > 300, "most garbage is rejected ({errors} of 600)");
+    }
+}

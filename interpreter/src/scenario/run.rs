@@ -1,0 +1,725 @@
+//! Running a scenario: load its ruleset (compiled once per ruleset and parameters), set up the
+//! start, check every step's names against the board before anything is played, then play the
+//! script step by step and test each expectation. The result is a [`Report`] value — pass, the
+//! first failure (step, caption, expectation, what happened instead), or an error in the scenario
+//! itself — and one [`Frame`] per step for a viewer to show. Nothing here prints or panics.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use super::{Action, Expect, ExpectedStatus, Scenario, ScenarioError, Start, Step, load};
+use crate::game::{Engine, Game, Move, Position, Ruling, Status};
+use crate::model::{Board, Notation, Side, Verdict as EndVerdict};
+use crate::notation::{san, uci, wxf};
+
+/// The deepest perft a scenario may ask for (deeper would run for hours).
+pub const MAX_PERFT_DEPTH: u32 = 8;
+
+/// The legal move a text names: coordinates first (`e2e4`, `h3e3`), then the ruleset's own notation.
+///
+/// # Examples
+/// ```
+/// # let checked = arbiter::check::check_file(std::path::Path::new("../rulesets/chess.rules"), &[]);
+/// # let engine = arbiter::game::Engine::new(checked.rules.expect("chess.rules is valid"));
+/// use arbiter::scenario::find_move;
+/// let start = engine.start();
+/// assert_eq!(find_move(&start, "g1f3"), find_move(&start, "Nf3"));
+/// assert_eq!(find_move(&start, "e2e5"), None);
+/// ```
+pub fn find_move(pos: &Position, text: &str) -> Option<Move> {
+    if let Some(m) = uci::find(pos, text) {
+        return Some(m);
+    }
+    match pos.rules().notation {
+        Notation::Wxf => wxf::find(pos, text),
+        _ => san::find(pos, text),
+    }
+}
+
+/// The scenario files under `paths`: a file as given, a folder searched recursively for `*.ron`
+/// (sorted, so runs are in a stable order).
+///
+/// # Errors
+/// A path that does not exist or a folder that cannot be read.
+pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ScenarioError> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out)?;
+        } else if p.is_file() {
+            out.push(p.clone());
+        } else {
+            return Err(ScenarioError::new(p, "no such file or folder"));
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ScenarioError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| ScenarioError::new(dir, format!("cannot read the folder: {e}")))?;
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p.extension().is_some_and(|x| x == "ron") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// How one scenario went.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub path: PathBuf,
+    /// The scenario's title (none if the file could not be read).
+    pub title: Option<String>,
+    /// The rule-book clause the scenario states it checks.
+    pub rule: Option<String>,
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    /// The position and annotations after each step played, for a viewer.
+    #[serde(skip)]
+    pub frames: Vec<Frame>,
+}
+
+impl Report {
+    pub fn passed(&self) -> bool {
+        matches!(self.verdict, Verdict::Pass { .. })
+    }
+}
+
+/// Pass, fail, or a scenario that could not run.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum Verdict {
+    Pass {
+        steps: usize,
+        expectations: usize,
+    },
+    /// An action or expectation did not hold.
+    Fail(Failure),
+    /// The file is malformed, or names a ruleset, square, side or start that does not exist.
+    Error(ScenarioError),
+}
+
+/// The first step that did not go as the scenario says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    /// 1-based.
+    pub step: usize,
+    pub caption: Option<String>,
+    /// What the scenario expected, in words.
+    pub expectation: String,
+    /// What happened instead.
+    pub actual: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "step {}", self.step)?;
+        if let Some(c) = &self.caption {
+            write!(f, " (\"{c}\")")?;
+        }
+        write!(f, ": expected {}; instead: {}", self.expectation, self.actual)
+    }
+}
+
+/// The position after one step and what to point at, with squares as board indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// 1-based step number.
+    pub step: usize,
+    pub fen: String,
+    /// The moves the step played, in coordinates.
+    pub played: Vec<String>,
+    pub caption: Option<String>,
+    pub highlight: Vec<usize>,
+    pub arrows: Vec<(usize, usize)>,
+}
+
+/// Runs scenarios, compiling each ruleset (with its parameters) once.
+#[derive(Default)]
+pub struct Runner {
+    dirs: Vec<PathBuf>,
+    engines: HashMap<(PathBuf, Vec<(String, String)>), Engine>,
+}
+
+impl Runner {
+    /// A runner that looks up bundled ruleset names (`chess`) in `ruleset_dirs` first, then in a
+    /// `rulesets/` folder beside the scenario file or any folder above it.
+    pub fn new(ruleset_dirs: Vec<PathBuf>) -> Runner {
+        Runner {
+            dirs: ruleset_dirs,
+            engines: HashMap::new(),
+        }
+    }
+
+    /// Reads and runs one file.
+    pub fn run_file(&mut self, path: &Path) -> Report {
+        match load(path) {
+            Ok(s) => self.run(&s, path),
+            Err(e) => Report {
+                path: path.to_path_buf(),
+                title: None,
+                rule: None,
+                verdict: Verdict::Error(e),
+                frames: Vec::new(),
+            },
+        }
+    }
+
+    /// Runs a scenario read from `path` (which locates a relative ruleset and names the file in errors).
+    pub fn run(&mut self, scenario: &Scenario, path: &Path) -> Report {
+        let mut frames = Vec::new();
+        let verdict = match self.play(scenario, path, &mut frames) {
+            Ok(Ok(expectations)) => Verdict::Pass {
+                steps: scenario.steps.len(),
+                expectations,
+            },
+            Ok(Err(f)) => Verdict::Fail(f),
+            Err(e) => Verdict::Error(e),
+        };
+        Report {
+            path: path.to_path_buf(),
+            title: Some(scenario.title.clone()),
+            rule: scenario.rule.clone(),
+            verdict,
+            frames,
+        }
+    }
+
+    fn engine(&mut self, scenario: &Scenario, path: &Path) -> Result<Engine, ScenarioError> {
+        let file = self.locate(&scenario.ruleset, path).ok_or_else(|| {
+            ScenarioError::new(
+                path,
+                format!(
+                    "ruleset `{}`: not a file beside the scenario, and not a bundled name",
+                    scenario.ruleset
+                ),
+            )
+        })?;
+        let params: Vec<(String, String)> = scenario.params.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect();
+        let key = (file.clone(), params);
+        if let Some(e) = self.engines.get(&key) {
+            return Ok(e.clone());
+        }
+        let checked = crate::check::check_file(&file, &key.1);
+        let Some(rules) = checked.rules else {
+            let errors: Vec<String> = checked
+                .diagnostics
+                .sorted()
+                .iter()
+                .filter(|d| d.severity == crate::diag::Severity::Error)
+                .map(|d| {
+                    let (line, col) = checked.sources.line_col(d.span.file, d.span.start);
+                    format!("{}:{line}:{col}: {}", checked.sources.name(d.span.file), d.message)
+                })
+                .collect();
+            return Err(ScenarioError::new(
+                path,
+                format!("ruleset {} has errors: {}", file.display(), errors.join("; ")),
+            ));
+        };
+        let engine = Engine::new(rules);
+        self.engines.insert(key, engine.clone());
+        Ok(engine)
+    }
+
+    fn locate(&self, name: &str, scenario: &Path) -> Option<PathBuf> {
+        let here = scenario.parent().unwrap_or(Path::new(""));
+        let beside = here.join(name);
+        if beside.is_file() {
+            return Some(beside);
+        }
+        let file = format!("{}.rules", name.trim_end_matches(".rules"));
+        self.dirs
+            .iter()
+            .map(|d| d.join(&file))
+            .chain(here.ancestors().map(|a| a.join("rulesets").join(&file)))
+            .find(|p| p.is_file())
+    }
+
+    /// Plays the script. Outer error: the scenario cannot run; inner: the first failure.
+    fn play(&mut self, scenario: &Scenario, path: &Path, frames: &mut Vec<Frame>) -> Result<Result<usize, Failure>, ScenarioError> {
+        let engine = self.engine(scenario, path)?;
+        let start = start_position(&engine, &scenario.start).map_err(|m| ScenarioError::new(path, format!("start: {m}")))?;
+        let rules = engine.rules().clone();
+        let mut annotations = Vec::new();
+        for (i, step) in scenario.steps.iter().enumerate() {
+            let a = validate(&rules.board, &rules.players, step)
+                .map_err(|m| ScenarioError::new(path, format!("{}: {m}", step_name(i + 1, step))))?;
+            annotations.push(a);
+        }
+        let mut game = Game::new(engine, start);
+        let mut checked = 0;
+        for (i, (step, (highlight, arrows))) in scenario.steps.iter().zip(annotations).enumerate() {
+            let fail = |expectation: String, actual: String| Failure {
+                step: i + 1,
+                caption: step.caption.clone(),
+                expectation,
+                actual,
+            };
+            let before = game.ply();
+            let played = act(&mut game, step.action.as_ref());
+            let moves: Vec<String> = game.moves()[before.min(game.ply())..]
+                .iter()
+                .zip(&game.positions()[before.min(game.ply())..])
+                .map(|(m, p)| uci::to_text(p, *m))
+                .collect();
+            frames.push(Frame {
+                step: i + 1,
+                fen: game.current().fen(),
+                played: moves,
+                caption: step.caption.clone(),
+                highlight,
+                arrows,
+            });
+            if let Err((expectation, actual)) = played {
+                return Ok(Err(fail(expectation, actual)));
+            }
+            for e in &step.expect {
+                if let Err(actual) = expect(&game, e) {
+                    return Ok(Err(fail(e.to_string(), actual)));
+                }
+                checked += 1;
+            }
+        }
+        Ok(Ok(checked))
+    }
+}
+
+/// `step 3 ("caption")`.
+fn step_name(n: usize, step: &Step) -> String {
+    match &step.caption {
+        Some(c) => format!("step {n} (\"{c}\")"),
+        None => format!("step {n}"),
+    }
+}
+
+/// The start position, or why there is none.
+fn start_position(engine: &Engine, start: &Start) -> Result<Position, String> {
+    let rules = engine.rules();
+    let fen = match start {
+        Start::Setup => return Ok(engine.start()),
+        Start::Fen(f) => f.clone(),
+        Start::Board { rows, to_move, castling } => {
+            let b = &rules.board;
+            if rows.len() != b.height {
+                return Err(format!("the board has {} rows; {} has {} ranks", rows.len(), rules.name, b.height));
+            }
+            let mut ranks = Vec::new();
+            for (i, row) in rows.iter().enumerate() {
+                let cells: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
+                if cells.len() != b.width {
+                    return Err(format!(
+                        "row {} (`{row}`) has {} squares; {} has {} files",
+                        i + 1,
+                        cells.len(),
+                        rules.name,
+                        b.width
+                    ));
+                }
+                let mut rank = String::new();
+                let mut empty = 0;
+                for c in cells {
+                    if c == '.' {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        rank.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    rank.push(c);
+                }
+                if empty > 0 {
+                    rank.push_str(&empty.to_string());
+                }
+                ranks.push(rank);
+            }
+            let side = rules
+                .players
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(to_move) || p.fen == *to_move)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = rules.players.iter().map(|p| p.name.as_str()).collect();
+                    format!("to_move `{to_move}` is not a player (the players: {})", names.join(", "))
+                })?;
+            format!("{} {} {} - 0 1", ranks.join("/"), side.fen, castling.as_deref().unwrap_or("-"))
+        }
+    };
+    engine.from_fen(&fen).map_err(|e| format!("\"{fen}\": {e}"))
+}
+
+type Annotations = (Vec<usize>, Vec<(usize, usize)>);
+
+/// Checks a step's square and player names against the board before play; returns its
+/// annotations as board indices.
+fn validate(board: &Board, players: &[crate::model::Player; 2], step: &Step) -> Result<Annotations, String> {
+    let square = |what: &str, s: &str| {
+        board.parse_square(s).ok_or_else(|| {
+            format!(
+                "{what}: no square `{s}` on this board (files {}–{}, ranks {}–{})",
+                board.file_names[0],
+                board.file_names[board.width - 1],
+                board.rank_names[0],
+                board.rank_names[board.height - 1]
+            )
+        })
+    };
+    let player = |what: &str, s: &str| {
+        if players.iter().any(|p| p.name == s) {
+            Ok(())
+        } else {
+            let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+            Err(format!("{what}: `{s}` is not a player (the players: {})", names.join(", ")))
+        }
+    };
+    let highlight = step
+        .highlight
+        .iter()
+        .map(|s| square("highlight", s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let arrows = step
+        .arrows
+        .iter()
+        .map(|(a, b)| Ok((square("arrow", a)?, square("arrow", b)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    if let Some(Action::Dead(points)) = &step.action {
+        for p in points {
+            square("Dead", p)?;
+        }
+    }
+    for e in &step.expect {
+        match e {
+            Expect::MovesFrom { from, to } => {
+                square("MovesFrom", from)?;
+                for t in to {
+                    square("MovesFrom", t)?;
+                }
+            }
+            Expect::ToMove(s) => player("ToMove", s)?,
+            Expect::Outcome { winner: Some(w), .. } => player("Outcome winner", w)?,
+            Expect::Perft { depth, .. } if *depth > MAX_PERFT_DEPTH => {
+                return Err(format!("Perft: depth {depth} is past the limit of {MAX_PERFT_DEPTH}"));
+            }
+            _ => {}
+        }
+    }
+    Ok((highlight, arrows))
+}
+
+/// Why a move cannot be played now: the game is over, or the ruling on it.
+fn refusal(game: &Game, text: &str) -> String {
+    let o = game.outcome();
+    if o.status != Status::Ongoing {
+        return format!("the game is over ({})", o.message(game.current()));
+    }
+    match game.current().explain(text) {
+        Ruling::Illegal(i) => format!(
+            "illegal ({}{}): {}",
+            i.code,
+            i.clause.map(|c| format!(", {c}")).unwrap_or_default(),
+            i.message
+        ),
+        Ruling::Legal { message, .. } => format!("no legal move is written `{text}` ({message})"),
+    }
+}
+
+/// Plays one move if the game goes on and the text names a legal move.
+fn play_text(game: &mut Game, text: &str) -> Result<(), String> {
+    let found = (game.outcome().status == Status::Ongoing)
+        .then(|| find_move(game.current(), text))
+        .flatten();
+    match found {
+        Some(m) => {
+            game.play(m);
+            Ok(())
+        }
+        None => Err(refusal(game, text)),
+    }
+}
+
+/// Does a step's action. Error: (what was expected, what happened).
+fn act(game: &mut Game, action: Option<&Action>) -> Result<(), (String, String)> {
+    match action {
+        None => Ok(()),
+        Some(Action::Play(text)) => play_text(game, text).map_err(|a| (format!("`{text}` is playable"), a)),
+        Some(Action::Line(moves)) => {
+            for (i, text) in moves.iter().enumerate() {
+                play_text(game, text).map_err(|a| (format!("`{text}` (move {} of the line) is playable", i + 1), a))?;
+            }
+            Ok(())
+        }
+        Some(Action::Random { plies, seed }) => {
+            let mut rng = ChaCha8Rng::seed_from_u64(*seed);
+            for _ in 0..*plies {
+                if game.outcome().status != Status::Ongoing {
+                    break;
+                }
+                let pos = game.current();
+                let mut moves: Vec<(String, Move)> = pos.legal_moves().into_iter().map(|m| (uci::to_text(pos, m), m)).collect();
+                if moves.is_empty() {
+                    break;
+                }
+                moves.sort_by(|a, b| a.0.cmp(&b.0));
+                let pick = moves[rng.gen_range(0..moves.len())].1;
+                game.play(pick);
+            }
+            Ok(())
+        }
+        Some(Action::Dead(points)) => {
+            let pos = game.current();
+            let b = &pos.rules().board;
+            let mut squares = Vec::new();
+            for p in points {
+                // The names were checked before play.
+                let Some(sq) = b.parse_square(p) else {
+                    return Err((format!("a point {p}"), format!("no point {p} on this board")));
+                };
+                if pos.piece_at(sq).is_none() {
+                    return Err((format!("a stone on {p} to mark dead"), format!("{p} is empty")));
+                }
+                squares.push(sq);
+            }
+            game.set_dead(squares);
+            Ok(())
+        }
+        Some(Action::TakeBack(n)) => {
+            let had = game.ply();
+            for _ in 0..*n {
+                if game.undo().is_none() {
+                    return Err((format!("{n} moves to take back"), format!("only {had} moves were played")));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The legal moves while the game goes on (none once it has ended).
+fn playable(game: &Game) -> Vec<Move> {
+    if game.outcome().status == Status::Ongoing {
+        game.current().legal_moves()
+    } else {
+        Vec::new()
+    }
+}
+
+fn list<T: AsRef<str>>(items: impl IntoIterator<Item = T>) -> String {
+    let v: Vec<String> = items.into_iter().map(|s| s.as_ref().to_string()).collect();
+    format!("[{}]", v.join(", "))
+}
+
+fn missing_mentions(message: &str, mentions: &[String]) -> Vec<String> {
+    mentions.iter().filter(|m| !message.contains(m.as_str())).cloned().collect()
+}
+
+/// Tests one expectation; the error is what holds instead.
+fn expect(game: &Game, e: &Expect) -> Result<(), String> {
+    let pos = game.current();
+    let rules = pos.rules();
+    let side = |s: crate::model::Side| rules.players[s.index()].name.clone();
+    match e {
+        Expect::Legal(text) => {
+            let ongoing = game.outcome().status == Status::Ongoing;
+            match find_move(pos, text) {
+                Some(_) if ongoing => Ok(()),
+                _ => Err(refusal(game, text)),
+            }
+        }
+        Expect::Illegal {
+            mv,
+            reason,
+            clause,
+            mentions,
+        } => {
+            let o = game.outcome();
+            let (code, cl, message) = if o.status != Status::Ongoing {
+                ("game-over".to_string(), o.clause.clone(), o.message(pos))
+            } else if let Some(m) = find_move(pos, mv) {
+                return Err(format!("legal ({} is {})", mv, uci::to_text(pos, m)));
+            } else {
+                match pos.explain(mv) {
+                    Ruling::Illegal(i) => (i.code.to_string(), i.clause, i.message),
+                    Ruling::Legal { message, .. } => return Err(format!("legal ({message})")),
+                }
+            };
+            let missing = missing_mentions(&message, mentions);
+            if code == *reason && (clause.is_none() || *clause == cl) && missing.is_empty() {
+                Ok(())
+            } else {
+                let mut s = format!("illegal ({code}{}): {message}", cl.map(|c| format!(", {c}")).unwrap_or_default());
+                if !missing.is_empty() {
+                    s.push_str(&format!(" — which does not mention {}", missing.join(", ")));
+                }
+                Err(s)
+            }
+        }
+        Expect::InCheck(want) => {
+            let is = pos.in_check();
+            if is == *want {
+                Ok(())
+            } else if is {
+                Err(format!("in check: {}", game.outcome().message(pos)))
+            } else {
+                Err(format!("{} is not in check", side(pos.side_to_move())))
+            }
+        }
+        Expect::ToMove(name) => {
+            let now = side(pos.side_to_move());
+            if now == *name { Ok(()) } else { Err(format!("{now} to move")) }
+        }
+        Expect::Moves(texts) => {
+            let legal = playable(game);
+            let mut want = BTreeSet::new();
+            let mut unknown = Vec::new();
+            for t in texts {
+                match find_move(pos, t) {
+                    Some(m) if legal.contains(&m) => {
+                        want.insert(uci::to_text(pos, m));
+                    }
+                    _ => unknown.push(t.clone()),
+                }
+            }
+            let have: BTreeSet<String> = legal.iter().map(|m| uci::to_text(pos, *m)).collect();
+            if unknown.is_empty() && want == have {
+                return Ok(());
+            }
+            let mut parts = vec![format!("{} legal moves {}", have.len(), list(&have))];
+            if !unknown.is_empty() {
+                parts.push(format!("not legal: {}", list(&unknown)));
+            }
+            let missing: Vec<&String> = want.difference(&have).collect();
+            if !missing.is_empty() {
+                parts.push(format!("missing: {}", list(missing)));
+            }
+            let extra: Vec<&String> = have.difference(&want).collect();
+            if !extra.is_empty() {
+                parts.push(format!("not expected: {}", list(extra)));
+            }
+            Err(parts.join("; "))
+        }
+        Expect::MoveCount(n) => {
+            let have = playable(game).len();
+            if have == *n { Ok(()) } else { Err(format!("{have} legal moves")) }
+        }
+        Expect::MovesFrom { from, to } => {
+            let b = &rules.board;
+            let sq = b.parse_square(from).ok_or_else(|| format!("no square {from}"))?;
+            let have: BTreeSet<String> = playable(game)
+                .iter()
+                .filter(|m| m.from as usize == sq)
+                .map(|m| b.name(m.to as usize))
+                .collect();
+            let want: BTreeSet<String> = to.iter().cloned().collect();
+            if have == want {
+                Ok(())
+            } else {
+                let what = match pos.piece_at(sq) {
+                    Some((k, s)) => format!("{}'s {} on {from}", side(s), rules.kind(k).name.to_lowercase()),
+                    None => format!("no piece on {from}, so"),
+                };
+                Err(format!("{what} may go to {}", list(&have)))
+            }
+        }
+        Expect::Perft { depth, nodes } => {
+            let n = pos.perft(*depth);
+            if n == *nodes {
+                Ok(())
+            } else {
+                Err(format!("perft({depth}) = {n}"))
+            }
+        }
+        Expect::Outcome {
+            status,
+            winner,
+            reason,
+            clause,
+            mentions,
+        } => {
+            let o = game.outcome();
+            let st = match o.status {
+                Status::Ongoing => ExpectedStatus::Ongoing,
+                Status::Win => ExpectedStatus::Win,
+                Status::Draw => ExpectedStatus::Draw,
+                Status::NoResult => ExpectedStatus::NoResult,
+            };
+            let message = o.message(pos);
+            let w = o.winner.map(side);
+            let missing = missing_mentions(&message, mentions);
+            let ok = st == *status
+                && (winner.is_none() || *winner == w)
+                && (reason.is_none() || *reason == o.reason)
+                && (clause.is_none() || *clause == o.clause)
+                && missing.is_empty();
+            if ok {
+                return Ok(());
+            }
+            let details: Vec<String> = [
+                w.map(|w| format!("winner {w}")),
+                o.reason.as_ref().map(|r| format!("reason {r}")),
+                o.clause.as_ref().map(|c| format!("clause {c}")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            let mut s = format!("outcome {}", o.status.as_str());
+            if !details.is_empty() {
+                s.push_str(&format!(" ({})", details.join(", ")));
+            }
+            s.push_str(&format!(": {message}"));
+            if !missing.is_empty() {
+                s.push_str(&format!(" — which does not mention {}", missing.join(", ")));
+            }
+            Err(s)
+        }
+        Expect::Result(r) => {
+            let have = game.outcome().result_text(rules).unwrap_or_else(|| "*".to_string());
+            if have == *r { Ok(()) } else { Err(format!("result {have}")) }
+        }
+        Expect::Score { black, white } => {
+            let Some(komi) = rules.end_rules.iter().find_map(|r| match r.verdict {
+                EndVerdict::ScoreByArea { komi } => Some(komi),
+                _ => None,
+            }) else {
+                return Err(format!("{} does not count by area", rules.name));
+            };
+            let score = game.outcome().score.unwrap_or_else(|| game.area_score(komi));
+            let [b, w] = score.points;
+            if (b - black).abs() < 1e-9 && (w - white).abs() < 1e-9 {
+                Ok(())
+            } else {
+                Err(format!("score {} {b}, {} {w} (before komi)", side(Side::FIRST), side(Side::SECOND)))
+            }
+        }
+        Expect::Claimable(want) => {
+            let o = game.outcome();
+            let have: BTreeSet<&str> = o.claimable.iter().map(|c| c.0.as_str()).collect();
+            let want_set: BTreeSet<&str> = want.iter().map(String::as_str).collect();
+            if have == want_set {
+                Ok(())
+            } else if have.is_empty() {
+                Err(format!("no claimable draw ({})", o.message(pos)))
+            } else {
+                Err(format!("claimable {}", list(&have)))
+            }
+        }
+        Expect::Fen(f) => {
+            let have = pos.fen();
+            let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+            if norm(&have) == norm(f) {
+                Ok(())
+            } else {
+                Err(format!("FEN {have}"))
+            }
+        }
+    }
+}

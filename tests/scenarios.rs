@@ -1,0 +1,277 @@
+//! Scenarios: the library under `scenarios/` must pass, scenario by scenario, and the runner must
+//! say exactly where a broken scenario goes wrong — the step and its caption for a wrong expectation,
+//! file:line:col for malformed RON, the step for an unknown square — through the library and through
+//! the `arbiter scenario run` command, never with a panic. The broken scenarios live in
+//! `tests/scenarios-broken/`, outside the library.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use arbiter::scenario::{self, Report, Runner, Verdict};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the interpreter crate sits in the workspace")
+        .to_path_buf()
+}
+
+fn runner() -> Runner {
+    Runner::new(vec![root().join("rulesets")])
+}
+
+fn run(path: &str) -> Report {
+    runner().run_file(&root().join(path))
+}
+
+/// One line per report that did not pass.
+fn problems(reports: &[Report]) -> String {
+    reports
+        .iter()
+        .filter(|r| !r.passed())
+        .map(|r| match &r.verdict {
+            Verdict::Fail(f) => format!("{}: {f}", r.path.display()),
+            Verdict::Error(e) => e.to_string(),
+            Verdict::Pass { .. } => String::new(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn every_library_scenario_passes() {
+    let files = scenario::collect(&[root().join("scenarios")]).expect("scenarios/ can be read");
+    let mut r = runner();
+    let reports: Vec<Report> = files.iter().map(|f| r.run_file(f)).collect();
+    assert!(reports.len() >= 30, "only {} scenarios found", reports.len());
+    let bad = problems(&reports);
+    assert!(bad.is_empty(), "scenarios that did not pass:\n{bad}");
+}
+
+#[test]
+fn each_game_has_fifteen_scenarios_each_tied_to_its_rule_book() {
+    for game in ["chess", "xiangqi", "go"] {
+        let files = scenario::collect(&[root().join("scenarios").join(game)]).expect("the game's folder can be read");
+        assert!(files.len() >= 15, "{game}: {} scenarios", files.len());
+        for f in files {
+            let s = scenario::load(&f).unwrap_or_else(|e| panic!("{e}"));
+            let rule = s.rule.unwrap_or_default();
+            assert!(
+                rule.starts_with(&format!("{game}.md")),
+                "{}: `rule` should cite a clause of ../shared/rules/{game}.md, not {rule:?}",
+                f.display()
+            );
+            assert_eq!(s.ruleset, game, "{}", f.display());
+        }
+    }
+}
+
+#[test]
+fn a_wrong_expectation_fails_at_its_step_and_says_what_happened() {
+    let r = run("tests/scenarios-broken/wrong-expectation.ron");
+    let Verdict::Fail(f) = &r.verdict else {
+        panic!("expected a failure, got {:?}", r.verdict);
+    };
+    assert_eq!(f.step, 2);
+    assert_eq!(f.caption.as_deref(), Some("Qh4 mates."));
+    assert!(f.expectation.contains("winner white"), "{}", f.expectation);
+    assert!(f.actual.contains("winner black") && f.actual.contains("checkmate"), "{}", f.actual);
+    let said = f.to_string();
+    assert!(said.starts_with("step 2 (\"Qh4 mates.\"): expected outcome win"), "{said}");
+    // The runner stopped there: frames for steps 1 and 2 only, the second after the mate.
+    assert_eq!(r.frames.len(), 2);
+    assert_eq!(r.frames[1].played, ["d8h4"]);
+}
+
+#[test]
+fn a_malformed_file_is_an_error_with_line_and_column() {
+    let r = run("tests/scenarios-broken/malformed.ron");
+    let Verdict::Error(e) = &r.verdict else {
+        panic!("expected an error, got {:?}", r.verdict);
+    };
+    assert_eq!((e.line, e.column), (Some(10), Some(9)), "{e}");
+    assert!(e.to_string().ends_with("malformed.ron:10:9: Expected comma"), "{e}");
+}
+
+#[test]
+fn an_unknown_square_is_an_error_naming_the_step() {
+    let r = run("tests/scenarios-broken/unknown-square.ron");
+    let Verdict::Error(e) = &r.verdict else {
+        panic!("expected an error, got {:?}", r.verdict);
+    };
+    assert!(e.message.starts_with("step 2 (\"Look at z9.\"): highlight: no square `z9`"), "{e}");
+    // Nothing was played: the names are checked before the script runs.
+    assert!(r.frames.is_empty());
+}
+
+#[test]
+fn garbage_and_wrong_shapes_are_errors_not_panics() {
+    let texts = [
+        "",
+        "(",
+        "()",
+        "(title: 3, ruleset: \"chess\")",
+        "(title: \"t\", ruleset: \"chess\", steps: [(do: Fly(\"e4\"))])",
+        "(title: \"t\", ruleset: \"chess\", start: Board(rows: [\"k\"], to_move: \"white\"))",
+        "(title: \"t\", ruleset: \"chess\", start: Fen(\"8/8 w\"))",
+        "(title: \"t\", ruleset: \"no-such-game\")",
+        "(title: \"t\", ruleset: \"chess\", steps: [(expect: [Perft(depth: 40, nodes: 1)])])",
+        "(title: \"t\", ruleset: \"chess\", steps: [(expect: [ToMove(\"green\")])])",
+        "(title: \"t\", ruleset: \"chess\", steps: [(do: TakeBack(1))])",
+        "(title: \"t\", ruleset: \"chess\", steps: [(do: Line([\"e4\", \"e4\"]))])",
+        "(title: \"t\", ruleset: \"chess\", steps: [(expect: [Moves([\"e4\", \"zz\"])])])",
+    ];
+    let path = root().join("scenarios/chess/inline.ron");
+    for text in texts {
+        let report = match scenario::parse(text, &path) {
+            Ok(s) => runner().run(&s, &path),
+            Err(e) => {
+                assert!(!e.message.is_empty(), "{text:?}");
+                continue;
+            }
+        };
+        assert!(!report.passed(), "{text:?} passed");
+    }
+}
+
+#[test]
+fn seeded_random_moves_replay_identically() {
+    let a = run("scenarios/chess/seeded-random-game.ron");
+    let b = run("scenarios/chess/seeded-random-game.ron");
+    assert!(a.passed(), "{:?}", a.verdict);
+    assert_eq!(a.frames, b.frames);
+    assert_eq!(a.frames[0].played.len(), 40);
+}
+
+#[test]
+fn frames_carry_the_annotations_as_board_squares() {
+    let r = run("scenarios/chess/castling-through-check.ron");
+    assert!(r.passed(), "{:?}", r.verdict);
+    let f = &r.frames[0];
+    // Chess squares are numbered a1 = 0 … h8 = 63: f1 = 5, f8 = 61, e1 = 4, g1 = 6.
+    assert_eq!(f.highlight, [5]);
+    assert_eq!(f.arrows, [(61, 5), (4, 6)]);
+    assert!(f.caption.as_deref().is_some_and(|c| c.contains("f8")));
+}
+
+// ---------------------------------------------------------------- the command line
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn arbiter(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the arbiter binary runs");
+    let r = Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert!(!r.stderr.contains("panicked"), "the binary panicked:\n{}", r.stderr);
+    r
+}
+
+#[test]
+fn scenario_run_passes_the_library_one_line_each() {
+    let r = arbiter(&["scenario", "run", "scenarios/"]);
+    assert_eq!(r.code, Some(0), "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().filter(|l| !l.is_empty()).collect();
+    let (summary, each) = lines.split_last().expect("output");
+    let files = scenario::collect(&[root().join("scenarios")]).expect("scenarios/");
+    assert_eq!(each.len(), files.len(), "{}", r.stdout);
+    assert!(each.iter().all(|l| l.starts_with("pass  scenarios/")), "{}", r.stdout);
+    assert_eq!(*summary, format!("{} passed, 0 failed", files.len()));
+}
+
+#[test]
+fn scenario_run_points_at_the_failing_step_and_exits_non_zero() {
+    let r = arbiter(&["scenario", "run", "tests/scenarios-broken/wrong-expectation.ron"]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("FAIL  tests/scenarios-broken/wrong-expectation.ron: Fool's mate, with the winner got wrong: step 2 (\"Qh4 mates.\"): expected outcome win (winner white, reason checkmate); instead: outcome win (winner black"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stderr.trim().is_empty());
+}
+
+#[test]
+fn scenario_run_reports_malformed_ron_with_file_line_and_column() {
+    let r = arbiter(&["scenario", "run", "tests/scenarios-broken/malformed.ron"]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("ERROR tests/scenarios-broken/malformed.ron:10:9: Expected comma"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stderr.contains("malformed.ron:10:9"), "{}", r.stderr);
+}
+
+#[test]
+fn scenario_run_json_counts_and_describes_each_scenario() {
+    let r = arbiter(&["scenario", "run", "--json", "tests/scenarios-broken"]);
+    assert_eq!(r.code, Some(1));
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap_or_else(|e| panic!("{e}:\n{}", r.stdout));
+    assert_eq!(
+        (v["passed"].as_u64(), v["failed"].as_u64(), v["errors"].as_u64()),
+        (Some(0), Some(1), Some(2)),
+        "{v}"
+    );
+    let all = v["scenarios"].as_array().expect("an array");
+    let fail = all.iter().find(|s| s["status"] == "fail").expect("one failure");
+    assert_eq!(fail["step"], 2);
+    assert_eq!(fail["caption"], "Qh4 mates.");
+    let malformed = all
+        .iter()
+        .find(|s| s["path"].as_str().is_some_and(|p| p.ends_with("malformed.ron")))
+        .expect("the malformed file is reported");
+    assert_eq!(
+        (malformed["status"].as_str(), malformed["line"].as_u64()),
+        (Some("error"), Some(10))
+    );
+}
+
+#[test]
+fn scenario_run_on_a_missing_path_is_an_input_error() {
+    let r = arbiter(&["scenario", "run", "scenarios/no-such-folder"]);
+    assert_eq!(r.code, Some(1));
+    assert!(r.stderr.contains("no-such-folder"), "{}", r.stderr);
+}
+
+#[test]
+fn explain_cites_the_clause_for_illegal_castling_and_a_flying_general() {
+    let castle = arbiter(&["explain", "chess", "--fen", "4k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1"]);
+    assert_eq!(castle.code, Some(0));
+    assert_eq!(
+        castle.stdout.trim(),
+        "e1g1: illegal (castling-into-check) — FIDE 3.8.2.2: castling onto an attacked square g1: the rook on g8 attacks it"
+    );
+    let general = arbiter(&["explain", "xiangqi", "--fen", "4k4/9/9/9/9/4N4/9/9/9/4K4 w - - 0 1", "e5d7"]);
+    assert_eq!(general.code, Some(0));
+    assert_eq!(
+        general.stdout.trim(),
+        "e5d7: illegal (royals-facing) — CXA 2.2: the general on e1 would face the general on e10 with nothing between them"
+    );
+}
+
+#[test]
+fn a_game_end_explains_itself() {
+    let r = arbiter(&["explain", "chess", "f2f3", "e7e5", "g2g4", "d8h4"]);
+    assert!(
+        r.stdout.contains(
+            "it ends the game: checkmate (FIDE 5.1.1) — white's king on e1 is attacked by the queen on h4 and white has no legal move: black wins"
+        ),
+        "{}",
+        r.stdout
+    );
+    let stalemate = arbiter(&["play", "xiangqi", "--json", "--fen", "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1", "a2a9"]);
+    let v: serde_json::Value = serde_json::from_str(stalemate.stdout.trim()).expect("JSON");
+    assert_eq!(v["reason"], "stalemate");
+    assert_eq!(v["message"], "black has no legal move and is not in check: red wins");
+}
