@@ -469,7 +469,6 @@ fn random_games_agree_with_the_oracle_move_by_move() {
         compared += random_games(&go(size), Ko::Positional, games, max_plies);
     }
     // Over 10,000 positions: a count that would drop if games stopped early.
-    println!("COMPARED {compared}");
     assert!(compared > 10_000, "compared {compared} positions");
 }
 
@@ -477,7 +476,6 @@ fn random_games_agree_with_the_oracle_move_by_move() {
 fn random_games_under_simple_ko_agree_with_the_oracle() {
     let variant = Engine::new(rules_from("tests/variants/go-simple-ko.rules", &[("size", "5")]));
     let compared = random_games(&variant, Ko::Simple, 40, 200);
-    println!("COMPARED ko {compared}");
     assert!(compared > 4_000, "compared {compared} positions");
 }
 

@@ -275,21 +275,34 @@ impl<B: Bits> Pos<B> {
     }
 
     fn capture_chain(&mut self, ch: &mut Chains, r: usize) -> u32 {
-        let stones = ch.stones(r);
-        for &s in &stones {
+        // Walk the chain's circular list twice (it stays intact while its stones are lifted):
+        // first lift the stones, then give their points back as liberties to the neighbours.
+        let mut count = 0;
+        let mut s = r;
+        loop {
             self.remove_piece(s);
             ch.root[s] = NO_SQ;
             ch.add_empty(s);
+            count += 1;
+            s = ch.next[s] as usize;
+            if s == r {
+                break;
+            }
         }
-        for &s in &stones {
+        let mut s = r;
+        loop {
             for &m in &self.t.neighbours[s] {
                 if m != NO_SQ && self.cells[m as usize] != 0 {
                     let rr = ch.root[m as usize] as usize;
                     ch.add_lib(rr, s);
                 }
             }
+            s = ch.next[s] as usize;
+            if s == r {
+                break;
+            }
         }
-        stones.len() as u32
+        count
     }
 
     /// Records the position after a move for repetition rules.
