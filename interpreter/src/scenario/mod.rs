@@ -91,6 +91,9 @@ pub enum Start {
         #[serde(default)]
         castling: Option<String>,
     },
+    /// An SGF game record (a path relative to the scenario file): its setup stones, then its moves,
+    /// played before the first step. Set the board size with `params` to match its `SZ`.
+    Sgf(String),
 }
 
 /// One step of the script: an optional action, then expectations about the position it leaves,

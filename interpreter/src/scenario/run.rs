@@ -249,7 +249,8 @@ impl Runner {
     /// Plays the script. Outer error: the scenario cannot run; inner: the first failure.
     fn play(&mut self, scenario: &Scenario, path: &Path, frames: &mut Vec<Frame>) -> Result<Result<usize, Failure>, ScenarioError> {
         let engine = self.engine(scenario, path)?;
-        let start = start_position(&engine, &scenario.start).map_err(|m| ScenarioError::new(path, format!("start: {m}")))?;
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let (start, record) = start_position(&engine, &scenario.start, dir).map_err(|m| ScenarioError::new(path, format!("start: {m}")))?;
         let rules = engine.rules().clone();
         let mut annotations = Vec::new();
         for (i, step) in scenario.steps.iter().enumerate() {
@@ -258,6 +259,9 @@ impl Runner {
             annotations.push(a);
         }
         let mut game = Game::new(engine, start);
+        for (i, m) in record.iter().enumerate() {
+            play_text(&mut game, m).map_err(|e| ScenarioError::new(path, format!("start: move {} of the record (`{m}`): {e}", i + 1)))?;
+        }
         let mut checked = 0;
         for (i, (step, (highlight, arrows))) in scenario.steps.iter().zip(annotations).enumerate() {
             let fail = |expectation: String, actual: String| Failure {
@@ -303,12 +307,21 @@ fn step_name(n: usize, step: &Step) -> String {
     }
 }
 
-/// The start position, or why there is none.
-fn start_position(engine: &Engine, start: &Start) -> Result<Position, String> {
+/// The start position and the moves of a game record to play from it, or why there is none.
+fn start_position(engine: &Engine, start: &Start, dir: &Path) -> Result<(Position, Vec<String>), String> {
     let rules = engine.rules();
     let fen = match start {
-        Start::Setup => return Ok(engine.start()),
+        Start::Setup => return Ok((engine.start(), Vec::new())),
         Start::Fen(f) => f.clone(),
+        Start::Sgf(file) => {
+            let full = dir.join(file);
+            let text = std::fs::read_to_string(&full).map_err(|e| format!("cannot read {}: {e}", full.display()))?;
+            let game = crate::notation::sgf::parse(&text).map_err(|e| format!("{}: {e}", full.display()))?;
+            let fen = game.fen(rules).map_err(|e| format!("{}: {e}", full.display()))?;
+            let moves = game.gtp_moves().map_err(|e| format!("{}: {e}", full.display()))?;
+            let pos = engine.from_fen(&fen).map_err(|e| format!("{}: {e}", full.display()))?;
+            return Ok((pos, moves));
+        }
         Start::Board { rows, to_move, castling } => {
             let b = &rules.board;
             if rows.len() != b.height {
@@ -355,7 +368,10 @@ fn start_position(engine: &Engine, start: &Start) -> Result<Position, String> {
             format!("{} {} {} - 0 1", ranks.join("/"), side.fen, castling.as_deref().unwrap_or("-"))
         }
     };
-    engine.from_fen(&fen).map_err(|e| format!("\"{fen}\": {e}"))
+    engine
+        .from_fen(&fen)
+        .map(|p| (p, Vec::new()))
+        .map_err(|e| format!("\"{fen}\": {e}"))
 }
 
 type Annotations = (Vec<usize>, Vec<(usize, usize)>);
