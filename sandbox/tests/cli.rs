@@ -1,0 +1,33 @@
+//! The binary's command line without a display: one sentence, the `--screenshot` form, a non-zero exit.
+
+use std::process::Command;
+
+#[test]
+fn without_a_display_and_without_screenshot_it_says_how_to_render_offscreen() {
+    let out = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .arg("chess")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("the sandbox binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no display") && err.contains("sandbox chess --screenshot OUT.png"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "one sentence: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn an_unknown_ruleset_is_reported_without_a_panic() {
+    let out = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .args(["no-such-game", "--screenshot", "unused.png"])
+        .output()
+        .expect("the sandbox binary runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no ruleset `no-such-game`") && !err.contains("panicked"), "{err}");
+}
