@@ -439,6 +439,7 @@ impl Game {
             }
             let clause = rules.citation(&r.cite);
             let stm = pos.side_to_move();
+            let mut score = None;
             let (status, winner) = match r.verdict {
                 Verdict::ClaimableDraw => {
                     out.claimable.push((r.reason.clone(), clause));
@@ -450,23 +451,13 @@ impl Game {
                 Verdict::CheckerLoses => (Status::Win, checker.map(Side::other)),
                 Verdict::NoResult => (Status::NoResult, None),
                 Verdict::ScoreByArea { komi } => {
-                    let score = self.area_score(komi);
-                    let m = score.margin();
-                    let (status, winner) = if m > 0.0 {
-                        (Status::Win, Some(Side::FIRST))
-                    } else if m < 0.0 {
-                        (Status::Win, Some(Side::SECOND))
-                    } else {
-                        (Status::Draw, None)
-                    };
-                    return Outcome {
-                        status,
-                        winner,
-                        reason: Some(r.reason.clone()),
-                        clause,
-                        claimable: Vec::new(),
-                        score: Some(score),
-                    };
+                    let s = self.area_score(komi);
+                    score = Some(s);
+                    match s.margin() {
+                        m if m > 0.0 => (Status::Win, Some(Side::FIRST)),
+                        m if m < 0.0 => (Status::Win, Some(Side::SECOND)),
+                        _ => (Status::Draw, None),
+                    }
                 }
             };
             return Outcome {
@@ -475,7 +466,7 @@ impl Game {
                 reason: Some(r.reason.clone()),
                 clause,
                 claimable: Vec::new(),
-                score: None,
+                score,
             };
         }
         out

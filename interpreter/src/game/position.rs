@@ -297,17 +297,7 @@ impl<B: Bits> Pos<B> {
             if f.unmoved {
                 pieces &= self.virgin;
             }
-            let allowed = match f.target {
-                crate::model::Target::Any => !own & t.board_mask,
-                crate::model::Target::Empty => empty,
-                crate::model::Target::Enemy => enemy,
-                crate::model::Target::EnPassant => {
-                    if self.ep_victim == NO_SQ {
-                        continue;
-                    }
-                    self.ep & empty
-                }
-            } & f.within;
+            let allowed = self.allowed_targets(f, own, enemy, empty);
             if allowed.is_empty() {
                 continue;
             }
@@ -321,6 +311,20 @@ impl<B: Bits> Pos<B> {
         if !t.castles[us.index()].is_empty() {
             self.castle_moves(out, None);
         }
+    }
+
+    /// The squares a form may land on, whatever reaches them: by its target kind (empty, enemy,
+    /// either, the en-passant mark) and its `within` zone.
+    #[inline(always)]
+    fn allowed_targets(&self, f: &CForm<B>, own: B, enemy: B, empty: B) -> B {
+        let by_kind = match f.target {
+            Target::Any => !own & self.t.board_mask,
+            Target::Empty => empty,
+            Target::Enemy => enemy,
+            Target::EnPassant if self.ep_victim == NO_SQ => B::EMPTY,
+            Target::EnPassant => self.ep & empty,
+        };
+        by_kind & f.within
     }
 
     /// The squares a form reaches from `from` before filtering by target kind.
@@ -526,17 +530,7 @@ impl<B: Bits> Pos<B> {
             if pieces.is_empty() {
                 continue;
             }
-            let allowed = match f.target {
-                Target::Any => !own & t.board_mask,
-                Target::Empty => empty,
-                Target::Enemy => enemy,
-                Target::EnPassant => {
-                    if self.ep_victim == NO_SQ {
-                        continue;
-                    }
-                    self.ep & empty
-                }
-            } & f.within;
+            let allowed = self.allowed_targets(f, own, enemy, empty);
             if allowed.is_empty() {
                 continue;
             }
