@@ -322,6 +322,7 @@ fn redraw(
 /// Draws the board once, and the pieces and marks whenever the session changes.
 pub fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(BACKGROUND))
+        .init_resource::<crate::layout::View>()
         .add_systems(Startup, spawn_board)
         .add_systems(PostUpdate, redraw.run_if(resource_changed::<Session>));
 }

@@ -3,6 +3,13 @@
 
 use arbiter::model::Board;
 use bevy::math::Vec2;
+use bevy::prelude::Resource;
+
+/// How the board is shown: `flipped` turns it half round, so the second player sits at the bottom.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    pub flipped: bool,
+}
 
 /// The board's size on screen, in world units, not counting the coordinate labels.
 pub const BOARD_SPAN: f32 = 640.0;

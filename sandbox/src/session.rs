@@ -36,6 +36,8 @@ pub struct Refusal {
 #[derive(Resource)]
 pub struct Session {
     pub engine: Engine,
+    /// Bumped whenever `engine` is replaced (a reloaded ruleset), so the board is drawn anew.
+    pub generation: u64,
     pub title: String,
     pub timeline: Vec<Frame>,
     /// Index into `timeline` of the position last loaded from it.
@@ -57,6 +59,7 @@ impl Session {
         let game = Game::new(opened.engine.clone(), opened.engine.start());
         let mut s = Session {
             engine: opened.engine,
+            generation: 0,
             title: opened.title,
             timeline: opened.timeline,
             step: 0,
