@@ -89,7 +89,8 @@ pub struct Tables<B> {
     pub attacks: [Attacks<B>; 2],
     pub royal_kinds: Vec<KindId>,
     pub royal_safety: bool,
-    /// Orthogonal neighbours of each square (`u16::MAX` off the board), for chains.
+    /// Orthogonal neighbours of each square, for chains. A neighbour off the board is `squares`:
+    /// one border point shared by all edges, so chain code never tests for a missing neighbour.
     pub neighbours: Vec<[u16; 4]>,
     /// Chains without liberties are captured after each move.
     pub chains: bool,
@@ -208,7 +209,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         royal_safety: rules.royal_safety.is_some(),
         neighbours: (0..n)
             .map(|sq| {
-                let mut a = [u16::MAX; 4];
+                let mut a = [n as u16; 4];
                 for (i, (dx, dy)) in [(0, 1), (1, 0), (0, -1), (-1, 0)].into_iter().enumerate() {
                     if let Some(m) = board.offset(sq, dx, dy) {
                         a[i] = m as u16;

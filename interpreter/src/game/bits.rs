@@ -34,6 +34,16 @@ pub trait Bits:
     fn lsb(self) -> usize;
     /// Index of the highest set bit; the set must not be empty.
     fn msb(self) -> usize;
+    /// Adds square `sq`.
+    #[inline(always)]
+    fn set(&mut self, sq: usize) {
+        *self |= Self::bit(sq);
+    }
+    /// Adds square `sq` if absent, removes it if present.
+    #[inline(always)]
+    fn toggle(&mut self, sq: usize) {
+        *self ^= Self::bit(sq);
+    }
     #[inline]
     fn any(self) -> bool {
         !self.is_empty()
@@ -163,6 +173,14 @@ impl Bits for Wide {
     #[inline]
     fn has(self, sq: usize) -> bool {
         self.0[sq / 64] >> (sq % 64) & 1 == 1
+    }
+    #[inline(always)]
+    fn set(&mut self, sq: usize) {
+        self.0[sq / 64] |= 1 << (sq % 64);
+    }
+    #[inline(always)]
+    fn toggle(&mut self, sq: usize) {
+        self.0[sq / 64] ^= 1 << (sq % 64);
     }
     #[inline]
     fn is_empty(self) -> bool {

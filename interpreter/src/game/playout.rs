@@ -6,10 +6,11 @@
 use rand_chacha::rand_core::RngCore;
 
 use super::bits::Bits;
-use super::position::{Pos, cell_side};
+use super::chains::Verdict;
+use super::position::Pos;
 use super::{Move, Position};
 use crate::compile::Gen;
-use crate::model::KindId;
+use crate::model::{KindId, Side};
 
 /// A uniform index below `n` (multiply-shift, no modulo bias worth measuring).
 #[inline]
@@ -18,26 +19,22 @@ fn below(rng: &mut impl RngCore, n: usize) -> usize {
 }
 
 impl<B: Bits> Pos<B> {
-    fn own_eye(&self, sq: usize) -> bool {
-        let us = self.stm;
-        self.t.neighbours[sq]
-            .iter()
-            .all(|&m| m == u16::MAX || (self.cells[m as usize] != 0 && cell_side(self.cells[m as usize]) == us))
-    }
-
-    /// The kind each side places, if it places one.
-    fn placed_kind(&self) -> Option<KindId> {
-        self.t.forms[self.stm.index()]
+    /// The kind `side` places, if it places one.
+    fn placed_kind(&self, side: Side) -> Option<KindId> {
+        self.t.forms[side.index()]
             .iter()
             .find(|f| matches!(f.how, Gen::Place))
             .map(|f| f.kind)
     }
 
-    fn finish_move(&mut self, captured: bool) {
-        for c in self.counters.iter_mut() {
-            *c = if captured { 0 } else { c.saturating_add(1) };
+    /// After a placement (or a pass, `kind` = None): counters, side to move, history; as `make` does.
+    #[inline]
+    fn finish_move(&mut self, kind: Option<KindId>, captured: bool) {
+        for (i, c) in self.counters.iter_mut().enumerate() {
+            let reset = captured || (kind.is_some() && self.t.counters.get(i).is_some_and(|r| *r == kind));
+            *c = if reset { 0 } else { c.saturating_add(1) };
         }
-        if self.stm == crate::model::Side::SECOND {
+        if self.stm == Side::SECOND {
             self.fullmove += 1;
         }
         self.stm = self.stm.other();
@@ -47,39 +44,52 @@ impl<B: Bits> Pos<B> {
 
     /// A playout in a chain game, played forward without undo information. Returns the plies played.
     pub fn playout_chains(&mut self, rng: &mut impl RngCore, max_plies: usize) -> usize {
+        let Some(mut ch) = self.chains.take() else { return 0 };
+        let kinds = [self.placed_kind(Side::FIRST), self.placed_kind(Side::SECOND)];
         let mut passes = 0;
         let mut plies = 0;
-        self.seen.reserve(max_plies.min(4 * self.t.squares));
-        self.history.reserve(max_plies.min(4 * self.t.squares));
+        // Room for a typical playout (about 1.3 plies per point); longer ones grow.
+        let room = max_plies.min(2 * self.t.squares);
+        self.seen.reserve(self.history.len() + room);
+        self.history.reserve(room);
         while passes < 2 && plies < max_plies {
             let mut played = false;
-            if let Some(kind) = self.placed_kind() {
+            if let Some(kind) = kinds[self.stm.index()] {
                 // Candidates are the first `live` entries of the empty-point list; a rejected one
                 // is swapped behind them, so every draw is uniform over those not yet rejected.
-                let mut live = self.chains.as_ref().map_or(0, |c| c.empty.len());
+                let mut live = ch.empty.len();
                 while live > 0 {
                     let i = below(rng, live);
-                    let sq = self.chains.as_ref().map_or(0, |c| c.empty[i] as usize);
-                    if !self.own_eye(sq) && self.place_problem(kind, sq).is_none() {
-                        let captured = self.make_place(kind, sq);
-                        self.finish_move(captured > 0);
+                    let sq = ch.empty[i] as usize;
+                    let legal = match self.place_verdict(&ch, kind, sq, true) {
+                        Verdict::Legal => true,
+                        Verdict::Illegal(_) | Verdict::OwnEye => false,
+                        Verdict::NoLiberty => {
+                            self.chains = Some(ch);
+                            let legal = self.place_problem(kind, sq).is_none();
+                            ch = self.chains.take().expect("just put back");
+                            legal
+                        }
+                    };
+                    if legal {
+                        let captured = self.place_in(&mut ch, kind, sq);
+                        self.finish_move(Some(kind), captured > 0);
                         played = true;
                         break;
                     }
                     live -= 1;
-                    if let Some(c) = self.chains.as_mut() {
-                        c.swap_empty(i, live);
-                    }
+                    ch.swap_empty(i, live);
                 }
             }
             if played {
                 passes = 0;
             } else {
-                self.finish_move(false);
+                self.finish_move(None, false);
                 passes += 1;
             }
             plies += 1;
         }
+        self.chains = Some(ch);
         plies
     }
 }

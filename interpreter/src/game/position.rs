@@ -110,11 +110,12 @@ impl<B: Bits> Pos<B> {
         self.kind_bb[kind.0 as usize] & self.side_bb[side.index()]
     }
 
+    #[inline(always)]
     pub fn put(&mut self, sq: usize, kind: KindId, side: Side) {
         let c = cell(kind, side);
         self.cells[sq] = c;
-        self.side_bb[side.index()] |= B::bit(sq);
-        self.kind_bb[kind.0 as usize] |= B::bit(sq);
+        self.side_bb[side.index()].set(sq);
+        self.kind_bb[kind.0 as usize].set(sq);
         self.hash ^= self.t.z_piece[c as usize][sq];
     }
 
@@ -123,9 +124,8 @@ impl<B: Bits> Pos<B> {
         let c = self.cells[sq];
         debug_assert!(c != 0);
         self.cells[sq] = 0;
-        let b = B::bit(sq);
-        self.side_bb[cell_side(c).index()] ^= b;
-        self.kind_bb[cell_kind(c).0 as usize] ^= b;
+        self.side_bb[cell_side(c).index()].toggle(sq);
+        self.kind_bb[cell_kind(c).0 as usize].toggle(sq);
         self.hash ^= self.t.z_piece[c as usize][sq];
         c
     }
@@ -133,9 +133,8 @@ impl<B: Bits> Pos<B> {
     #[inline(always)]
     fn place(&mut self, sq: usize, c: u8) {
         self.cells[sq] = c;
-        let b = B::bit(sq);
-        self.side_bb[cell_side(c).index()] |= b;
-        self.kind_bb[cell_kind(c).0 as usize] |= b;
+        self.side_bb[cell_side(c).index()].set(sq);
+        self.kind_bb[cell_kind(c).0 as usize].set(sq);
         self.hash ^= self.t.z_piece[c as usize][sq];
     }
 

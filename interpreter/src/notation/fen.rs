@@ -371,5 +371,5 @@ fn castling_field(pos: &Position) -> String {
 
 /// Is every orthogonal neighbour of `sq` occupied?
 fn b_neighbours_full<B: Bits>(p: &Pos<B>, sq: usize) -> bool {
-    p.t.neighbours[sq].iter().all(|&m| m == u16::MAX || p.cells[m as usize] != 0)
+    p.t.neighbours[sq].iter().all(|&m| m as usize >= p.cells.len() || p.cells[m as usize] != 0)
 }
