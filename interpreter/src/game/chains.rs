@@ -24,7 +24,8 @@ pub(super) enum Verdict {
 }
 
 /// One point's chain data. `root` and `next` (the chain's stones as a circular list) are kept for
-/// every stone; the rest only at the chain's root. Liberty counts fit: a chain has at most
+/// every stone; the rest only at the chain's root. An empty point's `root` is the border point
+/// (whose counts stay zero), so a neighbour's chain can be read before asking what is there. Liberty counts fit: a chain has at most
 /// 4 × 676 pseudo-liberties, whose indices sum to under 2³² and whose squares do too.
 #[derive(Clone, Copy, Debug, Default)]
 struct Point {
@@ -57,8 +58,8 @@ impl Chains {
             color,
             pts: vec![
                 Point {
-                    root: NO_SQ,
-                    next: NO_SQ,
+                    root: n as u16,
+                    next: n as u16,
                     ..Point::default()
                 };
                 n + 1
@@ -147,7 +148,7 @@ impl<B: Bits> Pos<B> {
             }
         }
         for sq in 0..n {
-            if ch.color[sq] == EMPTY || ch.pts[sq].root != NO_SQ {
+            if ch.color[sq] == EMPTY || ch.root(sq) != n {
                 continue;
             }
             // Flood fill once, at load time.
@@ -159,7 +160,7 @@ impl<B: Bits> Pos<B> {
                 members.push(s);
                 for &m in &self.t.neighbours[s] {
                     let m = m as usize;
-                    if ch.color[m] == colour && ch.pts[m].root == NO_SQ {
+                    if ch.color[m] == colour && ch.root(m) == n {
                         ch.pts[m].root = sq as u16;
                         stack.push(m);
                     }
@@ -182,11 +183,8 @@ impl<B: Bits> Pos<B> {
     /// The hash of the board alone (without the side to move).
     #[inline]
     pub fn board_hash(&self) -> u64 {
-        if self.stm == Side::SECOND {
-            self.hash ^ self.t.z_side
-        } else {
-            self.hash
-        }
+        // Without a branch: the side to move alternates, with passes in between, and predicts badly.
+        self.hash ^ (self.t.z_side & 0u64.wrapping_sub(self.stm.0 as u64))
     }
 
     /// The key repetition rules compare: the board, or board and side for situational superko.
@@ -327,24 +325,32 @@ impl<B: Bits> Pos<B> {
                 }
             }
         }
-        for &m in &nbrs {
-            if ch.color[m as usize] == own {
-                let a = ch.root(sq);
-                let b = ch.root(m as usize);
-                if a != b {
-                    merge(ch, a, b);
-                }
+        // Which neighbours are own stones, and which enemy chains have no liberty: masks built without
+        // branches, then one well-predicted test each (most moves merge or capture nothing).
+        let enemy = 3 - own;
+        let mut own_mask = 0u32;
+        let mut dead_mask = 0u32;
+        for (i, &m) in nbrs.iter().enumerate() {
+            let c = ch.color[m as usize];
+            own_mask |= ((c == own) as u32) << i;
+            dead_mask |= (((c == enemy) & !ch.has_liberty(ch.root(m as usize))) as u32) << i;
+        }
+        while own_mask != 0 {
+            let m = nbrs[own_mask.trailing_zeros() as usize] as usize;
+            own_mask &= own_mask - 1;
+            let (a, b) = (ch.root(sq), ch.root(m));
+            if a != b {
+                merge(ch, a, b);
             }
         }
         let mut captured = 0;
-        let enemy = 3 - own;
-        for &m in &nbrs {
+        while dead_mask != 0 {
+            let m = nbrs[dead_mask.trailing_zeros() as usize] as usize;
+            dead_mask &= dead_mask - 1;
             // A chain touching the point twice is gone (its points empty) the second time.
-            if ch.color[m as usize] == enemy {
-                let r = ch.root(m as usize);
-                if !ch.has_liberty(r) {
-                    captured += self.capture_chain(ch, r);
-                }
+            if ch.color[m] == enemy {
+                let r = ch.root(m);
+                captured += self.capture_chain(ch, r);
             }
         }
         let mine = ch.root(sq);
@@ -362,7 +368,7 @@ impl<B: Bits> Pos<B> {
         loop {
             self.remove_piece(s);
             ch.color[s] = EMPTY;
-            ch.pts[s].root = NO_SQ;
+            ch.pts[s].root = self.t.squares as u16;
             ch.add_empty(s);
             count += 1;
             s = ch.pts[s].next as usize;
@@ -400,7 +406,7 @@ impl<B: Bits> Pos<B> {
     /// The chain containing `sq` (empty if none).
     pub fn chain_at(&self, sq: usize) -> Vec<usize> {
         match self.chains.as_deref() {
-            Some(ch) if sq < self.t.squares && ch.pts[sq].root != NO_SQ => ch.stones(ch.root(sq)),
+            Some(ch) if sq < self.t.squares && ch.color[sq] != EMPTY => ch.stones(ch.root(sq)),
             _ => Vec::new(),
         }
     }
