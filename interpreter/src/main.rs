@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use arbiter::check::{Checked, check_file, check_source};
 use arbiter::diag;
 use arbiter::game::{Engine, Game, Move, Position, Ruling};
-use arbiter::notation::{pgn, san, uci};
+use arbiter::notation::record::{Format, GameRecord, RecordStart};
+use arbiter::notation::{san, uci};
 use arbiter::scenario;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
@@ -358,14 +359,11 @@ fn run(cmd: Command) -> Result<(), Failure> {
             dead,
             moves,
         } => {
-            // An SGF record sets the board size and komi, so it is read before the ruleset is loaded.
-            let record = match &sgf_file {
-                None => None,
-                Some(path) => {
-                    let text =
-                        std::fs::read_to_string(path).map_err(|err| Failure::input(format!("cannot read {}: {err}", path.display())))?;
-                    Some(arbiter::notation::sgf::parse(&text).map_err(|err| Failure::input(format!("{}: {err}", path.display())))?)
-                }
+            // A record is read before the ruleset is loaded: an SGF record sets the board size and komi.
+            let record = match (&pgn_file, &sgf_file) {
+                (Some(path), _) => Some(read_record(path, Format::from_path(path).unwrap_or(Format::Pgn))?),
+                (None, Some(path)) => Some(read_record(path, Format::Sgf)?),
+                (None, None) => None,
             };
             let mut common = common;
             if let Some(rec) = &record {
@@ -375,32 +373,28 @@ fn run(cmd: Command) -> Result<(), Failure> {
                         .iter()
                         .any(|p| p.split_once('=').is_some_and(|(k, _)| k.trim() == name))
                 };
-                let mut implied = Vec::new();
-                if !given("size") {
-                    implied.push(format!("size={}", rec.size));
-                }
-                if let Some(k) = rec.komi.filter(|_| !given("komi")) {
-                    implied.push(format!("komi={k}"));
-                }
+                let implied: Vec<String> = rec
+                    .params()
+                    .into_iter()
+                    .filter(|(k, _)| !given(k))
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect();
                 common.params.extend(implied);
             }
             let e = engine(&common)?;
-            let (fen, moves) = match (pgn_file, &record, &sgf_file) {
-                (_, Some(rec), Some(path)) => {
-                    let at = |err: arbiter::notation::sgf::SgfError| Failure::input(format!("{}: {err}", path.display()));
-                    let mut all = rec.gtp_moves().map_err(at)?;
-                    all.extend(moves);
-                    (Some(rec.fen(e.rules()).map_err(at)?), all)
+            let (fen, moves) = match (&record, pgn_file.as_ref().or(sgf_file.as_ref())) {
+                (Some(rec), Some(path)) => {
+                    let fen = match rec.start {
+                        RecordStart::Setup => common.fen.clone(),
+                        _ => Some(
+                            rec.start_position(&e)
+                                .map_err(|err| Failure::input(format!("{}: {err}", path.display())))?
+                                .fen(),
+                        ),
+                    };
+                    (fen, rec.moves.iter().cloned().chain(moves).collect())
                 }
-                (None, _, _) => (common.fen.clone(), moves),
-                (Some(path), _, _) => {
-                    let text =
-                        std::fs::read_to_string(&path).map_err(|err| Failure::input(format!("cannot read {}: {err}", path.display())))?;
-                    let rec = pgn::parse(&text).map_err(|err| Failure::input(format!("{}: {err}", path.display())))?;
-                    let mut all = rec.moves;
-                    all.extend(moves);
-                    (rec.fen.or(common.fen.clone()), all)
-                }
+                _ => (common.fen.clone(), moves),
             };
             let mut game = play_line(&e, fen.as_deref(), &moves, json)?;
             let board = &e.rules().board;
@@ -556,6 +550,12 @@ fn with_clause(message: &str, clause: &Option<String>) -> String {
 }
 
 /// Plays a line of moves written in coordinates, SAN or WXF; an illegal one is a failure with code 2.
+/// A game record file read in `format`; errors name the file, line and column.
+fn read_record(path: &Path, format: Format) -> Result<GameRecord, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|err| Failure::input(format!("cannot read {}: {err}", path.display())))?;
+    arbiter::notation::record::read(&text, format).map_err(|err| Failure::input(format!("{}: {err}", path.display())))
+}
+
 fn play_line(engine: &Engine, fen: Option<&str>, moves: &[String], json: bool) -> Result<Game, Failure> {
     let start = start(engine, fen)?;
     let mut game = Game::new(engine.clone(), start);

@@ -541,7 +541,11 @@ impl KeySet {
             }
             let home = k as usize & mask;
             // Move the entry at j into the hole unless its home lies cyclically in (hole, j].
-            let stays = if hole <= j { hole < home && home <= j } else { hole < home || home <= j };
+            let stays = if hole <= j {
+                hole < home && home <= j
+            } else {
+                hole < home || home <= j
+            };
             if !stays {
                 self.slots[hole] = self.slots[j];
                 hole = j;
@@ -603,7 +607,11 @@ mod tests {
                 *map.entry(key).or_insert(0) += 1;
             }
             for probe in [key, key ^ 1 << 20, 0, (x % 97) << 20] {
-                assert_eq!(set.count(probe), map.get(&probe).copied().unwrap_or(0), "step {step}, key {probe:#x}");
+                assert_eq!(
+                    set.count(probe),
+                    map.get(&probe).copied().unwrap_or(0),
+                    "step {step}, key {probe:#x}"
+                );
             }
         }
     }

@@ -260,6 +260,8 @@ pub struct Game {
     keys: Vec<u64>,
     /// For each position: is the side to move in check (did the move before it give check)?
     checks: Vec<bool>,
+    /// A draw claimed by the side to move: the reason, its clause, and the ply it was claimed at.
+    claimed: Option<(String, Option<String>, usize)>,
 }
 
 impl Game {
@@ -273,6 +275,7 @@ impl Game {
             moves: Vec::new(),
             keys: vec![key],
             checks: vec![check],
+            claimed: None,
         }
     }
     pub fn engine(&self) -> &Engine {
@@ -354,6 +357,7 @@ impl Game {
     }
     /// Plays a legal move (from `current().legal_moves()`).
     pub fn play(&mut self, m: Move) {
+        self.claimed = None;
         let mut next = self.current().clone();
         next.play_unchecked(m);
         self.keys.push(next.repetition_key());
@@ -361,8 +365,47 @@ impl Game {
         self.positions.push(next);
         self.moves.push(m);
     }
+    /// Claims the draw `reason` for the side to move: the game ends drawn by that rule. Only a draw
+    /// the rules let the side to move claim now ([`Outcome::claimable`]) can be claimed; taking back
+    /// a move withdraws the claim.
+    ///
+    /// # Errors
+    /// The reasons that could be claimed now (empty if none), when `reason` is not one of them.
+    ///
+    /// # Examples
+    /// ```
+    /// # let checked = arbiter::check::check_file(std::path::Path::new("../rulesets/chess.rules"), &[]);
+    /// # let engine = arbiter::game::Engine::new(checked.rules.expect("chess.rules is valid"));
+    /// use arbiter::game::{Game, Status};
+    /// let mut game = Game::new(engine.clone(), engine.start());
+    /// for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"] {
+    ///     game.play(arbiter::notation::uci::find(game.current(), m).expect("legal"));
+    /// }
+    /// assert_eq!(game.claim("fifty-move-rule"), Err(vec!["threefold-repetition".to_string()]));
+    /// game.claim("threefold-repetition").expect("a threefold repetition may be claimed");
+    /// assert_eq!(game.outcome().status, Status::Draw);
+    /// game.undo();
+    /// assert_eq!(game.outcome().status, Status::Ongoing);
+    /// ```
+    pub fn claim(&mut self, reason: &str) -> Result<(), Vec<String>> {
+        let open = self.outcome().claimable;
+        match open.iter().find(|(r, _)| r == reason) {
+            Some((r, clause)) => {
+                self.claimed = Some((r.clone(), clause.clone(), self.moves.len()));
+                Ok(())
+            }
+            None => Err(open.into_iter().map(|(r, _)| r).collect()),
+        }
+    }
+    /// The draw claimed in the current position, if one was: its reason code.
+    pub fn claimed(&self) -> Option<&str> {
+        self.claimed.as_ref().filter(|c| c.2 == self.moves.len()).map(|c| c.0.as_str())
+    }
     /// Takes back the last move.
     pub fn undo(&mut self) -> Option<Move> {
+        if self.claimed.as_ref().is_some_and(|c| c.2 == self.moves.len()) {
+            self.claimed = None;
+        }
         let m = self.moves.pop()?;
         self.positions.pop();
         self.keys.pop();
@@ -403,10 +446,22 @@ impl Game {
         }
     }
 
-    /// Evaluates the end rules on the current position.
+    /// Evaluates the end rules on the current position (a claimed draw ends the game as its rule says).
     pub fn outcome(&self) -> Outcome {
         let rules = self.engine.rules().clone();
         let pos = self.current();
+        if let Some((reason, clause, ply)) = &self.claimed
+            && *ply == self.moves.len()
+        {
+            return Outcome {
+                status: Status::Draw,
+                winner: None,
+                reason: Some(reason.clone()),
+                clause: clause.clone(),
+                claimable: Vec::new(),
+                score: None,
+            };
+        }
         let mut legal_cache: Option<bool> = None;
         let mut out = Outcome {
             status: Status::Ongoing,

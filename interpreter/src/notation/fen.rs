@@ -299,15 +299,14 @@ fn parse_setup_board(rules: &Rules) -> Result<Vec<Option<(KindId, Side)>>, FenEr
     Ok(s.board)
 }
 
-/// Writes a position as FEN.
-pub fn write(pos: &Position) -> String {
-    let rules = pos.rules();
+/// The piece-placement field of a FEN for the pieces `piece_at` reports, rank by rank from the top.
+pub fn placement(rules: &Rules, piece_at: impl Fn(usize) -> Option<(KindId, Side)>) -> String {
     let b = &rules.board;
     let mut out = String::new();
     for rank in (0..b.height).rev() {
         let mut empty = 0;
         for file in 0..b.width {
-            match pos.piece_at(b.square(file, rank)) {
+            match piece_at(b.square(file, rank)) {
                 None => empty += 1,
                 Some((k, s)) => {
                     if empty > 0 {
@@ -325,13 +324,20 @@ pub fn write(pos: &Position) -> String {
             out.push('/');
         }
     }
+    out
+}
+
+/// Writes a position as FEN.
+pub fn write(pos: &Position) -> String {
+    let rules = pos.rules();
+    let mut out = placement(rules, |sq| pos.piece_at(sq));
     out.push(' ');
     out.push_str(&rules.players[pos.side_to_move().index()].fen);
     out.push(' ');
     out.push_str(&castling_field(pos));
     out.push(' ');
     match pos.en_passant_squares().first() {
-        Some(&sq) => out.push_str(&b.name(sq)),
+        Some(&sq) => out.push_str(&rules.board.name(sq)),
         None => out.push('-'),
     }
     out.push_str(&format!(" {} {}", pos.halfmove_clock(), pos.fullmove()));
@@ -371,5 +377,7 @@ fn castling_field(pos: &Position) -> String {
 
 /// Is every orthogonal neighbour of `sq` occupied?
 fn b_neighbours_full<B: Bits>(p: &Pos<B>, sq: usize) -> bool {
-    p.t.neighbours[sq].iter().all(|&m| m as usize >= p.cells.len() || p.cells[m as usize] != 0)
+    p.t.neighbours[sq]
+        .iter()
+        .all(|&m| m as usize >= p.cells.len() || p.cells[m as usize] != 0)
 }

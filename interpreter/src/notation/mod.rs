@@ -1,9 +1,10 @@
 //! Notations: FEN for positions, UCI-style coordinates, SAN and WXF for moves, PGN and SGF (go) for
-//! game records.
+//! game records, and [`record`], which reads any of those records into one value and replays it.
 //! All are driven by the ruleset (its letters, coordinate names, castling rules and notation).
 
 pub mod fen;
 pub mod pgn;
+pub mod record;
 pub mod san;
 pub mod sgf;
 pub mod uci;
@@ -29,5 +30,27 @@ pub fn written(pos: &Position, m: Move) -> String {
         Notation::Coordinates => uci::to_text(pos, m),
         Notation::San => san::to_san(pos, m),
         Notation::Wxf => wxf::to_wxf(pos, m),
+    }
+}
+
+/// The legal move a text names: coordinates first (`e2e4`, `h3e3`, `D4`, `pass`), then the ruleset's
+/// own notation (WXF for a ruleset that writes WXF, SAN otherwise).
+///
+/// # Examples
+/// ```
+/// # let checked = arbiter::check::check_file(std::path::Path::new("../rulesets/chess.rules"), &[]);
+/// # let engine = arbiter::game::Engine::new(checked.rules.expect("chess.rules is valid"));
+/// use arbiter::notation::find;
+/// let start = engine.start();
+/// assert_eq!(find(&start, "g1f3"), find(&start, "Nf3"));
+/// assert_eq!(find(&start, "e2e5"), None);
+/// ```
+pub fn find(pos: &Position, text: &str) -> Option<Move> {
+    if let Some(m) = uci::find(pos, text) {
+        return Some(m);
+    }
+    match pos.rules().notation {
+        Notation::Wxf => wxf::find(pos, text),
+        _ => san::find(pos, text),
     }
 }

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use run::{Failure, Frame, Report, Runner, Verdict, collect, find_move};
+pub use run::{Checked, Failure, Frame, Report, Runner, Verdict, collect, find_move, pick_random};
 
 /// One scenario file.
 #[derive(Clone, Debug, PartialEq, Deserialize)]

@@ -14,8 +14,8 @@ use serde::Serialize;
 
 use super::{Action, Expect, ExpectedStatus, Scenario, ScenarioError, Start, Step, load};
 use crate::game::{Engine, Game, Move, Position, Ruling, Status};
-use crate::model::{Board, Notation, Side, Verdict as EndVerdict};
-use crate::notation::{san, uci, wxf};
+use crate::model::{Board, Side, Verdict as EndVerdict};
+use crate::notation::uci;
 
 /// The deepest perft a scenario may ask for (deeper would run for hours).
 pub const MAX_PERFT_DEPTH: u32 = 8;
@@ -32,13 +32,30 @@ pub const MAX_PERFT_DEPTH: u32 = 8;
 /// assert_eq!(find_move(&start, "e2e5"), None);
 /// ```
 pub fn find_move(pos: &Position, text: &str) -> Option<Move> {
-    if let Some(m) = uci::find(pos, text) {
-        return Some(m);
+    crate::notation::find(pos, text)
+}
+
+/// One legal move of `pos` drawn uniformly by `rng`, from the legal moves sorted by their coordinates
+/// (so a seed picks the same move whatever order the generator lists them in); `None` if there is none.
+/// [`Action::Random`] draws its moves this way.
+///
+/// # Examples
+/// ```
+/// # let checked = arbiter::check::check_file(std::path::Path::new("../rulesets/chess.rules"), &[]);
+/// # let engine = arbiter::game::Engine::new(checked.rules.expect("chess.rules is valid"));
+/// use rand::SeedableRng;
+/// let start = engine.start();
+/// let a = arbiter::scenario::pick_random(&start, &mut rand_chacha::ChaCha8Rng::seed_from_u64(7));
+/// let b = arbiter::scenario::pick_random(&start, &mut rand_chacha::ChaCha8Rng::seed_from_u64(7));
+/// assert!(a.is_some() && a == b);
+/// ```
+pub fn pick_random(pos: &Position, rng: &mut impl Rng) -> Option<Move> {
+    let mut moves: Vec<(String, Move)> = pos.legal_moves().into_iter().map(|m| (uci::to_text(pos, m), m)).collect();
+    if moves.is_empty() {
+        return None;
     }
-    match pos.rules().notation {
-        Notation::Wxf => wxf::find(pos, text),
-        _ => san::find(pos, text),
-    }
+    moves.sort_by(|a, b| a.0.cmp(&b.0));
+    Some(moves[rng.gen_range(0..moves.len())].1)
 }
 
 /// The scenario files under `paths`: a file as given, a folder searched recursively for `*.ron`
@@ -142,6 +159,21 @@ pub struct Frame {
     pub caption: Option<String>,
     pub highlight: Vec<usize>,
     pub arrows: Vec<(usize, usize)>,
+    /// The squares marked dead after the step (chains removed before counting), as the game holds them.
+    pub dead: Vec<usize>,
+    /// The step's expectations in order, each with whether it held. A failed action is listed too,
+    /// as the expectation that it could be done. Empty when none were tested.
+    pub expectations: Vec<Checked>,
+}
+
+/// One expectation of a step as the runner tested it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// The expectation in words: `outcome win (reason checkmate)`.
+    pub text: String,
+    pub passed: bool,
+    /// What held instead, when it failed.
+    pub instead: Option<String>,
 }
 
 /// Runs scenarios, compiling each ruleset (with its parameters) once.
@@ -277,22 +309,45 @@ impl Runner {
                 .zip(&game.positions()[before.min(game.ply())..])
                 .map(|(m, p)| uci::to_text(p, *m))
                 .collect();
-            frames.push(Frame {
+            let mut frame = Frame {
                 step: i + 1,
                 fen: game.current().fen(),
                 played: moves,
                 caption: step.caption.clone(),
                 highlight,
                 arrows,
-            });
+                dead: game.dead().to_vec(),
+                expectations: Vec::new(),
+            };
             if let Err((expectation, actual)) = played {
+                frame.expectations.push(Checked {
+                    text: expectation.clone(),
+                    passed: false,
+                    instead: Some(actual.clone()),
+                });
+                frames.push(frame);
                 return Ok(Err(fail(expectation, actual)));
             }
+            // Every expectation of the step is tested, so a viewer can show each; the first that
+            // failed is the report's failure.
+            let mut first_failure = None;
             for e in &step.expect {
-                if let Err(actual) = expect(&game, e) {
-                    return Ok(Err(fail(e.to_string(), actual)));
+                let result = expect(&game, e);
+                frame.expectations.push(Checked {
+                    text: e.to_string(),
+                    passed: result.is_ok(),
+                    instead: result.as_ref().err().cloned(),
+                });
+                match result {
+                    Ok(()) => checked += 1,
+                    Err(actual) => {
+                        first_failure.get_or_insert_with(|| fail(e.to_string(), actual));
+                    }
                 }
-                checked += 1;
+            }
+            frames.push(frame);
+            if let Some(f) = first_failure {
+                return Ok(Err(f));
             }
         }
         Ok(Ok(checked))
@@ -480,13 +535,9 @@ fn act(game: &mut Game, action: Option<&Action>) -> Result<(), (String, String)>
                 if game.outcome().status != Status::Ongoing {
                     break;
                 }
-                let pos = game.current();
-                let mut moves: Vec<(String, Move)> = pos.legal_moves().into_iter().map(|m| (uci::to_text(pos, m), m)).collect();
-                if moves.is_empty() {
+                let Some(pick) = pick_random(game.current(), &mut rng) else {
                     break;
-                }
-                moves.sort_by(|a, b| a.0.cmp(&b.0));
-                let pick = moves[rng.gen_range(0..moves.len())].1;
+                };
                 game.play(pick);
             }
             Ok(())
