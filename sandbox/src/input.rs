@@ -1,5 +1,6 @@
 //! Mouse input: a left click on the board becomes a [`Clicked`] message with the square under the
-//! cursor. Clicks on the egui panel never reach the board.
+//! cursor, found with the geometry the board was last drawn with ([`BoardLayout`], flipped or not).
+//! Clicks on the egui panel never reach the board.
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;

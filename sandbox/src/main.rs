@@ -1,5 +1,6 @@
-//! `sandbox [PATH] [--screenshot OUT.png [--ply N]]`: opens a ruleset (a `.rules` path or a bundled
-//! name) or a RON scenario in a window, or renders one frame offscreen and exits.
+//! `sandbox [PATH] [--flip] [--screenshot OUT.png [--window] [--ply N]]`: opens a ruleset (a `.rules`
+//! path or a bundled name) or a RON scenario in a window, or renders one frame and exits — offscreen
+//! by default (no display needed), or in a real window with `--window`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,40 +8,60 @@ use std::time::Duration;
 
 use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
-use bevy::window::ExitCondition;
+use bevy::window::{ExitCondition, WindowResolution};
 use bevy::winit::WinitPlugin;
+use sandbox::layout::View;
 use sandbox::session::Session;
 use sandbox::shot::{SIZE, ShotRequest};
 
 struct Args {
     path: Option<String>,
     screenshot: Option<PathBuf>,
+    window: bool,
+    flip: bool,
     ply: Option<usize>,
 }
 
-const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron] [--screenshot OUT.png [--ply N]]";
+const USAGE: &str =
+    "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron] [--flip] [--screenshot OUT.png [--window] [--ply N]]";
 
-fn parse_args() -> Result<Args, String> {
-    let mut args = Args {
+const HELP: &str = "
+  --flip              show the board turned half round (the second player at the bottom)
+  --screenshot OUT    render one frame to OUT (PNG) and exit; offscreen, no display needed
+  --window            with --screenshot: capture a real window instead (needs a display, e.g. xvfb-run)
+  --ply N             with --screenshot: show step N of a scenario's timeline
+Without --screenshot the sandbox opens a window (needs DISPLAY or WAYLAND_DISPLAY).";
+
+fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut parsed = Args {
         path: None,
         screenshot: None,
+        window: false,
+        flip: false,
         ply: None,
     };
-    let mut it = std::env::args().skip(1);
+    let mut it = args;
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--screenshot" => args.screenshot = Some(it.next().ok_or("--screenshot needs a file name")?.into()),
+            "--screenshot" => parsed.screenshot = Some(it.next().ok_or("--screenshot needs a file name")?.into()),
+            "--window" => parsed.window = true,
+            "--flip" => parsed.flip = true,
             "--ply" => {
                 let n = it.next().ok_or("--ply needs a number")?;
-                args.ply = Some(n.parse().map_err(|_| format!("--ply `{n}`: not a number"))?);
+                parsed.ply = Some(n.parse().map_err(|_| format!("--ply `{n}`: not a number"))?);
             }
-            "-h" | "--help" => return Err(USAGE.to_string()),
+            "-h" | "--help" => return Err(format!("{USAGE}{HELP}")),
             s if s.starts_with("--") => return Err(format!("unknown option `{s}`\n{USAGE}")),
-            _ if args.path.is_some() => return Err(format!("more than one thing to open\n{USAGE}")),
-            _ => args.path = Some(a),
+            _ if parsed.path.is_some() => return Err(format!("more than one thing to open\n{USAGE}")),
+            _ => parsed.path = Some(a),
         }
     }
-    Ok(args)
+    if parsed.window && parsed.screenshot.is_none() {
+        return Err(format!(
+            "--window goes with --screenshot (without it the sandbox opens a window anyway)\n{USAGE}"
+        ));
+    }
+    Ok(parsed)
 }
 
 fn has_display() -> bool {
@@ -49,18 +70,62 @@ fn has_display() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
+/// Renders into an image: no window, no display server.
+fn offscreen(app: &mut App, out: PathBuf) {
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: None,
+                exit_condition: ExitCondition::DontExit,
+                ..default()
+            })
+            .disable::<WinitPlugin>(),
+    )
+    .add_plugins(ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(1.0 / 60.0)))
+    .insert_resource(ShotRequest::offscreen(out))
+    .add_plugins(sandbox::shot::plugin);
+}
+
+/// A real window with mouse input and the hot-reload watcher; with `shot`, its frame is saved and the
+/// app exits (at scale factor 1, so the picture is [`SIZE`] pixels whatever the display's density).
+fn windowed(app: &mut App, title: String, shot: Option<PathBuf>) {
+    let mut resolution = WindowResolution::from(SIZE);
+    if shot.is_some() {
+        resolution = resolution.with_scale_factor_override(1.0);
+    }
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title,
+            resolution,
+            ..default()
+        }),
+        ..default()
+    }))
+    .add_systems(Startup, sandbox::spawn_camera)
+    .add_plugins((sandbox::input::plugin, sandbox::reload::plugin));
+    if let Some(out) = shot {
+        app.insert_resource(ShotRequest::window(out)).add_plugins(sandbox::shot::plugin);
+    }
+}
+
 fn main() -> ExitCode {
-    let args = match parse_args() {
+    let args = match parse_args(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(2);
         }
     };
+    let path = args.path.as_deref().unwrap_or("[PATH]");
     if args.screenshot.is_none() && !has_display() {
         eprintln!(
-            "sandbox: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); to render one frame without a display run `sandbox {} --screenshot OUT.png [--ply N]`",
-            args.path.as_deref().unwrap_or("[PATH]")
+            "sandbox: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); to render one frame without a display run `sandbox {path} --screenshot OUT.png [--ply N]`"
+        );
+        return ExitCode::from(2);
+    }
+    if args.window && !has_display() {
+        eprintln!(
+            "sandbox: --window needs a display (neither DISPLAY nor WAYLAND_DISPLAY is set); run it under `xvfb-run -a`, or drop --window to render offscreen"
         );
         return ExitCode::from(2);
     }
@@ -78,34 +143,12 @@ fn main() -> ExitCode {
     let title = format!("Arbiter sandbox: {}", session.title);
     let mut app = App::new();
     match args.screenshot {
-        Some(out) => {
-            app.add_plugins(
-                DefaultPlugins
-                    .set(WindowPlugin {
-                        primary_window: None,
-                        exit_condition: ExitCondition::DontExit,
-                        ..default()
-                    })
-                    .disable::<WinitPlugin>(),
-            )
-            .add_plugins(ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(1.0 / 60.0)))
-            .insert_resource(ShotRequest::new(out))
-            .add_plugins(sandbox::shot::plugin);
-        }
-        None => {
-            app.add_plugins(DefaultPlugins.set(WindowPlugin {
-                primary_window: Some(Window {
-                    title,
-                    resolution: SIZE.into(),
-                    ..default()
-                }),
-                ..default()
-            }))
-            .add_systems(Startup, sandbox::spawn_camera)
-            .add_plugins(sandbox::input::plugin);
-        }
+        Some(out) if !args.window => offscreen(&mut app, out),
+        shot => windowed(&mut app, title, shot),
     }
-    app.insert_resource(session).add_plugins(sandbox::plugin);
+    app.insert_resource(session)
+        .insert_resource(View { flipped: args.flip })
+        .add_plugins(sandbox::plugin);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::from(1),

@@ -1,16 +1,49 @@
 //! The egui side panel: what the interpreter says about the position (side to move, check, the
-//! outcome), the scenario's title and caption, step buttons, and the ruling on a refused move.
+//! outcome, claimable draws, the count in games that score by area), rule errors after a reload and
+//! the first move the new rules refuse, the replay transport with a move list and the step's
+//! expectations, play tools (take back, seeded random move, promotion choice, the ruling on a refused
+//! move), the referee's tools (editor, dead marking, copy FEN, save as scenario) and the action log.
+//!
+//! The panel only reads the [`Session`]: every change it asks for is a message ([`Replay`],
+//! [`Apply`]) applied by the session's systems, so the board is redrawn only when the game changes.
 
+use arbiter::game::{Outcome, Status};
+use arbiter::model::{KindId, Rules, Side, Verdict};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::session::{Replay, Session};
+use crate::editor;
+use crate::layout::View;
+use crate::replay::{Autoplay, SPEEDS};
+use crate::session::{Action, Apply, Brush, Edit, Mode, Replay, Session, Tools};
 
 /// The panel's width in logical pixels; the camera shifts the board right by half of it.
 pub const PANEL_WIDTH: f32 = 320.0;
 
-fn side_panel(mut contexts: EguiContexts, session: Res<Session>, mut replay: MessageWriter<Replay>) -> Result {
-    let ctx = contexts.ctx_mut()?;
+const GOOD: egui::Color32 = egui::Color32::from_rgb(100, 200, 120);
+const BAD: egui::Color32 = egui::Color32::from_rgb(235, 95, 80);
+const WARN: egui::Color32 = egui::Color32::from_rgb(240, 170, 70);
+
+/// How many log entries the panel shows.
+const LOG_SHOWN: usize = 8;
+
+/// What the panel asks the session to do this frame.
+#[derive(Default)]
+struct Requests {
+    replay: Vec<Replay>,
+    actions: Vec<Action>,
+}
+
+fn side_panel(
+    mut contexts: EguiContexts,
+    session: Res<Session>,
+    mut tools: ResMut<Tools>,
+    mut auto: ResMut<Autoplay>,
+    view: Option<ResMut<View>>,
+    mut replay: MessageWriter<Replay>,
+    mut apply: MessageWriter<Apply>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
     let mut root = egui::Ui::new(
         ctx.clone(),
         "root".into(),
@@ -18,72 +51,351 @@ fn side_panel(mut contexts: EguiContexts, session: Res<Session>, mut replay: Mes
             .layer_id(egui::LayerId::background())
             .max_rect(ctx.viewport_rect()),
     );
-    let pos = session.game.current();
-    let rules = pos.rules();
-    let outcome = session.game.outcome();
+    let mut req = Requests::default();
+    let mut view = view;
     egui::Panel::left("arbiter")
         .exact_size(PANEL_WIDTH)
         .resizable(false)
         .show(&mut root, |ui| {
-            ui.heading(&session.title);
-            ui.label(format!("Rules: {}", rules.name));
-            ui.separator();
-            let stm = &rules.players[pos.side_to_move().index()].name;
-            ui.label(format!("To move: {stm}"));
-            if pos.in_check() {
-                ui.colored_label(egui::Color32::from_rgb(220, 80, 60), "In check");
-            }
-            ui.label(outcome.message(pos));
-            ui.separator();
-            if session.timeline.len() > 1 {
-                ui.label(format!("Step {} of {}", session.step, session.timeline.len() - 1));
-                ui.horizontal(|ui| {
-                    for (label, r) in [
-                        ("⏮ First", Replay::First),
-                        ("◀ Back", Replay::Back),
-                        ("Forward ▶", Replay::Forward),
-                        ("Last ⏭", Replay::Last),
-                    ] {
-                        if ui.button(label).clicked() {
-                            replay.write(r);
-                        }
-                    }
-                });
-                match session.frame() {
-                    Some(frame) => {
-                        if !frame.played.is_empty() {
-                            ui.label(format!("Played: {}", frame.played.join(" ")));
-                        }
-                        if let Some(c) = &frame.caption {
-                            ui.label(egui::RichText::new(c).italics());
-                        }
-                    }
-                    None => {
-                        ui.label(format!("{} move(s) played by hand since step {}", session.off_script, session.step));
-                    }
+            egui::ScrollArea::vertical().id_salt("panel").show(ui, |ui| {
+                status(ui, &session, view.as_mut(), &mut req);
+                reload_problems(ui, &session);
+                if session.timeline.len() > 1 {
+                    timeline(ui, &session, &mut auto, &mut req);
                 }
-                ui.separator();
-            }
-            if let Some(m) = session.last_move_text().filter(|_| session.off_script > 0) {
-                ui.label(format!("Last move: {m}"));
-                if ui.button("Take back all").clicked() {
-                    replay.write(Replay::To(session.step));
-                }
-            }
-            if let Some(r) = &session.refusal {
-                ui.colored_label(egui::Color32::from_rgb(230, 110, 90), format!("{}: illegal ({})", r.text, r.code));
-                ui.label(&r.message);
-                if let Some(c) = &r.clause {
-                    ui.label(format!("Clause: {c}"));
-                }
-            }
-            if let Some(n) = &session.note {
-                ui.label(n);
-            }
-            ui.separator();
-            ui.small("Click a piece of the side to move, then a target. Promotion plays the first choice.");
+                play(ui, &session, &mut tools, &mut req);
+                referee(ui, &ctx, &session, &mut tools, &mut req);
+                log(ui, &session);
+            });
         });
+    replay.write_batch(req.replay);
+    apply.write_batch(req.actions.into_iter().map(Apply));
     Ok(())
+}
+
+/// Title, rules, side to move, check, outcome, claimable draws, the count, the board's orientation.
+fn status(ui: &mut egui::Ui, session: &Session, view: Option<&mut ResMut<View>>, req: &mut Requests) {
+    let pos = session.game.current();
+    let rules = pos.rules();
+    let outcome = session.game.outcome();
+    ui.heading(&session.title);
+    ui.horizontal(|ui| {
+        ui.label(format!("Rules: {}", rules.name));
+        if session.rules_path.is_some() && ui.small_button("Reload").on_hover_text("Read the ruleset file again").clicked() {
+            req.actions.push(Action::Reload);
+        }
+    });
+    if let Some(view) = view {
+        let mut flipped = view.flipped;
+        // Written back only on a change: the board redraws when the view changes.
+        if ui.checkbox(&mut flipped, "Flip board").changed() {
+            view.flipped = flipped;
+        }
+    }
+    ui.separator();
+    let stm = &rules.players[pos.side_to_move().index()].name;
+    ui.label(format!("To move: {stm}    Ply: {}", session.game.ply()));
+    if pos.in_check() {
+        ui.colored_label(BAD, "In check");
+    }
+    let said = outcome.message(pos);
+    match outcome.status {
+        // More than "red to move": the check, or the draws that may be claimed.
+        Status::Ongoing if said != format!("{stm} to move") => {
+            ui.label(said);
+        }
+        Status::Ongoing => {}
+        _ => {
+            ui.colored_label(WARN, format!("{said} ({})", outcome.reason.clone().unwrap_or_default()));
+        }
+    }
+    for (reason, clause) in &outcome.claimable {
+        let why = Outcome::claim_message(pos, reason).unwrap_or_default();
+        ui.label(format!(
+            "{stm} may claim a draw ({reason}{}): {why}",
+            clause.as_ref().map(|c| format!(", {c}")).unwrap_or_default()
+        ));
+        if ui.button(format!("Claim draw ({reason})")).clicked() {
+            req.actions.push(Action::ClaimDraw(reason.clone()));
+        }
+    }
+    score(ui, session, rules);
+}
+
+/// The area count, for rulesets that score by area.
+fn score(ui: &mut egui::Ui, session: &Session, rules: &Rules) {
+    let Some(komi) = rules.end_rules.iter().find_map(|r| match r.verdict {
+        Verdict::ScoreByArea { komi } => Some(komi),
+        _ => None,
+    }) else {
+        return;
+    };
+    let s = session.game.outcome().score.unwrap_or_else(|| session.game.area_score(komi));
+    let [a, b] = [&rules.players[0].name, &rules.players[1].name];
+    let m = s.margin();
+    let lead = match m {
+        m if m > 0.0 => format!("{a} by {m}"),
+        m if m < 0.0 => format!("{b} by {}", -m),
+        _ => "a tie".to_string(),
+    };
+    ui.label(format!(
+        "Score: {a} {}, {b} {} + komi {} — {lead}",
+        s.points[0], s.points[1], s.komi
+    ));
+    let dead = session.game.dead();
+    if !dead.is_empty() {
+        let names: Vec<String> = dead.iter().map(|&sq| rules.board.name(sq)).collect();
+        ui.small(format!("Dead chains at {}", names.join(", ")));
+    }
+}
+
+/// Errors of the last reload, and the first move the reloaded rules refuse.
+fn reload_problems(ui: &mut egui::Ui, session: &Session) {
+    if !session.rule_errors.is_empty() {
+        ui.separator();
+        ui.colored_label(BAD, "The ruleset has errors; the last good rules stay in use:");
+        for e in &session.rule_errors {
+            ui.label(egui::RichText::new(e).monospace().color(BAD));
+        }
+    }
+    if let Some(b) = &session.broken {
+        ui.separator();
+        ui.colored_label(WARN, b.sentence());
+    }
+}
+
+/// The transport, the speed, the move list, and the frame's caption and expectations.
+fn timeline(ui: &mut egui::Ui, session: &Session, auto: &mut Autoplay, req: &mut Requests) {
+    ui.separator();
+    let last = session.timeline.len() - 1;
+    ui.label(format!("Step {} of {last}", session.step));
+    ui.horizontal(|ui| {
+        let play_label = if auto.playing { "⏸" } else { "▶" };
+        let buttons: [(&str, Option<Replay>); 5] = [
+            ("⏮", Some(Replay::First)),
+            ("◀", Some(Replay::Back)),
+            (play_label, None),
+            ("▶▶", Some(Replay::Forward)),
+            ("⏭", Some(Replay::Last)),
+        ];
+        for (label, r) in buttons {
+            if ui.button(label).clicked() {
+                match r {
+                    Some(r) => {
+                        auto.playing = false;
+                        req.replay.push(r);
+                    }
+                    None => req.actions.extend(auto.toggle(session)),
+                }
+            }
+        }
+    });
+    ui.add(egui::Slider::new(&mut auto.speed, SPEEDS).logarithmic(true).text("steps/s"));
+    egui::ScrollArea::vertical()
+        .id_salt("moves")
+        .max_height(150.0)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            for (i, f) in session.timeline.iter().enumerate() {
+                let text = match (i, f.played.is_empty(), &f.caption) {
+                    (0, _, _) => "0. start".to_string(),
+                    (_, false, _) => format!("{i}. {}", f.played.join(" ")),
+                    (_, true, Some(c)) => format!("{i}. {}", c.chars().take(40).collect::<String>()),
+                    (_, true, None) => format!("{i}."),
+                };
+                let current = i == session.step && session.off_script == 0;
+                let r = ui.selectable_label(current, text);
+                if current && auto.playing {
+                    r.scroll_to_me(Some(egui::Align::Center));
+                }
+                if r.clicked() {
+                    auto.playing = false;
+                    req.replay.push(Replay::To(i));
+                }
+            }
+        });
+    match session.frame() {
+        Some(frame) => {
+            if !frame.played.is_empty() {
+                ui.label(format!("Played: {}", frame.played.join(" ")));
+            }
+            if let Some(c) = &frame.caption {
+                ui.label(egui::RichText::new(c).italics());
+            }
+            for e in &frame.expectations {
+                let (mark, colour) = if e.passed { ("✔", GOOD) } else { ("✘", BAD) };
+                let r = ui.colored_label(colour, format!("{mark} {}", e.text));
+                if let Some(instead) = &e.instead {
+                    r.on_hover_text(format!("instead: {instead}"));
+                    ui.small(format!("instead: {instead}"));
+                }
+            }
+        }
+        None => {
+            ui.label(format!("{} change(s) by hand since step {}", session.off_script, session.step));
+        }
+    }
+}
+
+/// Take back, random move, the promotion choice, the ruling on a refused move.
+fn play(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Requests) {
+    ui.separator();
+    if let Some(m) = session.last_move_text() {
+        ui.label(format!("Last move: {m}"));
+    }
+    ui.horizontal(|ui| {
+        if ui.add_enabled(session.game.ply() > 0, egui::Button::new("Take back")).clicked() {
+            req.actions.push(Action::TakeBack);
+        }
+        if ui.button("Random move").clicked() {
+            req.actions.push(Action::Random { seed: tools.seed });
+            tools.seed = tools.seed.wrapping_add(1);
+        }
+        ui.label("seed");
+        ui.add(egui::DragValue::new(&mut tools.seed));
+    });
+    if let Some(c) = &session.choice {
+        let board = &session.engine.rules().board;
+        ui.colored_label(WARN, format!("{} to {}: choose", board.name(c.from), board.name(c.to)));
+        ui.horizontal_wrapped(|ui| {
+            for (text, kind) in &c.options {
+                if ui.button(kind).clicked() {
+                    req.actions.push(Action::Play(text.clone()));
+                }
+            }
+        });
+    }
+    if let Some(r) = &session.refusal {
+        ui.colored_label(BAD, format!("{}: illegal ({})", r.text, r.code));
+        ui.label(&r.message);
+        if let Some(c) = &r.clause {
+            ui.label(format!("Clause: {c}"));
+        }
+    }
+    if let Some(n) = &session.note {
+        ui.colored_label(WARN, n);
+    }
+}
+
+/// The mode, the editor, dead marking, copy FEN, save as scenario.
+fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mut Tools, req: &mut Requests) {
+    ui.separator();
+    let pos = session.game.current();
+    let rules = pos.rules();
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut tools.mode, Mode::Play, "Play");
+        ui.radio_value(&mut tools.mode, Mode::Edit, "Edit");
+        if pos.chain_game() {
+            ui.radio_value(&mut tools.mode, Mode::MarkDead, "Mark dead");
+        }
+    });
+    ui.small(match tools.mode {
+        Mode::Play => "Click a piece of the side to move, then a target; in placing games, click a point.",
+        Mode::Edit => "Click a square to put the chosen piece there (or empty it).",
+        Mode::MarkDead => "Click a chain to mark it dead, or alive again; the score follows.",
+    });
+    if tools.mode == Mode::Edit {
+        // One row of kinds per player.
+        for side in [Side::FIRST, Side::SECOND] {
+            let player = &rules.players[side.index()].name;
+            ui.horizontal_wrapped(|ui| {
+                ui.label(format!("{player}:"));
+                for (k, kind) in rules.kinds.iter().enumerate() {
+                    let label = format!("{} {}", kind.glyphs[side.index()], kind.name);
+                    ui.selectable_value(&mut tools.brush, Brush::Piece(KindId(k as u8), side), label)
+                        .on_hover_text(format!("{player}'s {}", kind.name.to_lowercase()));
+                }
+            });
+        }
+        ui.selectable_value(&mut tools.brush, Brush::Erase, "Erase");
+        ui.horizontal(|ui| {
+            ui.label("To move:");
+            for side in [Side::FIRST, Side::SECOND] {
+                let on = pos.side_to_move() == side;
+                if ui.selectable_label(on, &rules.players[side.index()].name).clicked() && !on {
+                    req.actions.push(Action::Edit(Edit::SideToMove(side)));
+                }
+            }
+        });
+        // The field follows the position until the user edits it.
+        let fen = pos.fen();
+        if tools.fen_shown != fen {
+            tools.fen_text = fen.clone();
+            tools.fen_shown = fen;
+        }
+        ui.add(egui::TextEdit::singleline(&mut tools.fen_text).desired_width(f32::INFINITY));
+        ui.horizontal(|ui| {
+            if ui.button("Set from FEN").clicked() {
+                req.actions.push(Action::Edit(Edit::Fen(tools.fen_text.clone())));
+            }
+            if ui.button("Current FEN").clicked() {
+                tools.fen_text = pos.fen();
+            }
+        });
+        if let Some(e) = &session.edit_error {
+            ui.colored_label(BAD, e);
+        }
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Copy FEN").clicked() {
+            let fen = pos.fen();
+            ctx.copy_text(fen.clone());
+            tools.copied = Some(fen);
+        }
+    });
+    if let Some(f) = &tools.copied {
+        ui.label(egui::RichText::new(f).monospace().small());
+    }
+    let hint = editor::default_save_path(session).display().to_string();
+    ui.add(
+        egui::TextEdit::singleline(&mut tools.save_path)
+            .hint_text(hint.clone())
+            .desired_width(f32::INFINITY),
+    );
+    if ui.button("Save as scenario").clicked() {
+        let path = std::path::PathBuf::from(if tools.save_path.trim().is_empty() {
+            hint.as_str()
+        } else {
+            tools.save_path.trim()
+        });
+        tools.saved = Some(editor::save_scenario(session, &path));
+    }
+    match &tools.saved {
+        Some(Ok(p)) => {
+            ui.colored_label(GOOD, format!("Saved {} (it passes the scenario runner)", p.display()));
+        }
+        Some(Err(e)) => {
+            ui.colored_label(BAD, e);
+        }
+        None => {}
+    }
+}
+
+/// The last actions applied, oldest first.
+fn log(ui: &mut egui::Ui, session: &Session) {
+    ui.separator();
+    egui::CollapsingHeader::new(format!("Actions ({})", session.log.len()))
+        .default_open(true)
+        .show(ui, |ui| {
+            for entry in session.log.iter().rev().take(LOG_SHOWN).rev() {
+                let (mark, colour) = if entry.ok { ("✔", GOOD) } else { ("✘", BAD) };
+                ui.colored_label(colour, format!("{mark} {}: {}", label(&entry.action), entry.said));
+            }
+        });
+}
+
+/// An action in a few words.
+fn label(a: &Action) -> String {
+    match a {
+        Action::Play(t) => format!("play {t}"),
+        Action::Random { seed } => format!("random (seed {seed})"),
+        Action::TakeBack => "take back".to_string(),
+        Action::GoTo(i) => format!("go to {i}"),
+        Action::Edit(_) => "edit".to_string(),
+        Action::MarkDead(_) => "mark".to_string(),
+        Action::ClaimDraw(_) => "claim".to_string(),
+        Action::Reload => "reload".to_string(),
+    }
 }
 
 /// The side panel, drawn every frame into the primary egui context.

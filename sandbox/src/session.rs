@@ -1,27 +1,43 @@
-//! The game on screen: a `Game` from the interpreter, the scenario timeline, the selected piece and
-//! the last ruling. Every change of position goes through the interpreter's API (`Game::play`,
-//! `Engine::from_fen`); this module never edits a board itself.
+//! The game on screen. [`Session`] holds the interpreter's `Game`, the timeline of what was opened (a
+//! scenario's steps or a record's plies), the selection, the last ruling, the rules in use and the log
+//! of what was done. Every change of position is an [`Action`] applied by [`Session::apply`]
+//! (`actions.rs`) through the interpreter's API — `Game::play` / `undo` / `set_dead` / `claim`,
+//! `Engine::from_fen` — and recorded in [`Session::log`]; this module never edits a board itself.
+//!
+//! Input arrives as messages: [`Clicked`] (a square, read by the [`Tools`] mode: play, edit, mark dead),
+//! [`Replay`] (the timeline) and [`Apply`] (any action, from the panel). Needs no window: the tests
+//! drive it in a bare `App`.
 
-use arbiter::game::{Engine, Game, Move, MoveKind, Ruling};
+use std::path::PathBuf;
+
+use arbiter::game::{Engine, Game, Move, MoveKind, Ruling, Status};
+use arbiter::model::{KindId, Side};
 use arbiter::notation::uci;
 use arbiter::scenario::Frame;
 use bevy::prelude::*;
 
+pub use crate::actions::{Action, Edit, Logged};
+pub use crate::recompile::Broken;
 use crate::source::Opened;
 
 /// A click on a square or point of the board (its index in the ruleset's board).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clicked(pub usize);
 
-/// A move along the scenario timeline.
+/// A move along the timeline (each becomes [`Action::GoTo`]).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Replay {
     First,
+    /// One step back; after moves by hand, back to the step they started from.
     Back,
     Forward,
     Last,
     To(usize),
 }
+
+/// An action to apply to the session (the panel's buttons send these).
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct Apply(pub Action);
 
 /// A refused move: the interpreter's ruling on it.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +48,70 @@ pub struct Refusal {
     pub clause: Option<String>,
 }
 
+/// A click on a target that several moves reach (promotion choices): nothing is played until one
+/// is chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub from: usize,
+    pub to: usize,
+    /// Each option: the move in coordinates (to apply as [`Action::Play`]) and the kind it makes.
+    pub options: Vec<(String, String)>,
+}
+
+/// What a click on the board does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Select a piece, play to a target, place a piece.
+    #[default]
+    Play,
+    /// Put the [`Tools::brush`] on the square ([`Action::Edit`]).
+    Edit,
+    /// Mark the chain under the click dead, or alive again ([`Action::MarkDead`]).
+    MarkDead,
+}
+
+/// What the editor puts on a clicked square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Brush {
+    Piece(KindId, Side),
+    #[default]
+    Erase,
+}
+
+/// How clicks are read, and the panel's inputs that are not part of the game.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct Tools {
+    pub mode: Mode,
+    pub brush: Brush,
+    /// The seed of the next "random move" (shown, and editable, in the panel).
+    pub seed: u64,
+    /// The editor's FEN field.
+    pub fen_text: String,
+    /// The position's FEN when the field was last filled from it (the field follows the position).
+    pub fen_shown: String,
+    /// Where "save as scenario" writes (empty: a fresh name under `scenarios/saved/`).
+    pub save_path: String,
+    /// The last save: the file written, or why not.
+    pub saved: Option<Result<PathBuf, String>>,
+    /// The FEN last put on the clipboard.
+    pub copied: Option<String>,
+}
+
+impl Default for Tools {
+    fn default() -> Tools {
+        Tools {
+            mode: Mode::Play,
+            brush: Brush::Erase,
+            seed: 1,
+            fen_text: String::new(),
+            fen_shown: String::new(),
+            save_path: String::new(),
+            saved: None,
+            copied: None,
+        }
+    }
+}
+
 /// The state of the sandbox.
 #[derive(Resource)]
 pub struct Session {
@@ -39,18 +119,37 @@ pub struct Session {
     /// Bumped whenever `engine` is replaced (a reloaded ruleset), so the board is drawn anew.
     pub generation: u64,
     pub title: String,
+    /// What was opened (a path or a bundled name), to open again on a reload.
+    pub origin: String,
+    /// The `.rules` file in use: a file watcher watches it.
+    pub rules_path: Option<PathBuf>,
+    /// The ruleset parameters in force (a scenario's or a record's).
+    pub params: Vec<(String, String)>,
     pub timeline: Vec<Frame>,
     /// Index into `timeline` of the position last loaded from it.
     pub step: usize,
     pub game: Game,
-    /// Moves played by clicks since the timeline position was loaded.
+    /// Changes made by hand (moves, edits) since the timeline position was loaded; while there are
+    /// any, the frame's caption and marks are not shown.
     pub off_script: usize,
     pub selected: Option<usize>,
     pub targets: Vec<usize>,
+    /// A promotion choice waiting for the player.
+    pub choice: Option<Choice>,
     pub refusal: Option<Refusal>,
+    /// The last move of the game (from, to), for highlighting.
     pub last_move: Option<(usize, usize)>,
-    /// A note for the panel (promotion choice made, bad FEN in a frame, ...).
+    /// A note for the panel (a frame that could not be loaded, a record cut short, ...).
     pub note: Option<String>,
+    /// Why the last edit was refused (the interpreter's FEN error); the position stayed as it was.
+    pub edit_error: Option<String>,
+    /// Every action applied, in order.
+    pub log: Vec<Logged>,
+    /// Errors of the last reload, one `file:line:col: error[code]: message` each; the rules in use
+    /// are the last good ones.
+    pub rule_errors: Vec<String>,
+    /// The first move of the line that the reloaded rules refuse.
+    pub broken: Option<Broken>,
 }
 
 impl Session {
@@ -61,58 +160,75 @@ impl Session {
             engine: opened.engine,
             generation: 0,
             title: opened.title,
+            origin: opened.origin,
+            rules_path: Some(opened.rules_path),
+            params: opened.params,
             timeline: opened.timeline,
             step: 0,
             game,
             off_script: 0,
             selected: None,
             targets: Vec::new(),
+            choice: None,
             refusal: None,
             last_move: None,
-            note: None,
+            note: opened.stopped,
+            edit_error: None,
+            log: Vec::new(),
+            rule_errors: Vec::new(),
+            broken: None,
         };
-        s.go_to(0);
+        if let Err(e) = s.load_frame(0) {
+            s.note = Some(e);
+        }
         s
     }
 
-    /// The current timeline frame (caption, highlights, arrows) unless moves were played since.
+    /// The current timeline frame (caption, highlights, arrows) unless changes were made by hand since.
     pub fn frame(&self) -> Option<&Frame> {
         (self.off_script == 0).then(|| self.timeline.get(self.step)).flatten()
     }
 
-    /// Loads timeline position `i` (clamped).
+    /// Loads timeline position `i` (clamped), as [`Action::GoTo`].
     pub fn go_to(&mut self, i: usize) {
-        let i = i.min(self.timeline.len().saturating_sub(1));
-        self.step = i;
-        self.off_script = 0;
-        self.selected = None;
-        self.targets.clear();
-        self.refusal = None;
-        self.last_move = None;
-        self.note = None;
-        if let Some(frame) = self.timeline.get(i) {
-            match self.engine.from_fen(&frame.fen) {
-                Ok(pos) => self.game = Game::new(self.engine.clone(), pos),
-                Err(e) => self.note = Some(format!("step {i}: {e:?}")),
-            }
-        }
+        let _ = self.apply(Action::GoTo(i));
     }
 
-    pub fn replay(&mut self, r: Replay) {
+    /// The timeline index a [`Replay`] command leads to.
+    pub fn replay_target(&self, r: Replay) -> usize {
         let last = self.timeline.len().saturating_sub(1);
-        let to = match r {
+        match r {
             Replay::First => 0,
             Replay::Back if self.off_script > 0 => self.step,
             Replay::Back => self.step.saturating_sub(1),
             Replay::Forward => (self.step + 1).min(last),
             Replay::Last => last,
-            Replay::To(i) => i,
-        };
+            Replay::To(i) => i.min(last),
+        }
+    }
+
+    /// Moves along the timeline.
+    pub fn replay(&mut self, r: Replay) {
+        let to = self.replay_target(r);
         self.go_to(to);
     }
 
-    /// The legal moves of the piece on `from`.
+    /// Is the game over (won, drawn, claimed)? The interpreter's outcome, as a refusal of any move.
+    pub(crate) fn game_over(&self) -> Option<Refusal> {
+        let o = self.game.outcome();
+        (o.status != Status::Ongoing).then(|| Refusal {
+            text: String::new(),
+            code: "game-over".to_string(),
+            message: format!("the game is over: {}", o.message(self.game.current())),
+            clause: o.clause.clone(),
+        })
+    }
+
+    /// The legal moves of the piece on `from` (none once the game is over).
     fn moves_from(&self, from: usize) -> Vec<Move> {
+        if self.game.outcome().status != Status::Ongoing {
+            return Vec::new();
+        }
         self.game
             .current()
             .legal_moves()
@@ -121,21 +237,16 @@ impl Session {
             .collect()
     }
 
-    fn play(&mut self, m: Move) {
-        let from = m.from as usize;
-        let to = m.to as usize;
-        self.game.play(m);
-        self.off_script += 1;
-        self.selected = None;
-        self.targets.clear();
-        self.refusal = None;
-        self.last_move = Some((if matches!(m.kind, MoveKind::Place(_)) { to } else { from }, to));
-    }
-
-    fn refuse(&mut self, text: String) {
-        self.refusal = match self.game.current().explain(&text) {
+    /// Records the interpreter's ruling on the move `text` (coordinates), or that the game is over.
+    pub(crate) fn refuse(&mut self, text: &str) {
+        if let Some(mut over) = self.game_over() {
+            over.text = text.to_string();
+            self.refusal = Some(over);
+            return;
+        }
+        self.refusal = match self.game.current().explain(text) {
             Ruling::Illegal(i) => Some(Refusal {
-                text,
+                text: text.to_string(),
                 code: i.code.to_string(),
                 message: i.message,
                 clause: i.clause,
@@ -144,8 +255,27 @@ impl Session {
         };
     }
 
-    /// Handles a click on `sq`: select a piece of the side to move, play to a target, place a piece,
-    /// or record the ruling on an illegal move.
+    /// A click on `sq` as the [`Tools`] read it.
+    pub fn click_with(&mut self, sq: usize, tools: &Tools) {
+        if sq >= self.engine.rules().board.squares() {
+            return;
+        }
+        match (tools.mode, tools.brush) {
+            (Mode::Play, _) => self.click(sq),
+            (Mode::Edit, Brush::Piece(kind, side)) => {
+                let _ = self.apply(Action::Edit(Edit::Put { square: sq, kind, side }));
+            }
+            (Mode::Edit, Brush::Erase) => {
+                let _ = self.apply(Action::Edit(Edit::Clear(sq)));
+            }
+            (Mode::MarkDead, _) => {
+                let _ = self.apply(Action::MarkDead(sq));
+            }
+        }
+    }
+
+    /// A click on `sq` in play: select a piece of the side to move, play to a target (asking first
+    /// when several moves reach it), place a piece, or record the ruling on an illegal move.
     pub fn click(&mut self, sq: usize) {
         let pos = self.game.current().clone();
         let board = &pos.rules().board;
@@ -153,6 +283,7 @@ impl Session {
             return;
         }
         self.note = None;
+        self.choice = None;
         if let Some(from) = self.selected {
             if from == sq {
                 self.selected = None;
@@ -160,13 +291,25 @@ impl Session {
                 return;
             }
             let candidates: Vec<Move> = self.moves_from(from).into_iter().filter(|m| m.to as usize == sq).collect();
-            if let Some(&m) = candidates.first() {
-                if candidates.len() > 1 {
-                    let name = m.promotion().map(|k| pos.rules().kind(k).name.clone()).unwrap_or_default();
-                    self.note = Some(format!("{} choices for this move; the first was played ({name})", candidates.len()));
+            match candidates.as_slice() {
+                [m] => {
+                    let _ = self.apply(Action::Play(uci::to_text(&pos, *m)));
+                    return;
                 }
-                self.play(m);
-                return;
+                [_, _, ..] => {
+                    let options = candidates
+                        .iter()
+                        .map(|m| {
+                            let kind = m.promotion().map(|k| pos.rules().kind(k).name.clone());
+                            let text = uci::to_text(&pos, *m);
+                            (text.clone(), kind.unwrap_or(text))
+                        })
+                        .collect();
+                    self.choice = Some(Choice { from, to: sq, options });
+                    self.refusal = None;
+                    return;
+                }
+                [] => {}
             }
         }
         let us = pos.side_to_move();
@@ -183,7 +326,7 @@ impl Session {
         if let Some(from) = self.selected {
             self.selected = None;
             self.targets.clear();
-            self.refuse(format!("{}{}", board.name(from), board.name(sq)));
+            self.refuse(&format!("{}{}", board.name(from), board.name(sq)));
             return;
         }
         let legal = pos.legal_moves();
@@ -192,13 +335,15 @@ impl Session {
                 .into_iter()
                 .find(|m| matches!(m.kind, MoveKind::Place(_)) && m.to as usize == sq);
             match place {
-                Some(m) => self.play(m),
-                None => self.refuse(board.name(sq)),
+                Some(m) => {
+                    let _ = self.apply(Action::Play(uci::to_text(&pos, m)));
+                }
+                None => self.refuse(&board.name(sq)),
             }
         }
     }
 
-    /// The last move played, in coordinates, if any was played by a click.
+    /// The last move of the game, in coordinates.
     pub fn last_move_text(&self) -> Option<String> {
         let moves = self.game.moves();
         let positions = self.game.positions();
@@ -208,16 +353,26 @@ impl Session {
     }
 }
 
-fn handle_clicks(mut clicks: MessageReader<Clicked>, mut session: ResMut<Session>) {
+fn handle_replay(mut commands: MessageReader<Replay>, mut session: ResMut<Session>) {
+    for r in commands.read() {
+        session.replay(*r);
+    }
+}
+
+fn handle_actions(mut actions: MessageReader<Apply>, mut session: ResMut<Session>) {
+    for a in actions.read() {
+        if let Err(e) = session.apply(a.0.clone()) {
+            debug!("{:?} refused: {e}", a.0);
+        }
+    }
+}
+
+fn handle_clicks(mut clicks: MessageReader<Clicked>, mut session: ResMut<Session>, tools: Res<Tools>) {
     for c in clicks.read() {
-        session.click(c.0);
+        session.click_with(c.0, &tools);
         debug!(
-            "click on {}: selected {:?}, {} target(s), ply {}, refusal {:?}",
-            session
-                .engine
-                .rules()
-                .board
-                .name(c.0.min(session.engine.rules().board.squares().saturating_sub(1))),
+            "click on square {}: selected {:?}, {} target(s), ply {}, refusal {:?}",
+            c.0,
             session.selected,
             session.targets.len(),
             session.game.ply(),
@@ -226,15 +381,16 @@ fn handle_clicks(mut clicks: MessageReader<Clicked>, mut session: ResMut<Session
     }
 }
 
-fn handle_replay(mut commands: MessageReader<Replay>, mut session: ResMut<Session>) {
-    for r in commands.read() {
-        session.replay(*r);
-    }
-}
-
-/// The sandbox's logic: messages and the systems that apply them to the [`Session`]. Needs no window.
+/// The sandbox's logic: messages, [`Tools`], autoplay, and the systems that apply them to the
+/// [`Session`]. Needs no window.
 pub fn plugin(app: &mut App) {
     app.add_message::<Clicked>()
         .add_message::<Replay>()
-        .add_systems(Update, (handle_replay, handle_clicks).chain());
+        .add_message::<Apply>()
+        .init_resource::<Tools>()
+        .add_plugins(crate::replay::plugin)
+        .add_systems(
+            Update,
+            (handle_replay, handle_actions, handle_clicks, crate::replay::autoplay).chain(),
+        );
 }

@@ -1,39 +1,73 @@
-//! Headless screenshots: the camera renders into an image (no window, no display server); at frame
-//! [`SHOT_FRAME`] the image is captured, written as PNG, and the app exits.
+//! Screenshots: once the render pipelines are built (they compile in the background; earlier frames
+//! can be blank), one frame is captured, written as PNG, and the app exits. Two targets: offscreen
+//! (the camera renders into an image; no window, no display server) or the primary window (the same
+//! window a person sees; needs a display, e.g. Xvfb).
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bevy::camera::RenderTarget;
 use bevy::prelude::*;
-use bevy::render::render_resource::TextureFormat;
+use bevy::render::render_resource::{CachedPipelineState, PipelineCache, TextureFormat};
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+use bevy::render::{Render, RenderApp, RenderSystems};
 
 use crate::panel::PANEL_WIDTH;
 
-/// Pipelines compile asynchronously: earlier frames can be blank.
+/// The earliest frame shot, and how many frames in a row every pipeline must have been built before.
+const FIRST_FRAME: u32 = 10;
+const SETTLED_FRAMES: u32 = 5;
+/// The frame shot anyway if the pipelines never all report built.
 pub const SHOT_FRAME: u32 = 60;
 /// Give up (exit with an error) if nothing was captured by then.
 const GIVE_UP_FRAME: u32 = 1200;
+/// The picture's size in pixels, and the window's logical size.
 pub const SIZE: (u32, u32) = (1280, 800);
 
+/// What to capture and where to save it.
 #[derive(Resource)]
 pub struct ShotRequest {
     pub path: PathBuf,
+    /// Capture the primary window rather than an offscreen image.
+    pub window: bool,
     frames: u32,
+    /// Frames in a row with every pipeline built.
+    settled: u32,
+    taken: bool,
     target: Option<Handle<Image>>,
 }
 
+/// Whether every render pipeline requested so far is built; written by the render world each frame.
+#[derive(Resource, Clone, Default)]
+struct PipelinesBuilt(Arc<AtomicBool>);
+
 impl ShotRequest {
-    pub fn new(path: PathBuf) -> ShotRequest {
+    /// Render into an offscreen image (the plugin spawns the camera).
+    pub fn offscreen(path: PathBuf) -> ShotRequest {
         ShotRequest {
             path,
+            window: false,
             frames: 0,
+            settled: 0,
+            taken: false,
             target: None,
+        }
+    }
+
+    /// Capture the primary window (the app spawns the window and its camera).
+    pub fn window(path: PathBuf) -> ShotRequest {
+        ShotRequest {
+            window: true,
+            ..ShotRequest::offscreen(path)
         }
     }
 }
 
 fn spawn_offscreen_camera(mut commands: Commands, mut images: ResMut<Assets<Image>>, mut shot: ResMut<ShotRequest>) {
+    if shot.window {
+        return;
+    }
     let image = Image::new_target_texture(SIZE.0, SIZE.1, TextureFormat::Rgba8UnormSrgb, None);
     let handle = images.add(image);
     shot.target = Some(handle.clone());
@@ -44,31 +78,45 @@ fn spawn_offscreen_camera(mut commands: Commands, mut images: ResMut<Assets<Imag
     ));
 }
 
-fn count_frames(mut commands: Commands, mut shot: ResMut<ShotRequest>, mut exit: MessageWriter<AppExit>) {
+fn save(captured: On<ScreenshotCaptured>, shot: Res<ShotRequest>, mut exit: MessageWriter<AppExit>) {
+    let path = &shot.path;
+    let saved = captured
+        .image
+        .clone()
+        .try_into_dynamic()
+        .map_err(|e| e.to_string())
+        .and_then(|img| img.to_rgb8().save(path).map_err(|e| e.to_string()));
+    match saved {
+        Ok(()) => {
+            exit.write(AppExit::Success);
+        }
+        Err(e) => {
+            error!("cannot save the screenshot to {}: {e}", path.display());
+            exit.write(AppExit::error());
+        }
+    }
+}
+
+fn report_pipelines(cache: Res<PipelineCache>, built: Res<PipelinesBuilt>) {
+    let all = cache.waiting_pipelines().next().is_none() && cache.pipelines().all(|p| matches!(p.state, CachedPipelineState::Ok(_)));
+    built.0.store(all, Ordering::Relaxed);
+}
+
+fn count_frames(mut commands: Commands, mut shot: ResMut<ShotRequest>, built: Res<PipelinesBuilt>, mut exit: MessageWriter<AppExit>) {
     shot.frames += 1;
-    if shot.frames == SHOT_FRAME
-        && let Some(target) = shot.target.clone()
-    {
-        let path = shot.path.clone();
-        commands
-            .spawn(Screenshot::image(target))
-            .observe(move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-                let saved = captured
-                    .image
-                    .clone()
-                    .try_into_dynamic()
-                    .map_err(|e| e.to_string())
-                    .and_then(|img| img.to_rgb8().save(&path).map_err(|e| e.to_string()));
-                match saved {
-                    Ok(()) => {
-                        exit.write(AppExit::Success);
-                    }
-                    Err(e) => {
-                        error!("cannot save the screenshot to {}: {e}", path.display());
-                        exit.write(AppExit::error());
-                    }
-                }
-            });
+    shot.settled = if built.0.load(Ordering::Relaxed) { shot.settled + 1 } else { 0 };
+    let ready = shot.frames >= FIRST_FRAME && shot.settled >= SETTLED_FRAMES;
+    if !shot.taken && (ready || shot.frames == SHOT_FRAME) {
+        if !ready {
+            warn!("the render pipelines are not all built by frame {SHOT_FRAME}; shooting anyway");
+        }
+        shot.taken = true;
+        debug!("capturing frame {}", shot.frames);
+        let screenshot = match &shot.target {
+            Some(image) => Screenshot::image(image.clone()),
+            None => Screenshot::primary_window(),
+        };
+        commands.spawn(screenshot).observe(save);
     }
     if shot.frames == GIVE_UP_FRAME {
         error!("no screenshot was captured after {GIVE_UP_FRAME} frames");
@@ -76,7 +124,16 @@ fn count_frames(mut commands: Commands, mut shot: ResMut<ShotRequest>, mut exit:
     }
 }
 
-/// Renders offscreen and saves one frame (needs a [`ShotRequest`] resource).
+/// Saves one frame, offscreen or of the primary window (needs a [`ShotRequest`] resource; add it
+/// after the render plugin, which it asks whether the pipelines are built).
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_offscreen_camera).add_systems(Last, count_frames);
+    let built = PipelinesBuilt::default();
+    app.insert_resource(built.clone())
+        .add_systems(Startup, spawn_offscreen_camera)
+        .add_systems(Last, count_frames);
+    if let Some(render) = app.get_sub_app_mut(RenderApp) {
+        render
+            .insert_resource(built)
+            .add_systems(Render, report_pipelines.in_set(RenderSystems::Cleanup));
+    }
 }

@@ -1,11 +1,17 @@
-//! Opening what the command line names: a ruleset (a `.rules` path or a bundled name) or a RON
-//! scenario. Everything is read and checked through the interpreter's API; nothing here knows a game.
+//! Opening what the command line names: a ruleset (a `.rules` path or a bundled name), a RON
+//! scenario, or a game record (`.pgn`, `.wxf`, `.sgf`). Everything is read, checked and replayed
+//! through the interpreter's API (`check_file`, `scenario::Runner`, `notation::record`). Nothing here
+//! knows a game: a record's ruleset is the bundled one a tag names (`[Variant "…"]`, a WXF file's
+//! `GAME`), else the one of the right kind (its notation for WXF, placed pieces for SGF) that reads the
+//! most of the record's moves.
 
 use std::path::{Path, PathBuf};
 
 use arbiter::check::check_file;
 use arbiter::diag::Severity;
-use arbiter::game::Engine;
+use arbiter::game::{Engine, Status};
+use arbiter::model::{Notation, Primitive};
+use arbiter::notation::record::{self, Format, GameRecord};
 use arbiter::scenario::{self, Frame, Runner, Step};
 
 /// The scenario opened when the command line names nothing.
@@ -15,8 +21,51 @@ pub const DEFAULT_SCENARIO: &str = "scenarios/chess/checkmate-fools-mate.ron";
 pub struct Opened {
     pub engine: Engine,
     pub title: String,
-    /// Position 0 is the start; each further entry is the position after one scenario step.
+    /// Position 0 is the start; each further entry is the position after one scenario step or one
+    /// ply of a record.
     pub timeline: Vec<Frame>,
+    /// What was opened, as given to [`open`]; [`reopen`] opens it again.
+    pub origin: String,
+    /// The `.rules` file in use.
+    pub rules_path: PathBuf,
+    /// The parameter overrides in force: a scenario's `params`, a record's board size and komi.
+    pub params: Vec<(String, String)>,
+    /// A record move the rules refuse, as a sentence: the timeline ends before it. Only [`reopen`]
+    /// returns a record cut short; [`open`] reports it as an error.
+    pub stopped: Option<String>,
+}
+
+/// Why something could not be opened: errors in the ruleset (rendered one per line), or anything else.
+enum Failure {
+    Rules(PathBuf, Vec<String>),
+    Other(String),
+}
+
+impl From<String> for Failure {
+    fn from(s: String) -> Failure {
+        Failure::Other(s)
+    }
+}
+
+impl Failure {
+    /// One sentence for the command line.
+    fn sentence(self) -> String {
+        match self {
+            Failure::Rules(path, lines) => format!(
+                "{} has errors ({}); run `arbiter check`",
+                path.display(),
+                lines.first().map(String::as_str).unwrap_or("no detail")
+            ),
+            Failure::Other(s) => s,
+        }
+    }
+    /// The lines a rule designer reads in the panel.
+    fn lines(self) -> Vec<String> {
+        match self {
+            Failure::Rules(_, lines) => lines,
+            Failure::Other(s) => vec![s],
+        }
+    }
 }
 
 /// The workspace folder that holds `rulesets/` and `scenarios/` (beside the sandbox crate).
@@ -30,13 +79,33 @@ fn workspace_dirs() -> Vec<PathBuf> {
     dirs
 }
 
-fn ruleset_dirs() -> Vec<PathBuf> {
+/// Where bundled rulesets are looked up, first match winning.
+pub fn ruleset_dirs() -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     if let Ok(d) = std::env::var("ARBITER_RULESETS") {
         dirs.push(PathBuf::from(d));
     }
     dirs.extend(workspace_dirs().into_iter().map(|d| d.join("rulesets")));
     dirs
+}
+
+/// The bundled rulesets: every `.rules` file of the ruleset folders, one per file name, sorted.
+fn bundled() -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = Vec::new();
+    for d in ruleset_dirs() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "rules"))
+            .collect();
+        files.sort();
+        for f in files {
+            if !found.iter().any(|g| g.file_name() == f.file_name()) {
+                found.push(f);
+            }
+        }
+    }
+    found
 }
 
 /// Finds a file by path, or by a path relative to the workspace.
@@ -51,16 +120,72 @@ fn find_file(name: &str) -> Option<PathBuf> {
 /// Opens `arg` (`None`: the bundled scenario).
 ///
 /// # Errors
-/// A sentence naming what could not be read or checked.
+/// A sentence naming what could not be read or checked, and where.
 pub fn open(arg: Option<&str>) -> Result<Opened, String> {
     let arg = arg.unwrap_or(DEFAULT_SCENARIO);
+    let opened = open_with(arg, None).map_err(Failure::sentence)?;
+    match &opened.stopped {
+        Some(s) => Err(s.clone()),
+        None => Ok(opened),
+    }
+}
+
+/// Opens `origin` again with the ruleset file `rules_path` (a reload after the file changed): the
+/// same ruleset, even for a record whose ruleset [`open`] chose.
+///
+/// # Errors
+/// The ruleset's errors as `file:line:col: error[code]: message` lines ([`check_rules`]), or one
+/// line saying what else could not be read.
+pub fn reopen(origin: &str, rules_path: &Path) -> Result<Opened, Vec<String>> {
+    open_with(origin, Some(rules_path)).map_err(Failure::lines)
+}
+
+/// Checks a ruleset file with parameter overrides and compiles it.
+///
+/// # Errors
+/// Every error, one line each: `file:line:col: error[code]: message`.
+pub fn check_rules(path: &Path, params: &[(String, String)]) -> Result<Engine, Vec<String>> {
+    let checked = check_file(path, params);
+    match checked.rules {
+        Some(rules) => Ok(Engine::new(rules)),
+        None => {
+            let lines: Vec<String> = checked
+                .diagnostics
+                .sorted()
+                .into_iter()
+                .filter(|d| d.severity == Severity::Error)
+                .map(|d| {
+                    let (line, col) = checked.sources.line_col(d.span.file, d.span.start);
+                    format!(
+                        "{}:{line}:{col}: error[{}]: {}",
+                        checked.sources.name(d.span.file),
+                        d.code,
+                        d.message
+                    )
+                })
+                .collect();
+            if lines.is_empty() {
+                Err(vec![format!("{}: the ruleset could not be checked", path.display())])
+            } else {
+                Err(lines)
+            }
+        }
+    }
+}
+
+fn open_with(arg: &str, rules: Option<&Path>) -> Result<Opened, Failure> {
     if arg.ends_with(".ron") {
         let path = find_file(arg).ok_or_else(|| format!("no scenario file `{arg}`"))?;
-        return open_scenario(&path);
+        return open_scenario(arg, &path, rules);
     }
-    let path = match find_file(arg) {
-        Some(p) => p,
-        None => {
+    if let Some(format) = Format::from_path(Path::new(arg)) {
+        let path = find_file(arg).ok_or_else(|| format!("no game record `{arg}`"))?;
+        return open_record(arg, &path, format, rules);
+    }
+    let path = match (rules, find_file(arg)) {
+        (Some(r), _) => r.to_path_buf(),
+        (None, Some(p)) => p,
+        (None, None) => {
             let file = format!("{}.rules", arg.trim_end_matches(".rules"));
             ruleset_dirs()
                 .into_iter()
@@ -69,64 +194,195 @@ pub fn open(arg: Option<&str>) -> Result<Opened, String> {
                 .ok_or_else(|| format!("no ruleset `{arg}`: not a file, and not a bundled name"))?
         }
     };
-    let engine = engine_for(&path, &[])?;
+    let engine = check_rules(&path, &[]).map_err(|e| Failure::Rules(path.clone(), e))?;
     let start = engine.start();
-    let title = engine.rules().name.clone();
-    let timeline = vec![Frame {
-        step: 0,
-        fen: start.fen(),
-        played: Vec::new(),
-        caption: None,
-        highlight: Vec::new(),
-        arrows: Vec::new(),
-    }];
-    Ok(Opened { engine, title, timeline })
+    Ok(Opened {
+        title: engine.rules().name.clone(),
+        timeline: vec![frame(0, start.fen(), Vec::new(), None)],
+        engine,
+        origin: arg.to_string(),
+        rules_path: path,
+        params: Vec::new(),
+        stopped: None,
+    })
 }
 
-fn engine_for(path: &Path, params: &[(String, String)]) -> Result<Engine, String> {
-    let checked = check_file(path, params);
-    match checked.rules {
-        Some(rules) => Ok(Engine::new(rules)),
-        None => {
-            let first = checked.diagnostics.sorted().into_iter().find(|d| d.severity == Severity::Error);
-            Err(format!(
-                "{} has errors{}; run `arbiter check`",
-                path.display(),
-                first.map(|d| format!(" ({})", d.message)).unwrap_or_default()
-            ))
-        }
+/// A frame with no annotations.
+fn frame(step: usize, fen: String, played: Vec<String>, caption: Option<String>) -> Frame {
+    Frame {
+        step,
+        fen,
+        played,
+        caption,
+        highlight: Vec::new(),
+        arrows: Vec::new(),
+        dead: Vec::new(),
+        expectations: Vec::new(),
     }
 }
 
-fn open_scenario(path: &Path) -> Result<Opened, String> {
+fn open_scenario(origin: &str, path: &Path, rules: Option<&Path>) -> Result<Opened, Failure> {
     let mut sc = scenario::load(path).map_err(|e| e.to_string())?;
+    let params: Vec<(String, String)> = sc.params.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect();
+    let here = path.parent().unwrap_or(Path::new(""));
+    let file = format!("{}.rules", sc.ruleset.trim_end_matches(".rules"));
+    let rules_path = match rules {
+        Some(r) => r.to_path_buf(),
+        None => std::iter::once(here.join(&sc.ruleset))
+            .chain(ruleset_dirs().into_iter().map(|d| d.join(&file)))
+            .chain(here.ancestors().map(|a| a.join("rulesets").join(&file)))
+            .find(|p| p.is_file())
+            .ok_or_else(|| format!("ruleset `{}` not found for {}", sc.ruleset, path.display()))?,
+    };
+    // Checked first, so errors in the ruleset come back one per line.
+    let engine = check_rules(&rules_path, &params).map_err(|e| Failure::Rules(rules_path.clone(), e))?;
     // A first step that does nothing yields a frame for the start position.
     sc.steps.insert(0, Step::default());
     let report = Runner::new(ruleset_dirs()).run(&sc, path);
     if let scenario::Verdict::Error(e) = &report.verdict {
-        return Err(e.to_string());
+        return Err(e.to_string().into());
     }
-    let here = path.parent().unwrap_or(Path::new(""));
-    let file = format!("{}.rules", sc.ruleset.trim_end_matches(".rules"));
-    let rules_path = std::iter::once(here.join(&sc.ruleset))
-        .chain(ruleset_dirs().into_iter().map(|d| d.join(&file)))
-        .chain(here.ancestors().map(|a| a.join("rulesets").join(&file)))
-        .find(|p| p.is_file())
-        .ok_or_else(|| format!("ruleset `{}` not found for {}", sc.ruleset, path.display()))?;
-    let params: Vec<(String, String)> = sc.params.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect();
-    let engine = engine_for(&rules_path, &params)?;
-    let timeline = report
-        .frames
-        .into_iter()
-        .enumerate()
-        .map(|(i, f)| Frame { step: i, ..f })
-        .collect::<Vec<_>>();
+    let timeline: Vec<Frame> = report.frames.into_iter().enumerate().map(|(i, f)| Frame { step: i, ..f }).collect();
     if timeline.is_empty() {
-        return Err(format!("{}: the scenario produced no positions", path.display()));
+        return Err(format!("{}: the scenario produced no positions", path.display()).into());
     }
     Ok(Opened {
         engine,
         title: sc.title,
         timeline,
+        origin: origin.to_string(),
+        rules_path,
+        params,
+        stopped: None,
+    })
+}
+
+/// A ruleset a record might be played under.
+struct Candidate {
+    path: PathBuf,
+    engine: Engine,
+    params: Vec<(String, String)>,
+}
+
+/// Compiles `path` with those of `wanted` parameters it declares.
+fn candidate(path: &Path, wanted: &[(String, String)]) -> Result<Candidate, Failure> {
+    let declared = check_rules(path, &[]).map_err(|e| Failure::Rules(path.to_path_buf(), e))?;
+    let params: Vec<(String, String)> = wanted
+        .iter()
+        .filter(|(k, _)| declared.rules().params.iter().any(|(d, _)| d == k))
+        .cloned()
+        .collect();
+    let engine = if params.is_empty() {
+        declared
+    } else {
+        check_rules(path, &params).map_err(|e| Failure::Rules(path.to_path_buf(), e))?
+    };
+    Ok(Candidate {
+        path: path.to_path_buf(),
+        engine,
+        params,
+    })
+}
+
+/// The bundled ruleset a record was written for (see the module documentation).
+fn choose(rec: &GameRecord, file: &Path) -> Result<Candidate, Failure> {
+    let mut candidates: Vec<Candidate> = bundled()
+        .iter()
+        .filter_map(|p| candidate(p, &rec.params()).ok())
+        .filter(|c| {
+            let rules = c.engine.rules();
+            let places = rules.kinds.iter().any(|k| k.forms.iter().any(|f| f.primitive == Primitive::Place));
+            match rec.format {
+                Format::Sgf => places,
+                Format::Wxf => rules.notation == Notation::Wxf,
+                Format::Pgn => true,
+            }
+        })
+        .collect();
+    // Rulesets with a notation of their own first: coordinates read too many texts.
+    candidates.sort_by_key(|c| c.engine.rules().notation == Notation::Coordinates);
+    let named = ["Variant", "Game"].iter().filter_map(|t| rec.tag(t)).find_map(|v| {
+        candidates.iter().position(|c| {
+            let stem = c.path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            stem.eq_ignore_ascii_case(v.trim()) || c.engine.rules().name.eq_ignore_ascii_case(v.trim())
+        })
+    });
+    if let Some(i) = named {
+        return Ok(candidates.swap_remove(i));
+    }
+    let mut best: Option<(usize, Candidate)> = None;
+    for c in candidates {
+        let read = match rec.replay(&c.engine) {
+            Ok(r) if r.stopped.is_none() => usize::MAX,
+            Ok(r) => r.game.ply() + 1,
+            Err(_) => 0,
+        };
+        if best.as_ref().is_none_or(|(b, _)| read > *b) {
+            best = Some((read, c));
+        }
+    }
+    best.map(|(_, c)| c).ok_or_else(|| {
+        let what = match rec.format {
+            Format::Sgf => "a ruleset whose pieces are placed",
+            Format::Wxf => "a ruleset written in WXF",
+            Format::Pgn => "a ruleset",
+        };
+        Failure::Other(format!("{}: no bundled ruleset to replay it under ({what})", file.display()))
+    })
+}
+
+fn open_record(origin: &str, path: &Path, format: Format, rules: Option<&Path>) -> Result<Opened, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let rec = record::read(&text, format).map_err(|e| format!("{}: {e}", path.display()))?;
+    let chosen = match rules {
+        Some(r) => candidate(r, &rec.params())?,
+        None => choose(&rec, path)?,
+    };
+    let replayed = rec.replay(&chosen.engine).map_err(|e| format!("{}: {e}", path.display()))?;
+    let game = &replayed.game;
+    let mut timeline: Vec<Frame> = game
+        .positions()
+        .iter()
+        .enumerate()
+        .map(|(ply, pos)| {
+            let played = ply.checked_sub(1).map(|i| vec![rec.moves[i].clone()]).unwrap_or_default();
+            frame(ply, pos.fen(), played, None)
+        })
+        .collect();
+    let outcome = game.outcome();
+    if let (Some(stated), Some(last)) = (&rec.result, timeline.last_mut())
+        && replayed.stopped.is_none()
+    {
+        let said = if outcome.status == Status::Ongoing {
+            "the game goes on".to_string()
+        } else {
+            outcome.message(game.current())
+        };
+        last.caption = Some(format!("The record gives {stated}; under the rules: {said}."));
+    }
+    let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("record").to_string();
+    // The players' names as tags (a WXF file's `RED`), else PGN's `White` and `Black`.
+    let players = &chosen.engine.rules().players;
+    let (first, second) = (
+        rec.tag(&players[0].name).or(rec.tag("White")),
+        rec.tag(&players[1].name).or(rec.tag("Black")),
+    );
+    let title = match (first, second) {
+        (Some(w), Some(b)) if w != "?" && b != "?" => format!("{w} – {b} ({name})"),
+        _ => rec
+            .tag("Event")
+            .or(rec.tag("GN"))
+            .filter(|e| *e != "?")
+            .unwrap_or(&name)
+            .to_string(),
+    };
+    Ok(Opened {
+        title,
+        timeline,
+        origin: origin.to_string(),
+        rules_path: chosen.path,
+        params: chosen.params,
+        stopped: replayed.stopped.map(|s| format!("{}: {s}", path.display())),
+        engine: chosen.engine,
     })
 }

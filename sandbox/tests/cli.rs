@@ -1,4 +1,5 @@
-//! The binary's command line without a display: one sentence, the `--screenshot` form, a non-zero exit.
+//! The binary's command line without a display: one sentence, the `--screenshot` form, a non-zero exit;
+//! `--window` and `--flip` in the usage.
 
 use std::process::Command;
 
@@ -30,4 +31,34 @@ fn an_unknown_ruleset_is_reported_without_a_panic() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no ruleset `no-such-game`") && !err.contains("panicked"), "{err}");
+}
+
+fn run(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the sandbox binary runs");
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn a_windowed_screenshot_without_a_display_says_to_use_xvfb_or_drop_the_flag() {
+    let (code, err) = run(&["chess", "--screenshot", "unused.png", "--window"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--window needs a display") && err.contains("xvfb-run"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one sentence: {err}");
+}
+
+#[test]
+fn window_goes_only_with_screenshot_and_help_lists_the_options() {
+    let (code, err) = run(&["chess", "--window"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--window goes with --screenshot"), "{err}");
+    let (code, help) = run(&["--help"]);
+    assert_eq!(code, Some(2));
+    for option in ["--flip", "--screenshot", "--window", "--ply"] {
+        assert!(help.contains(option), "--help names {option}: {help}");
+    }
 }

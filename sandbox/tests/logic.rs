@@ -1,15 +1,32 @@
-//! The sandbox's logic in a bare `App` (MinimalPlugins, no window, no renderer): scenario replay,
-//! selecting a piece, playing a click, and the ruling on an illegal click.
+//! The sandbox's logic in a bare `App` (MinimalPlugins, no window, no renderer): scenario and record
+//! replay, autoplay, clicks and rulings, promotion choices, take-back, seeded random moves, the
+//! referee's editor, saving scenarios, dead marking, draw claims, and reloading the rules.
 
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use arbiter::game::{Engine, Game, Status};
+use arbiter::model::Side;
+use arbiter::notation::{pgn, san, sgf, uci, wxf};
 use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
 use sandbox::layout::Layout;
-use sandbox::session::{Clicked, Replay, Session};
+use sandbox::replay::Autoplay;
+use sandbox::session::{Action, Apply, Clicked, Edit, Mode, Replay, Session, Tools};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
 
 fn app(what: &str) -> App {
+    let opened = sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
+    app_with(Session::new(opened))
+}
+
+fn app_with(session: Session) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins).add_plugins(sandbox::session::plugin);
-    let opened = sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
-    app.insert_resource(Session::new(opened));
+    app.insert_resource(session);
     app.update();
     app
 }
@@ -18,9 +35,17 @@ fn session(app: &App) -> &Session {
     app.world().resource::<Session>()
 }
 
+fn session_mut(app: &mut App) -> Mut<'_, Session> {
+    app.world_mut().resource_mut::<Session>()
+}
+
 fn send<M: Message>(app: &mut App, m: M) {
     app.world_mut().write_message(m);
     app.update();
+}
+
+fn act(app: &mut App, a: Action) {
+    send(app, Apply(a));
 }
 
 fn square(app: &App, name: &str) -> usize {
@@ -32,6 +57,23 @@ fn square(app: &App, name: &str) -> usize {
         .unwrap_or_else(|| panic!("no square {name}"))
 }
 
+fn fen(app: &App) -> String {
+    session(app).game.current().fen()
+}
+
+fn engine(ruleset: &str, params: &[(String, String)]) -> Engine {
+    let checked = arbiter::check::check_file(&root().join(format!("rulesets/{ruleset}.rules")), params);
+    Engine::new(checked.rules.expect("a bundled ruleset is valid"))
+}
+
+/// A fresh folder under the system's temporary folder.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sandbox-logic-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("a temporary folder");
+    d
+}
+
 #[test]
 fn a_scenario_builds_a_timeline_with_the_start_and_one_position_per_step() {
     let app = app("scenarios/chess/checkmate-fools-mate.ron");
@@ -41,12 +83,13 @@ fn a_scenario_builds_a_timeline_with_the_start_and_one_position_per_step() {
     assert_eq!(s.step, 0);
     assert_eq!(s.game.current().fen(), s.engine.start().fen());
     assert_eq!(s.timeline[2].arrows.len(), 1, "step 2 draws the checking arrow");
+    assert!(s.rules_path.as_ref().is_some_and(|p| p.ends_with("chess.rules")));
 }
 
 #[test]
 fn stepping_forward_and_back_changes_the_position() {
     let mut app = app("scenarios/chess/checkmate-fools-mate.ron");
-    let start = session(&app).game.current().fen();
+    let start = fen(&app);
     send(&mut app, Replay::Forward);
     let s = session(&app);
     assert_eq!(s.step, 1);
@@ -60,11 +103,187 @@ fn stepping_forward_and_back_changes_the_position() {
     assert_eq!(s.step, 3);
     assert_eq!(s.game.outcome().status.as_str(), "win");
     assert!(s.game.current().in_check());
+    assert_eq!(s.game.ply(), 4, "the frames follow by moves, so the game keeps its history");
     send(&mut app, Replay::Back);
     send(&mut app, Replay::Back);
     assert_eq!(session(&app).step, 1);
     send(&mut app, Replay::First);
-    assert_eq!(session(&app).game.current().fen(), start);
+    assert_eq!(fen(&app), start);
+    assert!(session(&app).log.iter().all(|l| l.ok && matches!(l.action, Action::GoTo(_))));
+}
+
+#[test]
+fn the_frames_of_a_scenario_carry_each_expectation_with_pass_or_fail() {
+    let app = app("scenarios/chess/checkmate-fools-mate.ron");
+    let all: Vec<_> = session(&app).timeline.iter().flat_map(|f| f.expectations.clone()).collect();
+    assert!(!all.is_empty());
+    assert!(all.iter().all(|e| e.passed && e.instead.is_none()), "{all:?}");
+    assert!(all.iter().any(|e| e.text.contains("checkmate")), "{all:?}");
+
+    let broken = app_for_file("tests/scenarios-broken/wrong-expectation.ron");
+    let frames = &session(&broken).timeline;
+    assert_eq!(frames.len(), 3, "the start, step 1, and step 2 where the runner stops");
+    let step2: Vec<(bool, &str)> = frames[2].expectations.iter().map(|e| (e.passed, e.text.as_str())).collect();
+    assert_eq!(step2.len(), 2, "{step2:?}");
+    assert!(step2[0].0, "InCheck(true) holds: {step2:?}");
+    assert!(!step2[1].0 && step2[1].1.contains("winner white"), "{step2:?}");
+    assert!(frames[2].expectations[1].instead.as_deref().is_some_and(|i| i.contains("black")));
+}
+
+fn app_for_file(rel: &str) -> App {
+    app(root().join(rel).to_str().expect("a UTF-8 path"))
+}
+
+#[test]
+fn a_pgn_record_becomes_one_frame_per_ply_ending_where_the_interpreter_replays_it() {
+    let app = app_for_file("tests/pgn/opera-game.pgn");
+    let s = session(&app);
+    let rec = pgn::parse(&std::fs::read_to_string(root().join("tests/pgn/opera-game.pgn")).expect("the file")).expect("parses");
+    assert_eq!(s.timeline.len(), rec.moves.len() + 1);
+    assert_eq!(s.timeline[3].played, ["Nf3"], "played in the record's own notation");
+    // The interpreter's replay, move by move in SAN.
+    let chess = engine("chess", &[]);
+    let mut game = Game::new(chess.clone(), chess.start());
+    for m in &rec.moves {
+        game.play(san::find(game.current(), m).unwrap_or_else(|| panic!("{m}")));
+    }
+    let last = s.timeline.last().expect("frames");
+    assert_eq!(last.fen, game.current().fen());
+    assert_eq!(last.fen, "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17");
+    assert!(
+        last.caption.as_deref().is_some_and(|c| c.contains("1-0") && c.contains("black")),
+        "{:?}",
+        last.caption
+    );
+    assert!(s.title.contains("Morphy"), "{}", s.title);
+}
+
+/// The line of the WXF test record, replayed by the interpreter's WXF reader.
+fn xiangqi_line() -> (Vec<String>, String) {
+    let text = std::fs::read_to_string(root().join("tests/wxf/central-cannon-screen-horses.pgn")).expect("the file");
+    let rec = pgn::parse(&text).expect("parses");
+    let xq = engine("xiangqi", &[]);
+    let mut game = Game::new(xq.clone(), xq.start());
+    for m in &rec.moves {
+        game.play(wxf::find(game.current(), m).unwrap_or_else(|| panic!("{m}")));
+    }
+    (rec.moves, game.current().fen())
+}
+
+#[test]
+fn a_record_with_wxf_movetext_opens_under_the_ruleset_that_writes_wxf() {
+    let (moves, last_fen) = xiangqi_line();
+    // As PGN with WXF movetext and no tag naming the game: chosen by which ruleset reads the moves.
+    let app = app_for_file("tests/wxf/central-cannon-screen-horses.pgn");
+    let s = session(&app);
+    assert_eq!(s.engine.rules().name, "Xiangqi");
+    assert_eq!(s.timeline.len(), moves.len() + 1);
+    assert_eq!(s.timeline.last().expect("frames").fen, last_fen);
+    // As a WXF file: header lines, then the movetext between START{ and }END.
+    let dir = temp_dir("wxf");
+    let path = dir.join("game.wxf");
+    let mut text = String::from("FORMAT\tWXF\nGAME\tChinese Chess\nRED\tRed player\nBLACK\tBlack player\nRESULT\t*\nSTART{\n");
+    for (i, pair) in moves.chunks(2).enumerate() {
+        text.push_str(&format!("{:3}. {}\n", i + 1, pair.join("  ")));
+    }
+    text.push_str("}END\n");
+    std::fs::write(&path, text).expect("written");
+    let file = self::app(path.to_str().expect("UTF-8"));
+    let s = session(&file);
+    assert_eq!(s.timeline.len(), moves.len() + 1);
+    assert_eq!(s.timeline.last().expect("frames").fen, last_fen);
+    assert_eq!(s.timeline[1].played, [moves[0].clone()]);
+    assert!(s.title.contains("Red player"), "{}", s.title);
+    // A tag naming a bundled ruleset decides, even where another ruleset would read the moves too.
+    let tagged = dir.join("tagged.pgn");
+    std::fs::write(&tagged, "[Variant \"Xiangqi\"]\n*\n").expect("written");
+    let untagged = dir.join("untagged.pgn");
+    std::fs::write(&untagged, "[Event \"?\"]\n*\n").expect("written");
+    let name = |p: &Path| sandbox::source::open(p.to_str()).expect("opens").engine.rules().name.clone();
+    assert_eq!(name(&tagged), "Xiangqi");
+    assert_ne!(name(&untagged), "Xiangqi");
+}
+
+#[test]
+fn an_sgf_record_sets_the_board_size_and_komi_and_replays_to_its_count() {
+    let path = root().join("scenarios/go/records/teaching-9x9.sgf");
+    let mut app = app(path.to_str().expect("UTF-8"));
+    let s = session(&app);
+    let rec = sgf::parse(&std::fs::read_to_string(&path).expect("the file")).expect("parses");
+    assert_eq!(s.engine.rules().board.width, 9);
+    assert!(s.params.contains(&("size".to_string(), "9".to_string())), "{:?}", s.params);
+    assert!(s.params.contains(&("komi".to_string(), "6.5".to_string())), "{:?}", s.params);
+    assert_eq!(s.timeline.len(), rec.moves.len() + 1);
+    let params = s.params.clone();
+    let go = engine("go", &params);
+    let mut game = Game::new(go.clone(), go.from_fen(&rec.fen(go.rules()).expect("fits")).expect("valid"));
+    for m in rec.gtp_moves().expect("alternating") {
+        game.play(uci::find(game.current(), &m).unwrap_or_else(|| panic!("{m}")));
+    }
+    assert_eq!(s.timeline.last().expect("frames").fen, game.current().fen());
+    send(&mut app, Replay::Last);
+    let s = session(&app);
+    let o = s.game.outcome();
+    assert_eq!(
+        o.result_text(s.engine.rules()).as_deref(),
+        Some("B+2.5"),
+        "two passes end the game, counted"
+    );
+}
+
+#[test]
+fn a_bad_record_is_one_sentence_naming_the_file_and_place() {
+    let dir = temp_dir("bad-records");
+    let sgf = dir.join("broken.sgf");
+    std::fs::write(&sgf, "(;GM[1]SZ[9]\n;B[ee];W[zz])").expect("written");
+    let err = sandbox::source::open(sgf.to_str()).err().expect("an error");
+    assert!(err.contains("broken.sgf") && err.contains("line 2"), "{err}");
+    let pgn = dir.join("illegal.pgn");
+    std::fs::write(&pgn, "[Event \"?\"]\n1. e4 e5 2. Ke3 *").expect("written");
+    let err = sandbox::source::open(pgn.to_str()).err().expect("an error");
+    assert!(
+        err.contains("illegal.pgn") && err.contains("move 3") && err.contains("Ke3"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn autoplay_steps_with_time_and_stops_at_the_end() {
+    let mut app = app("scenarios/chess/checkmate-fools-mate.ron");
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(100)));
+    {
+        let mut auto = app.world_mut().resource_mut::<Autoplay>();
+        auto.playing = true;
+        auto.speed = 5.0; // one step every 0.2 s
+    }
+    let mut steps = Vec::new();
+    for _ in 0..12 {
+        app.update();
+        steps.push(session(&app).step);
+    }
+    assert!(steps.windows(2).all(|w| w[0] <= w[1]), "{steps:?}");
+    assert!(steps[3] >= 1 && steps[3] < 3, "steps are paced by time: {steps:?}");
+    assert_eq!(*steps.last().expect("steps"), 3, "{steps:?}");
+    assert!(!app.world().resource::<Autoplay>().playing, "stopped at the last step");
+    // Once stopped, more time changes nothing.
+    app.update();
+    assert_eq!(session(&app).step, 3);
+}
+
+#[test]
+fn a_click_on_the_move_list_jumps_to_that_ply_with_the_line_behind_it() {
+    let mut app = app_for_file("tests/pgn/opera-game.pgn");
+    send(&mut app, Replay::To(10));
+    let s = session(&app);
+    assert_eq!(s.step, 10);
+    assert_eq!(s.game.current().fen(), s.timeline[10].fen);
+    assert_eq!(s.game.ply(), 10, "the record's moves up to the ply");
+    assert!(s.last_move.is_some());
+    send(&mut app, Replay::To(2));
+    assert_eq!(session(&app).game.ply(), 2);
+    send(&mut app, Replay::To(1000));
+    assert_eq!(session(&app).step, session(&app).timeline.len() - 1, "clamped to the last ply");
 }
 
 #[test]
@@ -92,6 +311,11 @@ fn a_click_on_a_target_plays_the_move_through_the_game() {
     assert!(s.game.current().piece_at(e2).is_none());
     assert_eq!(s.last_move_text().as_deref(), Some("e2e4"));
     assert!(s.frame().is_none(), "off the script: no caption or marks from the timeline");
+    let logged = s.log.last().expect("logged");
+    assert_eq!(
+        (logged.action.clone(), logged.ok, logged.said.as_str()),
+        (Action::Play("e2e4".into()), true, "e4")
+    );
 }
 
 #[test]
@@ -108,6 +332,7 @@ fn an_illegal_click_records_the_interpreters_ruling_and_clause() {
         }
     }
     assert!(found, "the scenario reaches a position in check");
+    let ply = session(&app).game.ply();
     let (e1, g1) = (square(&app, "e1"), square(&app, "g1"));
     send(&mut app, Clicked(e1));
     send(&mut app, Clicked(g1));
@@ -117,7 +342,7 @@ fn an_illegal_click_records_the_interpreters_ruling_and_clause() {
     assert_eq!(r.code, "castling-in-check");
     assert_eq!(r.clause.as_deref(), Some("FIDE 3.8.2.2"));
     assert!(r.message.contains("knight on d3"), "{}", r.message);
-    assert_eq!(s.game.ply(), 0, "nothing was played");
+    assert_eq!(s.game.ply(), ply, "nothing was played");
 }
 
 #[test]
@@ -145,6 +370,274 @@ fn a_click_on_an_empty_point_of_a_placement_game_places_a_piece() {
 }
 
 #[test]
+fn a_promotion_click_asks_for_the_kind_and_plays_the_one_chosen() {
+    let mut app = app("scenarios/chess/promotion-to-each-kind.ron");
+    let (a7, a8) = (square(&app, "a7"), square(&app, "a8"));
+    send(&mut app, Clicked(a7));
+    send(&mut app, Clicked(a8));
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 0, "nothing is played before the choice");
+    let choice = s.choice.clone().expect("a choice is offered");
+    let kinds: Vec<&str> = choice.options.iter().map(|(_, k)| k.as_str()).collect();
+    assert_eq!(kinds.len(), 4, "{kinds:?}");
+    for k in ["Queen", "Rook", "Bishop", "Knight"] {
+        assert!(kinds.contains(&k), "{kinds:?}");
+    }
+    let knight = choice.options.iter().find(|(_, k)| k == "Knight").expect("a knight").0.clone();
+    act(&mut app, Action::Play(knight));
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 1);
+    assert!(s.choice.is_none());
+    let (kind, side) = s.game.current().piece_at(a8).expect("a piece on a8");
+    assert_eq!((s.engine.rules().kind(kind).name.as_str(), side), ("Knight", Side::FIRST));
+}
+
+#[test]
+fn take_back_restores_the_previous_position() {
+    let mut app = app("chess");
+    let start = fen(&app);
+    act(&mut app, Action::Play("e2e4".into()));
+    let after_e4 = fen(&app);
+    act(&mut app, Action::Play("e7e5".into()));
+    act(&mut app, Action::TakeBack);
+    assert_eq!(fen(&app), after_e4);
+    act(&mut app, Action::TakeBack);
+    assert_eq!(fen(&app), start);
+    assert_eq!(session(&app).game.ply(), 0);
+    act(&mut app, Action::TakeBack);
+    let last = session(&app).log.last().expect("logged").clone();
+    assert!(!last.ok && last.said.contains("nothing to take back"), "{last:?}");
+    // Taking back along a record's timeline goes one ply back and stays on the script.
+    let mut app = app_for_file("tests/pgn/opera-game.pgn");
+    send(&mut app, Replay::To(5));
+    act(&mut app, Action::TakeBack);
+    let s = session(&app);
+    assert_eq!((s.step, s.off_script), (4, 0));
+    assert_eq!(s.game.current().fen(), s.timeline[4].fen);
+}
+
+#[test]
+fn a_random_move_with_a_fixed_seed_is_legal_and_reproducible() {
+    let picks: Vec<String> = (0..2)
+        .map(|_| {
+            let mut app = app("chess");
+            act(&mut app, Action::Random { seed: 42 });
+            act(&mut app, Action::Random { seed: 43 });
+            let s = session(&app);
+            assert_eq!(s.game.ply(), 2);
+            s.game
+                .moves()
+                .iter()
+                .zip(s.game.positions())
+                .map(|(m, p)| uci::to_text(p, *m))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(picks[0], picks[1]);
+    let chess = engine("chess", &[]);
+    let first = picks[0].split(' ').next().expect("a move");
+    assert!(uci::find(&chess.start(), first).is_some(), "{first} is legal at the start");
+    let mut other = app("chess");
+    let differs = (0..8u64).any(|seed| {
+        act(&mut other, Action::Random { seed });
+        let m = session(&other).last_move_text();
+        act(&mut other, Action::TakeBack);
+        m.as_deref() != Some(first)
+    });
+    assert!(differs, "the seed chooses the move");
+}
+
+#[test]
+fn the_editor_places_and_removes_pieces_and_gives_the_move_through_fen() {
+    let mut app = app("chess");
+    let e4 = square(&app, "e4");
+    let rules = session(&app).engine.rules().clone();
+    let queen = arbiter::model::KindId(rules.kinds.iter().position(|k| k.name == "Queen").expect("a queen") as u8);
+    act(
+        &mut app,
+        Action::Edit(Edit::Put {
+            square: e4,
+            kind: queen,
+            side: Side::FIRST,
+        }),
+    );
+    assert_eq!(fen(&app), "rnbqkbnr/pppppppp/8/8/4Q3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    // By a click in edit mode, with the eraser.
+    app.world_mut().resource_mut::<Tools>().mode = Mode::Edit;
+    send(&mut app, Clicked(e4));
+    assert_eq!(fen(&app), session(&app).engine.start().fen());
+    act(&mut app, Action::Edit(Edit::SideToMove(Side::SECOND)));
+    assert_eq!(fen(&app), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+    assert_eq!(session(&app).game.current().side_to_move(), Side::SECOND);
+    // Taking the white king away is refused with the interpreter's reason; the position stays.
+    let before = fen(&app);
+    let e1 = square(&app, "e1");
+    send(&mut app, Clicked(e1));
+    let s = session(&app);
+    assert_eq!(s.game.current().fen(), before);
+    let why = s.edit_error.clone().expect("refused");
+    let fen_error = s
+        .engine
+        .from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR b KQkq - 0 1")
+        .expect_err("no king");
+    assert!(why.contains(&fen_error.to_string()), "{why} / {fen_error}");
+    assert!(!s.log.last().expect("logged").ok);
+    act(&mut app, Action::Edit(Edit::Fen("8/8/8/8/8/8/8/K6k w - - 0 1".into())));
+    assert_eq!(fen(&app), "8/8/8/8/8/8/8/K6k w - - 0 1");
+    assert!(session(&app).edit_error.is_none());
+}
+
+#[test]
+fn save_as_scenario_writes_a_file_the_scenario_runner_passes_and_never_overwrites() {
+    let mut app = app("chess");
+    for m in ["e2e4", "e7e5", "g1f3"] {
+        act(&mut app, Action::Play(m.into()));
+    }
+    let dir = temp_dir("save");
+    let path = dir.join("saved").join("opening.ron");
+    let saved = sandbox::editor::save_scenario(session(&app), &path).expect("saved");
+    assert_eq!(saved, path);
+    let text = std::fs::read_to_string(&path).expect("written");
+    assert!(text.contains("Line([\"e2e4\", \"e7e5\", \"g1f3\"])"), "{text}");
+    let report = arbiter::scenario::Runner::new(sandbox::source::ruleset_dirs()).run_file(&path);
+    assert!(report.passed(), "{:?}\n{text}", report.verdict);
+    let again = sandbox::editor::save_scenario(session(&app), &path).expect_err("the file exists");
+    assert!(again.contains("already exists"), "{again}");
+    assert_eq!(std::fs::read_to_string(&path).expect("still there"), text);
+    // An edited position with dead chains marked: the count is part of the scenario.
+    let mut go = app_for_file("scenarios/go/dead-stones.ron");
+    send(&mut go, Replay::To(1));
+    let a3 = square(&go, "A3");
+    act(&mut go, Action::MarkDead(a3));
+    let path = dir.join("dead.ron");
+    sandbox::editor::save_scenario(session(&go), &path).expect("saved");
+    let report = arbiter::scenario::Runner::new(sandbox::source::ruleset_dirs()).run_file(&path);
+    assert!(
+        report.passed(),
+        "{:?}\n{}",
+        report.verdict,
+        std::fs::read_to_string(&path).unwrap_or_default()
+    );
+}
+
+#[test]
+fn marking_a_chain_dead_changes_the_count() {
+    let mut app = app_for_file("scenarios/go/dead-stones.ron");
+    send(&mut app, Replay::To(1));
+    let score = |app: &App| session(app).game.outcome().score.expect("counted after two passes").points;
+    assert_eq!(score(&app), [10.0, 15.0]);
+    app.world_mut().resource_mut::<Tools>().mode = Mode::MarkDead;
+    let a3 = square(&app, "A3");
+    send(&mut app, Clicked(a3));
+    assert_eq!(session(&app).game.dead(), [a3]);
+    assert_eq!(score(&app), [13.0, 12.0]);
+    assert_eq!(session(&app).game.outcome().winner, Some(Side::FIRST));
+    send(&mut app, Clicked(a3));
+    assert!(session(&app).game.dead().is_empty(), "a second click marks it alive again");
+    assert_eq!(score(&app), [10.0, 15.0]);
+    let e3 = square(&app, "E3");
+    send(&mut app, Clicked(e3));
+    assert!(!session(&app).log.last().expect("logged").ok, "an empty point has no chain");
+}
+
+#[test]
+fn a_claimable_draw_is_claimed_through_the_game() {
+    let mut app = app("chess");
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"] {
+        act(&mut app, Action::Play(m.into()));
+    }
+    let o = session(&app).game.outcome();
+    assert_eq!(
+        o.claimable.iter().map(|c| c.0.as_str()).collect::<Vec<_>>(),
+        ["threefold-repetition"]
+    );
+    act(&mut app, Action::ClaimDraw("threefold-repetition".into()));
+    let o = session(&app).game.outcome();
+    assert_eq!((o.status, o.reason.as_deref()), (Status::Draw, Some("threefold-repetition")));
+    act(&mut app, Action::Play("e2e4".into()));
+    assert_eq!(session(&app).game.ply(), 8, "no move after the game is drawn");
+    assert_eq!(session(&app).refusal.as_ref().map(|r| r.code.as_str()), Some("game-over"));
+}
+
+/// A copy of the bundled chess rules in a temporary folder, with `edit` applied.
+fn chess_copy(dir: &Path, edit: impl Fn(&str) -> String) -> PathBuf {
+    let text = std::fs::read_to_string(root().join("rulesets/chess.rules")).expect("chess.rules");
+    let path = dir.join("chess.rules");
+    std::fs::write(&path, edit(&text)).expect("written");
+    path
+}
+
+#[test]
+fn a_reload_with_errors_keeps_the_rules_and_lists_the_errors_with_line_and_column() {
+    let dir = temp_dir("reload-errors");
+    let path = chess_copy(&dir, |t| t.to_string());
+    let mut app = app(path.to_str().expect("UTF-8"));
+    act(&mut app, Action::Play("e2e4".into()));
+    chess_copy(&dir, |t| t.replace("Rook, Bishop, Knight", "Rook, Bishop, Knigt"));
+    let origin = session(&app).origin.clone();
+    let result = sandbox::source::reopen(&origin, &path);
+    let errors = result.as_ref().err().cloned().expect("errors");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("chess.rules:") && e.contains("error[E0101]") && e.contains("Knigt")),
+        "{errors:?}"
+    );
+    let line_col = errors[0].split(": error").next().expect("a place");
+    let mut parts = line_col.rsplit(':');
+    assert!(parts.next().and_then(|c| c.parse::<usize>().ok()).is_some(), "a column: {line_col}");
+    assert!(parts.next().and_then(|l| l.parse::<usize>().ok()).is_some(), "a line: {line_col}");
+    let generation = session(&app).generation;
+    assert!(!session_mut(&mut app).reload_rules(result));
+    let s = session(&app);
+    assert_eq!(s.generation, generation, "the engine stays");
+    assert_eq!(s.rule_errors, errors);
+    assert_eq!(s.game.ply(), 1, "the game stays");
+    assert!(!s.log.last().expect("logged").ok);
+}
+
+#[test]
+fn a_reload_replays_the_line_under_the_new_rules_and_flags_the_first_illegal_move() {
+    let dir = temp_dir("reload-ok");
+    let path = chess_copy(&dir, |t| t.to_string());
+    let mut app = app(path.to_str().expect("UTF-8"));
+    for m in ["e2e4", "e7e5", "g1f3", "b8c6"] {
+        act(&mut app, Action::Play(m.into()));
+    }
+    // The knight loses its leap: it may only step forward to an empty square.
+    let original = std::fs::read_to_string(&path).expect("the copy");
+    let knight_line = original
+        .lines()
+        .find(|l| l.starts_with("piece Knight"))
+        .expect("the knight")
+        .to_string();
+    chess_copy(&dir, |t| {
+        t.replace(&knight_line, "piece Knight \"N\" { step forward to empty [3.6] }")
+    });
+    let generation = session(&app).generation;
+    act(&mut app, Action::Reload);
+    let s = session(&app);
+    assert!(s.rule_errors.is_empty(), "{:?}", s.rule_errors);
+    assert_eq!(s.generation, generation + 1);
+    let broken = s.broken.clone().expect("a move became illegal");
+    assert_eq!((broken.ply, broken.text.as_str()), (3, "Nf3"));
+    assert!(
+        broken.sentence().starts_with("ply 3 Nf3 is illegal under the new rules"),
+        "{}",
+        broken.sentence()
+    );
+    assert_eq!(s.game.ply(), 2, "the line stops before the refused move");
+    assert!(s.engine.start().legal_moves().len() < 20, "the new rules are in use");
+    // Reloading the original rules replays the whole line again.
+    std::fs::write(&path, original).expect("restored");
+    act(&mut app, Action::Reload);
+    let s = session(&app);
+    assert!(s.broken.is_none());
+    assert_eq!(s.game.ply(), 2, "the line in use when the rules changed was two moves long");
+}
+
+#[test]
 fn the_layout_maps_every_square_to_its_centre_and_back() {
     for what in ["chess", "xiangqi", "go"] {
         let opened = sandbox::source::open(Some(what)).expect("bundled");
@@ -160,4 +653,6 @@ fn the_layout_maps_every_square_to_its_centre_and_back() {
 fn a_missing_file_is_an_error_not_a_panic() {
     let err = sandbox::source::open(Some("no-such-game")).err().expect("an error");
     assert!(err.contains("no-such-game"), "{err}");
+    let err = sandbox::source::open(Some("no-such-record.pgn")).err().expect("an error");
+    assert!(err.contains("no-such-record.pgn"), "{err}");
 }

@@ -1,0 +1,307 @@
+//! The action model: every change of position in the sandbox is an [`Action`] applied by
+//! [`Session::apply`], which goes through the interpreter's API — `Game::play` for a move found among
+//! the legal moves, `Game::undo` to take one back, `Engine::from_fen` for a timeline frame or an edited
+//! position, `Game::set_dead` and `Game::claim` — and appends a [`Logged`] entry. Replay, take-back
+//! and editing therefore cannot drift from the rules: a refused action leaves the game as it was.
+
+use arbiter::game::{Game, MoveKind};
+use arbiter::model::{KindId, Side};
+use arbiter::notation::{self, record};
+use arbiter::scenario::{Frame, pick_random};
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+
+use crate::editor;
+use crate::session::Session;
+
+/// A change to the game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Play the legal move this text names: coordinates (`e2e4`, `e7e8q`, `D4`, `pass`), or the
+    /// ruleset's notation.
+    Play(String),
+    /// Play a move drawn uniformly from the legal moves (sorted by coordinates) by ChaCha8 seeded
+    /// with `seed`, as a scenario's `Random` step draws.
+    Random { seed: u64 },
+    /// Take back the last move (`Game::undo`).
+    TakeBack,
+    /// Load timeline position `i` (clamped to the timeline).
+    GoTo(usize),
+    /// Change the position (the referee's editor); the result must pass `Engine::from_fen`.
+    Edit(Edit),
+    /// Mark the chain on this point dead, or alive again if it was marked (games that capture chains).
+    MarkDead(usize),
+    /// Claim the draw with this reason code, if the side to move may.
+    ClaimDraw(String),
+    /// Open the ruleset file again and replay the current line under it ([`Session::reload_rules`]).
+    Reload,
+}
+
+/// An edit of the position.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    /// Put a piece on a square, replacing what stood there.
+    Put { square: usize, kind: KindId, side: Side },
+    /// Empty a square.
+    Clear(usize),
+    /// Give the move to this side.
+    SideToMove(Side),
+    /// Replace the position with this FEN (for rights, counters and the other fields).
+    Fen(String),
+}
+
+/// One entry of the action log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Logged {
+    pub action: Action,
+    /// Was it done (or refused)?
+    pub ok: bool,
+    /// What happened, in words: the move as the ruleset writes it, or why it was refused.
+    pub said: String,
+}
+
+impl Session {
+    /// Applies an action and logs it.
+    ///
+    /// # Errors
+    /// Why the action was refused (an illegal move, an invalid edit, nothing to take back, ...); the
+    /// game is left as it was.
+    pub fn apply(&mut self, action: Action) -> Result<(), String> {
+        self.note = None;
+        let result = match &action {
+            // Logged by `reload_rules` itself, which a file watcher also calls directly.
+            Action::Reload => return self.reload_from_source(),
+            Action::Play(text) => self.play_found(text),
+            Action::Random { seed } => self.play_random(*seed),
+            Action::TakeBack => self.take_back(),
+            Action::GoTo(i) => self.load_frame(*i).map(|()| format!("step {}", self.step)),
+            Action::Edit(e) => self.edit(e),
+            Action::MarkDead(sq) => self.mark_dead(*sq),
+            Action::ClaimDraw(reason) => self.claim(reason),
+        };
+        let (ok, said) = match &result {
+            Ok(s) => (true, s.clone()),
+            Err(e) => (false, e.clone()),
+        };
+        self.log.push(Logged { action, ok, said });
+        result.map(|_| ())
+    }
+
+    /// After a change of position: nothing selected, the last move highlighted.
+    pub(crate) fn settle(&mut self) {
+        self.selected = None;
+        self.targets.clear();
+        self.choice = None;
+        self.refusal = None;
+        self.last_move = self.game.moves().last().and_then(|m| match m.kind {
+            MoveKind::Pass => None,
+            MoveKind::Place(_) => Some((m.to as usize, m.to as usize)),
+            MoveKind::Form(_) | MoveKind::Castle(_) => Some((m.from as usize, m.to as usize)),
+        });
+    }
+
+    /// Plays the legal move `text` names (coordinates, or the ruleset's notation) unless the game is
+    /// over; returns it as the ruleset writes it, or records the ruling that refuses it.
+    fn play_found(&mut self, text: &str) -> Result<String, String> {
+        if let Some(over) = self.game_over() {
+            let message = over.message.clone();
+            self.refusal = Some(crate::session::Refusal {
+                text: text.to_string(),
+                ..over
+            });
+            return Err(message);
+        }
+        let pos = self.game.current().clone();
+        match notation::find(&pos, text) {
+            Some(m) => {
+                let written = notation::written(&pos, m);
+                self.game.play(m);
+                if !self.game.dead().is_empty() {
+                    self.game.set_dead(Vec::new());
+                }
+                self.off_script += 1;
+                self.settle();
+                Ok(written)
+            }
+            None => {
+                self.refuse(text);
+                Err(match &self.refusal {
+                    Some(r) => format!("{text}: illegal ({}): {}", r.code, r.message),
+                    None => format!("no legal move is written `{text}`"),
+                })
+            }
+        }
+    }
+
+    fn play_random(&mut self, seed: u64) -> Result<String, String> {
+        if let Some(over) = self.game_over() {
+            return Err(over.message);
+        }
+        let pos = self.game.current().clone();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let m = pick_random(&pos, &mut rng).ok_or("there is no legal move")?;
+        let text = arbiter::notation::uci::to_text(&pos, m);
+        self.play_found(&text).map(|w| format!("{w} (seed {seed})"))
+    }
+
+    fn take_back(&mut self) -> Result<String, String> {
+        let m = self
+            .game
+            .undo()
+            .ok_or("nothing to take back: the game starts at this position (loaded or edited)")?;
+        if !self.game.dead().is_empty() {
+            self.game.set_dead(Vec::new());
+        }
+        if self.off_script > 0 {
+            self.off_script -= 1;
+        } else if self.step > 0 && self.timeline[self.step - 1].fen == self.game.current().fen() {
+            self.step -= 1;
+        } else {
+            self.off_script = 1;
+        }
+        let written = notation::written(self.game.current(), m);
+        self.settle();
+        Ok(format!("took back {written}"))
+    }
+
+    /// Loads timeline position `i` (clamped): from the current game when it is the next frame,
+    /// else replayed from the start, so the game keeps its history (repetitions) where the frames
+    /// follow by moves.
+    pub(crate) fn load_frame(&mut self, i: usize) -> Result<(), String> {
+        if self.timeline.is_empty() {
+            return Err("the timeline is empty".to_string());
+        }
+        let i = i.min(self.timeline.len() - 1);
+        let result = if self.off_script == 0 && i == self.step + 1 && self.game.current().fen() == self.timeline[self.step].fen {
+            follow(&self.engine, &mut self.game, &self.timeline[i])
+        } else {
+            self.rebuild(i)
+        };
+        match result {
+            Ok(()) => {
+                self.step = i;
+                self.off_script = 0;
+                self.settle();
+                Ok(())
+            }
+            Err(e) => {
+                let e = format!("step {i}: {e}");
+                self.note = Some(e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    /// The game at frame `i`, played from frame 0.
+    fn rebuild(&mut self, i: usize) -> Result<(), String> {
+        let start = self.engine.from_fen(&self.timeline[0].fen).map_err(|e| e.to_string())?;
+        let mut game = Game::new(self.engine.clone(), start);
+        game.set_dead(self.timeline[0].dead.clone());
+        for f in &self.timeline[1..=i] {
+            follow(&self.engine, &mut game, f)?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    fn edit(&mut self, e: &Edit) -> Result<String, String> {
+        let pos = self.game.current().clone();
+        let rules = pos.rules().clone();
+        let (fen, said) = match e {
+            Edit::Put { square, kind, side } => (
+                editor::fen_with(&pos, *square, Some((*kind, *side))),
+                format!(
+                    "put {}'s {} on {}",
+                    rules.players[side.index()].name,
+                    rules.kind(*kind).name.to_lowercase(),
+                    rules.board.name(*square)
+                ),
+            ),
+            Edit::Clear(square) => (
+                editor::fen_with(&pos, *square, None),
+                format!("emptied {}", rules.board.name(*square)),
+            ),
+            Edit::SideToMove(side) => (
+                editor::fen_to_move(&pos, *side),
+                format!("{} to move", rules.players[side.index()].name),
+            ),
+            Edit::Fen(text) => (text.trim().to_string(), "set the position from FEN".to_string()),
+        };
+        match self.engine.from_fen(&fen) {
+            Ok(p) => {
+                self.game = Game::new(self.engine.clone(), p);
+                self.off_script += 1;
+                self.edit_error = None;
+                self.settle();
+                Ok(said)
+            }
+            Err(err) => {
+                let why = format!("{said}: refused: {err}");
+                self.edit_error = Some(why.clone());
+                Err(why)
+            }
+        }
+    }
+
+    fn mark_dead(&mut self, sq: usize) -> Result<String, String> {
+        let pos = self.game.current();
+        let name = pos.rules().board.name(sq);
+        if !pos.chain_game() {
+            return Err("these rules do not capture chains: there is nothing to mark dead".to_string());
+        }
+        if pos.piece_at(sq).is_none() {
+            return Err(format!("{name} is empty: there is no chain to mark"));
+        }
+        let chain = pos.chain_at(sq);
+        let mut dead = self.game.dead().to_vec();
+        let was = dead.iter().any(|d| chain.contains(d) || *d == sq);
+        if was {
+            dead.retain(|d| !chain.contains(d) && *d != sq);
+        } else {
+            dead.push(sq);
+        }
+        self.game.set_dead(dead);
+        Ok(format!("the chain on {name} marked {}", if was { "alive" } else { "dead" }))
+    }
+
+    fn claim(&mut self, reason: &str) -> Result<String, String> {
+        match self.game.claim(reason) {
+            Ok(()) => {
+                self.settle();
+                Ok(format!("claimed a draw ({reason})"))
+            }
+            Err(open) if open.is_empty() => Err(format!("no draw can be claimed now (asked: {reason})")),
+            Err(open) => Err(format!("`{reason}` cannot be claimed now; claimable: {}", open.join(", "))),
+        }
+    }
+
+    fn reload_from_source(&mut self) -> Result<(), String> {
+        let Some(path) = self.rules_path.clone() else {
+            return Err("no ruleset file to reload".to_string());
+        };
+        let opened = crate::source::reopen(&self.origin, &path);
+        if self.reload_rules(opened) {
+            Ok(())
+        } else {
+            Err(format!("{} has errors; the last good rules stay in use", path.display()))
+        }
+    }
+}
+
+/// Plays a frame's moves on `game`; when they do not lead to the frame's position (a take-back, a
+/// dead marking, a script that starts over), the game starts afresh from the frame's FEN.
+fn follow(engine: &arbiter::game::Engine, game: &mut Game, frame: &Frame) -> Result<(), String> {
+    let before = game.ply();
+    let reached = !frame.played.is_empty() && record::play_line(game, &frame.played).is_ok() && game.current().fen() == frame.fen;
+    if !reached {
+        while game.ply() > before {
+            game.undo();
+        }
+        if game.current().fen() != frame.fen {
+            let pos = engine.from_fen(&frame.fen).map_err(|e| e.to_string())?;
+            *game = Game::new(engine.clone(), pos);
+        }
+    }
+    game.set_dead(frame.dead.clone());
+    Ok(())
+}

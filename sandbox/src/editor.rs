@@ -1,0 +1,188 @@
+//! The referee's editor: positions changed square by square, and the game saved as a RON scenario.
+//! An edit is written as FEN here and read back by `Session::apply` through `Engine::from_fen`, so an
+//! edited position is one the interpreter accepts (royals present, rights consistent, ...); a saved
+//! scenario is run through the interpreter's scenario runner before it is reported saved. Nothing
+//! here knows a game: letters, players and squares come from the ruleset.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use arbiter::game::{Position, Status};
+use arbiter::model::{KindId, Side, Verdict};
+use arbiter::notation::{fen, uci};
+use arbiter::scenario::Runner;
+
+use crate::session::Session;
+use crate::source;
+
+/// The FEN of `pos` with `square` holding `piece` (or emptied); the other fields stay as they are.
+pub fn fen_with(pos: &Position, square: usize, piece: Option<(KindId, Side)>) -> String {
+    let rules = pos.rules();
+    let placement = fen::placement(rules, |sq| if sq == square { piece } else { pos.piece_at(sq) });
+    replace_field(&pos.fen(), 0, &placement)
+}
+
+/// The FEN of `pos` with `side` to move.
+pub fn fen_to_move(pos: &Position, side: Side) -> String {
+    replace_field(&pos.fen(), 1, &pos.rules().players[side.index()].fen)
+}
+
+fn replace_field(fen: &str, index: usize, value: &str) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    while fields.len() <= index {
+        fields.push("-");
+    }
+    fields[index] = value;
+    fields.join(" ")
+}
+
+/// A file name made of the title's letters and digits.
+fn slug(title: &str) -> String {
+    let mut s = String::new();
+    for c in title.chars() {
+        if c.is_alphanumeric() {
+            s.extend(c.to_lowercase());
+        } else if !s.ends_with('-') && !s.is_empty() {
+            s.push('-');
+        }
+    }
+    let s = s.trim_end_matches('-').chars().take(40).collect::<String>();
+    if s.is_empty() { "position".to_string() } else { s }
+}
+
+/// `scenarios/saved/<title>-<n>.ron` with the first `n` not taken.
+pub fn default_save_path(session: &Session) -> PathBuf {
+    let dir = Path::new("scenarios").join("saved");
+    let base = slug(&session.title);
+    (1..)
+        .map(|n| dir.join(format!("{base}-{n}.ron")))
+        .find(|p| !p.exists())
+        .expect("some numbered name is free")
+}
+
+/// How a scenario names the ruleset in use: its bundled name when the bundled file is this one,
+/// else its full path.
+fn ruleset_ref(rules: &Path) -> String {
+    let stem = rules.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+    let canon = rules.canonicalize().ok();
+    let bundled = source::ruleset_dirs()
+        .into_iter()
+        .map(|d| d.join(format!("{stem}.rules")))
+        .find(|p| p.is_file())
+        .and_then(|p| p.canonicalize().ok());
+    match (bundled, canon) {
+        (Some(b), Some(c)) if b == c => stem,
+        (_, Some(c)) => c.display().to_string(),
+        _ => rules.display().to_string(),
+    }
+}
+
+/// A RON string.
+fn quote(s: &str) -> String {
+    format!("{s:?}")
+}
+
+/// A parameter value: bare if it is a number, quoted otherwise.
+fn param_value(v: &str) -> String {
+    if v.parse::<f64>().is_ok() { v.to_string() } else { quote(v) }
+}
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Ongoing => "Ongoing",
+        Status::Win => "Win",
+        Status::Draw => "Draw",
+        Status::NoResult => "NoResult",
+    }
+}
+
+/// The session's game as a RON scenario: the ruleset and parameters in use, the game's start as
+/// `Fen`, one step playing its moves (in coordinates) and stating the position, side to move, check
+/// and outcome it reaches; one more marking dead chains and stating the count, if any are marked.
+pub fn scenario_text(session: &Session) -> String {
+    let game = &session.game;
+    let pos = game.current();
+    let rules = pos.rules();
+    let start = &game.positions()[0];
+    let moves: Vec<String> = game
+        .moves()
+        .iter()
+        .zip(game.positions())
+        .map(|(m, p)| quote(&uci::to_text(p, *m)))
+        .collect();
+    let mut out = String::from("// Saved from the Arbiter sandbox: the game's start, the moves played, and how they left the game.\n(\n");
+    out.push_str(&format!("    title: {},\n", quote(&format!("{} (saved)", session.title))));
+    let ruleset = session.rules_path.as_deref().map_or_else(|| rules.name.to_lowercase(), ruleset_ref);
+    out.push_str(&format!("    ruleset: {},\n", quote(&ruleset)));
+    if !session.params.is_empty() {
+        let params: Vec<String> = session
+            .params
+            .iter()
+            .map(|(k, v)| format!("{}: {}", quote(k), param_value(v)))
+            .collect();
+        out.push_str(&format!("    params: {{{}}},\n", params.join(", ")));
+    }
+    out.push_str(&format!("    start: Fen({}),\n", quote(&start.fen())));
+    out.push_str("    steps: [\n        (\n");
+    if moves.is_empty() {
+        out.push_str("            caption: \"The position as saved.\",\n");
+    } else {
+        out.push_str("            caption: \"The moves played in the sandbox.\",\n");
+        out.push_str(&format!("            do: Line([{}]),\n", moves.join(", ")));
+    }
+    let mut expect = vec![
+        format!("Fen({})", quote(&pos.fen())),
+        format!("ToMove({})", quote(&rules.players[pos.side_to_move().index()].name)),
+        format!("InCheck({})", pos.in_check()),
+    ];
+    // The runner's game has no dead marks and no claims at this step.
+    let mut plain = game.clone();
+    plain.set_dead(Vec::new());
+    if game.claimed().is_none() {
+        expect.push(format!("Outcome(status: {})", status_name(plain.outcome().status)));
+    }
+    out.push_str(&format!("            expect: [{}],\n        ),\n", expect.join(", ")));
+    let komi = rules.end_rules.iter().find_map(|r| match r.verdict {
+        Verdict::ScoreByArea { komi } => Some(komi),
+        _ => None,
+    });
+    if let (Some(komi), false) = (komi, game.dead().is_empty()) {
+        let dead: Vec<String> = game.dead().iter().map(|&sq| quote(&rules.board.name(sq))).collect();
+        let score = game.outcome().score.unwrap_or_else(|| game.area_score(komi));
+        out.push_str(&format!(
+            "        (\n            caption: \"The chains marked dead, and the count.\",\n            do: Dead([{}]),\n            expect: [Score(black: {:?}, white: {:?})],\n        ),\n",
+            dead.join(", "),
+            score.points[0],
+            score.points[1]
+        ));
+    }
+    out.push_str("    ],\n)\n");
+    out
+}
+
+/// Writes [`scenario_text`] to `path` (never over an existing file) and runs it through the
+/// interpreter's scenario runner.
+///
+/// # Errors
+/// The file exists or cannot be written, or the written scenario does not pass (a sentence saying why).
+pub fn save_scenario(session: &Session, path: &Path) -> Result<PathBuf, String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let mut file = OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            format!("{} already exists; nothing was overwritten (choose another name)", path.display())
+        } else {
+            format!("cannot write {}: {e}", path.display())
+        }
+    })?;
+    file.write_all(scenario_text(session).as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let report = Runner::new(source::ruleset_dirs()).run_file(path);
+    if report.passed() {
+        Ok(path.to_path_buf())
+    } else {
+        Err(format!("{} was written but does not pass: {:?}", path.display(), report.verdict))
+    }
+}
