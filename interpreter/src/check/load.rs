@@ -98,7 +98,7 @@ fn load_items(
     chain: &mut Vec<String>,
     unreadable: &mut Vec<String>,
 ) -> Vec<ast::Item> {
-    let parsed = parse_file(&sources.text(file).to_string(), file, diags);
+    let parsed = parse_file(sources.text(file), file, diags);
     unreadable.extend(parsed.unreadable);
     let mut base: Vec<ast::Item> = Vec::new();
     let mut own = Vec::new();

@@ -160,17 +160,17 @@ fn resolve(
         if let ast::Item::Param(p) = it {
             let v = match &p.value {
                 ast::ParamValue::Number(n, s) => {
-                    if let Some((lo, hi, rs)) = p.range {
-                        if *n < lo || *n > hi {
-                            let d = Diagnostic::error(
-                                codes::CONTRADICTION,
-                                *s,
-                                format!("the default of `{}` ({n}) is outside its range {lo}..{hi}", p.name.name),
-                            )
-                            .label("outside the range")
-                            .with(rs, "range declared here");
-                            cx.diags.push(d);
-                        }
+                    if let Some((lo, hi, rs)) = p.range
+                        && (*n < lo || *n > hi)
+                    {
+                        let d = Diagnostic::error(
+                            codes::CONTRADICTION,
+                            *s,
+                            format!("the default of `{}` ({n}) is outside its range {lo}..{hi}", p.name.name),
+                        )
+                        .label("outside the range")
+                        .with(rs, "range declared here");
+                        cx.diags.push(d);
                     }
                     Value::Number(*n)
                 }
@@ -200,18 +200,18 @@ fn resolve(
         };
         let value = match (&decl.value, text.parse::<f64>()) {
             (ast::ParamValue::Number(..), Ok(n)) if n.is_finite() => {
-                if let Some((lo, hi, _)) = decl.range {
-                    if n < lo || n > hi {
-                        cx.diags.push(
-                            Diagnostic::error(
-                                codes::BOUND,
-                                decl.name.span,
-                                format!("--param {name}={text}: `{name}` must be in {lo}..{hi}"),
-                            )
-                            .label("declared here"),
-                        );
-                        continue;
-                    }
+                if let Some((lo, hi, _)) = decl.range
+                    && (n < lo || n > hi)
+                {
+                    cx.diags.push(
+                        Diagnostic::error(
+                            codes::BOUND,
+                            decl.name.span,
+                            format!("--param {name}={text}: `{name}` must be in {lo}..{hi}"),
+                        )
+                        .label("declared here"),
+                    );
+                    continue;
                 }
                 Value::Number(n)
             }
@@ -481,20 +481,21 @@ fn resolve(
                 .iter()
                 .any(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&id)))
                 || k.forms.iter().any(|f| f.primitive == Primitive::Place);
-            if !on_board && !promoted {
-                if let Some(span) = items.iter().find_map(|it| match it {
+            if !on_board
+                && !promoted
+                && let Some(span) = items.iter().find_map(|it| match it {
                     ast::Item::Piece(p) if p.name.name == k.name => Some(p.name.span),
                     _ => None,
-                }) {
-                    cx.diags.push(
-                        Diagnostic::warning(
-                            codes::UNUSED,
-                            span,
-                            format!("piece `{}` is neither in the setup nor a promotion choice", k.name),
-                        )
-                        .label("never on the board"),
-                    );
-                }
+                })
+            {
+                cx.diags.push(
+                    Diagnostic::warning(
+                        codes::UNUSED,
+                        span,
+                        format!("piece `{}` is neither in the setup nor a promotion choice", k.name),
+                    )
+                    .label("never on the board"),
+                );
             }
         }
     }

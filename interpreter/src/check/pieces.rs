@@ -237,11 +237,11 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     }
     let placing = primitive == Primitive::Place;
     if placing {
-        if let Some((t, span)) = target {
-            if t != Target::Empty {
-                cx.error(codes::CONTRADICTION, span, "a placed piece can only go to an empty square")
-                    .label = "not empty".into();
-            }
+        if let Some((t, span)) = target
+            && t != Target::Empty
+        {
+            cx.error(codes::CONTRADICTION, span, "a placed piece can only go to an empty square")
+                .label = "not empty".into();
         }
         if from.is_some() || unmoved || marks.is_some() {
             cx.error(

@@ -233,10 +233,11 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     };
     for r in &rules.end_rules {
         for c in &r.conditions {
-            if let Condition::Counter { resetting_kind, .. } = c {
-                if !t.counters.contains(resetting_kind) && t.counters.len() < MAX_COUNTERS {
-                    t.counters.push(*resetting_kind);
-                }
+            if let Condition::Counter { resetting_kind, .. } = c
+                && !t.counters.contains(resetting_kind)
+                && t.counters.len() < MAX_COUNTERS
+            {
+                t.counters.push(*resetting_kind);
             }
         }
     }

@@ -223,10 +223,11 @@ impl Position {
             let mut between = Vec::new();
             let mut cur = from;
             while let Some(n) = b.offset(cur, dir, 0) {
-                if let Some((pk, ps)) = self.piece_at(n) {
-                    if pk == c.partner && ps == us {
-                        partner = Some(n);
-                    }
+                if let Some((pk, ps)) = self.piece_at(n)
+                    && pk == c.partner
+                    && ps == us
+                {
+                    partner = Some(n);
                 }
                 cur = n;
             }
@@ -268,17 +269,17 @@ impl Position {
                 ));
             }
             let them = us.other();
-            if c.not_in_check.is_some() {
-                if let Some(&a) = self.attackers_of(from, them).first() {
-                    return Some(illegal(
-                        "castling-in-check",
-                        format!(
-                            "castling is not allowed while the king is in check: {king_name} is attacked by {}",
-                            piece_name(self, a)
-                        ),
-                        cite(&c.not_in_check),
-                    ));
-                }
+            if c.not_in_check.is_some()
+                && let Some(&a) = self.attackers_of(from, them).first()
+            {
+                return Some(illegal(
+                    "castling-in-check",
+                    format!(
+                        "castling is not allowed while the king is in check: {king_name} is attacked by {}",
+                        piece_name(self, a)
+                    ),
+                    cite(&c.not_in_check),
+                ));
             }
             if c.path_safe.is_some() {
                 let mut cur = from;

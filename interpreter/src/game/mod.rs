@@ -303,11 +303,10 @@ impl Position {
             let mut v = Vec::new();
             for r in p.royals(us).iter() {
                 for &d in &p.t.facing {
-                    if let Some(b) = p.t.first_blocker(d as usize, r, occ) {
-                        if p.royals(us.other()).has(b) {
+                    if let Some(b) = p.t.first_blocker(d as usize, r, occ)
+                        && p.royals(us.other()).has(b) {
                             v.push((r, b));
                         }
-                    }
                 }
             }
             v

@@ -210,16 +210,17 @@ impl<B: Bits> Pos<B> {
             if (t.rays[*rd as usize][sq] & them).is_empty() || !within.has(sq) {
                 continue;
             }
-            if let Some(b) = t.first_blocker(*rd as usize, sq, occ) {
-                if them.has(b) && kinds.contains(&cell_kind(self.cells[b])) {
-                    if let Some(m) = max {
-                        if self.distance(*rd as usize, sq, b) > *m {
-                            continue;
-                        }
-                    }
-                    if found(b) {
-                        return;
-                    }
+            if let Some(b) = t.first_blocker(*rd as usize, sq, occ)
+                && them.has(b)
+                && kinds.contains(&cell_kind(self.cells[b]))
+            {
+                if let Some(m) = max
+                    && self.distance(*rd as usize, sq, b) > *m
+                {
+                    continue;
+                }
+                if found(b) {
+                    return;
                 }
             }
         }
@@ -1012,12 +1013,11 @@ impl<B: Bits> LegalCtx<B> {
                     let Some(b1) = t.first_blocker(d, r, occ) else { continue };
                     if enemy_royals.has(b1) {
                         ctx.in_check = true;
-                    } else if own.has(b1) {
-                        if let Some(b2) = t.first_blocker(d, b1, occ) {
-                            if enemy_royals.has(b2) {
-                                ctx.pin(b1, t.rays[d][r] & !t.rays[d][b2]);
-                            }
-                        }
+                    } else if own.has(b1)
+                        && let Some(b2) = t.first_blocker(d, b1, occ)
+                        && enemy_royals.has(b2)
+                    {
+                        ctx.pin(b1, t.rays[d][r] & !t.rays[d][b2]);
                     }
                 }
             }

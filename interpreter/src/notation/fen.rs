@@ -165,17 +165,16 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
     }
     // Pieces standing in their own promotion zone should have promoted.
     for (sq, c) in s.board.iter().enumerate() {
-        if let Some((k, side)) = c {
-            if let Some(pr) = &rules.kind(*k).promotion {
-                if pr.zone[*side].contains(sq) {
-                    return Err(FenError::Illegal(format!(
-                        "the {} {} on {} stands where it must already have promoted",
-                        rules.players[side.index()].name,
-                        rules.kind(*k).name.to_lowercase(),
-                        b.name(sq)
-                    )));
-                }
-            }
+        if let Some((k, side)) = c
+            && let Some(pr) = &rules.kind(*k).promotion
+            && pr.zone[*side].contains(sq)
+        {
+            return Err(FenError::Illegal(format!(
+                "the {} {} on {} stands where it must already have promoted",
+                rules.players[side.index()].name,
+                rules.kind(*k).name.to_lowercase(),
+                b.name(sq)
+            )));
         }
     }
     // Castling rights → unmoved pieces.
@@ -221,10 +220,11 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
     // Pieces with `unmoved` forms count as unmoved on their setup squares.
     if let Ok(start) = parse_setup_board(rules) {
         for (sq, c) in s.board.iter().enumerate() {
-            if let Some((k, _)) = c {
-                if rules.kind(*k).forms.iter().any(|f| f.unmoved) && start.get(sq) == Some(c) {
-                    p.virgin |= B::bit(sq);
-                }
+            if let Some((k, _)) = c
+                && rules.kind(*k).forms.iter().any(|f| f.unmoved)
+                && start.get(sq) == Some(c)
+            {
+                p.virgin |= B::bit(sq);
             }
         }
     }
@@ -237,12 +237,12 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
             for f in k.forms.iter().filter(|f| f.marks_en_passant) {
                 if let Primitive::Step { dirs, .. } | Primitive::Slide { dirs, .. } = &f.primitive {
                     for d in dirs {
-                        if let Some(v) = b.offset(ep, d.0, d.1 * flip) {
-                            if let Some((vk, vs)) = s.board[v] {
-                                if vs == mover && rules.kind(vk).forms.iter().any(|g| g.marks_en_passant) {
-                                    victim = Some(v);
-                                }
-                            }
+                        if let Some(v) = b.offset(ep, d.0, d.1 * flip)
+                            && let Some((vk, vs)) = s.board[v]
+                            && vs == mover
+                            && rules.kind(vk).forms.iter().any(|g| g.marks_en_passant)
+                        {
+                            victim = Some(v);
                         }
                     }
                 }
