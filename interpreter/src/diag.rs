@@ -45,6 +45,10 @@ impl Sources {
         self.files.push((name.into(), text.into()));
         FileId(self.files.len() as u32 - 1)
     }
+    /// The names of the files read, the ruleset first, then each file it extends.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.files.iter().map(|(n, _)| n.as_str())
+    }
     pub fn name(&self, id: FileId) -> &str {
         &self.files[id.0 as usize].0
     }

@@ -256,7 +256,14 @@ fn play(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Reque
     });
     if let Some(c) = &session.choice {
         let board = &session.engine.rules().board;
-        ui.colored_label(WARN, format!("{} to {}: choose", board.name(c.from), board.name(c.to)));
+        ui.colored_label(
+            WARN,
+            format!(
+                "{} to {}: choose (a click on the board cancels)",
+                board.name(c.from),
+                board.name(c.to)
+            ),
+        );
         ui.horizontal_wrapped(|ui| {
             for (text, kind) in &c.options {
                 if ui.button(kind).clicked() {

@@ -94,3 +94,46 @@ fn a_broken_ruleset_shows_its_errors_and_keeps_the_engine_then_a_fixed_one_is_lo
     assert_eq!(width(&app), 9);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_change_to_a_file_the_ruleset_extends_reloads_it_too() {
+    let dir = std::env::temp_dir().join(format!("arbiter-sandbox-reload-extends-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let base = dir.join("base-go.rules");
+    let variant = dir.join("variant.rules");
+    write(&base, &go_rules(9), 0);
+    write(
+        &variant,
+        "extends \"base-go.rules\"\n\noverride game \"Go, a variant\" {\n  cite \"Weiqi\"\n  players black \"b\", white \"w\"\n}\n",
+        0,
+    );
+
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .insert_resource(TimeUpdateStrategy::ManualDuration(STEP))
+        .add_plugins((sandbox::session::plugin, sandbox::reload::plugin));
+    let opened = sandbox::source::open(variant.to_str()).unwrap_or_else(|e| panic!("{e}"));
+    app.insert_resource(Session::new(opened));
+    app.update();
+    assert_eq!(session(&app).engine.rules().name, "Go, a variant");
+    assert_eq!((width(&app), session(&app).generation), (9, 0));
+
+    // Only the base changes: the variant is reloaded with the base's new board.
+    write(&base, &go_rules(13), 1);
+    assert!(
+        run_until(&mut app, |s| s.generation > 0).is_some(),
+        "the watcher saw the base change"
+    );
+    assert_eq!((width(&app), session(&app).engine.rules().name.as_str()), (13, "Go, a variant"));
+
+    // A broken base shows its errors, naming the base file.
+    write(&base, &format!("{}this is not a rule\n", go_rules(9)), 2);
+    assert!(run_until(&mut app, |s| !s.rule_errors.is_empty()).is_some());
+    assert!(
+        session(&app).rule_errors.iter().any(|e| e.contains("base-go.rules:")),
+        "{:?}",
+        session(&app).rule_errors
+    );
+    assert_eq!(width(&app), 13, "the last good rules stay");
+    let _ = std::fs::remove_dir_all(&dir);
+}
