@@ -9,9 +9,7 @@
 //! to it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
 
-use arbiter::check::check_file;
 use arbiter::game::{Engine, Game, Position as ArbiterPosition, Status};
 use arbiter::model::Side;
 use arbiter::notation::uci;
@@ -30,16 +28,12 @@ const MIN_POSITIONS: usize = 5_000;
 /// Visited positions whose perft divide is compared.
 const PERFT_SAMPLES: usize = 200;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+
+use common::root;
 
 fn chess() -> Engine {
-    let checked = check_file(root().join("rulesets/chess.rules").as_path(), &[]);
-    let rules = checked
-        .rules
-        .unwrap_or_else(|| panic!("chess.rules has errors: {:?}", checked.diagnostics));
-    Engine::new(rules)
+    common::bundled("chess")
 }
 
 /// Positions known to trip move generators (the "TalkChess perft tests" by Martin Sedlak): en

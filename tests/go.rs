@@ -6,12 +6,10 @@
 //! chains. Perft counts and seeded random games must agree with it move by move.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::process::Command;
 
-use arbiter::check::check_file;
 use arbiter::game::{Engine, Game, MoveKind, Position, Ruling, Status};
-use arbiter::model::{Rules, Side};
+use arbiter::model::Side;
 use arbiter::notation::{sgf, uci};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -249,16 +247,9 @@ impl Naive {
 
 // ---------------------------------------------------------------------------------------- helpers
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root")
-}
+mod common;
 
-fn rules_from(rel: &str, params: &[(&str, &str)]) -> Rules {
-    let params: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let c = check_file(&root().join(rel), &params);
-    let errors: Vec<String> = c.diagnostics.items.iter().map(|d| d.message.clone()).collect();
-    c.rules.unwrap_or_else(|| panic!("{rel} has errors: {errors:?}"))
-}
+use common::{root, rules as rules_from};
 
 fn go(size: usize) -> Engine {
     Engine::new(rules_from("rulesets/go.rules", &[("size", &size.to_string())]))
@@ -385,25 +376,7 @@ fn fen_dots(s: &str) -> String {
     let (board, rest) = s.split_once(' ').unwrap_or((s, ""));
     let rows: Vec<String> = board
         .split('/')
-        .map(|row| {
-            let mut out = String::new();
-            let mut run = 0;
-            for c in row.chars() {
-                if c == '.' {
-                    run += 1;
-                } else {
-                    if run > 0 {
-                        out.push_str(&run.to_string());
-                        run = 0;
-                    }
-                    out.push(c);
-                }
-            }
-            if run > 0 {
-                out.push_str(&run.to_string());
-            }
-            out
-        })
+        .map(|row| common::rank_text(row.chars().map(|c| (c != '.').then_some(c))))
         .collect();
     format!("{} {rest}", rows.join("/")).trim().to_string()
 }

@@ -1,24 +1,12 @@
 //! Perft counts from data files: `tests/perft/<ruleset>.txt`, one position per line with
 //! `; depth count` pairs. Every count is checked; a wrong one names the position and depth.
 
-use std::path::Path;
+mod common;
 
-use arbiter::check::check_file;
-use arbiter::game::Engine;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the interpreter crate sits in the workspace")
-}
+use common::root;
 
 fn run(ruleset: &str) {
-    let checked = check_file(&root().join(format!("rulesets/{ruleset}.rules")), &[]);
-    let engine = Engine::new(
-        checked
-            .rules
-            .unwrap_or_else(|| panic!("{ruleset}.rules has errors: {:?}", checked.diagnostics)),
-    );
+    let engine = common::bundled(ruleset);
     let data = std::fs::read_to_string(root().join(format!("tests/perft/{ruleset}.txt"))).expect("perft data file");
     let mut checked_counts = 0;
     for line in data.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {

@@ -4,9 +4,8 @@
 //! be shakmaty's. The files hold real games (written from the published scores) and a few made
 //! to reach en passant, under-promotion, both castlings and a FEN start.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use arbiter::check::check_file;
 use arbiter::game::{Engine, Game, Status};
 use arbiter::model::Side;
 use arbiter::notation::{pgn, san, uci};
@@ -14,19 +13,12 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the interpreter crate sits in the workspace")
-}
+mod common;
+
+use common::root;
 
 fn chess() -> Engine {
-    let checked = check_file(&root().join("rulesets/chess.rules"), &[]);
-    Engine::new(
-        checked
-            .rules
-            .unwrap_or_else(|| panic!("chess.rules has errors: {:?}", checked.diagnostics)),
-    )
+    common::bundled("chess")
 }
 
 /// Every `tests/pgn/*.pgn` file, sorted, with its text.

@@ -4,17 +4,13 @@
 //! the `arbiter scenario run` command, never with a panic. The broken scenarios live in
 //! `tests/scenarios-broken/`, outside the library.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use arbiter::scenario::{self, Report, Runner, Verdict};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the interpreter crate sits in the workspace")
-        .to_path_buf()
-}
+mod common;
+
+use common::root;
 
 fn runner() -> Runner {
     Runner::new(vec![root().join("rulesets")])

@@ -1,22 +1,13 @@
 //! Variants and widths: a ruleset that extends chess and overrides parts of it; parameters from the
 //! command line; the same rules compiled for every bitboard width give the same trees.
 
-use std::path::Path;
-
 use arbiter::check::check_file;
 use arbiter::game::{Engine, Game, Width};
 use arbiter::notation::uci;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root")
-}
+mod common;
 
-fn rules(rel: &str, params: &[(&str, &str)]) -> arbiter::model::Rules {
-    let params: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let c = check_file(&root().join(rel), &params);
-    let errors: Vec<String> = c.diagnostics.items.iter().map(|d| d.message.clone()).collect();
-    c.rules.unwrap_or_else(|| panic!("{rel} has errors: {errors:?}"))
-}
+use common::{root, rules};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 

@@ -5,7 +5,7 @@
 //! a coordinate version of the same line written separately, move by move; both must agree.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use arbiter::game::{Engine, Game, Position, Status};
@@ -14,54 +14,12 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the interpreter crate sits in the workspace")
-        .to_path_buf()
-}
+mod common;
+
+use common::{root, xiangqi_pos as pos};
 
 fn xiangqi() -> Engine {
-    let checked = arbiter::check::check_file(&root().join("rulesets/xiangqi.rules"), &[]);
-    Engine::new(checked.rules.expect("xiangqi.rules is valid"))
-}
-
-/// A FEN from pieces on squares: `("R", "a1")` is a red chariot, `("r", "a10")` a black one.
-fn fen(pieces: &[(&str, &str)], side: &str) -> String {
-    let mut board = [[' '; 9]; 10];
-    for (p, sq) in pieces {
-        let file = (sq.as_bytes()[0] - b'a') as usize;
-        let rank: usize = sq[1..].parse().expect("rank");
-        board[rank - 1][file] = p.chars().next().expect("letter");
-    }
-    let rows: Vec<String> = (0..10)
-        .rev()
-        .map(|r| {
-            let mut row = String::new();
-            let mut empty = 0;
-            for c in board[r] {
-                if c == ' ' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        row.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    row.push(c);
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            row
-        })
-        .collect();
-    format!("{} {side} - - 0 1", rows.join("/"))
-}
-
-fn pos(pieces: &[(&str, &str)], side: &str) -> Position {
-    let f = fen(pieces, side);
-    xiangqi().from_fen(&f).unwrap_or_else(|e| panic!("{f}: {e}"))
+    common::bundled("xiangqi")
 }
 
 /// Asserts the WXF of each coordinate move, and that the WXF reads back to it.

@@ -2,56 +2,18 @@
 //! `../shared/rules/xiangqi.md` and checks what `rulesets/xiangqi.rules` makes of it.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use arbiter::game::{Engine, Game, Position, Ruling, Status};
 use arbiter::model::Side;
 use arbiter::notation::uci;
 
+mod common;
+
 fn engine(params: &[(&str, &str)]) -> Engine {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
-    let params: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let c = arbiter::check::check_file(&root.join("rulesets/xiangqi.rules"), &params);
-    Engine::new(c.rules.expect("xiangqi.rules is valid"))
+    common::engine("rulesets/xiangqi.rules", params)
 }
 
-/// A FEN from pieces on squares: `("N", "e5")` is a red horse, `("n", "e5")` a black one.
-fn fen(pieces: &[(&str, &str)], side: &str) -> String {
-    let mut board = [[' '; 9]; 10];
-    for (p, sq) in pieces {
-        let file = (sq.as_bytes()[0] - b'a') as usize;
-        let rank: usize = sq[1..].parse().expect("rank");
-        board[rank - 1][file] = p.chars().next().expect("letter");
-    }
-    let rows: Vec<String> = (0..10)
-        .rev()
-        .map(|r| {
-            let mut row = String::new();
-            let mut empty = 0;
-            for c in board[r] {
-                if c == ' ' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        row.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    row.push(c);
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            row
-        })
-        .collect();
-    format!("{} {side} - - 0 1", rows.join("/"))
-}
-
-fn pos(pieces: &[(&str, &str)], side: &str) -> Position {
-    let f = fen(pieces, side);
-    engine(&[]).from_fen(&f).unwrap_or_else(|e| panic!("{f}: {e}"))
-}
+use common::{xiangqi_fen as fen, xiangqi_pos as pos};
 
 /// Where the piece on `from` may legally go.
 fn targets(p: &Position, from: &str) -> BTreeSet<String> {

@@ -1,0 +1,75 @@
+//! Helpers the integration tests share: where the workspace is, loading a ruleset, and writing
+//! readable test positions as FEN. Each test crate includes this file with `mod common;` and uses
+//! only some of it.
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use arbiter::game::{Engine, Position};
+use arbiter::model::Rules;
+
+/// The workspace folder (the one holding `rulesets/`, `scenarios/`, `tests/`).
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the interpreter crate sits in the workspace")
+}
+
+/// The checked rules of the ruleset at `rel` (relative to the workspace) with `params` set;
+/// panics with the checker's messages if it has errors.
+pub fn rules(rel: &str, params: &[(&str, &str)]) -> Rules {
+    let params: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let c = arbiter::check::check_file(&root().join(rel), &params);
+    let errors: Vec<String> = c.diagnostics.items.iter().map(|d| d.message.clone()).collect();
+    c.rules.unwrap_or_else(|| panic!("{rel} has errors: {errors:?}"))
+}
+
+/// An engine for the ruleset at `rel` with `params` set.
+pub fn engine(rel: &str, params: &[(&str, &str)]) -> Engine {
+    Engine::new(rules(rel, params))
+}
+
+/// An engine for a bundled ruleset (`chess`, `xiangqi`, `go`) with its default parameters.
+pub fn bundled(name: &str) -> Engine {
+    engine(&format!("rulesets/{name}.rules"), &[])
+}
+
+/// One rank of a FEN board field: pieces by letter, runs of empty squares as digits.
+pub fn rank_text(cells: impl IntoIterator<Item = Option<char>>) -> String {
+    let mut row = String::new();
+    let mut empty = 0;
+    for c in cells {
+        match c {
+            None => empty += 1,
+            Some(c) => {
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                row.push(c);
+            }
+        }
+    }
+    if empty > 0 {
+        row.push_str(&empty.to_string());
+    }
+    row
+}
+
+/// A xiangqi FEN from pieces on squares: `("R", "a1")` is a red chariot, `("r", "a10")` a black one.
+pub fn xiangqi_fen(pieces: &[(&str, &str)], side: &str) -> String {
+    let mut board = [[None; 9]; 10];
+    for (p, sq) in pieces {
+        let file = (sq.as_bytes()[0] - b'a') as usize;
+        let rank: usize = sq[1..].parse().expect("rank");
+        board[rank - 1][file] = Some(p.chars().next().expect("letter"));
+    }
+    let rows: Vec<String> = (0..10).rev().map(|r| rank_text(board[r])).collect();
+    format!("{} {side} - - 0 1", rows.join("/"))
+}
+
+/// The xiangqi position with `pieces` and `side` to move (default parameters).
+pub fn xiangqi_pos(pieces: &[(&str, &str)], side: &str) -> Position {
+    let f = xiangqi_fen(pieces, side);
+    bundled("xiangqi").from_fen(&f).unwrap_or_else(|e| panic!("{f}: {e}"))
+}
