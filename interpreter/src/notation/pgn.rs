@@ -8,6 +8,7 @@
 //! replaying. Invariant: [`parse`] returns a [`PgnError`] with a line and column for malformed
 //! input and never panics.
 
+use super::cursor::Cursor;
 use thiserror::Error;
 
 use crate::game::Game;
@@ -252,54 +253,12 @@ impl At {
     }
 }
 
-/// Characters with their line and column.
-struct Cursor {
-    chars: Vec<char>,
-    i: usize,
-    line: usize,
-    column: usize,
-}
-
 impl Cursor {
-    fn new(text: &str) -> Cursor {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        Cursor {
-            chars: text.chars().collect(),
-            i: 0,
-            line: 1,
-            column: 1,
-        }
-    }
     fn at(&self) -> At {
         At {
             line: self.line,
             column: self.column,
         }
-    }
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.i).copied()
-    }
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.i += 1;
-        if c == '\n' {
-            self.line += 1;
-            self.column = 1;
-        } else {
-            self.column += 1;
-        }
-        Some(c)
-    }
-    fn take_while(&mut self, keep: impl Fn(char) -> bool) -> String {
-        let mut s = String::new();
-        while let Some(c) = self.peek().filter(|c| keep(*c)) {
-            s.push(c);
-            self.bump();
-        }
-        s
-    }
-    fn skip_space(&mut self) {
-        self.take_while(char::is_whitespace);
     }
     fn skip_line(&mut self) {
         while let Some(c) = self.bump() {

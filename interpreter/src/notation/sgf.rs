@@ -11,6 +11,7 @@
 //! [`SgfMove::gtp`] turns one into the coordinates Arbiter and GTP use (`D4`: files `A..T` without
 //! `I`, rows counted from the bottom).
 
+use super::cursor::Cursor;
 use thiserror::Error;
 
 use crate::game::{Game, MoveKind, Status};
@@ -153,34 +154,7 @@ struct Value {
     column: usize,
 }
 
-/// Characters with their line and column.
-struct Cursor {
-    chars: Vec<char>,
-    i: usize,
-    line: usize,
-    column: usize,
-}
-
 impl Cursor {
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.i).copied()
-    }
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.i += 1;
-        if c == '\n' {
-            self.line += 1;
-            self.column = 1;
-        } else {
-            self.column += 1;
-        }
-        Some(c)
-    }
-    fn skip_space(&mut self) {
-        while self.peek().is_some_and(|c| c.is_whitespace() || c == '\u{feff}') {
-            self.bump();
-        }
-    }
     fn error(&self, kind: SgfErrorKind) -> SgfError {
         SgfError {
             line: self.line,
@@ -270,12 +244,7 @@ struct Raw {
 /// assert_eq!(g.moves[1].point, None);
 /// ```
 pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
-    let mut cur = Cursor {
-        chars: text.chars().collect(),
-        i: 0,
-        line: 1,
-        column: 1,
-    };
+    let mut cur = Cursor::new(text);
     let mut raw = Raw::default();
     let mut stack: Vec<Frame> = Vec::new();
     cur.skip_space();
