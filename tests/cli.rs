@@ -2,29 +2,16 @@
 //! Each test states one part of the contract — exit codes, what the last line of output is, the
 //! JSON shapes — and that bad input gets a message naming what is wrong, never a panic.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
 use serde_json::Value;
+
+mod common;
+
+use common::{Run, arbiter};
 
 /// Kiwipete, the standard perft test position with castling, en passant and promotions nearby.
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 /// White may castle short, but the black rook on f8 attacks f1, which the king passes.
 const CASTLE_THROUGH_CHECK: &str = "4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1";
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the interpreter crate sits in the workspace")
-        .to_path_buf()
-}
-
-/// What one run of the binary printed, and how it ended.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
 
 impl Run {
     fn last_line(&self) -> &str {
@@ -51,19 +38,6 @@ impl Run {
     }
 }
 
-fn arbiter(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(workspace_root())
-        .output()
-        .expect("the arbiter binary runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
 fn moves_of(v: &Value) -> Vec<String> {
     v["moves"]
         .as_array()
@@ -86,7 +60,7 @@ fn check_accepts_the_bundled_chess_rules() {
 fn check_reports_a_broken_ruleset_with_file_line_and_column() {
     let path = "tests/diagnostics/misspelt-piece.rules";
     // Where the misspelt name is, so the test does not depend on the case's exact layout.
-    let text = std::fs::read_to_string(workspace_root().join(path)).expect("the golden case exists");
+    let text = std::fs::read_to_string(common::root().join(path)).expect("the golden case exists");
     let (line, col) = text
         .lines()
         .enumerate()

@@ -6,7 +6,6 @@
 //! chains. Perft counts and seeded random games must agree with it move by move.
 
 use std::collections::HashMap;
-use std::process::Command;
 
 use arbiter::game::{Engine, Game, MoveKind, Position, Ruling, Status};
 use arbiter::model::Side;
@@ -249,7 +248,7 @@ impl Naive {
 
 mod common;
 
-use common::{root, rules as rules_from};
+use common::{Run, arbiter, root, rules as rules_from};
 
 fn go(size: usize) -> Engine {
     Engine::new(rules_from("rulesets/go.rules", &[("size", &size.to_string())]))
@@ -779,23 +778,9 @@ fn sgf_record_of_a_real_game_replays_to_its_result() {
     assert_eq!(again.gtp_moves().expect("alternating"), moves);
 }
 
-/// Runs the built `arbiter` from the workspace root.
-fn arbiter(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn the_command_line_replays_an_sgf_record() {
-    let (code, stdout, stderr) = arbiter(&["play", "go", "--sgf", "tests/go/teaching-9x9.sgf", "--json"]);
+    let Run { code, stdout, stderr } = arbiter(&["play", "go", "--sgf", "tests/go/teaching-9x9.sgf", "--json"]);
     assert_eq!(code, Some(0), "{stderr}");
     let v: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON value");
     assert_eq!(
@@ -816,7 +801,7 @@ fn the_command_line_replays_an_sgf_record() {
         })
     );
     // A komi given on the command line wins over the record's KM.
-    let (_, stdout, _) = arbiter(&["play", "go", "--sgf", "tests/go/teaching-9x9.sgf", "--param", "komi=0", "--json"]);
+    let Run { stdout, .. } = arbiter(&["play", "go", "--sgf", "tests/go/teaching-9x9.sgf", "--param", "komi=0", "--json"]);
     let v: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON value");
     assert_eq!(v["result"], "B+9");
 }
@@ -827,7 +812,7 @@ fn the_command_line_reports_a_bad_sgf_record_by_line_and_column() {
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let broken = dir.join("broken.sgf");
     std::fs::write(&broken, "(;GM[1]SZ[9]\n;B[ee];W[zz])").expect("write");
-    let (code, _, stderr) = arbiter(&["play", "go", "--sgf", broken.to_str().expect("UTF-8 path")]);
+    let Run { code, stderr, .. } = arbiter(&["play", "go", "--sgf", broken.to_str().expect("UTF-8 path")]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
         stderr.contains("line 2, column 9: `zz` is not a point of a 9 × 9 board"),
@@ -836,7 +821,7 @@ fn the_command_line_reports_a_bad_sgf_record_by_line_and_column() {
     // A legal record of an illegal game: the second stone lands on the first.
     let illegal = dir.join("illegal.sgf");
     std::fs::write(&illegal, "(;GM[1]SZ[9];B[ee];W[ee])").expect("write");
-    let (code, stdout, stderr) = arbiter(&["play", "go", "--sgf", illegal.to_str().expect("UTF-8 path"), "--json"]);
+    let Run { code, stdout, stderr } = arbiter(&["play", "go", "--sgf", illegal.to_str().expect("UTF-8 path"), "--json"]);
     assert_eq!(code, Some(2), "{stderr}");
     let v: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON value");
     assert_eq!(

@@ -4,13 +4,11 @@
 //! the `arbiter scenario run` command, never with a panic. The broken scenarios live in
 //! `tests/scenarios-broken/`, outside the library.
 
-use std::process::Command;
-
 use arbiter::scenario::{self, Report, Runner, Verdict};
 
 mod common;
 
-use common::root;
+use common::{arbiter, root};
 
 fn runner() -> Runner {
     Runner::new(vec![root().join("rulesets")])
@@ -151,27 +149,6 @@ fn frames_carry_the_annotations_as_board_squares() {
 }
 
 // ---------------------------------------------------------------- the command line
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn arbiter(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the arbiter binary runs");
-    let r = Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
-    assert!(!r.stderr.contains("panicked"), "the binary panicked:\n{}", r.stderr);
-    r
-}
 
 #[test]
 fn scenario_run_passes_the_library_one_line_each() {

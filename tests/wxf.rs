@@ -6,7 +6,6 @@
 
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::process::Command;
 
 use arbiter::game::{Engine, Game, Position, Status};
 use arbiter::notation::{self, pgn, uci, wxf};
@@ -16,7 +15,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{root, xiangqi_pos as pos};
+use common::{Run, arbiter, root, xiangqi_pos as pos};
 
 fn xiangqi() -> Engine {
     common::bundled("xiangqi")
@@ -469,20 +468,6 @@ fn a_game_record_in_wxf_replays_like_its_coordinates() {
     assert_eq!(by_wxf.outcome().status, Status::Ongoing);
 }
 
-/// Runs the built `arbiter` from the workspace root.
-fn arbiter(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 fn json(stdout: &str) -> Value {
     serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("not one JSON value ({e}): {stdout}"))
 }
@@ -490,17 +475,17 @@ fn json(stdout: &str) -> Value {
 #[test]
 fn the_command_line_replays_the_record_and_plays_wxf() {
     let path = record_path();
-    let (code, stdout, stderr) = arbiter(&["play", "xiangqi", "--pgn", path.to_str().expect("a UTF-8 path"), "--json"]);
+    let Run { code, stdout, stderr } = arbiter(&["play", "xiangqi", "--pgn", path.to_str().expect("a UTF-8 path"), "--json"]);
     assert_eq!(code, Some(0), "{stdout}\n{stderr}");
     let v = json(&stdout);
     assert_eq!(v["position"], RECORD_END);
     assert_eq!(v["ply"], 42);
     assert_eq!(v["status"], "ongoing");
 
-    let (code, stdout, _) = arbiter(&["play", "xiangqi", "--json", "C2.5", "h8+7", "H2=3"]);
+    let Run { code, stdout, .. } = arbiter(&["play", "xiangqi", "--json", "C2.5", "h8+7", "H2=3"]);
     assert_eq!(code, Some(2), "H2=3 is no move: {stdout}");
     assert_eq!(json(&stdout)["ply"], 3);
-    let (code, stdout, stderr) = arbiter(&["play", "xiangqi", "--json", "C2.5", "h8+7", "H2+3", "R9.8"]);
+    let Run { code, stdout, stderr } = arbiter(&["play", "xiangqi", "--json", "C2.5", "h8+7", "H2+3", "R9.8"]);
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(
         json(&stdout)["position"],
@@ -510,7 +495,7 @@ fn the_command_line_replays_the_record_and_plays_wxf() {
 
 #[test]
 fn moves_written_uses_the_rulesets_notation() {
-    let (code, stdout, stderr) = arbiter(&["moves", "xiangqi", "--written", "h3e3"]);
+    let Run { code, stdout, stderr } = arbiter(&["moves", "xiangqi", "--written", "h3e3"]);
     assert_eq!(code, Some(0), "{stderr}");
     let listed: Vec<&str> = stdout.lines().collect();
     for text in ["H8+7", "H2+3", "C8.5", "R9+2", "A4+5", "P3+1"] {
@@ -530,18 +515,18 @@ fn moves_written_uses_the_rulesets_notation() {
     got.sort();
     assert_eq!(got, expected);
 
-    let (code, stdout, _) = arbiter(&["moves", "chess", "--written", "--json"]);
+    let Run { code, stdout, .. } = arbiter(&["moves", "chess", "--written", "--json"]);
     assert_eq!(code, Some(0));
     let chess_moves = json(&stdout)["moves"].as_array().expect("a list").len();
     assert_eq!(chess_moves, 20);
     assert!(stdout.contains("\"Nf3\""), "{stdout}");
-    let (code, stdout, _) = arbiter(&["moves", "chess", "--san"]);
+    let Run { code, stdout, .. } = arbiter(&["moves", "chess", "--san"]);
     assert_eq!(code, Some(0));
     assert!(stdout.lines().any(|l| l == "Nf3"), "{stdout}");
-    let (code, stdout, _) = arbiter(&["moves", "xiangqi", "--json"]);
+    let Run { code, stdout, .. } = arbiter(&["moves", "xiangqi", "--json"]);
     assert_eq!(code, Some(0));
     assert!(stdout.contains("\"h3e3\""), "coordinates stay the default: {stdout}");
-    let (code, _, stderr) = arbiter(&["moves", "xiangqi", "--written", "--san"]);
+    let Run { code, stderr, .. } = arbiter(&["moves", "xiangqi", "--written", "--san"]);
     assert_ne!(code, Some(0), "--written and --san together: {stderr}");
 }
 
@@ -583,7 +568,7 @@ fn pgn_export_writes_wxf_and_reads_back() {
 
         let file = std::env::temp_dir().join(format!("arbiter-wxf-{}-{round}.pgn", std::process::id()));
         std::fs::write(&file, &written).expect("the temporary file is written");
-        let (code, stdout, stderr) = arbiter(&["play", "xiangqi", "--pgn", file.to_str().expect("a UTF-8 path"), "--json"]);
+        let Run { code, stdout, stderr } = arbiter(&["play", "xiangqi", "--pgn", file.to_str().expect("a UTF-8 path"), "--json"]);
         let _ = std::fs::remove_file(&file);
         assert_eq!(code, Some(0), "{stderr}\n{written}");
         assert_eq!(json(&stdout)["position"], game.current().fen().as_str(), "{written}");

@@ -73,3 +73,26 @@ pub fn xiangqi_pos(pieces: &[(&str, &str)], side: &str) -> Position {
     let f = xiangqi_fen(pieces, side);
     bundled("xiangqi").from_fen(&f).unwrap_or_else(|e| panic!("{f}: {e}"))
 }
+
+/// What a run of the `arbiter` binary printed, and its exit code.
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the built `arbiter` from the workspace root with `args`; it must not panic, whatever it says.
+pub fn arbiter(args: &[&str]) -> Run {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the arbiter binary runs");
+    let r = Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert!(!r.stderr.contains("panicked"), "the binary panicked:\n{}", r.stderr);
+    r
+}
