@@ -87,17 +87,21 @@ impl Session {
         result.map(|_| ())
     }
 
-    /// After a change of position: nothing selected, the last move highlighted.
+    /// After a change of position: nothing selected.
     pub(crate) fn settle(&mut self) {
         self.selected = None;
         self.targets.clear();
         self.choice = None;
         self.refusal = None;
-        self.last_move = self.game.moves().last().and_then(|m| match m.kind {
+    }
+
+    /// The squares of the game's last move (from, to), for highlighting; none after a pass.
+    pub fn last_move(&self) -> Option<(usize, usize)> {
+        self.game.moves().last().and_then(|m| match m.kind {
             MoveKind::Pass => None,
             MoveKind::Place(_) => Some((m.to as usize, m.to as usize)),
             MoveKind::Form(_) | MoveKind::Castle(_) => Some((m.from as usize, m.to as usize)),
-        });
+        })
     }
 
     /// Plays the legal move `text` names (coordinates, or the ruleset's notation) unless the game is

@@ -12,8 +12,7 @@ use bevy::prelude::*;
 use crate::layout::{Layout, View};
 use crate::session::Session;
 
-/// The font with the CJK glyphs some rulesets use (a small subset; licence in `assets/`).
-const GLYPH_FONT: &[u8] = include_bytes!("../assets/xiangqi-glyphs.ttf");
+use crate::GLYPH_FONT;
 
 pub const BACKGROUND: Color = Color::srgb(0.16, 0.17, 0.19);
 const LIGHT_SQUARE: Color = Color::srgb(0.93, 0.85, 0.71);
@@ -249,7 +248,7 @@ fn redraw(
             mark(&mut commands, sq, HIGHLIGHT);
         }
     }
-    if let Some((a, b)) = session.last_move {
+    if let Some((a, b)) = session.last_move() {
         mark(&mut commands, a, LAST_MOVE);
         mark(&mut commands, b, LAST_MOVE);
     }

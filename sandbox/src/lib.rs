@@ -29,8 +29,9 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::panel::PANEL_WIDTH;
 
-/// The font with the CJK glyphs some rulesets use (a small subset; licence in `assets/`).
-const GLYPH_FONT: &[u8] = include_bytes!("../assets/xiangqi-glyphs.ttf");
+/// The font with the CJK glyphs some rulesets use (a small subset; licence in `assets/`), for the
+/// board's pieces and the egui panel alike.
+pub const GLYPH_FONT: &[u8] = include_bytes!("../assets/xiangqi-glyphs.ttf");
 
 /// The camera, shifted so the board sits right of the panel.
 pub fn spawn_camera(mut commands: Commands) {

@@ -22,8 +22,7 @@ struct Args {
     ply: Option<usize>,
 }
 
-const USAGE: &str =
-    "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron] [--flip] [--screenshot OUT.png [--window] [--ply N]]";
+const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--flip] [--screenshot OUT.png [--window] [--ply N]]";
 
 const HELP: &str = "
   --flip              show the board turned half round (the second player at the bottom)

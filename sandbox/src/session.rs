@@ -137,8 +137,6 @@ pub struct Session {
     /// A promotion choice waiting for the player.
     pub choice: Option<Choice>,
     pub refusal: Option<Refusal>,
-    /// The last move of the game (from, to), for highlighting.
-    pub last_move: Option<(usize, usize)>,
     /// A note for the panel (a frame that could not be loaded, a record cut short, ...).
     pub note: Option<String>,
     /// Why the last edit was refused (the interpreter's FEN error); the position stayed as it was.
@@ -171,7 +169,6 @@ impl Session {
             targets: Vec::new(),
             choice: None,
             refusal: None,
-            last_move: None,
             note: opened.stopped,
             edit_error: None,
             log: Vec::new(),

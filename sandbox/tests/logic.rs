@@ -279,7 +279,7 @@ fn a_click_on_the_move_list_jumps_to_that_ply_with_the_line_behind_it() {
     assert_eq!(s.step, 10);
     assert_eq!(s.game.current().fen(), s.timeline[10].fen);
     assert_eq!(s.game.ply(), 10, "the record's moves up to the ply");
-    assert!(s.last_move.is_some());
+    assert!(s.last_move().is_some());
     send(&mut app, Replay::To(2));
     assert_eq!(session(&app).game.ply(), 2);
     send(&mut app, Replay::To(1000));
