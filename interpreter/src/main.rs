@@ -57,6 +57,11 @@ enum Command {
         /// Print the count below each first move.
         #[arg(long)]
         divide: bool,
+        /// Make every position that an automatic end rule ends a leaf with no children (as
+        /// Fairy-Stockfish counts). Without it no end rule is applied, which keeps the standard
+        /// chess and xiangqi counts. Repetition rules, which need a game's history, are not applied.
+        #[arg(long)]
+        stop_at_end: bool,
     },
     /// List the legal moves after playing MOVE... (one per line, or `{"moves": [...]}`).
     Moves {
@@ -289,7 +294,12 @@ fn run(cmd: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Perft { common, depth, divide } => {
+        Command::Perft {
+            common,
+            depth,
+            divide,
+            stop_at_end,
+        } => {
             if depth > MAX_PERFT_DEPTH {
                 return Err(Failure::input(format!(
                     "perft depth {depth} is past the limit of {MAX_PERFT_DEPTH}"
@@ -300,7 +310,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             if divide {
                 let mut total = 0;
                 let mut rows: Vec<(String, u64)> = pos
-                    .perft_divide(depth)
+                    .perft_divide_with(depth, stop_at_end)
                     .into_iter()
                     .map(|(m, n)| (uci::to_text(&pos, m), n))
                     .collect();
@@ -311,6 +321,8 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 }
                 println!();
                 println!("{}", if depth == 0 { 1 } else { total });
+            } else if stop_at_end {
+                println!("{}", pos.perft_stop_at_end(depth));
             } else {
                 println!("{}", pos.perft(depth));
             }

@@ -116,6 +116,9 @@ pub struct Board {
     pub height: usize,
     /// Pieces stand on intersections (xiangqi, go) rather than in squares.
     pub points: bool,
+    /// Cells with six neighbours: the board is a rhombus of hexagons, each rank shifted half a cell
+    /// from the one below. Cell (f, r) touches (f±1, r), (f, r±1), (f+1, r−1) and (f−1, r+1).
+    pub hexes: bool,
     pub file_names: Vec<String>,
     pub rank_names: Vec<String>,
     /// `Some(p)`: checkered, and squares with (file + rank) % 2 == p are dark.
@@ -160,7 +163,20 @@ impl Board {
     pub fn is_dark(&self, sq: usize) -> Option<bool> {
         self.dark_parity.map(|p| (self.file(sq) + self.rank(sq)) % 2 == p)
     }
+    /// The offsets of a cell's neighbours: four on squares and points, six on hexes.
+    pub fn neighbour_offsets(&self) -> &'static [(i32, i32)] {
+        if self.hexes { &HEX_NEIGHBOURS } else { &ORTHOGONAL }
+    }
+    /// The cells next to `sq` (see [`Board::neighbour_offsets`]).
+    pub fn neighbours(&self, sq: usize) -> impl Iterator<Item = usize> + '_ {
+        self.neighbour_offsets().iter().filter_map(move |&(dx, dy)| self.offset(sq, dx, dy))
+    }
 }
+
+/// The four orthogonal offsets.
+pub const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+/// The six neighbours of a hex cell.
+pub const HEX_NEIGHBOURS: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
 
 /// What a move form may land on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,6 +202,38 @@ pub enum Primitive {
     Hop { dirs: Vec<(i32, i32)>, screens: u32 },
     /// A new piece from the player's supply onto an empty square.
     Place,
+    /// A piece from the player's hand onto an empty square.
+    Drop,
+    /// Over an adjacent piece (of the kind `over` allows) to the empty square beyond it.
+    Jump { dirs: Vec<(i32, i32)>, over: Over },
+}
+
+/// What a jump may pass over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    Enemy,
+    Own,
+    Any,
+}
+
+/// What happens to enemy runs a move encloses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Enclose {
+    /// They change owner (Othello).
+    Flip,
+    /// They are removed (custodial capture).
+    Capture,
+}
+
+/// Restrictions on where a piece may be dropped from the hand.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DropRules {
+    /// Not on a file that already holds an own piece of this kind.
+    pub no_file_with: Option<KindId>,
+    /// Not a drop that checkmates at once.
+    pub not_giving_mate: bool,
+    /// Not where the piece would have no move ever after.
+    pub not_stuck: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -200,14 +248,28 @@ pub struct Form {
     pub unmoved: bool,
     /// Leaves the en-passant mark on the squares it passed.
     pub marks_en_passant: bool,
+    /// A jump removes the piece it jumps over.
+    pub capturing: bool,
+    /// After a capturing jump, the same piece must jump again while it can (one move in all).
+    pub continuing: bool,
+    /// Gravity: the piece comes to rest on the first square along this direction whose next
+    /// square is taken or off the board.
+    pub falling: Option<(i32, i32)>,
+    /// Enemy runs enclosed along these directions from the landing square change owner or are removed.
+    pub enclose: Option<(Enclose, Vec<(i32, i32)>)>,
+    /// Legal only where the move has this effect (flips or captures something).
+    pub only_if: Option<Enclose>,
+    /// Restrictions on a drop.
+    pub drop: DropRules,
     pub cite: Option<String>,
     /// The clause as written, for explanations.
     pub text: String,
 }
 
 impl Form {
+    /// Can this clause take a piece on the square it lands on?
     pub fn captures(&self) -> bool {
-        matches!(self.target, Target::Any | Target::Enemy)
+        matches!(self.target, Target::Any | Target::Enemy) && !matches!(self.primitive, Primitive::Place | Primitive::Drop | Primitive::Jump { .. })
     }
 }
 
@@ -215,6 +277,8 @@ impl Form {
 pub struct Promotion {
     pub zone: BySide<SquareSet>,
     pub choices: Vec<KindId>,
+    /// A continuing move stops where the piece promotes.
+    pub ends_move: bool,
     pub cite: Option<String>,
 }
 
@@ -249,8 +313,16 @@ pub struct Kind {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Verdict {
+    /// The side to move loses.
+    ToMoveLoses,
+    /// The side to move wins.
+    ToMoveWins,
+    /// The player who made the last move loses.
     MoverLoses,
+    /// The player who made the last move wins.
     MoverWins,
+    /// The player with more pieces on the board wins; equal counts draw.
+    MostPieces,
     CheckerLoses,
     ClaimableDraw,
     Draw,
@@ -301,6 +373,18 @@ pub enum Condition {
     CheckingThroughout,
     /// The last moves were this many passes in a row.
     Passes(u32),
+    /// The mover has `n` (exactly `n`, when `exact`) pieces in a row along one of the directions.
+    InARow { n: u32, exact: bool, dirs: Vec<(i32, i32)> },
+    /// The last move captured a piece (of this kind).
+    Captured(Option<KindId>),
+    /// The side to move has no piece (of this kind) left.
+    NoneLeft(Option<KindId>),
+    /// A chain of the mover's adjacent pieces joins the mover's two zones.
+    Connects(BySide<SquareSet>, BySide<SquareSet>),
+    /// Neither player has a move other than a pass.
+    NeitherCanMove,
+    /// A piece of the mover's of this kind stands in the mover's zone.
+    KindIn(KindId, BySide<SquareSet>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -309,6 +393,22 @@ pub struct EndRule {
     pub reason: String,
     pub conditions: Vec<Condition>,
     pub verdict: Verdict,
+    pub cite: Option<String>,
+}
+
+/// `captures go to hand`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hand {
+    /// A promoted piece goes to the hand as the kind it promoted from.
+    pub demote: bool,
+    pub cite: Option<String>,
+}
+
+/// `must capture`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MustCapture {
+    /// Only the moves that capture the most pieces.
+    pub most: bool,
     pub cite: Option<String>,
 }
 
@@ -337,6 +437,16 @@ pub struct Rules {
     pub royals_facing: Option<(Vec<(i32, i32)>, Option<String>)>,
     /// `allow pass`, with its citation.
     pub pass: Option<Option<String>>,
+    /// `allow pass when no other move`: a pass only when nothing else is legal.
+    pub pass_only_when_stuck: bool,
+    /// `allow swap` (and its parameter is not 0): the second player's first move may take over the
+    /// first player's piece, mirrored across the long diagonal.
+    pub swap: Option<Option<String>>,
+    /// `captures go to hand`: captured pieces join the captor's hand; `demote`: a promoted piece
+    /// as the kind it promoted from.
+    pub hand: Option<Hand>,
+    /// `must capture [the most]`.
+    pub must_capture: Option<MustCapture>,
     /// `after each move capture chains without liberties`, with its citation.
     pub chain_capture: Option<Option<String>>,
     /// `forbid suicide`, with its citation.

@@ -99,8 +99,8 @@ impl Session {
     pub fn last_move(&self) -> Option<(usize, usize)> {
         self.game.moves().last().and_then(|m| match m.kind {
             MoveKind::Pass => None,
-            MoveKind::Place(_) => Some((m.to as usize, m.to as usize)),
-            MoveKind::Form(_) | MoveKind::Castle(_) => Some((m.from as usize, m.to as usize)),
+            MoveKind::Place(_) | MoveKind::Drop(_) => Some((m.to as usize, m.to as usize)),
+            MoveKind::Form(_) | MoveKind::Castle(_) | MoveKind::Swap => Some((m.from as usize, m.to as usize)),
         })
     }
 

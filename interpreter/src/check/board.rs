@@ -5,8 +5,19 @@ use crate::diag::{Diagnostic, Span, codes};
 use crate::model::*;
 use crate::syntax::ast;
 
-/// Built-in directions, from the first player's side (`forward` is towards higher ranks).
-pub fn builtin_direction(name: &str) -> Option<Vec<(i32, i32)>> {
+/// Built-in directions, from the first player's side (`forward` is towards higher ranks). On a
+/// board of hexes `orthogonal`, `any` and `adjacent` are the six neighbours, and `north-west` and
+/// `south-east` are the two neighbours that are not along a file or a rank.
+pub fn builtin_direction(name: &str, hexes: bool) -> Option<Vec<(i32, i32)>> {
+    if hexes {
+        match name {
+            "orthogonal" | "any" | "adjacent" => return Some(HEX_NEIGHBOURS.to_vec()),
+            "north-west" => return Some(vec![(-1, 1)]),
+            "south-east" => return Some(vec![(1, -1)]),
+            "diagonal" | "forward-diagonal" | "backward-diagonal" => return None,
+            _ => {}
+        }
+    }
     const ORTH: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
     const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
     Some(match name {
@@ -19,6 +30,7 @@ pub fn builtin_direction(name: &str) -> Option<Vec<(i32, i32)>> {
         "orthogonal" => ORTH.to_vec(),
         "diagonal" => DIAG.to_vec(),
         "any" => ORTH.iter().chain(DIAG.iter()).copied().collect(),
+        "adjacent" => ORTH.to_vec(),
         "forward-diagonal" => vec![(1, 1), (-1, 1)],
         "backward-diagonal" => vec![(1, -1), (-1, -1)],
         _ => return None,
@@ -40,6 +52,7 @@ const BUILTIN_DIRECTIONS: &[&str] = &[
     "orthogonal",
     "diagonal",
     "any",
+    "adjacent",
     "forward-diagonal",
     "backward-diagonal",
 ];
@@ -48,7 +61,8 @@ const BUILTIN_DIRECTIONS: &[&str] = &[
 pub(super) fn dirs(cx: &mut Cx, names: &[ast::Ident]) -> Vec<(i32, i32)> {
     let mut out = Vec::new();
     for n in names {
-        let found = builtin_direction(&n.name).or_else(|| {
+        let hexes = cx.board.as_ref().is_some_and(|b| b.hexes);
+        let found = builtin_direction(&n.name, hexes).or_else(|| {
             cx.directions.get(&n.name).map(|d| d.0.clone()).inspect(|_| {
                 cx.used.insert(format!("direction {}", n.name));
             })
@@ -60,6 +74,15 @@ pub(super) fn dirs(cx: &mut Cx, names: &[ast::Ident]) -> Vec<(i32, i32)> {
                         out.push(d);
                     }
                 }
+            }
+            None if hexes && builtin_direction(&n.name, false).is_some() => {
+                cx.error(
+                    codes::CONTRADICTION,
+                    n.span,
+                    format!("a board of hexes has no `{}` direction: its cells have six neighbours", n.name),
+                )
+                .help
+                .push("use `orthogonal` (the six neighbours) or name offsets with `direction`".into());
             }
             None => {
                 let mut cands: Vec<String> = BUILTIN_DIRECTIONS.iter().map(|s| s.to_string()).collect();
@@ -186,6 +209,7 @@ pub(super) fn resolve_board(cx: &mut Cx, items: &[ast::Item], missing_at: Option
         width: w,
         height: h,
         points: b.points,
+        hexes: b.hexes,
         file_names,
         rank_names,
         dark_parity: None,
@@ -257,7 +281,7 @@ fn bad_square(cx: &mut Cx, s: &str, span: Span, board: &Board) {
 pub(super) fn resolve_directions(cx: &mut Cx, items: &[ast::Item]) {
     for it in items {
         if let ast::Item::Direction(d) = it {
-            if builtin_direction(&d.name.name).is_some() {
+            if builtin_direction(&d.name.name, false).is_some() || builtin_direction(&d.name.name, true).is_some() {
                 cx.error(codes::DUPLICATE, d.name.span, format!("`{}` is a built-in direction", d.name.name));
                 continue;
             }
@@ -279,18 +303,22 @@ fn coord_index(names: &[String], s: &str) -> Option<usize> {
     names.iter().position(|n| n == s)
 }
 
-/// Evaluates a zone expression to a set of squares (first player's view). Every term is
-/// evaluated, so each problem is reported and each zone named counts as used.
-pub(super) fn zone(cx: &mut Cx, e: &ast::ZoneExpr) -> Option<SquareSet> {
-    let mut acc = term(cx, &e.first);
+/// Evaluates a zone expression to a set of squares for each player. Every term is evaluated, so
+/// each problem is reported and each zone named counts as used. A term written out is seen from
+/// the first player (the second player's is its mirror image); a named zone brings both players'
+/// sets as they were defined.
+pub(super) fn zone_by_side(cx: &mut Cx, e: &ast::ZoneExpr) -> Option<BySide<SquareSet>> {
+    let mut acc = term_by_side(cx, &e.first);
     for (union, t) in &e.rest {
-        let s = term(cx, t);
+        let s = term_by_side(cx, t);
         acc = match (acc, s) {
             (Some(mut a), Some(s)) => {
-                if *union {
-                    a.union(&s)
-                } else {
-                    a.subtract(&s)
+                for side in [Side::FIRST, Side::SECOND] {
+                    if *union {
+                        a[side].union(&s[side])
+                    } else {
+                        a[side].subtract(&s[side])
+                    }
                 }
                 Some(a)
             }
@@ -300,9 +328,26 @@ pub(super) fn zone(cx: &mut Cx, e: &ast::ZoneExpr) -> Option<SquareSet> {
     acc
 }
 
-/// A zone for both sides: the second player's is the mirror image.
-pub(super) fn zone_by_side(cx: &mut Cx, e: &ast::ZoneExpr) -> Option<BySide<SquareSet>> {
-    let first = zone(cx, e)?;
+/// A zone written for one player only (`rank 11` in `zone goal = rank 11 for red, ...`): no mirror.
+fn zone_plain(cx: &mut Cx, e: &ast::ZoneExpr) -> Option<SquareSet> {
+    zone_by_side(cx, e).map(|z| z.0[0].clone())
+}
+
+fn term_by_side(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<BySide<SquareSet>> {
+    if let ast::ZoneTerm::Ref(id) = t {
+        cx.used.insert(format!("zone {}", id.name));
+        return match cx.zones.get(&id.name) {
+            Some((z, _)) => Some(z.clone()),
+            // Defined, but its definition has an error that is already reported.
+            None if cx.broken_zones.contains(&id.name) => None,
+            None => {
+                let names: Vec<String> = cx.zones.keys().cloned().collect();
+                cx.unknown(&id.name, id.span, "zone", names.iter().map(|s| s.as_str()));
+                None
+            }
+        };
+    }
+    let first = term(cx, t)?;
     let board = cx.board.as_ref()?;
     let mut second = SquareSet::new(board.squares());
     for s in first.iter() {
@@ -370,18 +415,8 @@ fn term(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<SquareSet> {
                 }
             }
         }
-        ast::ZoneTerm::Ref(id) => {
-            match cx.zones.get(&id.name) {
-                Some((z, _)) => s = z.clone(),
-                // Defined, but its definition has an error that is already reported.
-                None if cx.broken_zones.contains(&id.name) => return None,
-                None => {
-                    let names: Vec<String> = cx.zones.keys().cloned().collect();
-                    cx.unknown(&id.name, id.span, "zone", names.iter().map(|s| s.as_str()));
-                    return None;
-                }
-            }
-        }
+        // Named zones are read by `term_by_side`, which never calls this for them.
+        ast::ZoneTerm::Ref(_) => return None,
     }
     Some(s)
 }
@@ -390,9 +425,41 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
     for it in items {
         if let ast::Item::Zone(z) = it {
             // Zones may refer to zones defined before them.
-            match zone(cx, &z.expr) {
+            let value = match &z.per_player {
+                None => zone_by_side(cx, &z.expr),
+                Some((first_player, second_expr, second_player)) => {
+                    let a = zone_plain(cx, &z.expr);
+                    let b = zone_plain(cx, second_expr);
+                    let sides = [first_player, second_player].map(|p| (p, cx.player_names.iter().position(|n| *n == p.name)));
+                    for (p, found) in sides {
+                        if found.is_none() {
+                            let names = cx.player_names.clone();
+                            cx.unknown(&p.name, p.span, "player", names.iter().map(|s| s.as_str()));
+                        }
+                    }
+                    match (a, b, sides[0].1, sides[1].1) {
+                        (Some(a), Some(b), Some(i), Some(j)) if i != j => {
+                            let mut by = BySide([a.clone(), b.clone()]);
+                            if i == 1 {
+                                by = BySide([b, a]);
+                            }
+                            Some(by)
+                        }
+                        (_, _, Some(i), Some(j)) if i == j => {
+                            cx.error(
+                                codes::DUPLICATE,
+                                second_player.span,
+                                format!("both parts of zone `{}` are for {}: give one for each player", z.name.name, second_player.name),
+                            );
+                            None
+                        }
+                        _ => None,
+                    }
+                }
+            };
+            match value {
                 Some(set) => {
-                    if set.is_empty() {
+                    if set[Side::FIRST].is_empty() && set[Side::SECOND].is_empty() {
                         cx.diags.push(
                             Diagnostic::warning(codes::REDUNDANT, z.expr.span, format!("zone `{}` has no squares", z.name.name))
                                 .label("empty"),

@@ -1,6 +1,6 @@
 //! End rules: how the game ends, in the order they are tried.
 
-use super::{Cx, cite};
+use super::{Cx, board, cite};
 use crate::diag::{Diagnostic, codes};
 use crate::model::*;
 use crate::syntax::ast;
@@ -32,8 +32,11 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
                 }
             }
             let verdict = match r.verdict.0 {
+                ast::Verdict::ToMoveLoses => Verdict::ToMoveLoses,
+                ast::Verdict::ToMoveWins => Verdict::ToMoveWins,
                 ast::Verdict::MoverLoses => Verdict::MoverLoses,
                 ast::Verdict::MoverWins => Verdict::MoverWins,
+                ast::Verdict::MostPieces => Verdict::MostPieces,
                 ast::Verdict::CheckerLoses => Verdict::CheckerLoses,
                 ast::Verdict::ClaimableDraw => Verdict::ClaimableDraw,
                 ast::Verdict::Draw => Verdict::Draw,
@@ -197,6 +200,55 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, h
                 return None;
             }
             Condition::Passes(cx.count(n, "a number of passes", 1, 10)? as u32)
+        }
+        ast::Condition::InARow { exact, n, dirs, span } => {
+            let d = board::dirs(cx, dirs);
+            let (w, h) = cx.board.as_ref().map_or((MAX_BOARD_SIDE, MAX_BOARD_SIDE), |b| (b.width, b.height));
+            let n = cx.count(n, "the length of a row", 2, MAX_BOARD_SIDE as i64)? as u32;
+            // The longest straight line along any of the directions on this board.
+            let longest = d
+                .iter()
+                .map(|&(dx, dy)| {
+                    let along = |step: i32, size: usize| if step == 0 { usize::MAX } else { (size - 1) / step.unsigned_abs() as usize + 1 };
+                    along(dx, w).min(along(dy, h))
+                })
+                .max()
+                .unwrap_or(0);
+            if !d.is_empty() && n as usize > longest {
+                cx.error(
+                    codes::CONTRADICTION,
+                    *span,
+                    format!("{n} in a row cannot happen: the longest line along these directions on a {w} × {h} board is {longest}"),
+                )
+                .label = "longer than the board".into();
+                return None;
+            }
+            Condition::InARow { n, exact: *exact, dirs: d }
+        }
+        ast::Condition::Captured(k, _) => Condition::Captured(match k {
+            Some(id) => Some(cx.kind(id)?),
+            None => None,
+        }),
+        ast::Condition::NoneLeft(k, _) => Condition::NoneLeft(match k {
+            Some(id) => Some(cx.kind(id)?),
+            None => None,
+        }),
+        ast::Condition::Connects(a, b, span) => {
+            let za = board::zone_by_side(cx, a);
+            let zb = board::zone_by_side(cx, b);
+            let (za, zb) = (za?, zb?);
+            if za.0.iter().chain(zb.0.iter()).any(|z| z.is_empty()) {
+                cx.error(codes::CONTRADICTION, *span, "a connection needs both zones to have squares for each player")
+                    .label = "an empty zone".into();
+                return None;
+            }
+            Condition::Connects(za, zb)
+        }
+        ast::Condition::NeitherCanMove(_) => Condition::NeitherCanMove,
+        ast::Condition::KindIn(k, z, _) => {
+            let kind = cx.kind(k);
+            let zone = board::zone_by_side(cx, z);
+            Condition::KindIn(kind?, zone?)
         }
         ast::Condition::CheckingThroughout(span) => {
             if !has_check {

@@ -31,7 +31,9 @@ struct Cx<'a> {
     params: HashMap<String, (Value, Span)>,
     used: std::collections::HashSet<String>,
     board: Option<Board>,
-    zones: HashMap<String, (SquareSet, Span)>,
+    zones: HashMap<String, (BySide<SquareSet>, Span)>,
+    /// The players' names, in turn order (for zones given per player).
+    player_names: Vec<String>,
     /// Zones whose definition has an error (already reported): uses of them are not "unknown".
     broken_zones: std::collections::HashSet<String>,
     directions: HashMap<String, (Vec<(i32, i32)>, Span)>,
@@ -148,6 +150,7 @@ fn resolve(
         used: Default::default(),
         board: None,
         zones: HashMap::new(),
+        player_names: Vec::new(),
         broken_zones: Default::default(),
         directions: HashMap::new(),
         kinds: HashMap::new(),
@@ -296,6 +299,7 @@ fn resolve(
                     cx.error(codes::DUPLICATE, span, format!("both players have the FEN letter `{}`", a.fen))
                         .label = "a FEN could not say whose move it is".into();
                 }
+                cx.player_names = vec![a.name.clone(), b.name.clone()];
                 players = Some([a, b]);
             }
         }
@@ -314,6 +318,10 @@ fn resolve(
     let mut royal_safety_span = None;
     let mut royals_facing = None;
     let mut pass = None;
+    let mut pass_only_when_stuck = false;
+    let mut swap = None;
+    let mut hand = None;
+    let mut must_capture = None;
     let mut chain_capture = None;
     let mut suicide_forbidden = None;
     let mut repetition_forbidden = None;
@@ -388,14 +396,108 @@ fn resolve(
             }
         }
         if let ast::Item::Allow(a) = it {
-            if a.what.name == "pass" {
-                pass = Some(cite(&a.cite));
-            } else {
-                cx.unknown(&a.what.name, a.what.span, "kind of move", ["pass"]);
+            let on = match &a.if_param {
+                None => true,
+                Some(id) => {
+                    cx.used.insert(format!("param {}", id.name));
+                    match cx.params.get(&id.name).cloned() {
+                        Some((Value::Number(n), _)) => n != 0.0,
+                        Some((Value::Word(w), def)) => {
+                            let d = Diagnostic::error(
+                                codes::TYPE,
+                                id.span,
+                                format!("`if {}` needs a number (0 for off), but the parameter is the word `{w}`", id.name),
+                            )
+                            .with(def, "defined here");
+                            cx.diags.push(d);
+                            false
+                        }
+                        None => {
+                            let names: Vec<String> = cx.params.keys().cloned().collect();
+                            cx.unknown(&id.name, id.span, "parameter", names.iter().map(|s| s.as_str()));
+                            false
+                        }
+                    }
+                }
+            };
+            match a.what.name.as_str() {
+                "pass" => {
+                    if on {
+                        pass = Some(cite(&a.cite));
+                        pass_only_when_stuck = a.when_stuck.is_some();
+                    }
+                }
+                "swap" => {
+                    if let Some(span) = a.when_stuck {
+                        cx.error(codes::CONTRADICTION, span, "`when no other move` is for passes; a swap is the second player's first move")
+                            .label = "not for a swap".into();
+                    }
+                    if on {
+                        swap = Some(cite(&a.cite));
+                    }
+                }
+                _ => cx.unknown(&a.what.name, a.what.span, "kind of move", ["pass", "swap"]),
             }
+        }
+        if let ast::Item::Hand(h) = it {
+            if hand.is_some() {
+                cx.diags.push(Diagnostic::warning(codes::REDUNDANT, h.span, "`captures go to hand` is stated twice"));
+            }
+            if h.unpromoted {
+                // Each promoted kind must come from one kind only, so it knows what it was.
+                for (i, k) in kinds.iter().enumerate() {
+                    let origins: Vec<&Kind> = kinds
+                        .iter()
+                        .filter(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&KindId(i as u8))))
+                        .collect();
+                    if origins.len() > 1 {
+                        cx.error(
+                            codes::CONTRADICTION,
+                            h.span,
+                            format!(
+                                "`unpromoted` cannot tell what a promoted {} was: both {} and {} promote to it",
+                                k.name, origins[0].name, origins[1].name
+                            ),
+                        )
+                        .label = "ambiguous".into();
+                    }
+                }
+            }
+            hand = Some(Hand {
+                demote: h.unpromoted,
+                cite: cite(&h.cite),
+            });
+        }
+        if let ast::Item::Must(m) = it {
+            if !kinds.iter().any(|k| k.forms.iter().any(|f| f.captures() || f.capturing || f.enclose.as_ref().is_some_and(|e| e.0 == Enclose::Capture) || f.target == Target::EnPassant)) {
+                cx.error(codes::CONTRADICTION, m.span, "`must capture`, but no piece can capture")
+                    .label = "no capturing clause".into();
+            }
+            must_capture = Some(MustCapture {
+                most: m.most,
+                cite: cite(&m.cite),
+            });
         }
     }
 
+    // A drop takes pieces from the hand; the hand is filled by captures.
+    if hand.is_none() {
+        for it in items {
+            if let ast::Item::Piece(p) = it {
+                for f in &p.forms {
+                    if f.primitive == ast::Primitive::Drop {
+                        cx.error(
+                            codes::CONTRADICTION,
+                            f.span,
+                            format!("`{}` drops from the hand, but nothing ever goes to a hand", p.name.name),
+                        )
+                        .help
+                        .push("add `captures go to hand` (captured pieces join the captor's hand)".into());
+                    }
+                }
+            }
+        }
+    }
     let has_pass = pass.is_some();
     let end_rules = ends::resolve_ends(&mut cx, items, &kinds, royal_safety.is_some() || royals_facing.is_some(), has_pass);
 
@@ -464,6 +566,10 @@ fn resolve(
         end_rules,
         setup: setup_text,
         pass,
+        pass_only_when_stuck,
+        swap,
+        hand,
+        must_capture,
         chain_capture,
         suicide_forbidden,
         repetition_forbidden,
@@ -480,7 +586,7 @@ fn resolve(
                 .kinds
                 .iter()
                 .any(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&id)))
-                || k.forms.iter().any(|f| f.primitive == Primitive::Place);
+                || k.forms.iter().any(|f| matches!(f.primitive, Primitive::Place | Primitive::Drop));
             if !on_board
                 && !promoted
                 && let Some(span) = items.iter().find_map(|it| match it {

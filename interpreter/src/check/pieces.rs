@@ -92,6 +92,7 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
         Some(Promotion {
             zone,
             choices,
+            ends_move: pr.ends_move.is_some(),
             cite: cite(&pr.cite),
         })
     });
@@ -183,6 +184,15 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             }
         }
         ast::Primitive::Place => Primitive::Place,
+        ast::Primitive::Drop => Primitive::Drop,
+        ast::Primitive::Jump { dirs, over } => Primitive::Jump {
+            dirs: board::dirs(cx, dirs),
+            over: match over.map(|o| o.0) {
+                Some(ast::JumpOver::Enemy) => Over::Enemy,
+                Some(ast::JumpOver::Own) => Over::Own,
+                _ => Over::Any,
+            },
+        },
         ast::Primitive::Hop { dirs, screens } => {
             let d = board::dirs(cx, dirs);
             let n = cx.count(screens, "the number of screens", 1, crate::model::MAX_SCREENS)?;
@@ -197,6 +207,13 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     let mut within = None;
     let mut unmoved = false;
     let mut marks = None;
+    let mut capturing = None;
+    let mut continuing = None;
+    let mut falling: Option<((i32, i32), Span)> = None;
+    let mut enclose: Option<(Enclose, Vec<(i32, i32)>, Span)> = None;
+    let mut only_if: Option<(Enclose, Span)> = None;
+    let mut drop = DropRules::default();
+    let mut drop_only: Vec<Span> = Vec::new();
     for m in &f.modifiers {
         let (t, span) = match m {
             ast::Modifier::ToEmpty(s) => (Some(Target::Empty), *s),
@@ -224,6 +241,61 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 marks = Some(*s);
                 (None, *s)
             }
+            ast::Modifier::Capturing(s) => {
+                capturing = Some(*s);
+                (None, *s)
+            }
+            ast::Modifier::Continuing(s) => {
+                continuing = Some(*s);
+                (None, *s)
+            }
+            ast::Modifier::Falling(ds, s) => {
+                let d = board::dirs(cx, ds);
+                match d.as_slice() {
+                    [one] => falling = Some((*one, *s)),
+                    [] => {}
+                    _ => {
+                        cx.error(
+                            codes::CONTRADICTION,
+                            *s,
+                            format!("a piece falls along one direction, but these name {}", d.len()),
+                        )
+                        .help
+                        .push("name one: `falling south`".into());
+                    }
+                }
+                (None, *s)
+            }
+            ast::Modifier::Enclosing { flip, dirs, span } => {
+                if let Some((_, _, first)) = &enclose {
+                    let d = Diagnostic::error(codes::DUPLICATE, *span, "a clause encloses along one set of directions")
+                        .label("second")
+                        .with(*first, "first");
+                    cx.diags.push(d);
+                }
+                let d = board::dirs(cx, dirs);
+                enclose = Some((if *flip { Enclose::Flip } else { Enclose::Capture }, d, *span));
+                (None, *span)
+            }
+            ast::Modifier::OnlyIf { flips, span } => {
+                only_if = Some((if *flips { Enclose::Flip } else { Enclose::Capture }, *span));
+                (None, *span)
+            }
+            ast::Modifier::NoFileWith(k, s) => {
+                drop.no_file_with = cx.kind(k);
+                drop_only.push(*s);
+                (None, *s)
+            }
+            ast::Modifier::NotGivingMate(s) => {
+                drop.not_giving_mate = true;
+                drop_only.push(*s);
+                (None, *s)
+            }
+            ast::Modifier::NotStuck(s) => {
+                drop.not_stuck = true;
+                drop_only.push(*s);
+                (None, *s)
+            }
         };
         if let Some(t) = t {
             if let Some((_, first)) = target {
@@ -235,24 +307,81 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             target = Some((t, span));
         }
     }
-    let placing = primitive == Primitive::Place;
-    if placing {
+    let placing = matches!(primitive, Primitive::Place | Primitive::Drop);
+    let dropping = primitive == Primitive::Drop;
+    let jumping = matches!(primitive, Primitive::Jump { .. });
+    if placing || jumping {
+        let what = if dropping {
+            "a dropped piece"
+        } else if jumping {
+            "a jump"
+        } else {
+            "a placed piece"
+        };
         if let Some((t, span)) = target
             && t != Target::Empty
         {
-            cx.error(codes::CONTRADICTION, span, "a placed piece can only go to an empty square")
+            cx.error(codes::CONTRADICTION, span, format!("{what} can only land on an empty square"))
                 .label = "not empty".into();
         }
-        if from.is_some() || unmoved || marks.is_some() {
-            cx.error(
-                codes::CONTRADICTION,
-                f.span,
-                "a placed piece comes from the supply: `from`, `unmoved` and `marks` do not apply",
-            )
-            .label = "placement".into();
+    }
+    if placing && (from.is_some() || unmoved || marks.is_some()) {
+        let whence = if dropping { "the hand" } else { "the supply" };
+        cx.error(
+            codes::CONTRADICTION,
+            f.span,
+            format!("this piece comes from {whence}: `from`, `unmoved` and `marks` do not apply"),
+        )
+        .label = "placement".into();
+    }
+    if let Some(span) = capturing
+        && !jumping
+    {
+        cx.error(
+            codes::CONTRADICTION,
+            span,
+            "`capturing` removes the piece a jump passes over, and this clause does not jump",
+        )
+        .help
+        .push("a move already takes an enemy on the square it lands on; for pieces enclosed between two of yours write `capturing enclosed along DIRS`".into());
+    }
+    if let Some(span) = continuing
+        && (!jumping || capturing.is_none())
+    {
+        cx.error(
+            codes::CONTRADICTION,
+            span,
+            "only a capturing jump can continue: `jump DIRS over enemy, capturing, continuing`",
+        )
+        .label = "nothing to continue".into();
+    }
+    if let Some((_, span)) = falling
+        && !placing
+    {
+        cx.error(codes::CONTRADICTION, span, "only a placed or dropped piece can fall")
+            .label = "this piece moves".into();
+    }
+    if let Some((what, span)) = only_if
+        && enclose.as_ref().is_none_or(|e| e.0 != what)
+    {
+        let (verb, modifier) = match what {
+            Enclose::Flip => ("flips", "flipping enclosed along DIRS"),
+            Enclose::Capture => ("captures", "capturing enclosed along DIRS"),
+        };
+        cx.error(
+            codes::CONTRADICTION,
+            span,
+            format!("`only if it {verb}` needs the clause to say what it {verb}: add `{modifier}`"),
+        )
+        .label = "no such effect".into();
+    }
+    if !dropping {
+        for span in &drop_only {
+            cx.error(codes::CONTRADICTION, *span, "this restriction is about drops, and this clause is not a `drop`")
+                .label = "not a drop".into();
         }
     }
-    let target = if placing {
+    let target = if placing || jumping {
         Target::Empty
     } else {
         target.map_or(Target::Any, |t| t.0)
@@ -284,6 +413,12 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         within,
         unmoved,
         marks_en_passant: marks.is_some(),
+        capturing: capturing.is_some(),
+        continuing: continuing.is_some(),
+        falling: falling.map(|f| f.0),
+        enclose: enclose.map(|(e, d, _)| (e, d)),
+        only_if: only_if.map(|o| o.0),
+        drop,
         cite: cite(&f.cite),
         text: cx.src.slice(f.span).trim().to_string(),
     })

@@ -23,6 +23,50 @@ pub enum Gen<B> {
     Hop { dirs: Vec<u8>, screens: u32 },
     /// A new piece onto an empty square.
     Place,
+    /// A piece from the hand onto an empty square.
+    Drop,
+    /// Per square: (square jumped over, landing square, leg index into [`Tables::legs`]).
+    Jump { entries: Vec<Vec<(u16, u16, u8)>> },
+}
+
+/// What a jump passes over, and what follows it.
+#[derive(Clone, Copy, Debug)]
+pub struct JumpRule {
+    pub over: Over,
+    /// The jumped piece is removed.
+    pub capturing: bool,
+    /// The piece jumps again while it can.
+    pub continuing: bool,
+}
+
+/// A compiled end condition (see [`Condition`]); zones as bitboards per side, directions as ray indices.
+#[derive(Clone, Debug)]
+pub enum CCond<B> {
+    NoLegalMove,
+    InCheck,
+    /// Repetition and "checking throughout" need the game's history: only [`crate::game::Game`] decides them.
+    History,
+    /// Index into [`Tables::counters`] and the plies it must reach.
+    Counter { index: usize, plies: u32 },
+    /// Material patterns: per pattern, kind counts of the two sides (either way round), and the kind
+    /// that must stand on one colour.
+    Material(Vec<([Vec<u8>; 2], Option<KindId>)>),
+    NoneOf(Vec<KindId>),
+    Passes(u32),
+    /// Ray directions paired with their reverse.
+    InARow { n: u32, exact: bool, dirs: Vec<(u8, u8)> },
+    Captured(Option<KindId>),
+    NoneLeft(Option<KindId>),
+    Connects([B; 2], [B; 2]),
+    NeitherCanMove,
+    KindIn(KindId, [B; 2]),
+}
+
+/// A compiled end rule: its conditions, and whether it ends the game by itself (not only claimable).
+#[derive(Clone, Debug)]
+pub struct CEnd<B> {
+    pub conds: Vec<CCond<B>>,
+    pub automatic: bool,
 }
 
 /// One movement clause of one kind for one side, ready to run.
@@ -39,6 +83,23 @@ pub struct CForm<B> {
     pub within: B,
     pub unmoved: bool,
     pub marks_ep: bool,
+    /// Jumps: what they pass over and whether they capture and continue.
+    pub jump: Option<JumpRule>,
+    /// Enemy runs enclosed from the landing square along these ray directions flip or are removed.
+    pub enclose: Option<(Enclose, Vec<u8>)>,
+    /// Legal only where the move has this effect.
+    pub only_if: Option<Enclose>,
+    /// Gravity: the ray direction the piece falls along.
+    pub falling: Option<u8>,
+    /// Drops: not on a file with an own piece of this kind.
+    pub no_file_with: Option<KindId>,
+    /// Drops: not a drop that checkmates.
+    pub not_giving_mate: bool,
+    /// Drops: squares where the piece could never move again (excluded when the clause says so).
+    pub stuck: B,
+    /// The move changes squares other than its own (enclosures, jumped pieces): made and undone
+    /// through the effect log.
+    pub effects: bool,
 }
 
 /// A castling rule of one kind for one side.
@@ -102,6 +163,8 @@ pub struct Tables<B> {
     pub facing: Vec<u8>,
     /// Promotion zone and choices per side and kind.
     pub promotion: [Vec<Option<(B, Vec<KindId>)>>; 2],
+    /// Per kind: promoting ends a continuing move.
+    pub promotion_ends: Vec<bool>,
     /// Counters kept: which kind's move also resets each (None: only captures).
     pub counters: Vec<Option<KindId>>,
     pub dark: B,
@@ -110,6 +173,38 @@ pub struct Tables<B> {
     pub z_side: u64,
     pub z_virgin: Vec<u64>,
     pub z_ep: Vec<u64>,
+    /// Zobrist keys of hands: per side, per kind; a count `c` hashes as `key × c`.
+    pub z_hand: [Vec<u64>; 2],
+    /// Captured pieces go to the captor's hand.
+    pub hand: bool,
+    /// Per kind: the kind a promoted piece of it joins the hand as (itself where nothing promotes to it).
+    pub demote: Vec<KindId>,
+    /// Promoted pieces are tracked (for `~` in FEN and for demotion).
+    pub track_promoted: bool,
+    /// `must capture`: Some(most).
+    pub must_capture: Option<bool>,
+    pub pass_only_when_stuck: bool,
+    pub swap: bool,
+    /// Ray directions of jumps: a continuing move's legs are indices into this list.
+    pub legs: Vec<u8>,
+    /// Bits per leg in [`crate::game::Move::route`].
+    pub leg_bits: u32,
+    /// The squares of each file.
+    pub files: Vec<B>,
+    /// The neighbours of each square (four on squares and points, six on hexes), for connections.
+    pub adjacency: Vec<B>,
+    /// next[dir][sq]: the square one step along ray direction `dir` (NO_SQ off the board).
+    pub next: Vec<Vec<u16>>,
+    /// The end rules, compiled (history conditions left to the game).
+    pub ends: Vec<CEnd<B>>,
+    /// Some clause has effects beyond its own squares, drops from a hand, or the game tracks hands:
+    /// `make` takes its general path.
+    pub general: bool,
+}
+
+/// The most legs a continuing move may have (its route is kept in 28 bits of the move).
+pub fn max_legs(leg_bits: u32) -> u32 {
+    if leg_bits == 0 { 28 } else { 28 / leg_bits }
 }
 
 /// The number of distinct counter definitions a ruleset may use.
@@ -122,6 +217,7 @@ impl<B: Bits> Tables<B> {
         }
         let grows = d.1 > 0 || (d.1 == 0 && d.0 > 0);
         self.dirs.push((d.0, d.1, grows));
+        self.next.push((0..self.squares).map(|sq| board.offset(sq, d.0, d.1).map_or(u16::MAX, |x| x as u16)).collect());
         let mut rays = Vec::with_capacity(self.squares);
         for sq in 0..self.squares {
             let mut r = B::EMPTY;
@@ -184,6 +280,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     let z_side = rng.next_u64();
     let z_virgin = (0..n).map(|_| rng.next_u64()).collect();
     let z_ep = (0..n).map(|_| rng.next_u64()).collect();
+    let z_hand = [0, 1].map(|_| rules.kinds.iter().map(|_| rng.next_u64() | 1).collect());
     let mut dark = B::EMPTY;
     for sq in 0..n {
         if board.is_dark(sq) == Some(true) {
@@ -224,12 +321,80 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         pass: rules.pass.is_some(),
         facing: Vec::new(),
         promotion: [Vec::new(), Vec::new()],
+        promotion_ends: rules.kinds.iter().map(|k| k.promotion.as_ref().is_some_and(|p| p.ends_move)).collect(),
         counters: Vec::new(),
         dark,
         z_piece,
         z_side,
         z_virgin,
         z_ep,
+        z_hand,
+        hand: rules.hand.is_some(),
+        demote: (0..rules.kinds.len())
+            .map(|k| {
+                let id = KindId(k as u8);
+                match &rules.hand {
+                    Some(h) if h.demote => rules
+                        .kinds
+                        .iter()
+                        .position(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&id)))
+                        .map_or(id, |o| KindId(o as u8)),
+                    _ => id,
+                }
+            })
+            .collect(),
+        track_promoted: rules.hand.as_ref().is_some_and(|h| h.demote),
+        must_capture: rules.must_capture.as_ref().map(|m| m.most),
+        pass_only_when_stuck: rules.pass_only_when_stuck,
+        swap: rules.swap.is_some(),
+        legs: Vec::new(),
+        leg_bits: 0,
+        files: (0..board.width)
+            .map(|f| {
+                let mut b = B::EMPTY;
+                for r in 0..board.height {
+                    b |= B::bit(board.square(f, r));
+                }
+                b
+            })
+            .collect(),
+        adjacency: (0..n)
+            .map(|sq| {
+                let mut b = B::EMPTY;
+                for x in board.neighbours(sq) {
+                    b |= B::bit(x);
+                }
+                b
+            })
+            .collect(),
+        next: Vec::new(),
+        ends: Vec::new(),
+        general: rules.hand.is_some()
+            || rules.kinds.iter().any(|k| {
+                k.forms.iter().any(|f| {
+                    f.enclose.is_some() || matches!(f.primitive, Primitive::Jump { .. } | Primitive::Drop)
+                })
+            }),
+    };
+    // Jump directions first, so that a route's leg is an index into a short list.
+    for side in [Side::FIRST, Side::SECOND] {
+        let flip = if side == Side::FIRST { 1 } else { -1 };
+        for kind in &rules.kinds {
+            for f in &kind.forms {
+                if let Primitive::Jump { dirs, .. } = &f.primitive {
+                    for d in dirs {
+                        let i = t.ray_index((d.0, d.1 * flip), board);
+                        if !t.legs.contains(&i) {
+                            t.legs.push(i);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    t.leg_bits = match t.legs.len() {
+        0 | 1 => 0,
+        l => usize::BITS - (l - 1).leading_zeros(),
     };
     for r in &rules.end_rules {
         for c in &r.conditions {
@@ -333,6 +498,23 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         Gen::Slide { dirs: idx, bounded }
                     }
                     Primitive::Place => Gen::Place,
+                    Primitive::Drop => Gen::Drop,
+                    Primitive::Jump { dirs, .. } => {
+                        let mut entries = vec![Vec::new(); n];
+                        for (sq, e) in entries.iter_mut().enumerate() {
+                            for d in dirs {
+                                let (dx, dy) = (d.0, d.1 * flip);
+                                let ray = t.ray_index((dx, dy), board);
+                                let leg = t.legs.iter().position(|&l| l == ray).unwrap_or(0) as u8;
+                                if let Some(over) = board.offset(sq, dx, dy)
+                                    && let Some(land) = board.offset(over, dx, dy)
+                                {
+                                    e.push((over as u16, land as u16, leg));
+                                }
+                            }
+                        }
+                        Gen::Jump { entries }
+                    }
                     Primitive::Hop { dirs, screens } => {
                         let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0, d.1 * flip), board)).collect();
                         Gen::Hop {
@@ -341,6 +523,24 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         }
                     }
                 };
+                let enclose = f.enclose.as_ref().map(|(e, dirs)| {
+                    let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0, d.1 * flip), board)).collect();
+                    (*e, idx)
+                });
+                // Gravity pulls the same way for both players: not mirrored.
+                let falling = f.falling.map(|d| t.ray_index(d, board));
+                let jump = match &f.primitive {
+                    Primitive::Jump { over, .. } => Some(JumpRule {
+                        over: *over,
+                        capturing: f.capturing,
+                        continuing: f.continuing,
+                    }),
+                    _ => None,
+                };
+                let mut stuck = B::EMPTY;
+                if f.drop.not_stuck {
+                    stuck = stuck_squares::<B>(&mut t, rules, kind, flip);
+                }
                 t.forms[s].push(CForm {
                     kind: kid,
                     clause: ci as u8,
@@ -350,6 +550,14 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     within,
                     unmoved: f.unmoved,
                     marks_ep: f.marks_en_passant,
+                    effects: enclose.is_some() || jump.is_some_and(|j| j.capturing),
+                    jump,
+                    enclose,
+                    only_if: f.only_if,
+                    falling,
+                    no_file_with: f.drop.no_file_with,
+                    not_giving_mate: f.drop.not_giving_mate,
+                    stuck,
                 });
             }
             for (ci, c) in kind.castles.iter().enumerate() {
@@ -371,7 +579,86 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     for side in 0..2 {
         t.attacks[side] = attacks(&mut t, rules, side);
     }
+    let ends = rules.end_rules.iter().map(|r| compile_end(&mut t, rules, r)).collect();
+    t.ends = ends;
     t
+}
+
+/// The squares from which a piece of `kind` has no move on an empty board, ever (a drop there
+/// would leave it stuck): no clause reaches any square from there.
+fn stuck_squares<B: Bits>(t: &mut Tables<B>, rules: &Rules, kind: &Kind, flip: i32) -> B {
+    let board = &rules.board;
+    let mut stuck = B::EMPTY;
+    for sq in 0..board.squares() {
+        let moves = kind.forms.iter().any(|f| {
+            let offs: Vec<(i32, i32)> = match &f.primitive {
+                Primitive::Step { dirs, distance } => dirs.iter().map(|d| (d.0 * *distance as i32, d.1 * *distance as i32)).collect(),
+                Primitive::Slide { dirs, .. } | Primitive::Hop { dirs, .. } => dirs.clone(),
+                Primitive::Leap { offsets } => offsets.iter().map(|o| o.0).collect(),
+                Primitive::Jump { dirs, .. } => dirs.iter().map(|d| (2 * d.0, 2 * d.1)).collect(),
+                Primitive::Place | Primitive::Drop => Vec::new(),
+            };
+            offs.iter().any(|o| board.offset(sq, o.0, o.1 * flip).is_some())
+        });
+        if !moves {
+            stuck |= B::bit(sq);
+        }
+    }
+    let _ = t;
+    stuck
+}
+
+fn sides_bits<B: Bits>(z: &BySide<SquareSet>) -> [B; 2] {
+    [set_to_bits(&z.0[0]), set_to_bits(&z.0[1])]
+}
+
+fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B> {
+    let conds = r
+        .conditions
+        .iter()
+        .map(|c| match c {
+            Condition::NoLegalMove => CCond::NoLegalMove,
+            Condition::InCheck => CCond::InCheck,
+            Condition::Repetition(_) | Condition::CheckingThroughout => CCond::History,
+            Condition::Counter { plies, resetting_kind } => CCond::Counter {
+                index: t.counters.iter().position(|c| c == resetting_kind).unwrap_or(0),
+                plies: *plies,
+            },
+            Condition::Material(pats) => CCond::Material(
+                pats.iter()
+                    .map(|p| {
+                        let count = |ks: &[KindId]| {
+                            let mut v = vec![0u8; rules.kinds.len()];
+                            for k in ks {
+                                v[k.0 as usize] += 1;
+                            }
+                            v
+                        };
+                        ([count(&p.a), count(&p.b)], p.same_colour)
+                    })
+                    .collect(),
+            ),
+            Condition::NoneOf(ks) => CCond::NoneOf(ks.clone()),
+            Condition::Passes(n) => CCond::Passes(*n),
+            Condition::InARow { n, exact, dirs } => CCond::InARow {
+                n: *n,
+                exact: *exact,
+                dirs: dirs
+                    .iter()
+                    .map(|&d| (t.ray_index(d, &rules.board), t.ray_index((-d.0, -d.1), &rules.board)))
+                    .collect(),
+            },
+            Condition::Captured(k) => CCond::Captured(*k),
+            Condition::NoneLeft(k) => CCond::NoneLeft(*k),
+            Condition::Connects(a, b) => CCond::Connects(sides_bits(a), sides_bits(b)),
+            Condition::NeitherCanMove => CCond::NeitherCanMove,
+            Condition::KindIn(k, z) => CCond::KindIn(*k, sides_bits(z)),
+        })
+        .collect();
+    CEnd {
+        conds,
+        automatic: r.verdict != Verdict::ClaimableDraw,
+    }
 }
 
 fn leap_table<B: Bits>(board: &Board, offs: &[(i32, i32)]) -> Vec<B> {
@@ -399,7 +686,7 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
     let forms = t.forms[side].clone();
     for f in forms.iter().filter(|f| matches!(f.target, Target::Any | Target::Enemy)) {
         match &f.how {
-            Gen::Place => {}
+            Gen::Place | Gen::Drop | Gen::Jump { .. } => {}
             Gen::Leap { targets } => {
                 let mut rev = vec![B::EMPTY; n];
                 for from in f.from.iter() {

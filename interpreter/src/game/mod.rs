@@ -4,6 +4,8 @@
 
 pub mod bits;
 mod chains;
+mod effects;
+mod ends;
 mod explain;
 mod outcome;
 mod playout;
@@ -30,22 +32,35 @@ pub enum MoveKind {
     Castle(u8),
     /// A new piece placed by the clause with this index (`from` is unused).
     Place(u8),
+    /// A piece from the hand, by the clause with this index (`from` is unused).
+    Drop(u8),
     /// The player gives up the turn.
     Pass,
+    /// The second player takes over the first player's piece, mirrored across the long diagonal
+    /// (`from` is that piece's square, `to` where it goes).
+    Swap,
 }
 
-/// A move: from, to, how, and the kind promoted to (0 = none, else kind + 1).
+/// A move: from, to, how, the kind promoted to (0 = none, else kind + 1), and for a continuing
+/// move the legs after the first (see [`Move::legs`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     pub from: u16,
     pub to: u16,
     pub kind: MoveKind,
     pub promo: u8,
+    /// A continuing move's legs: the count in the low 4 bits, then one leg index (into the
+    /// compiled jump directions) per leg, `leg_bits` each. 0 for every other move.
+    pub route: u32,
 }
 
 impl Move {
     pub fn promotion(&self) -> Option<KindId> {
         (self.promo != 0).then(|| KindId(self.promo - 1))
+    }
+    /// The number of legs of a continuing move (0 for a move of one leg).
+    pub fn legs(&self) -> u32 {
+        self.route & 15
     }
 }
 
@@ -222,14 +237,80 @@ impl Position {
     /// Does `m` take a piece: does it land on an enemy, or is it an en-passant capture?
     /// Castling never captures.
     pub fn is_capture(&self, m: Move) -> bool {
+        self.captures_of(m) > 0
+    }
+    /// How many pieces `m` captures: on its square, en passant, jumped over, or enclosed.
+    pub fn captures_of(&self, m: Move) -> u32 {
+        with!(self, p => p.captures_of(m))
+    }
+    /// The squares a jump passes over, in order (empty for any other move).
+    pub fn jumped(&self, m: Move) -> Vec<usize> {
         match m.kind {
-            MoveKind::Castle(_) | MoveKind::Pass | MoveKind::Place(_) => false,
             MoveKind::Form(fi) => with!(self, p => {
-                let ep = p.t.forms[p.stm.index()].get(fi as usize).is_some_and(|f| f.target == Target::EnPassant);
-                let to = m.to as usize;
-                ep || (to < p.cells.len() && p.piece_at(to).is_some_and(|(_, s)| s != p.stm))
+                if p.t.forms[p.stm.index()].get(fi as usize).is_some_and(|f| f.jump.is_some()) { p.jumped(m) } else { Vec::new() }
             }),
+            _ => Vec::new(),
         }
+    }
+    /// The squares a move lands on, in order: for a continuing move each leg's landing square,
+    /// otherwise just `to`.
+    pub fn landings(&self, m: Move) -> Vec<usize> {
+        let over = self.jumped(m);
+        if m.legs() == 0 || over.is_empty() {
+            return vec![m.to as usize];
+        }
+        let b = &self.rules.board;
+        let mut cur = m.from as usize;
+        over.iter()
+            .map(|&o| {
+                let (dx, dy) = (b.file(o) as i32 - b.file(cur) as i32, b.rank(o) as i32 - b.rank(cur) as i32);
+                cur = b.offset(o, dx, dy).unwrap_or(o);
+                cur
+            })
+            .collect()
+    }
+    /// The pieces in `side`'s hand: (kind, count) for each kind it holds.
+    pub fn hand(&self, side: Side) -> Vec<(KindId, u32)> {
+        with!(self, p => (0..self.rules.kinds.len())
+            .filter(|&k| p.hands[side.index()][k] > 0)
+            .map(|k| (KindId(k as u8), p.hands[side.index()][k] as u32))
+            .collect())
+    }
+    /// Is the piece on `sq` a promoted one (tracked where captures go to hand unpromoted)?
+    pub fn is_promoted(&self, sq: usize) -> bool {
+        with!(self, p => p.promoted.has(sq))
+    }
+    /// Perft where a position that an automatic end rule ends (history conditions aside) is a
+    /// leaf with no children.
+    pub fn perft_stop_at_end(&self, depth: u32) -> u64 {
+        let mut c = self.clone();
+        with_mut!(c, p => p.perft_stop(depth))
+    }
+    /// Does condition `cond` of end rule `rule` hold here? Conditions about the game's history
+    /// (repetition, checking throughout) never do here: [`Game`] decides them.
+    pub fn end_condition_holds(&self, rule: usize, cond: usize) -> bool {
+        with!(self, p => {
+            let mut legal = None;
+            p.t.ends.get(rule).and_then(|e| e.conds.get(cond)).is_some_and(|c| p.cond_holds(c, &mut legal))
+        })
+    }
+    /// The squares of `side`'s run that an `N in a row` condition of rule `rule` found.
+    pub fn end_line(&self, rule: usize, cond: usize, side: Side) -> Option<Vec<usize>> {
+        with!(self, p => match p.t.ends.get(rule).and_then(|e| e.conds.get(cond)) {
+            Some(crate::compile::CCond::InARow { n, exact, dirs }) => p.line(side, *n, *exact, dirs),
+            _ => None,
+        })
+    }
+    /// The chain of `side`'s pieces a `connects` condition of rule `rule` found.
+    pub fn end_connection(&self, rule: usize, cond: usize, side: Side) -> Option<Vec<usize>> {
+        with!(self, p => match p.t.ends.get(rule).and_then(|e| e.conds.get(cond)) {
+            Some(crate::compile::CCond::Connects(a, b)) => p.connection(side, a[side.index()], b[side.index()]),
+            _ => None,
+        })
+    }
+    /// The number of pieces each side has on the board.
+    pub fn piece_counts(&self) -> [u32; 2] {
+        with!(self, p => [p.side_bb[0].count(), p.side_bb[1].count()])
     }
     /// Plays a move known to be legal (from [`Position::legal_moves`]).
     pub fn play_unchecked(&mut self, m: Move) {
@@ -242,12 +323,24 @@ impl Position {
     }
     /// Perft per first move.
     pub fn perft_divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        self.perft_divide_with(depth, false)
+    }
+    /// Perft per first move; `stop_at_end` as in [`Position::perft_stop_at_end`].
+    pub fn perft_divide_with(&self, depth: u32, stop_at_end: bool) -> Vec<(Move, u64)> {
+        if stop_at_end && with!(self, p => p.ended()) {
+            return Vec::new();
+        }
         self.legal_moves()
             .into_iter()
             .map(|m| {
                 let mut c = self.clone();
                 c.play_unchecked(m);
-                (m, if depth <= 1 { 1 } else { c.perft(depth - 1) })
+                let n = match (depth <= 1, stop_at_end) {
+                    (true, _) => 1,
+                    (false, true) => c.perft_stop_at_end(depth - 1),
+                    (false, false) => c.perft(depth - 1),
+                };
+                (m, n)
             })
             .collect()
     }
@@ -331,7 +424,7 @@ impl Position {
                 let f = &p.t.forms[p.stm.index()][fi as usize];
                 Some((f.kind, f.clause as usize))
             }),
-            MoveKind::Castle(_) | MoveKind::Place(_) | MoveKind::Pass => None,
+            MoveKind::Castle(_) | MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass | MoveKind::Swap => None,
         }
     }
     pub(crate) fn castle_of(&self, m: Move) -> Option<(KindId, usize)> {
@@ -340,7 +433,7 @@ impl Position {
                 let c = &p.t.castles[p.stm.index()][ci as usize];
                 Some((c.kind, c.index as usize))
             }),
-            MoveKind::Form(_) | MoveKind::Place(_) | MoveKind::Pass => None,
+            MoveKind::Form(_) | MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass | MoveKind::Swap => None,
         }
     }
     /// Does this game capture chains (go-like)?
@@ -350,7 +443,7 @@ impl Position {
     /// The kind a placing move puts on the board.
     pub fn form_of_place(&self, m: Move) -> Option<KindId> {
         match m.kind {
-            MoveKind::Place(fi) => with!(self, p => p.t.forms[p.stm.index()].get(fi as usize).map(|f| f.kind)),
+            MoveKind::Place(fi) | MoveKind::Drop(fi) => with!(self, p => p.t.forms[p.stm.index()].get(fi as usize).map(|f| f.kind)),
             _ => None,
         }
     }
@@ -385,7 +478,7 @@ fn repetition_key<B: Bits>(p: &Pos<B>, legal: &[Move]) -> u64 {
     if p.ep_victim != position::NO_SQ {
         let ep_legal = legal.iter().any(|m| match m.kind {
             MoveKind::Form(fi) => p.t.forms[p.stm.index()][fi as usize].target == Target::EnPassant,
-            MoveKind::Castle(_) | MoveKind::Place(_) | MoveKind::Pass => false,
+            MoveKind::Castle(_) | MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass | MoveKind::Swap => false,
         });
         if ep_legal {
             h ^= p.t.z_ep[p.ep_victim as usize];

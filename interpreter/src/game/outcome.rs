@@ -200,13 +200,46 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) ->
     let stm = pos.side_to_move();
     let kinds = |ks: &[KindId]| -> Vec<String> { ks.iter().map(|k| rules.kind(*k).name.to_lowercase()).collect() };
     let in_check_listed = rule.conditions.contains(&Condition::InCheck);
+    let mover = stm.other();
+    let ri = rules.end_rules.iter().position(|e| e.reason == rule.reason).unwrap_or(0);
+    let b = &rules.board;
     let mut parts = Vec::new();
     // In check first: "… is attacked by … and white has no legal move" reads in the order it happens.
     if in_check_listed {
         parts.push(check_sentence(pos));
     }
-    for c in &rule.conditions {
+    for (ci, c) in rule.conditions.iter().enumerate() {
         match c {
+            Condition::InARow { n, .. } => match pos.end_line(ri, ci, mover) {
+                Some(line) => {
+                    let (first, last) = (line[0], line[line.len() - 1]);
+                    parts.push(format!("{} has {} in a row, {}–{}", name(mover), line.len().max(*n as usize), b.name(first), b.name(last)))
+                }
+                None => parts.push(format!("{} has {n} in a row", name(mover))),
+            },
+            Condition::Captured(None) => parts.push("the last move captured".to_string()),
+            Condition::Captured(Some(k)) => parts.push(format!("the last move captured a {}", rules.kind(*k).name.to_lowercase())),
+            Condition::NoneLeft(None) => parts.push(format!("{} has no pieces left", name(stm))),
+            Condition::NoneLeft(Some(k)) => parts.push(format!("{} has no {} left", name(stm), rules.kind(*k).name.to_lowercase())),
+            Condition::Connects(..) => match pos.end_connection(ri, ci, mover) {
+                Some(chain) => parts.push(format!(
+                    "{}'s pieces join its two edges ({} connected, from {} to {})",
+                    name(mover),
+                    chain.len(),
+                    b.name(chain[0]),
+                    b.name(chain[chain.len() - 1])
+                )),
+                None => parts.push(format!("{}'s pieces join its two edges", name(mover))),
+            },
+            Condition::NeitherCanMove => parts.push("neither side can move".to_string()),
+            Condition::KindIn(k, zone) => {
+                let at: Vec<String> = zone[mover]
+                    .iter()
+                    .filter(|&sq| pos.piece_at(sq) == Some((*k, mover)))
+                    .map(|sq| b.name(sq))
+                    .collect();
+                parts.push(format!("{}'s {} stands on {}", name(mover), rules.kind(*k).name.to_lowercase(), join_and(&at)))
+            }
             Condition::InCheck => {}
             Condition::NoLegalMove if in_check_listed => parts.push(format!("{} has no legal move", name(stm))),
             Condition::NoLegalMove if pos.in_check() => parts.push(format!("{} has no legal move", name(stm))),
@@ -245,6 +278,10 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) ->
             },
             Condition::Passes(n) => parts.push(format!("the last {n} moves were passes")),
         }
+    }
+    if rule.verdict == Verdict::MostPieces {
+        let c = pos.piece_counts();
+        parts.push(format!("{} has {} pieces and {} {}", name(Side::FIRST), c[0], name(Side::SECOND), c[1]));
     }
     join_and(&parts)
 }
@@ -471,23 +508,17 @@ impl Game {
             claimable: Vec::new(),
             score: None,
         };
-        for r in &rules.end_rules {
+        for (ri, r) in rules.end_rules.iter().enumerate() {
             let mut checker = None;
-            let holds = r.conditions.iter().all(|c| match c {
+            let holds = r.conditions.iter().enumerate().all(|(ci, c)| match c {
                 Condition::NoLegalMove => *legal_cache.get_or_insert_with(|| pos.legal_moves().is_empty()),
-                Condition::InCheck => pos.in_check(),
                 Condition::Repetition(n) => self.occurrences() >= *n as usize,
-                Condition::Counter { plies, resetting_kind } => pos.counter_for(*resetting_kind) >= *plies,
-                Condition::Material(pats) => material_matches(pos, pats),
-                Condition::NoneOf(kinds) => {
-                    let m = pos.material();
-                    !m.iter().flatten().any(|k| kinds.contains(k))
-                }
                 Condition::CheckingThroughout => {
                     checker = self.perpetual_checker();
                     checker.is_some()
                 }
                 Condition::Passes(n) => self.trailing_passes() >= *n as usize,
+                _ => pos.end_condition_holds(ri, ci),
             });
             if !holds {
                 continue;
@@ -501,8 +532,18 @@ impl Game {
                     continue;
                 }
                 Verdict::Draw => (Status::Draw, None),
-                Verdict::MoverLoses => (Status::Win, Some(stm.other())),
-                Verdict::MoverWins => (Status::Win, Some(stm)),
+                Verdict::ToMoveLoses => (Status::Win, Some(stm.other())),
+                Verdict::ToMoveWins => (Status::Win, Some(stm)),
+                Verdict::MoverLoses => (Status::Win, Some(stm)),
+                Verdict::MoverWins => (Status::Win, Some(stm.other())),
+                Verdict::MostPieces => {
+                    let c = pos.piece_counts();
+                    match c[0].cmp(&c[1]) {
+                        std::cmp::Ordering::Greater => (Status::Win, Some(Side::FIRST)),
+                        std::cmp::Ordering::Less => (Status::Win, Some(Side::SECOND)),
+                        std::cmp::Ordering::Equal => (Status::Draw, None),
+                    }
+                }
                 Verdict::CheckerLoses => (Status::Win, checker.map(Side::other)),
                 Verdict::NoResult => (Status::NoResult, None),
                 Verdict::ScoreByArea { komi } => {
@@ -526,10 +567,6 @@ impl Game {
         }
         out
     }
-}
-
-fn material_matches(pos: &Position, pats: &[MaterialPattern]) -> bool {
-    matching_pattern(pos, pats).is_some()
 }
 
 /// The first pattern the material on the board fits.

@@ -22,8 +22,13 @@ pub struct Undo<B> {
     virgin: B,
     counters: [u16; MAX_COUNTERS],
     hash: u64,
-    rook_from: u16,
-    rook_to: u16,
+    partner_from: u16,
+    partner_to: u16,
+    promoted: B,
+    last_captured: u32,
+    passes: u8,
+    /// Length of the effect log before the move.
+    log_len: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -52,6 +57,19 @@ pub struct Pos<B: Bits> {
     pub seen: super::chains::KeySet,
     /// What `unmake` restores in chain games (captures rebuild chains too much to undo by hand).
     snapshots: Vec<Snapshot<B>>,
+    /// Pieces in hand, per side and kind.
+    pub hands: [[u8; MAX_KINDS]; 2],
+    /// Pieces that promoted (tracked where captures go to hand unpromoted).
+    pub promoted: B,
+    /// The kinds the last move captured, a bit per kind.
+    pub last_captured: u32,
+    /// How many of the last moves were passes.
+    pub passes: u8,
+    /// Squares changed by effects (jumped, enclosed or swapped pieces), with the cell each held
+    /// before, for `unmake`.
+    pub(super) log: Vec<(u16, u8)>,
+    /// Set while judging the replies to a drop that may not checkmate (no question within it).
+    pub(super) mate_probe: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -94,6 +112,12 @@ impl<B: Bits> Pos<B> {
             history: Vec::new(),
             seen: Default::default(),
             snapshots: Vec::new(),
+            hands: [[0; MAX_KINDS]; 2],
+            promoted: B::EMPTY,
+            last_captured: 0,
+            passes: 0,
+            log: Vec::new(),
+            mate_probe: false,
         }
     }
 
@@ -120,7 +144,7 @@ impl<B: Bits> Pos<B> {
     }
 
     #[inline(always)]
-    fn remove(&mut self, sq: usize) -> u8 {
+    pub(super) fn remove(&mut self, sq: usize) -> u8 {
         let c = self.cells[sq];
         debug_assert!(c != 0);
         self.cells[sq] = 0;
@@ -131,7 +155,7 @@ impl<B: Bits> Pos<B> {
     }
 
     #[inline(always)]
-    fn place(&mut self, sq: usize, c: u8) {
+    pub(super) fn place(&mut self, sq: usize, c: u8) {
         self.cells[sq] = c;
         self.side_bb[cell_side(c).index()].set(sq);
         self.kind_bb[cell_kind(c).0 as usize].set(sq);
@@ -258,7 +282,7 @@ impl<B: Bits> Pos<B> {
 
     /// Would the royal on `sq` of `side` face an enemy royal along a forbidden line?
     #[inline]
-    fn faces(&self, sq: usize, side: Side, occ: B, gone: B) -> bool {
+    pub(super) fn faces(&self, sq: usize, side: Side, occ: B, gone: B) -> bool {
         if self.t.facing.is_empty() {
             return false;
         }
@@ -293,6 +317,10 @@ impl<B: Bits> Pos<B> {
         let occ = own | enemy;
         let empty = !occ & t.board_mask;
         for (fi, f) in t.forms[us.index()].iter().enumerate() {
+            if matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. }) {
+                self.effect_moves(out, fi, f, None);
+                continue;
+            }
             let mut pieces = self.pieces(us, f.kind) & f.from;
             if f.unmoved {
                 pieces &= self.virgin;
@@ -310,6 +338,12 @@ impl<B: Bits> Pos<B> {
         }
         if !t.castles[us.index()].is_empty() {
             self.castle_moves(out, None);
+        }
+        if t.swap {
+            self.extra_swap(out);
+        }
+        if t.must_capture.is_some() {
+            self.keep_obligatory(out);
         }
     }
 
@@ -332,7 +366,16 @@ impl<B: Bits> Pos<B> {
     pub fn form_targets(&self, f: &CForm<B>, from: usize, occ: B) -> B {
         let t = &*self.t;
         match &f.how {
-            Gen::Place => B::EMPTY,
+            Gen::Place | Gen::Drop => B::EMPTY,
+            Gen::Jump { entries } => {
+                let mut b = B::EMPTY;
+                for &(over, land, _) in &entries[from] {
+                    if occ.has(over as usize) && !occ.has(land as usize) {
+                        b |= B::bit(land as usize);
+                    }
+                }
+                b
+            }
             Gen::Leap { targets } => targets[from],
             Gen::Lame { entries } => {
                 let mut b = B::EMPTY;
@@ -381,6 +424,7 @@ impl<B: Bits> Pos<B> {
             to: to as u16,
             kind: MoveKind::Form(fi as u8),
             promo: 0,
+            route: 0,
         };
         match &self.t.promotion[self.stm.index()][f.kind.0 as usize] {
             Some((zone, choices)) if zone.has(to) => {
@@ -439,6 +483,7 @@ impl<B: Bits> Pos<B> {
                         to: to as u16,
                         kind: MoveKind::Castle(ci as u8),
                         promo: 0,
+                        route: 0,
                     });
                 }
             }
@@ -489,6 +534,14 @@ impl<B: Bits> Pos<B> {
     /// target sets at a time (and only counted, when `COUNT`); the rest get the full test.
     pub fn generate<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
         let t = &*self.t;
+        if COUNT && t.must_capture.is_some() {
+            // Which moves are legal depends on all of them: list them, then count.
+            let start = out.len();
+            self.generate::<false>(out);
+            let n = (out.len() - start) as u64;
+            out.truncate(start);
+            return n;
+        }
         let us = self.stm;
         let own = self.side_bb[us.index()];
         let enemy = self.side_bb[us.other().index()];
@@ -498,12 +551,22 @@ impl<B: Bits> Pos<B> {
         let mut n = 0u64;
         let promos = &t.promotion[us.index()];
         for (fi, f) in t.forms[us.index()].iter().enumerate() {
+            if matches!(f.how, Gen::Drop | Gen::Jump { .. }) || (matches!(f.how, Gen::Place) && (f.effects || f.falling.is_some() || f.only_if.is_some())) {
+                let start = out.len();
+                self.effect_moves(out, fi, f, Some(&ctx));
+                n += (out.len() - start) as u64;
+                if COUNT {
+                    out.truncate(start);
+                }
+                continue;
+            }
             if let Gen::Place = f.how {
                 let base = Move {
                     from: NO_SQ,
                     to: 0,
                     kind: MoveKind::Place(fi as u8),
                     promo: 0,
+                    route: 0,
                 };
                 let targets = empty & f.within;
                 if t.chains {
@@ -546,6 +609,7 @@ impl<B: Bits> Pos<B> {
                     to: 0,
                     kind: MoveKind::Form(fi as u8),
                     promo: 0,
+                    route: 0,
                 };
                 if !ctx.constrained {
                     n += emit_set::<B, COUNT>(out, base, targets, promo);
@@ -580,7 +644,19 @@ impl<B: Bits> Pos<B> {
             n += (w - start) as u64;
             out.truncate(if COUNT { start } else { w });
         }
-        if t.pass {
+        if t.swap {
+            let start = out.len();
+            self.extra_swap(out);
+            n += (out.len() - start) as u64;
+            if COUNT {
+                out.truncate(start);
+            }
+        }
+        if t.must_capture.is_some() {
+            self.keep_obligatory(out);
+            n = out.len() as u64;
+        }
+        if t.pass && (!t.pass_only_when_stuck || n == 0) {
             n += 1;
             if !COUNT {
                 out.push(Move {
@@ -588,6 +664,7 @@ impl<B: Bits> Pos<B> {
                     to: NO_SQ,
                     kind: MoveKind::Pass,
                     promo: 0,
+                    route: 0,
                 });
             }
         }
@@ -604,6 +681,9 @@ impl<B: Bits> Pos<B> {
         let mut gone = B::EMPTY;
         let mut royals = self.royals(us);
         match m.kind {
+            MoveKind::Form(fi) if self.t.forms[us.index()][fi as usize].effects => return self.legal_by_making(m),
+            MoveKind::Place(fi) if self.t.forms[us.index()][fi as usize].effects => return self.legal_by_making(m),
+            MoveKind::Swap => return self.legal_by_making(m),
             MoveKind::Form(fi) => {
                 let f = &self.t.forms[us.index()][fi as usize];
                 if f.target == Target::EnPassant {
@@ -627,7 +707,7 @@ impl<B: Bits> Pos<B> {
                     }
                 }
             }
-            MoveKind::Place(_) => occ |= B::bit(to),
+            MoveKind::Place(_) | MoveKind::Drop(_) => occ |= B::bit(to),
             MoveKind::Pass => {}
             MoveKind::Castle(ci) => {
                 let c = &self.t.castles[us.index()][ci as usize];
@@ -681,23 +761,35 @@ impl<B: Bits> Pos<B> {
             virgin: self.virgin,
             counters: self.counters,
             hash: self.hash,
-            rook_from: NO_SQ,
-            rook_to: NO_SQ,
+            partner_from: NO_SQ,
+            partner_to: NO_SQ,
+            promoted: self.promoted,
+            last_captured: self.last_captured,
+            passes: self.passes,
+            log_len: self.log.len() as u32,
         };
+        self.last_captured = 0;
+        self.passes = if m.kind == MoveKind::Pass { self.passes.saturating_add(1) } else { 0 };
         self.ep = B::EMPTY;
         self.ep_victim = NO_SQ;
         for c in self.counters.iter_mut() {
             *c = c.saturating_add(1);
         }
         match m.kind {
-            MoveKind::Place(fi) => {
+            MoveKind::Place(fi) | MoveKind::Drop(fi) => {
                 let kind = self.t.forms[us.index()][fi as usize].kind;
-                let captured = if self.chains.is_some() {
+                if let MoveKind::Drop(_) = m.kind {
+                    self.hand_take(us, kind);
+                }
+                let mut captured = if self.chains.is_some() {
                     self.make_place(kind, to)
                 } else {
                     self.put(to, kind, us);
                     0
                 };
+                if self.t.forms[us.index()][fi as usize].effects {
+                    captured += self.apply_effects(fi as usize, to, m);
+                }
                 for (i, rk) in self.t.counters.iter().enumerate() {
                     if captured > 0 || rk.is_some_and(|k| k == kind) {
                         self.counters[i] = 0;
@@ -705,6 +797,7 @@ impl<B: Bits> Pos<B> {
                 }
             }
             MoveKind::Pass => {}
+            MoveKind::Swap => self.make_swap(m),
             MoveKind::Form(fi) => {
                 let (target, kind, path) = {
                     let f = &self.t.forms[us.index()][fi as usize];
@@ -714,16 +807,30 @@ impl<B: Bits> Pos<B> {
                 if self.cells[cap_sq] != 0 {
                     u.captured = self.remove(cap_sq);
                     u.cap_sq = cap_sq as u16;
+                    self.last_captured |= 1 << cell_kind(u.captured).0;
+                    if self.t.hand {
+                        self.hand_gain(us, u.captured, cap_sq, u.promoted);
+                    }
                 }
                 let c = self.remove(from);
                 let placed = if m.promo != 0 { cell(KindId(m.promo - 1), us) } else { c };
                 self.place(to, placed);
                 self.virgin &= !(B::bit(from) | B::bit(to) | B::bit(cap_sq));
+                if self.t.track_promoted {
+                    let was = self.promoted.has(from);
+                    self.promoted &= !(B::bit(from) | B::bit(cap_sq));
+                    if was || m.promo != 0 {
+                        self.promoted |= B::bit(to);
+                    }
+                }
                 if path.any() {
                     self.ep = path;
                     self.ep_victim = to as u16;
                 }
-                let captured = u.captured != 0;
+                let mut captured = u.captured != 0;
+                if self.t.forms[us.index()][fi as usize].effects {
+                    captured |= self.apply_effects(fi as usize, to, m) > 0;
+                }
                 for (i, rk) in self.t.counters.iter().enumerate() {
                     if captured || rk.is_some_and(|k| k == kind) {
                         self.counters[i] = 0;
@@ -733,15 +840,15 @@ impl<B: Bits> Pos<B> {
             MoveKind::Castle(ci) => {
                 let c = self.t.castles[us.index()][ci as usize].clone();
                 let dir = if to > from { c.dirs[0] } else { c.dirs[1] } as usize;
-                let rook = self.castle_partner(&c, dir, from).expect("castling move generated with a partner");
-                let (kto, rto) = self.castle_squares(&c, dir, from, rook).expect("castling move generated with room");
+                let partner = self.castle_partner(&c, dir, from).expect("castling move generated with a partner");
+                let (kto, pto) = self.castle_squares(&c, dir, from, partner).expect("castling move generated with room");
                 let k = self.remove(from);
-                let r = self.remove(rook);
+                let r = self.remove(partner);
                 self.place(kto, k);
-                self.place(rto, r);
-                self.virgin &= !(B::bit(from) | B::bit(rook));
-                u.rook_from = rook as u16;
-                u.rook_to = rto as u16;
+                self.place(pto, r);
+                self.virgin &= !(B::bit(from) | B::bit(partner));
+                u.partner_from = partner as u16;
+                u.partner_to = pto as u16;
                 for (i, rk) in self.t.counters.iter().enumerate() {
                     if rk.is_some_and(|k| k == c.kind || k == c.partner) {
                         self.counters[i] = 0;
@@ -768,31 +875,46 @@ impl<B: Bits> Pos<B> {
         if self.t.repetition.is_some() {
             self.pop_history();
         }
+        if self.log.len() > u.log_len as usize {
+            self.undo_effects(u.log_len as usize, u.promoted);
+        }
         match m.kind {
-            MoveKind::Place(_) | MoveKind::Pass => {
+            MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass => {
                 if let Some(s) = self.snapshots.pop() {
                     self.cells = s.cells;
                     self.side_bb = s.side_bb;
                     self.kind_bb = s.kind_bb;
                     self.chains = s.chains;
-                } else if let MoveKind::Place(_) = m.kind {
-                    self.remove(to);
+                } else if let MoveKind::Place(_) | MoveKind::Drop(_) = m.kind {
+                    let c = self.remove(to);
+                    if let MoveKind::Drop(_) = m.kind {
+                        self.hand_put_back(self.stm, cell_kind(c));
+                    }
                 }
+            }
+            MoveKind::Swap => {
+                self.remove(to);
             }
             MoveKind::Form(_) => {
                 self.remove(to);
                 self.place(from, u.moved);
                 if u.captured != 0 {
                     self.place(u.cap_sq as usize, u.captured);
+                    if self.t.hand {
+                        self.hand_lose(self.stm, u.captured, u.cap_sq as usize, u.promoted);
+                    }
                 }
             }
             MoveKind::Castle(_) => {
                 let k = self.remove(to);
-                let r = self.remove(u.rook_to as usize);
+                let r = self.remove(u.partner_to as usize);
                 self.place(from, k);
-                self.place(u.rook_from as usize, r);
+                self.place(u.partner_from as usize, r);
             }
         }
+        self.promoted = u.promoted;
+        self.last_captured = u.last_captured;
+        self.passes = u.passes;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
         self.virgin = u.virgin;
@@ -888,18 +1010,18 @@ const MAX_PINS: usize = 16;
 /// to the hopper's line), and the squares no other piece may enter (a hopper's line with one screen
 /// too few). With these, every move but the royal's own, en passant, castling and moves out of check
 /// is legal or not without a test of its own.
-struct LegalCtx<B> {
+pub(super) struct LegalCtx<B> {
     /// Some rule restricts moves by the safety of royals.
-    constrained: bool,
-    in_check: bool,
+    pub(super) constrained: bool,
+    pub(super) in_check: bool,
     royals: B,
     pinned: B,
     pins: [(u16, B); MAX_PINS],
     npins: usize,
     /// Pieces whose every move takes the full test.
-    slow: B,
+    pub(super) slow: B,
     /// Squares a non-royal piece may not move to.
-    forbidden: B,
+    pub(super) forbidden: B,
 }
 
 impl<B: Bits> LegalCtx<B> {

@@ -1,6 +1,8 @@
 //! FEN: `pieces side castling en-passant halfmove fullmove`, with the ruleset's letters and board
 //! size. Castling rights are `K`/`Q` (partner towards the higher / lower file) or the partner's
-//! file letter (Shredder-FEN); `-` for none.
+//! file letter (Shredder-FEN); `-` for none. Where captures go to hand, the pieces in hand follow
+//! the board in brackets (`…/RNBQKB1R[Pn]`: a first player's pawn, a second player's knight) and a
+//! promoted piece carries `~` after its letter (`Q~`), as lichess and Fairy-Stockfish write them.
 
 use std::sync::Arc;
 
@@ -35,6 +37,8 @@ pub enum FenError {
     TooManyFields(usize),
     #[error("illegal position: {0}")]
     Illegal(String),
+    #[error("pieces in hand (field 1, in brackets): {0}")]
+    Hand(String),
 }
 
 /// A position as written, before the engine has accepted it.
@@ -46,6 +50,10 @@ pub struct Setup {
     pub ep: Option<usize>,
     pub halfmove: u32,
     pub fullmove: u32,
+    /// Pieces in hand, one entry per piece.
+    pub hands: Vec<(KindId, Side)>,
+    /// Squares of promoted pieces (`~`).
+    pub promoted: Vec<usize>,
 }
 
 /// Reads a FEN against a ruleset. Missing trailing fields take their defaults (`w - - 0 1`).
@@ -61,7 +69,39 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
     if fields.len() > 6 {
         return Err(FenError::TooManyFields(fields.len()));
     }
-    let ranks: Vec<&str> = fields[0].split('/').collect();
+    let (placement, hand_text) = match fields[0].split_once('[') {
+        Some((p, rest)) => match rest.strip_suffix(']') {
+            Some(h) => (p, Some(h)),
+            None => return Err(FenError::Hand("`[` without a closing `]`".into())),
+        },
+        None => (fields[0], None),
+    };
+    let mut hands = Vec::new();
+    if let Some(h) = hand_text {
+        if rules.hand.is_none() && !h.is_empty() && h != "-" {
+            return Err(FenError::Hand("this ruleset has no hands (its captures do not go to hand)".into()));
+        }
+        let mut count = 0usize;
+        for c in h.chars().filter(|c| *c != '-') {
+            if let Some(d) = c.to_digit(10) {
+                count = (count * 10 + d as usize).min(1000);
+                continue;
+            }
+            let Some((k, side)) = rules.kind_by_letter(c) else {
+                let known: String = rules.kinds.iter().map(|k| k.letter).collect();
+                return Err(FenError::Hand(format!("`{c}` is not a piece of this ruleset (its letters: {known})")));
+            };
+            for _ in 0..count.max(1) {
+                hands.push((k, side));
+            }
+            if hands.len() > 255 {
+                return Err(FenError::Hand("more than 255 pieces in hand".into()));
+            }
+            count = 0;
+        }
+    }
+    let mut promoted = Vec::new();
+    let ranks: Vec<&str> = placement.split('/').collect();
     if ranks.len() != b.height {
         return Err(FenError::RankCount {
             found: ranks.len(),
@@ -74,6 +114,18 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
         let mut file = 0usize;
         let mut chars = row.chars().peekable();
         while let Some(c) = chars.next() {
+            if c == '~' {
+                if file == 0 || file > b.width {
+                    return Err(FenError::Illegal(format!("`~` on rank {} (field 1) follows no piece", i + 1)));
+                }
+                if rules.hand.as_ref().is_none_or(|h| !h.demote) {
+                    return Err(FenError::Illegal(
+                        "`~` marks a promoted piece, which this ruleset does not track (no `captures go to hand, unpromoted`)".into(),
+                    ));
+                }
+                promoted.push(b.square(file - 1, rank));
+                continue;
+            }
             if let Some(d) = c.to_digit(10) {
                 let mut n = d as usize;
                 while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
@@ -143,6 +195,8 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
         ep,
         halfmove,
         fullmove,
+        hands,
+        promoted,
     })
 }
 
@@ -154,6 +208,13 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
         if let Some((k, side)) = c {
             p.put(sq, *k, *side);
         }
+    }
+    for &(k, side) in &s.hands {
+        let c = p.hands[side.index()][k.0 as usize];
+        p.set_hand(side, k, c.saturating_add(1));
+    }
+    for &sq in &s.promoted {
+        p.promoted |= B::bit(sq);
     }
     p.stm = s.stm;
     if s.stm == Side::SECOND {
@@ -301,12 +362,18 @@ fn parse_setup_board(rules: &Rules) -> Result<Vec<Option<(KindId, Side)>>, FenEr
 
 /// The piece-placement field of a FEN for the pieces `piece_at` reports, rank by rank from the top.
 pub fn placement(rules: &Rules, piece_at: impl Fn(usize) -> Option<(KindId, Side)>) -> String {
+    placement_marked(rules, piece_at, |_| false)
+}
+
+/// The placement field with `~` after each promoted piece.
+pub fn placement_marked(rules: &Rules, piece_at: impl Fn(usize) -> Option<(KindId, Side)>, promoted: impl Fn(usize) -> bool) -> String {
     let b = &rules.board;
     let mut out = String::new();
     for rank in (0..b.height).rev() {
         let mut empty = 0;
         for file in 0..b.width {
-            match piece_at(b.square(file, rank)) {
+            let sq = b.square(file, rank);
+            match piece_at(sq) {
                 None => empty += 1,
                 Some((k, s)) => {
                     if empty > 0 {
@@ -314,6 +381,9 @@ pub fn placement(rules: &Rules, piece_at: impl Fn(usize) -> Option<(KindId, Side
                         empty = 0;
                     }
                     out.push(rules.letter(k, s));
+                    if promoted(sq) {
+                        out.push('~');
+                    }
                 }
             }
         }
@@ -330,7 +400,18 @@ pub fn placement(rules: &Rules, piece_at: impl Fn(usize) -> Option<(KindId, Side
 /// Writes a position as FEN.
 pub fn write(pos: &Position) -> String {
     let rules = pos.rules();
-    let mut out = placement(rules, |sq| pos.piece_at(sq));
+    let mut out = placement_marked(rules, |sq| pos.piece_at(sq), |sq| pos.is_promoted(sq));
+    if rules.hand.is_some() {
+        out.push('[');
+        for side in [Side::FIRST, Side::SECOND] {
+            for (k, n) in pos.hand(side) {
+                for _ in 0..n {
+                    out.push(rules.letter(k, side));
+                }
+            }
+        }
+        out.push(']');
+    }
     out.push(' ');
     out.push_str(&rules.players[pos.side_to_move().index()].fen);
     out.push(' ');

@@ -1,5 +1,8 @@
 //! Coordinate moves: from-square, to-square and a lowercase promotion letter (`e2e4`, `e7e8q`,
-//! `h3e3`); castling as the royal's own move (`e1g1`).
+//! `h3e3`); castling as the royal's own move (`e1g1`); a drop as the kind's letter, `@` and the
+//! square (`P@e4`); a continuing move as its start and every landing square (`c3e5g7`); a placed
+//! piece as its square (`D4`), and where pieces fall, the file alone is read too (`d`); `pass`,
+//! `swap`.
 
 use crate::game::{Move, MoveKind, Position};
 use crate::model::Primitive;
@@ -9,6 +12,11 @@ pub fn to_text(pos: &Position, m: Move) -> String {
     let b = &pos.rules().board;
     match m.kind {
         MoveKind::Pass => return "pass".into(),
+        MoveKind::Swap => return "swap".into(),
+        MoveKind::Drop(_) => {
+            let letter = pos.form_of_place(m).map_or('?', |k| pos.rules().kind(k).letter);
+            return format!("{letter}@{}", b.name(m.to as usize));
+        }
         MoveKind::Place(_) => {
             // Just the square when only one kind can be placed (go: `D4`), else `X@D4`.
             let rules = pos.rules();
@@ -23,7 +31,10 @@ pub fn to_text(pos: &Position, m: Move) -> String {
         }
         _ => {}
     }
-    let mut s = format!("{}{}", b.name(m.from as usize), b.name(m.to as usize));
+    let mut s = b.name(m.from as usize);
+    for sq in pos.landings(m) {
+        s.push_str(&b.name(sq));
+    }
     if let Some(k) = m.promotion() {
         s.push(pos.rules().kind(k).letter.to_ascii_lowercase());
     }
@@ -71,5 +82,18 @@ pub fn parse_text(pos: &Position, text: &str) -> Option<MoveText> {
 /// The legal move a text names, if any.
 pub fn find(pos: &Position, text: &str) -> Option<Move> {
     let want = text.trim();
-    pos.legal_moves().into_iter().find(|m| to_text(pos, *m).eq_ignore_ascii_case(want))
+    let legal = pos.legal_moves();
+    if let Some(m) = legal.iter().find(|m| to_text(pos, **m).eq_ignore_ascii_case(want)) {
+        return Some(*m);
+    }
+    // A file alone, where pieces fall: the one placement in that file.
+    let b = &pos.rules().board;
+    let file = b.file_names.iter().position(|f| f.eq_ignore_ascii_case(want))?;
+    let falling = |m: &Move| {
+        matches!(m.kind, MoveKind::Place(_) | MoveKind::Drop(_)) && (m.to as usize) < b.squares() && b.file(m.to as usize) == file
+    };
+    let mut hits = legal.iter().filter(|m| falling(m));
+    let first = hits.next()?;
+    let falls = pos.rules().kinds.iter().any(|k| k.forms.iter().any(|f| f.falling.is_some()));
+    (falls && hits.next().is_none()).then_some(*first)
 }

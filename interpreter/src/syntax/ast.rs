@@ -59,8 +59,27 @@ pub enum Item {
     Allow(Allow),
     /// `after each move capture chains without liberties`.
     After(Span, Option<Cite>),
+    /// `captures go to hand [, unpromoted]`.
+    Hand(HandDecl),
+    /// `must capture [the most]`.
+    Must(MustDecl),
     End(Vec<EndRule>),
     Setup(Setup),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HandDecl {
+    pub unpromoted: bool,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MustDecl {
+    /// `must capture the most`: only the moves capturing the most pieces.
+    pub most: bool,
+    pub cite: Option<Cite>,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -102,6 +121,8 @@ pub struct Board {
     pub width: Count,
     pub height: Count,
     pub points: bool,
+    /// `hexes`: cells with six neighbours.
+    pub hexes: bool,
     pub cite: Option<Cite>,
     pub files: Option<Names>,
     pub ranks: Option<Names>,
@@ -137,6 +158,9 @@ pub struct ZoneDecl {
     pub overrides: bool,
     pub name: Ident,
     pub expr: ZoneExpr,
+    /// `zone goal = rank 11 for red, file k for blue`: the player `expr` is for, and the other
+    /// player's own zone and name.
+    pub per_player: Option<(Ident, ZoneExpr, Ident)>,
     pub cite: Option<Cite>,
 }
 
@@ -201,6 +225,20 @@ pub enum Primitive {
         screens: Count,
     },
     Place,
+    /// `drop`: from the player's hand.
+    Drop,
+    /// `jump DIRS [over enemy|own|any]`: over an adjacent piece to the empty square beyond.
+    Jump {
+        dirs: Vec<Ident>,
+        over: Option<(JumpOver, Span)>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JumpOver {
+    Enemy,
+    Own,
+    Any,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -212,6 +250,29 @@ pub enum Modifier {
     Within(ZoneExpr),
     Unmoved(Span),
     MarksEnPassant(Span),
+    /// `flipping enclosed along DIRS` (`flip`) or `capturing enclosed along DIRS`.
+    Enclosing {
+        flip: bool,
+        dirs: Vec<Ident>,
+        span: Span,
+    },
+    /// `capturing`: a jump removes the piece it jumps over.
+    Capturing(Span),
+    /// `continuing`: capturing jumps go on while the piece can make one.
+    Continuing(Span),
+    /// `falling DIR`: gravity.
+    Falling(Vec<Ident>, Span),
+    /// `only if it flips` (`flips`) / `only if it captures`.
+    OnlyIf {
+        flips: bool,
+        span: Span,
+    },
+    /// `not on a file with own KIND`.
+    NoFileWith(Ident, Span),
+    /// `not giving checkmate`.
+    NotGivingMate(Span),
+    /// `not where it cannot move`.
+    NotStuck(Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -226,6 +287,8 @@ pub struct MoveForm {
 pub struct Promotion {
     pub zone: ZoneExpr,
     pub kinds: Vec<Ident>,
+    /// `, ending the move`: a continuing move stops where the piece promotes.
+    pub ends_move: Option<Span>,
     pub cite: Option<Cite>,
     pub span: Span,
 }
@@ -273,6 +336,10 @@ pub struct Forbid {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Allow {
     pub what: Ident,
+    /// `when no other move`.
+    pub when_stuck: Option<Span>,
+    /// `if PARAM`: only when the parameter is not 0.
+    pub if_param: Option<Ident>,
     pub cite: Option<Cite>,
     pub span: Span,
 }
@@ -299,12 +366,33 @@ pub enum Condition {
     NoneOf(Vec<Ident>, Span),
     CheckingThroughout(Span),
     Passes(Count, Span),
+    /// `[exactly] N in a row along DIRS`.
+    InARow {
+        exact: bool,
+        n: Count,
+        dirs: Vec<Ident>,
+        span: Span,
+    },
+    /// `captured [KIND]`.
+    Captured(Option<Ident>, Span),
+    /// `no pieces left` (None) / `no KIND left`.
+    NoneLeft(Option<Ident>, Span),
+    /// `connects ZONE and ZONE`.
+    Connects(ZoneExpr, ZoneExpr, Span),
+    /// `neither side can move`.
+    NeitherCanMove(Span),
+    /// `KIND in ZONE`.
+    KindIn(Ident, ZoneExpr, Span),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
+    ToMoveLoses,
+    ToMoveWins,
+    /// The player who made the last move.
     MoverLoses,
     MoverWins,
+    MostPieces,
     CheckerLoses,
     ClaimableDraw,
     Draw,

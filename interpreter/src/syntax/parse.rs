@@ -218,7 +218,7 @@ fn describe(r: Rule) -> Option<String> {
         Rule::zone_expr | Rule::zone_term => "a zone",
         Rule::condition => "a condition",
         Rule::modifier => "a modifier",
-        Rule::move_form => "a movement (`step`, `slide`, `leap` or `hop`)",
+        Rule::move_form => "a movement (`step`, `slide`, `leap`, `hop`, `jump`, `place` or `drop`)",
         Rule::promote_decl => "`promotes`",
         Rule::castle_decl => "`castle`",
         Rule::castle_cond => "a castling condition",
@@ -252,6 +252,8 @@ fn describe(r: Rule) -> Option<String> {
         Rule::forbid_decl => "`forbid`",
         Rule::allow_decl => "`allow`",
         Rule::after_decl => "`after`",
+        Rule::hand_decl => "`captures go to hand`",
+        Rule::must_decl => "`must capture`",
         Rule::end_decl => "`end`",
         Rule::setup_decl => "`setup`",
         r => {
@@ -261,7 +263,7 @@ fn describe(r: Rule) -> Option<String> {
             }
             return match r {
                 Rule::verdict => Some("a verdict (`draw`, `side to move loses`, ...)".into()),
-                Rule::primitive => Some("`step`, `slide`, `leap`, `hop` or `place`".into()),
+                Rule::primitive => Some("`step`, `slide`, `leap`, `hop`, `jump`, `place` or `drop`".into()),
                 _ => None,
             };
         }
@@ -323,6 +325,32 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
             let span = cx.span(&p);
             let cite = p.into_inner().find(|c| c.as_rule() == Rule::cite).map(|c| cx.cite(c));
             Item::After(span, cite)
+        }
+        Rule::hand_decl => {
+            let span = cx.span(&p);
+            let mut unpromoted = false;
+            let mut cite = None;
+            for c in p.into_inner() {
+                match c.as_rule() {
+                    Rule::kw_unpromoted => unpromoted = true,
+                    Rule::cite => cite = Some(cx.cite(c)),
+                    _ => {}
+                }
+            }
+            Item::Hand(HandDecl { unpromoted, cite, span })
+        }
+        Rule::must_decl => {
+            let span = cx.span(&p);
+            let mut most = false;
+            let mut cite = None;
+            for c in p.into_inner() {
+                match c.as_rule() {
+                    Rule::kw_most => most = true,
+                    Rule::cite => cite = Some(cx.cite(c)),
+                    _ => {}
+                }
+            }
+            Item::Must(MustDecl { most, cite, span })
         }
         Rule::end_decl => Item::End(end(cx, p)),
         Rule::setup_decl => {
@@ -474,6 +502,7 @@ fn board(cx: &mut Cx, p: P) -> Board {
         width: Count::Int(0, span),
         height: Count::Int(0, span),
         points: false,
+        hexes: false,
         cite: None,
         files: None,
         ranks: None,
@@ -493,7 +522,11 @@ fn board(cx: &mut Cx, p: P) -> Board {
                 }
                 counts += 1;
             }
-            Rule::board_kind => b.points = c.into_inner().next().is_some_and(|k| k.as_rule() == Rule::kw_points),
+            Rule::board_kind => {
+                let k = c.into_inner().next().map(|k| k.as_rule());
+                b.points = k == Some(Rule::kw_points);
+                b.hexes = k == Some(Rule::kw_hexes);
+            }
             Rule::cite => b.cite = Some(cx.cite(c)),
             Rule::files_decl => b.files = c.into_inner().nth(1).map(|n| names_all(cx, n)),
             Rule::ranks_decl => b.ranks = c.into_inner().nth(1).map(|n| names_all(cx, n)),
@@ -618,21 +651,38 @@ fn zone_term(cx: &mut Cx, p: P) -> ZoneTerm {
 fn zone_decl(cx: &mut Cx, p: P) -> ZoneDecl {
     let mut overrides = false;
     let mut name = None;
-    let mut expr = None;
+    let mut exprs = Vec::new();
+    let mut players = Vec::new();
     let mut cite = None;
     for c in p.into_inner() {
         match c.as_rule() {
             Rule::override_kw => overrides = true,
             Rule::ident => name = Some(cx.ident(c)),
-            Rule::zone_expr => expr = Some(zone_expr(cx, c)),
+            Rule::zone_expr => exprs.push(zone_expr(cx, c)),
+            Rule::zone_for => {
+                if let Some(id) = c.into_inner().find(|k| k.as_rule() == Rule::ident) {
+                    players.push(cx.ident(id));
+                }
+            }
             Rule::cite => cite = Some(cx.cite(c)),
             _ => {}
         }
     }
+    let mut exprs = exprs.into_iter();
+    let expr = exprs.next().expect("grammar: zone has a value");
+    let per_player = match (exprs.next(), players.len()) {
+        (Some(second), 2) => {
+            let mut ps = players.into_iter();
+            let (a, b) = (ps.next().expect("two players"), ps.next().expect("two players"));
+            Some((a, second, b))
+        }
+        _ => None,
+    };
     ZoneDecl {
         overrides,
         name: name.expect("grammar: zone has a name"),
-        expr: expr.expect("grammar: zone has a value"),
+        expr,
+        per_player,
         cite,
     }
 }
@@ -669,7 +719,7 @@ fn direction_decl(cx: &mut Cx, p: P) -> DirectionDecl {
 }
 
 fn dirs(cx: &Cx, p: P) -> Vec<Ident> {
-    p.into_inner().map(|i| cx.ident(i)).collect()
+    p.into_inner().filter(|i| i.as_rule() == Rule::ident).map(|i| cx.ident(i)).collect()
 }
 
 fn piece(cx: &mut Cx, p: P) -> PieceDecl {
@@ -718,10 +768,12 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                 let mut zone = None;
                 let mut kinds = Vec::new();
                 let mut cite = None;
+                let mut ends_move = None;
                 for k in c.into_inner() {
                     match k.as_rule() {
                         Rule::zone_expr => zone = Some(zone_expr(cx, k)),
                         Rule::ident => kinds.push(cx.ident(k)),
+                        Rule::ends_move => ends_move = Some(cx.span(&k)),
                         Rule::cite => cite = Some(cx.cite(k)),
                         _ => {}
                     }
@@ -729,6 +781,7 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                 d.promotions.push(Promotion {
                     zone: zone.expect("grammar: promotion has a zone"),
                     kinds,
+                    ends_move,
                     cite,
                     span,
                 });
@@ -800,6 +853,55 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                 });
             }
             Rule::place => primitive = Some(Primitive::Place),
+            Rule::drop => primitive = Some(Primitive::Drop),
+            Rule::jump => {
+                let mut ds = Vec::new();
+                let mut over = None;
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::dirs => ds = dirs(cx, k),
+                        Rule::jump_over => {
+                            let span = cx.span(&k);
+                            let what = match k.into_inner().nth(1).map(|w| w.as_rule()) {
+                                Some(Rule::kw_enemy) => JumpOver::Enemy,
+                                Some(Rule::kw_own) => JumpOver::Own,
+                                _ => JumpOver::Any,
+                            };
+                            over = Some((what, span));
+                        }
+                        _ => {}
+                    }
+                }
+                primitive = Some(Primitive::Jump { dirs: ds, over });
+            }
+            Rule::enclosing => {
+                let mut flip = false;
+                let mut ds = Vec::new();
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::kw_flipping => flip = true,
+                        Rule::dirs => ds = dirs(cx, k),
+                        _ => {}
+                    }
+                }
+                modifiers.push(Modifier::Enclosing { flip, dirs: ds, span: cspan });
+            }
+            Rule::capturing => modifiers.push(Modifier::Capturing(cspan)),
+            Rule::continuing => modifiers.push(Modifier::Continuing(cspan)),
+            Rule::falling => {
+                let ds = c.into_inner().find(|k| k.as_rule() == Rule::dirs).map(|k| dirs(cx, k)).unwrap_or_default();
+                modifiers.push(Modifier::Falling(ds, cspan));
+            }
+            Rule::only_if => {
+                let flips = c.into_inner().any(|k| k.as_rule() == Rule::kw_flips);
+                modifiers.push(Modifier::OnlyIf { flips, span: cspan });
+            }
+            Rule::no_file_with => {
+                let id = c.into_inner().find(|k| k.as_rule() == Rule::ident).expect("grammar: a kind after `own`");
+                modifiers.push(Modifier::NoFileWith(cx.ident(id), cspan));
+            }
+            Rule::not_giving_mate => modifiers.push(Modifier::NotGivingMate(cspan)),
+            Rule::not_stuck => modifiers.push(Modifier::NotStuck(cspan)),
             Rule::to_empty => modifiers.push(Modifier::ToEmpty(cspan)),
             Rule::to_enemy => modifiers.push(Modifier::ToEnemy(cspan)),
             Rule::to_en_passant => modifiers.push(Modifier::ToEnPassant(cspan)),
@@ -900,15 +1002,21 @@ fn allow(cx: &mut Cx, p: P) -> Allow {
     let span = cx.span(&p);
     let mut what = None;
     let mut cite = None;
+    let mut when_stuck = None;
+    let mut if_param = None;
     for c in p.into_inner() {
         match c.as_rule() {
             Rule::ident => what = Some(cx.ident(c)),
+            Rule::allow_when_stuck => when_stuck = Some(cx.span(&c)),
+            Rule::allow_if => if_param = c.into_inner().find(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k)),
             Rule::cite => cite = Some(cx.cite(c)),
             _ => {}
         }
     }
     Allow {
         what: what.expect("grammar: allow names something"),
+        when_stuck,
+        if_param,
         cite,
         span,
     }
@@ -1010,8 +1118,65 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
                 let kinds = c.into_inner().filter(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k)).collect();
                 r.conditions.push(Condition::NoneOf(kinds, cspan));
             }
+            Rule::v_to_move_loses => r.verdict = (Verdict::ToMoveLoses, cspan),
+            Rule::v_to_move_wins => r.verdict = (Verdict::ToMoveWins, cspan),
             Rule::v_mover_loses => r.verdict = (Verdict::MoverLoses, cspan),
             Rule::v_mover_wins => r.verdict = (Verdict::MoverWins, cspan),
+            Rule::v_most_pieces => r.verdict = (Verdict::MostPieces, cspan),
+            Rule::cond_in_a_row => {
+                let mut exact = false;
+                let mut n = None;
+                let mut ds = Vec::new();
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::kw_exactly => exact = true,
+                        Rule::count => n = Some(cx.count(k)),
+                        Rule::dirs => ds = dirs(cx, k),
+                        _ => {}
+                    }
+                }
+                r.conditions.push(Condition::InARow {
+                    exact,
+                    n: n.expect("grammar: a count before `in a row`"),
+                    dirs: ds,
+                    span: cspan,
+                });
+            }
+            Rule::cond_captured => {
+                let kind = c.into_inner().find(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k));
+                r.conditions.push(Condition::Captured(kind, cspan));
+            }
+            Rule::cond_no_left => {
+                let kind = c.into_inner().find(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k));
+                r.conditions.push(Condition::NoneLeft(kind, cspan));
+            }
+            Rule::cond_connects => {
+                let zs: Vec<ZoneExpr> = c
+                    .into_inner()
+                    .filter(|k| k.as_rule() == Rule::zone_expr)
+                    .map(|k| zone_expr(cx, k))
+                    .collect();
+                let mut zs = zs.into_iter();
+                let (a, b) = (zs.next().expect("grammar: two zones"), zs.next().expect("grammar: two zones"));
+                r.conditions.push(Condition::Connects(a, b, cspan));
+            }
+            Rule::cond_neither => r.conditions.push(Condition::NeitherCanMove(cspan)),
+            Rule::cond_kind_in => {
+                let mut kind = None;
+                let mut zone = None;
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::ident => kind = Some(cx.ident(k)),
+                        Rule::zone_expr => zone = Some(zone_expr(cx, k)),
+                        _ => {}
+                    }
+                }
+                r.conditions.push(Condition::KindIn(
+                    kind.expect("grammar: a kind before `in`"),
+                    zone.expect("grammar: a zone after `in`"),
+                    cspan,
+                ));
+            }
             Rule::v_checker_loses => r.verdict = (Verdict::CheckerLoses, cspan),
             Rule::v_claimable_draw => r.verdict = (Verdict::ClaimableDraw, cspan),
             Rule::v_draw => r.verdict = (Verdict::Draw, cspan),

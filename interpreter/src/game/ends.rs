@@ -1,0 +1,155 @@
+//! End conditions evaluated on a position, from the compiled end rules ([`crate::compile::CEnd`]):
+//! what the game record's [`super::Game`] asks for every condition but those about its history
+//! (repetition, checking throughout), and what perft asks with `--stop-at-end`, where a position
+//! that an automatic end rule ends is a leaf with no children.
+
+use super::bits::Bits;
+use super::position::{NO_SQ, Pos};
+use super::{Move, MoveKind};
+use crate::compile::CCond;
+use crate::model::*;
+
+impl<B: Bits> Pos<B> {
+    /// Does the condition hold here? History conditions never do (the game decides them).
+    /// `legal` caches whether the side to move has a legal move.
+    pub fn cond_holds(&self, c: &CCond<B>, legal: &mut Option<bool>) -> bool {
+        let t = &*self.t;
+        let stm = self.stm;
+        let mover = stm.other();
+        match c {
+            CCond::NoLegalMove => !*legal.get_or_insert_with(|| {
+                let mut buf = Vec::new();
+                self.count_legal(&mut buf) > 0
+            }),
+            CCond::InCheck => self.in_check(),
+            CCond::History => false,
+            CCond::Counter { index, plies } => self.counters.get(*index).is_some_and(|c| *c as u32 >= *plies),
+            CCond::Material(pats) => {
+                let counts = |side: Side| -> Vec<u8> {
+                    (0..pats.first().map_or(0, |p| p.0[0].len()))
+                        .map(|k| (self.kind_bb[k] & self.side_bb[side.index()]).count() as u8)
+                        .collect()
+                };
+                let (a, b) = (counts(Side::FIRST), counts(Side::SECOND));
+                pats.iter().any(|(p, same)| {
+                    let fits = (a == p[0] && b == p[1]) || (a == p[1] && b == p[0]);
+                    fits && same.is_none_or(|k| {
+                        let bb = self.kind_bb[k.0 as usize] & t.board_mask;
+                        (bb & t.dark).is_empty() || (bb & !t.dark).is_empty()
+                    })
+                })
+            }
+            CCond::NoneOf(kinds) => kinds.iter().all(|k| self.kind_bb[k.0 as usize].is_empty()),
+            CCond::Passes(n) => self.passes as u32 >= *n,
+            CCond::InARow { n, exact, dirs } => self.line(mover, *n, *exact, dirs).is_some(),
+            CCond::Captured(k) => match k {
+                None => self.last_captured != 0,
+                Some(k) => self.last_captured >> k.0 & 1 == 1,
+            },
+            CCond::NoneLeft(k) => match k {
+                None => self.side_bb[stm.index()].is_empty(),
+                Some(k) => self.pieces(stm, *k).is_empty(),
+            },
+            CCond::Connects(a, b) => self.connection(mover, a[mover.index()], b[mover.index()]).is_some(),
+            CCond::NeitherCanMove => !self.can_move(stm) && !self.can_move(mover),
+            CCond::KindIn(k, zone) => (self.pieces(mover, *k) & zone[mover.index()]).any(),
+        }
+    }
+
+    /// Has `side` a move other than a pass (were it to move here)?
+    fn can_move(&self, side: Side) -> bool {
+        let mut buf = Vec::new();
+        if side == self.stm {
+            self.legal_moves(&mut buf);
+        } else {
+            let mut other = self.clone();
+            other.stm = side;
+            other.hash ^= self.t.z_side;
+            other.ep = B::EMPTY;
+            other.ep_victim = NO_SQ;
+            other.legal_moves(&mut buf);
+        }
+        buf.iter().any(|m| m.kind != MoveKind::Pass)
+    }
+
+    /// A run of `n` (exactly `n`, when `exact`) of `side`'s pieces along one of `dirs` (pairs of a
+    /// ray direction and its reverse): the squares of the first one found.
+    pub fn line(&self, side: Side, n: u32, exact: bool, dirs: &[(u8, u8)]) -> Option<Vec<usize>> {
+        let t = &*self.t;
+        let own = self.side_bb[side.index()];
+        for s in own.iter() {
+            for &(d, rev) in dirs {
+                let back = t.next[rev as usize][s];
+                if back != NO_SQ && own.has(back as usize) {
+                    continue; // not where a run starts
+                }
+                let mut run = vec![s];
+                let mut cur = t.next[d as usize][s];
+                while cur != NO_SQ && own.has(cur as usize) {
+                    run.push(cur as usize);
+                    cur = t.next[d as usize][cur as usize];
+                }
+                let len = run.len() as u32;
+                if len == n || (!exact && len > n) {
+                    return Some(run);
+                }
+            }
+        }
+        None
+    }
+
+    /// A chain of `side`'s adjacent pieces from zone `a` to zone `b`: its squares, if there is one.
+    pub fn connection(&self, side: Side, a: B, b: B) -> Option<Vec<usize>> {
+        let t = &*self.t;
+        let own = self.side_bb[side.index()];
+        let mut reached = own & a;
+        let mut frontier = reached;
+        while frontier.any() {
+            if (reached & b).any() {
+                break;
+            }
+            let mut grow = B::EMPTY;
+            for s in frontier.iter() {
+                grow |= t.adjacency[s];
+            }
+            frontier = grow & own & !reached;
+            reached |= frontier;
+        }
+        if (reached & b).is_empty() {
+            return None;
+        }
+        // The chain: the connected pieces reached, listed from the first zone on.
+        Some(reached.iter().collect())
+    }
+
+    /// Does an automatic end rule hold here (history conditions left out)?
+    pub fn ended(&self) -> bool {
+        let mut legal = None;
+        self.t
+            .ends
+            .iter()
+            .any(|e| e.automatic && e.conds.iter().all(|c| self.cond_holds(c, &mut legal)))
+    }
+
+    /// Perft where a position an automatic end rule ends is a leaf with no children.
+    pub fn perft_stop(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if self.ended() {
+            return 0;
+        }
+        let mut buf: Vec<Move> = Vec::with_capacity(64);
+        self.legal_moves(&mut buf);
+        if depth == 1 {
+            return buf.len() as u64;
+        }
+        let mut n = 0;
+        for m in buf {
+            let u = self.make(m);
+            n += self.perft_stop(depth - 1);
+            self.unmake(m, &u);
+        }
+        n
+    }
+}
