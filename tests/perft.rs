@@ -1,5 +1,9 @@
 //! Perft counts from data files: `tests/perft/<ruleset>.txt`, one position per line with
 //! `; depth count` pairs. Every count is checked; a wrong one names the position and depth.
+//!
+//! A position is a FEN, the word `start` (the ruleset's setup), or `moves M1 M2 …` (the setup, then
+//! those moves in coordinates). A line `stop-at-end` makes the counts below it treat a position
+//! that an automatic end rule ends as a leaf with no children (`arbiter perft --stop-at-end`).
 
 mod common;
 
@@ -9,14 +13,31 @@ fn run(ruleset: &str) {
     let engine = common::bundled(ruleset);
     let data = std::fs::read_to_string(root().join(format!("tests/perft/{ruleset}.txt"))).expect("perft data file");
     let mut checked_counts = 0;
+    let mut stop_at_end = false;
     for line in data.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        if line == "stop-at-end" {
+            stop_at_end = true;
+            continue;
+        }
         let mut parts = line.split(';').map(str::trim);
-        let fen = parts.next().expect("a FEN first");
-        let pos = engine.from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let where_ = parts.next().expect("a position first");
+        let pos = if where_ == "start" {
+            engine.start()
+        } else if let Some(moves) = where_.strip_prefix("moves") {
+            let mut pos = engine.start();
+            for m in moves.split_whitespace() {
+                let mv = arbiter::notation::uci::find(&pos, m).unwrap_or_else(|| panic!("{where_}: `{m}` is not legal"));
+                pos.play_unchecked(mv);
+            }
+            pos
+        } else {
+            engine.from_fen(where_).unwrap_or_else(|e| panic!("{where_}: {e}"))
+        };
         for p in parts {
             let (d, n) = p.split_once(' ').expect("`depth count`");
             let (d, n): (u32, u64) = (d.parse().expect("depth"), n.trim().parse().expect("count"));
-            assert_eq!(pos.perft(d), n, "perft({d}) of {fen}");
+            let got = if stop_at_end { pos.perft_stop_at_end(d) } else { pos.perft(d) };
+            assert_eq!(got, n, "perft({d}) of {where_} in {ruleset}{}", if stop_at_end { " (stop at end)" } else { "" });
             checked_counts += 1;
         }
     }
@@ -31,4 +52,39 @@ fn chess_perft_matches_published_counts() {
 #[test]
 fn xiangqi_perft_matches_published_counts() {
     run("xiangqi");
+}
+
+#[test]
+fn tic_tac_toe_perft_matches_the_oracles() {
+    run("tic-tac-toe");
+}
+
+#[test]
+fn connect_four_perft_matches_the_oracles() {
+    run("connect-four");
+}
+
+#[test]
+fn othello_perft_matches_published_counts_and_the_oracles() {
+    run("othello");
+}
+
+#[test]
+fn draughts_perft_matches_published_counts_and_the_oracles() {
+    run("draughts");
+}
+
+#[test]
+fn breakthrough_perft_matches_the_oracles() {
+    run("breakthrough");
+}
+
+#[test]
+fn crazyhouse_perft_matches_published_counts_and_the_oracles() {
+    run("crazyhouse");
+}
+
+#[test]
+fn hex_perft_matches_the_oracles() {
+    run("hex");
 }

@@ -464,11 +464,12 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// A citation as shown to users: `FIDE 3.8.2`.
+    /// A citation as shown to users: `FIDE 3.8.2`. A citation that starts with a word names its
+    /// own source (`[Crazyhouse 2]` in a ruleset citing FIDE) and takes no prefix.
     pub fn citation(&self, cite: &Option<String>) -> Option<String> {
         cite.as_ref().map(|c| match &self.cite_prefix {
-            Some(p) => format!("{p} {c}"),
-            None => c.clone(),
+            Some(p) if !c.starts_with(|ch: char| ch.is_alphabetic()) => format!("{p} {c}"),
+            _ => c.clone(),
         })
     }
     pub fn kind_by_letter(&self, c: char) -> Option<(KindId, Side)> {

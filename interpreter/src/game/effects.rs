@@ -199,6 +199,7 @@ impl<B: Bits> Pos<B> {
 
     /// Moves of a placing, dropping or jumping clause; legal ones only when `ctx` is given
     /// (pseudo-legal otherwise).
+    #[inline(never)]
     pub(super) fn effect_moves(&self, out: &mut Vec<Move>, fi: usize, f: &CForm<B>, ctx: Option<&LegalCtx<B>>) {
         let t = &*self.t;
         let us = self.stm;
@@ -361,6 +362,34 @@ impl<B: Bits> Pos<B> {
     /// Does promoting this kind end a continuing move?
     fn promotion_ends_move(&self, kind: KindId) -> bool {
         self.t.promotion_ends.get(kind.0 as usize).copied().unwrap_or(false)
+    }
+
+    /// What generation adds in games on the general path, after the clauses' moves: the swap and
+    /// the obligation to capture. Returns the new count.
+    #[inline(never)]
+    pub(super) fn general_tail<const COUNT: bool>(&self, out: &mut Vec<Move>, mut n: u64) -> u64 {
+        if self.t.swap {
+            let start = out.len();
+            self.extra_swap(out);
+            n += (out.len() - start) as u64;
+            if COUNT {
+                out.truncate(start);
+            }
+        }
+        if self.t.must_capture.is_some() {
+            self.keep_obligatory(out);
+            n = out.len() as u64;
+        }
+        n
+    }
+
+    /// Does `m` change squares other than its own (so that only making it tells its legality)?
+    pub(super) fn has_effects(&self, m: Move) -> bool {
+        match m.kind {
+            MoveKind::Form(fi) | MoveKind::Place(fi) => self.t.forms[self.stm.index()][fi as usize].effects,
+            MoveKind::Swap => true,
+            MoveKind::Drop(_) | MoveKind::Castle(_) | MoveKind::Pass => false,
+        }
     }
 
     /// The swap: on the second player's first move, the first player's one piece.

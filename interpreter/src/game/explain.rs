@@ -40,6 +40,20 @@ impl Position {
     /// Rules on a move written in coordinates (`e2e4`, `e7e8q`), or as the point a piece is placed on
     /// (`D4`) or `pass` in games that place pieces.
     pub fn explain(&self, text: &str) -> Ruling {
+        // Moves whose text is more than from and to (continuing jumps, drops, the swap) are legal
+        // exactly when the generator lists them.
+        if let Some(m) = uci::find(self, text)
+            && (m.legs() > 0 || matches!(m.kind, MoveKind::Drop(_) | MoveKind::Swap))
+        {
+            return Ruling::Legal {
+                mv: m,
+                clause: self.clause_of(m),
+                message: self.describe(m),
+            };
+        }
+        if let Some(r) = self.explain_drop(text) {
+            return r;
+        }
         if let Some(r) = self.explain_place(text) {
             return r;
         }
@@ -166,7 +180,120 @@ impl Position {
         if let Some(r) = self.explain_castling(kind, mt.from, mt.to) {
             return r;
         }
+        if let Some(r) = self.explain_obligation(kind, mt.from, mt.to, &legal) {
+            return r;
+        }
         self.explain_forms(kind, mt.from, mt.to)
+    }
+
+    /// A move the clauses allow but an obligation forbids: a capture that must go on, or a move
+    /// that is not a capture while one is compulsory.
+    fn explain_obligation(&self, kind: KindId, from: usize, to: usize, legal: &[Move]) -> Option<Ruling> {
+        let rules = self.rules().clone();
+        let b = &rules.board;
+        let name = piece_name(self, from);
+        // The first leg of a capture that must continue.
+        if let Some(&m) = legal.iter().find(|m| m.from as usize == from && m.legs() > 1 && self.landings(**m).first() == Some(&to)) {
+            let f = self.form_of(m).map(|(k, i)| &rules.kind(k).forms[i]);
+            return Some(illegal(
+                "capture-must-continue",
+                format!(
+                    "{name} must go on capturing after {}: the whole move is {}",
+                    b.name(to),
+                    uci::to_text(self, m)
+                ),
+                f.and_then(|f| rules.citation(&f.cite)),
+            ));
+        }
+        let must = rules.must_capture.as_ref()?;
+        let reach = rules
+            .kind(kind)
+            .forms
+            .iter()
+            .enumerate()
+            .any(|(i, _)| self.clause_reach(self.side_to_move(), kind, i, from, false).contains(&to));
+        let capture = legal.iter().find(|m| self.captures_of(**m) > 0)?;
+        if !reach || self.piece_at(to).is_some() {
+            return None;
+        }
+        let most = if must.most { " and the one that captures the most must be taken" } else { "" };
+        Some(illegal(
+            "capture-required",
+            format!(
+                "{name} may not move to {}: capturing is compulsory{most}, and {} captures",
+                b.name(to),
+                uci::to_text(self, *capture)
+            ),
+            rules.citation(&must.cite),
+        ))
+    }
+
+    /// Rules on a drop written `X@sq`, in a ruleset whose kind `X` drops from the hand.
+    fn explain_drop(&self, text: &str) -> Option<Ruling> {
+        let rules = self.rules().clone();
+        let b = &rules.board;
+        let (letter, square) = text.trim().split_once('@')?;
+        let (kind, _) = rules.kind_by_letter(letter.trim().chars().next()?)?;
+        let form = rules.kind(kind).forms.iter().find(|f| f.primitive == Primitive::Drop)?;
+        let us = self.side_to_move();
+        let player = &rules.players[us.index()].name;
+        let what = rules.kind(kind).name.to_lowercase();
+        let cite = rules.citation(&form.cite);
+        let Some(sq) = b.parse_square(square.trim()) else {
+            return Some(illegal(
+                "unreadable-move",
+                format!("`{text}` is not a drop: write the piece's letter, `@` and a square, like {}@{}", rules.kind(kind).letter, b.name(0)),
+                None,
+            ));
+        };
+        if !self.hand(us).iter().any(|(k, n)| *k == kind && *n > 0) {
+            return Some(illegal(
+                "not-in-hand",
+                format!("{player} has no {what} in hand"),
+                rules.hand.as_ref().and_then(|h| rules.citation(&h.cite)),
+            ));
+        }
+        if let Some((k, side)) = self.piece_at(sq) {
+            return Some(illegal(
+                "occupied",
+                format!("{} is occupied by {}'s {}: a dropped piece goes on an empty square", b.name(sq), rules.players[side.index()].name, rules.kind(k).name.to_lowercase()),
+                cite,
+            ));
+        }
+        if form.within.as_ref().is_some_and(|z| !z[us].contains(sq)) {
+            return Some(illegal(
+                "outside-zone",
+                format!("{player} may not drop a {what} on {}{}", b.name(sq), written_clause(form)),
+                cite,
+            ));
+        }
+        if let Some(k) = form.drop.no_file_with
+            && (0..b.height).any(|r| self.piece_at(b.square(b.file(sq), r)) == Some((k, us)))
+        {
+            return Some(illegal(
+                "file-has-own",
+                format!("{player} already has a {} on the {} file{}", rules.kind(k).name.to_lowercase(), b.file_names[b.file(sq)], written_clause(form)),
+                cite,
+            ));
+        }
+        let pseudo = self.pseudo_moves();
+        let m = pseudo.iter().find(|m| matches!(m.kind, MoveKind::Drop(_)) && m.to as usize == sq && self.form_of_place(**m) == Some(kind));
+        let Some(&m) = m else {
+            return Some(illegal("not-allowed", format!("{player} may not drop a {what} on {}{}", b.name(sq), written_clause(form)), cite));
+        };
+        if let Some(&(r, a)) = self.exposing(m).first() {
+            let mut after = self.clone();
+            after.play_unchecked(m);
+            return Some(illegal(
+                "royal-attacked",
+                format!("{} would be attacked by {}", piece_name(&after, r), piece_name(self, a)),
+                rules.royal_safety.clone().and_then(|c| rules.citation(&c)),
+            ));
+        }
+        if form.drop.not_giving_mate {
+            return Some(illegal("drop-mates", format!("a {what} dropped on {} would checkmate, which a drop may not do", b.name(sq)), cite));
+        }
+        Some(illegal("not-allowed", format!("{player} may not drop a {what} on {}{}", b.name(sq), written_clause(form)), cite))
     }
 
     fn clause_of(&self, m: Move) -> Option<String> {
@@ -180,6 +307,29 @@ impl Position {
     fn describe(&self, m: Move) -> String {
         let rules = self.rules();
         let b = &rules.board;
+        let player = &rules.players[self.side_to_move().index()].name;
+        match m.kind {
+            MoveKind::Drop(_) => {
+                let k = self.form_of_place(m).map(|k| rules.kind(k).name.to_lowercase()).unwrap_or_default();
+                return format!("{player} drops a {k} from the hand on {}", b.name(m.to as usize));
+            }
+            MoveKind::Swap => {
+                return format!("{player} takes over the piece on {}, which moves to {}", b.name(m.from as usize), b.name(m.to as usize));
+            }
+            _ => {}
+        }
+        if m.legs() > 0 || !self.jumped(m).is_empty() {
+            let path: Vec<String> = self.landings(m).iter().map(|&s| b.name(s)).collect();
+            let taken: Vec<String> = self.jumped(m).iter().map(|&s| piece_name(self, s)).collect();
+            let mut s = format!("{} jumps to {}", piece_name(self, m.from as usize), path.join(", then "));
+            if self.captures_of(m) > 0 {
+                s.push_str(&format!(", capturing {}", taken.join(", ")));
+            }
+            if let Some(k) = m.promotion() {
+                s.push_str(&format!(", and becomes a {}", rules.kind(k).name.to_lowercase()));
+            }
+            return s;
+        }
         let mut s = format!("{} moves to {}", piece_name(self, m.from as usize), b.name(m.to as usize));
         if let Some(k) = m.promotion() {
             s.push_str(&format!(" and becomes a {}", rules.kind(k).name.to_lowercase()));
@@ -644,6 +794,37 @@ impl Position {
                     stone(k),
                     stone(first_kind)
                 ),
+                cite,
+            ));
+        }
+        if first_form.only_if.is_some() {
+            return Some(illegal(
+                "no-effect",
+                format!(
+                    "{player}'s {} on {} would enclose none of the opponent's pieces, and a move must{}",
+                    stone(first_kind),
+                    b.name(sq),
+                    written_clause(first_form)
+                ),
+                cite,
+            ));
+        }
+        if first_form.falling.is_some() {
+            let file = b.file(sq);
+            let rest = legal.iter().find(|m| matches!(m.kind, MoveKind::Place(_)) && b.file(m.to as usize) == file);
+            return Some(illegal(
+                "not-resting",
+                match rest {
+                    Some(m) => format!(
+                        "a {} in the {} file falls to {}, not {}{}",
+                        stone(first_kind),
+                        b.file_names[file],
+                        b.name(m.to as usize),
+                        b.name(sq),
+                        written_clause(first_form)
+                    ),
+                    None => format!("the {} file is full{}", b.file_names[file], written_clause(first_form)),
+                },
                 cite,
             ));
         }

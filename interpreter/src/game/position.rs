@@ -24,6 +24,12 @@ pub struct Undo<B> {
     hash: u64,
     partner_from: u16,
     partner_to: u16,
+}
+
+/// What `make` keeps for `unmake` in games that take the general path (hands, effects, passes):
+/// on a stack of its own, so the plain case's [`Undo`] stays small.
+#[derive(Clone, Copy, Debug)]
+struct Extra<B> {
     promoted: B,
     last_captured: u32,
     passes: u8,
@@ -70,6 +76,8 @@ pub struct Pos<B: Bits> {
     pub(super) log: Vec<(u16, u8)>,
     /// Set while judging the replies to a drop that may not checkmate (no question within it).
     pub(super) mate_probe: bool,
+    /// What `unmake` restores in games on the general path.
+    extra: Vec<Extra<B>>,
 }
 
 #[derive(Clone, Debug)]
@@ -118,6 +126,7 @@ impl<B: Bits> Pos<B> {
             passes: 0,
             log: Vec::new(),
             mate_probe: false,
+            extra: Vec::new(),
         }
     }
 
@@ -551,7 +560,9 @@ impl<B: Bits> Pos<B> {
         let mut n = 0u64;
         let promos = &t.promotion[us.index()];
         for (fi, f) in t.forms[us.index()].iter().enumerate() {
-            if matches!(f.how, Gen::Drop | Gen::Jump { .. }) || (matches!(f.how, Gen::Place) && (f.effects || f.falling.is_some() || f.only_if.is_some())) {
+            if let Gen::Place | Gen::Drop | Gen::Jump { .. } = f.how
+                && (f.effects || f.falling.is_some() || f.only_if.is_some() || !matches!(f.how, Gen::Place))
+            {
                 let start = out.len();
                 self.effect_moves(out, fi, f, Some(&ctx));
                 n += (out.len() - start) as u64;
@@ -644,17 +655,8 @@ impl<B: Bits> Pos<B> {
             n += (w - start) as u64;
             out.truncate(if COUNT { start } else { w });
         }
-        if t.swap {
-            let start = out.len();
-            self.extra_swap(out);
-            n += (out.len() - start) as u64;
-            if COUNT {
-                out.truncate(start);
-            }
-        }
-        if t.must_capture.is_some() {
-            self.keep_obligatory(out);
-            n = out.len() as u64;
+        if t.general {
+            n = self.general_tail::<COUNT>(out, n);
         }
         if t.pass && (!t.pass_only_when_stuck || n == 0) {
             n += 1;
@@ -680,10 +682,10 @@ impl<B: Bits> Pos<B> {
         let mut occ = self.occ();
         let mut gone = B::EMPTY;
         let mut royals = self.royals(us);
+        if self.t.general && self.has_effects(m) {
+            return self.legal_by_making(m);
+        }
         match m.kind {
-            MoveKind::Form(fi) if self.t.forms[us.index()][fi as usize].effects => return self.legal_by_making(m),
-            MoveKind::Place(fi) if self.t.forms[us.index()][fi as usize].effects => return self.legal_by_making(m),
-            MoveKind::Swap => return self.legal_by_making(m),
             MoveKind::Form(fi) => {
                 let f = &self.t.forms[us.index()][fi as usize];
                 if f.target == Target::EnPassant {
@@ -708,7 +710,7 @@ impl<B: Bits> Pos<B> {
                 }
             }
             MoveKind::Place(_) | MoveKind::Drop(_) => occ |= B::bit(to),
-            MoveKind::Pass => {}
+            MoveKind::Pass | MoveKind::Swap => {}
             MoveKind::Castle(ci) => {
                 let c = &self.t.castles[us.index()][ci as usize];
                 let dir = if to > from { c.dirs[0] } else { c.dirs[1] } as usize;
@@ -763,13 +765,18 @@ impl<B: Bits> Pos<B> {
             hash: self.hash,
             partner_from: NO_SQ,
             partner_to: NO_SQ,
-            promoted: self.promoted,
-            last_captured: self.last_captured,
-            passes: self.passes,
-            log_len: self.log.len() as u32,
         };
-        self.last_captured = 0;
-        self.passes = if m.kind == MoveKind::Pass { self.passes.saturating_add(1) } else { 0 };
+        let general = self.t.general;
+        if general {
+            self.extra.push(Extra {
+                promoted: self.promoted,
+                last_captured: self.last_captured,
+                passes: self.passes,
+                log_len: self.log.len() as u32,
+            });
+            self.last_captured = 0;
+            self.passes = if m.kind == MoveKind::Pass { self.passes.saturating_add(1) } else { 0 };
+        }
         self.ep = B::EMPTY;
         self.ep_victim = NO_SQ;
         for c in self.counters.iter_mut() {
@@ -799,37 +806,41 @@ impl<B: Bits> Pos<B> {
             MoveKind::Pass => {}
             MoveKind::Swap => self.make_swap(m),
             MoveKind::Form(fi) => {
-                let (target, kind, path) = {
+                let (target, kind, path, effects) = {
                     let f = &self.t.forms[us.index()][fi as usize];
-                    (f.target, f.kind, if f.marks_ep { self.passed(f, from, to) } else { B::EMPTY })
+                    (f.target, f.kind, if f.marks_ep { self.passed(f, from, to) } else { B::EMPTY }, f.effects)
                 };
                 let cap_sq = if target == Target::EnPassant { u.ep_victim as usize } else { to };
                 if self.cells[cap_sq] != 0 {
                     u.captured = self.remove(cap_sq);
                     u.cap_sq = cap_sq as u16;
-                    self.last_captured |= 1 << cell_kind(u.captured).0;
-                    if self.t.hand {
-                        self.hand_gain(us, u.captured, cap_sq, u.promoted);
+                    if general {
+                        self.last_captured |= 1 << cell_kind(u.captured).0;
+                        if self.t.hand {
+                            self.hand_gain(us, u.captured, cap_sq, self.promoted);
+                        }
                     }
                 }
                 let c = self.remove(from);
                 let placed = if m.promo != 0 { cell(KindId(m.promo - 1), us) } else { c };
                 self.place(to, placed);
                 self.virgin &= !(B::bit(from) | B::bit(to) | B::bit(cap_sq));
-                if self.t.track_promoted {
-                    let was = self.promoted.has(from);
-                    self.promoted &= !(B::bit(from) | B::bit(cap_sq));
-                    if was || m.promo != 0 {
-                        self.promoted |= B::bit(to);
-                    }
-                }
                 if path.any() {
                     self.ep = path;
                     self.ep_victim = to as u16;
                 }
                 let mut captured = u.captured != 0;
-                if self.t.forms[us.index()][fi as usize].effects {
-                    captured |= self.apply_effects(fi as usize, to, m) > 0;
+                if general {
+                    if self.t.track_promoted {
+                        let was = self.promoted.has(from);
+                        self.promoted &= !(B::bit(from) | B::bit(cap_sq));
+                        if was || m.promo != 0 {
+                            self.promoted |= B::bit(to);
+                        }
+                    }
+                    if effects {
+                        captured |= self.apply_effects(fi as usize, to, m) > 0;
+                    }
                 }
                 for (i, rk) in self.t.counters.iter().enumerate() {
                     if captured || rk.is_some_and(|k| k == kind) {
@@ -875,8 +886,11 @@ impl<B: Bits> Pos<B> {
         if self.t.repetition.is_some() {
             self.pop_history();
         }
-        if self.log.len() > u.log_len as usize {
-            self.undo_effects(u.log_len as usize, u.promoted);
+        let extra = if self.t.general { self.extra.pop() } else { None };
+        if let Some(e) = extra
+            && self.log.len() > e.log_len as usize
+        {
+            self.undo_effects(e.log_len as usize, e.promoted);
         }
         match m.kind {
             MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass => {
@@ -900,8 +914,10 @@ impl<B: Bits> Pos<B> {
                 self.place(from, u.moved);
                 if u.captured != 0 {
                     self.place(u.cap_sq as usize, u.captured);
-                    if self.t.hand {
-                        self.hand_lose(self.stm, u.captured, u.cap_sq as usize, u.promoted);
+                    if let Some(e) = extra
+                        && self.t.hand
+                    {
+                        self.hand_lose(self.stm, u.captured, u.cap_sq as usize, e.promoted);
                     }
                 }
             }
@@ -912,9 +928,11 @@ impl<B: Bits> Pos<B> {
                 self.place(u.partner_from as usize, r);
             }
         }
-        self.promoted = u.promoted;
-        self.last_captured = u.last_captured;
-        self.passes = u.passes;
+        if let Some(e) = extra {
+            self.promoted = e.promoted;
+            self.last_captured = e.last_captured;
+            self.passes = e.passes;
+        }
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
         self.virgin = u.virgin;

@@ -35,10 +35,20 @@ pub fn to_text(pos: &Position, m: Move) -> String {
     for sq in pos.landings(m) {
         s.push_str(&b.name(sq));
     }
-    if let Some(k) = m.promotion() {
+    if let Some(k) = m.promotion()
+        && !forced_promotion(pos, m)
+    {
         s.push(pos.rules().kind(k).letter.to_ascii_lowercase());
     }
     s
+}
+
+/// Does the moving piece's promotion offer one choice only (then the text leaves the letter out:
+/// a crowned draughts man is `g7f8`; `g7f8k` is read too)?
+fn forced_promotion(pos: &Position, m: Move) -> bool {
+    let rules = pos.rules();
+    let kind = pos.piece_at(m.from as usize).map(|p| p.0);
+    kind.and_then(|k| rules.kind(k).promotion.as_ref()).is_some_and(|p| p.choices.len() == 1)
 }
 
 /// A move as written, before it is matched against the position.
@@ -84,6 +94,14 @@ pub fn find(pos: &Position, text: &str) -> Option<Move> {
     let want = text.trim();
     let legal = pos.legal_moves();
     if let Some(m) = legal.iter().find(|m| to_text(pos, **m).eq_ignore_ascii_case(want)) {
+        return Some(*m);
+    }
+    // A forced promotion may still be written with its letter.
+    if let Some(m) = legal.iter().find(|m| {
+        m.promotion().is_some_and(|k| {
+            forced_promotion(pos, **m) && format!("{}{}", to_text(pos, **m), pos.rules().kind(k).letter).eq_ignore_ascii_case(want)
+        })
+    }) {
         return Some(*m);
     }
     // A file alone, where pieces fall: the one placement in that file.
