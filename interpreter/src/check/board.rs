@@ -446,11 +446,16 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
                             Some(by)
                         }
                         (_, _, Some(i), Some(j)) if i == j => {
-                            cx.error(
+                            let other = cx.player_names.get(1 - i).cloned().unwrap_or_default();
+                            let d = Diagnostic::error(
                                 codes::DUPLICATE,
                                 second_player.span,
-                                format!("both parts of zone `{}` are for {}: give one for each player", z.name.name, second_player.name),
-                            );
+                                format!("both parts of zone `{}` are for `{}`, and none is for `{other}`", z.name.name, second_player.name),
+                            )
+                            .label("given again here")
+                            .with(first_player.span, "first given here")
+                            .help(format!("give one part for each player: `... for {}, ... for {other}`", second_player.name));
+                            cx.diags.push(d);
                             None
                         }
                         _ => None,

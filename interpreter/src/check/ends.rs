@@ -218,7 +218,10 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, h
                 cx.error(
                     codes::CONTRADICTION,
                     *span,
-                    format!("{n} in a row cannot happen: the longest line along these directions on a {w} × {h} board is {longest}"),
+                    format!(
+                        "{n} in a row cannot happen: the longest line along these directions on {} {w} × {h} board is {longest}",
+                        super::article(w)
+                    ),
                 )
                 .label = "longer than the board".into();
                 return None;
@@ -233,13 +236,29 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, h
             Some(id) => Some(cx.kind(id)?),
             None => None,
         }),
-        ast::Condition::Connects(a, b, span) => {
+        ast::Condition::Connects(a, b, _) => {
             let za = board::zone_by_side(cx, a);
             let zb = board::zone_by_side(cx, b);
             let (za, zb) = (za?, zb?);
-            if za.0.iter().chain(zb.0.iter()).any(|z| z.is_empty()) {
-                cx.error(codes::CONTRADICTION, *span, "a connection needs both zones to have squares for each player")
-                    .label = "an empty zone".into();
+            let mut ok = true;
+            for (z, e) in [(&za, a), (&zb, b)] {
+                let empty: Vec<usize> = (0..2).filter(|&i| z.0[i].is_empty()).collect();
+                if empty.is_empty() {
+                    continue;
+                }
+                ok = false;
+                let whose = match empty.as_slice() {
+                    [i] => cx.player_names.get(*i).map_or_else(|| "one player".to_string(), |n| format!("`{n}`")),
+                    _ => "either player".to_string(),
+                };
+                cx.error(
+                    codes::CONTRADICTION,
+                    e.span,
+                    format!("a connection needs both zones to have squares for each player, and this one has none for {whose}"),
+                )
+                .label = "an empty zone".into();
+            }
+            if !ok {
                 return None;
             }
             Condition::Connects(za, zb)

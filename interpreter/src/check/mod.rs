@@ -127,6 +127,11 @@ impl Cx<'_> {
     }
 }
 
+/// "a" or "an" before a number written in digits (`an 8 × 8 board`, `an 11 × 9 board`).
+fn article(n: usize) -> &'static str {
+    if matches!(n, 8 | 11 | 18) || (80..90).contains(&n) { "an" } else { "a" }
+}
+
 fn cite(c: &Option<ast::Cite>) -> Option<String> {
     c.as_ref().map(|c| c.text.clone())
 }
@@ -321,7 +326,10 @@ fn resolve(
     let mut pass_only_when_stuck = false;
     let mut swap = None;
     let mut hand = None;
-    let mut must_capture = None;
+    let mut must_capture: Option<MustCapture> = None;
+    let mut must_span: Option<Span> = None;
+    // `allow pass` / `allow swap` as first stated, to report a second one.
+    let mut allowed: Vec<(String, Span)> = Vec::new();
     let mut chain_capture = None;
     let mut suicide_forbidden = None;
     let mut repetition_forbidden = None;
@@ -408,6 +416,7 @@ fn resolve(
                                 id.span,
                                 format!("`if {}` needs a number (0 for off), but the parameter is the word `{w}`", id.name),
                             )
+                            .label("not a number")
                             .with(def, "defined here");
                             cx.diags.push(d);
                             false
@@ -420,6 +429,16 @@ fn resolve(
                     }
                 }
             };
+            if matches!(a.what.name.as_str(), "pass" | "swap") {
+                if let Some(first) = allowed.iter().find(|(w, _)| *w == a.what.name).map(|(_, s)| *s) {
+                    cx.diags.push(
+                        Diagnostic::warning(codes::REDUNDANT, a.span, format!("`allow {}` is stated twice", a.what.name))
+                            .label("stated again here")
+                            .with(first, "first stated here"),
+                    );
+                }
+                allowed.push((a.what.name.clone(), a.span));
+            }
             match a.what.name.as_str() {
                 "pass" => {
                     if on {
@@ -431,6 +450,24 @@ fn resolve(
                     if let Some(span) = a.when_stuck {
                         cx.error(codes::CONTRADICTION, span, "`when no other move` is for passes; a swap is the second player's first move")
                             .label = "not for a swap".into();
+                    }
+                    if let Some(b) = &cx.board
+                        && b.width != b.height
+                    {
+                        let (w, h) = (b.width, b.height);
+                        let mut d = Diagnostic::error(
+                            codes::CONTRADICTION,
+                            a.what.span,
+                            format!("a swap mirrors the first piece across the long diagonal, and {} {w} × {h} board has none", article(w)),
+                        )
+                        .label("needs a square board");
+                        if let Some(size) = items.iter().find_map(|i| match i {
+                            ast::Item::Board(b) => Some(b.width.span().to(b.height.span())),
+                            _ => None,
+                        }) {
+                            d = d.with(size, "not square");
+                        }
+                        cx.diags.push(d);
                     }
                     if on {
                         swap = Some(cite(&a.cite));
@@ -444,6 +481,12 @@ fn resolve(
                 cx.diags.push(Diagnostic::warning(codes::REDUNDANT, h.span, "`captures go to hand` is stated twice"));
             }
             if h.unpromoted {
+                if !kinds.iter().any(|k| k.promotion.is_some()) {
+                    cx.diags.push(
+                        Diagnostic::warning(codes::REDUNDANT, h.span, "`unpromoted` changes nothing: no piece promotes")
+                            .label("no effect"),
+                    );
+                }
                 // Each promoted kind must come from one kind only, so it knows what it was.
                 for (i, k) in kinds.iter().enumerate() {
                     let origins: Vec<&Kind> = kinds
@@ -451,15 +494,27 @@ fn resolve(
                         .filter(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&KindId(i as u8))))
                         .collect();
                     if origins.len() > 1 {
-                        cx.error(
+                        let names: Vec<String> = origins.iter().map(|o| format!("`{}`", o.name)).collect();
+                        let who = match names.as_slice() {
+                            [a, b] => format!("both {a} and {b}"),
+                            _ => format!("{} and {} all", names[..names.len() - 1].join(", "), names[names.len() - 1]),
+                        };
+                        let mut d = Diagnostic::error(
                             codes::CONTRADICTION,
                             h.span,
-                            format!(
-                                "`unpromoted` cannot tell what a promoted {} was: both {} and {} promote to it",
-                                k.name, origins[0].name, origins[1].name
-                            ),
+                            format!("`unpromoted` cannot tell what a promoted `{}` was: {who} promote to it", k.name),
                         )
-                        .label = "ambiguous".into();
+                        .label("ambiguous");
+                        // Point at each promotion to that kind.
+                        for it in items {
+                            if let ast::Item::Piece(p) = it
+                                && origins.iter().any(|o| o.name == p.name.name)
+                                && let Some(pr) = p.promotions.first()
+                            {
+                                d = d.with(pr.span, format!("`{}` promotes to `{}`", p.name.name, k.name));
+                            }
+                        }
+                        cx.diags.push(d);
                     }
                 }
             }
@@ -469,9 +524,17 @@ fn resolve(
             });
         }
         if let ast::Item::Must(m) = it {
+            if let Some(first) = must_span {
+                cx.diags.push(
+                    Diagnostic::warning(codes::REDUNDANT, m.span, "`must capture` is stated twice")
+                        .label("stated again here")
+                        .with(first, "first stated here"),
+                );
+            }
+            must_span = Some(m.span);
             if !kinds.iter().any(|k| k.forms.iter().any(|f| f.captures() || f.capturing || f.enclose.as_ref().is_some_and(|e| e.0 == Enclose::Capture) || f.target == Target::EnPassant)) {
-                cx.error(codes::CONTRADICTION, m.span, "`must capture`, but no piece can capture")
-                    .label = "no capturing clause".into();
+                cx.error(codes::CONTRADICTION, m.span, "`must capture`, but no clause of any piece can capture")
+                    .label = "never applies".into();
             }
             must_capture = Some(MustCapture {
                 most: m.most,
@@ -481,19 +544,75 @@ fn resolve(
     }
 
     // A drop takes pieces from the hand; the hand is filled by captures.
+    let forms = || {
+        items.iter().flat_map(|it| match it {
+            ast::Item::Piece(p) => p.forms.iter().map(|f| (p, f)).collect(),
+            _ => Vec::new(),
+        })
+    };
     if hand.is_none() {
-        for it in items {
-            if let ast::Item::Piece(p) = it {
-                for f in &p.forms {
-                    if f.primitive == ast::Primitive::Drop {
-                        cx.error(
-                            codes::CONTRADICTION,
-                            f.span,
-                            format!("`{}` drops from the hand, but nothing ever goes to a hand", p.name.name),
-                        )
-                        .help
-                        .push("add `captures go to hand` (captured pieces join the captor's hand)".into());
-                    }
+        for (p, f) in forms() {
+            if f.primitive == ast::Primitive::Drop {
+                let d = Diagnostic::error(
+                    codes::CONTRADICTION,
+                    f.span,
+                    format!("`{}` drops from the hand, but nothing ever goes to a hand", p.name.name),
+                )
+                .label("the hand is always empty")
+                .help("add `captures go to hand` (captured pieces join the captor's hand)");
+                cx.diags.push(d);
+            }
+        }
+    } else if !kinds.iter().any(|k| k.forms.iter().any(|f| f.primitive == Primitive::Drop))
+        && let Some(span) = items.iter().find_map(|i| if let ast::Item::Hand(h) = i { Some(h.span) } else { None })
+    {
+        cx.diags.push(
+            Diagnostic::warning(codes::UNUSED, span, "captured pieces go to the hand, but no piece is ever dropped from it")
+                .label("never used")
+                .help("let pieces come back with a `drop` clause, or leave this out"),
+        );
+    }
+    // `forbid royal attacked` counts an attack where an enemy clause could land on the royal: a
+    // piece taken by being jumped over or enclosed was never attacked.
+    if let Some(forbid) = royal_safety_span
+        && let Some(royal) = kinds.iter().find(|k| k.royal)
+    {
+        for (_, f) in forms() {
+            let jumps_enemies = matches!(&f.primitive, ast::Primitive::Jump { over, .. } if over.is_none_or(|o| o.0 != ast::JumpOver::Own));
+            for m in &f.modifiers {
+                let (span, how) = match m {
+                    ast::Modifier::Capturing(s) if jumps_enemies => (*s, "this jump takes the piece it passes over"),
+                    ast::Modifier::Enclosing { flip: false, span, .. } => (*span, "`capturing enclosed` takes pieces it never lands on"),
+                    _ => continue,
+                };
+                let d = Diagnostic::error(
+                    codes::CONTRADICTION,
+                    span,
+                    format!("`forbid royal attacked` counts only attacks that land on a royal's square, and {how}"),
+                )
+                .label("can take a royal that was never attacked")
+                .with(forbid, "royal safety stated here")
+                .help(format!(
+                    "to end the game when a royal is taken, leave out `forbid royal attacked` and add the end rule `regicide: captured {} -> mover wins`",
+                    royal.name
+                ));
+                cx.diags.push(d);
+            }
+        }
+    }
+    // Checkmate needs check, and check needs a royal.
+    if !kinds.iter().any(|k| k.royal) {
+        for (_, f) in forms().filter(|(_, f)| f.primitive == ast::Primitive::Drop) {
+            for m in &f.modifiers {
+                if let ast::Modifier::NotGivingMate(span) = m {
+                    let d = Diagnostic::error(
+                        codes::CONTRADICTION,
+                        *span,
+                        "`not giving checkmate` needs a royal piece: without one nothing is ever in check, so no drop can mate",
+                    )
+                    .label("never applies")
+                    .help("mark the piece whose safety matters `royal`, or leave this restriction out");
+                    cx.diags.push(d);
                 }
             }
         }

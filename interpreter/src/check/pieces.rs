@@ -96,6 +96,18 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
             cite: cite(&pr.cite),
         })
     });
+    if let Some(span) = p.promotions.first().and_then(|pr| pr.ends_move)
+        && !forms.iter().any(|f| f.continuing)
+    {
+        cx.diags.push(
+            Diagnostic::warning(
+                codes::REDUNDANT,
+                span,
+                format!("`ending the move` stops a continuing jump, and `{}` has no `continuing` clause", p.name.name),
+            )
+            .label("no effect"),
+        );
+    }
     let castles = p.castles.iter().filter_map(|c| castle(cx, p, c)).collect();
     Kind {
         name: p.name.name.clone(),
@@ -252,16 +264,27 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             ast::Modifier::Falling(ds, s) => {
                 let d = board::dirs(cx, ds);
                 match d.as_slice() {
+                    [(dx, dy)] if dx.abs() > 1 || dy.abs() > 1 => {
+                        let d = Diagnostic::error(
+                            codes::CONTRADICTION,
+                            *s,
+                            format!("a piece falls one square at a time, but ({dx},{dy}) is more than one square away"),
+                        )
+                        .label("not one square")
+                        .help("fall towards a neighbouring square: `falling south`, or a `direction` such as (0,-1)");
+                        cx.diags.push(d);
+                    }
                     [one] => falling = Some((*one, *s)),
                     [] => {}
                     _ => {
-                        cx.error(
+                        let d = Diagnostic::error(
                             codes::CONTRADICTION,
                             *s,
                             format!("a piece falls along one direction, but these name {}", d.len()),
                         )
-                        .help
-                        .push("name one: `falling south`".into());
+                        .label(format!("{} directions", d.len()))
+                        .help("name one: `falling south`");
+                        cx.diags.push(d);
                     }
                 }
                 (None, *s)
@@ -337,13 +360,30 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     if let Some(span) = capturing
         && !jumping
     {
-        cx.error(
+        let help = if placing {
+            "a placed piece passes over nothing; to take the pieces it encloses between two of yours write `capturing enclosed along DIRS`"
+        } else {
+            "a move already takes an enemy on the square it lands on; for pieces enclosed between two of yours write `capturing enclosed along DIRS`"
+        };
+        let d = Diagnostic::error(
             codes::CONTRADICTION,
             span,
             "`capturing` removes the piece a jump passes over, and this clause does not jump",
         )
-        .help
-        .push("a move already takes an enemy on the square it lands on; for pieces enclosed between two of yours write `capturing enclosed along DIRS`".into());
+        .label("not a jump")
+        .help(help);
+        cx.diags.push(d);
+    }
+    if let (Some(span), ast::Primitive::Jump { over: Some((ast::JumpOver::Own, over)), .. }) = (capturing, &f.primitive) {
+        let d = Diagnostic::error(
+            codes::CONTRADICTION,
+            span,
+            "this jump passes over own pieces only, so `capturing` would remove the mover's own piece",
+        )
+        .label("captures an own piece")
+        .with(*over, "over own pieces")
+        .help("capture what is jumped with `over enemy, capturing`, or leave `capturing` out");
+        cx.diags.push(d);
     }
     if let Some(span) = continuing
         && (!jumping || capturing.is_none())

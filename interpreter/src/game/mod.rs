@@ -321,6 +321,11 @@ impl Position {
         let mut c = self.clone();
         with_mut!(c, p => p.perft(depth))
     }
+    /// Perft on this very position (not a copy): every move below is made and unmade in place, so
+    /// the position afterwards must be the one before (the tests hold make and unmake to that).
+    pub fn perft_in_place(&mut self, depth: u32) -> u64 {
+        with_mut!(self, p => p.perft(depth))
+    }
     /// Perft per first move.
     pub fn perft_divide(&self, depth: u32) -> Vec<(Move, u64)> {
         self.perft_divide_with(depth, false)

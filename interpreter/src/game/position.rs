@@ -847,6 +847,10 @@ impl<B: Bits> Pos<B> {
                         self.counters[i] = 0;
                     }
                 }
+                // Without a counter rule, FEN's clock still counts the plies since the last capture.
+                if general && captured && self.t.counters.is_empty() {
+                    self.counters[0] = 0;
+                }
             }
             MoveKind::Castle(ci) => {
                 let c = self.t.castles[us.index()][ci as usize].clone();

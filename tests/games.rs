@@ -1,0 +1,402 @@
+//! The second family of rules, one construct at a time, each on at least two games or variants:
+//! hands and drops, jumps that capture and go on, enclosures that flip or capture, gravity,
+//! obligations, goals on the board (lines, zones, captures, no pieces, connections, counts), hex
+//! geometry and the swap; and perft's two semantics. Positions are small and chosen so that each
+//! test fails if its rule were missing.
+
+mod common;
+
+use arbiter::game::{Engine, Game, Move, MoveKind, Position, Ruling, Status};
+use arbiter::model::Side;
+use arbiter::notation::{self, uci};
+
+fn variant(name: &str) -> Engine {
+    common::engine(&format!("tests/variants/{name}.rules"), &[])
+}
+
+/// A game from `fen` (or the setup) after `moves`, each of which must be legal.
+fn game(engine: &Engine, fen: Option<&str>, moves: &[&str]) -> Game {
+    let start = match fen {
+        Some(f) => engine.from_fen(f).unwrap_or_else(|e| panic!("{f}: {e}")),
+        None => engine.start(),
+    };
+    let mut g = Game::new(engine.clone(), start);
+    for m in moves {
+        let mv = notation::find(g.current(), m).unwrap_or_else(|| panic!("`{m}` is not legal in {}", g.current().fen()));
+        g.play(mv);
+    }
+    g
+}
+
+fn texts(pos: &Position) -> Vec<String> {
+    let mut v: Vec<String> = pos.legal_moves().into_iter().map(|m| uci::to_text(pos, m)).collect();
+    v.sort();
+    v
+}
+
+fn code(pos: &Position, text: &str) -> &'static str {
+    match pos.explain(text) {
+        Ruling::Illegal(i) => i.code,
+        Ruling::Legal { .. } => "legal",
+    }
+}
+
+// ---------------------------------------------------------------- hands and drops
+
+#[test]
+fn a_capture_goes_to_the_captors_hand_and_comes_back_as_a_drop() {
+    let e = common::bundled("crazyhouse");
+    let g = game(&e, None, &["e2e4", "d7d5", "e4d5", "d8d5"]);
+    let pos = g.current();
+    assert_eq!(pos.fen(), "rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR[Pp] w KQkq - 0 3");
+    assert_eq!(pos.hand(Side::FIRST).len(), 1);
+    let drops: Vec<String> = texts(pos).into_iter().filter(|t| t.contains('@')).collect();
+    // A pawn anywhere empty but the first and last ranks: 32 empty squares, minus none on those.
+    assert!(drops.contains(&"P@e5".to_string()) && drops.contains(&"P@d4".to_string()), "{drops:?}");
+    assert!(drops.iter().all(|d| !d.ends_with('1') && !d.ends_with('8')), "{drops:?}");
+    let mut after = pos.clone();
+    after.play_unchecked(uci::find(pos, "P@e5").expect("a legal drop"));
+    assert!(after.hand(Side::FIRST).is_empty());
+    assert_eq!(code(pos, "N@e5"), "not-in-hand");
+    assert_eq!(code(pos, "P@e8"), "occupied");
+}
+
+#[test]
+fn a_promoted_piece_returns_to_the_hand_as_what_it_was() {
+    let e = common::bundled("crazyhouse");
+    // White's promoted queen on b7 (Q~) is taken by black's king: black's hand gains a pawn.
+    let g = game(&e, Some("k7/1Q~6/8/8/8/8/8/4K3[] b - - 0 1"), &["a8b7"]);
+    assert_eq!(g.current().fen(), "8/1k6/8/8/8/8/8/4K3[p] w - - 0 2");
+    // An unpromoted queen goes as a queen.
+    let g = game(&e, Some("k7/1Q6/8/8/8/8/8/4K3[] b - - 0 1"), &["a8b7"]);
+    assert_eq!(g.current().fen(), "8/1k6/8/8/8/8/8/4K3[q] w - - 0 2");
+    // A promotion marks the new piece.
+    let g = game(&e, Some("k7/4P3/8/8/8/8/8/4K3[] w - - 0 1"), &["e7e8q"]);
+    assert!(g.current().fen().starts_with("k3Q~3/"), "{}", g.current().fen());
+}
+
+#[test]
+fn drops_obey_the_file_checkmate_and_stuck_restrictions() {
+    let e = variant("drop-restrictions");
+    // White has a pawn on e2 and one in hand: not on the e-file, not on the last rank (stuck).
+    let pos = e.from_fen("4k3/8/8/8/8/8/4P3/4K3[P] w - - 0 1").expect("valid");
+    let drops: Vec<String> = texts(&pos).into_iter().filter(|t| t.contains('@')).collect();
+    assert!(!drops.iter().any(|d| d.starts_with("P@e")), "{drops:?}");
+    assert!(!drops.iter().any(|d| d.ends_with('8')), "{drops:?}");
+    assert!(drops.contains(&"P@a1".to_string()), "a pawn on the first rank can still move: {drops:?}");
+    // A pawn dropped on g7 checks the king on h8, which its own bishop and pawn box in, and the
+    // knight on e6 guards g7: the drop would checkmate.
+    let fen = "6bk/7p/4N3/8/8/8/8/4K3[P] w - - 0 1";
+    let pos = e.from_fen(fen).expect("valid");
+    assert!(!texts(&pos).contains(&"P@g7".to_string()), "P@g7 mates and must not be legal");
+    assert!(texts(&pos).contains(&"P@f7".to_string()));
+    assert_eq!(code(&pos, "P@g7"), "drop-mates");
+    // Crazyhouse itself has no such restriction: the same drop is legal there, and mates.
+    let g = game(&common::bundled("crazyhouse"), Some(fen), &["P@g7"]);
+    assert_eq!(g.outcome().reason.as_deref(), Some("checkmate"));
+}
+
+#[test]
+fn fen_with_hands_round_trips_and_bad_hands_are_refused() {
+    let e = common::bundled("crazyhouse");
+    for fen in [
+        "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[NPb] b KQkq - 0 1",
+        "4k3/1Q~6/8/8/4b3/8/Kpp5/8[] b - - 0 1",
+    ] {
+        assert_eq!(e.from_fen(fen).expect("valid").fen(), fen);
+    }
+    for bad in ["8/8/8/8/8/8/8/4K2k[X] w - - 0 1", "8/8/8/8/8/8/8/4K2k[P w - - 0 1", "~8/8/8/8/8/8/8/4K2k[] w - - 0 1"] {
+        assert!(e.from_fen(bad).is_err(), "{bad} must be refused");
+    }
+    // A ruleset without hands refuses pieces in hand.
+    assert!(common::bundled("chess").from_fen("4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1").is_err());
+}
+
+// ---------------------------------------------------------------- jumps
+
+#[test]
+fn a_capture_goes_on_while_it_can_and_is_one_move() {
+    let e = common::bundled("draughts");
+    // Black man on c3 can take d4 and then f6: one move, c3e5g7.
+    let pos = e.from_fen("8/8/5m2/8/3m4/2M5/8/8 b - - 0 1").expect("valid");
+    assert_eq!(texts(&pos), vec!["c3e5g7"]);
+    let m = uci::find(&pos, "c3e5g7").expect("legal");
+    assert_eq!(pos.landings(m).len(), 2);
+    assert_eq!(pos.captures_of(m), 2);
+    assert_eq!(pos.perft(1), 1);
+    // Stopping halfway is not a move.
+    assert_eq!(code(&pos, "c3e5"), "capture-must-continue");
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    assert_eq!(after.fen(), "8/6M1/8/8/8/8/8/8 w - - 0 1");
+}
+
+#[test]
+fn capturing_is_compulsory_and_the_most_when_the_rules_say_so() {
+    let fen = "8/8/5m2/8/1m1m4/2M5/8/8 b - - 0 1";
+    // c3 can take b4 (landing a5) or d4 then f6 (c3e5g7): any capture is fine in English draughts.
+    let pos = common::bundled("draughts").from_fen(fen).expect("valid");
+    assert_eq!(texts(&pos), vec!["c3a5", "c3e5g7"]);
+    assert_eq!(code(&pos, "c3d2"), "no-such-move");
+    // Under `must capture the most` only the double capture remains.
+    let pos = variant("draughts-most").from_fen(fen).expect("valid");
+    assert_eq!(texts(&pos), vec!["c3e5g7"]);
+    assert_eq!(code(&pos, "c3a5"), "capture-required");
+}
+
+#[test]
+fn crowning_ends_the_move() {
+    let e = common::bundled("draughts");
+    // The man on b6 jumps c7 to d8 and is crowned; as a king it could go on over e7 to f6, but
+    // crowning ends the move.
+    let pos = e.from_fen("8/2m1m3/1M6/8/8/8/8/8 b - - 0 1").expect("valid");
+    assert_eq!(texts(&pos), vec!["b6d8"]);
+    let mut after = pos.clone();
+    after.play_unchecked(uci::find(&pos, "b6d8").expect("legal"));
+    assert_eq!(after.fen(), "3K4/4m3/8/8/8/8/8/8 w - - 0 1");
+}
+
+// ---------------------------------------------------------------- enclosures
+
+#[test]
+fn a_placement_flips_every_enclosed_line_and_must_flip_something() {
+    let e = common::bundled("othello");
+    let pos = e.start();
+    assert_eq!(texts(&pos), vec!["c4", "d3", "e6", "f5"]);
+    assert_eq!(code(&pos, "a1"), "no-effect");
+    let g = game(&e, None, &["d3"]);
+    // A flip is not a capture: the clock runs on.
+    assert_eq!(g.current().fen(), "8/8/8/3Dd3/3DD3/3D4/8/8 w - - 1 1");
+    // 6 × 6: the same rules on a smaller board.
+    let six = variant("othello-6");
+    assert_eq!(texts(&six.start()), vec!["b3", "c2", "d5", "e4"]);
+}
+
+#[test]
+fn a_player_without_a_flip_passes_and_the_count_decides() {
+    let e = common::bundled("othello");
+    // Black cannot move (no flip anywhere) but white can: black's only move is a pass.
+    let pos = e.from_fen("8/8/8/8/8/8/dD6/8 b - - 0 1").expect("valid");
+    assert_eq!(texts(&pos), vec!["pass"]);
+    let g = game(&e, Some("8/8/8/8/8/8/dD6/8 b - - 0 1"), &["pass", "c2"]);
+    let o = g.outcome();
+    assert_eq!((o.status, o.winner, o.reason.as_deref()), (Status::Win, Some(Side::SECOND), Some("count")));
+    assert!(o.message(g.current()).contains("black has 0 pieces and white 3"), "{}", o.message(g.current()));
+}
+
+#[test]
+fn enclosed_pieces_are_captured_by_a_custodial_move() {
+    let e = variant("hasami");
+    // White's stone on e5 is enclosed between black's e4 and the black stone arriving on e6.
+    let g = game(&e, Some("9/9/9/S8/4s4/4S4/9/9/9 b - - 0 1"), &["a6e6"]);
+    assert_eq!(g.current().fen(), "9/9/9/4S4/9/4S4/9/9/9 w - - 0 1");
+    let o = g.outcome();
+    assert_eq!((o.status, o.winner, o.reason.as_deref()), (Status::Win, Some(Side::FIRST), Some("wiped-out")));
+    // Arriving beside it without a stone beyond captures nothing.
+    let g = game(&e, Some("9/9/9/S8/4s4/9/9/9/9 b - - 0 1"), &["a6e6"]);
+    assert_eq!(g.current().fen(), "9/9/9/4S4/4s4/9/9/9/9 w - - 1 1");
+}
+
+// ---------------------------------------------------------------- gravity
+
+#[test]
+fn a_placed_piece_falls_to_the_lowest_empty_cell() {
+    for (name, engine) in [("connect-four", common::bundled("connect-four")), ("connect-three", variant("connect-three"))] {
+        let g = game(&engine, None, &["b1", "b2"]);
+        let pos = g.current();
+        assert!(texts(pos).contains(&"b3".to_string()), "{name}");
+        assert!(!texts(pos).contains(&"b4".to_string()), "{name}");
+        assert_eq!(code(pos, "b4"), "not-resting", "{name}");
+        // The file alone names the cell the disc comes to rest on.
+        assert_eq!(uci::find(pos, "b").map(|m| m.to), uci::find(pos, "b3").map(|m| m.to), "{name}");
+    }
+}
+
+// ---------------------------------------------------------------- goals
+
+#[test]
+fn n_in_a_row_wins_for_the_mover_and_explains_itself() {
+    let e = common::bundled("tic-tac-toe");
+    let g = game(&e, None, &["a1", "b1", "a2", "b2", "a3"]);
+    let o = g.outcome();
+    assert_eq!((o.status, o.winner, o.reason.as_deref()), (Status::Win, Some(Side::FIRST), Some("three-in-a-row")));
+    assert!(o.message(g.current()).contains("cross has 3 in a row, a1–a3"), "{}", o.message(g.current()));
+    let e = common::bundled("connect-four");
+    let g = game(&e, None, &["a", "b", "b", "c", "c", "d", "c", "d", "d", "g", "d"]);
+    assert_eq!(g.outcome().reason.as_deref(), Some("four-in-a-row"));
+}
+
+#[test]
+fn exactly_n_in_a_row_does_not_count_an_overline() {
+    let e = variant("gomoku");
+    // Black has a1..e1 minus c1, and f1: c1 would make six in a row, which does not win.
+    let g = game(&e, None, &["a1", "a5", "b1", "b5", "d1", "c5", "e1", "d5", "f1", "h8", "c1"]);
+    assert_eq!(g.outcome().status, Status::Ongoing);
+    let g = game(&e, None, &["a1", "a5", "b1", "b5", "d1", "c5", "e1", "h5", "c1"]);
+    assert_eq!(g.outcome().reason.as_deref(), Some("five"));
+}
+
+#[test]
+fn a_kind_in_a_zone_wins() {
+    let e = common::bundled("breakthrough");
+    let g = game(&e, Some("8/1P6/8/8/8/8/8/p7 w - - 0 1"), &["b7b8"]);
+    let o = g.outcome();
+    assert_eq!((o.winner, o.reason.as_deref()), (Some(Side::FIRST), Some("breakthrough")));
+    assert!(o.message(g.current()).contains("white's pawn stands on b8"), "{}", o.message(g.current()));
+    let e = variant("king-of-the-hill");
+    let g = game(&e, None, &["e2e4", "e7e5", "e1e2", "e8e7", "e2d3", "e7d6", "d3c4", "d6c6"]);
+    assert_eq!(g.outcome().status, Status::Ongoing);
+    let g = game(&e, Some("4k3/8/8/8/8/2K5/8/R7 w - - 0 1"), &["c3d4"]);
+    assert_eq!(g.outcome().reason.as_deref(), Some("hill"));
+}
+
+#[test]
+fn no_pieces_left_and_a_capture_of_a_kind_end_the_game() {
+    let e = common::bundled("breakthrough");
+    let g = game(&e, Some("8/8/8/8/8/2p5/1P6/8 w - - 0 1"), &["b2c3"]);
+    let o = g.outcome();
+    assert_eq!((o.winner, o.reason.as_deref()), (Some(Side::FIRST), Some("wiped-out")));
+    let e = variant("capture-the-king");
+    let g = game(&e, Some("4k3/8/8/8/8/8/8/4K2R w - - 0 1"), &["h1h8", "e8d8", "h8d8"]);
+    let o = g.outcome();
+    assert_eq!((o.winner, o.reason.as_deref()), (Some(Side::FIRST), Some("king-taken")));
+    assert!(o.message(g.current()).contains("the last move captured a king"), "{}", o.message(g.current()));
+    // Taking another kind does not end it.
+    let g = game(&e, Some("3rk3/8/8/8/8/8/8/3RK3 w - - 0 1"), &["d1d8"]);
+    assert_eq!(g.outcome().status, Status::Ongoing);
+}
+
+#[test]
+fn a_chain_joining_the_movers_two_edges_wins_on_hexes() {
+    let e = common::bundled("hex");
+    // Red needs rank 1 to rank 11 along one file: 11 stones on c1..c11 (blue elsewhere).
+    let mut moves = Vec::new();
+    for r in 1..=11 {
+        moves.push(format!("c{r}"));
+        if r < 11 {
+            moves.push(format!("k{r}"));
+        }
+    }
+    let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let g = game(&e, None, &refs[..refs.len() - 1]);
+    assert_eq!(g.outcome().status, Status::Ongoing);
+    let g = game(&e, None, &refs);
+    let o = g.outcome();
+    assert_eq!((o.winner, o.reason.as_deref()), (Some(Side::FIRST), Some("connection")));
+    // Blue joins file a to file k along rank 1 while red fills rank 3 (which joins nothing of red's).
+    let mut moves = Vec::new();
+    for f in "abcdefghijk".chars() {
+        moves.push(format!("{f}3"));
+        moves.push(format!("{f}1"));
+    }
+    let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let g = game(&e, None, &refs);
+    let o = g.outcome();
+    assert_eq!((o.winner, o.reason.as_deref()), (Some(Side::SECOND), Some("connection")));
+    // Cells touching only at a corner ((f+1, r+1)) are not neighbours: a diagonal of red stones
+    // from a1 to k11 joins nothing.
+    let mut moves = Vec::new();
+    for (i, f) in "abcdefghijk".chars().enumerate() {
+        moves.push(format!("{f}{}", i + 1));
+        if i < 10 {
+            moves.push(format!("{f}{}", if i < 5 { 11 } else { 1 }));
+        }
+    }
+    let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+    assert_eq!(game(&e, None, &refs).outcome().status, Status::Ongoing);
+}
+
+#[test]
+fn hex_cells_have_six_neighbours() {
+    let rules = common::rules("rulesets/hex.rules", &[]);
+    let b = &rules.board;
+    let c = b.parse_square("f6").expect("a cell");
+    let mut names: Vec<String> = b.neighbours(c).map(|s| b.name(s)).collect();
+    names.sort();
+    assert_eq!(names, vec!["e6", "e7", "f5", "f7", "g5", "g6"]);
+    assert_eq!(b.neighbours(b.parse_square("a1").expect("a cell")).count(), 2);
+    assert_eq!(b.neighbours(b.parse_square("k1").expect("a cell")).count(), 3);
+    // `diagonal` means nothing on hexes.
+    let c = arbiter::check::check_source("t.rules", "game \"G\" { players a \"a\", b \"b\" }\nboard 3 x 3 hexes { }\npiece S \"S\" { step diagonal }\nsetup empty\n", None, &[]);
+    assert!(c.rules.is_none());
+}
+
+#[test]
+fn the_swap_takes_over_the_first_stone_mirrored() {
+    let e = variant("hex-5");
+    let g = game(&e, None, &["b4"]);
+    assert!(texts(g.current()).contains(&"swap".to_string()));
+    let g = game(&e, None, &["b4", "swap"]);
+    let pos = g.current();
+    let b = &pos.rules().board;
+    // Red's stone on b4 (file b, rank 4) becomes blue's on d2 (file d, rank 2).
+    assert_eq!(pos.piece_at(b.parse_square("d2").expect("a cell")).map(|p| p.1), Some(Side::SECOND));
+    assert_eq!(pos.piece_counts(), [0, 1]);
+    assert_eq!(pos.side_to_move(), Side::FIRST);
+    // Off by default in the bundled ruleset.
+    let g = game(&common::bundled("hex"), None, &["b4"]);
+    assert!(!texts(g.current()).contains(&"swap".to_string()));
+}
+
+// ---------------------------------------------------------------- perft semantics
+
+#[test]
+fn perft_applies_end_rules_only_when_asked() {
+    let e = common::bundled("tic-tac-toe");
+    let pos = e.start();
+    // Without end rules every game runs to a full board: 9! leaves.
+    assert_eq!(pos.perft(9), 362_880);
+    assert_eq!(pos.perft_stop_at_end(9), 127_872);
+    // A finished position has no children when stopping at the end.
+    let g = game(&e, None, &["a1", "b1", "a2", "b2", "a3"]);
+    assert_eq!(g.current().perft_stop_at_end(1), 0);
+    assert_eq!(g.current().perft(1), 4);
+    // Chess keeps its standard counts either way from the start.
+    let c = common::bundled("chess").start();
+    assert_eq!(c.perft(3), c.perft_stop_at_end(3));
+}
+
+#[test]
+fn every_width_generates_the_same_new_moves() {
+    use arbiter::game::Width;
+    for (name, depth) in [("othello", 4), ("draughts", 5), ("crazyhouse", 3), ("connect-four", 5), ("breakthrough", 3)] {
+        let rules = common::rules(&format!("rulesets/{name}.rules"), &[]);
+        let counts: Vec<u64> = [Width::Small, Width::Medium, Width::Large]
+            .into_iter()
+            .filter_map(|w| Engine::with_width(rules.clone(), w))
+            .map(|e| e.start().perft_stop_at_end(depth))
+            .collect();
+        assert_eq!(counts.len(), 3, "{name}");
+        assert!(counts.windows(2).all(|w| w[0] == w[1]), "{name}: {counts:?}");
+    }
+}
+
+#[test]
+fn make_and_unmake_restore_everything_in_the_new_games() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for name in ["othello", "draughts", "crazyhouse", "connect-four", "breakthrough", "hex", "tic-tac-toe"] {
+        let e = common::bundled(name);
+        for _ in 0..20 {
+            let mut pos = e.start();
+            for _ in 0..60 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() || pos.perft_stop_at_end(1) == 0 {
+                    break;
+                }
+                let m: Move = legal[(rng.next_u32() as usize) % legal.len()];
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                // Perft makes and unmakes every move below in place: the position must come back whole.
+                let before = (after.fen(), after.hash(), after.legal_moves());
+                let _ = arbiter::game::Position::perft_in_place(&mut after, 2);
+                assert_eq!((after.fen(), after.hash(), after.legal_moves()), before, "{name}: after {}", uci::to_text(&pos, m));
+                if let MoveKind::Drop(_) = m.kind {
+                    assert!(uci::to_text(&pos, m).contains('@'));
+                }
+                pos = after;
+            }
+        }
+    }
+}
