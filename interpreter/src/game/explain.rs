@@ -359,12 +359,12 @@ impl Position {
             }
             let cite = |x: &Option<Option<String>>| rules.citation(&x.clone().flatten().or_else(|| c.cite.clone()));
             let dir: i32 = if b.file(to) > b.file(from) { 1 } else { -1 };
-            let king_name = piece_name(self, from);
+            let castler = piece_name(self, from);
             let virgin = self.virgin_squares();
             if c.unmoved.is_some() && !virgin.contains(&from) {
                 return Some(illegal(
                     "castling-rights-lost",
-                    format!("{king_name} has already moved, so it can no longer castle"),
+                    format!("{castler} has already moved, so it can no longer castle"),
                     cite(&c.unmoved),
                 ));
             }
@@ -381,29 +381,29 @@ impl Position {
                 }
                 cur = n;
             }
-            let Some(rook) = partner else {
+            let Some(partner) = partner else {
                 return Some(illegal(
                     "castling-rights-lost",
                     format!(
-                        "there is no {} on that side for {king_name} to castle with",
+                        "there is no {} on that side for {castler} to castle with",
                         rules.kind(c.partner).name.to_lowercase()
                     ),
                     cite(&c.partner_unmoved),
                 ));
             };
-            if c.partner_unmoved.is_some() && !virgin.contains(&rook) {
+            if c.partner_unmoved.is_some() && !virgin.contains(&partner) {
                 return Some(illegal(
                     "castling-rights-lost",
                     format!(
                         "{} has already moved, so castling with it is no longer possible",
-                        piece_name(self, rook)
+                        piece_name(self, partner)
                     ),
                     cite(&c.partner_unmoved),
                 ));
             }
             let mut cur = from;
             while let Some(n) = b.offset(cur, dir, 0) {
-                if n == rook {
+                if n == partner {
                     break;
                 }
                 if self.piece_at(n).is_some() {
@@ -414,7 +414,7 @@ impl Position {
             if let Some(&x) = between.first() {
                 return Some(illegal(
                     "castling-path-blocked",
-                    format!("{} stands between {king_name} and {}", piece_name(self, x), piece_name(self, rook)),
+                    format!("{} stands between {castler} and {}", piece_name(self, x), piece_name(self, partner)),
                     cite(&c.empty_between),
                 ));
             }
@@ -425,7 +425,7 @@ impl Position {
                 return Some(illegal(
                     "castling-in-check",
                     format!(
-                        "castling is not allowed while the king is in check: {king_name} is attacked by {}",
+                        "castling is not allowed while {castler} is in check: it is attacked by {}",
                         piece_name(self, a)
                     ),
                     cite(&c.not_in_check),

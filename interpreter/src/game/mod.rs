@@ -469,8 +469,8 @@ fn repetition_key<B: Bits>(p: &Pos<B>, legal: &[Move]) -> u64 {
     let mut h = p.hash;
     for side in [Side::FIRST, Side::SECOND] {
         for c in &p.t.castles[side.index()] {
-            let kings = p.pieces(side, c.kind) & p.virgin;
-            for k in kings.iter() {
+            let castlers = p.pieces(side, c.kind) & p.virgin;
+            for k in castlers.iter() {
                 for &d in &c.dirs {
                     let partners = p.t.rays[d as usize][k] & p.pieces(side, c.partner) & p.virgin;
                     for r in partners.iter() {

@@ -462,17 +462,17 @@ impl<B: Bits> Pos<B> {
         let them = us.other();
         let occ = self.occ();
         for (ci, c) in t.castles[us.index()].iter().enumerate() {
-            let mut kings = self.pieces(us, c.kind);
+            let mut castlers = self.pieces(us, c.kind);
             if c.unmoved {
-                kings &= self.virgin;
+                castlers &= self.virgin;
             }
-            for from in kings.iter() {
+            for from in castlers.iter() {
                 let mut checked = None;
                 for &d in &c.dirs {
-                    let Some(rook) = self.castle_partner(c, d as usize, from) else {
+                    let Some(partner) = self.castle_partner(c, d as usize, from) else {
                         continue;
                     };
-                    let Some((to, _)) = self.castle_squares(c, d as usize, from, rook) else {
+                    let Some((to, _)) = self.castle_squares(c, d as usize, from, partner) else {
                         continue;
                     };
                     if c.not_in_check {
@@ -499,9 +499,9 @@ impl<B: Bits> Pos<B> {
         }
     }
 
-    /// Where king and partner land; `None` if the king's target is off the board, the partner is
+    /// Where castler and partner land; `None` if the castler's target is off the board, the partner is
     /// adjacent, or a landing square is taken by another piece.
-    pub fn castle_squares(&self, c: &crate::compile::CCastle, dir: usize, from: usize, rook: usize) -> Option<(usize, usize)> {
+    pub fn castle_squares(&self, c: &crate::compile::CCastle, dir: usize, from: usize, partner: usize) -> Option<(usize, usize)> {
         if c.distance < 2 {
             return None;
         }
@@ -512,16 +512,16 @@ impl<B: Bits> Pos<B> {
         if to < 0 || !ray.has(to as usize) {
             return None;
         }
-        let (to, rook_to) = (to as usize, (to - step) as usize);
-        if (rook as isize - from as isize) / step < 2 {
+        let (to, partner_to) = (to as usize, (to - step) as usize);
+        if (partner as isize - from as isize) / step < 2 {
             return None;
         }
-        // The squares king and partner land on must be empty or theirs.
-        let occ = self.occ() & !B::bit(from) & !B::bit(rook);
-        if occ.has(to) || occ.has(rook_to) {
+        // The squares castler and partner land on must be empty or theirs.
+        let occ = self.occ() & !B::bit(from) & !B::bit(partner);
+        if occ.has(to) || occ.has(partner_to) {
             return None;
         }
-        Some((to, rook_to))
+        Some((to, partner_to))
     }
 
     // ------------------------------------------------------------------ legality
@@ -714,18 +714,18 @@ impl<B: Bits> Pos<B> {
             MoveKind::Castle(ci) => {
                 let c = &self.t.castles[us.index()][ci as usize];
                 let dir = if to > from { c.dirs[0] } else { c.dirs[1] } as usize;
-                let Some(rook) = self.castle_partner(c, dir, from) else {
+                let Some(partner) = self.castle_partner(c, dir, from) else {
                     return false;
                 };
-                let Some((kto, rto)) = self.castle_squares(c, dir, from, rook) else {
+                let Some((castler_to, pto)) = self.castle_squares(c, dir, from, partner) else {
                     return false;
                 };
-                occ = (occ & !B::bit(from) & !B::bit(rook)) | B::bit(kto) | B::bit(rto);
+                occ = (occ & !B::bit(from) & !B::bit(partner)) | B::bit(castler_to) | B::bit(pto);
                 if royals.has(from) {
-                    royals = (royals & !B::bit(from)) | B::bit(kto);
+                    royals = (royals & !B::bit(from)) | B::bit(castler_to);
                 }
-                if royals.has(rook) {
-                    royals = (royals & !B::bit(rook)) | B::bit(rto);
+                if royals.has(partner) {
+                    royals = (royals & !B::bit(partner)) | B::bit(pto);
                 }
             }
         }
@@ -856,10 +856,10 @@ impl<B: Bits> Pos<B> {
                 let c = self.t.castles[us.index()][ci as usize].clone();
                 let dir = if to > from { c.dirs[0] } else { c.dirs[1] } as usize;
                 let partner = self.castle_partner(&c, dir, from).expect("castling move generated with a partner");
-                let (kto, pto) = self.castle_squares(&c, dir, from, partner).expect("castling move generated with room");
+                let (castler_to, pto) = self.castle_squares(&c, dir, from, partner).expect("castling move generated with room");
                 let k = self.remove(from);
                 let r = self.remove(partner);
-                self.place(kto, k);
+                self.place(castler_to, k);
                 self.place(pto, r);
                 self.virgin &= !(B::bit(from) | B::bit(partner));
                 u.partner_from = partner as u16;

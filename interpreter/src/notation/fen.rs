@@ -248,13 +248,13 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
             }
             let mut done = false;
             for c in castles {
-                for king in p.pieces(side, c.kind).iter() {
+                for castler in p.pieces(side, c.kind).iter() {
                     let up = ch.to_ascii_uppercase();
                     let candidates: Vec<(usize, usize)> = c
                         .dirs
                         .iter()
                         .enumerate()
-                        .flat_map(|(i, &d)| (t.rays[d as usize][king] & p.pieces(side, c.partner)).iter().map(move |r| (i, r)))
+                        .flat_map(|(i, &d)| (t.rays[d as usize][castler] & p.pieces(side, c.partner)).iter().map(move |r| (i, r)))
                         .collect();
                     let pick = match up {
                         'K' => candidates.iter().filter(|(i, _)| *i == 0).map(|x| x.1).max_by_key(|r| b.file(*r)),
@@ -265,7 +265,7 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
                             .find(|r| b.file_names[b.file(*r)].eq_ignore_ascii_case(&f.to_string())),
                     };
                     if let Some(r) = pick {
-                        p.virgin |= B::bit(king) | B::bit(r);
+                        p.virgin |= B::bit(castler) | B::bit(r);
                         done = true;
                     }
                 }
@@ -434,18 +434,18 @@ fn castling_field(pos: &Position) -> String {
         for k in &rules.kinds {
             for c in &k.castles {
                 let kid = KindId(rules.kinds.iter().position(|x| x.name == k.name).unwrap_or(0) as u8);
-                for &king in &virgin {
-                    if pos.piece_at(king) != Some((kid, side)) {
+                for &castler in &virgin {
+                    if pos.piece_at(castler) != Some((kid, side)) {
                         continue;
                     }
-                    let rank = b.rank(king);
+                    let rank = b.rank(castler);
                     let partners: Vec<usize> = virgin
                         .iter()
                         .copied()
                         .filter(|&r| b.rank(r) == rank && pos.piece_at(r) == Some((c.partner, side)))
                         .collect();
                     for (letter, right) in [('K', true), ('Q', false)] {
-                        if partners.iter().any(|&r| (b.file(r) > b.file(king)) == right) {
+                        if partners.iter().any(|&r| (b.file(r) > b.file(castler)) == right) {
                             s.push(if side == Side::FIRST { letter } else { letter.to_ascii_lowercase() });
                         }
                     }

@@ -5,7 +5,7 @@ use pest::Parser;
 use pest::iterators::Pair;
 
 use super::ast::*;
-use crate::diag::{Diagnostic, Diagnostics, FileId, Span, codes};
+use crate::diag::{Diagnostic, Diagnostics, FileId, Span, codes, suggest};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "syntax/grammar.pest"]
@@ -79,7 +79,8 @@ impl Cx<'_> {
         let lead = self.src[line_start..end].len() - self.src[line_start..end].trim_start().len();
         let base = line_start + lead;
         let text = &self.src[base..end];
-        let attempt = |text: &str| -> (usize, Vec<String>) {
+        // Where the re-read stopped, and the grammar rules it expected there.
+        let attempt = |text: &str| -> (usize, Vec<Rule>) {
             match RulesParser::parse(entry, text) {
                 Ok(_) => (0, Vec::new()),
                 Err(e) => {
@@ -87,19 +88,11 @@ impl Cx<'_> {
                         pest::error::InputLocation::Pos(p) => p,
                         pest::error::InputLocation::Span((s, _)) => s,
                     };
-                    let expected = match &e.variant {
-                        pest::error::ErrorVariant::ParsingError { positives, .. } => {
-                            let mut v: Vec<String> = Vec::new();
-                            for d in positives.iter().filter_map(|r| describe(*r)) {
-                                if !v.contains(&d) {
-                                    v.push(d);
-                                }
-                            }
-                            v
-                        }
-                        pest::error::ErrorVariant::CustomError { message } => vec![message.clone()],
+                    let positives = match e.variant {
+                        pest::error::ErrorVariant::ParsingError { positives, .. } => positives,
+                        pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
                     };
-                    (pos, expected)
+                    (pos, positives)
                 }
             }
         };
@@ -111,15 +104,21 @@ impl Cx<'_> {
             return;
         }
         let own_start = p.as_span().start();
-        let (mut pos, mut expected) = attempt(text);
+        let (mut pos, mut positives) = attempt(text);
         let (mut base, mut text) = (base, text);
         if base + pos < own_start {
             // The line holds more than this clause (an item header): read the clause alone.
             base = own_start;
             text = &self.src[own_start..end];
-            (pos, expected) = attempt(text);
+            (pos, positives) = attempt(text);
         }
         let pos = pos.min(text.len());
+        let mut expected: Vec<String> = Vec::new();
+        for d in positives.iter().filter_map(|r| describe(*r)) {
+            if !expected.contains(&d) {
+                expected.push(d);
+            }
+        }
         // The word at the error (at least one character, which may take several bytes).
         let rest = &text[pos..];
         let word = match rest.find(char::is_whitespace) {
@@ -141,10 +140,43 @@ impl Cx<'_> {
             ),
             Some(_) => (format!("cannot read this {what}: unexpected `{found}`"), "not expected here"),
         };
-        let mut d = Diagnostic::error(codes::SYNTAX, span, message).label(label);
-        if !expected.is_empty() {
-            d = d.help(format!("expected {}", one_of(&expected)));
-        }
+        let mut d = match construct(entry, text, pos, &positives) {
+            // A whole condition, verdict, movement or modifier is unknown: list what exists.
+            Some(c) => {
+                let written = &text[c.range.0..c.range.1];
+                let mut d = if c.whole && !written.is_empty() {
+                    let span = Span::new(self.file, base + c.range.0, base + c.range.1);
+                    Diagnostic::error(codes::SYNTAX, span, format!("cannot read this {what}: `{written}` is not a {}", c.noun))
+                        .label(format!("not a {}", c.noun))
+                } else if written.is_empty() {
+                    Diagnostic::error(codes::SYNTAX, span, message).label(label)
+                } else {
+                    Diagnostic::error(codes::SYNTAX, span, message).label(format!("not a {}", c.noun))
+                };
+                // A misspelt first word: `captued King`, `capturin`.
+                let first = written.split_whitespace().next().unwrap_or("");
+                if !c.words.contains(&first)
+                    && let Some(s) = suggest(first, c.words.iter().copied())
+                {
+                    d = d.help(format!("did you mean `{s}`?"));
+                }
+                d.help(format!("expected a {}: {}", c.noun, c.list))
+            }
+            None => {
+                if entry == Rule::end_clause_only
+                    && positives.contains(&Rule::arrow)
+                    && !strip_comment(text).contains("->")
+                {
+                    // A condition was read and the line has no `->`: the rest cannot be another condition.
+                    expected = vec![describe(Rule::comma), describe(Rule::arrow)].into_iter().flatten().collect();
+                }
+                let mut d = Diagnostic::error(codes::SYNTAX, span, message).label(label);
+                if !expected.is_empty() {
+                    d = d.help(format!("expected {}", one_of(&expected)));
+                }
+                d
+            }
+        };
         if entry != Rule::item_only && pos == 0 && TOP_KEYWORDS.contains(&found) {
             d = d.help("this line starts a new item: is the `}` that closes the block above missing?");
             self.unclosed = true;
@@ -168,10 +200,261 @@ const TOP_KEYWORDS: &[&str] = &[
     "forbid",
     "allow",
     "after",
+    "captures",
+    "must",
     "end",
     "setup",
     "override",
 ];
+
+/// What may stand where a clause failed, when that is a whole construct of the language (an end
+/// rule's condition or verdict, a piece's movement or modifier): pest's list of keywords there says
+/// little, the forms themselves say what exists.
+struct Construct {
+    /// `condition`, `verdict`, `movement`, `modifier`.
+    noun: &'static str,
+    /// The forms, as the manual writes them.
+    list: &'static str,
+    /// The words that start one (for "did you mean").
+    words: &'static [&'static str],
+    /// What was written in its place (byte range in the clause's text).
+    range: (usize, usize),
+    /// Whether `range` is the whole construct (a condition up to its `,` or `->`), reported as a
+    /// whole, rather than one word.
+    whole: bool,
+}
+
+const CONDITIONS: &str = "no legal move, in check, repetition N, N moves without capture [or KIND move], \
+N passes in a row, [exactly] N in a row along DIRS, only PATTERN, none of KINDS, one side checking throughout, \
+captured [KIND], no pieces left, no KIND left, connects ZONE and ZONE, neither side can move, KIND in ZONE";
+const CONDITION_WORDS: &[&str] = &["no", "in", "repetition", "only", "none", "one", "captured", "connects", "neither", "exactly"];
+const VERDICTS: &str = "side to move loses, side to move wins, mover wins, mover loses, checking side loses, draw, \
+claimable draw, score by area [with PARAM], no result, most pieces wins";
+const VERDICT_WORDS: &[&str] = &["side", "mover", "checking", "draw", "claimable", "score", "no", "most"];
+const MOVEMENTS: &str = "step DIRS [N], slide DIRS [up to N], leap (A,B) [blocked at (C,D)], hop DIRS over N, \
+jump DIRS [over enemy|own|any], place on empty, drop; or promotes on ZONE to KINDS, castle with KIND moving N { ... }";
+const MOVEMENT_WORDS: &[&str] = &["step", "slide", "leap", "hop", "jump", "place", "drop", "promotes", "castle"];
+const MODIFIERS: &str = "to empty, to enemy, to en-passant, from ZONE, within ZONE, unmoved, marks en-passant, \
+capturing, continuing, falling DIR, flipping enclosed along DIRS, capturing enclosed along DIRS, only if it flips, \
+only if it captures, not on a file with own KIND, not giving checkmate, not where it cannot move";
+const MODIFIER_WORDS: &[&str] = &[
+    "to", "from", "within", "unmoved", "marks", "capturing", "continuing", "falling", "flipping", "only", "not",
+];
+
+/// The rules whose being expected means the re-read stopped inside or at the start of a condition
+/// (not at an argument: a name, a number, a zone, a piece letter).
+fn in_condition(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::kw_no
+            | Rule::kw_legal
+            | Rule::kw_move
+            | Rule::kw_in
+            | Rule::kw_check
+            | Rule::kw_repetition
+            | Rule::kw_moves
+            | Rule::kw_without
+            | Rule::kw_capture
+            | Rule::kw_passes
+            | Rule::kw_a
+            | Rule::kw_row
+            | Rule::kw_along
+            | Rule::kw_exactly
+            | Rule::kw_only
+            | Rule::kw_none
+            | Rule::kw_of
+            | Rule::kw_one
+            | Rule::kw_side
+            | Rule::kw_checking
+            | Rule::kw_throughout
+            | Rule::kw_captured
+            | Rule::kw_pieces
+            | Rule::kw_left
+            | Rule::kw_connects
+            | Rule::kw_neither
+            | Rule::kw_can
+            | Rule::condition
+            | Rule::cond_no_legal_move
+            | Rule::cond_in_check
+            | Rule::cond_repetition
+            | Rule::cond_passes
+            | Rule::cond_counter
+            | Rule::cond_in_a_row
+            | Rule::cond_material
+            | Rule::cond_none_of
+            | Rule::cond_checking
+            | Rule::cond_captured
+            | Rule::cond_no_left
+            | Rule::cond_connects
+            | Rule::cond_neither
+            | Rule::cond_kind_in
+    )
+}
+
+/// The same for a verdict.
+fn in_verdict(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::kw_side
+            | Rule::kw_to
+            | Rule::kw_move
+            | Rule::kw_loses
+            | Rule::kw_wins
+            | Rule::kw_mover
+            | Rule::kw_most
+            | Rule::kw_pieces
+            | Rule::kw_checking
+            | Rule::kw_claimable
+            | Rule::kw_draw
+            | Rule::kw_score
+            | Rule::kw_by
+            | Rule::kw_area
+            | Rule::kw_with
+            | Rule::kw_no
+            | Rule::kw_result
+            | Rule::verdict
+            | Rule::v_to_move_loses
+            | Rule::v_to_move_wins
+            | Rule::v_mover_loses
+            | Rule::v_mover_wins
+            | Rule::v_checker_loses
+            | Rule::v_claimable_draw
+            | Rule::v_draw
+            | Rule::v_score
+            | Rule::v_no_result
+            | Rule::v_most_pieces
+    )
+}
+
+/// A piece clause's first word: a primitive, `promotes` or `castle`.
+fn starts_movement(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::move_form
+            | Rule::primitive
+            | Rule::promote_decl
+            | Rule::castle_decl
+            | Rule::step
+            | Rule::slide
+            | Rule::leap
+            | Rule::hop
+            | Rule::place
+            | Rule::drop
+            | Rule::jump
+    )
+}
+
+/// A modifier's first word. (`to` alone is not enough: `slide DIRS up to N` expects it too.)
+fn starts_modifier(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::modifier
+            | Rule::from_zone
+            | Rule::within_zone
+            | Rule::if_unmoved
+            | Rule::marks_en_passant
+            | Rule::enclosing
+            | Rule::capturing
+            | Rule::continuing
+            | Rule::falling
+            | Rule::kw_from
+            | Rule::kw_within
+            | Rule::kw_unmoved
+            | Rule::kw_marks
+            | Rule::kw_capturing
+            | Rule::kw_continuing
+            | Rule::kw_falling
+            | Rule::kw_flipping
+    )
+}
+
+/// The text before a comment (`#` cannot occur in an end rule or a movement clause otherwise).
+fn strip_comment(text: &str) -> &str {
+    text.find('#').map_or(text, |i| &text[..i])
+}
+
+/// `start..end` of `text` without the whitespace at either end.
+fn trimmed(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let part = &text[start..end];
+    let s = start + (part.len() - part.trim_start().len());
+    (s, s.max(start + part.trim_end().len()))
+}
+
+/// Whether the re-read of a clause (`text`, stopped at `pos` expecting `positives`) failed at a
+/// whole construct, and which.
+fn construct(entry: Rule, text: &str, pos: usize, positives: &[Rule]) -> Option<Construct> {
+    let text = strip_comment(text);
+    let pos = pos.min(text.len());
+    // The word at `pos`.
+    let word = |pos: usize| {
+        let rest = &text[pos..];
+        (pos, pos + rest.find(|c: char| c.is_whitespace() || c == ',').unwrap_or(rest.len()))
+    };
+    match entry {
+        Rule::end_clause_only => {
+            let colon = text.find(':')?;
+            if pos <= colon {
+                return None;
+            }
+            let arrow = text[colon..].find("->").map(|i| colon + i);
+            match arrow {
+                Some(a) if pos >= a + 2 => {
+                    if !positives.iter().any(|r| in_verdict(*r)) {
+                        return None;
+                    }
+                    let start = a + 2;
+                    let end = text[start..].find('[').map_or(text.len(), |i| start + i);
+                    Some(Construct {
+                        noun: "verdict",
+                        list: VERDICTS,
+                        words: VERDICT_WORDS,
+                        range: trimmed(text, start, end),
+                        whole: true,
+                    })
+                }
+                _ => {
+                    if !positives.iter().any(|r| in_condition(*r)) {
+                        return None;
+                    }
+                    if arrow.is_none() && positives.contains(&Rule::arrow) {
+                        // A condition was read and no `->` follows: the arrow is what is missing.
+                        return None;
+                    }
+                    // The condition: from the `:` or `,` before it to the `,` or `->` after it.
+                    let start = text[..pos].rfind(',').filter(|&i| i > colon).map_or(colon + 1, |i| i + 1);
+                    let end = [text[pos..].find(',').map(|i| pos + i), arrow, text[pos..].find('[').map(|i| pos + i)]
+                        .into_iter()
+                        .flatten()
+                        .min()
+                        .unwrap_or(text.len())
+                        .max(pos);
+                    Some(Construct {
+                        noun: "condition",
+                        list: CONDITIONS,
+                        words: CONDITION_WORDS,
+                        range: trimmed(text, start, end),
+                        whole: true,
+                    })
+                }
+            }
+        }
+        Rule::piece_clause_only if pos == 0 && positives.iter().any(|r| starts_movement(*r)) => Some(Construct {
+            noun: "movement",
+            list: MOVEMENTS,
+            words: MOVEMENT_WORDS,
+            range: word(pos),
+            whole: false,
+        }),
+        Rule::piece_clause_only if positives.iter().any(|r| starts_modifier(*r)) => Some(Construct {
+            noun: "modifier",
+            list: MODIFIERS,
+            words: MODIFIER_WORDS,
+            range: word(pos),
+            whole: false,
+        }),
+        _ => None,
+    }
+}
 
 /// The keyword of the item a line starts (`board` for `override board ...`), if it starts one.
 fn item_keyword(line: &str) -> Option<&str> {

@@ -1,0 +1,153 @@
+//! The seven games of the second family against independent engines: seeded random games are
+//! played in Arbiter, and at every ply the oracle process (`tests/oracles/oracle.py serve GAME`,
+//! wrapping open_spiel, pydraughts and Fairy-Stockfish, installed by `scripts/setup`) is asked for
+//! the legal moves and the status; both must agree exactly. The oracle speaks Arbiter's notation
+//! (see tests/oracles/README.md for its mappings and their proofs).
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use arbiter::game::{Game, Status};
+use arbiter::model::Side;
+use arbiter::notation::uci;
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+
+/// A running oracle process.
+struct Oracle {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Oracle {
+    fn start(game: &str) -> Oracle {
+        let script = common::root().join("tests/oracles/oracle.py");
+        let mut child = Command::new("python3")
+            .arg(&script)
+            .args(["serve", game])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start python3 {}: {e} (run scripts/setup)", script.display()));
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        Oracle { child, stdin, stdout }
+    }
+
+    /// The oracle's status and sorted legal moves after `moves` from the start.
+    fn ask(&mut self, moves: &[String]) -> (String, Vec<String>) {
+        let stdin = self.stdin.as_mut().expect("open until drop");
+        writeln!(stdin, "moves {}", moves.join(" ")).expect("the oracle reads");
+        stdin.flush().expect("the oracle reads");
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).expect("the oracle answers");
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("ok") => {
+                let status = words.next().expect("a status").to_string();
+                (status, words.map(str::to_string).collect())
+            }
+            _ => panic!(
+                "the oracle did not answer `ok` after {:?}: {line:?} (is it installed? run scripts/setup; `python3 tests/oracles/oracle.py available` says)",
+                moves
+            ),
+        }
+    }
+}
+
+impl Drop for Oracle {
+    fn drop(&mut self) {
+        self.stdin.take();
+        let _ = self.child.wait();
+    }
+}
+
+fn status(game: &Game) -> String {
+    let o = game.outcome();
+    match (o.status, o.winner) {
+        (Status::Ongoing, _) => "ongoing".into(),
+        (Status::Win, Some(Side::FIRST)) => "win:first".into(),
+        (Status::Win, Some(_)) => "win:second".into(),
+        (Status::Draw, _) => "draw".into(),
+        (s, _) => s.as_str().into(),
+    }
+}
+
+/// Plays `games` seeded random games of at most `plies` plies and compares every position.
+fn agree(name: &str, games: usize, plies: usize) {
+    let engine = common::bundled(name);
+    let mut oracle = Oracle::start(name);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x0_AC1E);
+    let mut positions = 0;
+    for g in 0..games {
+        let mut game = Game::new(engine.clone(), engine.start());
+        let mut line: Vec<String> = Vec::new();
+        loop {
+            let pos = game.current();
+            let ours_status = status(&game);
+            let mut ours: Vec<String> = if ours_status == "ongoing" {
+                pos.legal_moves().into_iter().map(|m| uci::to_text(pos, m)).collect()
+            } else {
+                Vec::new()
+            };
+            ours.sort();
+            let (theirs_status, theirs) = oracle.ask(&line);
+            assert_eq!(
+                (&ours_status, &ours),
+                (&theirs_status, &theirs),
+                "{name}, game {g}, after `{}` ({})",
+                line.join(" "),
+                pos.fen()
+            );
+            positions += 1;
+            if ours.is_empty() || line.len() >= plies {
+                break;
+            }
+            let pick = &ours[(rng.next_u32() as usize) % ours.len()];
+            let m = uci::find(pos, pick).expect("a listed move is found");
+            game.play(m);
+            line.push(pick.clone());
+        }
+    }
+    assert!(positions > games, "{name}: only {positions} positions compared");
+}
+
+#[test]
+fn tic_tac_toe_agrees_with_open_spiel() {
+    agree("tic-tac-toe", 200, 9);
+}
+
+#[test]
+fn connect_four_agrees_with_open_spiel() {
+    agree("connect-four", 60, 42);
+}
+
+#[test]
+fn othello_agrees_with_open_spiel() {
+    agree("othello", 25, 70);
+}
+
+#[test]
+fn draughts_agrees_with_pydraughts() {
+    // pydraughts draws after 40 king moves each without a capture; random games stop short of it.
+    agree("draughts", 20, 60);
+}
+
+#[test]
+fn breakthrough_agrees_with_fairy_stockfish() {
+    agree("breakthrough", 20, 80);
+}
+
+#[test]
+fn crazyhouse_agrees_with_fairy_stockfish() {
+    agree("crazyhouse", 12, 80);
+}
+
+#[test]
+fn hex_agrees_with_open_spiel() {
+    agree("hex", 8, 121);
+}

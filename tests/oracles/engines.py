@@ -1,0 +1,426 @@
+"""The oracle engines behind oracle.py, each wrapped to speak Arbiter's notation.
+
+Every engine is an independent implementation installed from PyPI by scripts/setup:
+open_spiel (module pyspiel), pyffish (Fairy-Stockfish) and pydraughts (module draughts).
+An engine works on opaque, immutable nodes:
+
+    root(fen)          the start position (or a FEN, where the engine reads one)
+    legal(node)        [(arbiter_move, native_move), ...]; empty once the game has ended
+    apply(node, nat)   the node after a native move (a new node; the old one is untouched)
+    status(node)       'ongoing', 'win:first', 'win:second' or 'draw'
+
+Square names follow Arbiter: file letter + rank number, files a.. from the left, rank 1 on the
+first player's side. README.md beside this file gives each mapping and how selftest proves it.
+"""
+
+FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+class OracleError(Exception):
+    """An input the oracle cannot play (illegal move, bad FEN, missing package)."""
+
+
+def sq(file_index, rank):
+    """Square name from a 0-based file index and a 1-based rank."""
+    return f"{FILES[file_index]}{rank}"
+
+
+def parse_sq(name):
+    """(0-based file index, 1-based rank) of a square name such as 'c10'."""
+    return FILES.index(name[0]), int(name[1:])
+
+
+def _import(module):
+    try:
+        return __import__(module)
+    except ImportError as e:
+        raise OracleError(f"python module {module} is missing ({e}); run scripts/setup") from None
+
+
+# --------------------------------------------------------------------------------------------
+# open_spiel
+
+
+class OpenSpiel:
+    """A game of open_spiel whose player 0 is Arbiter's first player (true of every game here)."""
+
+    oracle = "open_spiel"
+
+    def __init__(self, game, params=None):
+        self.pyspiel = _import("pyspiel")
+        self.game = self.pyspiel.load_game(game, params or {})
+
+    def root(self, fen=None):
+        if fen is not None:
+            raise OracleError(f"{self.oracle} {self.game} does not read a FEN here")
+        return self.game.new_initial_state()
+
+    def name(self, state, action):
+        raise NotImplementedError
+
+    def legal(self, state):
+        if state.is_terminal():
+            return []
+        return [(self.name(state, a), a) for a in state.legal_actions()]
+
+    def apply(self, state, action):
+        return state.child(action)
+
+    def status(self, state):
+        if not state.is_terminal():
+            return "ongoing"
+        r = state.returns()
+        return "win:first" if r[0] > r[1] else "win:second" if r[1] > r[0] else "draw"
+
+
+class OsTicTacToe(OpenSpiel):
+    # action = row * 3 + column; row 0 is printed on top, so it is rank 3.
+    def __init__(self):
+        super().__init__("tic_tac_toe")
+
+    def name(self, state, action):
+        return sq(action % 3, 3 - action // 3)
+
+
+class OsConnectFour(OpenSpiel):
+    # action = column (0..6 -> a..g); the node carries the column heights to name the resting square.
+    def __init__(self):
+        super().__init__("connect_four")
+
+    def root(self, fen=None):
+        return (super().root(fen), (0,) * 7)
+
+    def legal(self, node):
+        state, heights = node
+        if state.is_terminal():
+            return []
+        return [(sq(a, heights[a] + 1), a) for a in state.legal_actions()]
+
+    def apply(self, node, action):
+        state, heights = node
+        h = list(heights)
+        h[action] += 1
+        return (state.child(action), tuple(h))
+
+    def status(self, node):
+        return super().status(node[0])
+
+
+class OsOthello(OpenSpiel):
+    # open_spiel's own names (d3, pass) already are Arbiter's: its start has black on d5/e4.
+    def __init__(self):
+        super().__init__("othello")
+
+    def name(self, state, action):
+        return state.action_to_string(state.current_player(), action)
+
+
+class OsHex(OpenSpiel):
+    # action = row * 11 + column; row r is rank r + 1, column c is file c. Player 0 joins row 0 to
+    # row 10 (rank 1 to rank 11), player 1 joins column 0 to column 10 (file a to file k).
+    def __init__(self, size=11):
+        super().__init__("hex", {"board_size": size})
+        self.size = size
+
+    def name(self, state, action):
+        return sq(action % self.size, action // self.size + 1)
+
+
+class OsBreakthrough(OpenSpiel):
+    # open_spiel's player 0 ("black") starts on its ranks 7-8 and moves first: rank r is
+    # Arbiter's rank 9 - r, files unchanged (a reflection, so adjacency and direction hold).
+    def __init__(self):
+        super().__init__("breakthrough")
+
+    def name(self, state, action):
+        s = state.action_to_string(state.current_player(), action).rstrip("*")
+        return f"{s[0]}{9 - int(s[1])}{s[2]}{9 - int(s[3])}"
+
+
+class OsCheckers(OpenSpiel):
+    """open_spiel checkers. Its squares are Arbiter's (a1 dark, player 0 on ranks 1-3, moves first).
+    Each jump of a multi-jump is an action of its own; a node is a position at the start of a turn
+    and legal() joins the jumps into one move: from, then every landing square."""
+
+    def __init__(self):
+        super().__init__("checkers")
+
+    def legal(self, state):
+        if state.is_terminal():
+            return []
+        mover = state.current_player()
+        out = []
+
+        def walk(st, text, actions):
+            for a in st.legal_actions():
+                s = st.action_to_string(mover, a)
+                child = st.child(a)
+                t = (text or s[:2]) + s[2:]
+                if not child.is_terminal() and child.current_player() == mover:
+                    walk(child, t, actions + (a,))
+                else:
+                    out.append((t, actions + (a,)))
+
+        walk(state, "", ())
+        return out
+
+    def apply(self, state, actions):
+        for a in actions:
+            state = state.child(a)
+        return state
+
+
+class OsCrazyhouse(OpenSpiel):
+    """open_spiel crazyhouse, used to cross-check counts only: its moves are SAN, and its FEN
+    writes promoted pieces as letters of their own (N~ B~ R~ Q~ -> H A C E)."""
+
+    PROMOTED = {"N": "H", "B": "A", "R": "C", "Q": "E"}
+
+    def __init__(self):
+        super().__init__("crazyhouse")
+
+    def root(self, fen=None):
+        if fen is None:
+            return self.game.new_initial_state()
+        board, rest = fen.split(" ", 1)
+        out = []
+        for ch in board:
+            if ch == "~":
+                prev = out.pop()
+                out.append(self.PROMOTED[prev.upper()] if prev.isupper() else self.PROMOTED[prev.upper()].lower())
+            else:
+                out.append(ch)
+        try:
+            return self.game.new_initial_state("".join(out) + " " + rest)
+        except Exception as e:  # open_spiel raises its own error type
+            raise OracleError(f"open_spiel rejects the FEN: {e}") from None
+
+    def name(self, state, action):
+        return state.action_to_string(state.current_player(), action)
+
+
+# --------------------------------------------------------------------------------------------
+# Fairy-Stockfish (pyffish)
+
+# Fairy-Stockfish's own definitions from its variants.ini (not built into pyffish's binary).
+FSF_CONFIG = """
+[tictactoe]
+maxRank = 3
+maxFile = 3
+immobile = p
+startFen = 3/3/3[PPPPPpppp] w - - 0 1
+pieceDrops = true
+doubleStep = false
+castling = false
+stalemateValue = draw
+immobilityIllegal = false
+connectN = 3
+
+[cfour]
+maxRank = 6
+maxFile = 7
+immobile = p
+startFen = 7/7/7/7/7/7[PPPPPPPPPPPPPPPPPPPPPppppppppppppppppppppp] w - - 0 1
+pieceDrops = true
+enclosingDrop = top
+doubleStep = false
+castling = false
+stalemateValue = draw
+immobilityIllegal = false
+connectN = 4
+nMoveRule = 0
+"""
+
+_fsf_loaded = False
+
+
+class Fsf:
+    """A pyffish variant. Nodes are (FEN, moves so far); pyffish replays the moves on each call.
+    White (the FEN's 'w') is Arbiter's first player in every variant used here. Each pyffish call
+    costs about 1.4 ms whatever it does (it re-initialises the variant), so keep perft depths small.
+
+    Status: a game ends when pyffish reports an immediate end (a line of N, a piece on its flag
+    rank) or when the side to move has no legal move (then game_result rules). Optional ends
+    (Fairy-Stockfish's 50-move rule and repetition, both claimable in chess) are not reported."""
+
+    oracle = "fairy-stockfish"
+
+    def __init__(self, variant, immediate_ends=True):
+        global _fsf_loaded
+        self.sf = _import("pyffish")
+        if not _fsf_loaded:
+            self.sf.load_variant_config(FSF_CONFIG)
+            _fsf_loaded = True
+        if variant not in self.sf.variants():
+            raise OracleError(f"pyffish has no variant {variant}")
+        self.variant = variant
+        self.immediate_ends = immediate_ends
+
+    def root(self, fen=None):
+        if fen is None:
+            fen = self.sf.start_fen(self.variant)
+        else:
+            fen = fen.strip()
+            code = self.sf.validate_fen(fen, self.variant)
+            if code != self.sf.FEN_OK:
+                raise OracleError(f"pyffish rejects the FEN (code {code})")
+        parts = fen.split()
+        if len(parts) < 2 or parts[1] not in ("w", "b"):
+            raise OracleError("the FEN has no side to move")
+        return (fen, ())
+
+    def name(self, m):
+        return m
+
+    def _ended(self, node):
+        """None while the game goes on, else the result for the side to move (>0 win, <0 loss, 0 draw)."""
+        fen, moves = node
+        if self.immediate_ends:
+            ended, result = self.sf.is_immediate_game_end(self.variant, fen, list(moves))
+            if ended:
+                return result
+        return None
+
+    def legal(self, node):
+        # pyffish lists no move once the game has ended, an immediate end included (selftest
+        # checks this), so one call suffices here; status() asks about the end explicitly.
+        fen, moves = node
+        return [(self.name(m), m) for m in self.sf.legal_moves(self.variant, fen, list(moves))]
+
+    def apply(self, node, m):
+        return (node[0], node[1] + (m,))
+
+    def status(self, node):
+        fen, moves = node
+        result = self._ended(node)
+        if result is None:
+            if self.sf.legal_moves(self.variant, fen, list(moves)):
+                return "ongoing"
+            result = self.sf.game_result(self.variant, fen, list(moves))
+        if result == 0:
+            return "draw"
+        first_to_move = (fen.split()[1] == "w") == (len(moves) % 2 == 0)
+        return "win:first" if (result > 0) == first_to_move else "win:second"
+
+
+class FsfDrop(Fsf):
+    """Placement games written as drops of one piece kind: 'P@b2' is Arbiter's 'b2'."""
+
+    def name(self, m):
+        return m.split("@", 1)[1]
+
+
+class FsfFlipello(Fsf):
+    # Fairy-Stockfish's flipello starts with its first player ('w', uppercase) on d4/e5: its rank r
+    # is Arbiter's rank 9 - r. A pass is written from = to (for example a1a1).
+    def __init__(self):
+        super().__init__("flipello")
+
+    def name(self, m):
+        if "@" not in m:
+            return "pass"
+        s = m.split("@", 1)[1]
+        return f"{s[0]}{9 - int(s[1:])}"
+
+
+# --------------------------------------------------------------------------------------------
+# pydraughts
+
+
+def draughts_square(n):
+    """Arbiter's square for square n (1..32) of pydraughts' English board (its public numbering:
+    black, the first player, starts on 1-12). Row (n-1)//4 is rank 1 + that; within a rank the
+    numbers run from the h side: rank 1 is 1=g1 2=e1 3=c1 4=a1, rank 2 is 5=h2 6=f2 7=d2 8=b2."""
+    i, k = divmod(n - 1, 4)
+    rank = i + 1
+    file_index = 6 - 2 * k if rank % 2 == 1 else 7 - 2 * k
+    return sq(file_index, rank)
+
+
+class Pydraughts:
+    """pydraughts' English draughts through its public Board API. Status follows Arbiter's rule
+    only: the side to move without a legal move loses. pydraughts' own draw rules (threefold
+    repetition, 40 moves each of kings without a capture) are not reported."""
+
+    oracle = "pydraughts"
+
+    def __init__(self):
+        self.draughts = _import("draughts")
+
+    def root(self, fen=None):
+        try:
+            return self.draughts.Board("english", fen or "startpos")
+        except Exception as e:
+            raise OracleError(f"pydraughts rejects the FEN: {e}") from None
+
+    def legal(self, board):
+        out = []
+        for m in board.legal_moves():
+            steps = m.steps_move
+            out.append(("".join(draughts_square(s) for s in steps), m))
+        return out
+
+    def apply(self, board, m):
+        # From the position's FEN rather than board.copy(): the copy drags the whole history along
+        # (it serves only pydraughts' draw rules, which are not reported) and costs far more.
+        child = self.draughts.Board("english", board.fen)
+        child.push(m)
+        return child
+
+    def status(self, board):
+        if board.legal_moves():
+            return "ongoing"
+        # draughts.BLACK (1) is the first player in pydraughts' English convention.
+        return "win:second" if board.turn == self.draughts.BLACK else "win:first"
+
+
+# --------------------------------------------------------------------------------------------
+# Which engines speak for which game: the first is the oracle, the others cross-check.
+
+GAMES = {
+    "tic-tac-toe": {"open_spiel": OsTicTacToe, "fairy-stockfish": lambda: FsfDrop("tictactoe")},
+    "connect-four": {"open_spiel": OsConnectFour, "fairy-stockfish": lambda: FsfDrop("cfour")},
+    "othello": {"open_spiel": OsOthello, "fairy-stockfish": FsfFlipello},
+    "draughts": {"pydraughts": Pydraughts, "open_spiel": OsCheckers},
+    "breakthrough": {"fairy-stockfish": lambda: Fsf("breakthrough"), "open_spiel": OsBreakthrough},
+    "crazyhouse": {"fairy-stockfish": lambda: Fsf("crazyhouse", immediate_ends=False)},
+    "hex": {"open_spiel": OsHex},
+}
+
+# Engines that count but do not speak Arbiter's notation (used by perft cross-checks only).
+COUNT_ONLY = {"crazyhouse": {"open_spiel": OsCrazyhouse}}
+
+
+def engine(game, oracle=None, count_only=False):
+    if game not in GAMES:
+        raise OracleError(f"unknown game {game} (one of: {', '.join(GAMES)})")
+    table = dict(GAMES[game])
+    if count_only:
+        table.update(COUNT_ONLY.get(game, {}))
+    if oracle is None:
+        oracle = next(iter(table))
+    if oracle not in table:
+        raise OracleError(f"{game} has no oracle {oracle} (one of: {', '.join(table)})")
+    return table[oracle]()
+
+
+def play_line(eng, node, moves):
+    """The node after moves given in Arbiter notation; OracleError names the first bad one."""
+    for i, m in enumerate(moves):
+        table = dict(eng.legal(node))
+        if m not in table:
+            if not table:
+                raise OracleError(f"move {i + 1} ({m}): the game is over ({eng.status(node)})")
+            raise OracleError(f"move {i + 1} ({m}) is not legal")
+        node = eng.apply(node, table[m])
+    return node
+
+
+def perft(eng, node, depth):
+    """Leaves at depth; a finished game has no children (it counts only when it is at depth)."""
+    if depth == 0:
+        return 1
+    moves = eng.legal(node)
+    if depth == 1:
+        return len(moves)
+    return sum(perft(eng, eng.apply(node, nat), depth - 1) for _, nat in moves)
