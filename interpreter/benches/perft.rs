@@ -84,6 +84,103 @@ fn go(c: &mut Criterion) {
     }
 }
 
+/// Fairy-Stockfish, when `ARBITER_FSF` names its binary (it is not part of the project: build it
+/// beside it to measure), driven over UCI: `go perft N` after `setoption name UCI_Variant`.
+/// `ARBITER_FSF_VARIANTS` names its variants.ini for the variants defined there (tictactoe, cfour).
+struct Fsf {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Fsf {
+    fn start(variant: &str) -> Option<Fsf> {
+        use std::io::Write;
+        let bin = std::env::var("ARBITER_FSF").ok()?;
+        let mut child = std::process::Command::new(bin)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .ok()?;
+        let mut stdin = child.stdin.take()?;
+        let stdout = std::io::BufReader::new(child.stdout.take()?);
+        if let Ok(ini) = std::env::var("ARBITER_FSF_VARIANTS") {
+            writeln!(stdin, "setoption name VariantPath value {ini}").ok()?;
+        }
+        writeln!(stdin, "setoption name UCI_Variant value {variant}").ok()?;
+        let mut f = Fsf { child, stdin, stdout };
+        f.sync()?;
+        Some(f)
+    }
+    fn sync(&mut self) -> Option<()> {
+        use std::io::{BufRead, Write};
+        writeln!(self.stdin, "isready").ok()?;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self.stdout.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            if line.trim() == "readyok" {
+                return Some(());
+            }
+        }
+    }
+    /// Runs `go perft depth` from the variant's start; the node count.
+    fn perft(&mut self, depth: u32) -> u64 {
+        use std::io::{BufRead, Write};
+        writeln!(self.stdin, "position startpos\ngo perft {depth}").expect("Fairy-Stockfish reads");
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self.stdout.read_line(&mut line).expect("Fairy-Stockfish answers") == 0 {
+                panic!("Fairy-Stockfish stopped");
+            }
+            if let Some(n) = line.trim().strip_prefix("Nodes searched:") {
+                return n.trim().parse().expect("a node count");
+            }
+        }
+    }
+}
+
+impl Drop for Fsf {
+    fn drop(&mut self) {
+        use std::io::Write;
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// The seven games of the second family: perft with end rules (a finished game is a leaf), from
+/// the start, and Fairy-Stockfish's time for the same count in the same run where it plays the game.
+fn second_family(c: &mut Criterion) {
+    for (name, depth, fsf) in [
+        ("tic-tac-toe", 9, Some("tictactoe")),
+        ("connect-four", 8, Some("cfour")),
+        ("othello", 8, Some("flipello")),
+        ("draughts", 9, None),
+        ("breakthrough", 5, Some("breakthrough")),
+        ("crazyhouse", 4, Some("crazyhouse")),
+        ("hex", 3, None),
+    ] {
+        let e = engine(name);
+        let pos = e.start();
+        let nodes = pos.perft_stop_at_end(depth);
+        let mut g = c.benchmark_group(format!("{name}-start-d{depth}"));
+        g.throughput(Throughput::Elements(nodes));
+        g.sample_size(10)
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(3));
+        g.bench_function(BenchmarkId::from_parameter("arbiter"), |b| b.iter(|| pos.perft_stop_at_end(depth)));
+        if let Some(mut f) = fsf.and_then(Fsf::start) {
+            assert_eq!(f.perft(depth), nodes, "{name}: both engines must count the same tree");
+            g.bench_function(BenchmarkId::from_parameter("fairy-stockfish"), |b| b.iter(|| f.perft(depth)));
+        }
+        g.finish();
+    }
+}
+
 /// Mean time of one benchmark from criterion's saved estimates, in nanoseconds.
 fn mean_ns(group: &str, id: &str) -> Option<f64> {
     let dir = std::env::var("CARGO_TARGET_DIR")
@@ -99,6 +196,7 @@ fn main() {
     chess(&mut c);
     xiangqi(&mut c);
     go(&mut c);
+    second_family(&mut c);
     c.final_summary();
     println!("\nchess, Arbiter beside shakmaty (time of shakmaty / time of Arbiter; 0.2 = a fifth of its speed):");
     for g in ["chess-start-d5", "chess-kiwipete-d4"] {
@@ -120,6 +218,24 @@ fn main() {
     for (g, nodes) in [("xiangqi-start-d4", 3_290_240.0), ("xiangqi-start-d5", 133_312_995.0)] {
         if let (Some(x), Some(c)) = (nps(g, nodes), chess) {
             println!("  {g:<20}  {x:>7.1} M/s  ({:.2} of chess per node)", x / c);
+        }
+    }
+    println!("\nthe second family, perft with end rules, nodes per second (Fairy-Stockfish with ARBITER_FSF):");
+    for (g, nodes) in [
+        ("tic-tac-toe-start-d9", 127_872.0),
+        ("connect-four-start-d8", 5_673_234.0),
+        ("othello-start-d8", 390_216.0),
+        ("draughts-start-d9", 3_963_680.0),
+        ("breakthrough-start-d5", 6_182_818.0),
+        ("crazyhouse-start-d4", 197_281.0),
+        ("hex-start-d3", 1_727_880.0),
+    ] {
+        if let Some(a) = mean_ns(g, "arbiter") {
+            let mut line = format!("  {g:<24} {:>7.2} M/s", nodes / (a / 1e9) / 1e6);
+            if let Some(f) = mean_ns(g, "fairy-stockfish") {
+                line.push_str(&format!("   fairy-stockfish {:>7.2} M/s   ratio {:.3}", nodes / (f / 1e9) / 1e6, f / a));
+            }
+            println!("{line}");
         }
     }
     println!("\ngo, random playouts per second (one core):");

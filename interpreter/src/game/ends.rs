@@ -13,14 +13,16 @@ impl<B: Bits> Pos<B> {
     /// Does the condition hold here? History conditions never do (the game decides them).
     /// `legal` caches whether the side to move has a legal move.
     pub fn cond_holds(&self, c: &CCond<B>, legal: &mut Option<bool>) -> bool {
+        self.cond_holds_with(c, legal, &mut Vec::new())
+    }
+
+    /// [`Pos::cond_holds`] with a scratch buffer for move generation.
+    fn cond_holds_with(&self, c: &CCond<B>, legal: &mut Option<bool>, buf: &mut Vec<Move>) -> bool {
         let t = &*self.t;
         let stm = self.stm;
         let mover = stm.other();
         match c {
-            CCond::NoLegalMove => !*legal.get_or_insert_with(|| {
-                let mut buf = Vec::new();
-                self.count_legal(&mut buf) > 0
-            }),
+            CCond::NoLegalMove => !*legal.get_or_insert_with(|| self.count_legal(buf) > 0),
             CCond::InCheck => self.in_check(),
             CCond::History => false,
             CCond::Counter { index, plies } => self.counters.get(*index).is_some_and(|c| *c as u32 >= *plies),
@@ -41,7 +43,7 @@ impl<B: Bits> Pos<B> {
             }
             CCond::NoneOf(kinds) => kinds.iter().all(|k| self.kind_bb[k.0 as usize].is_empty()),
             CCond::Passes(n) => self.passes as u32 >= *n,
-            CCond::InARow { n, exact, dirs } => self.line(mover, *n, *exact, dirs).is_some(),
+            CCond::InARow { n, exact, dirs } => self.run_start(mover, *n, *exact, dirs).is_some(),
             CCond::Captured(k) => match k {
                 None => self.last_captured != 0,
                 Some(k) => self.last_captured >> k.0 & 1 == 1,
@@ -72,30 +74,47 @@ impl<B: Bits> Pos<B> {
         buf.iter().any(|m| m.kind != MoveKind::Pass)
     }
 
-    /// A run of `n` (exactly `n`, when `exact`) of `side`'s pieces along one of `dirs` (pairs of a
-    /// ray direction and its reverse): the squares of the first one found.
-    pub fn line(&self, side: Side, n: u32, exact: bool, dirs: &[(u8, u8)]) -> Option<Vec<usize>> {
+    /// Where a run of `n` (exactly `n`, when `exact`) of `side`'s pieces along one of `dirs`
+    /// (pairs of a ray direction and its reverse) starts: (square, direction) of the first found.
+    fn run_start(&self, side: Side, n: u32, exact: bool, dirs: &[(u8, u8)]) -> Option<(usize, u8)> {
         let t = &*self.t;
         let own = self.side_bb[side.index()];
+        if own.count() < n {
+            return None;
+        }
         for s in own.iter() {
             for &(d, rev) in dirs {
                 let back = t.next[rev as usize][s];
                 if back != NO_SQ && own.has(back as usize) {
                     continue; // not where a run starts
                 }
-                let mut run = vec![s];
-                let mut cur = t.next[d as usize][s];
+                let next = &t.next[d as usize];
+                let mut len = 1;
+                let mut cur = next[s];
                 while cur != NO_SQ && own.has(cur as usize) {
-                    run.push(cur as usize);
-                    cur = t.next[d as usize][cur as usize];
+                    len += 1;
+                    cur = next[cur as usize];
                 }
-                let len = run.len() as u32;
                 if len == n || (!exact && len > n) {
-                    return Some(run);
+                    return Some((s, d));
                 }
             }
         }
         None
+    }
+
+    /// A run of `n` (exactly `n`, when `exact`) of `side`'s pieces along one of `dirs`: the squares
+    /// of the first one found.
+    pub fn line(&self, side: Side, n: u32, exact: bool, dirs: &[(u8, u8)]) -> Option<Vec<usize>> {
+        let (s, d) = self.run_start(side, n, exact, dirs)?;
+        let own = self.side_bb[side.index()];
+        let mut run = vec![s];
+        let mut cur = self.t.next[d as usize][s];
+        while cur != NO_SQ && own.has(cur as usize) {
+            run.push(cur as usize);
+            cur = self.t.next[d as usize][cur as usize];
+        }
+        Some(run)
     }
 
     /// A chain of `side`'s adjacent pieces from zone `a` to zone `b`: its squares, if there is one.
@@ -124,11 +143,16 @@ impl<B: Bits> Pos<B> {
 
     /// Does an automatic end rule hold here (history conditions left out)?
     pub fn ended(&self) -> bool {
+        self.ended_with(&mut Vec::new())
+    }
+
+    /// [`Pos::ended`] with a scratch buffer for move generation.
+    fn ended_with(&self, buf: &mut Vec<Move>) -> bool {
         let mut legal = None;
         self.t
             .ends
             .iter()
-            .any(|e| e.automatic && e.conds.iter().all(|c| self.cond_holds(c, &mut legal)))
+            .any(|e| e.automatic && e.conds.iter().all(|c| self.cond_holds_with(c, &mut legal, buf)))
     }
 
     /// Perft where a position an automatic end rule ends is a leaf with no children.
@@ -136,18 +160,26 @@ impl<B: Bits> Pos<B> {
         if depth == 0 {
             return 1;
         }
-        if self.ended() {
+        let mut bufs: Vec<Vec<Move>> = (0..=depth).map(|_| Vec::with_capacity(256)).collect();
+        self.perft_stop_rec(depth, &mut bufs)
+    }
+
+    fn perft_stop_rec(&mut self, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
+        let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
+        buf.clear();
+        if self.ended_with(buf) {
             return 0;
         }
-        let mut buf: Vec<Move> = Vec::with_capacity(64);
-        self.legal_moves(&mut buf);
         if depth == 1 {
-            return buf.len() as u64;
+            return self.count_legal(buf);
         }
+        buf.clear();
+        self.legal_moves(buf);
         let mut n = 0;
-        for m in buf {
+        for i in 0..buf.len() {
+            let m = buf[i];
             let u = self.make(m);
-            n += self.perft_stop(depth - 1);
+            n += self.perft_stop_rec(depth - 1, rest);
             self.unmake(m, &u);
         }
         n

@@ -107,10 +107,21 @@ impl Cx<'_> {
         let (mut pos, mut positives) = attempt(text);
         let (mut base, mut text) = (base, text);
         if base + pos < own_start {
-            // The line holds more than this clause (an item header): read the clause alone.
-            base = own_start;
-            text = &self.src[own_start..end];
-            (pos, positives) = attempt(text);
+            // The line holds more than this clause (an item header): read what follows the block's
+            // `{` (a clause the grammar accepted a prefix of), else the clause alone.
+            let brace = self.src[base..own_start].rfind('{').map(|i| base + i + 1);
+            let after_brace = brace.map(|b| (b, attempt(&self.src[b..end])));
+            match after_brace {
+                Some((b, (p2, r2))) if b + p2 >= own_start => {
+                    let lead = self.src[b..end].len() - self.src[b..end].trim_start().len();
+                    (base, text, pos, positives) = (b + lead, &self.src[b + lead..end], p2.saturating_sub(lead), r2);
+                }
+                _ => {
+                    base = own_start;
+                    text = &self.src[own_start..end];
+                    (pos, positives) = attempt(text);
+                }
+            }
         }
         let pos = pos.min(text.len());
         let mut expected: Vec<String> = Vec::new();
@@ -144,14 +155,15 @@ impl Cx<'_> {
             // A whole condition, verdict, movement or modifier is unknown: list what exists.
             Some(c) => {
                 let written = &text[c.range.0..c.range.1];
-                let mut d = if c.whole && !written.is_empty() {
-                    let span = Span::new(self.file, base + c.range.0, base + c.range.1);
-                    Diagnostic::error(codes::SYNTAX, span, format!("cannot read this {what}: `{written}` is not a {}", c.noun))
-                        .label(format!("not a {}", c.noun))
-                } else if written.is_empty() {
+                let at = Span::new(self.file, base + c.range.0, base + c.range.1);
+                let mut d = if written.is_empty() {
                     Diagnostic::error(codes::SYNTAX, span, message).label(label)
+                } else if c.whole {
+                    Diagnostic::error(codes::SYNTAX, at, format!("cannot read this {what}: `{written}` is not a {}", c.noun))
+                        .label(format!("not a {}", c.noun))
                 } else {
-                    Diagnostic::error(codes::SYNTAX, span, message).label(format!("not a {}", c.noun))
+                    Diagnostic::error(codes::SYNTAX, at, format!("cannot read this {what}: unexpected `{written}`"))
+                        .label(format!("not a {}", c.noun))
                 };
                 // A misspelt first word: `captued King`, `capturin`.
                 let first = written.split_whitespace().next().unwrap_or("");
