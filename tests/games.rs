@@ -400,3 +400,24 @@ fn make_and_unmake_restore_everything_in_the_new_games() {
         }
     }
 }
+
+// ---------------------------------------------------------------- finer movement
+
+#[test]
+fn a_lame_leap_is_blocked_at_any_of_its_points() {
+    let e = variant("janggi-elephant");
+    let free = texts(&e.start());
+    assert!(free.contains(&"e1c4".to_string()) && free.contains(&"e1g4".to_string()), "{free:?}");
+    // The first point, e2, blocks both leaps that pass it.
+    let pos = e.from_fen("4k4/9/9/9/9/9/9/9/4P4/K3E4 w - - 0 1").expect("valid");
+    let moves = texts(&pos);
+    assert!(!moves.contains(&"e1c4".to_string()) && !moves.contains(&"e1g4".to_string()), "{moves:?}");
+    // The second point, f3, blocks only the leap to g4.
+    let pos = e.from_fen("4k4/9/9/9/9/9/9/5P3/9/K3E4 w - - 0 1").expect("valid");
+    let moves = texts(&pos);
+    assert!(moves.contains(&"e1c4".to_string()) && !moves.contains(&"e1g4".to_string()), "{moves:?}");
+    assert_eq!(code(&pos, "e1g4"), "blocked");
+    // The xiangqi horse keeps its one leg.
+    let x = common::bundled("xiangqi").start();
+    assert_eq!(x.perft(3), 79666);
+}

@@ -197,7 +197,8 @@ pub enum Primitive {
     /// Any number of squares up to `max` along each direction through empty squares.
     Slide { dirs: Vec<(i32, i32)>, max: Option<u32> },
     /// To each offset, unless its block point (relative to the start) is occupied.
-    Leap { offsets: Vec<((i32, i32), Option<(i32, i32)>)> },
+    /// To each offset, unless one of its block points (relative to the start) is occupied.
+    Leap { offsets: Vec<((i32, i32), Vec<(i32, i32)>)> },
     /// Along each direction over exactly `screens` pieces.
     Hop { dirs: Vec<(i32, i32)>, screens: u32 },
     /// A new piece from the player's supply onto an empty square.

@@ -76,13 +76,14 @@ pub(super) fn dirs(cx: &mut Cx, names: &[ast::Ident]) -> Vec<(i32, i32)> {
                 }
             }
             None if hexes && builtin_direction(&n.name, false).is_some() => {
-                cx.error(
+                let d = Diagnostic::error(
                     codes::CONTRADICTION,
                     n.span,
                     format!("a board of hexes has no `{}` direction: its cells have six neighbours", n.name),
                 )
-                .help
-                .push("use `orthogonal` (the six neighbours) or name offsets with `direction`".into());
+                .label("square boards only")
+                .help("use `orthogonal` (the six neighbours) or name offsets with `direction`");
+                cx.diags.push(d);
             }
             None => {
                 let mut cands: Vec<String> = BUILTIN_DIRECTIONS.iter().map(|s| s.to_string()).collect();
@@ -432,7 +433,8 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
                     let b = zone_plain(cx, second_expr);
                     let sides = [first_player, second_player].map(|p| (p, cx.player_names.iter().position(|n| *n == p.name)));
                     for (p, found) in sides {
-                        if found.is_none() {
+                        // Without players (no `game`, or one that could not be read) that is reported already.
+                        if found.is_none() && !cx.player_names.is_empty() {
                             let names = cx.player_names.clone();
                             cx.unknown(&p.name, p.span, "player", names.iter().map(|s| s.as_str()));
                         }
@@ -450,11 +452,17 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
                             let d = Diagnostic::error(
                                 codes::DUPLICATE,
                                 second_player.span,
-                                format!("both parts of zone `{}` are for `{}`, and none is for `{other}`", z.name.name, second_player.name),
+                                format!(
+                                    "both parts of zone `{}` are for `{}`, and none is for `{other}`",
+                                    z.name.name, second_player.name
+                                ),
                             )
                             .label("given again here")
                             .with(first_player.span, "first given here")
-                            .help(format!("give one part for each player: `... for {}, ... for {other}`", second_player.name));
+                            .help(format!(
+                                "give one part for each player: `... for {}, ... for {other}`",
+                                second_player.name
+                            ));
                             cx.diags.push(d);
                             None
                         }

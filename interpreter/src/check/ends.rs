@@ -209,7 +209,13 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, h
             let longest = d
                 .iter()
                 .map(|&(dx, dy)| {
-                    let along = |step: i32, size: usize| if step == 0 { usize::MAX } else { (size - 1) / step.unsigned_abs() as usize + 1 };
+                    let along = |step: i32, size: usize| {
+                        if step == 0 {
+                            usize::MAX
+                        } else {
+                            (size - 1) / step.unsigned_abs() as usize + 1
+                        }
+                    };
                     along(dx, w).min(along(dy, h))
                 })
                 .max()
@@ -248,7 +254,10 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, h
                 }
                 ok = false;
                 let whose = match empty.as_slice() {
-                    [i] => cx.player_names.get(*i).map_or_else(|| "one player".to_string(), |n| format!("`{n}`")),
+                    [i] => cx
+                        .player_names
+                        .get(*i)
+                        .map_or_else(|| "one player".to_string(), |n| format!("`{n}`")),
                     _ => "either player".to_string(),
                 };
                 cx.error(

@@ -129,7 +129,11 @@ impl Cx<'_> {
 
 /// "a" or "an" before a number written in digits (`an 8 × 8 board`, `an 11 × 9 board`).
 fn article(n: usize) -> &'static str {
-    if matches!(n, 8 | 11 | 18) || (80..90).contains(&n) { "an" } else { "a" }
+    if matches!(n, 8 | 11 | 18) || (80..90).contains(&n) {
+        "an"
+    } else {
+        "a"
+    }
 }
 
 fn cite(c: &Option<ast::Cite>) -> Option<String> {
@@ -448,8 +452,12 @@ fn resolve(
                 }
                 "swap" => {
                     if let Some(span) = a.when_stuck {
-                        cx.error(codes::CONTRADICTION, span, "`when no other move` is for passes; a swap is the second player's first move")
-                            .label = "not for a swap".into();
+                        cx.error(
+                            codes::CONTRADICTION,
+                            span,
+                            "`when no other move` is for passes; a swap is the second player's first move",
+                        )
+                        .label = "not for a swap".into();
                     }
                     if let Some(b) = &cx.board
                         && b.width != b.height
@@ -458,7 +466,10 @@ fn resolve(
                         let mut d = Diagnostic::error(
                             codes::CONTRADICTION,
                             a.what.span,
-                            format!("a swap mirrors the first piece across the long diagonal, and {} {w} × {h} board has none", article(w)),
+                            format!(
+                                "a swap mirrors the first piece across the long diagonal, and {} {w} × {h} board has none",
+                                article(w)
+                            ),
                         )
                         .label("needs a square board");
                         if let Some(size) = items.iter().find_map(|i| match i {
@@ -478,13 +489,16 @@ fn resolve(
         }
         if let ast::Item::Hand(h) = it {
             if hand.is_some() {
-                cx.diags.push(Diagnostic::warning(codes::REDUNDANT, h.span, "`captures go to hand` is stated twice"));
+                cx.diags.push(Diagnostic::warning(
+                    codes::REDUNDANT,
+                    h.span,
+                    "`captures go to hand` is stated twice",
+                ));
             }
             if h.unpromoted {
                 if !kinds.iter().any(|k| k.promotion.is_some()) {
                     cx.diags.push(
-                        Diagnostic::warning(codes::REDUNDANT, h.span, "`unpromoted` changes nothing: no piece promotes")
-                            .label("no effect"),
+                        Diagnostic::warning(codes::REDUNDANT, h.span, "`unpromoted` changes nothing: no piece promotes").label("no effect"),
                     );
                 }
                 // Each promoted kind must come from one kind only, so it knows what it was.
@@ -532,9 +546,20 @@ fn resolve(
                 );
             }
             must_span = Some(m.span);
-            if !kinds.iter().any(|k| k.forms.iter().any(|f| f.captures() || f.capturing || f.enclose.as_ref().is_some_and(|e| e.0 == Enclose::Capture) || f.target == Target::EnPassant)) {
-                cx.error(codes::CONTRADICTION, m.span, "`must capture`, but no clause of any piece can capture")
-                    .label = "never applies".into();
+            if !kinds.iter().any(|k| {
+                k.forms.iter().any(|f| {
+                    f.captures()
+                        || f.capturing
+                        || f.enclose.as_ref().is_some_and(|e| e.0 == Enclose::Capture)
+                        || f.target == Target::EnPassant
+                })
+            }) {
+                cx.error(
+                    codes::CONTRADICTION,
+                    m.span,
+                    "`must capture`, but no clause of any piece can capture",
+                )
+                .label = "never applies".into();
             }
             must_capture = Some(MustCapture {
                 most: m.most,
@@ -564,12 +589,18 @@ fn resolve(
             }
         }
     } else if !kinds.iter().any(|k| k.forms.iter().any(|f| f.primitive == Primitive::Drop))
-        && let Some(span) = items.iter().find_map(|i| if let ast::Item::Hand(h) = i { Some(h.span) } else { None })
+        && let Some(span) = items
+            .iter()
+            .find_map(|i| if let ast::Item::Hand(h) = i { Some(h.span) } else { None })
     {
         cx.diags.push(
-            Diagnostic::warning(codes::UNUSED, span, "captured pieces go to the hand, but no piece is ever dropped from it")
-                .label("never used")
-                .help("let pieces come back with a `drop` clause, or leave this out"),
+            Diagnostic::warning(
+                codes::UNUSED,
+                span,
+                "captured pieces go to the hand, but no piece is ever dropped from it",
+            )
+            .label("never used")
+            .help("let pieces come back with a `drop` clause, or leave this out"),
         );
     }
     // `forbid royal attacked` counts an attack where an enemy clause could land on the royal: a

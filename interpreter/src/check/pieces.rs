@@ -103,7 +103,10 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
             Diagnostic::warning(
                 codes::REDUNDANT,
                 span,
-                format!("`ending the move` stops a continuing jump, and `{}` has no `continuing` clause", p.name.name),
+                format!(
+                    "`ending the move` stops a continuing jump, and `{}` has no `continuing` clause",
+                    p.name.name
+                ),
             )
             .label("no effect"),
         );
@@ -172,25 +175,27 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 .label = "out of range".into();
                 return None;
             }
-            let block = match block {
-                Some((c, d, bspan)) => {
-                    let inside = (c.signum() == a.signum() || *c == 0)
-                        && (d.signum() == b.signum() || *d == 0)
-                        && c.unsigned_abs() <= a.unsigned_abs()
-                        && d.unsigned_abs() <= b.unsigned_abs();
-                    if !inside || (*c, *d) == (0, 0) || (*c, *d) == (a, b) {
-                        cx.error(
-                            codes::CONTRADICTION,
-                            *bspan,
-                            format!("the block point ({c},{d}) must lie strictly between the start and the leap's target ({a},{b})"),
-                        )
-                        .label = "not between".into();
-                        return None;
-                    }
-                    Some((*c, *d))
+            let mut points = Vec::new();
+            for (c, d, bspan) in block {
+                let inside = (c.signum() == a.signum() || *c == 0)
+                    && (d.signum() == b.signum() || *d == 0)
+                    && c.unsigned_abs() <= a.unsigned_abs()
+                    && d.unsigned_abs() <= b.unsigned_abs();
+                if !inside || (*c, *d) == (0, 0) || (*c, *d) == (a, b) {
+                    cx.error(
+                        codes::CONTRADICTION,
+                        *bspan,
+                        format!("the block point ({c},{d}) must lie strictly between the start and the leap's target ({a},{b})"),
+                    )
+                    .label = "not between".into();
+                    return None;
                 }
-                None => None,
-            };
+                if points.contains(&(*c, *d)) {
+                    cx.diags.push(Diagnostic::warning(codes::REDUNDANT, *bspan, format!("the block point ({c},{d}) is given twice")));
+                }
+                points.push((*c, *d));
+            }
+            let block = points;
             Primitive::Leap {
                 offsets: leap_offsets(a, b, block),
             }
@@ -374,7 +379,14 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         .help(help);
         cx.diags.push(d);
     }
-    if let (Some(span), ast::Primitive::Jump { over: Some((ast::JumpOver::Own, over)), .. }) = (capturing, &f.primitive) {
+    if let (
+        Some(span),
+        ast::Primitive::Jump {
+            over: Some((ast::JumpOver::Own, over)),
+            ..
+        },
+    ) = (capturing, &f.primitive)
+    {
         let d = Diagnostic::error(
             codes::CONTRADICTION,
             span,
@@ -417,8 +429,12 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     }
     if !dropping {
         for span in &drop_only {
-            cx.error(codes::CONTRADICTION, *span, "this restriction is about drops, and this clause is not a `drop`")
-                .label = "not a drop".into();
+            cx.error(
+                codes::CONTRADICTION,
+                *span,
+                "this restriction is about drops, and this clause is not a `drop`",
+            )
+            .label = "not a drop".into();
         }
     }
     let target = if placing || jumping {
@@ -465,13 +481,14 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
 }
 
 /// The eight (or four) orientations of a leap, each with its block point turned the same way.
-fn leap_offsets(a: i32, b: i32, block: Option<(i32, i32)>) -> Vec<((i32, i32), Option<(i32, i32)>)> {
-    let mut v: Vec<((i32, i32), Option<(i32, i32)>)> = Vec::new();
-    for (x, y, bl) in [(a, b, block), (b, a, block.map(|(c, d)| (d, c)))] {
+fn leap_offsets(a: i32, b: i32, block: Vec<(i32, i32)>) -> Vec<((i32, i32), Vec<(i32, i32)>)> {
+    let mut v: Vec<((i32, i32), Vec<(i32, i32)>)> = Vec::new();
+    let swapped: Vec<(i32, i32)> = block.iter().map(|&(c, d)| (d, c)).collect();
+    for (x, y, bl) in [(a, b, &block), (b, a, &swapped)] {
         for sx in [1, -1] {
             for sy in [1, -1] {
                 let o = (x * sx, y * sy);
-                let blk = bl.map(|(c, d)| (c * sx, d * sy));
+                let blk: Vec<(i32, i32)> = bl.iter().map(|(c, d)| (c * sx, d * sy)).collect();
                 if !v.iter().any(|(e, _)| *e == o) {
                     v.push((o, blk));
                 }

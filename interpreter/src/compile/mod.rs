@@ -452,7 +452,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         }
                         Gen::Lame { entries }
                     }
-                    Primitive::Leap { offsets } if offsets.iter().all(|o| o.1.is_none()) => {
+                    Primitive::Leap { offsets } if offsets.iter().all(|o| o.1.is_empty()) => {
                         let offs: Vec<(i32, i32)> = offsets.iter().map(|(o, _)| (o.0, o.1 * flip)).collect();
                         Gen::Leap {
                             targets: leap_table(board, &offs),
@@ -463,10 +463,10 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         for (sq, e) in entries.iter_mut().enumerate() {
                             for (o, blk) in offsets {
                                 if let Some(to) = board.offset(sq, o.0, o.1 * flip) {
-                                    let mask = match blk {
-                                        Some(b) => board.offset(sq, b.0, b.1 * flip).map_or(B::EMPTY, B::bit),
-                                        None => B::EMPTY,
-                                    };
+                                    let mut mask = B::EMPTY;
+                                    for b in blk {
+                                        mask |= board.offset(sq, b.0, b.1 * flip).map_or(B::EMPTY, B::bit);
+                                    }
                                     e.push((to as u16, mask));
                                 }
                             }

@@ -530,7 +530,7 @@ impl Position {
             } else if hop_line {
                 continue;
             } else if !self.clause_reach(us, kind, i, from, false).contains(&to) {
-                let blocker = lame_block(b, f, us, from, to).filter(|&s| self.piece_at(s).is_some()).or_else(|| {
+                let blocker = lame_blocks(b, f, us, from, to).into_iter().find(|&s| self.piece_at(s).is_some()).or_else(|| {
                     (0..b.squares())
                         .filter(|&s| s != from && s != to && self.piece_at(s).is_some())
                         .find(|&s| between(b, from, to, s))
@@ -680,16 +680,17 @@ fn hop_along(b: &Board, f: &Form, side: Side, from: usize, to: usize) -> bool {
     })
 }
 
-/// The point that must be empty for a lame leap or a multi-square step from `from` to `to`
-/// (the xiangqi horse's leg, the elephant's eye), if the clause has one for that leap.
-fn lame_block(b: &Board, f: &Form, side: Side, from: usize, to: usize) -> Option<usize> {
+/// The points that must be empty for a lame leap from `from` to `to` (the horse's leg, the
+/// elephant's eye), if the clause has any for that leap.
+fn lame_blocks(b: &Board, f: &Form, side: Side, from: usize, to: usize) -> Vec<usize> {
     let flip = if side == Side::FIRST { 1 } else { -1 };
     match &f.primitive {
-        Primitive::Leap { offsets } => offsets.iter().find_map(|(o, blk)| {
-            let blk = (*blk)?;
-            (b.offset(from, o.0, o.1 * flip) == Some(to)).then(|| b.offset(from, blk.0, blk.1 * flip))?
-        }),
-        _ => None,
+        Primitive::Leap { offsets } => offsets
+            .iter()
+            .filter(|(o, _)| b.offset(from, o.0, o.1 * flip) == Some(to))
+            .flat_map(|(_, blk)| blk.iter().filter_map(|p| b.offset(from, p.0, p.1 * flip)))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

@@ -218,7 +218,8 @@ pub enum Primitive {
     },
     Leap {
         offset: (i32, i32, Span),
-        block: Option<(i32, i32, Span)>,
+        /// The block points (empty: the leap jumps).
+        block: Vec<(i32, i32, Span)>,
     },
     Hop {
         dirs: Vec<Ident>,

@@ -159,26 +159,29 @@ impl Cx<'_> {
                 let mut d = if written.is_empty() {
                     Diagnostic::error(codes::SYNTAX, span, message).label(label)
                 } else if c.whole {
-                    Diagnostic::error(codes::SYNTAX, at, format!("cannot read this {what}: `{written}` is not a {}", c.noun))
-                        .label(format!("not a {}", c.noun))
+                    Diagnostic::error(
+                        codes::SYNTAX,
+                        at,
+                        format!("cannot read this {what}: `{written}` is not a {}", c.noun),
+                    )
+                    .label(format!("not a {}", c.noun))
                 } else {
                     Diagnostic::error(codes::SYNTAX, at, format!("cannot read this {what}: unexpected `{written}`"))
                         .label(format!("not a {}", c.noun))
                 };
-                // A misspelt first word: `captued King`, `capturin`.
+                // A misspelt first word: `captued King`, `capturin`. Not for the shortest words
+                // (`win in a row` is no misspelt `in`).
                 let first = written.split_whitespace().next().unwrap_or("");
+                let shortest = if c.whole { 4 } else { 3 };
                 if !c.words.contains(&first)
-                    && let Some(s) = suggest(first, c.words.iter().copied())
+                    && let Some(s) = suggest(first, c.words.iter().copied().filter(|w| w.len() >= shortest))
                 {
                     d = d.help(format!("did you mean `{s}`?"));
                 }
                 d.help(format!("expected a {}: {}", c.noun, c.list))
             }
             None => {
-                if entry == Rule::end_clause_only
-                    && positives.contains(&Rule::arrow)
-                    && !strip_comment(text).contains("->")
-                {
+                if entry == Rule::end_clause_only && positives.contains(&Rule::arrow) && !strip_comment(text).contains("->") {
                     // A condition was read and the line has no `->`: the rest cannot be another condition.
                     expected = vec![describe(Rule::comma), describe(Rule::arrow)].into_iter().flatten().collect();
                 }
@@ -239,7 +242,18 @@ struct Construct {
 const CONDITIONS: &str = "no legal move, in check, repetition N, N moves without capture [or KIND move], \
 N passes in a row, [exactly] N in a row along DIRS, only PATTERN, none of KINDS, one side checking throughout, \
 captured [KIND], no pieces left, no KIND left, connects ZONE and ZONE, neither side can move, KIND in ZONE";
-const CONDITION_WORDS: &[&str] = &["no", "in", "repetition", "only", "none", "one", "captured", "connects", "neither", "exactly"];
+const CONDITION_WORDS: &[&str] = &[
+    "no",
+    "in",
+    "repetition",
+    "only",
+    "none",
+    "one",
+    "captured",
+    "connects",
+    "neither",
+    "exactly",
+];
 const VERDICTS: &str = "side to move loses, side to move wins, mover wins, mover loses, checking side loses, draw, \
 claimable draw, score by area [with PARAM], no result, most pieces wins";
 const VERDICT_WORDS: &[&str] = &["side", "mover", "checking", "draw", "claimable", "score", "no", "most"];
@@ -250,7 +264,17 @@ const MODIFIERS: &str = "to empty, to enemy, to en-passant, from ZONE, within ZO
 capturing, continuing, falling DIR, flipping enclosed along DIRS, capturing enclosed along DIRS, only if it flips, \
 only if it captures, not on a file with own KIND, not giving checkmate, not where it cannot move";
 const MODIFIER_WORDS: &[&str] = &[
-    "to", "from", "within", "unmoved", "marks", "capturing", "continuing", "falling", "flipping", "only", "not",
+    "to",
+    "from",
+    "within",
+    "unmoved",
+    "marks",
+    "capturing",
+    "continuing",
+    "falling",
+    "flipping",
+    "only",
+    "not",
 ];
 
 /// The rules whose being expected means the re-read stopped inside or at the start of a condition
@@ -434,12 +458,16 @@ fn construct(entry: Rule, text: &str, pos: usize, positives: &[Rule]) -> Option<
                     }
                     // The condition: from the `:` or `,` before it to the `,` or `->` after it.
                     let start = text[..pos].rfind(',').filter(|&i| i > colon).map_or(colon + 1, |i| i + 1);
-                    let end = [text[pos..].find(',').map(|i| pos + i), arrow, text[pos..].find('[').map(|i| pos + i)]
-                        .into_iter()
-                        .flatten()
-                        .min()
-                        .unwrap_or(text.len())
-                        .max(pos);
+                    let end = [
+                        text[pos..].find(',').map(|i| pos + i),
+                        arrow,
+                        text[pos..].find('[').map(|i| pos + i),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .min()
+                    .unwrap_or(text.len())
+                    .max(pos);
                     Some(Construct {
                         noun: "condition",
                         list: CONDITIONS,
@@ -1129,7 +1157,7 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                     .collect();
                 primitive = Some(Primitive::Leap {
                     offset: offs[0],
-                    block: offs.get(1).copied(),
+                    block: offs[1..].to_vec(),
                 });
             }
             Rule::hop => {
@@ -1179,12 +1207,20 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                         _ => {}
                     }
                 }
-                modifiers.push(Modifier::Enclosing { flip, dirs: ds, span: cspan });
+                modifiers.push(Modifier::Enclosing {
+                    flip,
+                    dirs: ds,
+                    span: cspan,
+                });
             }
             Rule::capturing => modifiers.push(Modifier::Capturing(cspan)),
             Rule::continuing => modifiers.push(Modifier::Continuing(cspan)),
             Rule::falling => {
-                let ds = c.into_inner().find(|k| k.as_rule() == Rule::dirs).map(|k| dirs(cx, k)).unwrap_or_default();
+                let ds = c
+                    .into_inner()
+                    .find(|k| k.as_rule() == Rule::dirs)
+                    .map(|k| dirs(cx, k))
+                    .unwrap_or_default();
                 modifiers.push(Modifier::Falling(ds, cspan));
             }
             Rule::only_if => {
@@ -1192,7 +1228,10 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                 modifiers.push(Modifier::OnlyIf { flips, span: cspan });
             }
             Rule::no_file_with => {
-                let id = c.into_inner().find(|k| k.as_rule() == Rule::ident).expect("grammar: a kind after `own`");
+                let id = c
+                    .into_inner()
+                    .find(|k| k.as_rule() == Rule::ident)
+                    .expect("grammar: a kind after `own`");
                 modifiers.push(Modifier::NoFileWith(cx.ident(id), cspan));
             }
             Rule::not_giving_mate => modifiers.push(Modifier::NotGivingMate(cspan)),
@@ -1522,6 +1561,66 @@ mod tests {
         assert_eq!(d.items.len(), 1, "{d:?}");
         assert_eq!(d.items[0].message, "cannot read this end rule: unexpected `=>`");
         assert_eq!(d.items[0].help, vec!["expected `,` or `->`".to_string()]);
+    }
+
+    #[test]
+    fn an_unknown_condition_lists_the_conditions_that_exist() {
+        let src = "end { win: five in a line -> mover wins }\n";
+        let (_, d) = parse(src);
+        assert_eq!(d.items.len(), 1, "{d:?}");
+        assert_eq!(d.items[0].message, "cannot read this end rule: `five in a line` is not a condition");
+        let s = d.items[0].span;
+        assert_eq!(&src[s.start as usize..s.end as usize], "five in a line");
+        assert!(
+            d.items[0].help[0].starts_with("expected a condition: no legal move, in check,"),
+            "{:?}",
+            d.items[0].help
+        );
+        assert!(
+            d.items[0].help[0].ends_with("neither side can move, KIND in ZONE"),
+            "{:?}",
+            d.items[0].help
+        );
+    }
+
+    #[test]
+    fn an_unknown_verdict_lists_the_verdicts_and_suggests_one() {
+        let (_, d) = parse("end {\n  full: no legal move -> drawn   [4]\n}\n");
+        assert_eq!(d.items.len(), 1, "{d:?}");
+        assert_eq!(d.items[0].message, "cannot read this end rule: `drawn` is not a verdict");
+        assert_eq!(d.items[0].help[0], "did you mean `draw`?");
+        assert!(
+            d.items[0].help[1].starts_with("expected a verdict: side to move loses,"),
+            "{:?}",
+            d.items[0].help
+        );
+    }
+
+    #[test]
+    fn an_incomplete_condition_or_a_missing_arrow_keeps_the_precise_message() {
+        let (_, d) = parse("end {\n  a: 5 in a row along -> mover wins\n  b: captured mover wins\n}\n");
+        assert_eq!(d.items.len(), 2, "{d:?}");
+        assert_eq!(d.items[0].help, vec!["expected a name".to_string()]);
+        assert_eq!(d.items[1].help, vec!["expected `,` or `->`".to_string()]);
+    }
+
+    #[test]
+    fn an_unknown_movement_or_modifier_lists_those_that_exist() {
+        let (_, d) = parse("piece Man \"M\" {\n  walk forward\n  step forward, capturin\n}\n");
+        assert_eq!(d.items.len(), 2, "{d:?}");
+        assert_eq!(d.items[0].label, "not a movement");
+        assert!(
+            d.items[0].help[0].starts_with("expected a movement: step DIRS [N],"),
+            "{:?}",
+            d.items[0].help
+        );
+        assert_eq!(d.items[1].message, "cannot read this movement clause: unexpected `capturin`");
+        assert_eq!(d.items[1].help[0], "did you mean `capturing`?");
+        assert!(
+            d.items[1].help[1].starts_with("expected a modifier: to empty,"),
+            "{:?}",
+            d.items[1].help
+        );
     }
 
     #[test]
