@@ -421,3 +421,26 @@ fn a_lame_leap_is_blocked_at_any_of_its_points() {
     let x = common::bundled("xiangqi").start();
     assert_eq!(x.perft(3), 79666);
 }
+
+#[test]
+fn promotion_may_be_optional_forced_on_a_sub_zone_and_taken_when_leaving() {
+    let e = variant("optional-promotion");
+    // a5 to a6 enters the far ranks: stay or promote. b6 to b7 starts there: the same.
+    let moves = texts(&e.start());
+    for m in ["a5a6", "a5a6g", "b6b7", "b6b7g"] {
+        assert!(moves.contains(&m.to_string()), "{m}: {moves:?}");
+    }
+    // On the last rank it must promote (the letter is written, as the promotion is optional elsewhere).
+    let pos = e.from_fen("k7/1P6/8/8/8/8/8/7K w - - 0 1").expect("valid");
+    let moves = texts(&pos);
+    assert!(moves.contains(&"b7b8g".to_string()) && !moves.contains(&"b7b8".to_string()), "{moves:?}");
+    let mut after = pos.clone();
+    after.play_unchecked(uci::find(&pos, "b7b8g").expect("legal"));
+    assert_eq!(after.fen(), "kG6/8/8/8/8/8/8/7K b - - 0 1");
+    // Standing unpromoted in the optional zone is a legal position; on the last rank it is not.
+    assert!(e.from_fen("k7/8/1P6/8/8/8/8/7K w - - 0 1").is_ok());
+    assert!(e.from_fen("kP6/8/8/8/8/8/8/7K w - - 0 1").is_err());
+    // Chess keeps its four choices on the last rank only.
+    let c = common::bundled("chess").from_fen("k7/4P3/8/8/8/8/8/7K w - - 0 1").expect("valid");
+    assert_eq!(texts(&c).iter().filter(|m| m.starts_with("e7e8")).count(), 4);
+}

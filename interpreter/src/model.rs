@@ -280,6 +280,12 @@ pub struct Promotion {
     pub choices: Vec<KindId>,
     /// A continuing move stops where the piece promotes.
     pub ends_move: bool,
+    /// The piece may also stay as it is (except in `forced`).
+    pub optional: bool,
+    /// Where promotion is not optional (per side).
+    pub forced: Option<BySide<SquareSet>>,
+    /// A move that starts in the zone may promote too.
+    pub leaving: bool,
     pub cite: Option<String>,
 }
 

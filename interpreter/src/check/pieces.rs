@@ -89,10 +89,26 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
                 }
             }
         }
+        let forced = match &pr.forced {
+            Some(z) => {
+                if pr.optional.is_none() {
+                    cx.diags.push(
+                        Diagnostic::warning(codes::REDUNDANT, z.span, "`must on` narrows an optional promotion, and this one is not optional")
+                            .label("every promotion here is forced already")
+                            .help("add `, optionally` before it"),
+                    );
+                }
+                board::zone_by_side(cx, z)
+            }
+            None => None,
+        };
         Some(Promotion {
             zone,
             choices,
             ends_move: pr.ends_move.is_some(),
+            optional: pr.optional.is_some(),
+            forced,
+            leaving: pr.leaving.is_some(),
             cite: cite(&pr.cite),
         })
     });

@@ -102,6 +102,29 @@ pub struct CForm<B> {
     pub effects: bool,
 }
 
+/// A promotion rule of one kind for one side.
+#[derive(Clone, Debug)]
+pub struct CPromo<B> {
+    pub zone: B,
+    pub choices: Vec<KindId>,
+    /// The piece may stay as it is, except on `forced`.
+    pub optional: bool,
+    pub forced: B,
+    /// A move starting in the zone may promote.
+    pub leaving: bool,
+}
+
+impl<B: Bits> CPromo<B> {
+    /// Of the squares `to` a piece on `from` reaches: (those where it may promote, those where it
+    /// may stay as it is).
+    #[inline(always)]
+    pub fn split(&self, from: usize, to: B) -> (B, B) {
+        let promoting = if self.leaving && self.zone.has(from) { to } else { to & self.zone };
+        let plain = if self.optional { to & !(promoting & self.forced) } else { to & !promoting };
+        (promoting, plain)
+    }
+}
+
 /// A castling rule of one kind for one side.
 #[derive(Clone, Debug)]
 pub struct CCastle {
@@ -161,8 +184,8 @@ pub struct Tables<B> {
     pub pass: bool,
     /// Directions (ray indices) along which two royals may not face each other.
     pub facing: Vec<u8>,
-    /// Promotion zone and choices per side and kind.
-    pub promotion: [Vec<Option<(B, Vec<KindId>)>>; 2],
+    /// Promotion per side and kind.
+    pub promotion: [Vec<Option<CPromo<B>>>; 2],
     /// Per kind: promoting ends a continuing move.
     pub promotion_ends: Vec<bool>,
     /// Counters kept: which kind's move also resets each (None: only captures).
@@ -417,11 +440,13 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         let s = side.index();
         for (ki, kind) in rules.kinds.iter().enumerate() {
             let kid = KindId(ki as u8);
-            t.promotion[s].push(
-                kind.promotion
-                    .as_ref()
-                    .map(|p| (set_to_bits::<B>(&p.zone[side]), p.choices.clone())),
-            );
+            t.promotion[s].push(kind.promotion.as_ref().map(|p| CPromo {
+                zone: set_to_bits::<B>(&p.zone[side]),
+                choices: p.choices.clone(),
+                optional: p.optional,
+                forced: p.forced.as_ref().map_or(B::EMPTY, |z| set_to_bits::<B>(&z[side])),
+                leaving: p.leaving,
+            }));
             for (ci, f) in kind.forms.iter().enumerate() {
                 let from = f.from.as_ref().map_or(board_mask, |z| set_to_bits(&z[side]));
                 let within = f.within.as_ref().map_or(board_mask, |z| set_to_bits(&z[side]));

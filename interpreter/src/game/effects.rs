@@ -306,14 +306,7 @@ impl<B: Bits> Pos<B> {
             promo: 0,
             route,
         };
-        match &self.t.promotion[self.stm.index()][kind.0 as usize] {
-            Some((zone, choices)) if zone.has(to) => {
-                for c in choices {
-                    out.push(Move { promo: c.0 + 1, ..m });
-                }
-            }
-            _ => out.push(m),
-        }
+        super::position::emit_set::<B, false>(out, m, B::bit(to), self.t.promotion[self.stm.index()][kind.0 as usize].as_ref());
     }
 
     /// After a capturing leg landing on `at` (with `dead` the pieces jumped so far, still standing
@@ -327,7 +320,7 @@ impl<B: Bits> Pos<B> {
         let legs = route & 15;
         let promoting = t.promotion[us.index()][kind.0 as usize]
             .as_ref()
-            .is_some_and(|(zone, _)| zone.has(at));
+            .is_some_and(|p| p.split(from, B::bit(at)).0.any());
         let ends_here = promoting && self.promotion_ends_move(kind);
         let full = legs >= max_legs(t.leg_bits).min(15);
         let mut went_on = false;

@@ -435,14 +435,7 @@ impl<B: Bits> Pos<B> {
             promo: 0,
             route: 0,
         };
-        match &self.t.promotion[self.stm.index()][f.kind.0 as usize] {
-            Some((zone, choices)) if zone.has(to) => {
-                for c in choices {
-                    out.push(Move { promo: c.0 + 1, ..m });
-                }
-            }
-            _ => out.push(m),
-        }
+        emit_set::<B, false>(out, m, B::bit(to), self.t.promotion[self.stm.index()][f.kind.0 as usize].as_ref());
     }
 
     /// The partner square for a castling move in ray direction `dir` from `from`, if the first
@@ -992,7 +985,7 @@ impl<B: Bits> Pos<B> {
 /// Emits the moves from `base.from` to every square of `to` (one per promotion choice where the
 /// piece must promote), or only counts them.
 #[inline(always)]
-fn emit_set<B: Bits, const COUNT: bool>(out: &mut Vec<Move>, base: Move, to: B, promo: Option<&(B, Vec<KindId>)>) -> u64 {
+pub(super) fn emit_set<B: Bits, const COUNT: bool>(out: &mut Vec<Move>, base: Move, to: B, promo: Option<&crate::compile::CPromo<B>>) -> u64 {
     match promo {
         None => {
             if !COUNT {
@@ -1002,14 +995,14 @@ fn emit_set<B: Bits, const COUNT: bool>(out: &mut Vec<Move>, base: Move, to: B, 
             }
             to.count() as u64
         }
-        Some((zone, choices)) => {
-            let promoting = to & *zone;
+        Some(p) => {
+            let (promoting, plain) = p.split(base.from as usize, to);
             if !COUNT {
-                for sq in (to & !*zone).iter() {
+                for sq in plain.iter() {
                     out.push(Move { to: sq as u16, ..base });
                 }
                 for sq in promoting.iter() {
-                    for c in choices {
+                    for c in &p.choices {
                         out.push(Move {
                             to: sq as u16,
                             promo: c.0 + 1,
@@ -1018,7 +1011,7 @@ fn emit_set<B: Bits, const COUNT: bool>(out: &mut Vec<Move>, base: Move, to: B, 
                     }
                 }
             }
-            (to & !*zone).count() as u64 + promoting.count() as u64 * choices.len() as u64
+            plain.count() as u64 + promoting.count() as u64 * p.choices.len() as u64
         }
     }
 }

@@ -229,6 +229,7 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
         if let Some((k, side)) = c
             && let Some(pr) = &rules.kind(*k).promotion
             && pr.zone[*side].contains(sq)
+            && (!pr.optional || pr.forced.as_ref().is_some_and(|z| z[*side].contains(sq)))
         {
             return Err(FenError::Illegal(format!(
                 "the {} {} on {} stands where it must already have promoted",

@@ -48,7 +48,7 @@ pub fn to_text(pos: &Position, m: Move) -> String {
 fn forced_promotion(pos: &Position, m: Move) -> bool {
     let rules = pos.rules();
     let kind = pos.piece_at(m.from as usize).map(|p| p.0);
-    kind.and_then(|k| rules.kind(k).promotion.as_ref()).is_some_and(|p| p.choices.len() == 1)
+    kind.and_then(|k| rules.kind(k).promotion.as_ref()).is_some_and(|p| p.choices.len() == 1 && !p.optional)
 }
 
 /// A move as written, before it is matched against the position.

@@ -290,6 +290,12 @@ pub struct Promotion {
     pub kinds: Vec<Ident>,
     /// `, ending the move`: a continuing move stops where the piece promotes.
     pub ends_move: Option<Span>,
+    /// `, optionally`: the piece may also stay as it is.
+    pub optional: Option<Span>,
+    /// `, must on ZONE`: where promotion is not optional.
+    pub forced: Option<ZoneExpr>,
+    /// `, also leaving it`: a move starting in the zone may promote too.
+    pub leaving: Option<Span>,
     pub cite: Option<Cite>,
     pub span: Span,
 }

@@ -1092,11 +1092,19 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                 let mut kinds = Vec::new();
                 let mut cite = None;
                 let mut ends_move = None;
+                let mut optional = None;
+                let mut forced = None;
+                let mut leaving = None;
                 for k in c.into_inner() {
                     match k.as_rule() {
                         Rule::zone_expr => zone = Some(zone_expr(cx, k)),
                         Rule::ident => kinds.push(cx.ident(k)),
                         Rule::ends_move => ends_move = Some(cx.span(&k)),
+                        Rule::promo_optional => optional = Some(cx.span(&k)),
+                        Rule::promo_leaving => leaving = Some(cx.span(&k)),
+                        Rule::promo_forced => {
+                            forced = k.into_inner().find(|z| z.as_rule() == Rule::zone_expr).map(|z| zone_expr(cx, z));
+                        }
                         Rule::cite => cite = Some(cx.cite(k)),
                         _ => {}
                     }
@@ -1105,6 +1113,9 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                     zone: zone.expect("grammar: promotion has a zone"),
                     kinds,
                     ends_move,
+                    optional,
+                    forced,
+                    leaving,
                     cite,
                     span,
                 });
