@@ -436,7 +436,7 @@ fn promotion_may_be_optional_forced_on_a_sub_zone_and_taken_when_leaving() {
     assert!(moves.contains(&"b7b8g".to_string()) && !moves.contains(&"b7b8".to_string()), "{moves:?}");
     let mut after = pos.clone();
     after.play_unchecked(uci::find(&pos, "b7b8g").expect("legal"));
-    assert_eq!(after.fen(), "kG6/8/8/8/8/8/8/7K b - - 0 1");
+    assert_eq!(after.fen(), "kG6/8/8/8/8/8/8/7K b - - 1 1");
     // Standing unpromoted in the optional zone is a legal position; on the last rank it is not.
     assert!(e.from_fen("k7/8/1P6/8/8/8/8/7K w - - 0 1").is_ok());
     assert!(e.from_fen("kP6/8/8/8/8/8/8/7K w - - 0 1").is_err());

@@ -90,6 +90,7 @@ impl Session {
     /// After a change of position: nothing selected.
     pub(crate) fn settle(&mut self) {
         self.selected = None;
+        self.selected_hand = None;
         self.targets.clear();
         self.choice = None;
         self.refusal = None;

@@ -1,12 +1,15 @@
 //! Drawing the board, the pieces and the teaching marks, all from the ruleset: squares (checkered
-//! when the ruleset says so) or lines through points, the ruleset's drawings (river, lines, dots),
-//! coordinate names, and pieces as discs with their kind's glyph. No game is named here.
+//! when the ruleset says so), lines through points or a rhombus of hexagons, the ruleset's drawings
+//! (river, lines, dots), the edges a `connects` end rule asks each player to join (in that player's
+//! colour), coordinate names, pieces as discs with their kind's glyph, the pieces in each player's
+//! hand with their counts, and the path of a move of several legs with the squares it jumped. No game
+//! is named here.
 //!
 //! Two layers, each despawned and drawn anew: the board itself ([`Fixed`]) when the ruleset is replaced
 //! (`Session::generation`) or the [`View`] turns; the pieces and marks ([`Transient`]) whenever the
 //! session or the view changes.
 
-use arbiter::model::{Board, Drawing, Side};
+use arbiter::model::{Board, Condition, Drawing, Rules, Side, SquareSet};
 use bevy::prelude::*;
 
 use crate::layout::{Layout, View};
@@ -25,6 +28,12 @@ const SELECTED: Color = Color::srgba(0.20, 0.60, 0.95, 0.60);
 const LAST_MOVE: Color = Color::srgba(0.55, 0.80, 0.35, 0.45);
 const TARGET: Color = Color::srgba(0.10, 0.45, 0.85, 0.80);
 const ARROW: Color = Color::srgba(0.90, 0.20, 0.15, 0.80);
+/// The legs of the last move when it has several, or jumps.
+const PATH: Color = Color::srgba(0.15, 0.55, 0.20, 0.90);
+/// Under the pieces in a hand.
+const HAND_TRAY: Color = Color::srgb(0.38, 0.36, 0.33);
+/// Cells of a hex board.
+const HEX_CELL: Color = Color::srgb(0.93, 0.85, 0.71);
 
 /// The geometry of the board as last drawn (the ruleset's board, the [`View`]); input reads it.
 #[derive(Resource, Clone, Copy)]
@@ -68,9 +77,17 @@ fn contrast(c: Color) -> Color {
     }
 }
 
-/// A glyph that is itself a shape (`●`) is drawn by the disc alone.
+/// A glyph that is itself a shape (`●`, `○`; the draughts men and kings `⛀ ⛁ ⛂ ⛃`) is drawn by the
+/// disc alone (a crowned disc for a king, see [`is_crowned`]).
 fn is_shape(glyph: &str) -> bool {
-    glyph.chars().all(|c| ('\u{25A0}'..='\u{25FF}').contains(&c) || c.is_whitespace())
+    glyph
+        .chars()
+        .all(|c| ('\u{25A0}'..='\u{25FF}').contains(&c) || ('\u{26C0}'..='\u{26C3}').contains(&c) || c.is_whitespace())
+}
+
+/// Unicode's draughts kings (`⛁ ⛃`, two men stacked): drawn as a disc with a ring inside.
+fn is_crowned(glyph: &str) -> bool {
+    glyph.chars().any(|c| c == '\u{26C1}' || c == '\u{26C3}')
 }
 
 /// A straight stroke from `a` to `b`, tagged with `tag`.
@@ -156,8 +173,96 @@ fn draw_squares(commands: &mut Commands, board: &Board, layout: &Layout) {
     }
 }
 
-/// The board of the current ruleset as the view shows it: squares or lines, drawings, coordinate names.
-/// Draws anew only when the ruleset was replaced (`Session::generation`) or the view changed.
+/// Hexagons: an ink hexagon a little larger than each cell under a fill a little smaller, so the
+/// ink shows as the lines between cells and round the rhombus.
+fn draw_hexes(commands: &mut Commands, meshes: &mut Assets<Mesh>, materials: &mut Assets<ColorMaterial>, board: &Board, layout: &Layout) {
+    let cell = layout.cell;
+    let w = (cell / 20.0).max(2.0);
+    let circumradius = |inradius: f32| inradius * 2.0 / 3f32.sqrt();
+    let ink = meshes.add(RegularPolygon::new(circumradius((cell + w) / 2.0), 6));
+    let fill = meshes.add(RegularPolygon::new(circumradius((cell - w) / 2.0), 6));
+    let (ink_colour, fill_colour) = (materials.add(INK), materials.add(HEX_CELL));
+    for sq in 0..board.squares() {
+        let at = layout.center(sq);
+        commands.spawn((
+            Mesh2d(ink.clone()),
+            MeshMaterial2d(ink_colour.clone()),
+            Transform::from_translation(at.extend(0.0)),
+            Fixed,
+        ));
+        commands.spawn((
+            Mesh2d(fill.clone()),
+            MeshMaterial2d(fill_colour.clone()),
+            Transform::from_translation(at.extend(0.5)),
+            Fixed,
+        ));
+    }
+}
+
+/// The zones each player must join, from the rules' `connects` end conditions: (player, zone).
+pub fn connection_zones(rules: &Rules) -> Vec<(Side, SquareSet)> {
+    let mut zones = Vec::new();
+    for rule in &rules.end_rules {
+        for c in &rule.conditions {
+            if let Condition::Connects(a, b) = c {
+                for side in [Side::FIRST, Side::SECOND] {
+                    zones.push((side, a.0[side.index()].clone()));
+                    zones.push((side, b.0[side.index()].clone()));
+                }
+            }
+        }
+    }
+    zones
+}
+
+/// The outer sides of the cells of `zone` that make the board's edge the zone lies along: for a zone
+/// in one rank, the sides that face off the board across the ranks; in one file, across the files;
+/// for any other zone, every side facing off the board. Each side as its cell and its two ends.
+pub fn zone_edges(board: &Board, layout: &Layout, zone: &SquareSet) -> Vec<(usize, Vec2, Vec2)> {
+    let cells: Vec<usize> = zone.iter().filter(|&sq| sq < board.squares()).collect();
+    let Some(&first) = cells.first() else { return Vec::new() };
+    let one_rank = cells.iter().all(|&sq| board.rank(sq) == board.rank(first));
+    let one_file = cells.iter().all(|&sq| board.file(sq) == board.file(first));
+    let (w, h) = (board.width as i32, board.height as i32);
+    let mut edges = Vec::new();
+    for &sq in &cells {
+        let (f, r) = (board.file(sq) as i32, board.rank(sq) as i32);
+        for &(dx, dy) in board.neighbour_offsets() {
+            if board.offset(sq, dx, dy).is_some() {
+                continue;
+            }
+            let off_rank = !(0..h).contains(&(r + dy));
+            let off_file = !(0..w).contains(&(f + dx));
+            if (one_rank && off_rank) || (one_file && off_file) || (!one_rank && !one_file) {
+                let (a, b) = layout.edge_towards(sq, dx, dy);
+                edges.push((sq, a, b));
+            }
+        }
+    }
+    edges
+}
+
+/// A band in each player's colour just outside the edges that player must join.
+fn draw_zone_edges(commands: &mut Commands, rules: &Rules, layout: &Layout) {
+    let board = &rules.board;
+    let band = (layout.cell * 0.16).max(4.0);
+    let ink = if rules.board.hexes {
+        (layout.cell / 20.0).max(2.0)
+    } else {
+        (layout.cell / 30.0).max(1.5)
+    };
+    for (side, zone) in connection_zones(rules) {
+        let colour = side_colour(&rules.players[side.index()].name, side);
+        for (sq, a, b) in zone_edges(board, layout, &zone) {
+            let out = ((a + b) / 2.0 - layout.center(sq)).normalize_or_zero() * (band + ink) / 2.0;
+            line(commands, a + out, b + out, band, colour, 0.2, Fixed);
+        }
+    }
+}
+
+/// The board of the current ruleset as the view shows it: squares, lines or hexagons, drawings, the
+/// edges to connect, coordinate names. Draws anew only when the ruleset was replaced
+/// (`Session::generation`) or the view changed.
 fn draw_board(
     mut commands: Commands,
     session: Res<Session>,
@@ -174,14 +279,20 @@ fn draw_board(
     for e in &old {
         commands.entity(e).despawn();
     }
-    let board = &session.engine.rules().board;
+    let rules = session.engine.rules().clone();
+    let board = &rules.board;
     let layout = Layout::new(board).with_view(*view);
     commands.insert_resource(BoardLayout(layout));
     let cell = layout.cell;
-    if board.points {
+    if board.hexes {
+        draw_hexes(&mut commands, &mut meshes, &mut materials, board, &layout);
+    } else if board.points {
         draw_point_lines(&mut commands, board, &layout);
     } else {
         draw_squares(&mut commands, board, &layout);
+    }
+    if !board.points {
+        draw_zone_edges(&mut commands, &rules, &layout);
     }
     let dot = meshes.add(Circle::new((cell * 0.11).max(3.0)));
     let ink = materials.add(INK);
@@ -222,7 +333,84 @@ fn draw_board(
     }
 }
 
-/// Pieces, highlights, the selection, targets and arrows for the current position.
+/// Meshes for pieces of one size.
+struct PieceMeshes {
+    radius: f32,
+    disc: Handle<Mesh>,
+    rim: Handle<Mesh>,
+    crown: Handle<Mesh>,
+}
+
+impl PieceMeshes {
+    /// Pieces that fit a cell `cell` across.
+    fn new(meshes: &mut Assets<Mesh>, cell: f32) -> PieceMeshes {
+        PieceMeshes {
+            radius: cell * 0.42,
+            disc: meshes.add(Circle::new(cell * 0.42)),
+            rim: meshes.add(Circle::new(cell * 0.45)),
+            crown: meshes.add(Annulus::new(cell * 0.2, cell * 0.27)),
+        }
+    }
+}
+
+/// One piece at `at`: a disc in its player's colour with a rim, and its kind's glyph (or a ring, for
+/// a crowned shape).
+#[allow(clippy::too_many_arguments)]
+fn draw_piece(
+    commands: &mut Commands,
+    materials: &mut Assets<ColorMaterial>,
+    fonts: &GlyphFonts,
+    rules: &Rules,
+    shapes: &PieceMeshes,
+    at: Vec2,
+    kind: arbiter::model::KindId,
+    side: Side,
+) {
+    let colour = side_colour(&rules.players[side.index()].name, side);
+    commands.spawn((
+        Mesh2d(shapes.rim.clone()),
+        MeshMaterial2d(materials.add(contrast(colour).with_alpha(0.8))),
+        Transform::from_translation(at.extend(4.0)),
+        Transient,
+    ));
+    commands.spawn((
+        Mesh2d(shapes.disc.clone()),
+        MeshMaterial2d(materials.add(colour)),
+        Transform::from_translation(at.extend(5.0)),
+        Transient,
+    ));
+    let glyph = &rules.kind(kind).glyphs[side.index()];
+    if is_crowned(glyph) {
+        commands.spawn((
+            Mesh2d(shapes.crown.clone()),
+            MeshMaterial2d(materials.add(contrast(colour))),
+            Transform::from_translation(at.extend(5.5)),
+            Transient,
+        ));
+    }
+    if glyph.is_empty() || is_shape(glyph) {
+        return;
+    }
+    let size = shapes.radius * 1.2;
+    let font: TextFont = if glyph.is_ascii() {
+        TextFont::from_font_size(size)
+    } else {
+        TextFont {
+            font: fonts.cjk.clone().into(),
+            font_size: FontSize::Px(size),
+            ..default()
+        }
+    };
+    commands.spawn((
+        Text2d::new(glyph.clone()),
+        font,
+        TextColor(contrast(colour)),
+        Transform::from_translation(at.extend(6.0)),
+        Transient,
+    ));
+}
+
+/// Pieces, highlights, the selection, targets, arrows, the last move's path, and the hands.
 #[allow(clippy::too_many_arguments)]
 fn redraw(
     mut commands: Commands,
@@ -240,8 +428,21 @@ fn redraw(
     let rules = pos.rules().clone();
     let layout = Layout::new(&rules.board).with_view(*view);
     let cell = layout.cell;
-    let mark = |commands: &mut Commands, sq: usize, color: Color| {
-        rect(commands, layout.center(sq), Vec2::splat(cell * 0.96), color, 3.0, Transient);
+    // A mark covers the cell: a hexagon on hexes, a square otherwise.
+    let hexagon = rules
+        .board
+        .hexes
+        .then(|| meshes.add(RegularPolygon::new(cell * 0.96 / 3f32.sqrt(), 6)));
+    let mut mark = |commands: &mut Commands, sq: usize, color: Color| match &hexagon {
+        Some(h) => {
+            commands.spawn((
+                Mesh2d(h.clone()),
+                MeshMaterial2d(materials.add(color)),
+                Transform::from_translation(layout.center(sq).extend(3.0)),
+                Transient,
+            ));
+        }
+        None => rect(commands, layout.center(sq), Vec2::splat(cell * 0.96), color, 3.0, Transient),
     };
     if let Some(frame) = session.frame() {
         for &sq in &frame.highlight {
@@ -255,46 +456,65 @@ fn redraw(
     if let Some(sq) = session.selected {
         mark(&mut commands, sq, SELECTED);
     }
-    let disc = meshes.add(Circle::new(cell * 0.42));
-    let rim = meshes.add(Circle::new(cell * 0.45));
+    let shapes = PieceMeshes::new(&mut meshes, cell);
     let dot = meshes.add(Circle::new(cell * 0.14));
     let head = meshes.add(Circle::new(cell * 0.12));
     for sq in 0..rules.board.squares() {
         let Some((kind, side)) = pos.piece_at(sq) else { continue };
-        let colour = side_colour(&rules.players[side.index()].name, side);
-        let c = layout.center(sq);
-        commands.spawn((
-            Mesh2d(rim.clone()),
-            MeshMaterial2d(materials.add(contrast(colour).with_alpha(0.8))),
-            Transform::from_translation(c.extend(4.0)),
-            Transient,
-        ));
-        commands.spawn((
-            Mesh2d(disc.clone()),
-            MeshMaterial2d(materials.add(colour)),
-            Transform::from_translation(c.extend(5.0)),
-            Transient,
-        ));
-        let glyph = &rules.kind(kind).glyphs[side.index()];
-        if glyph.is_empty() || is_shape(glyph) {
-            continue;
-        }
-        let font: TextFont = if glyph.is_ascii() {
-            TextFont::from_font_size(cell * 0.5)
-        } else {
-            TextFont {
-                font: fonts.cjk.clone().into(),
-                font_size: FontSize::Px(cell * 0.5),
-                ..default()
+        draw_piece(
+            &mut commands,
+            &mut materials,
+            &fonts,
+            &rules,
+            &shapes,
+            layout.center(sq),
+            kind,
+            side,
+        );
+    }
+    // The hands, right of the board: each kind held, with its count.
+    let kinds = session.hand_kinds();
+    if !kinds.is_empty() {
+        let pitch = layout.hand_pitch();
+        let small = PieceMeshes::new(&mut meshes, pitch * 0.95);
+        let halo = meshes.add(Circle::new(pitch * 0.5));
+        let count_size = (pitch * 0.32).clamp(12.0, 20.0);
+        for side in [Side::FIRST, Side::SECOND] {
+            // A tray under each hand's slots, so dark pieces show against the background.
+            let (first, last) = (layout.hand_slot(side, 0), layout.hand_slot(side, kinds.len() - 1));
+            let tray = Vec2::new(pitch * 1.8, (first.y - last.y).abs() + pitch * 0.9);
+            rect(
+                &mut commands,
+                (first + last) / 2.0 + Vec2::new(pitch * 0.3, 0.0),
+                tray,
+                HAND_TRAY,
+                1.0,
+                Transient,
+            );
+            let held = pos.hand(side);
+            for (i, &kind) in kinds.iter().enumerate() {
+                let Some(&(_, n)) = held.iter().find(|(k, n)| *k == kind && *n > 0) else {
+                    continue;
+                };
+                let at = layout.hand_slot(side, i);
+                if session.selected_hand == Some(kind) && side == pos.side_to_move() {
+                    commands.spawn((
+                        Mesh2d(halo.clone()),
+                        MeshMaterial2d(materials.add(SELECTED)),
+                        Transform::from_translation(at.extend(3.5)),
+                        Transient,
+                    ));
+                }
+                draw_piece(&mut commands, &mut materials, &fonts, &rules, &small, at, kind, side);
+                commands.spawn((
+                    Text2d::new(n.to_string()),
+                    TextFont::from_font_size(count_size),
+                    TextColor(LABEL),
+                    Transform::from_translation((at + Vec2::new(pitch * 0.68, -pitch * 0.22)).extend(6.0)),
+                    Transient,
+                ));
             }
-        };
-        commands.spawn((
-            Text2d::new(glyph.clone()),
-            font,
-            TextColor(contrast(colour)),
-            Transform::from_translation(c.extend(6.0)),
-            Transient,
-        ));
+        }
     }
     for &t in &session.targets {
         commands.spawn((
@@ -303,6 +523,44 @@ fn redraw(
             Transform::from_translation(layout.center(t).extend(7.0)),
             Transient,
         ));
+    }
+    // A move of several legs, or a jump: a line per leg, and a cross on each square jumped.
+    if let Some(path) = session.last_path() {
+        for leg in path.squares.windows(2) {
+            line(
+                &mut commands,
+                layout.center(leg[0]),
+                layout.center(leg[1]),
+                cell * 0.08,
+                PATH,
+                8.0,
+                Transient,
+            );
+        }
+        let stop = meshes.add(Circle::new(cell * 0.08));
+        for &sq in &path.squares[1..path.squares.len().saturating_sub(1)] {
+            commands.spawn((
+                Mesh2d(stop.clone()),
+                MeshMaterial2d(materials.add(PATH)),
+                Transform::from_translation(layout.center(sq).extend(8.5)),
+                Transient,
+            ));
+        }
+        if let Some(&end) = path.squares.last() {
+            commands.spawn((
+                Mesh2d(head.clone()),
+                MeshMaterial2d(materials.add(PATH)),
+                Transform::from_translation(layout.center(end).extend(8.5)),
+                Transient,
+            ));
+        }
+        let arm = Vec2::splat(cell * 0.18);
+        for &j in &path.jumped {
+            let c = layout.center(j);
+            line(&mut commands, c - arm, c + arm, cell * 0.07, ARROW, 8.2, Transient);
+            let other = Vec2::new(arm.x, -arm.y);
+            line(&mut commands, c - other, c + other, cell * 0.07, ARROW, 8.2, Transient);
+        }
     }
     if let Some(frame) = session.frame() {
         for &(a, b) in &frame.arrows {
@@ -410,5 +668,70 @@ mod tests {
         app.update();
         assert_eq!(entities::<Fixed>(&mut app), board);
         assert!(entities::<Transient>(&mut app).iter().all(|e| !pieces.contains(e)));
+    }
+
+    #[test]
+    fn a_hex_board_is_drawn_as_hexagons_with_each_players_edges_in_their_colour() {
+        let mut app = app("hex");
+        let names = texts::<Fixed>(&mut app);
+        assert_eq!(names.len(), 22, "11 file and 11 rank names");
+        let meshes = app.world_mut().query_filtered::<&Mesh2d, With<Fixed>>().iter(app.world()).count();
+        assert_eq!(meshes, 2 * 121, "an ink hexagon and a fill per cell");
+        let session = app.world().resource::<Session>();
+        let rules = session.engine.rules().clone();
+        let layout = app.world().resource::<BoardLayout>().0;
+        assert!(layout.hexes);
+        let zones = connection_zones(&rules);
+        assert_eq!(zones.len(), 4, "two zones for each player");
+        for (side, zone) in &zones {
+            let edges = zone_edges(&rules.board, &layout, zone);
+            assert_eq!(edges.len(), 22, "two outer sides for each of the 11 cells of an edge");
+            let away = |(sq, a, b): &(usize, Vec2, Vec2)| (*a + *b) / 2.0 - layout.center(*sq);
+            let first = zone.iter().next().expect("a cell");
+            if *side == Side::FIRST {
+                // Red: ranks 1 and 11, the sides facing down or up.
+                let down = rules.board.rank(first) == 0;
+                assert!(
+                    edges
+                        .iter()
+                        .all(|e| (away(e).y < 0.0) == down && away(e).y.abs() > layout.cell * 0.4)
+                );
+            } else {
+                // Blue: files a and k, the sides facing left or right.
+                let left = rules.board.file(first) == 0;
+                assert!(edges.iter().all(|e| (away(e).x < 0.0) == left));
+            }
+        }
+        // Bands: one sprite per side of each zone, in the players' colours.
+        let red = side_colour(&rules.players[0].name, Side::FIRST);
+        let blue = side_colour(&rules.players[1].name, Side::SECOND);
+        let mut bands = |c: Color| {
+            let mut q = app.world_mut().query_filtered::<&Sprite, With<Fixed>>();
+            q.iter(app.world()).filter(|s| s.color == c).count()
+        };
+        assert_eq!((bands(red), bands(blue)), (44, 44));
+    }
+
+    #[test]
+    fn pieces_in_hand_are_drawn_right_of_the_board_with_their_counts() {
+        let mut app = app("crazyhouse");
+        app.world_mut()
+            .resource_mut::<Session>()
+            .apply(crate::session::Action::Edit(crate::session::Edit::Fen(
+                "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R[PPn] w KQkq - 0 5".into(),
+            )))
+            .expect("a FEN with hands");
+        app.update();
+        let glyphs = texts::<Transient>(&mut app);
+        let layout = app.world().resource::<BoardLayout>().0;
+        let right = layout.half_extent().x;
+        let beside: Vec<&(String, Vec2)> = glyphs.iter().filter(|(_, at)| at.x > right).collect();
+        let said: Vec<&str> = beside.iter().map(|(t, _)| t.as_str()).collect();
+        assert!(said.contains(&"P") && said.contains(&"n"), "the hands' glyphs: {said:?}");
+        assert!(said.contains(&"2") && said.contains(&"1"), "the counts: {said:?}");
+        let in_hand = |name: &str| beside.iter().find(|(t, _)| t == name).expect("in a hand").1;
+        let (white_pawn, black_knight) = (in_hand("P"), in_hand("n"));
+        assert!(white_pawn.x > right && white_pawn.y < 0.0, "white's hand below");
+        assert!(black_knight.x > right && black_knight.y > 0.0, "black's hand above");
     }
 }

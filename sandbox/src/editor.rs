@@ -16,11 +16,21 @@ use arbiter::scenario::Runner;
 use crate::session::Session;
 use crate::source;
 
-/// The FEN of `pos` with `square` holding `piece` (or emptied); the other fields stay as they are.
+/// The FEN of `pos` with `square` holding `piece` (or emptied); the other fields stay as they are,
+/// and so do the hands (`[Pn]` after the placement) and the other pieces' promoted marks.
 pub fn fen_with(pos: &Position, square: usize, piece: Option<(KindId, Side)>) -> String {
     let rules = pos.rules();
-    let placement = fen::placement(rules, |sq| if sq == square { piece } else { pos.piece_at(sq) });
-    replace_field(&pos.fen(), 0, &placement)
+    let mut placement = fen::placement_marked(
+        rules,
+        |sq| if sq == square { piece } else { pos.piece_at(sq) },
+        |sq| sq != square && pos.is_promoted(sq),
+    );
+    let fen = pos.fen();
+    let first = fen.split_whitespace().next().unwrap_or("");
+    if let Some(hand) = first.find('[').map(|i| &first[i..]) {
+        placement.push_str(hand);
+    }
+    replace_field(&fen, 0, &placement)
 }
 
 /// The FEN of `pos` with `side` to move.

@@ -1,8 +1,13 @@
-//! Where each square or point of a ruleset's board sits on screen, and which one a world position
-//! falls on. Pure geometry from `Board` (width, height, squares or points) and the [`View`] (flipped
-//! or not); the board is centred on the origin, so turning it half round negates every position.
+//! Where each square, point or hexagon of a ruleset's board sits on screen, which one a world
+//! position falls on, and where the pieces in hand stand. Pure geometry from `Board` (width, height;
+//! squares, points or hexes) and the [`View`] (flipped or not); the board is centred on the origin,
+//! so turning it half round negates every position on it.
+//!
+//! Hexes form an N × M rhombus of pointy-top hexagons, each rank shifted half a cell right of the one
+//! below: cell (f, r) is centred at ((f + r/2)·w, r·(√3/2)·w), `w` the distance between neighbouring
+//! centres, so the six cells at (f±1, r), (f, r±1), (f+1, r−1), (f−1, r+1) are the ones touching it.
 
-use arbiter::model::Board;
+use arbiter::model::{Board, Side};
 use bevy::math::Vec2;
 use bevy::prelude::Resource;
 
@@ -12,8 +17,15 @@ pub struct View {
     pub flipped: bool,
 }
 
-/// The board's size on screen, in world units, not counting the coordinate labels.
+/// The board's size on screen, in world units, not counting the coordinate labels: the larger side
+/// of its bounding box.
 pub const BOARD_SPAN: f32 = 640.0;
+
+/// The largest distance between the centres of two pieces in hand.
+const HAND_PITCH: f32 = 64.0;
+
+/// √3 / 2: the height of a rank of hexes, in cells.
+const ROW: f32 = 0.866_025_4;
 
 /// Geometry of one board, centred on the origin.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,6 +33,8 @@ pub struct Layout {
     pub width: usize,
     pub height: usize,
     pub points: bool,
+    /// Hexagonal cells in a rhombus (see the module's documentation).
+    pub hexes: bool,
     /// Distance between neighbouring squares' centres.
     pub cell: f32,
     /// Turned half round: the last rank at the bottom, the last file at the left.
@@ -30,13 +44,24 @@ pub struct Layout {
 impl Layout {
     /// The board as the first player sees it (not flipped).
     pub fn new(board: &Board) -> Layout {
-        let across = board.width.max(board.height) as f32;
-        Layout {
-            width: board.width,
-            height: board.height,
-            points: board.points,
-            cell: BOARD_SPAN / across,
+        Layout::of(board.width, board.height, board.points, board.hexes)
+    }
+
+    /// A board `width` × `height` of squares, points or hexes, not flipped, scaled so its bounding box
+    /// is [`BOARD_SPAN`] on its larger side.
+    pub fn of(width: usize, height: usize, points: bool, hexes: bool) -> Layout {
+        let unit = Layout {
+            width,
+            height,
+            points,
+            hexes,
+            cell: 1.0,
             flipped: false,
+        };
+        let size = unit.half_extent() * 2.0;
+        Layout {
+            cell: BOARD_SPAN / size.x.max(size.y),
+            ..unit
         }
     }
 
@@ -53,69 +78,186 @@ impl Layout {
         if self.flipped { -p } else { p }
     }
 
-    /// The centre of square `sq` (index = rank * width + file; rank 0 at the bottom unless flipped).
-    pub fn center(&self, sq: usize) -> Vec2 {
-        let f = (sq % self.width) as f32;
-        let r = (sq / self.width) as f32;
-        self.orient(Vec2::new(
-            (f - (self.width as f32 - 1.0) / 2.0) * self.cell,
-            (r - (self.height as f32 - 1.0) / 2.0) * self.cell,
-        ))
+    /// The unflipped centre of file `f`, rank `r` (either may lie off the board), in cells.
+    fn lattice(&self, f: f32, r: f32) -> Vec2 {
+        let (w, h) = (self.width as f32 - 1.0, self.height as f32 - 1.0);
+        if self.hexes {
+            Vec2::new(f + r / 2.0 - (w + h / 2.0) / 2.0, (r - h / 2.0) * ROW)
+        } else {
+            Vec2::new(f - w / 2.0, r - h / 2.0)
+        }
     }
 
-    /// The square or point under `p`, if any.
+    /// The on-screen centre of file `f`, rank `r`, which may lie off the board (an edge's outside).
+    pub fn at(&self, f: i32, r: i32) -> Vec2 {
+        self.orient(self.lattice(f as f32, r as f32) * self.cell)
+    }
+
+    /// The centre of square `sq` (index = rank * width + file; rank 0 at the bottom unless flipped).
+    pub fn center(&self, sq: usize) -> Vec2 {
+        self.at((sq % self.width) as i32, (sq / self.width) as i32)
+    }
+
+    /// The square, point or hexagon under `p`, if any. Hexes are hit exactly: the point belongs to
+    /// the hexagon whose centre is nearest (cube-coordinate rounding).
     pub fn square_at(&self, p: Vec2) -> Option<usize> {
-        let p = self.orient(p);
-        let f = (p.x / self.cell + (self.width as f32 - 1.0) / 2.0).round();
-        let r = (p.y / self.cell + (self.height as f32 - 1.0) / 2.0).round();
+        let origin = self.lattice(0.0, 0.0);
+        let q = self.orient(p) / self.cell - origin;
+        let (f, r) = if self.hexes {
+            let r = q.y / ROW;
+            let f = q.x - r / 2.0;
+            hex_round(f, r)
+        } else {
+            (q.x.round(), q.y.round())
+        };
         (f >= 0.0 && r >= 0.0 && (f as usize) < self.width && (r as usize) < self.height).then(|| r as usize * self.width + f as usize)
     }
 
-    /// Half the drawn extent: the outer edge of the squares, or the outer lines through the points.
-    /// The same either way round.
+    /// The corners of the cell `sq` (a hexagon, pointy top; a square), counter-clockwise.
+    pub fn corners(&self, sq: usize) -> Vec<Vec2> {
+        let c = self.center(sq);
+        if self.hexes {
+            let radius = self.cell / 3f32.sqrt();
+            (0..6)
+                .map(|i| {
+                    let a = std::f32::consts::FRAC_PI_2 + i as f32 * std::f32::consts::FRAC_PI_3;
+                    c + Vec2::new(a.cos(), a.sin()) * radius
+                })
+                .collect()
+        } else {
+            let h = self.cell / 2.0;
+            [(-h, -h), (h, -h), (h, h), (-h, h)]
+                .into_iter()
+                .map(|(x, y)| c + Vec2::new(x, y))
+                .collect()
+        }
+    }
+
+    /// The side of cell `sq` shared with the cell `(dx, dy)` away (which may lie off the board): its
+    /// two ends.
+    pub fn edge_towards(&self, sq: usize, dx: i32, dy: i32) -> (Vec2, Vec2) {
+        let (f, r) = ((sq % self.width) as i32, (sq / self.width) as i32);
+        let mid = (self.center(sq) + self.at(f + dx, r + dy)) / 2.0;
+        let corners = self.corners(sq);
+        let n = corners.len();
+        (0..n)
+            .map(|i| (corners[i], corners[(i + 1) % n]))
+            .min_by(|a, b| {
+                let da = ((a.0 + a.1) / 2.0).distance(mid);
+                let db = ((b.0 + b.1) / 2.0).distance(mid);
+                da.total_cmp(&db)
+            })
+            .expect("a cell has corners")
+    }
+
+    /// Half the drawn extent: the outer edge of the squares or hexagons, or the outer lines through
+    /// the points. The same either way round.
     pub fn half_extent(&self) -> Vec2 {
-        let k = if self.points { 1.0 } else { 0.0 };
-        Vec2::new(
-            (self.width as f32 - k) * self.cell / 2.0,
-            (self.height as f32 - k) * self.cell / 2.0,
-        )
+        let (w, h) = (self.width as f32, self.height as f32);
+        if self.hexes {
+            // The centres' box, plus half a hexagon's width across and its circumradius up and down.
+            Vec2::new(
+                (w - 1.0 + (h - 1.0) / 2.0 + 1.0) * self.cell / 2.0,
+                ((h - 1.0) * ROW + 2.0 / 3f32.sqrt()) * self.cell / 2.0,
+            )
+        } else {
+            let k = if self.points { 1.0 } else { 0.0 };
+            Vec2::new((w - k) * self.cell / 2.0, (h - k) * self.cell / 2.0)
+        }
     }
 
     /// How far the coordinate names stand from the centres of the outer row and column.
     fn label_margin(&self) -> f32 {
-        if self.points { self.cell * 0.95 } else { self.cell * 0.8 }
+        if self.hexes {
+            self.cell * 1.1
+        } else if self.points {
+            self.cell * 0.95
+        } else {
+            self.cell * 0.8
+        }
     }
 
-    /// Where the name of file `f` is written: under its column, below the board on screen.
+    /// Where the name of file `f` is written: under its column (hexes: under its cell of the row
+    /// shown at the bottom), below the board on screen.
     pub fn file_label(&self, f: usize) -> Vec2 {
+        if self.hexes {
+            let bottom = if self.flipped { self.height - 1 } else { 0 };
+            return self.at(f as i32, bottom as i32) - Vec2::new(0.0, self.label_margin());
+        }
         Vec2::new(
             self.center(f).x,
             -(self.height as f32 - 1.0) / 2.0 * self.cell - self.label_margin(),
         )
     }
 
-    /// Where the name of rank `r` is written: beside its row, left of the board on screen.
+    /// Where the name of rank `r` is written: beside its row (hexes: beside the row's cell shown
+    /// leftmost), left of the board on screen.
     pub fn rank_label(&self, r: usize) -> Vec2 {
+        if self.hexes {
+            let left = if self.flipped { self.width - 1 } else { 0 };
+            return self.at(left as i32, r as i32) - Vec2::new(self.label_margin(), 0.0);
+        }
         Vec2::new(
             -(self.width as f32 - 1.0) / 2.0 * self.cell - self.label_margin(),
             self.center(r * self.width).y,
         )
     }
+
+    /// The distance between the centres of two pieces in hand.
+    pub fn hand_pitch(&self) -> f32 {
+        self.cell.min(HAND_PITCH)
+    }
+
+    /// Where the `i`-th kind of `side`'s hand stands: right of the board, the hand of the player shown
+    /// at the bottom counting up from the bottom edge, the other counting down from the top edge.
+    pub fn hand_slot(&self, side: Side, i: usize) -> Vec2 {
+        let half = self.half_extent();
+        let pitch = self.hand_pitch();
+        let x = half.x + pitch * 0.8;
+        let offset = (i as f32 + 0.5) * pitch;
+        let bottom = (side == Side::FIRST) != self.flipped;
+        if bottom {
+            Vec2::new(x, -half.y + offset)
+        } else {
+            Vec2::new(x, half.y - offset)
+        }
+    }
+
+    /// The hand slot under `p` when each hand has `slots` of them: the side and the slot's index.
+    pub fn hand_at(&self, p: Vec2, slots: usize) -> Option<(Side, usize)> {
+        let reach = self.hand_pitch() / 2.0;
+        [Side::FIRST, Side::SECOND]
+            .into_iter()
+            .flat_map(|side| (0..slots).map(move |i| (side, i)))
+            .find(|&(side, i)| self.hand_slot(side, i).distance(p) < reach)
+    }
+}
+
+/// The hexagon containing the fractional axial coordinates (f, r): round the cube coordinates
+/// (f, r, −f−r) and fix the one that moved most, so that they still sum to zero.
+fn hex_round(f: f32, r: f32) -> (f32, f32) {
+    let s = -f - r;
+    let (mut rf, mut rr, rs) = (f.round(), r.round(), s.round());
+    let (df, dr, ds) = ((rf - f).abs(), (rr - r).abs(), (rs - s).abs());
+    if df > dr && df > ds {
+        rf = -rr - rs;
+    } else if dr > ds {
+        rr = -rf - rs;
+    }
+    (rf, rr)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arbiter::model::HEX_NEIGHBOURS;
 
     fn layout(width: usize, height: usize, points: bool, flipped: bool) -> Layout {
-        Layout {
-            width,
-            height,
-            points,
-            cell: BOARD_SPAN / width.max(height) as f32,
-            flipped: false,
-        }
-        .with_view(View { flipped })
+        Layout::of(width, height, points, false).with_view(View { flipped })
+    }
+
+    fn hexes(width: usize, height: usize, flipped: bool) -> Layout {
+        Layout::of(width, height, false, true).with_view(View { flipped })
     }
 
     #[test]
@@ -132,6 +274,121 @@ mod tests {
                 let below_first = l.center(0) - Vec2::splat(l.cell) * if flipped { -1.0 } else { 1.0 };
                 assert_eq!(l.square_at(below_first), None);
             }
+        }
+    }
+
+    #[test]
+    fn every_hexagon_maps_to_its_centre_and_back_either_way_round_and_is_hit_exactly() {
+        for (w, h) in [(11, 11), (5, 3)] {
+            for flipped in [false, true] {
+                let l = hexes(w, h, flipped);
+                let radius = l.cell / 3f32.sqrt();
+                for sq in 0..w * h {
+                    let c = l.center(sq);
+                    assert_eq!(l.square_at(c), Some(sq), "{w}x{h} flipped={flipped} cell {sq}");
+                    // Just inside each corner and each side's middle: this hexagon.
+                    for (i, corner) in l.corners(sq).into_iter().enumerate() {
+                        assert!((corner.distance(c) - radius).abs() < 1e-3);
+                        assert_eq!(l.square_at(c + (corner - c) * 0.97), Some(sq), "{w}x{h} cell {sq} corner {i}");
+                    }
+                    for &(dx, dy) in &HEX_NEIGHBOURS {
+                        let (a, b) = l.edge_towards(sq, dx, dy);
+                        let mid = (a + b) / 2.0;
+                        assert!((mid.distance(c) - l.cell / 2.0).abs() < 1e-3, "an edge's middle is half a cell out");
+                        assert_eq!(l.square_at(c + (mid - c) * 0.97), Some(sq), "{w}x{h} cell {sq} side ({dx},{dy})");
+                        // Just past the side: the neighbour there, or nothing off the board.
+                        let past = l.square_at(c + (mid - c) * 1.03);
+                        let (f, r) = ((sq % w) as i32 + dx, (sq / w) as i32 + dy);
+                        let there = (f >= 0 && r >= 0 && f < w as i32 && r < h as i32).then(|| r as usize * w + f as usize);
+                        assert_eq!(past, there, "{w}x{h} flipped={flipped} past cell {sq} side ({dx},{dy})");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_six_hex_neighbours_are_the_touching_hexagons_at_one_cell() {
+        let opened = crate::source::open(Some("hex")).expect("the bundled hex rules");
+        let board = opened.engine.rules().board.clone();
+        assert!(board.hexes && board.width == 11 && board.height == 11);
+        for flipped in [false, true] {
+            let l = Layout::new(&board).with_view(View { flipped });
+            let n = board.squares();
+            for sq in 0..n {
+                let c = l.center(sq);
+                let mut near: Vec<usize> = (0..n)
+                    .filter(|&o| o != sq && (l.center(o).distance(c) - l.cell).abs() < 1e-3)
+                    .collect();
+                let mut expected: Vec<usize> = board.neighbours(sq).collect();
+                near.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(near, expected, "cell {sq}: the cells one cell away are its neighbours");
+                // Nothing else is as close, and each neighbour shares a side with it.
+                assert!((0..n).filter(|&o| o != sq).all(|o| l.center(o).distance(c) > l.cell - 1e-3));
+                for &(dx, dy) in &HEX_NEIGHBOURS {
+                    let Some(o) = board.offset(sq, dx, dy) else { continue };
+                    let (a, b) = l.edge_towards(sq, dx, dy);
+                    let theirs = l.edge_towards(o, -dx, -dy);
+                    let same = (a.distance(theirs.0) < 1e-3 && b.distance(theirs.1) < 1e-3)
+                        || (a.distance(theirs.1) < 1e-3 && b.distance(theirs.0) < 1e-3);
+                    assert!(same, "cell {sq} and its neighbour {o} share a side");
+                }
+            }
+        }
+        // (1, 1) is not a neighbour: it is √3 cells away.
+        let l = Layout::new(&board);
+        let d = l.at(1, 1).distance(l.at(0, 0));
+        assert!((d - 3f32.sqrt() * l.cell).abs() < 1e-3);
+    }
+
+    #[test]
+    fn a_hex_rhombus_fits_the_span_and_leans_right() {
+        let l = hexes(11, 11, false);
+        let half = l.half_extent();
+        assert!((half.x * 2.0 - BOARD_SPAN).abs() < 1e-3, "16 hexagons across fill the span");
+        assert!(half.y < half.x);
+        for sq in 0..121 {
+            for c in l.corners(sq) {
+                assert!(c.x.abs() <= half.x + 1e-3 && c.y.abs() <= half.y + 1e-3, "cell {sq} inside the box");
+            }
+        }
+        // Rank 11 starts five and a half cells right of rank 1... by half a cell a rank.
+        assert!((l.at(0, 10).x - l.at(0, 0).x - 5.0 * l.cell).abs() < 1e-3);
+        // Left of a11's row start, at a1's height above: nothing (the rhombus is not a rectangle).
+        assert_eq!(l.square_at(Vec2::new(l.at(0, 0).x, l.at(0, 10).y)), None);
+        let flipped = hexes(11, 11, true);
+        assert_eq!(flipped.center(0), -l.center(0), "flipped: a half turn");
+        assert!(
+            flipped.file_label(0).y < flipped.center(120).y,
+            "file names below the row shown at the bottom"
+        );
+        assert!(
+            flipped.rank_label(0).x < flipped.center(10).x,
+            "rank names left of the row's leftmost cell"
+        );
+        assert!(l.rank_label(10).x > l.rank_label(0).x, "rank names follow the lean of the rows");
+    }
+
+    #[test]
+    fn hands_stand_right_of_the_board_the_bottom_players_below() {
+        for flipped in [false, true] {
+            let l = layout(8, 8, false, flipped);
+            let half = l.half_extent();
+            let (bottom, top) = if flipped {
+                (Side::SECOND, Side::FIRST)
+            } else {
+                (Side::FIRST, Side::SECOND)
+            };
+            for i in 0..5 {
+                let (b, t) = (l.hand_slot(bottom, i), l.hand_slot(top, i));
+                assert!(b.x > half.x && t.x > half.x, "right of the board");
+                assert!(b.y < 0.0 && t.y > 0.0, "slot {i}: the bottom player's hand below");
+                assert_eq!(l.hand_at(b, 5), Some((bottom, i)));
+                assert_eq!(l.hand_at(t, 5), Some((top, i)));
+                assert_eq!(l.square_at(b), None, "a hand is not on the board");
+            }
+            assert_eq!(l.hand_at(Vec2::ZERO, 5), None);
         }
     }
 

@@ -1,13 +1,13 @@
 //! The egui side panel: what the interpreter says about the position (side to move, check, the
 //! outcome, claimable draws, the count in games that score by area), rule errors after a reload and
 //! the first move the new rules refuse, the replay transport with a move list and the step's
-//! expectations, play tools (take back, seeded random move, promotion choice, the ruling on a refused
-//! move), the referee's tools (editor, dead marking, copy FEN, save as scenario) and the action log.
+//! expectations, play tools (take back, seeded random move, pass and swap when they are legal, the
+//! pieces in hand, the promotion or route choice, the ruling on a refused move), the referee's tools (editor, dead marking, copy FEN, save as scenario) and the action log.
 //!
 //! The panel only reads the [`Session`]: every change it asks for is a message ([`Replay`],
 //! [`Apply`]) applied by the session's systems, so the board is redrawn only when the game changes.
 
-use arbiter::game::{Outcome, Status};
+use arbiter::game::{MoveKind, Outcome, Status};
 use arbiter::model::{KindId, Rules, Side, Verdict};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -254,6 +254,31 @@ fn play(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Reque
         ui.label("seed");
         ui.add(egui::DragValue::new(&mut tools.seed));
     });
+    // Moves that are not from a square to a square: buttons, when legal.
+    let pos = session.game.current();
+    if session.game.outcome().status == Status::Ongoing {
+        let legal = pos.legal_moves();
+        ui.horizontal(|ui| {
+            for (kind, text, hint) in [
+                (MoveKind::Pass, "pass", "Give up the turn"),
+                (
+                    MoveKind::Swap,
+                    "swap",
+                    "Take over the first player's piece, mirrored (the pie rule)",
+                ),
+            ] {
+                if legal.iter().any(|m| m.kind == kind)
+                    && ui
+                        .button(format!("{}{}", text[..1].to_uppercase(), &text[1..]))
+                        .on_hover_text(hint)
+                        .clicked()
+                {
+                    req.actions.push(Action::Play(text.to_string()));
+                }
+            }
+        });
+    }
+    hands(ui, session);
     if let Some(c) = &session.choice {
         let board = &session.engine.rules().board;
         ui.colored_label(
@@ -284,6 +309,34 @@ fn play(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Reque
     }
 }
 
+/// The pieces in each player's hand (drawn right of the board, where a click selects one to drop).
+fn hands(ui: &mut egui::Ui, session: &Session) {
+    let kinds = session.hand_kinds();
+    if kinds.is_empty() {
+        return;
+    }
+    let pos = session.game.current();
+    let rules = pos.rules();
+    for side in [Side::FIRST, Side::SECOND] {
+        let held: Vec<String> = pos
+            .hand(side)
+            .iter()
+            .map(|&(k, n)| format!("{} {} ×{n}", rules.kind(k).glyphs[side.index()], rules.kind(k).name.to_lowercase()))
+            .collect();
+        let held = if held.is_empty() { "nothing".to_string() } else { held.join(", ") };
+        ui.label(format!("{}'s hand: {held}", rules.players[side.index()].name));
+    }
+    if let Some(k) = session.selected_hand {
+        ui.colored_label(
+            WARN,
+            format!(
+                "Dropping a {}: click a marked square (a click elsewhere cancels)",
+                rules.kind(k).name.to_lowercase()
+            ),
+        );
+    }
+}
+
 /// The mode, the editor, dead marking, copy FEN, save as scenario.
 fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mut Tools, req: &mut Requests) {
     ui.separator();
@@ -297,7 +350,7 @@ fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mu
         }
     });
     ui.small(match tools.mode {
-        Mode::Play => "Click a piece of the side to move, then a target; in placing games, click a point.",
+        Mode::Play => "Click a piece of the side to move (or one in its hand, right of the board), then a target; in placing games, click a point or cell.",
         Mode::Edit => "Click a square to put the chosen piece there (or empty it).",
         Mode::MarkDead => "Click a chain to mark it dead, or alive again; the score follows.",
     });

@@ -5,13 +5,14 @@
 //! `Engine::from_fen` — and recorded in [`Session::log`]; this module never edits a board itself.
 //!
 //! Input arrives as messages: [`Clicked`] (a square, read by the [`Tools`] mode: play, edit, mark dead),
+//! [`ClickedHand`] (a piece in a player's hand, to drop), [`ClickedAway`] (beside the board: cancel),
 //! [`Replay`] (the timeline) and [`Apply`] (any action, from the panel). Needs no window: the tests
 //! drive it in a bare `App`.
 
 use std::path::PathBuf;
 
-use arbiter::game::{Engine, Game, Move, MoveKind, Ruling, Status};
-use arbiter::model::{KindId, Side};
+use arbiter::game::{Engine, Game, Move, MoveKind, Position, Ruling, Status};
+use arbiter::model::{KindId, Primitive, Side};
 use arbiter::notation::uci;
 use arbiter::scenario::Frame;
 use bevy::prelude::*;
@@ -23,6 +24,17 @@ use crate::source::Opened;
 /// A click on a square or point of the board (its index in the ruleset's board).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clicked(pub usize);
+
+/// A click on a piece in a player's hand (its kind): selects it to drop, if that player is to move.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClickedHand {
+    pub side: Side,
+    pub kind: KindId,
+}
+
+/// A click beside the board and the hands: drops the selection and any pending choice.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClickedAway;
 
 /// A move along the timeline (each becomes [`Action::GoTo`]).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,14 +60,23 @@ pub struct Refusal {
     pub clause: Option<String>,
 }
 
-/// A click on a target that several moves reach (promotion choices): nothing is played until one
-/// is chosen.
+/// A click on a target that several moves reach (promotion choices, or continuing captures that
+/// take different routes to the same square): nothing is played until one is chosen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
     pub from: usize,
     pub to: usize,
-    /// Each option: the move in coordinates (to apply as [`Action::Play`]) and the kind it makes.
+    /// Each option: the move in coordinates (to apply as [`Action::Play`]) and its label — the kind it
+    /// makes, or its route (`c3-e5-g7`) when the routes differ.
     pub options: Vec<(String, String)>,
+}
+
+/// The way a move went, for drawing: its start and every square it lands on, in order, and the
+/// squares it jumped over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MovePath {
+    pub squares: Vec<usize>,
+    pub jumped: Vec<usize>,
 }
 
 /// What a click on the board does.
@@ -133,8 +154,10 @@ pub struct Session {
     /// any, the frame's caption and marks are not shown.
     pub off_script: usize,
     pub selected: Option<usize>,
+    /// A kind in the hand of the side to move, selected to drop (then `targets` are where it may go).
+    pub selected_hand: Option<KindId>,
     pub targets: Vec<usize>,
-    /// A promotion choice waiting for the player.
+    /// A promotion or route choice waiting for the player.
     pub choice: Option<Choice>,
     pub refusal: Option<Refusal>,
     /// A note for the panel (a frame that could not be loaded, a record cut short, ...).
@@ -166,6 +189,7 @@ impl Session {
             game,
             off_script: 0,
             selected: None,
+            selected_hand: None,
             targets: Vec::new(),
             choice: None,
             refusal: None,
@@ -234,6 +258,25 @@ impl Session {
             .collect()
     }
 
+    /// The legal drops of a piece of `kind` from the hand of the side to move (none once the game is
+    /// over).
+    fn drops_of(&self, kind: KindId) -> Vec<Move> {
+        if self.game.outcome().status != Status::Ongoing {
+            return Vec::new();
+        }
+        let pos = self.game.current();
+        pos.legal_moves()
+            .into_iter()
+            .filter(|m| matches!(m.kind, MoveKind::Drop(_)) && pos.form_of_place(*m) == Some(kind))
+            .collect()
+    }
+
+    /// The kinds shown in the players' hands, one slot each (the same for both players): every kind
+    /// that may be dropped, and any other kind either player holds; none where nothing is dropped.
+    pub fn hand_kinds(&self) -> Vec<KindId> {
+        hand_kinds(self.game.current())
+    }
+
     /// Records the interpreter's ruling on the move `text` (coordinates), or that the game is over.
     pub(crate) fn refuse(&mut self, text: &str) {
         if let Some(mut over) = self.game_over() {
@@ -272,47 +315,56 @@ impl Session {
     }
 
     /// A click on `sq` in play: select a piece of the side to move, play to a target (asking first
-    /// when several moves reach it), place a piece, or record the ruling on an illegal move.
+    /// when several moves reach it), drop the piece selected in the hand, place a piece (where pieces
+    /// fall, anywhere in the column), or record the ruling on an illegal move.
     pub fn click(&mut self, sq: usize) {
         let pos = self.game.current().clone();
-        let board = &pos.rules().board;
+        let rules = pos.rules().clone();
+        let board = &rules.board;
         if sq >= board.squares() {
             return;
         }
         self.note = None;
         self.choice = None;
-        if let Some(from) = self.selected {
-            if from == sq {
-                self.selected = None;
-                self.targets.clear();
+        let us = pos.side_to_move();
+        let own = matches!(pos.piece_at(sq), Some((_, side)) if side == us);
+        if let Some(kind) = self.selected_hand.take() {
+            self.targets.clear();
+            if let Some(m) = self.drops_of(kind).into_iter().find(|m| m.to as usize == sq) {
+                let _ = self.apply(Action::Play(uci::to_text(&pos, m)));
                 return;
             }
+            if !own {
+                self.refuse(&format!("{}@{}", rules.kind(kind).letter, board.name(sq)));
+                return;
+            }
+        }
+        if let Some(from) = self.selected {
             let candidates: Vec<Move> = self.moves_from(from).into_iter().filter(|m| m.to as usize == sq).collect();
             match candidates.as_slice() {
+                // A second click on the piece lets it go (unless a route comes back to it).
+                [] if from == sq => {
+                    self.selected = None;
+                    self.targets.clear();
+                    return;
+                }
                 [m] => {
                     let _ = self.apply(Action::Play(uci::to_text(&pos, *m)));
                     return;
                 }
                 [_, _, ..] => {
-                    let options = candidates
-                        .iter()
-                        .map(|m| {
-                            let kind = m.promotion().map(|k| pos.rules().kind(k).name.clone());
-                            let text = uci::to_text(&pos, *m);
-                            (text.clone(), kind.unwrap_or(text))
-                        })
-                        .collect();
-                    self.choice = Some(Choice { from, to: sq, options });
+                    self.choice = Some(Choice {
+                        from,
+                        to: sq,
+                        options: options(&pos, &candidates),
+                    });
                     self.refusal = None;
                     return;
                 }
                 [] => {}
             }
         }
-        let us = pos.side_to_move();
-        if let Some((_, side)) = pos.piece_at(sq)
-            && side == us
-        {
+        if own {
             self.selected = Some(sq);
             self.targets = self.moves_from(sq).iter().map(|m| m.to as usize).collect();
             self.targets.sort_unstable();
@@ -326,18 +378,81 @@ impl Session {
             self.refuse(&format!("{}{}", board.name(from), board.name(sq)));
             return;
         }
-        let legal = pos.legal_moves();
-        if pos.chain_game() || legal.iter().any(|m| matches!(m.kind, MoveKind::Place(_))) {
-            let place = legal
+        let places = rules.kinds.iter().any(|k| k.forms.iter().any(|f| f.primitive == Primitive::Place));
+        if pos.chain_game() || places {
+            let exact = pos
+                .legal_moves()
                 .into_iter()
                 .find(|m| matches!(m.kind, MoveKind::Place(_)) && m.to as usize == sq);
-            match place {
+            // Where pieces fall, a click anywhere in a column places in that column.
+            let column = || uci::find(&pos, &board.file_names[board.file(sq)]);
+            match exact.or_else(column) {
                 Some(m) => {
                     let _ = self.apply(Action::Play(uci::to_text(&pos, m)));
                 }
                 None => self.refuse(&board.name(sq)),
             }
         }
+    }
+
+    /// A click on a kind in `side`'s hand: select it to drop when `side` is to move and holds one
+    /// (a second click lets it go); the targets are the squares its legal drops reach.
+    pub fn click_hand(&mut self, side: Side, kind: KindId) {
+        let pos = self.game.current().clone();
+        let rules = pos.rules();
+        let was = self.selected_hand;
+        self.selected = None;
+        self.selected_hand = None;
+        self.targets.clear();
+        self.choice = None;
+        self.note = None;
+        if was == Some(kind) {
+            return;
+        }
+        let us = pos.side_to_move();
+        if side != us {
+            self.note = Some(format!(
+                "that is {}'s hand, and it is {}'s move",
+                rules.players[side.index()].name,
+                rules.players[us.index()].name
+            ));
+            return;
+        }
+        if !pos.hand(side).iter().any(|&(k, n)| k == kind && n > 0) {
+            return;
+        }
+        self.selected_hand = Some(kind);
+        self.targets = self.drops_of(kind).iter().map(|m| m.to as usize).collect();
+        self.targets.sort_unstable();
+        self.targets.dedup();
+        self.refusal = None;
+    }
+
+    /// A click beside the board: nothing selected, no choice pending.
+    pub fn click_away(&mut self) {
+        self.selected = None;
+        self.selected_hand = None;
+        self.targets.clear();
+        self.choice = None;
+    }
+
+    /// The way the game's last move went, when it is more than a step from one square to another:
+    /// a jump (the squares jumped over) or a move of several legs (every landing square).
+    pub fn last_path(&self) -> Option<MovePath> {
+        let m = *self.game.moves().last()?;
+        let positions = self.game.positions();
+        let before = positions.get(positions.len().checked_sub(2)?)?;
+        if !matches!(m.kind, MoveKind::Form(_)) {
+            return None;
+        }
+        let jumped = before.jumped(m);
+        let landings = before.landings(m);
+        if jumped.is_empty() && landings.len() < 2 {
+            return None;
+        }
+        let mut squares = vec![m.from as usize];
+        squares.extend(landings);
+        Some(MovePath { squares, jumped })
     }
 
     /// The last move of the game, in coordinates.
@@ -348,6 +463,50 @@ impl Session {
         let before = positions.get(positions.len().checked_sub(2)?)?;
         Some(uci::to_text(before, m))
     }
+}
+
+/// The kinds shown in the players' hands (see [`Session::hand_kinds`]), in the ruleset's order.
+pub fn hand_kinds(pos: &Position) -> Vec<KindId> {
+    let rules = pos.rules();
+    let held: Vec<KindId> = [Side::FIRST, Side::SECOND]
+        .into_iter()
+        .flat_map(|side| pos.hand(side).into_iter().map(|(k, _)| k))
+        .collect();
+    (0..rules.kinds.len())
+        .map(|k| KindId(k as u8))
+        .filter(|&k| held.contains(&k) || rules.kind(k).forms.iter().any(|f| f.primitive == Primitive::Drop))
+        .collect()
+}
+
+/// The options of a choice between moves from the same square to the same square: each move's
+/// coordinates and its label — its route when the routes differ (with the kind it makes, if any),
+/// else the kind it makes.
+fn options(pos: &Position, moves: &[Move]) -> Vec<(String, String)> {
+    let board = &pos.rules().board;
+    let routes: Vec<Vec<usize>> = moves.iter().map(|m| pos.landings(*m)).collect();
+    let differ = routes.iter().any(|r| *r != routes[0]);
+    moves
+        .iter()
+        .zip(&routes)
+        .map(|(m, route)| {
+            let text = uci::to_text(pos, *m);
+            let kind = m.promotion().map(|k| pos.rules().kind(k).name.clone());
+            let label = if differ {
+                let names: Vec<String> = std::iter::once(m.from as usize)
+                    .chain(route.iter().copied())
+                    .map(|sq| board.name(sq))
+                    .collect();
+                let path = names.join("-");
+                match kind {
+                    Some(k) => format!("{path} ({k})"),
+                    None => path,
+                }
+            } else {
+                kind.unwrap_or_else(|| text.clone())
+            };
+            (text, label)
+        })
+        .collect()
 }
 
 fn handle_replay(mut commands: MessageReader<Replay>, mut session: ResMut<Session>) {
@@ -378,16 +537,42 @@ fn handle_clicks(mut clicks: MessageReader<Clicked>, mut session: ResMut<Session
     }
 }
 
+fn handle_hand_clicks(mut clicks: MessageReader<ClickedHand>, mut session: ResMut<Session>, tools: Res<Tools>) {
+    for c in clicks.read() {
+        if tools.mode == Mode::Play {
+            session.click_hand(c.side, c.kind);
+        }
+    }
+}
+
+fn handle_away(mut clicks: MessageReader<ClickedAway>, mut session: ResMut<Session>) {
+    for _ in clicks.read() {
+        if session.selected.is_some() || session.selected_hand.is_some() || session.choice.is_some() {
+            session.click_away();
+        }
+    }
+}
+
 /// The sandbox's logic: messages, [`Tools`], autoplay, and the systems that apply them to the
 /// [`Session`]. Needs no window.
 pub fn plugin(app: &mut App) {
     app.add_message::<Clicked>()
+        .add_message::<ClickedHand>()
+        .add_message::<ClickedAway>()
         .add_message::<Replay>()
         .add_message::<Apply>()
         .init_resource::<Tools>()
         .add_plugins(crate::replay::plugin)
         .add_systems(
             Update,
-            (handle_replay, handle_actions, handle_clicks, crate::replay::autoplay).chain(),
+            (
+                handle_replay,
+                handle_actions,
+                handle_clicks,
+                handle_hand_clicks,
+                handle_away,
+                crate::replay::autoplay,
+            )
+                .chain(),
         );
 }

@@ -1,18 +1,20 @@
 //! The sandbox's logic in a bare `App` (MinimalPlugins, no window, no renderer): scenario and record
 //! replay, autoplay, clicks and rulings, promotion choices, take-back, seeded random moves, the
-//! referee's editor, saving scenarios, dead marking, draw claims, and reloading the rules.
+//! referee's editor, saving scenarios, dead marking, draw claims, and reloading the rules; hex boards,
+//! drops from the hand, continuing captures and their route choices, and placement games.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use arbiter::game::{Engine, Game, Status};
-use arbiter::model::Side;
+use arbiter::game::{Engine, Game, Ruling, Status};
+use arbiter::model::{KindId, Side};
 use arbiter::notation::{pgn, san, sgf, uci, wxf};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use sandbox::input::{ClickTarget, click_at};
 use sandbox::layout::Layout;
 use sandbox::replay::Autoplay;
-use sandbox::session::{Action, Apply, Clicked, Edit, Mode, Replay, Session, Tools};
+use sandbox::session::{Action, Apply, Clicked, ClickedAway, ClickedHand, Edit, Mode, Replay, Session, Tools};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -655,4 +657,320 @@ fn a_missing_file_is_an_error_not_a_panic() {
     assert!(err.contains("no-such-game"), "{err}");
     let err = sandbox::source::open(Some("no-such-record.pgn")).err().expect("an error");
     assert!(err.contains("no-such-record.pgn"), "{err}");
+}
+
+/// A session on a bundled ruleset, with the position set from `fen` through the editor.
+fn app_at(ruleset: &str, fen_text: &str) -> App {
+    let mut app = app(ruleset);
+    act(&mut app, Action::Edit(Edit::Fen(fen_text.into())));
+    assert_eq!(fen(&app), fen_text, "the position is set");
+    app
+}
+
+fn kind(app: &App, name: &str) -> KindId {
+    let rules = session(app).engine.rules().clone();
+    KindId(
+        rules
+            .kinds
+            .iter()
+            .position(|k| k.name == name)
+            .unwrap_or_else(|| panic!("no kind {name}")) as u8,
+    )
+}
+
+fn held(app: &App, side: Side, k: KindId) -> u32 {
+    session(app)
+        .game
+        .current()
+        .hand(side)
+        .iter()
+        .find(|(h, _)| *h == k)
+        .map_or(0, |&(_, n)| n)
+}
+
+#[test]
+fn a_hex_board_opens_and_a_click_on_a_cell_places_a_stone_there() {
+    let mut app = app("hex");
+    let board = session(&app).engine.rules().board.clone();
+    assert!(board.hexes && board.width == 11);
+    // The click goes through the hex geometry: the centre of f6, and a point near its edge.
+    let layout = Layout::new(&board);
+    let f6 = square(&app, "f6");
+    let near_edge = layout.center(f6) + Vec2::new(0.0, layout.cell * 0.55);
+    assert_eq!(layout.square_at(near_edge), Some(f6), "just inside f6's top corner");
+    send(&mut app, Clicked(layout.square_at(layout.center(f6)).expect("a cell")));
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 1);
+    assert_eq!(s.game.current().piece_at(f6).map(|p| p.1), Some(Side::FIRST));
+    assert_eq!(s.last_move_text().as_deref(), Some("f6"));
+    assert_eq!(s.last_move(), Some((f6, f6)));
+    // An occupied cell is refused with the interpreter's ruling; the game stays.
+    send(&mut app, Clicked(f6));
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 1);
+    let r = s.refusal.as_ref().expect("a ruling");
+    assert_eq!(r.text, "f6");
+    assert!(!r.code.is_empty() && !r.message.is_empty(), "{r:?}");
+    // Blue answers next to it: a neighbour by the board's own rule.
+    let g5 = square(&app, "g5");
+    assert!(board.neighbours(f6).any(|n| n == g5));
+    send(&mut app, Clicked(g5));
+    assert_eq!(session(&app).game.current().piece_at(g5).map(|p| p.1), Some(Side::SECOND));
+}
+
+const CRAZYHOUSE_HAND: &str = "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R[Pn] w KQkq - 0 5";
+
+#[test]
+fn a_piece_in_hand_is_selected_and_dropped_and_the_hand_count_falls() {
+    let mut app = app_at("crazyhouse", CRAZYHOUSE_HAND);
+    let pawn = kind(&app, "Pawn");
+    assert_eq!(held(&app, Side::FIRST, pawn), 1);
+    assert_eq!(
+        session(&app).hand_kinds().len(),
+        5,
+        "queen, rook, bishop, knight and pawn may be dropped"
+    );
+    send(
+        &mut app,
+        ClickedHand {
+            side: Side::FIRST,
+            kind: pawn,
+        },
+    );
+    let s = session(&app);
+    assert_eq!(s.selected_hand, Some(pawn));
+    let (e4, e2, g1, e7) = (square(&app, "e4"), square(&app, "e2"), square(&app, "g1"), square(&app, "e7"));
+    assert!(s.targets.contains(&e4), "an empty square of ranks 2..7");
+    assert!(!s.targets.contains(&e2) && !s.targets.contains(&g1) && !s.targets.contains(&e7));
+    let expected: Vec<usize> = {
+        let pos = s.game.current();
+        let mut v: Vec<usize> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| uci::to_text(pos, *m).starts_with("P@"))
+            .map(|m| m.to as usize)
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    assert_eq!(s.targets, expected, "the targets are the legal pawn drops");
+    send(&mut app, Clicked(e4));
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 1);
+    assert_eq!(s.last_move_text().as_deref(), Some("P@e4"));
+    assert_eq!(s.game.current().piece_at(e4), Some((pawn, Side::FIRST)));
+    assert_eq!(held(&app, Side::FIRST, pawn), 0, "the hand count falls");
+    assert!(
+        fen(&app).starts_with("rnbqkb1r/pppppppp/5n2/8/4P3/5N2/PPPPPPPP/RNBQKB1R[n] b"),
+        "{}",
+        fen(&app)
+    );
+    assert_eq!(session(&app).selected_hand, None);
+    let logged = session(&app).log.last().expect("logged").clone();
+    assert_eq!((logged.action, logged.ok), (Action::Play("P@e4".into()), true));
+    // Black's knight in hand cannot be taken by white, and black's hand is black's to use.
+    let knight = kind(&app, "Knight");
+    send(
+        &mut app,
+        ClickedHand {
+            side: Side::FIRST,
+            kind: knight,
+        },
+    );
+    assert_eq!(session(&app).selected_hand, None, "white holds no knight");
+    send(
+        &mut app,
+        ClickedHand {
+            side: Side::SECOND,
+            kind: knight,
+        },
+    );
+    assert_eq!(session(&app).selected_hand, Some(knight));
+    // Where the mouse lands: the hand slots right of the board, the board, or neither.
+    let layout = Layout::new(&session(&app).engine.rules().board);
+    let kinds = session(&app).hand_kinds();
+    let slot = kinds.iter().position(|k| *k == knight).expect("a knight slot");
+    let hit = |at: Vec2| click_at(&layout, session(&app), at);
+    assert_eq!(
+        hit(layout.hand_slot(Side::SECOND, slot)),
+        ClickTarget::Hand(ClickedHand {
+            side: Side::SECOND,
+            kind: knight
+        })
+    );
+    assert_eq!(hit(layout.center(e4)), ClickTarget::Square(e4));
+    assert_eq!(hit(Vec2::new(-layout.half_extent().x - 3.0 * layout.cell, 0.0)), ClickTarget::Away);
+    // A click beside the board lets it go.
+    send(&mut app, ClickedAway);
+    let s = session(&app);
+    assert_eq!((s.selected_hand, s.targets.len()), (None, 0));
+    assert_eq!(s.game.ply(), 1);
+}
+
+#[test]
+fn a_drop_on_a_square_it_may_not_go_is_refused_with_a_ruling() {
+    let mut app = app_at("crazyhouse", CRAZYHOUSE_HAND);
+    let pawn = kind(&app, "Pawn");
+    let (g1, e2) = (square(&app, "g1"), square(&app, "e2"));
+    send(
+        &mut app,
+        ClickedHand {
+            side: Side::FIRST,
+            kind: pawn,
+        },
+    );
+    send(&mut app, Clicked(g1));
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 0, "nothing was dropped");
+    assert_eq!(held(&app, Side::FIRST, pawn), 1);
+    let r = s.refusal.clone().expect("a ruling");
+    assert_eq!(r.text, "P@g1");
+    let Ruling::Illegal(expected) = s.game.current().explain("P@g1") else {
+        panic!("P@g1 is illegal")
+    };
+    assert_eq!((r.code.as_str(), r.message.as_str()), (expected.code, expected.message.as_str()));
+    assert!(r.clause.is_some(), "{r:?}");
+    assert_eq!((s.selected_hand, s.targets.len()), (None, 0), "the selection is dropped");
+    // On an own piece: that piece is selected instead, nothing refused.
+    send(
+        &mut app,
+        ClickedHand {
+            side: Side::FIRST,
+            kind: pawn,
+        },
+    );
+    send(&mut app, Clicked(e2));
+    let s = session(&app);
+    assert_eq!((s.selected, s.selected_hand), (Some(e2), None));
+    assert!(s.refusal.is_none());
+}
+
+/// Black's man on c3, white men on d4 and f6: one capture, over both, to g7.
+const DRAUGHTS_DOUBLE: &str = "7k/8/5m2/8/3m4/2M5/8/8 b - - 0 1";
+/// Black's man on c1, white men on b2, d2, b4, d4: two captures to c5, by a3 or by e3.
+const DRAUGHTS_TWO_ROUTES: &str = "7k/8/8/8/1m1m4/8/1m1m4/2M5 b - - 0 1";
+
+#[test]
+fn a_continuing_capture_is_one_move_played_by_clicking_the_piece_and_its_last_square() {
+    let mut app = app_at("draughts", DRAUGHTS_DOUBLE);
+    let (c3, e5, g7, d4, f6) = (
+        square(&app, "c3"),
+        square(&app, "e5"),
+        square(&app, "g7"),
+        square(&app, "d4"),
+        square(&app, "f6"),
+    );
+    send(&mut app, Clicked(c3));
+    assert_eq!(session(&app).targets, vec![g7], "the final square only");
+    send(&mut app, Clicked(g7));
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 1);
+    assert_eq!(s.last_move_text().as_deref(), Some("c3e5g7"));
+    let pos = s.game.current();
+    assert!(
+        pos.piece_at(d4).is_none() && pos.piece_at(f6).is_none(),
+        "both men jumped are taken"
+    );
+    assert_eq!(pos.piece_at(g7).map(|p| p.1), Some(Side::FIRST));
+    let path = s.last_path().expect("a path");
+    assert_eq!(path.squares, vec![c3, e5, g7]);
+    assert_eq!(path.jumped, vec![d4, f6]);
+    // White's king must answer by jumping the man: one leg, one square jumped.
+    let (h8, f6_) = (square(&app, "h8"), f6);
+    act(&mut app, Action::Play("h8f6".into()));
+    let path = session(&app).last_path().expect("a jump");
+    assert_eq!((path.squares, path.jumped), (vec![h8, f6_], vec![g7]));
+    // A plain step has no path to draw (its squares are highlighted as any last move).
+    let mut step = app_at("draughts", "7k/8/8/8/8/2M5/8/8 b - - 0 1");
+    act(&mut step, Action::Play("c3d4".into()));
+    assert_eq!(session(&step).game.ply(), 1);
+    assert!(session(&step).last_path().is_none());
+    assert_eq!(session(&step).last_move(), Some((c3, d4)));
+}
+
+#[test]
+fn two_routes_to_the_same_square_ask_which_and_play_the_one_chosen() {
+    let mut app = app_at("draughts", DRAUGHTS_TWO_ROUTES);
+    let (c1, c5) = (square(&app, "c1"), square(&app, "c5"));
+    send(&mut app, Clicked(c1));
+    assert_eq!(session(&app).targets, vec![c5]);
+    send(&mut app, Clicked(c5));
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 0, "nothing is played before the choice");
+    let choice = s.choice.clone().expect("a choice");
+    assert_eq!((choice.from, choice.to), (c1, c5));
+    let mut labels: Vec<&str> = choice.options.iter().map(|(_, l)| l.as_str()).collect();
+    labels.sort_unstable();
+    assert_eq!(labels, ["c1-a3-c5", "c1-e3-c5"]);
+    let by_e3 = choice.options.iter().find(|(_, l)| l == "c1-e3-c5").expect("by e3").0.clone();
+    assert_eq!(by_e3, "c1e3c5");
+    act(&mut app, Action::Play(by_e3));
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 1);
+    assert!(s.choice.is_none());
+    let pos = s.game.current();
+    let taken = |name: &str| pos.piece_at(square(&app, name)).is_none();
+    assert!(taken("d2") && taken("d4"), "the men on the route taken");
+    assert!(!taken("b2") && !taken("b4"), "the others stay");
+    // A click beside the board cancels a pending choice.
+    let mut again = app_at("draughts", DRAUGHTS_TWO_ROUTES);
+    send(&mut again, Clicked(c1));
+    send(&mut again, Clicked(c5));
+    assert!(session(&again).choice.is_some());
+    send(&mut again, ClickedAway);
+    assert!(session(&again).choice.is_none() && session(&again).selected.is_none());
+}
+
+#[test]
+fn placement_games_play_by_clicking_a_cell_and_a_falling_disc_by_clicking_its_column() {
+    // Connect Four: a click high in column d drops the disc to d1.
+    let mut app = self::app("connect-four");
+    let (d1, d6, d2) = (square(&app, "d1"), square(&app, "d6"), square(&app, "d2"));
+    send(&mut app, Clicked(d6));
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 1);
+    assert!(s.game.current().piece_at(d1).is_some() && s.game.current().piece_at(d6).is_none());
+    send(&mut app, Clicked(d1));
+    assert_eq!(
+        session(&app).game.current().piece_at(d2).map(|p| p.1),
+        Some(Side::SECOND),
+        "the next disc lands on it"
+    );
+    // Othello: a legal cell flips, an illegal one is refused with a ruling.
+    let mut app = self::app("othello");
+    let (d3, a1, d4) = (square(&app, "d3"), square(&app, "a1"), square(&app, "d4"));
+    send(&mut app, Clicked(a1));
+    assert_eq!(session(&app).game.ply(), 0);
+    assert_eq!(session(&app).refusal.as_ref().map(|r| r.text.as_str()), Some("a1"));
+    send(&mut app, Clicked(d3));
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 1);
+    assert_eq!(s.game.current().piece_at(d4).map(|p| p.1), Some(Side::FIRST), "d4 turned over");
+    // Tic-tac-toe: three in a row, then the game is over and a click says so.
+    let mut app = self::app("tic-tac-toe");
+    for name in ["a1", "a2", "b1", "b2", "c1"] {
+        let sq = square(&app, name);
+        send(&mut app, Clicked(sq));
+    }
+    assert_eq!(session(&app).game.outcome().status, Status::Win);
+    let c3 = square(&app, "c3");
+    send(&mut app, Clicked(c3));
+    assert_eq!(session(&app).game.ply(), 5);
+    assert_eq!(session(&app).refusal.as_ref().map(|r| r.code.as_str()), Some("game-over"));
+}
+
+#[test]
+fn the_editor_keeps_the_hands_when_it_changes_a_square() {
+    let mut app = app_at("crazyhouse", CRAZYHOUSE_HAND);
+    let e4 = square(&app, "e4");
+    let queen = kind(&app, "Queen");
+    act(
+        &mut app,
+        Action::Edit(Edit::Put {
+            square: e4,
+            kind: queen,
+            side: Side::FIRST,
+        }),
+    );
+    assert_eq!(fen(&app), "rnbqkb1r/pppppppp/5n2/8/4Q3/5N2/PPPPPPPP/RNBQKB1R[Pn] w KQkq - 0 5");
 }

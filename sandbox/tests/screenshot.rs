@@ -1,6 +1,8 @@
 //! Runs the built binary with `--screenshot` and checks the pictures: the disc of each piece on its
 //! square in its side's colour (flipped too), board lines, the river and palaces of xiangqi, go's star
-//! points and stones, the panel's text. Offscreen always (no display needed; needs Vulkan's loader and
+//! points and stones, hex's rhombus of cells with its stones and coloured edges (flipped too), pieces
+//! in hand beside a crazyhouse board, the path and jumped squares of a draughts capture, the panel's
+//! text. Offscreen always (no display needed; needs Vulkan's loader and
 //! Mesa's software driver: Debian `libvulkan1 mesa-vulkan-drivers`), and in a real window under
 //! `xvfb-run` when it is on PATH; in CI (`CI` set) a missing `xvfb-run` fails instead of skipping.
 //! The pictures stay in `target/tmp/sandbox-shots/` until the next run.
@@ -16,6 +18,9 @@ const WHITE_PIECE: [u8; 3] = [245, 242, 235];
 const BLACK_PIECE: [u8; 3] = [31, 31, 33];
 const RED_PIECE: [u8; 3] = [204, 41, 36];
 const INK: [u8; 3] = [26, 20, 15];
+const BLUE_PIECE: [u8; 3] = [46, 89, 204];
+const HEX_CELL: [u8; 3] = [237, 217, 181];
+const HAND_TRAY: [u8; 3] = [97, 92, 84];
 
 /// The board's square on screen: 640 pixels, centred 160 pixels right of the middle (the panel's half).
 const BOARD: (usize, usize, usize, usize) = (480, 1120, 80, 720);
@@ -89,10 +94,11 @@ impl Shot {
         (x - r, x + r + 1, y - r, y + r + 1)
     }
 
-    /// Checks shared by every picture: the size, a board that is not background, the panel's text.
+    /// Checks shared by every picture of a rectangular board: the size, the panel's text, a board that
+    /// is not background.
     fn check_frame(&self) {
+        self.check_panel();
         let what = &self.name;
-        assert_eq!((self.width, self.height), (1280, 800), "{what}: picture size");
         let board = self.pixels(BOARD);
         let background = board.iter().filter(|p| near(**p, BACKGROUND, 6)).count();
         assert!(
@@ -100,6 +106,12 @@ impl Shot {
             "{what}: the board area is mostly background ({background} of {})",
             board.len()
         );
+    }
+
+    /// The picture's size and the panel's text.
+    fn check_panel(&self) {
+        let what = &self.name;
+        assert_eq!((self.width, self.height), (1280, 800), "{what}: picture size");
         let panel = self.pixels((12, 300, 16, 240));
         assert!(
             distinct(&panel) >= 4,
@@ -279,6 +291,206 @@ fn offscreen_pictures_of_chess_xiangqi_and_a_go_game_show_their_boards_and_piece
     });
     check_xiangqi(&shots[0]);
     check_go_game(&shots[1]);
+}
+
+/// A scenario written for a picture: `ruleset` from `start` (a FEN, or the setup when empty), then
+/// one step playing `moves`; shown at that step with `--ply 1`.
+fn scenario(name: &str, ruleset: &str, start: &str, moves: &[&str]) -> String {
+    let start = if start.is_empty() {
+        String::new()
+    } else {
+        format!("    start: Fen({start:?}),\n")
+    };
+    let line: Vec<String> = moves.iter().map(|m| format!("{m:?}")).collect();
+    let text = format!(
+        "(\n    title: {name:?},\n    ruleset: {ruleset:?},\n{start}    steps: [(caption: \"The moves.\", do: Line([{}]))],\n)\n",
+        line.join(", ")
+    );
+    let path = shots_dir().join(format!("{name}.ron"));
+    std::fs::write(&path, text).expect("the scenario is written");
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
+/// The on-screen pixel of hex cell (f, r) on the 11 × 11 board, and the cell's width: the rhombus
+/// is 16 cells across the 640-pixel span, centred on the board's centre.
+fn hex_centre(f: usize, r: usize, flipped: bool) -> ((f32, f32), f32) {
+    let w = 640.0 / 16.0;
+    let (dx, dy) = ((f as f32 + r as f32 / 2.0 - 7.5) * w, (r as f32 - 5.0) * 0.866_025_4 * w);
+    let (dx, dy) = if flipped { (-dx, -dy) } else { (dx, dy) };
+    ((CENTRE.0 + dx, CENTRE.1 - dy), w)
+}
+
+/// The 3 × 3 pixels around a screen position.
+fn patch((x, y): (f32, f32)) -> (usize, usize, usize, usize) {
+    let (x, y) = (x.round() as usize, y.round() as usize);
+    (x - 1, x + 2, y - 1, y + 2)
+}
+
+/// Hex after a1, k11, f6, e7: red stones on a1 and f6, blue on k11 and e7, every other cell empty;
+/// a rhombus, not a rectangle; red bands along ranks 1 and 11, blue along files a and k.
+fn check_hex(shot: &Shot, flipped: bool) {
+    shot.check_panel();
+    let what = &shot.name;
+    let stones = [
+        ((0, 0), RED_PIECE),
+        ((5, 5), RED_PIECE),
+        ((10, 10), BLUE_PIECE),
+        ((4, 6), BLUE_PIECE),
+    ];
+    for f in 0..11 {
+        for r in 0..11 {
+            let (at, _) = hex_centre(f, r, flipped);
+            let want = stones.iter().find(|(c, _)| *c == (f, r)).map_or(HEX_CELL, |s| s.1);
+            assert_eq!(shot.count(patch(at), want), 9, "{what}: cell ({f}, {r}) (flipped: {flipped})");
+        }
+    }
+    // Outside the rhombus, inside its bounding box: background at two corners.
+    let ((a1x, _), _) = hex_centre(0, 0, flipped);
+    let ((_, a11y), _) = hex_centre(0, 10, flipped);
+    let ((k11x, _), _) = hex_centre(10, 10, flipped);
+    let ((_, k1y), _) = hex_centre(10, 0, flipped);
+    assert_eq!(
+        shot.count(patch((a1x, a11y)), BACKGROUND),
+        9,
+        "{what}: no cell above a1 at rank 11's height"
+    );
+    assert_eq!(
+        shot.count(patch((k11x, k1y)), BACKGROUND),
+        9,
+        "{what}: no cell below k11 at rank 1's height"
+    );
+    // Ink between two neighbours: halfway from c3 to d3.
+    let ((cx, cy), _) = hex_centre(2, 2, flipped);
+    let ((dx, _), _) = hex_centre(3, 2, flipped);
+    let mid = ((cx + dx) / 2.0).round() as usize;
+    let strip = shot.pixels((mid - 3, mid + 4, cy as usize - 1, cy as usize + 2));
+    assert!(strip.iter().filter(|p| p[0] < 160).count() >= 6, "{what}: a line between c3 and d3");
+    // The bands: a bit more than half a cell out from the outer cells, down from rank 1 (red) and
+    // left from file a (blue) — the other way round when flipped.
+    let s = if flipped { -1.0 } else { 1.0 };
+    for i in 1..10 {
+        let ((x, y), w) = hex_centre(i, 0, flipped);
+        let below = (x - s * 0.3 * w, y + s * 0.52 * w);
+        assert!(shot.count(patch(below), RED_PIECE) >= 6, "{what}: red band below {i},0");
+        let ((x, y), w) = hex_centre(0, i, flipped);
+        let left = (x - s * 0.6 * w, y);
+        assert!(shot.count(patch(left), BLUE_PIECE) >= 6, "{what}: blue band left of 0,{i}");
+        let ((x, y), w) = hex_centre(10, i, flipped);
+        let right = (x + s * 0.6 * w, y);
+        assert!(shot.count(patch(right), BLUE_PIECE) >= 6, "{what}: blue band right of 10,{i}");
+    }
+}
+
+/// Crazyhouse after N@e3 with two white pawns, a black queen and a black bishop in hand: the hands
+/// right of the board (white's below, black's above), each slot of a kind in the ruleset's order
+/// (queen, rook, bishop, knight, pawn), empty slots showing the tray; the dropped knight on e3.
+fn check_crazyhouse(shot: &Shot) {
+    shot.check_frame();
+    let what = &shot.name;
+    // Slot i: 0.8 pitch right of the board's edge, (i + 0.5) pitches in from the top or bottom edge.
+    let slot = |bottom: bool, i: usize| {
+        let x = CENTRE.0 + 320.0 + 0.8 * 64.0;
+        let y = if bottom {
+            CENTRE.1 + 320.0 - (i as f32 + 0.5) * 64.0
+        } else {
+            CENTRE.1 - 320.0 + (i as f32 + 0.5) * 64.0
+        };
+        (x, y)
+    };
+    // Left of the disc's centre (the glyph stands in the middle).
+    let disc = |(x, y): (f32, f32)| (x - 15.0, y);
+    assert_eq!(
+        shot.count(patch(disc(slot(true, 4))), WHITE_PIECE),
+        9,
+        "{what}: white's pawns in hand"
+    );
+    assert_eq!(
+        shot.count(patch(disc(slot(false, 0))), BLACK_PIECE),
+        9,
+        "{what}: black's queen in hand"
+    );
+    assert_eq!(
+        shot.count(patch(disc(slot(false, 2))), BLACK_PIECE),
+        9,
+        "{what}: black's bishop in hand"
+    );
+    for i in [0, 1, 2, 3] {
+        assert_eq!(
+            shot.count(patch(slot(true, i)), HAND_TRAY),
+            9,
+            "{what}: white holds nothing in slot {i}"
+        );
+    }
+    for i in [1, 3, 4] {
+        assert_eq!(
+            shot.count(patch(slot(false, i)), HAND_TRAY),
+            9,
+            "{what}: black holds nothing in slot {i}"
+        );
+    }
+    // The count beside white's pawns: light text on the tray.
+    let (x, y) = slot(true, 4);
+    let count = shot.pixels(((x + 32.0) as usize, (x + 56.0) as usize, (y - 2.0) as usize, (y + 26.0) as usize));
+    assert!(
+        count.iter().filter(|p| p.iter().all(|&c| c > 170)).count() > 10,
+        "{what}: a count beside the pawns"
+    );
+    assert!(shot.discs(8, 8, WHITE_PIECE).contains(&(4, 2)), "{what}: the knight dropped on e3");
+}
+
+/// Draughts after c3e5g7: black's man on g7, the jumped squares d4 and f6 empty but crossed in red,
+/// the path drawn in green along the legs; white's king on h8 crowned with a ring.
+fn check_draughts(shot: &Shot) {
+    shot.check_frame();
+    let what = &shot.name;
+    let sq = |col: usize, row: usize| (CENTRE.0 + (col as f32 - 3.5) * 80.0, CENTRE.1 - (row as f32 - 3.5) * 80.0);
+    let green = |p: &[u8; 3]| p[1] as i32 > p[0] as i32 + 40 && p[1] as i32 > p[2] as i32 + 40;
+    let red = |p: &[u8; 3]| p[0] as i32 > p[1] as i32 + 80 && p[0] as i32 > p[2] as i32 + 80;
+    let count = |at: (f32, f32), f: &dyn Fn(&[u8; 3]) -> bool| shot.pixels(patch(at)).iter().filter(|p| f(p)).count();
+    // A quarter of the way along each leg (c3→e5, e5→g7), and past g7: green only on the legs.
+    for ((c0, r0), (c1, r1)) in [((2, 2), (4, 4)), ((4, 4), (6, 6))] {
+        let ((x0, y0), (x1, y1)) = (sq(c0, r0), sq(c1, r1));
+        let quarter = (x0 + (x1 - x0) * 0.25, y0 + (y1 - y0) * 0.25);
+        assert_eq!(count(quarter, &green), 9, "{what}: the leg from ({c0},{r0}) to ({c1},{r1})");
+    }
+    let (bx, by) = sq(1, 1);
+    assert_eq!(count((bx + 40.0, by - 40.0), &green), 0, "{what}: no path before c3");
+    // The crosses: on the arm across the path.
+    for (c, r) in [(3, 3), (5, 5)] {
+        let (x, y) = sq(c, r);
+        assert_eq!(count((x - 9.0, y - 9.0), &red), 9, "{what}: a cross on ({c},{r})");
+    }
+    assert!(shot.discs(8, 8, BLACK_PIECE).contains(&(6, 6)), "{what}: the man on g7");
+    assert_eq!(
+        count(sq(3, 3), &|p| near(*p, BLACK_PIECE, 8) || near(*p, WHITE_PIECE, 8)),
+        0,
+        "{what}: d4 is empty"
+    );
+    let (hx, hy) = sq(7, 7);
+    assert_eq!(shot.count(patch((hx, hy)), WHITE_PIECE), 9, "{what}: the king's disc");
+    assert_eq!(shot.count(patch((hx - 0.235 * 80.0, hy)), INK), 9, "{what}: the king's ring");
+}
+
+#[test]
+fn offscreen_pictures_of_hex_crazyhouse_and_draughts_show_cells_hands_and_jumps() {
+    let hex = scenario("hex-stones", "hex", "", &["a1", "k11", "f6", "e7"]);
+    let crazyhouse = scenario(
+        "crazyhouse-hands",
+        "crazyhouse",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[PPNbq] w KQkq - 0 5",
+        &["N@e3"],
+    );
+    let draughts = scenario("draughts-double-jump", "draughts", "7k/8/5m2/8/3m4/2M5/8/8 b - - 0 1", &["c3e5g7"]);
+    let ply: &[&str] = &["--ply", "1"];
+    let flipped: &[&str] = &["--ply", "1", "--flip"];
+    let shots = shoot_all(
+        &[(&hex, ply), (&hex, flipped), (&crazyhouse, ply), (&draughts, ply)],
+        Target::Offscreen,
+    );
+    check_hex(&shots[0], false);
+    check_hex(&shots[1], true);
+    check_crazyhouse(&shots[2]);
+    check_draughts(&shots[3]);
 }
 
 #[test]
