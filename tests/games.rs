@@ -444,3 +444,19 @@ fn promotion_may_be_optional_forced_on_a_sub_zone_and_taken_when_leaving() {
     let c = common::bundled("chess").from_fen("k7/4P3/8/8/8/8/8/7K w - - 0 1").expect("valid");
     assert_eq!(texts(&c).iter().filter(|m| m.starts_with("e7e8")).count(), 4);
 }
+
+#[test]
+fn a_zone_given_per_player_takes_each_players_own_named_zones() {
+    let text = "game \"G\" { players red \"r\", blue \"b\" }\nboard 5 x 5 squares { }\nzone home = rank 1\n\
+                zone goal = home for red, home for blue\nzone edge = file a for red, file e for blue\n\
+                piece S \"S\" { place on empty }\nend { e: S in goal -> mover wins\n f: S in edge -> mover loses }\nsetup empty\n";
+    let c = arbiter::check::check_source("zones.rules", text, None, &[]);
+    let e = Engine::new(c.rules.expect("valid"));
+    // Blue's `home` is its own (rank 5, the mirror of rank 1); a literal `file e` is taken as written.
+    let g = game(&e, None, &["b3", "b5"]);
+    assert_eq!((g.outcome().winner, g.outcome().reason.as_deref()), (Some(Side::SECOND), Some("e")));
+    let g = game(&e, None, &["b3", "e3"]);
+    assert_eq!((g.outcome().winner, g.outcome().reason.as_deref()), (Some(Side::FIRST), Some("f")));
+    let g = game(&e, None, &["b3", "b1"]);
+    assert_eq!(g.outcome().status, Status::Ongoing);
+}

@@ -329,9 +329,28 @@ pub(super) fn zone_by_side(cx: &mut Cx, e: &ast::ZoneExpr) -> Option<BySide<Squa
     acc
 }
 
-/// A zone written for one player only (`rank 11` in `zone goal = rank 11 for red, ...`): no mirror.
-fn zone_plain(cx: &mut Cx, e: &ast::ZoneExpr) -> Option<SquareSet> {
-    zone_by_side(cx, e).map(|z| z.0[0].clone())
+/// A zone written for one player only (`rank 11` in `zone goal = rank 11 for red, ...`): squares
+/// as written (no mirror), and a named zone as that player's own.
+fn zone_plain(cx: &mut Cx, e: &ast::ZoneExpr, side: Option<Side>) -> Option<SquareSet> {
+    let pick = |cx: &mut Cx, t: &ast::ZoneTerm| -> Option<SquareSet> {
+        let by = term_by_side(cx, t)?;
+        Some(match t {
+            ast::ZoneTerm::Ref(_) => by[side.unwrap_or(Side::FIRST)].clone(),
+            _ => by.0[0].clone(),
+        })
+    };
+    let mut acc = pick(cx, &e.first);
+    for (union, t) in &e.rest {
+        let s = pick(cx, t);
+        acc = match (acc, s) {
+            (Some(mut a), Some(s)) => {
+                if *union { a.union(&s) } else { a.subtract(&s) }
+                Some(a)
+            }
+            _ => None,
+        };
+    }
+    acc
 }
 
 fn term_by_side(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<BySide<SquareSet>> {
@@ -429,9 +448,9 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
             let value = match &z.per_player {
                 None => zone_by_side(cx, &z.expr),
                 Some((first_player, second_expr, second_player)) => {
-                    let a = zone_plain(cx, &z.expr);
-                    let b = zone_plain(cx, second_expr);
                     let sides = [first_player, second_player].map(|p| (p, cx.player_names.iter().position(|n| *n == p.name)));
+                    let a = zone_plain(cx, &z.expr, sides[0].1.map(|i| Side(i as u8)));
+                    let b = zone_plain(cx, second_expr, sides[1].1.map(|i| Side(i as u8)));
                     for (p, found) in sides {
                         // Without players (no `game`, or one that could not be read) that is reported already.
                         if found.is_none() && !cx.player_names.is_empty() {
