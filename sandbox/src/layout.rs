@@ -47,8 +47,9 @@ impl Layout {
         Layout::of(board.width, board.height, board.points, board.hexes)
     }
 
-    /// A board `width` × `height` of squares, points or hexes, not flipped, scaled so its bounding box
-    /// is [`BOARD_SPAN`] on its larger side.
+    /// A board `width` × `height` of squares, points or hexes, not flipped, scaled to [`BOARD_SPAN`]:
+    /// its larger side counted in squares or points (points keep half a cell of board round the outer
+    /// lines), or, for hexes, the larger side of the rhombus's bounding box.
     pub fn of(width: usize, height: usize, points: bool, hexes: bool) -> Layout {
         let unit = Layout {
             width,
@@ -58,9 +59,14 @@ impl Layout {
             cell: 1.0,
             flipped: false,
         };
-        let size = unit.half_extent() * 2.0;
+        let across = if hexes {
+            let size = unit.half_extent() * 2.0;
+            size.x.max(size.y)
+        } else {
+            width.max(height) as f32
+        };
         Layout {
-            cell: BOARD_SPAN / size.x.max(size.y),
+            cell: BOARD_SPAN / across,
             ..unit
         }
     }
@@ -348,6 +354,9 @@ mod tests {
         let half = l.half_extent();
         assert!((half.x * 2.0 - BOARD_SPAN).abs() < 1e-3, "16 hexagons across fill the span");
         assert!(half.y < half.x);
+        // Squares and points keep their scale: the span over the larger count of squares or points.
+        assert_eq!(layout(9, 10, true, false).cell, 64.0);
+        assert_eq!(layout(8, 8, false, false).cell, 80.0);
         for sq in 0..121 {
             for c in l.corners(sq) {
                 assert!(c.x.abs() <= half.x + 1e-3 && c.y.abs() <= half.y + 1e-3, "cell {sq} inside the box");
