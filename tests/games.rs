@@ -460,3 +460,18 @@ fn a_zone_given_per_player_takes_each_players_own_named_zones() {
     let g = game(&e, None, &["b3", "b1"]);
     assert_eq!(g.outcome().status, Status::Ongoing);
 }
+
+#[test]
+fn a_promoted_kind_may_be_written_plus_its_bases_letter() {
+    let e = variant("plus-letters");
+    let g = game(&e, None, &["c4c5"]);
+    assert_eq!(g.current().fen(), "k1+P2/5/5/5/4K b - - 1 1");
+    let pos = e.from_fen("k1+P2/5/5/5/4K b - - 0 1").expect("valid");
+    let b = &pos.rules().board;
+    let tokin = pos.piece_at(b.parse_square("c5").expect("a square")).expect("a piece");
+    assert_eq!(pos.rules().kind(tokin.0).name, "Tokin");
+    assert_eq!(pos.fen(), "k1+P2/5/5/5/4K b - - 0 1");
+    // `+` before a letter no promoted kind has is refused, naming it.
+    let err = e.from_fen("k1+K2/5/5/5/4K b - - 0 1").expect_err("no promoted king");
+    assert!(err.to_string().contains("+K"), "{err}");
+}

@@ -306,6 +306,9 @@ pub struct Kind {
     pub name: String,
     /// The FEN letter of the first player's piece (uppercase); the second player's is lowercase.
     pub letter: char,
+    /// Written `+` and the letter (`+P`): a promoted kind that shares the letter of the kind it
+    /// promotes from.
+    pub plus: bool,
     pub royal: bool,
     /// Written without its letter in SAN (the chess pawn).
     pub unlettered: bool,
@@ -481,12 +484,23 @@ impl Rules {
     }
     pub fn kind_by_letter(&self, c: char) -> Option<(KindId, Side)> {
         let up = c.to_ascii_uppercase();
-        let k = self.kinds.iter().position(|k| k.letter == up)?;
+        let k = self.kinds.iter().position(|k| k.letter == up && !k.plus)?;
         Some((KindId(k as u8), if c.is_ascii_uppercase() { Side::FIRST } else { Side::SECOND }))
     }
     pub fn letter(&self, kind: KindId, side: Side) -> char {
         let l = self.kinds[kind.0 as usize].letter;
         if side == Side::FIRST { l } else { l.to_ascii_lowercase() }
+    }
+    /// The kind written `+` and this letter, and its side.
+    pub fn kind_by_plus_letter(&self, c: char) -> Option<(KindId, Side)> {
+        let up = c.to_ascii_uppercase();
+        let k = self.kinds.iter().position(|k| k.letter == up && k.plus)?;
+        Some((KindId(k as u8), if c.is_ascii_uppercase() { Side::FIRST } else { Side::SECOND }))
+    }
+    /// How FEN writes a piece: its letter, after `+` for a promoted kind that has one.
+    pub fn fen_text(&self, kind: KindId, side: Side) -> String {
+        let l = self.letter(kind, side);
+        if self.kind(kind).plus { format!("+{l}") } else { l.to_string() }
     }
     pub fn kind(&self, k: KindId) -> &Kind {
         &self.kinds[k.0 as usize]

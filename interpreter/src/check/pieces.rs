@@ -17,27 +17,29 @@ pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
             format!("a ruleset may declare at most {MAX_KINDS} kinds of piece"),
         );
     }
-    let mut letters: Vec<(char, Span)> = Vec::new();
+    let mut letters: Vec<(String, Span)> = Vec::new();
     for (i, p) in decls.iter().take(MAX_KINDS).enumerate() {
         cx.kinds.insert(p.name.name.clone(), KindId(i as u8));
         cx.kind_names.push(p.name.name.clone());
-        let mut chars = p.letter.value.chars();
+        // One letter, or `+` and a letter: a promoted kind written after the kind it promotes from.
+        let body = p.letter.value.strip_prefix('+').unwrap_or(&p.letter.value);
+        let mut chars = body.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) if c.is_ascii_alphabetic() => {
-                let up = c.to_ascii_uppercase();
-                if let Some((_, first)) = letters.iter().find(|(l, _)| *l == up) {
-                    let d = Diagnostic::error(codes::DUPLICATE, p.letter.span, format!("two pieces have the letter `{up}`"))
+                let written = format!("{}{}", if body.len() < p.letter.value.len() { "+" } else { "" }, c.to_ascii_uppercase());
+                if let Some((_, first)) = letters.iter().find(|(l, _)| *l == written) {
+                    let d = Diagnostic::error(codes::DUPLICATE, p.letter.span, format!("two pieces have the letter `{written}`"))
                         .label("used again here")
                         .with(*first, "first used here");
                     cx.diags.push(d);
                 }
-                letters.push((up, p.letter.span));
+                letters.push((written, p.letter.span));
             }
             _ => {
                 cx.error(
                     codes::TYPE,
                     p.letter.span,
-                    "a piece's letter must be one ASCII letter (its FEN letter)",
+                    "a piece's letter must be one ASCII letter (its FEN letter), or `+` and a letter for a promoted kind",
                 )
                 .label = "not one letter".into();
             }
@@ -51,8 +53,10 @@ pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
 }
 
 fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
-    let letter = p.letter.value.chars().next().unwrap_or('?').to_ascii_uppercase();
+    let plus = p.letter.value.starts_with('+');
+    let letter = p.letter.value.trim_start_matches('+').chars().next().unwrap_or('?').to_ascii_uppercase();
     let glyphs = match p.glyphs.as_slice() {
+        [] if plus => [format!("+{letter}"), format!("+{}", letter.to_ascii_lowercase())],
         [] => [letter.to_string(), letter.to_ascii_lowercase().to_string()],
         [a] => [a.value.clone(), a.value.clone()],
         [a, b, ..] => [a.value.clone(), b.value.clone()],
@@ -131,6 +135,7 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
     Kind {
         name: p.name.name.clone(),
         letter,
+        plus,
         royal: p.royal,
         unlettered: p.unlettered,
         glyphs,

@@ -126,6 +126,26 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
                 promoted.push(b.square(file - 1, rank));
                 continue;
             }
+            if c == '+' {
+                let next = chars.next();
+                let Some((k, s)) = next.and_then(|l| rules.kind_by_plus_letter(l)) else {
+                    let known: Vec<String> = rules.kinds.iter().filter(|k| k.plus).map(|k| format!("+{}", k.letter)).collect();
+                    return Err(FenError::Illegal(format!(
+                        "`+{}` on rank {} (field 1) is not a promoted piece of this ruleset{}",
+                        next.map(String::from).unwrap_or_default(),
+                        i + 1,
+                        if known.is_empty() { String::new() } else { format!(" (its are {})", known.join(", ")) }
+                    )));
+                };
+                if file < b.width {
+                    board[b.square(file, rank)] = Some((k, s));
+                }
+                file += 1;
+                if file > b.width {
+                    break;
+                }
+                continue;
+            }
             if let Some(d) = c.to_digit(10) {
                 let mut n = d as usize;
                 while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
@@ -381,7 +401,7 @@ pub fn placement_marked(rules: &Rules, piece_at: impl Fn(usize) -> Option<(KindI
                         out.push_str(&empty.to_string());
                         empty = 0;
                     }
-                    out.push(rules.letter(k, s));
+                    out.push_str(&rules.fen_text(k, s));
                     if promoted(sq) {
                         out.push('~');
                     }

@@ -38,7 +38,9 @@ pub fn to_text(pos: &Position, m: Move) -> String {
     if let Some(k) = m.promotion()
         && !forced_promotion(pos, m)
     {
-        s.push(pos.rules().kind(k).letter.to_ascii_lowercase());
+        let kind = pos.rules().kind(k);
+        // A promoted kind written `+P` is promoted to with `+`.
+        s.push(if kind.plus { '+' } else { kind.letter.to_ascii_lowercase() });
     }
     s
 }
