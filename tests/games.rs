@@ -475,3 +475,29 @@ fn a_promoted_kind_may_be_written_plus_its_bases_letter() {
     let err = e.from_fen("k1+K2/5/5/5/4K b - - 0 1").expect_err("no promoted king");
     assert!(err.to_string().contains("+K"), "{err}");
 }
+
+#[test]
+fn a_hop_may_refuse_some_screens_and_some_targets() {
+    let e = variant("janggi-cannon");
+    let moves = |fen: &str| -> Vec<String> {
+        let pos = e.from_fen(fen).expect("valid");
+        texts(&pos).into_iter().filter(|m| m.starts_with("a1")).collect()
+    };
+    // Over a soldier to the empty squares beyond, up to the own general.
+    assert_eq!(moves("4k4/9/9/9/9/9/9/9/9/CP2K4 w - - 0 1"), vec!["a1c1", "a1d1"]);
+    // Never over a cannon.
+    assert!(moves("4k4/9/9/9/9/9/9/9/9/CC2K4 w - - 0 1").is_empty());
+    // Never taking a cannon, but taking a soldier.
+    assert!(moves("4k4/9/9/9/9/9/9/9/9/CPc1K4 w - - 0 1").is_empty());
+    assert_eq!(moves("4k4/9/9/9/9/9/9/9/9/CPp1K4 w - - 0 1"), vec!["a1c1"]);
+    // A cannon is no screen for a check either; a soldier is.
+    assert!(!e.from_fen("3kc4/9/9/9/9/4C4/9/9/9/4K4 w - - 0 1").expect("valid").in_check());
+    assert!(e.from_fen("3kc4/9/9/9/9/4P4/9/9/9/4K4 w - - 0 1").expect("valid").in_check());
+    // The generator agrees with the plain definition of legality around such screens.
+    let pos = e.from_fen("3kc4/9/9/4p4/9/4C4/9/9/3P5/4K4 w - - 0 1").expect("valid");
+    let mut fast = pos.legal_moves();
+    let mut slow = pos.legal_moves_reference();
+    fast.sort_by_key(|m| (m.from, m.to));
+    slow.sort_by_key(|m| (m.from, m.to));
+    assert_eq!(fast, slow);
+}

@@ -262,6 +262,10 @@ pub struct Form {
     pub only_if: Option<Enclose>,
     /// Restrictions on a drop.
     pub drop: DropRules,
+    /// A hop may not use pieces of these kinds as screens.
+    pub screen_not: Vec<KindId>,
+    /// The move may not take pieces of these kinds.
+    pub target_not: Vec<KindId>,
     pub cite: Option<String>,
     /// The clause as written, for explanations.
     pub text: String,

@@ -252,6 +252,8 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     let mut only_if: Option<(Enclose, Span)> = None;
     let mut drop = DropRules::default();
     let mut drop_only: Vec<Span> = Vec::new();
+    let mut screen_not = Vec::new();
+    let mut target_not = Vec::new();
     for m in &f.modifiers {
         let (t, span) = match m {
             ast::Modifier::ToEmpty(s) => (Some(Target::Empty), *s),
@@ -339,6 +341,15 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 drop.not_giving_mate = true;
                 drop_only.push(*s);
                 (None, *s)
+            }
+            ast::Modifier::KindsNot { screens, kinds, span } => {
+                let ids: Vec<KindId> = kinds.iter().filter_map(|k| cx.kind(k)).collect();
+                if *screens {
+                    screen_not = ids;
+                } else {
+                    target_not = ids;
+                }
+                (None, *span)
             }
             ast::Modifier::NotStuck(s) => {
                 drop.not_stuck = true;
@@ -496,6 +507,8 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         enclose: enclose.map(|(e, d, _)| (e, d)),
         only_if: only_if.map(|o| o.0),
         drop,
+        screen_not,
+        target_not,
         cite: cite(&f.cite),
         text: cx.src.slice(f.span).trim().to_string(),
     })

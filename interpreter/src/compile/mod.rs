@@ -21,6 +21,9 @@ pub enum Gen<B> {
     Slide { dirs: Vec<u8>, bounded: Option<Vec<B>> },
     /// Ray directions and the exact number of screens.
     Hop { dirs: Vec<u8>, screens: u32 },
+    /// A hop whose screens may not be of the kinds in `screen_not`, nor what it takes of the kinds
+    /// in `target_not` (bit per kind).
+    HopNot { dirs: Vec<u8>, screens: u32, screen_not: u32, target_not: u32 },
     /// A new piece onto an empty square.
     Place,
     /// A piece from the hand onto an empty square.
@@ -152,6 +155,9 @@ pub struct Attacks<B> {
     pub slides: Vec<(u8, Vec<KindId>, Option<u32>, B)>,
     /// (reversed direction, hopping kinds, screens).
     pub hops: Vec<(u8, Vec<KindId>, u32)>,
+    /// Hops with kinds that may not be screens: (reversed direction, hopping kinds, screens,
+    /// screens not allowed, a bit per kind). Their lines make every move take the full test.
+    pub hops_not: Vec<(u8, Vec<KindId>, u32, u32)>,
     /// Per square: the union of all slide and hop rays towards it — a quick test before casting.
     pub reach: Vec<B>,
 }
@@ -542,9 +548,19 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     }
                     Primitive::Hop { dirs, screens } => {
                         let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0, d.1 * flip), board)).collect();
-                        Gen::Hop {
-                            dirs: idx,
-                            screens: *screens,
+                        let mask = |ks: &[KindId]| ks.iter().fold(0u32, |m, k| m | 1 << k.0);
+                        if f.screen_not.is_empty() && f.target_not.is_empty() {
+                            Gen::Hop {
+                                dirs: idx,
+                                screens: *screens,
+                            }
+                        } else {
+                            Gen::HopNot {
+                                dirs: idx,
+                                screens: *screens,
+                                screen_not: mask(&f.screen_not),
+                                target_not: mask(&f.target_not),
+                            }
                         }
                     }
                 };
@@ -714,6 +730,23 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
     for f in forms.iter().filter(|f| matches!(f.target, Target::Any | Target::Enemy)) {
         match &f.how {
             Gen::Place | Gen::Drop | Gen::Jump { .. } => {}
+            Gen::HopNot {
+                dirs,
+                screens,
+                screen_not,
+                target_not,
+            } => {
+                // A hop that may not take a royal kind attacks no royal.
+                let royal_mask = t.royal_kinds.iter().fold(0u32, |m, k| m | 1 << k.0);
+                if royal_mask != 0 && target_not & royal_mask == royal_mask {
+                    continue;
+                }
+                for &d in dirs {
+                    let (dx, dy, _) = t.dirs[d as usize];
+                    let rd = t.ray_index((-dx, -dy), board);
+                    a.hops_not.push((rd, vec![f.kind], *screens, *screen_not));
+                }
+            }
             Gen::Leap { targets } => {
                 let mut rev = vec![B::EMPTY; n];
                 for from in f.from.iter() {
@@ -784,6 +817,9 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
             a.reach[sq] |= t.rays[*rd as usize][sq];
         }
         for (rd, ..) in &a.hops {
+            a.reach[sq] |= t.rays[*rd as usize][sq];
+        }
+        for (rd, ..) in &a.hops_not {
             a.reach[sq] |= t.rays[*rd as usize][sq];
         }
     }

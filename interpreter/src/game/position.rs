@@ -271,6 +271,23 @@ impl<B: Bits> Pos<B> {
                 cur = b;
             }
         }
+        for (rd, kinds, screens, screen_not) in &a.hops_not {
+            let mut cur = sq;
+            let mut left = *screens;
+            while let Some(b) = t.first_blocker(*rd as usize, cur, occ) {
+                if left == 0 {
+                    if them.has(b) && kinds.contains(&cell_kind(self.cells[b])) && found(b) {
+                        return;
+                    }
+                    break;
+                }
+                if 1u32 << cell_kind(self.cells[b]).0 & screen_not != 0 {
+                    break;
+                }
+                left -= 1;
+                cur = b;
+            }
+        }
     }
 
     fn distance(&self, dir: usize, a: usize, b: usize) -> u32 {
@@ -419,6 +436,38 @@ impl<B: Bits> Pos<B> {
                     }
                     if left == 0 && cur != from {
                         b |= t.ray_attacks(d as usize, cur, occ);
+                    }
+                }
+                b
+            }
+            Gen::HopNot {
+                dirs,
+                screens,
+                screen_not,
+                target_not,
+            } => {
+                let kind_bit = |s: usize| 1u32 << cell_kind(self.cells[s]).0;
+                let mut b = B::EMPTY;
+                for &d in dirs {
+                    let mut cur = from;
+                    let mut left = *screens;
+                    let mut usable = true;
+                    while let Some(s) = t.first_blocker(d as usize, cur, occ) {
+                        if left == 0 {
+                            break;
+                        }
+                        usable &= kind_bit(s) & screen_not == 0;
+                        left -= 1;
+                        cur = s;
+                    }
+                    if usable && left == 0 && cur != from {
+                        let mut reach = t.ray_attacks(d as usize, cur, occ);
+                        if let Some(x) = t.first_blocker(d as usize, cur, occ)
+                            && kind_bit(x) & target_not != 0
+                        {
+                            reach &= !B::bit(x);
+                        }
+                        b |= reach;
                     }
                 }
                 b
@@ -1062,6 +1111,10 @@ impl<B: Bits> LegalCtx<B> {
         let own = p.side_bb[us.index()];
         let enemy = p.side_bb[them.index()];
         let a = &t.attacks[them.index()];
+        // Hops that refuse some screens: too many cases for pins, so every move takes the full test.
+        if !a.hops_not.is_empty() {
+            ctx.slow = !B::EMPTY;
+        }
         for r in ctx.royals.iter() {
             if t.royal_safety {
                 // Leaps, lame leaps and hops here; slides below, in the same pass as pins.

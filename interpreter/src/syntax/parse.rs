@@ -1178,6 +1178,11 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                     match k.as_rule() {
                         Rule::dirs => ds = dirs(cx, k),
                         Rule::count => screens = Some(cx.count(k)),
+                        Rule::kinds_not => {
+                            let span = cx.span(&k);
+                            let kinds = k.into_inner().filter(|i| i.as_rule() == Rule::ident).map(|i| cx.ident(i)).collect();
+                            modifiers.push(Modifier::KindsNot { screens: true, kinds, span });
+                        }
                         _ => {}
                     }
                 }
@@ -1248,7 +1253,14 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
             Rule::not_giving_mate => modifiers.push(Modifier::NotGivingMate(cspan)),
             Rule::not_stuck => modifiers.push(Modifier::NotStuck(cspan)),
             Rule::to_empty => modifiers.push(Modifier::ToEmpty(cspan)),
-            Rule::to_enemy => modifiers.push(Modifier::ToEnemy(cspan)),
+            Rule::to_enemy => {
+                modifiers.push(Modifier::ToEnemy(cspan));
+                if let Some(k) = c.into_inner().find(|k| k.as_rule() == Rule::kinds_not) {
+                    let span = cx.span(&k);
+                    let kinds = k.into_inner().filter(|i| i.as_rule() == Rule::ident).map(|i| cx.ident(i)).collect();
+                    modifiers.push(Modifier::KindsNot { screens: false, kinds, span });
+                }
+            }
             Rule::to_en_passant => modifiers.push(Modifier::ToEnPassant(cspan)),
             Rule::if_unmoved => modifiers.push(Modifier::Unmoved(cspan)),
             Rule::marks_en_passant => modifiers.push(Modifier::MarksEnPassant(cspan)),
