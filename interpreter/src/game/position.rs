@@ -281,7 +281,10 @@ impl<B: Bits> Pos<B> {
                     }
                     break;
                 }
-                if 1u32 << cell_kind(self.cells[b]).0 & screen_not != 0 {
+                // A square the move being tested fills has no cell yet; `is_legal_slow` makes such
+                // moves instead, so only real pieces are screens here.
+                let c = self.cells[b];
+                if c != 0 && 1u32 << cell_kind(c).0 & screen_not != 0 {
                     break;
                 }
                 left -= 1;
@@ -724,7 +727,7 @@ impl<B: Bits> Pos<B> {
         let mut occ = self.occ();
         let mut gone = B::EMPTY;
         let mut royals = self.royals(us);
-        if self.t.general && self.has_effects(m) {
+        if (self.t.general && self.has_effects(m)) || !self.t.attacks[them.index()].hops_not.is_empty() {
             return self.legal_by_making(m);
         }
         match m.kind {
