@@ -622,6 +622,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     }
     let ends: Vec<CEnd<B>> = rules.end_rules.iter().map(|r| compile_end(&mut t, rules, r)).collect();
     // Passes and captures are counted where an end rule or a pass can ask for them.
+    t.general |= t.attacks.iter().any(|a| !a.hops_not.is_empty());
     t.general |= t.pass || t.swap || ends.iter().flat_map(|e| &e.conds).any(|c| matches!(c, CCond::Captured(_) | CCond::Passes(_)));
     t.ends = ends;
     t

@@ -727,7 +727,7 @@ impl<B: Bits> Pos<B> {
         let mut occ = self.occ();
         let mut gone = B::EMPTY;
         let mut royals = self.royals(us);
-        if (self.t.general && self.has_effects(m)) || !self.t.attacks[them.index()].hops_not.is_empty() {
+        if self.t.general && (self.has_effects(m) || !self.t.attacks[them.index()].hops_not.is_empty()) {
             return self.legal_by_making(m);
         }
         match m.kind {
