@@ -501,3 +501,45 @@ fn a_hop_may_refuse_some_screens_and_some_targets() {
     slow.sort_by_key(|m| (m.from, m.to));
     assert_eq!(fast, slow);
 }
+
+#[test]
+fn mangled_fens_and_moves_are_refused_without_a_panic() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let pieces = ['P', 'p', 'Q', '~', '+', '[', ']', '/', '1', '9', ' ', '@', 'x', '-', 'M', 'k'];
+    for (name, fen) in [
+        ("crazyhouse", "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[NPb] b KQkq - 0 1"),
+        ("draughts", "1m1m1m1m/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/M1M1M1M1 b - - 0 1"),
+        ("othello", "8/8/8/3Dd3/3dD3/8/8/8 b - - 0 1"),
+        ("hex", "11/11/11/11/11/11/11/11/11/11/11 r - - 0 1"),
+    ] {
+        let e = common::bundled(name);
+        let pos = e.from_fen(fen).expect("valid");
+        for _ in 0..400 {
+            let mut chars: Vec<char> = fen.chars().collect();
+            for _ in 0..1 + rng.next_u32() % 3 {
+                let i = (rng.next_u32() as usize) % chars.len();
+                match rng.next_u32() % 3 {
+                    0 => {
+                        chars.remove(i);
+                    }
+                    1 => chars.insert(i, pieces[(rng.next_u32() as usize) % pieces.len()]),
+                    _ => chars[i] = pieces[(rng.next_u32() as usize) % pieces.len()],
+                }
+                if chars.is_empty() {
+                    break;
+                }
+            }
+            let text: String = chars.into_iter().collect();
+            if let Ok(p) = e.from_fen(&text) {
+                let _ = p.legal_moves();
+                let _ = p.fen();
+            }
+        }
+        for text in ["", "@", "P@", "P@z9", "c3e5g7e5c3a1c3e5", "a1a1a1", "swap", "pass", "z", "d", "+", "e7e8+", "~"] {
+            let _ = pos.explain(text);
+            let _ = notation::find(&pos, text);
+        }
+    }
+}
