@@ -52,7 +52,7 @@ fn each_game_has_fifteen_scenarios_each_tied_to_its_rule_book() {
             let rule = s.rule.unwrap_or_default();
             assert!(
                 rule.starts_with(&format!("{game}.md")),
-                "{}: `rule` should cite a clause of ../shared/rules/{game}.md, not {rule:?}",
+                "{}: `rule` should cite a clause of the {game} rule book (`{game}.md ...`), not {rule:?}",
                 f.display()
             );
             assert_eq!(s.ruleset, game, "{}", f.display());

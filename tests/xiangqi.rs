@@ -1,5 +1,5 @@
 //! Xiangqi, rule by rule: each test sets up a position that isolates one movement or end rule of
-//! `../shared/rules/xiangqi.md` and checks what `rulesets/xiangqi.rules` makes of it.
+//! the Chinese Xiangqi Association's rules (as rulesets/RULES.md states them) and checks what `rulesets/xiangqi.rules` makes of it.
 
 use std::collections::BTreeSet;
 

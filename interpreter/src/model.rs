@@ -145,9 +145,11 @@ impl Board {
         let r = self.rank(sq) as i32 + dy;
         (f >= 0 && r >= 0 && (f as usize) < self.width && (r as usize) < self.height).then(|| self.square(f as usize, r as usize))
     }
-    /// The square seen from the other side (top and bottom swapped).
+    /// The square seen from the other side: top and bottom swapped, or on a board of hexes (which
+    /// a mirror would not map onto itself) turned half round.
     pub fn mirror(&self, sq: usize) -> usize {
-        self.square(self.file(sq), self.height - 1 - self.rank(sq))
+        let file = if self.hexes { self.width - 1 - self.file(sq) } else { self.file(sq) };
+        self.square(file, self.height - 1 - self.rank(sq))
     }
     pub fn name(&self, sq: usize) -> String {
         format!("{}{}", self.file_names[self.file(sq)], self.rank_names[self.rank(sq)])

@@ -340,6 +340,14 @@ fn resolve(
     for it in items {
         if let ast::Item::After(span, c) = it {
             chain_capture = Some(cite(c));
+            if cx.board.as_ref().is_some_and(|b| b.hexes) {
+                cx.error(
+                    codes::CONTRADICTION,
+                    *span,
+                    "chain capture counts four neighbours a point, and a board of hexes has six",
+                )
+                .label = "not on hexes".into();
+            }
             if let Some(k) = kinds
                 .iter()
                 .find(|k| k.forms.iter().any(|f| f.primitive != Primitive::Place) || !k.castles.is_empty())

@@ -49,6 +49,34 @@ pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
     for p in decls.iter().take(MAX_KINDS) {
         kinds.push(piece(cx, p));
     }
+    // A continuing move keeps its route in 28 bits: at most 8 jump directions (9 legs each of 3
+    // bits; 14 legs with at most 4 directions).
+    let mut jump_dirs: Vec<(i32, i32)> = Vec::new();
+    for k in &kinds {
+        for f in &k.forms {
+            if let Primitive::Jump { dirs, .. } = &f.primitive {
+                for d in dirs {
+                    for side in [1, -1] {
+                        let o = (d.0, d.1 * side);
+                        if !jump_dirs.contains(&o) {
+                            jump_dirs.push(o);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if jump_dirs.len() > 8
+        && let Some(span) = decls.iter().find(|p| p.forms.iter().any(|f| matches!(f.primitive, ast::Primitive::Jump { .. }))).map(|p| p.name.span)
+    {
+        cx.error(
+            codes::BOUND,
+            span,
+            format!("jumps may go in at most 8 directions in all, and these go in {}", jump_dirs.len()),
+        )
+        .help
+        .push("a continuing move keeps its route in the move: 9 legs with up to 8 directions, 14 with up to 4".into());
+    }
     kinds
 }
 

@@ -408,11 +408,13 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     // Jump directions first, so that a route's leg is an index into a short list.
     for side in [Side::FIRST, Side::SECOND] {
         let flip = if side == Side::FIRST { 1 } else { -1 };
+        // Boards of hexes turn half round for the second player (a mirror would break their geometry).
+        let fx = if board.hexes { flip } else { 1 };
         for kind in &rules.kinds {
             for f in &kind.forms {
                 if let Primitive::Jump { dirs, .. } = &f.primitive {
                     for d in dirs {
-                        let i = t.ray_index((d.0, d.1 * flip), board);
+                        let i = t.ray_index((d.0 * fx, d.1 * flip), board);
                         if !t.legs.contains(&i) {
                             t.legs.push(i);
                         }
@@ -443,6 +445,8 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     }
     for side in [Side::FIRST, Side::SECOND] {
         let flip = if side == Side::FIRST { 1 } else { -1 };
+        // Boards of hexes turn half round for the second player (a mirror would break their geometry).
+        let fx = if board.hexes { flip } else { 1 };
         let s = side.index();
         for (ki, kind) in rules.kinds.iter().enumerate() {
             let kid = KindId(ki as u8);
@@ -458,7 +462,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                 let within = f.within.as_ref().map_or(board_mask, |z| set_to_bits(&z[side]));
                 let how = match &f.primitive {
                     Primitive::Step { dirs, distance: 1 } => {
-                        let offs: Vec<(i32, i32)> = dirs.iter().map(|d| (d.0, d.1 * flip)).collect();
+                        let offs: Vec<(i32, i32)> = dirs.iter().map(|d| (d.0 * fx, d.1 * flip)).collect();
                         Gen::Leap {
                             targets: leap_table(board, &offs),
                         }
@@ -467,7 +471,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         let mut entries = vec![Vec::new(); n];
                         for (sq, e) in entries.iter_mut().enumerate() {
                             for d in dirs {
-                                let (dx, dy) = (d.0, d.1 * flip);
+                                let (dx, dy) = (d.0 * fx, d.1 * flip);
                                 let mut path = B::EMPTY;
                                 let mut cur = Some(sq);
                                 for _ in 1..*distance {
@@ -484,7 +488,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         Gen::Lame { entries }
                     }
                     Primitive::Leap { offsets } if offsets.iter().all(|o| o.1.is_empty()) => {
-                        let offs: Vec<(i32, i32)> = offsets.iter().map(|(o, _)| (o.0, o.1 * flip)).collect();
+                        let offs: Vec<(i32, i32)> = offsets.iter().map(|(o, _)| (o.0 * fx, o.1 * flip)).collect();
                         Gen::Leap {
                             targets: leap_table(board, &offs),
                         }
@@ -493,10 +497,10 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         let mut entries = vec![Vec::new(); n];
                         for (sq, e) in entries.iter_mut().enumerate() {
                             for (o, blk) in offsets {
-                                if let Some(to) = board.offset(sq, o.0, o.1 * flip) {
+                                if let Some(to) = board.offset(sq, o.0 * fx, o.1 * flip) {
                                     let mut mask = B::EMPTY;
                                     for b in blk {
-                                        mask |= board.offset(sq, b.0, b.1 * flip).map_or(B::EMPTY, B::bit);
+                                        mask |= board.offset(sq, b.0 * fx, b.1 * flip).map_or(B::EMPTY, B::bit);
                                     }
                                     e.push((to as u16, mask));
                                 }
@@ -505,7 +509,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         Gen::Lame { entries }
                     }
                     Primitive::Slide { dirs, max } => {
-                        let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0, d.1 * flip), board)).collect();
+                        let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0 * fx, d.1 * flip), board)).collect();
                         let bounded = max.map(|m| {
                             (0..n)
                                 .map(|sq| {
@@ -513,7 +517,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                                     for d in dirs {
                                         let mut cur = sq;
                                         for _ in 0..m {
-                                            match board.offset(cur, d.0, d.1 * flip) {
+                                            match board.offset(cur, d.0 * fx, d.1 * flip) {
                                                 Some(x) => {
                                                     b |= B::bit(x);
                                                     cur = x;
@@ -534,7 +538,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         let mut entries = vec![Vec::new(); n];
                         for (sq, e) in entries.iter_mut().enumerate() {
                             for d in dirs {
-                                let (dx, dy) = (d.0, d.1 * flip);
+                                let (dx, dy) = (d.0 * fx, d.1 * flip);
                                 let ray = t.ray_index((dx, dy), board);
                                 let leg = t.legs.iter().position(|&l| l == ray).unwrap_or(0) as u8;
                                 if let Some(over) = board.offset(sq, dx, dy)
@@ -547,7 +551,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         Gen::Jump { entries }
                     }
                     Primitive::Hop { dirs, screens } => {
-                        let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0, d.1 * flip), board)).collect();
+                        let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0 * fx, d.1 * flip), board)).collect();
                         let mask = |ks: &[KindId]| ks.iter().fold(0u32, |m, k| m | 1 << k.0);
                         if f.screen_not.is_empty() && f.target_not.is_empty() {
                             Gen::Hop {
@@ -565,7 +569,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     }
                 };
                 let enclose = f.enclose.as_ref().map(|(e, dirs)| {
-                    let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0, d.1 * flip), board)).collect();
+                    let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0 * fx, d.1 * flip), board)).collect();
                     (*e, idx)
                 });
                 // Gravity pulls the same way for both players: not mirrored.
@@ -632,6 +636,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
 /// would leave it stuck): no clause reaches any square from there.
 fn stuck_squares<B: Bits>(t: &mut Tables<B>, rules: &Rules, kind: &Kind, flip: i32) -> B {
     let board = &rules.board;
+    let fx = if board.hexes { flip } else { 1 };
     let mut stuck = B::EMPTY;
     for sq in 0..board.squares() {
         let moves = kind.forms.iter().any(|f| {
@@ -642,7 +647,7 @@ fn stuck_squares<B: Bits>(t: &mut Tables<B>, rules: &Rules, kind: &Kind, flip: i
                 Primitive::Jump { dirs, .. } => dirs.iter().map(|d| (2 * d.0, 2 * d.1)).collect(),
                 Primitive::Place | Primitive::Drop => Vec::new(),
             };
-            offs.iter().any(|o| board.offset(sq, o.0, o.1 * flip).is_some())
+            offs.iter().any(|o| board.offset(sq, o.0 * fx, o.1 * flip).is_some())
         });
         if !moves {
             stuck |= B::bit(sq);

@@ -634,11 +634,13 @@ impl Position {
 /// Would the clause's geometry alone (no zones, nothing in the way) take a piece from `from` to `to`?
 fn shape_reaches(b: &Board, f: &Form, side: Side, from: usize, to: usize) -> bool {
     let flip = if side == Side::FIRST { 1 } else { -1 };
+    // Boards of hexes turn half round for the second player (a mirror would break their geometry).
+    let fx = if b.hexes { flip } else { 1 };
     let ray = |dirs: &[(i32, i32)], max: Option<u32>| {
         dirs.iter().any(|d| {
             let mut cur = from;
             let mut n = 0;
-            while let Some(x) = b.offset(cur, d.0, d.1 * flip) {
+            while let Some(x) = b.offset(cur, d.0 * fx, d.1 * flip) {
                 n += 1;
                 if max.is_some_and(|m| n > m) {
                     return false;
@@ -654,9 +656,9 @@ fn shape_reaches(b: &Board, f: &Form, side: Side, from: usize, to: usize) -> boo
     match &f.primitive {
         Primitive::Step { dirs, distance } => dirs
             .iter()
-            .any(|d| b.offset(from, d.0 * *distance as i32, d.1 * flip * *distance as i32) == Some(to)),
+            .any(|d| b.offset(from, d.0 * fx * *distance as i32, d.1 * flip * *distance as i32) == Some(to)),
         Primitive::Slide { dirs, max } => ray(dirs, *max),
-        Primitive::Leap { offsets } => offsets.iter().any(|(o, _)| b.offset(from, o.0, o.1 * flip) == Some(to)),
+        Primitive::Leap { offsets } => offsets.iter().any(|(o, _)| b.offset(from, o.0 * fx, o.1 * flip) == Some(to)),
         Primitive::Hop { dirs, .. } => ray(dirs, None),
         _ => false,
     }
@@ -668,9 +670,11 @@ fn hop_along(b: &Board, f: &Form, side: Side, from: usize, to: usize) -> bool {
         return false;
     };
     let flip = if side == Side::FIRST { 1 } else { -1 };
+    // Boards of hexes turn half round for the second player (a mirror would break their geometry).
+    let fx = if b.hexes { flip } else { 1 };
     dirs.iter().any(|d| {
         let mut cur = from;
-        while let Some(n) = b.offset(cur, d.0, d.1 * flip) {
+        while let Some(n) = b.offset(cur, d.0 * fx, d.1 * flip) {
             if n == to {
                 return true;
             }
@@ -684,11 +688,13 @@ fn hop_along(b: &Board, f: &Form, side: Side, from: usize, to: usize) -> bool {
 /// elephant's eye), if the clause has any for that leap.
 fn lame_blocks(b: &Board, f: &Form, side: Side, from: usize, to: usize) -> Vec<usize> {
     let flip = if side == Side::FIRST { 1 } else { -1 };
+    // Boards of hexes turn half round for the second player (a mirror would break their geometry).
+    let fx = if b.hexes { flip } else { 1 };
     match &f.primitive {
         Primitive::Leap { offsets } => offsets
             .iter()
-            .filter(|(o, _)| b.offset(from, o.0, o.1 * flip) == Some(to))
-            .flat_map(|(_, blk)| blk.iter().filter_map(|p| b.offset(from, p.0, p.1 * flip)))
+            .filter(|(o, _)| b.offset(from, o.0 * fx, o.1 * flip) == Some(to))
+            .flat_map(|(_, blk)| blk.iter().filter_map(|p| b.offset(from, p.0 * fx, p.1 * flip)))
             .collect(),
         _ => Vec::new(),
     }
@@ -732,6 +738,17 @@ impl Position {
         let places = rules.kinds.iter().any(|k| k.forms.iter().any(|f| f.primitive == Primitive::Place));
         let Some(sq) = b.parse_square(square) else {
             // Not a point: in a placing game, unless it reads as a from-to move, say how to write one.
+            // A file alone, where pieces fall: its column is full.
+            let falls = rules.kinds.iter().any(|k| k.forms.iter().any(|f| f.falling.is_some()));
+            if places && falls && b.file_names.iter().any(|f| f.eq_ignore_ascii_case(t)) {
+                let cite = rules
+                    .kinds
+                    .iter()
+                    .flat_map(|k| &k.forms)
+                    .find(|f| f.falling.is_some())
+                    .and_then(|f| rules.citation(&f.cite));
+                return Some(illegal("file-full", format!("the {t} file is full: nothing more falls into it"), cite));
+            }
             if places && uci::parse_text(self, t).is_none() {
                 let pass = if rules.pass.is_some() { ", or `pass`" } else { "" };
                 return Some(illegal(
@@ -789,11 +806,18 @@ impl Position {
             return Some(illegal(
                 "occupied",
                 format!(
-                    "{} is occupied by {}'s {}: a {} goes on an empty point",
+                    "{} is occupied by {}'s {}: a {} goes on an empty {}",
                     b.name(sq),
                     rules.players[side.index()].name,
                     stone(k),
-                    stone(first_kind)
+                    stone(first_kind),
+                    if b.points {
+                        "point"
+                    } else if b.hexes {
+                        "cell"
+                    } else {
+                        "square"
+                    }
                 ),
                 cite,
             ));

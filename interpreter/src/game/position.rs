@@ -893,7 +893,7 @@ impl<B: Bits> Pos<B> {
                     }
                 }
                 // Without a counter rule, FEN's clock still counts the plies since the last capture.
-                if general && captured && self.t.counters.is_empty() {
+                if captured && self.t.counters.is_empty() {
                     self.counters[0] = 0;
                 }
             }
@@ -936,6 +936,10 @@ impl<B: Bits> Pos<B> {
             self.pop_history();
         }
         let extra = if self.t.general { self.extra.pop() } else { None };
+        if let MoveKind::Swap = m.kind {
+            // The new stone goes first: it may stand where the old one stood (on the diagonal).
+            self.remove(to);
+        }
         if let Some(e) = extra
             && self.log.len() > e.log_len as usize
         {
@@ -955,9 +959,7 @@ impl<B: Bits> Pos<B> {
                     }
                 }
             }
-            MoveKind::Swap => {
-                self.remove(to);
-            }
+            MoveKind::Swap => {}
             MoveKind::Form(_) => {
                 self.remove(to);
                 self.place(from, u.moved);

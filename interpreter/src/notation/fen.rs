@@ -314,12 +314,14 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
     if let Some(ep) = s.ep {
         let mover = s.stm.other();
         let flip = if mover == Side::FIRST { 1 } else { -1 };
+        // Boards of hexes turn half round for the second player (a mirror would break their geometry).
+        let fx = if b.hexes { flip } else { 1 };
         let mut victim = None;
         for k in &rules.kinds {
             for f in k.forms.iter().filter(|f| f.marks_en_passant) {
                 if let Primitive::Step { dirs, .. } | Primitive::Slide { dirs, .. } = &f.primitive {
                     for d in dirs {
-                        if let Some(v) = b.offset(ep, d.0, d.1 * flip)
+                        if let Some(v) = b.offset(ep, d.0 * fx, d.1 * flip)
                             && let Some((vk, vs)) = s.board[v]
                             && vs == mover
                             && rules.kind(vk).forms.iter().any(|g| g.marks_en_passant)
