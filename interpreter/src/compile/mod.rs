@@ -115,6 +115,8 @@ pub struct CPromo<B> {
     pub forced: B,
     /// A move starting in the zone may promote.
     pub leaving: bool,
+    /// `optional` or `leaving`: the target set takes more than one AND to split.
+    pub special: bool,
 }
 
 impl<B: Bits> CPromo<B> {
@@ -122,6 +124,9 @@ impl<B: Bits> CPromo<B> {
     /// may stay as it is).
     #[inline(always)]
     pub fn split(&self, from: usize, to: B) -> (B, B) {
+        if !self.special {
+            return (to & self.zone, to & !self.zone);
+        }
         let promoting = if self.leaving && self.zone.has(from) { to } else { to & self.zone };
         let plain = if self.optional { to & !(promoting & self.forced) } else { to & !promoting };
         (promoting, plain)
@@ -456,6 +461,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                 optional: p.optional,
                 forced: p.forced.as_ref().map_or(B::EMPTY, |z| set_to_bits::<B>(&z[side])),
                 leaving: p.leaving,
+                special: p.optional || p.leaving,
             }));
             for (ci, f) in kind.forms.iter().enumerate() {
                 let from = f.from.as_ref().map_or(board_mask, |z| set_to_bits(&z[side]));

@@ -147,7 +147,7 @@ impl<B: Bits> Pos<B> {
     }
 
     /// [`Pos::ended`] with a scratch buffer for move generation.
-    fn ended_with(&self, buf: &mut Vec<Move>) -> bool {
+    pub(super) fn ended_with(&self, buf: &mut Vec<Move>) -> bool {
         let mut legal = None;
         self.t
             .ends
@@ -157,31 +157,6 @@ impl<B: Bits> Pos<B> {
 
     /// Perft where a position an automatic end rule ends is a leaf with no children.
     pub fn perft_stop(&mut self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mut bufs: Vec<Vec<Move>> = (0..=depth).map(|_| Vec::with_capacity(256)).collect();
-        self.perft_stop_rec(depth, &mut bufs)
-    }
-
-    fn perft_stop_rec(&mut self, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
-        let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
-        buf.clear();
-        if self.ended_with(buf) {
-            return 0;
-        }
-        if depth == 1 {
-            return self.count_legal(buf);
-        }
-        buf.clear();
-        self.legal_moves(buf);
-        let mut n = 0;
-        for i in 0..buf.len() {
-            let m = buf[i];
-            let u = self.make(m);
-            n += self.perft_stop_rec(depth - 1, rest);
-            self.unmake(m, &u);
-        }
-        n
+        self.perft_with::<true>(depth)
     }
 }

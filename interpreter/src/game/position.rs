@@ -258,39 +258,43 @@ impl<B: Bits> Pos<B> {
             }
         }
         for (rd, kinds, screens) in &a.hops {
-            let mut cur = sq;
-            let mut left = *screens;
-            while let Some(b) = t.first_blocker(*rd as usize, cur, occ) {
-                if left == 0 {
-                    if them.has(b) && kinds.contains(&cell_kind(self.cells[b])) && found(b) {
-                        return;
-                    }
-                    break;
-                }
-                left -= 1;
-                cur = b;
+            if let Some(b) = self.hopper(sq, *rd as usize, kinds, *screens, 0, them, occ)
+                && found(b)
+            {
+                return;
             }
         }
         for (rd, kinds, screens, screen_not) in &a.hops_not {
-            let mut cur = sq;
-            let mut left = *screens;
-            while let Some(b) = t.first_blocker(*rd as usize, cur, occ) {
-                if left == 0 {
-                    if them.has(b) && kinds.contains(&cell_kind(self.cells[b])) && found(b) {
-                        return;
-                    }
-                    break;
-                }
-                // A square the move being tested fills has no cell yet; `is_legal_slow` makes such
-                // moves instead, so only real pieces are screens here.
-                let c = self.cells[b];
-                if c != 0 && 1u32 << cell_kind(c).0 & screen_not != 0 {
-                    break;
-                }
-                left -= 1;
-                cur = b;
+            if let Some(b) = self.hopper(sq, *rd as usize, kinds, *screens, *screen_not, them, occ)
+                && found(b)
+            {
+                return;
             }
         }
+    }
+
+    /// The hopper of `kinds` (among `them`) that attacks `sq` from along ray `rd` over exactly
+    /// `screens` pieces, none of a kind in `screen_not` (a bit per kind), if there is one.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn hopper(&self, sq: usize, rd: usize, kinds: &[KindId], screens: u32, screen_not: u32, them: B, occ: B) -> Option<usize> {
+        let t = &*self.t;
+        let mut cur = sq;
+        let mut left = screens;
+        while let Some(b) = t.first_blocker(rd, cur, occ) {
+            if left == 0 {
+                return (them.has(b) && kinds.contains(&cell_kind(self.cells[b]))).then_some(b);
+            }
+            // A square the move being tested fills has no cell yet; `is_legal_slow` makes such moves
+            // instead where screens are refused, so only real pieces are screens here.
+            let c = self.cells[b];
+            if screen_not != 0 && c != 0 && 1u32 << cell_kind(c).0 & screen_not != 0 {
+                return None;
+            }
+            left -= 1;
+            cur = b;
+        }
+        None
     }
 
     fn distance(&self, dir: usize, a: usize, b: usize) -> u32 {
@@ -1014,12 +1018,26 @@ impl<B: Bits> Pos<B> {
         if depth == 0 {
             return 1;
         }
-        let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
-        self.perft_rec(depth, &mut bufs)
+        self.perft_with::<false>(depth)
     }
 
-    fn perft_rec(&mut self, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
+    /// Perft; with `STOP`, a position that an automatic end rule ends has no children.
+    pub(super) fn perft_with<const STOP: bool>(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
+        self.perft_rec::<STOP>(depth, &mut bufs)
+    }
+
+    fn perft_rec<const STOP: bool>(&mut self, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
         let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
+        if STOP {
+            buf.clear();
+            if self.ended_with(buf) {
+                return 0;
+            }
+        }
         if depth == 1 {
             return self.count_legal(buf);
         }
@@ -1029,7 +1047,7 @@ impl<B: Bits> Pos<B> {
         for i in 0..buf.len() {
             let m = buf[i];
             let u = self.make(m);
-            n += self.perft_rec(depth - 1, rest);
+            n += self.perft_rec::<STOP>(depth - 1, rest);
             self.unmake(m, &u);
         }
         n
