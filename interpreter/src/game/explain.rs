@@ -728,7 +728,27 @@ impl Position {
                     clause: rules.pass.clone().and_then(|c| rules.citation(&c)),
                     message: format!("{player} passes"),
                 },
+                None if rules.pass.is_some() => illegal(
+                    "no-pass",
+                    format!("{player} may pass only when there is no other move, and there is one"),
+                    rules.pass.clone().and_then(|c| rules.citation(&c)),
+                ),
                 None => illegal("no-pass", "this game does not allow passing".into(), None),
+            });
+        }
+        if t.eq_ignore_ascii_case("swap") {
+            return Some(match legal.iter().find(|m| m.kind == MoveKind::Swap) {
+                Some(&mv) => Ruling::Legal {
+                    mv,
+                    clause: rules.swap.clone().and_then(|c| rules.citation(&c)),
+                    message: self.describe(mv),
+                },
+                None if rules.swap.is_some() => illegal(
+                    "no-swap",
+                    "the swap is only the second player's first move, taking over the first player's one piece".into(),
+                    rules.swap.clone().and_then(|c| rules.citation(&c)),
+                ),
+                None => illegal("no-swap", "this game does not allow the swap (the pie rule is off)".into(), None),
             });
         }
         let (letter, square) = match t.split_once('@') {

@@ -243,6 +243,7 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) ->
             Condition::InCheck => {}
             Condition::NoLegalMove if in_check_listed => parts.push(format!("{} has no legal move", name(stm))),
             Condition::NoLegalMove if pos.in_check() => parts.push(format!("{} has no legal move", name(stm))),
+            Condition::NoLegalMove if rules.royal_safety.is_none() => parts.push(format!("{} has no legal move", name(stm))),
             Condition::NoLegalMove => parts.push(format!("{} has no legal move and is not in check", name(stm))),
             Condition::Repetition(n) => parts.push(format!("the same position has occurred {n} times")),
             Condition::Counter { plies, resetting_kind } => {

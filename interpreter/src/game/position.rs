@@ -860,7 +860,8 @@ impl<B: Bits> Pos<B> {
                     (f.target, f.kind, if f.marks_ep { self.passed(f, from, to) } else { B::EMPTY }, f.effects)
                 };
                 let cap_sq = if target == Target::EnPassant { u.ep_victim as usize } else { to };
-                if self.cells[cap_sq] != 0 {
+                // A continuing capture may come back to its own start square: nothing to take there.
+                if self.cells[cap_sq] != 0 && cap_sq != from {
                     u.captured = self.remove(cap_sq);
                     u.cap_sq = cap_sq as u16;
                     if general {

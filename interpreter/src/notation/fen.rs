@@ -259,6 +259,22 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
             )));
         }
     }
+    // Pieces that fall rest on something: the square below them (along the fall) is taken or off the board.
+    for (sq, c) in s.board.iter().enumerate() {
+        if let Some((k, side)) = c
+            && let Some(d) = rules.kind(*k).forms.iter().find_map(|f| f.falling)
+            && let Some(below) = b.offset(sq, d.0, d.1)
+            && s.board[below].is_none()
+        {
+            return Err(FenError::Illegal(format!(
+                "the {} {} on {} floats: {} below it is empty, and pieces of this kind fall",
+                rules.players[side.index()].name,
+                rules.kind(*k).name.to_lowercase(),
+                b.name(sq),
+                b.name(below)
+            )));
+        }
+    }
     // Castling rights → unmoved pieces.
     if s.castling != "-" {
         for ch in s.castling.chars() {

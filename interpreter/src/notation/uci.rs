@@ -94,6 +94,8 @@ pub fn parse_text(pos: &Position, text: &str) -> Option<MoveText> {
 /// The legal move a text names, if any.
 pub fn find(pos: &Position, text: &str) -> Option<Move> {
     let want = text.trim();
+    // A drop may carry a check or mate sign, as SAN writes it (`N@f3+`).
+    let want = if want.contains('@') { want.trim_end_matches(['+', '#']) } else { want };
     let legal = pos.legal_moves();
     if let Some(m) = legal.iter().find(|m| to_text(pos, **m).eq_ignore_ascii_case(want)) {
         return Some(*m);
