@@ -543,3 +543,18 @@ fn mangled_fens_and_moves_are_refused_without_a_panic() {
         }
     }
 }
+
+#[test]
+fn a_capture_may_come_back_to_its_start_square() {
+    let e = common::bundled("draughts");
+    let fen = "8/8/8/1m1m4/8/1m1m4/2K5/8 b - - 0 1";
+    let pos = e.from_fen(fen).expect("valid");
+    let moves = texts(&pos);
+    assert!(moves.contains(&"c2e4c6a4c2".to_string()) && moves.contains(&"c2a4c6e4c2".to_string()), "{moves:?}");
+    let mut after = pos.clone();
+    after.play_unchecked(uci::find(&pos, "c2e4c6a4c2").expect("legal"));
+    assert_eq!(after.fen(), "8/8/8/8/8/8/2K5/8 w - - 0 1");
+    let mut same = pos.clone();
+    assert_eq!(Position::perft_in_place(&mut same, 2), pos.perft(2));
+    assert_eq!(same.fen(), fen);
+}
