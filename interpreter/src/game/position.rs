@@ -314,7 +314,7 @@ impl<B: Bits> Pos<B> {
     }
 
     /// Would the royal on `sq` of `side` face an enemy royal along a forbidden line?
-    #[inline]
+    #[inline(always)]
     pub(super) fn faces(&self, sq: usize, side: Side, occ: B, gone: B) -> bool {
         if self.t.facing.is_empty() {
             return false;
