@@ -177,8 +177,11 @@ pub struct Tables<B> {
     pub dirs: Vec<(i32, i32, bool)>,
     /// rays[dir][sq]: squares from `sq` (exclusive) to the edge.
     pub rays: Vec<Vec<B>>,
-    /// Forms per side, grouped by kind in order.
+    /// Forms per side: first those that move a piece, grouped by kind in order, then those that
+    /// place, drop or jump (from `moving_forms` on).
     pub forms: [Vec<CForm<B>>; 2],
+    /// Per side: how many forms move a piece (the rest place, drop or jump).
+    pub moving_forms: [usize; 2],
     pub castles: [Vec<CCastle>; 2],
     /// Attacks made by each side.
     pub attacks: [Attacks<B>; 2],
@@ -328,6 +331,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         dirs: Vec::new(),
         rays: Vec::new(),
         forms: [Vec::new(), Vec::new()],
+        moving_forms: [0, 0],
         castles: [Vec::new(), Vec::new()],
         attacks: [Attacks::default(), Attacks::default()],
         royal_kinds: rules
@@ -628,6 +632,9 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         }
     }
     for side in 0..2 {
+        // A stable sort: moving clauses first, each group in kind order.
+        t.forms[side].sort_by_key(|f| matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. }));
+        t.moving_forms[side] = t.forms[side].iter().filter(|f| !matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. })).count();
         t.attacks[side] = attacks(&mut t, rules, side);
     }
     let ends: Vec<CEnd<B>> = rules.end_rules.iter().map(|r| compile_end(&mut t, rules, r)).collect();

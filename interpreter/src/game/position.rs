@@ -608,10 +608,13 @@ impl<B: Bits> Pos<B> {
         let ctx = LegalCtx::new(self);
         let mut n = 0u64;
         let promos = &t.promotion[us.index()];
-        for (fi, f) in t.forms[us.index()].iter().enumerate() {
-            if let Gen::Place | Gen::Drop | Gen::Jump { .. } = f.how
-                && (f.effects || f.falling.is_some() || f.only_if.is_some() || !matches!(f.how, Gen::Place))
-            {
+        let forms = &t.forms[us.index()];
+        let split = t.moving_forms[us.index()];
+        // Clauses that place, drop or jump come after those that move a piece (compile sorts them
+        // so): the moving loop below tests nothing of theirs.
+        for (j, f) in forms[split..].iter().enumerate() {
+            let fi = split + j;
+            if f.effects || f.falling.is_some() || f.only_if.is_some() || !matches!(f.how, Gen::Place) {
                 let start = out.len();
                 self.effect_moves(out, fi, f, Some(&ctx));
                 n += (out.len() - start) as u64;
@@ -620,7 +623,7 @@ impl<B: Bits> Pos<B> {
                 }
                 continue;
             }
-            if let Gen::Place = f.how {
+            {
                 let base = Move {
                     from: NO_SQ,
                     to: 0,
@@ -644,8 +647,9 @@ impl<B: Bits> Pos<B> {
                 } else {
                     n += emit_set::<B, COUNT>(out, base, targets, None);
                 }
-                continue;
             }
+        }
+        for (fi, f) in forms[..split].iter().enumerate() {
             let mut pieces = self.pieces(us, f.kind) & f.from;
             if f.unmoved {
                 pieces &= self.virgin;
