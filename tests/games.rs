@@ -52,7 +52,10 @@ fn a_capture_goes_to_the_captors_hand_and_comes_back_as_a_drop() {
     assert_eq!(pos.hand(Side::FIRST).len(), 1);
     let drops: Vec<String> = texts(pos).into_iter().filter(|t| t.contains('@')).collect();
     // A pawn anywhere empty but the first and last ranks: 32 empty squares, minus none on those.
-    assert!(drops.contains(&"P@e5".to_string()) && drops.contains(&"P@d4".to_string()), "{drops:?}");
+    assert!(
+        drops.contains(&"P@e5".to_string()) && drops.contains(&"P@d4".to_string()),
+        "{drops:?}"
+    );
     assert!(drops.iter().all(|d| !d.ends_with('1') && !d.ends_with('8')), "{drops:?}");
     let mut after = pos.clone();
     after.play_unchecked(uci::find(pos, "P@e5").expect("a legal drop"));
@@ -83,7 +86,10 @@ fn drops_obey_the_file_checkmate_and_stuck_restrictions() {
     let drops: Vec<String> = texts(&pos).into_iter().filter(|t| t.contains('@')).collect();
     assert!(!drops.iter().any(|d| d.starts_with("P@e")), "{drops:?}");
     assert!(!drops.iter().any(|d| d.ends_with('8')), "{drops:?}");
-    assert!(drops.contains(&"P@a1".to_string()), "a pawn on the first rank can still move: {drops:?}");
+    assert!(
+        drops.contains(&"P@a1".to_string()),
+        "a pawn on the first rank can still move: {drops:?}"
+    );
     // A pawn dropped on g7 checks the king on h8, which its own bishop and pawn box in, and the
     // knight on e6 guards g7: the drop would checkmate.
     let fen = "6bk/7p/4N3/8/8/8/8/4K3[P] w - - 0 1";
@@ -105,7 +111,11 @@ fn fen_with_hands_round_trips_and_bad_hands_are_refused() {
     ] {
         assert_eq!(e.from_fen(fen).expect("valid").fen(), fen);
     }
-    for bad in ["8/8/8/8/8/8/8/4K2k[X] w - - 0 1", "8/8/8/8/8/8/8/4K2k[P w - - 0 1", "~8/8/8/8/8/8/8/4K2k[] w - - 0 1"] {
+    for bad in [
+        "8/8/8/8/8/8/8/4K2k[X] w - - 0 1",
+        "8/8/8/8/8/8/8/4K2k[P w - - 0 1",
+        "~8/8/8/8/8/8/8/4K2k[] w - - 0 1",
+    ] {
         assert!(e.from_fen(bad).is_err(), "{bad} must be refused");
     }
     // A ruleset without hands refuses pieces in hand.
@@ -180,8 +190,15 @@ fn a_player_without_a_flip_passes_and_the_count_decides() {
     assert_eq!(texts(&pos), vec!["pass"]);
     let g = game(&e, Some("8/8/8/8/8/8/dD6/8 b - - 0 1"), &["pass", "c2"]);
     let o = g.outcome();
-    assert_eq!((o.status, o.winner, o.reason.as_deref()), (Status::Win, Some(Side::SECOND), Some("count")));
-    assert!(o.message(g.current()).contains("black has 0 pieces and white 3"), "{}", o.message(g.current()));
+    assert_eq!(
+        (o.status, o.winner, o.reason.as_deref()),
+        (Status::Win, Some(Side::SECOND), Some("count"))
+    );
+    assert!(
+        o.message(g.current()).contains("black has 0 pieces and white 3"),
+        "{}",
+        o.message(g.current())
+    );
 }
 
 #[test]
@@ -191,7 +208,10 @@ fn enclosed_pieces_are_captured_by_a_custodial_move() {
     let g = game(&e, Some("9/9/9/S8/4s4/4S4/9/9/9 b - - 0 1"), &["a6e6"]);
     assert_eq!(g.current().fen(), "9/9/9/4S4/9/4S4/9/9/9 w - - 0 1");
     let o = g.outcome();
-    assert_eq!((o.status, o.winner, o.reason.as_deref()), (Status::Win, Some(Side::FIRST), Some("wiped-out")));
+    assert_eq!(
+        (o.status, o.winner, o.reason.as_deref()),
+        (Status::Win, Some(Side::FIRST), Some("wiped-out"))
+    );
     // Arriving beside it without a stone beyond captures nothing.
     let g = game(&e, Some("9/9/9/S8/4s4/9/9/9/9 b - - 0 1"), &["a6e6"]);
     assert_eq!(g.current().fen(), "9/9/9/4S4/4s4/9/9/9/9 w - - 1 1");
@@ -201,7 +221,10 @@ fn enclosed_pieces_are_captured_by_a_custodial_move() {
 
 #[test]
 fn a_placed_piece_falls_to_the_lowest_empty_cell() {
-    for (name, engine) in [("connect-four", common::bundled("connect-four")), ("connect-three", variant("connect-three"))] {
+    for (name, engine) in [
+        ("connect-four", common::bundled("connect-four")),
+        ("connect-three", variant("connect-three")),
+    ] {
         let g = game(&engine, None, &["b1", "b2"]);
         let pos = g.current();
         assert!(texts(pos).contains(&"b3".to_string()), "{name}");
@@ -219,8 +242,15 @@ fn n_in_a_row_wins_for_the_mover_and_explains_itself() {
     let e = common::bundled("tic-tac-toe");
     let g = game(&e, None, &["a1", "b1", "a2", "b2", "a3"]);
     let o = g.outcome();
-    assert_eq!((o.status, o.winner, o.reason.as_deref()), (Status::Win, Some(Side::FIRST), Some("three-in-a-row")));
-    assert!(o.message(g.current()).contains("cross has 3 in a row, a1–a3"), "{}", o.message(g.current()));
+    assert_eq!(
+        (o.status, o.winner, o.reason.as_deref()),
+        (Status::Win, Some(Side::FIRST), Some("three-in-a-row"))
+    );
+    assert!(
+        o.message(g.current()).contains("cross has 3 in a row, a1–a3"),
+        "{}",
+        o.message(g.current())
+    );
     let e = common::bundled("connect-four");
     let g = game(&e, None, &["a", "b", "b", "c", "c", "d", "c", "d", "d", "g", "d"]);
     assert_eq!(g.outcome().reason.as_deref(), Some("four-in-a-row"));
@@ -242,7 +272,11 @@ fn a_kind_in_a_zone_wins() {
     let g = game(&e, Some("8/1P6/8/8/8/8/8/p7 w - - 0 1"), &["b7b8"]);
     let o = g.outcome();
     assert_eq!((o.winner, o.reason.as_deref()), (Some(Side::FIRST), Some("breakthrough")));
-    assert!(o.message(g.current()).contains("white's pawn stands on b8"), "{}", o.message(g.current()));
+    assert!(
+        o.message(g.current()).contains("white's pawn stands on b8"),
+        "{}",
+        o.message(g.current())
+    );
     let e = variant("king-of-the-hill");
     let g = game(&e, None, &["e2e4", "e7e5", "e1e2", "e8e7", "e2d3", "e7d6", "d3c4", "d6c6"]);
     assert_eq!(g.outcome().status, Status::Ongoing);
@@ -260,7 +294,11 @@ fn no_pieces_left_and_a_capture_of_a_kind_end_the_game() {
     let g = game(&e, Some("4k3/8/8/8/8/8/8/4K2R w - - 0 1"), &["h1h8", "e8d8", "h8d8"]);
     let o = g.outcome();
     assert_eq!((o.winner, o.reason.as_deref()), (Some(Side::FIRST), Some("king-taken")));
-    assert!(o.message(g.current()).contains("the last move captured a king"), "{}", o.message(g.current()));
+    assert!(
+        o.message(g.current()).contains("the last move captured a king"),
+        "{}",
+        o.message(g.current())
+    );
     // Taking another kind does not end it.
     let g = game(&e, Some("3rk3/8/8/8/8/8/8/3RK3 w - - 0 1"), &["d1d8"]);
     assert_eq!(g.outcome().status, Status::Ongoing);
@@ -317,7 +355,12 @@ fn hex_cells_have_six_neighbours() {
     assert_eq!(b.neighbours(b.parse_square("a1").expect("a cell")).count(), 2);
     assert_eq!(b.neighbours(b.parse_square("k1").expect("a cell")).count(), 3);
     // `diagonal` means nothing on hexes.
-    let c = arbiter::check::check_source("t.rules", "game \"G\" { players a \"a\", b \"b\" }\nboard 3 x 3 hexes { }\npiece S \"S\" { step diagonal }\nsetup empty\n", None, &[]);
+    let c = arbiter::check::check_source(
+        "t.rules",
+        "game \"G\" { players a \"a\", b \"b\" }\nboard 3 x 3 hexes { }\npiece S \"S\" { step diagonal }\nsetup empty\n",
+        None,
+        &[],
+    );
     assert!(c.rules.is_none());
 }
 
@@ -359,7 +402,13 @@ fn perft_applies_end_rules_only_when_asked() {
 #[test]
 fn every_width_generates_the_same_new_moves() {
     use arbiter::game::Width;
-    for (name, depth) in [("othello", 4), ("draughts", 5), ("crazyhouse", 3), ("connect-four", 5), ("breakthrough", 3)] {
+    for (name, depth) in [
+        ("othello", 4),
+        ("draughts", 5),
+        ("crazyhouse", 3),
+        ("connect-four", 5),
+        ("breakthrough", 3),
+    ] {
         let rules = common::rules(&format!("rulesets/{name}.rules"), &[]);
         let counts: Vec<u64> = [Width::Small, Width::Medium, Width::Large]
             .into_iter()
@@ -376,7 +425,15 @@ fn make_and_unmake_restore_everything_in_the_new_games() {
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::{RngCore, SeedableRng};
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    for name in ["othello", "draughts", "crazyhouse", "connect-four", "breakthrough", "hex", "tic-tac-toe"] {
+    for name in [
+        "othello",
+        "draughts",
+        "crazyhouse",
+        "connect-four",
+        "breakthrough",
+        "hex",
+        "tic-tac-toe",
+    ] {
         let e = common::bundled(name);
         for _ in 0..20 {
             let mut pos = e.start();
@@ -391,7 +448,12 @@ fn make_and_unmake_restore_everything_in_the_new_games() {
                 // Perft makes and unmakes every move below in place: the position must come back whole.
                 let before = (after.fen(), after.hash(), after.legal_moves());
                 let _ = arbiter::game::Position::perft_in_place(&mut after, 2);
-                assert_eq!((after.fen(), after.hash(), after.legal_moves()), before, "{name}: after {}", uci::to_text(&pos, m));
+                assert_eq!(
+                    (after.fen(), after.hash(), after.legal_moves()),
+                    before,
+                    "{name}: after {}",
+                    uci::to_text(&pos, m)
+                );
                 if let MoveKind::Drop(_) = m.kind {
                     assert!(uci::to_text(&pos, m).contains('@'));
                 }
@@ -411,11 +473,17 @@ fn a_lame_leap_is_blocked_at_any_of_its_points() {
     // The first point, e2, blocks both leaps that pass it.
     let pos = e.from_fen("4k4/9/9/9/9/9/9/9/4P4/K3E4 w - - 0 1").expect("valid");
     let moves = texts(&pos);
-    assert!(!moves.contains(&"e1c4".to_string()) && !moves.contains(&"e1g4".to_string()), "{moves:?}");
+    assert!(
+        !moves.contains(&"e1c4".to_string()) && !moves.contains(&"e1g4".to_string()),
+        "{moves:?}"
+    );
     // The second point, f3, blocks only the leap to g4.
     let pos = e.from_fen("4k4/9/9/9/9/9/9/5P3/9/K3E4 w - - 0 1").expect("valid");
     let moves = texts(&pos);
-    assert!(moves.contains(&"e1c4".to_string()) && !moves.contains(&"e1g4".to_string()), "{moves:?}");
+    assert!(
+        moves.contains(&"e1c4".to_string()) && !moves.contains(&"e1g4".to_string()),
+        "{moves:?}"
+    );
     assert_eq!(code(&pos, "e1g4"), "blocked");
     // The xiangqi horse keeps its one leg.
     let x = common::bundled("xiangqi").start();
@@ -433,7 +501,10 @@ fn promotion_may_be_optional_forced_on_a_sub_zone_and_taken_when_leaving() {
     // On the last rank it must promote (the letter is written, as the promotion is optional elsewhere).
     let pos = e.from_fen("k7/1P6/8/8/8/8/8/7K w - - 0 1").expect("valid");
     let moves = texts(&pos);
-    assert!(moves.contains(&"b7b8g".to_string()) && !moves.contains(&"b7b8".to_string()), "{moves:?}");
+    assert!(
+        moves.contains(&"b7b8g".to_string()) && !moves.contains(&"b7b8".to_string()),
+        "{moves:?}"
+    );
     let mut after = pos.clone();
     after.play_unchecked(uci::find(&pos, "b7b8g").expect("legal"));
     assert_eq!(after.fen(), "kG6/8/8/8/8/8/8/7K b - - 1 1");
@@ -509,7 +580,10 @@ fn mangled_fens_and_moves_are_refused_without_a_panic() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let pieces = ['P', 'p', 'Q', '~', '+', '[', ']', '/', '1', '9', ' ', '@', 'x', '-', 'M', 'k'];
     for (name, fen) in [
-        ("crazyhouse", "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[NPb] b KQkq - 0 1"),
+        (
+            "crazyhouse",
+            "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[NPb] b KQkq - 0 1",
+        ),
         ("draughts", "1m1m1m1m/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/M1M1M1M1 b - - 0 1"),
         ("othello", "8/8/8/3Dd3/3dD3/8/8/8 b - - 0 1"),
         ("hex", "11/11/11/11/11/11/11/11/11/11/11 r - - 0 1"),
@@ -537,7 +611,21 @@ fn mangled_fens_and_moves_are_refused_without_a_panic() {
                 let _ = p.fen();
             }
         }
-        for text in ["", "@", "P@", "P@z9", "c3e5g7e5c3a1c3e5", "a1a1a1", "swap", "pass", "z", "d", "+", "e7e8+", "~"] {
+        for text in [
+            "",
+            "@",
+            "P@",
+            "P@z9",
+            "c3e5g7e5c3a1c3e5",
+            "a1a1a1",
+            "swap",
+            "pass",
+            "z",
+            "d",
+            "+",
+            "e7e8+",
+            "~",
+        ] {
             let _ = pos.explain(text);
             let _ = notation::find(&pos, text);
         }
@@ -550,7 +638,10 @@ fn a_capture_may_come_back_to_its_start_square() {
     let fen = "8/8/8/1m1m4/8/1m1m4/2K5/8 b - - 0 1";
     let pos = e.from_fen(fen).expect("valid");
     let moves = texts(&pos);
-    assert!(moves.contains(&"c2e4c6a4c2".to_string()) && moves.contains(&"c2a4c6e4c2".to_string()), "{moves:?}");
+    assert!(
+        moves.contains(&"c2e4c6a4c2".to_string()) && moves.contains(&"c2a4c6e4c2".to_string()),
+        "{moves:?}"
+    );
     let mut after = pos.clone();
     after.play_unchecked(uci::find(&pos, "c2e4c6a4c2").expect("legal"));
     assert_eq!(after.fen(), "8/8/8/8/8/8/2K5/8 w - - 0 1");

@@ -37,7 +37,12 @@ fn run(ruleset: &str) {
             let (d, n) = p.split_once(' ').expect("`depth count`");
             let (d, n): (u32, u64) = (d.parse().expect("depth"), n.trim().parse().expect("count"));
             let got = if stop_at_end { pos.perft_stop_at_end(d) } else { pos.perft(d) };
-            assert_eq!(got, n, "perft({d}) of {where_} in {ruleset}{}", if stop_at_end { " (stop at end)" } else { "" });
+            assert_eq!(
+                got,
+                n,
+                "perft({d}) of {where_} in {ruleset}{}",
+                if stop_at_end { " (stop at end)" } else { "" }
+            );
             checked_counts += 1;
         }
     }

@@ -233,7 +233,11 @@ fn main() {
         if let Some(a) = mean_ns(g, "arbiter") {
             let mut line = format!("  {g:<24} {:>7.2} M/s", nodes / (a / 1e9) / 1e6);
             if let Some(f) = mean_ns(g, "fairy-stockfish") {
-                line.push_str(&format!("   fairy-stockfish {:>7.2} M/s   ratio {:.3}", nodes / (f / 1e9) / 1e6, f / a));
+                line.push_str(&format!(
+                    "   fairy-stockfish {:>7.2} M/s   ratio {:.3}",
+                    nodes / (f / 1e9) / 1e6,
+                    f / a
+                ));
             }
             println!("{line}");
         }

@@ -148,7 +148,11 @@ impl Board {
     /// The square seen from the other side: top and bottom swapped, or on a board of hexes (which
     /// a mirror would not map onto itself) turned half round.
     pub fn mirror(&self, sq: usize) -> usize {
-        let file = if self.hexes { self.width - 1 - self.file(sq) } else { self.file(sq) };
+        let file = if self.hexes {
+            self.width - 1 - self.file(sq)
+        } else {
+            self.file(sq)
+        };
         self.square(file, self.height - 1 - self.rank(sq))
     }
     pub fn name(&self, sq: usize) -> String {
@@ -276,7 +280,8 @@ pub struct Form {
 impl Form {
     /// Can this clause take a piece on the square it lands on?
     pub fn captures(&self) -> bool {
-        matches!(self.target, Target::Any | Target::Enemy) && !matches!(self.primitive, Primitive::Place | Primitive::Drop | Primitive::Jump { .. })
+        matches!(self.target, Target::Any | Target::Enemy)
+            && !matches!(self.primitive, Primitive::Place | Primitive::Drop | Primitive::Jump { .. })
     }
 }
 
@@ -390,7 +395,11 @@ pub enum Condition {
     /// The last moves were this many passes in a row.
     Passes(u32),
     /// The mover has `n` (exactly `n`, when `exact`) pieces in a row along one of the directions.
-    InARow { n: u32, exact: bool, dirs: Vec<(i32, i32)> },
+    InARow {
+        n: u32,
+        exact: bool,
+        dirs: Vec<(i32, i32)>,
+    },
     /// The last move captured a piece (of this kind).
     Captured(Option<KindId>),
     /// The side to move has no piece (of this kind) left.

@@ -344,7 +344,11 @@ fn zone_plain(cx: &mut Cx, e: &ast::ZoneExpr, side: Option<Side>) -> Option<Squa
         let s = pick(cx, t);
         acc = match (acc, s) {
             (Some(mut a), Some(s)) => {
-                if *union { a.union(&s) } else { a.subtract(&s) }
+                if *union {
+                    a.union(&s)
+                } else {
+                    a.subtract(&s)
+                }
                 Some(a)
             }
             _ => None,

@@ -26,7 +26,11 @@ pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
         let mut chars = body.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) if c.is_ascii_alphabetic() => {
-                let written = format!("{}{}", if body.len() < p.letter.value.len() { "+" } else { "" }, c.to_ascii_uppercase());
+                let written = format!(
+                    "{}{}",
+                    if body.len() < p.letter.value.len() { "+" } else { "" },
+                    c.to_ascii_uppercase()
+                );
                 if let Some((_, first)) = letters.iter().find(|(l, _)| *l == written) {
                     let d = Diagnostic::error(codes::DUPLICATE, p.letter.span, format!("two pieces have the letter `{written}`"))
                         .label("used again here")
@@ -67,7 +71,10 @@ pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
         }
     }
     if jump_dirs.len() > 8
-        && let Some(span) = decls.iter().find(|p| p.forms.iter().any(|f| matches!(f.primitive, ast::Primitive::Jump { .. }))).map(|p| p.name.span)
+        && let Some(span) = decls
+            .iter()
+            .find(|p| p.forms.iter().any(|f| matches!(f.primitive, ast::Primitive::Jump { .. })))
+            .map(|p| p.name.span)
     {
         cx.error(
             codes::BOUND,
@@ -82,7 +89,14 @@ pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
 
 fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
     let plus = p.letter.value.starts_with('+');
-    let letter = p.letter.value.trim_start_matches('+').chars().next().unwrap_or('?').to_ascii_uppercase();
+    let letter = p
+        .letter
+        .value
+        .trim_start_matches('+')
+        .chars()
+        .next()
+        .unwrap_or('?')
+        .to_ascii_uppercase();
     let glyphs = match p.glyphs.as_slice() {
         [] if plus => [format!("+{letter}"), format!("+{}", letter.to_ascii_lowercase())],
         [] => [letter.to_string(), letter.to_ascii_lowercase().to_string()],
@@ -125,9 +139,13 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
             Some(z) => {
                 if pr.optional.is_none() {
                     cx.diags.push(
-                        Diagnostic::warning(codes::REDUNDANT, z.span, "`must on` narrows an optional promotion, and this one is not optional")
-                            .label("every promotion here is forced already")
-                            .help("add `, optionally` before it"),
+                        Diagnostic::warning(
+                            codes::REDUNDANT,
+                            z.span,
+                            "`must on` narrows an optional promotion, and this one is not optional",
+                        )
+                        .label("every promotion here is forced already")
+                        .help("add `, optionally` before it"),
                     );
                 }
                 board::zone_by_side(cx, z)
@@ -240,7 +258,11 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                     return None;
                 }
                 if points.contains(&(*c, *d)) {
-                    cx.diags.push(Diagnostic::warning(codes::REDUNDANT, *bspan, format!("the block point ({c},{d}) is given twice")));
+                    cx.diags.push(Diagnostic::warning(
+                        codes::REDUNDANT,
+                        *bspan,
+                        format!("the block point ({c},{d}) is given twice"),
+                    ));
                 }
                 points.push((*c, *d));
             }

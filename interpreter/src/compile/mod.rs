@@ -23,7 +23,12 @@ pub enum Gen<B> {
     Hop { dirs: Vec<u8>, screens: u32 },
     /// A hop whose screens may not be of the kinds in `screen_not`, nor what it takes of the kinds
     /// in `target_not` (bit per kind).
-    HopNot { dirs: Vec<u8>, screens: u32, screen_not: u32, target_not: u32 },
+    HopNot {
+        dirs: Vec<u8>,
+        screens: u32,
+        screen_not: u32,
+        target_not: u32,
+    },
     /// A new piece onto an empty square.
     Place,
     /// A piece from the hand onto an empty square.
@@ -50,14 +55,21 @@ pub enum CCond<B> {
     /// Repetition and "checking throughout" need the game's history: only [`crate::game::Game`] decides them.
     History,
     /// Index into [`Tables::counters`] and the plies it must reach.
-    Counter { index: usize, plies: u32 },
+    Counter {
+        index: usize,
+        plies: u32,
+    },
     /// Material patterns: per pattern, kind counts of the two sides (either way round), and the kind
     /// that must stand on one colour.
     Material(Vec<([Vec<u8>; 2], Option<KindId>)>),
     NoneOf(Vec<KindId>),
     Passes(u32),
     /// Ray directions paired with their reverse.
-    InARow { n: u32, exact: bool, dirs: Vec<(u8, u8)> },
+    InARow {
+        n: u32,
+        exact: bool,
+        dirs: Vec<(u8, u8)>,
+    },
     Captured(Option<KindId>),
     NoneLeft(Option<KindId>),
     Connects([B; 2], [B; 2]),
@@ -128,7 +140,11 @@ impl<B: Bits> CPromo<B> {
             return (to & self.zone, to & !self.zone);
         }
         let promoting = if self.leaving && self.zone.has(from) { to } else { to & self.zone };
-        let plain = if self.optional { to & !(promoting & self.forced) } else { to & !promoting };
+        let plain = if self.optional {
+            to & !(promoting & self.forced)
+        } else {
+            to & !promoting
+        };
         (promoting, plain)
     }
 }
@@ -254,7 +270,11 @@ impl<B: Bits> Tables<B> {
         }
         let grows = d.1 > 0 || (d.1 == 0 && d.0 > 0);
         self.dirs.push((d.0, d.1, grows));
-        self.next.push((0..self.squares).map(|sq| board.offset(sq, d.0, d.1).map_or(u16::MAX, |x| x as u16)).collect());
+        self.next.push(
+            (0..self.squares)
+                .map(|sq| board.offset(sq, d.0, d.1).map_or(u16::MAX, |x| x as u16))
+                .collect(),
+        );
         let mut rays = Vec::with_capacity(self.squares);
         for sq in 0..self.squares {
             let mut r = B::EMPTY;
@@ -359,7 +379,11 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         pass: rules.pass.is_some(),
         facing: Vec::new(),
         promotion: [Vec::new(), Vec::new()],
-        promotion_ends: rules.kinds.iter().map(|k| k.promotion.as_ref().is_some_and(|p| p.ends_move)).collect(),
+        promotion_ends: rules
+            .kinds
+            .iter()
+            .map(|k| k.promotion.as_ref().is_some_and(|p| p.ends_move))
+            .collect(),
         counters: Vec::new(),
         dark,
         z_piece,
@@ -409,9 +433,9 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         ends: Vec::new(),
         general: rules.hand.is_some()
             || rules.kinds.iter().any(|k| {
-                k.forms.iter().any(|f| {
-                    f.enclose.is_some() || matches!(f.primitive, Primitive::Jump { .. } | Primitive::Drop)
-                })
+                k.forms
+                    .iter()
+                    .any(|f| f.enclose.is_some() || matches!(f.primitive, Primitive::Jump { .. } | Primitive::Drop))
             }),
     };
     // Jump directions first, so that a route's leg is an index into a short list.
@@ -634,13 +658,21 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     for side in 0..2 {
         // A stable sort: moving clauses first, each group in kind order.
         t.forms[side].sort_by_key(|f| matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. }));
-        t.moving_forms[side] = t.forms[side].iter().filter(|f| !matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. })).count();
+        t.moving_forms[side] = t.forms[side]
+            .iter()
+            .filter(|f| !matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. }))
+            .count();
         t.attacks[side] = attacks(&mut t, rules, side);
     }
     let ends: Vec<CEnd<B>> = rules.end_rules.iter().map(|r| compile_end(&mut t, rules, r)).collect();
     // Passes and captures are counted where an end rule or a pass can ask for them.
     t.general |= t.attacks.iter().any(|a| !a.hops_not.is_empty());
-    t.general |= t.pass || t.swap || ends.iter().flat_map(|e| &e.conds).any(|c| matches!(c, CCond::Captured(_) | CCond::Passes(_)));
+    t.general |= t.pass
+        || t.swap
+        || ends
+            .iter()
+            .flat_map(|e| &e.conds)
+            .any(|c| matches!(c, CCond::Captured(_) | CCond::Passes(_)));
     t.ends = ends;
     t
 }

@@ -222,7 +222,11 @@ impl<B: Bits> Pos<B> {
                 if let Some(d) = f.falling {
                     targets &= self.resting(d, empty);
                 }
-                let kind = if dropping { MoveKind::Drop(fi as u8) } else { MoveKind::Place(fi as u8) };
+                let kind = if dropping {
+                    MoveKind::Drop(fi as u8)
+                } else {
+                    MoveKind::Place(fi as u8)
+                };
                 for to in targets.iter() {
                     if let Some(what) = f.only_if {
                         let dirs = f.enclose.as_ref().map_or(&[][..], |e| &e.1[..]);
@@ -242,7 +246,10 @@ impl<B: Bits> Pos<B> {
                         if t.chains && self.place_problem(f.kind, to).is_some() {
                             continue;
                         }
-                        if ctx.constrained && (ctx.in_check || f.effects || ctx.forbidden.has(to) || ctx.slow.any()) && !self.is_legal_slow(m) {
+                        if ctx.constrained
+                            && (ctx.in_check || f.effects || ctx.forbidden.has(to) || ctx.slow.any())
+                            && !self.is_legal_slow(m)
+                        {
                             continue;
                         }
                         if f.not_giving_mate && !self.mate_probe && self.mates(m) {
@@ -327,7 +334,9 @@ impl<B: Bits> Pos<B> {
         if !ends_here && !full {
             let enemy = self.side_bb[us.other().index()] & !dead;
             for g in t.forms[us.index()].iter().filter(|g| g.kind == kind) {
-                let (Gen::Jump { entries }, Some(j)) = (&g.how, g.jump) else { continue };
+                let (Gen::Jump { entries }, Some(j)) = (&g.how, g.jump) else {
+                    continue;
+                };
                 if !j.continuing || !j.capturing {
                     continue;
                 }
@@ -468,9 +477,9 @@ impl<B: Bits> Pos<B> {
     /// Is a royal of `side` attacked, or facing an enemy royal (after `side` moved)?
     pub(super) fn side_exposed(&self, side: Side) -> bool {
         let occ = self.occ();
-        self.royals(side).iter().any(|r| {
-            (self.t.royal_safety && self.attacked(r, side.other(), occ, B::EMPTY)) || self.faces(r, side, occ, B::EMPTY)
-        })
+        self.royals(side)
+            .iter()
+            .any(|r| (self.t.royal_safety && self.attacked(r, side.other(), occ, B::EMPTY)) || self.faces(r, side, occ, B::EMPTY))
     }
 
     /// Would `m` checkmate at once (the opponent in check, with no legal move)?

@@ -193,7 +193,10 @@ impl Position {
         let b = &rules.board;
         let name = piece_name(self, from);
         // The first leg of a capture that must continue.
-        if let Some(&m) = legal.iter().find(|m| m.from as usize == from && m.legs() > 1 && self.landings(**m).first() == Some(&to)) {
+        if let Some(&m) = legal
+            .iter()
+            .find(|m| m.from as usize == from && m.legs() > 1 && self.landings(**m).first() == Some(&to))
+        {
             let f = self.form_of(m).map(|(k, i)| &rules.kind(k).forms[i]);
             return Some(illegal(
                 "capture-must-continue",
@@ -216,7 +219,11 @@ impl Position {
         if !reach || self.piece_at(to).is_some() {
             return None;
         }
-        let most = if must.most { " and the one that captures the most must be taken" } else { "" };
+        let most = if must.most {
+            " and the one that captures the most must be taken"
+        } else {
+            ""
+        };
         Some(illegal(
             "capture-required",
             format!(
@@ -242,7 +249,11 @@ impl Position {
         let Some(sq) = b.parse_square(square.trim()) else {
             return Some(illegal(
                 "unreadable-move",
-                format!("`{text}` is not a drop: write the piece's letter, `@` and a square, like {}@{}", rules.kind(kind).letter, b.name(0)),
+                format!(
+                    "`{text}` is not a drop: write the piece's letter, `@` and a square, like {}@{}",
+                    rules.kind(kind).letter,
+                    b.name(0)
+                ),
                 None,
             ));
         };
@@ -256,7 +267,12 @@ impl Position {
         if let Some((k, side)) = self.piece_at(sq) {
             return Some(illegal(
                 "occupied",
-                format!("{} is occupied by {}'s {}: a dropped piece goes on an empty square", b.name(sq), rules.players[side.index()].name, rules.kind(k).name.to_lowercase()),
+                format!(
+                    "{} is occupied by {}'s {}: a dropped piece goes on an empty square",
+                    b.name(sq),
+                    rules.players[side.index()].name,
+                    rules.kind(k).name.to_lowercase()
+                ),
                 cite,
             ));
         }
@@ -272,14 +288,25 @@ impl Position {
         {
             return Some(illegal(
                 "file-has-own",
-                format!("{player} already has a {} on the {} file{}", rules.kind(k).name.to_lowercase(), b.file_names[b.file(sq)], written_clause(form)),
+                format!(
+                    "{player} already has a {} on the {} file{}",
+                    rules.kind(k).name.to_lowercase(),
+                    b.file_names[b.file(sq)],
+                    written_clause(form)
+                ),
                 cite,
             ));
         }
         let pseudo = self.pseudo_moves();
-        let m = pseudo.iter().find(|m| matches!(m.kind, MoveKind::Drop(_)) && m.to as usize == sq && self.form_of_place(**m) == Some(kind));
+        let m = pseudo
+            .iter()
+            .find(|m| matches!(m.kind, MoveKind::Drop(_)) && m.to as usize == sq && self.form_of_place(**m) == Some(kind));
         let Some(&m) = m else {
-            return Some(illegal("not-allowed", format!("{player} may not drop a {what} on {}{}", b.name(sq), written_clause(form)), cite));
+            return Some(illegal(
+                "not-allowed",
+                format!("{player} may not drop a {what} on {}{}", b.name(sq), written_clause(form)),
+                cite,
+            ));
         };
         if let Some(&(r, a)) = self.exposing(m).first() {
             let mut after = self.clone();
@@ -291,9 +318,17 @@ impl Position {
             ));
         }
         if form.drop.not_giving_mate {
-            return Some(illegal("drop-mates", format!("a {what} dropped on {} would checkmate, which a drop may not do", b.name(sq)), cite));
+            return Some(illegal(
+                "drop-mates",
+                format!("a {what} dropped on {} would checkmate, which a drop may not do", b.name(sq)),
+                cite,
+            ));
         }
-        Some(illegal("not-allowed", format!("{player} may not drop a {what} on {}{}", b.name(sq), written_clause(form)), cite))
+        Some(illegal(
+            "not-allowed",
+            format!("{player} may not drop a {what} on {}{}", b.name(sq), written_clause(form)),
+            cite,
+        ))
     }
 
     fn clause_of(&self, m: Move) -> Option<String> {
@@ -314,7 +349,11 @@ impl Position {
                 return format!("{player} drops a {k} from the hand on {}", b.name(m.to as usize));
             }
             MoveKind::Swap => {
-                return format!("{player} takes over the piece on {}, which moves to {}", b.name(m.from as usize), b.name(m.to as usize));
+                return format!(
+                    "{player} takes over the piece on {}, which moves to {}",
+                    b.name(m.from as usize),
+                    b.name(m.to as usize)
+                );
             }
             _ => {}
         }
@@ -530,11 +569,14 @@ impl Position {
             } else if hop_line {
                 continue;
             } else if !self.clause_reach(us, kind, i, from, false).contains(&to) {
-                let blocker = lame_blocks(b, f, us, from, to).into_iter().find(|&s| self.piece_at(s).is_some()).or_else(|| {
-                    (0..b.squares())
-                        .filter(|&s| s != from && s != to && self.piece_at(s).is_some())
-                        .find(|&s| between(b, from, to, s))
-                });
+                let blocker = lame_blocks(b, f, us, from, to)
+                    .into_iter()
+                    .find(|&s| self.piece_at(s).is_some())
+                    .or_else(|| {
+                        (0..b.squares())
+                            .filter(|&s| s != from && s != to && self.piece_at(s).is_some())
+                            .find(|&s| between(b, from, to, s))
+                    });
                 match blocker {
                     Some(x) => illegal(
                         "blocked",
@@ -767,7 +809,11 @@ impl Position {
                     .flat_map(|k| &k.forms)
                     .find(|f| f.falling.is_some())
                     .and_then(|f| rules.citation(&f.cite));
-                return Some(illegal("file-full", format!("the {t} file is full: nothing more falls into it"), cite));
+                return Some(illegal(
+                    "file-full",
+                    format!("the {t} file is full: nothing more falls into it"),
+                    cite,
+                ));
             }
             if places && uci::parse_text(self, t).is_none() {
                 let pass = if rules.pass.is_some() { ", or `pass`" } else { "" };
@@ -856,7 +902,9 @@ impl Position {
         }
         if first_form.falling.is_some() {
             let file = b.file(sq);
-            let rest = legal.iter().find(|m| matches!(m.kind, MoveKind::Place(_)) && b.file(m.to as usize) == file);
+            let rest = legal
+                .iter()
+                .find(|m| matches!(m.kind, MoveKind::Place(_)) && b.file(m.to as usize) == file);
             return Some(illegal(
                 "not-resting",
                 match rest {

@@ -213,7 +213,13 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) ->
             Condition::InARow { n, .. } => match pos.end_line(ri, ci, mover) {
                 Some(line) => {
                     let (first, last) = (line[0], line[line.len() - 1]);
-                    parts.push(format!("{} has {} in a row, {}–{}", name(mover), line.len().max(*n as usize), b.name(first), b.name(last)))
+                    parts.push(format!(
+                        "{} has {} in a row, {}–{}",
+                        name(mover),
+                        line.len().max(*n as usize),
+                        b.name(first),
+                        b.name(last)
+                    ))
                 }
                 None => parts.push(format!("{} has {n} in a row", name(mover))),
             },
@@ -238,7 +244,12 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) ->
                     .filter(|&sq| pos.piece_at(sq) == Some((*k, mover)))
                     .map(|sq| b.name(sq))
                     .collect();
-                parts.push(format!("{}'s {} stands on {}", name(mover), rules.kind(*k).name.to_lowercase(), join_and(&at)))
+                parts.push(format!(
+                    "{}'s {} stands on {}",
+                    name(mover),
+                    rules.kind(*k).name.to_lowercase(),
+                    join_and(&at)
+                ))
             }
             Condition::InCheck => {}
             Condition::NoLegalMove if in_check_listed => parts.push(format!("{} has no legal move", name(stm))),
@@ -282,7 +293,13 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) ->
     }
     if rule.verdict == Verdict::MostPieces {
         let c = pos.piece_counts();
-        parts.push(format!("{} has {} pieces and {} {}", name(Side::FIRST), c[0], name(Side::SECOND), c[1]));
+        parts.push(format!(
+            "{} has {} pieces and {} {}",
+            name(Side::FIRST),
+            c[0],
+            name(Side::SECOND),
+            c[1]
+        ));
     }
     join_and(&parts)
 }

@@ -828,7 +828,11 @@ impl<B: Bits> Pos<B> {
                 log_len: self.log.len() as u32,
             });
             self.last_captured = 0;
-            self.passes = if m.kind == MoveKind::Pass { self.passes.saturating_add(1) } else { 0 };
+            self.passes = if m.kind == MoveKind::Pass {
+                self.passes.saturating_add(1)
+            } else {
+                0
+            };
         }
         self.ep = B::EMPTY;
         self.ep_victim = NO_SQ;
@@ -861,7 +865,12 @@ impl<B: Bits> Pos<B> {
             MoveKind::Form(fi) => {
                 let (target, kind, path, effects) = {
                     let f = &self.t.forms[us.index()][fi as usize];
-                    (f.target, f.kind, if f.marks_ep { self.passed(f, from, to) } else { B::EMPTY }, f.effects)
+                    (
+                        f.target,
+                        f.kind,
+                        if f.marks_ep { self.passed(f, from, to) } else { B::EMPTY },
+                        f.effects,
+                    )
                 };
                 let cap_sq = if target == Target::EnPassant { u.ep_victim as usize } else { to };
                 // A continuing capture may come back to its own start square: nothing to take there.
@@ -910,7 +919,9 @@ impl<B: Bits> Pos<B> {
                 let c = self.t.castles[us.index()][ci as usize].clone();
                 let dir = if to > from { c.dirs[0] } else { c.dirs[1] } as usize;
                 let partner = self.castle_partner(&c, dir, from).expect("castling move generated with a partner");
-                let (castler_to, pto) = self.castle_squares(&c, dir, from, partner).expect("castling move generated with room");
+                let (castler_to, pto) = self
+                    .castle_squares(&c, dir, from, partner)
+                    .expect("castling move generated with room");
                 let k = self.remove(from);
                 let r = self.remove(partner);
                 self.place(castler_to, k);
@@ -1062,7 +1073,12 @@ impl<B: Bits> Pos<B> {
 /// Emits the moves from `base.from` to every square of `to` (one per promotion choice where the
 /// piece must promote), or only counts them.
 #[inline(always)]
-pub(super) fn emit_set<B: Bits, const COUNT: bool>(out: &mut Vec<Move>, base: Move, to: B, promo: Option<&crate::compile::CPromo<B>>) -> u64 {
+pub(super) fn emit_set<B: Bits, const COUNT: bool>(
+    out: &mut Vec<Move>,
+    base: Move,
+    to: B,
+    promo: Option<&crate::compile::CPromo<B>>,
+) -> u64 {
     match promo {
         None => {
             if !COUNT {

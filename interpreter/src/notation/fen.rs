@@ -89,7 +89,9 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
             }
             let Some((k, side)) = rules.kind_by_letter(c) else {
                 let known: String = rules.kinds.iter().map(|k| k.letter).collect();
-                return Err(FenError::Hand(format!("`{c}` is not a piece of this ruleset (its letters: {known})")));
+                return Err(FenError::Hand(format!(
+                    "`{c}` is not a piece of this ruleset (its letters: {known})"
+                )));
             };
             for _ in 0..count.max(1) {
                 hands.push((k, side));
@@ -134,7 +136,11 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
                         "`+{}` on rank {} (field 1) is not a promoted piece of this ruleset{}",
                         next.map(String::from).unwrap_or_default(),
                         i + 1,
-                        if known.is_empty() { String::new() } else { format!(" (its are {})", known.join(", ")) }
+                        if known.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (its are {})", known.join(", "))
+                        }
                     )));
                 };
                 if file < b.width {
@@ -291,7 +297,11 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
                         .dirs
                         .iter()
                         .enumerate()
-                        .flat_map(|(i, &d)| (t.rays[d as usize][castler] & p.pieces(side, c.partner)).iter().map(move |r| (i, r)))
+                        .flat_map(|(i, &d)| {
+                            (t.rays[d as usize][castler] & p.pieces(side, c.partner))
+                                .iter()
+                                .map(move |r| (i, r))
+                        })
                         .collect();
                     let pick = match up {
                         'K' => candidates.iter().filter(|(i, _)| *i == 0).map(|x| x.1).max_by_key(|r| b.file(*r)),

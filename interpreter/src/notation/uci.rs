@@ -50,7 +50,8 @@ pub fn to_text(pos: &Position, m: Move) -> String {
 fn forced_promotion(pos: &Position, m: Move) -> bool {
     let rules = pos.rules();
     let kind = pos.piece_at(m.from as usize).map(|p| p.0);
-    kind.and_then(|k| rules.kind(k).promotion.as_ref()).is_some_and(|p| p.choices.len() == 1 && !p.optional)
+    kind.and_then(|k| rules.kind(k).promotion.as_ref())
+        .is_some_and(|p| p.choices.len() == 1 && !p.optional)
 }
 
 /// A move as written, before it is matched against the position.
@@ -95,7 +96,11 @@ pub fn parse_text(pos: &Position, text: &str) -> Option<MoveText> {
 pub fn find(pos: &Position, text: &str) -> Option<Move> {
     let want = text.trim();
     // A drop may carry a check or mate sign, as SAN writes it (`N@f3+`).
-    let want = if want.contains('@') { want.trim_end_matches(['+', '#']) } else { want };
+    let want = if want.contains('@') {
+        want.trim_end_matches(['+', '#'])
+    } else {
+        want
+    };
     let legal = pos.legal_moves();
     if let Some(m) = legal.iter().find(|m| to_text(pos, **m).eq_ignore_ascii_case(want)) {
         return Some(*m);

@@ -247,7 +247,11 @@ pub enum Modifier {
     ToEmpty(Span),
     ToEnemy(Span),
     /// `not KIND | KIND` after a hop's count (`screens`) or after `to enemy` (not the screens).
-    KindsNot { screens: bool, kinds: Vec<Ident>, span: Span },
+    KindsNot {
+        screens: bool,
+        kinds: Vec<Ident>,
+        span: Span,
+    },
     ToEnPassant(Span),
     From(ZoneExpr),
     Within(ZoneExpr),

@@ -1181,7 +1181,11 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                         Rule::kinds_not => {
                             let span = cx.span(&k);
                             let kinds = k.into_inner().filter(|i| i.as_rule() == Rule::ident).map(|i| cx.ident(i)).collect();
-                            modifiers.push(Modifier::KindsNot { screens: true, kinds, span });
+                            modifiers.push(Modifier::KindsNot {
+                                screens: true,
+                                kinds,
+                                span,
+                            });
                         }
                         _ => {}
                     }
@@ -1258,7 +1262,11 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                 if let Some(k) = c.into_inner().find(|k| k.as_rule() == Rule::kinds_not) {
                     let span = cx.span(&k);
                     let kinds = k.into_inner().filter(|i| i.as_rule() == Rule::ident).map(|i| cx.ident(i)).collect();
-                    modifiers.push(Modifier::KindsNot { screens: false, kinds, span });
+                    modifiers.push(Modifier::KindsNot {
+                        screens: false,
+                        kinds,
+                        span,
+                    });
                 }
             }
             Rule::to_en_passant => modifiers.push(Modifier::ToEnPassant(cspan)),
