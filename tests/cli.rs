@@ -112,6 +112,18 @@ fn perft_prints_the_count_as_the_last_line() {
 }
 
 #[test]
+fn perft_stops_at_the_end_only_when_asked() {
+    let r = arbiter(&["perft", "tic-tac-toe", "9"]);
+    assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);
+    assert_eq!(r.last_line(), "362880");
+    let r = arbiter(&["perft", "tic-tac-toe", "--stop-at-end", "9"]);
+    assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);
+    assert_eq!(r.last_line(), "127872");
+    let r = arbiter(&["perft", "tic-tac-toe", "--stop-at-end", "--divide", "6"]);
+    assert_eq!(r.last_line(), "54720");
+}
+
+#[test]
 fn perft_starts_from_a_given_fen() {
     let r = arbiter(&["perft", "chess", "--fen", KIWIPETE, "2"]);
     assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);

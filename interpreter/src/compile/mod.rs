@@ -618,7 +618,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                 };
                 let mut stuck = B::EMPTY;
                 if f.drop.not_stuck {
-                    stuck = stuck_squares::<B>(&mut t, rules, kind, flip);
+                    stuck = stuck_squares::<B>(rules, kind, flip);
                 }
                 t.forms[s].push(CForm {
                     kind: kid,
@@ -679,7 +679,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
 
 /// The squares from which a piece of `kind` has no move on an empty board, ever (a drop there
 /// would leave it stuck): no clause reaches any square from there.
-fn stuck_squares<B: Bits>(t: &mut Tables<B>, rules: &Rules, kind: &Kind, flip: i32) -> B {
+fn stuck_squares<B: Bits>(rules: &Rules, kind: &Kind, flip: i32) -> B {
     let board = &rules.board;
     let fx = if board.hexes { flip } else { 1 };
     let mut stuck = B::EMPTY;
@@ -698,7 +698,6 @@ fn stuck_squares<B: Bits>(t: &mut Tables<B>, rules: &Rules, kind: &Kind, flip: i
             stuck |= B::bit(sq);
         }
     }
-    let _ = t;
     stuck
 }
 

@@ -228,9 +228,9 @@ impl<B: Bits> Pos<B> {
                     MoveKind::Place(fi as u8)
                 };
                 for to in targets.iter() {
-                    if let Some(what) = f.only_if {
+                    // `only if it flips` / `captures`: the enclosed runs are what it would flip or take.
+                    if f.only_if.is_some() {
                         let dirs = f.enclose.as_ref().map_or(&[][..], |e| &e.1[..]);
-                        let _ = what;
                         if self.enclosed(to, own | B::bit(to), enemy, dirs).is_empty() {
                             continue;
                         }
