@@ -62,6 +62,9 @@ pub trait Bits:
     fn iter(self) -> BitIter<Self> {
         BitIter(self)
     }
+    /// Every square moved `by` indices on (back, when negative); squares pushed past either end
+    /// are lost. `|by|` must be below [`Bits::CAPACITY`].
+    fn shift(self, by: i32) -> Self;
 }
 
 pub struct BitIter<B>(B);
@@ -102,6 +105,11 @@ macro_rules! prim_bits {
             #[inline(always)]
             fn msb(self) -> usize {
                 ($n - 1) - self.leading_zeros() as usize
+            }
+            #[inline(always)]
+            fn shift(self, by: i32) -> Self {
+                debug_assert!(by.unsigned_abs() < $n);
+                if by >= 0 { self << by } else { self >> -by }
             }
             #[inline(always)]
             fn pop(&mut self) -> Option<usize> {
@@ -199,6 +207,30 @@ impl Bits for Wide {
         }
         Self::CAPACITY
     }
+    fn shift(self, by: i32) -> Self {
+        let (words, bits) = ((by.unsigned_abs() / 64) as usize, by.unsigned_abs() % 64);
+        let mut r = [0u64; WIDE_WORDS];
+        for (i, w) in self.0.iter().enumerate() {
+            // Word i moves to i ± words, its high (or low) bits spilling into the next word.
+            let (j, spill) = if by >= 0 {
+                (i + words, i + words + 1)
+            } else {
+                (i.wrapping_sub(words), i.wrapping_sub(words + 1))
+            };
+            let (here, over) = if by >= 0 {
+                (w << bits, if bits == 0 { 0 } else { w >> (64 - bits) })
+            } else {
+                (w >> bits, if bits == 0 { 0 } else { w << (64 - bits) })
+            };
+            if j < WIDE_WORDS {
+                r[j] |= here;
+            }
+            if spill < WIDE_WORDS {
+                r[spill] |= over;
+            }
+        }
+        Wide(r)
+    }
     #[inline]
     fn msb(self) -> usize {
         for i in (0..WIDE_WORDS).rev() {
@@ -222,6 +254,12 @@ mod tests {
         assert!(a.has(3) && !a.has(4));
         assert_eq!(a.iter().collect::<Vec<_>>(), vec![3, B::CAPACITY - 1]);
         assert!((a & !a).is_empty());
+        let hi = 70.min(B::CAPACITY - 2);
+        let b = B::bit(10) | B::bit(hi);
+        assert_eq!(b.shift(1), B::bit(11) | B::bit(hi + 1));
+        assert_eq!(b.shift(-3), B::bit(7) | B::bit(hi - 3));
+        assert_eq!(b.shift(-11), B::bit(hi - 11));
+        assert!(B::bit(B::CAPACITY - 1).shift(1).is_empty());
     }
 
     #[test]
@@ -230,5 +268,10 @@ mod tests {
         laws::<u128>();
         laws::<Wide>();
         assert_eq!((Wide::bit(70) | Wide::bit(700)).msb(), 700);
+        // Across several words, both ways.
+        let w = Wide::bit(5) | Wide::bit(130) | Wide::bit(640);
+        assert_eq!(w.shift(150), Wide::bit(155) | Wide::bit(280));
+        assert_eq!(w.shift(-129), Wide::bit(1) | Wide::bit(511));
+        assert_eq!(w.shift(64), Wide::bit(69) | Wide::bit(194));
     }
 }

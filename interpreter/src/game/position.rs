@@ -663,6 +663,29 @@ impl<B: Bits> Pos<B> {
             }
             let promo = promos[f.kind.0 as usize].as_ref();
             let ep = f.target == Target::EnPassant;
+            if !f.shifts.is_empty() {
+                // Pieces free to move (no royal, none pinned or needing the full test, no check)
+                // take their targets all at once.
+                let free = if !ctx.constrained {
+                    pieces
+                } else if ctx.in_check {
+                    B::EMPTY
+                } else {
+                    pieces & !(ctx.royals | ctx.slow | ctx.pinned)
+                };
+                if !free.is_empty() {
+                    let allowed = if ctx.constrained { allowed & !ctx.forbidden } else { allowed };
+                    for sh in &f.shifts {
+                        let mut src = free & sh.from;
+                        for &b in &sh.blocks {
+                            src &= empty.shift(-b);
+                        }
+                        let to = src.shift(sh.by) & allowed;
+                        n += emit_shifted::<B, COUNT>(out, fi, sh.by, to, promo);
+                    }
+                    pieces &= !free;
+                }
+            }
             for from in pieces.iter() {
                 let targets = self.form_targets(f, from, occ) & allowed;
                 if targets.is_empty() {
@@ -1068,6 +1091,41 @@ impl<B: Bits> Pos<B> {
         }
         n
     }
+}
+
+/// Emits the moves of form `fi` onto every square of `to`, each from the square `by` indices back
+/// (one per promotion choice where the piece must promote), or only counts them.
+#[inline(always)]
+fn emit_shifted<B: Bits, const COUNT: bool>(
+    out: &mut Vec<Move>,
+    fi: usize,
+    by: i32,
+    to: B,
+    promo: Option<&crate::compile::CPromo<B>>,
+) -> u64 {
+    if COUNT {
+        // The promotion zone decides alone: forms whose promotion depends on the start square
+        // have no shifts.
+        return match promo {
+            None => to.count() as u64,
+            Some(p) => {
+                let (promoting, plain) = p.split(NO_SQ as usize, to);
+                plain.count() as u64 + promoting.count() as u64 * p.choices.len() as u64
+            }
+        };
+    }
+    let mut n = 0;
+    for sq in to.iter() {
+        let base = Move {
+            from: (sq as i32 - by) as u16,
+            to: 0,
+            kind: MoveKind::Form(fi as u8),
+            promo: 0,
+            route: 0,
+        };
+        n += emit_set::<B, COUNT>(out, base, B::bit(sq), promo);
+    }
+    n
 }
 
 /// Emits the moves from `base.from` to every square of `to` (one per promotion choice where the
