@@ -44,7 +44,7 @@ fn the_horse_is_blocked_by_its_leg() {
     // A piece on e6 (either side's) blocks the two leaps that start northward.
     let blocked = pos(&with_kings(&[("N", "e5"), ("p", "e6")]), "w");
     assert_eq!(targets(&blocked, "e5"), set(&["c4", "c6", "d3", "f3", "g4", "g6"]));
-    let blocked_west = pos(&with_kings(&[("N", "e5"), ("P", "d5")]), "w");
+    let blocked_west = pos(&with_kings(&[("N", "e5"), ("C", "d5")]), "w");
     assert_eq!(targets(&blocked_west, "e5"), set(&["d3", "d7", "f3", "f7", "g4", "g6"]));
 }
 
@@ -117,7 +117,7 @@ fn soldiers_move_sideways_only_after_the_river_and_never_back() {
 
 #[test]
 fn the_chariot_slides_until_a_piece() {
-    let p = pos(&with_kings(&[("R", "a1"), ("n", "a4"), ("P", "c1")]), "w");
+    let p = pos(&with_kings(&[("R", "a1"), ("n", "a4"), ("N", "c1")]), "w");
     assert_eq!(targets(&p, "a1"), set(&["a2", "a3", "a4", "b1"]));
 }
 

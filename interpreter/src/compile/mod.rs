@@ -10,6 +10,8 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use crate::game::bits::Bits;
 use crate::model::*;
 
+pub mod reach;
+
 /// How a compiled move form finds its targets.
 #[derive(Clone, Debug)]
 pub enum Gen<B> {
@@ -308,6 +310,9 @@ pub struct Tables<B> {
     /// Some clause has effects beyond its own squares, drops from a hand, or the game tracks hands:
     /// `make` takes its general path.
     pub general: bool,
+    /// Where each kind can ever stand and how many there can be (`None` if the setup is unreadable):
+    /// what a position must obey to be one a game could reach.
+    pub reach: Option<reach::Reach<B>>,
 }
 
 /// The most legs a continuing move may have (its route is kept in 28 bits of the move).
@@ -492,6 +497,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     .iter()
                     .any(|f| f.enclose.is_some() || matches!(f.primitive, Primitive::Jump { .. } | Primitive::Drop))
             }),
+        reach: None,
     };
     // Jump directions first, so that a route's leg is an index into a short list.
     for side in [Side::FIRST, Side::SECOND] {
@@ -738,6 +744,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             .flat_map(|e| &e.conds)
             .any(|c| matches!(c, CCond::Captured(_) | CCond::Passes(_)));
     t.ends = ends;
+    t.reach = reach::compute(rules, &t);
     t
 }
 

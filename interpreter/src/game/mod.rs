@@ -10,6 +10,7 @@ mod explain;
 mod outcome;
 mod playout;
 pub mod position;
+pub(crate) mod validity;
 
 use std::sync::Arc;
 

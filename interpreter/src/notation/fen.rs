@@ -381,12 +381,9 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
                 )));
             }
         }
-        if p.side_in_check(s.stm.other()) {
-            return Err(FenError::Illegal(format!(
-                "the {} is in check but it is not their move",
-                rules.players[s.stm.other().index()].name
-            )));
-        }
+    }
+    if let Some(why) = crate::game::validity::impossible(rules, &p) {
+        return Err(FenError::Illegal(why));
     }
     if t.chains {
         p.rebuild_chains();

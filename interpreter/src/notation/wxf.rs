@@ -501,7 +501,7 @@ end {
   checkmate: no legal move, in check -> side to move loses
   stalemate: no legal move -> draw
 }
-setup "k4/5/5/5/5/5/5/4K w - - 0 1"
+setup "k4/2P2/2P2/2P2/2P2/2P2/2P2/1O2K w - - 0 1"
 "#;
 
     #[test]

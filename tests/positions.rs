@@ -1,0 +1,60 @@
+//! Positions no game could reach are refused for any ruleset, naming the rule they break; positions
+//! a game could reach are accepted. The cases are data: `tests/positions/impossible.txt`.
+
+mod common;
+
+use common::root;
+
+#[test]
+fn impossible_positions_are_refused_and_possible_ones_accepted() {
+    let data = std::fs::read_to_string(root().join("tests/positions/impossible.txt")).expect("the cases file");
+    let mut cases = 0;
+    for line in data.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [ruleset, fen, says] = fields[..] else {
+            panic!("`{line}`: expected RULESET | FEN | MESSAGE");
+        };
+        let engine = common::bundled(ruleset);
+        match (engine.from_fen(fen), says) {
+            (Ok(_), "") => {}
+            (Ok(_), _) => panic!("{ruleset} {fen}: accepted, but it should be refused with `{says}`"),
+            (Err(e), "") => panic!("{ruleset} {fen}: refused ({e}), but a game can reach it"),
+            (Err(e), _) => assert!(e.to_string().contains(says), "{ruleset} {fen}: `{e}` does not say `{says}`"),
+        }
+        cases += 1;
+    }
+    assert!(cases >= 20, "only {cases} cases read");
+}
+
+/// Every position of a few plies from each bundled setup is accepted: the check never refuses
+/// what play reaches.
+#[test]
+fn positions_reached_by_play_are_accepted() {
+    for name in [
+        "chess",
+        "xiangqi",
+        "draughts",
+        "breakthrough",
+        "crazyhouse",
+        "othello",
+        "connect-four",
+    ] {
+        let engine = common::bundled(name);
+        let mut frontier = vec![engine.start()];
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for pos in &frontier {
+                for m in pos.legal_moves() {
+                    let mut p = pos.clone();
+                    p.play_unchecked(m);
+                    if let Err(e) = engine.from_fen(&p.fen()) {
+                        panic!("{name}: {} was reached by play but refused: {e}", p.fen());
+                    }
+                    next.push(p);
+                }
+            }
+            // Keep the tree small: every 7th position goes on.
+            frontier = next.into_iter().step_by(7).collect();
+        }
+    }
+}
