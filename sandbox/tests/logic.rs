@@ -454,23 +454,45 @@ fn a_random_move_with_a_fixed_seed_is_legal_and_reproducible() {
 fn the_editor_places_and_removes_pieces_and_gives_the_move_through_fen() {
     let mut app = app("chess");
     let e4 = square(&app, "e4");
+    let b4 = square(&app, "b4");
+    let a1 = square(&app, "a1");
     let rules = session(&app).engine.rules().clone();
-    let queen = arbiter::model::KindId(rules.kinds.iter().position(|k| k.name == "Queen").expect("a queen") as u8);
-    act(
-        &mut app,
-        Action::Edit(Edit::Put {
-            square: e4,
-            kind: queen,
-            side: Side::FIRST,
-        }),
-    );
-    assert_eq!(fen(&app), "rnbqkbnr/pppppppp/8/8/4Q3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let kind = |name: &str| arbiter::model::KindId(rules.kinds.iter().position(|k| k.name == name).expect("a chess kind") as u8);
+    let put = |app: &mut App, square: usize, name: &str| {
+        act(
+            app,
+            Action::Edit(Edit::Put {
+                square,
+                kind: kind(name),
+                side: Side::FIRST,
+            }),
+        )
+    };
+    // A tenth piece on the full board is more than the setup and promotions allow: refused, with
+    // the interpreter's reason, and the position stays.
+    put(&mut app, e4, "Queen");
+    assert_eq!(fen(&app), session(&app).engine.start().fen());
+    let why = session(&app).edit_error.clone().expect("refused");
+    assert!(why.contains("white has 1 Queen more than the setup"), "{why}");
+    // On a board of two kings it may stand, but not where it attacks the king of the side not to move.
+    act(&mut app, Action::Edit(Edit::Fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1".into())));
+    put(&mut app, e4, "Queen");
+    let why = session(&app).edit_error.clone().expect("refused");
+    assert!(why.contains("black's King on e8 is attacked by the Queen on e4"), "{why}");
+    put(&mut app, b4, "Queen");
+    assert_eq!(fen(&app), "4k3/8/8/8/1Q6/8/8/4K3 w - - 0 1");
+    assert!(session(&app).edit_error.is_none());
+    // A pawn can never stand on its own first rank.
+    put(&mut app, a1, "Pawn");
+    assert_eq!(fen(&app), "4k3/8/8/8/1Q6/8/8/4K3 w - - 0 1");
+    let why = session(&app).edit_error.clone().expect("refused");
+    assert!(why.contains("no white Pawn can ever stand on a1"), "{why}");
     // By a click in edit mode, with the eraser.
     app.world_mut().resource_mut::<Tools>().mode = Mode::Edit;
-    send(&mut app, Clicked(e4));
-    assert_eq!(fen(&app), session(&app).engine.start().fen());
+    send(&mut app, Clicked(b4));
+    assert_eq!(fen(&app), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     act(&mut app, Action::Edit(Edit::SideToMove(Side::SECOND)));
-    assert_eq!(fen(&app), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+    assert_eq!(fen(&app), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
     assert_eq!(session(&app).game.current().side_to_move(), Side::SECOND);
     // Taking the white king away is refused with the interpreter's reason; the position stays.
     let before = fen(&app);
@@ -479,10 +501,7 @@ fn the_editor_places_and_removes_pieces_and_gives_the_move_through_fen() {
     let s = session(&app);
     assert_eq!(s.game.current().fen(), before);
     let why = s.edit_error.clone().expect("refused");
-    let fen_error = s
-        .engine
-        .from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR b KQkq - 0 1")
-        .expect_err("no king");
+    let fen_error = s.engine.from_fen("4k3/8/8/8/8/8/8/8 b - - 0 1").expect_err("no king");
     assert!(why.contains(&fen_error.to_string()), "{why} / {fen_error}");
     assert!(!s.log.last().expect("logged").ok);
     act(&mut app, Action::Edit(Edit::Fen("8/8/8/8/8/8/8/K6k w - - 0 1".into())));
