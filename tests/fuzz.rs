@@ -1,0 +1,396 @@
+//! Property tests of every entry point that reads text a user wrote: rules, FEN, moves in SAN,
+//! coordinates and WXF, PGN/WXF/SGF records and RON scenarios. Each case mutates a valid input
+//! (deletes, duplicates, inserts tokens and odd characters, swaps lines) and asserts that the library
+//! neither panics nor runs long, and that an error points inside the input.
+//!
+//! A few thousand cases run with `cargo test`; `ARBITER_FUZZ_CASES=N` runs N per entry point
+//! instead (a long run: `ARBITER_FUZZ_CASES=200000 cargo test --release --test fuzz`).
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use arbiter::check::check_source;
+use arbiter::game::{Engine, Game};
+use arbiter::notation::record::{self, Format};
+use arbiter::scenario;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+use common::root;
+
+/// Cases per entry point: `ARBITER_FUZZ_CASES`, or `default`.
+fn cases(default: u32) -> u32 {
+    std::env::var("ARBITER_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The longest one case may take (a debug build on a slow machine): far above what any takes, far
+/// below a hang.
+const SLOW: Duration = Duration::from_secs(10);
+
+/// Pieces of text that tend to break readers: the language's own words, brackets, numbers at and
+/// past every integer width, odd characters.
+const TOKENS: &[&str] = &[
+    " ",
+    "\n",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "..",
+    ",",
+    "|",
+    "#",
+    "\"",
+    "->",
+    ":",
+    "=",
+    "/",
+    "-",
+    "+",
+    "~",
+    "@",
+    "*",
+    "piece",
+    "zone",
+    "step",
+    "slide",
+    "leap",
+    "hop",
+    "jump",
+    "drop",
+    "place",
+    "promotes",
+    "castle",
+    "extends",
+    "override",
+    "setup",
+    "board",
+    "end",
+    "forbid",
+    "allow",
+    "param",
+    "within",
+    "from",
+    "to",
+    "blocked at",
+    "over",
+    "falling",
+    "enclosed",
+    "in a row",
+    "hexes",
+    "any",
+    "orthogonal",
+    "diagonal",
+    "forward",
+    "royal",
+    "0",
+    "1",
+    "9",
+    "08",
+    "255",
+    "256",
+    "65535",
+    "65536",
+    "4294967295",
+    "4294967296",
+    "18446744073709551616",
+    "-1",
+    "-9223372036854775808",
+    "99999999999999999999",
+    "é",
+    "帥",
+    "\u{0}",
+    "\u{feff}",
+    "\t",
+    "\r\n",
+    "1.",
+    "...",
+    "O-O",
+    "O-O-O",
+    "=Q",
+    "e8=",
+    "x",
+    "P@",
+    "K",
+    "k",
+    "Q",
+    ";",
+    "B[",
+    "W[",
+    "SZ[",
+    "AB[",
+    "(;",
+    "START{",
+    "}END",
+    "FORMAT WXF",
+    "Fen(\"",
+    "Play(\"",
+    "Random(plies: ",
+    "steps: [",
+    "expect: [",
+];
+
+/// One edit of a text: where (a fraction of its length), what, and with which token.
+#[derive(Clone, Debug)]
+enum Edit {
+    Delete { at: u32, len: u8 },
+    Insert { at: u32, token: usize },
+    Duplicate { at: u32, len: u8 },
+    SwapLines { a: u32, b: u32 },
+    Byte { at: u32, byte: u8 },
+}
+
+fn edits() -> impl Strategy<Value = Vec<Edit>> {
+    let edit = prop_oneof![
+        (any::<u32>(), any::<u8>()).prop_map(|(at, len)| Edit::Delete { at, len }),
+        (any::<u32>(), 0..TOKENS.len()).prop_map(|(at, token)| Edit::Insert { at, token }),
+        (any::<u32>(), any::<u8>()).prop_map(|(at, len)| Edit::Duplicate { at, len }),
+        (any::<u32>(), any::<u32>()).prop_map(|(a, b)| Edit::SwapLines { a, b }),
+        (any::<u32>(), 0x20u8..0x7f).prop_map(|(at, byte)| Edit::Byte { at, byte }),
+    ];
+    prop::collection::vec(edit, 1..6)
+}
+
+/// The nearest character boundary at or before `at % (len + 1)`.
+fn place(text: &str, at: u32) -> usize {
+    let mut i = at as usize % (text.len() + 1);
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn mutate(text: &str, edits: &[Edit]) -> String {
+    let mut s = text.to_string();
+    for e in edits {
+        match *e {
+            Edit::Delete { at, len } => {
+                let a = place(&s, at);
+                let b = place(&s, (a + len as usize % 24) as u32 % (s.len() as u32 + 1)).max(a);
+                s.replace_range(a..b, "");
+            }
+            Edit::Insert { at, token } => {
+                let a = place(&s, at);
+                s.insert_str(a, TOKENS[token]);
+            }
+            Edit::Duplicate { at, len } => {
+                let a = place(&s, at);
+                let b = place(&s, (a + len as usize) as u32 % (s.len() as u32 + 1)).max(a);
+                let piece = s[a..b].to_string();
+                s.insert_str(b, &piece);
+            }
+            Edit::SwapLines { a, b } => {
+                let mut lines: Vec<&str> = s.lines().collect();
+                if !lines.is_empty() {
+                    let (i, j) = (a as usize % lines.len(), b as usize % lines.len());
+                    lines.swap(i, j);
+                }
+                s = lines.join("\n");
+            }
+            Edit::Byte { at, byte } => {
+                let a = place(&s, at);
+                let end = s[a..].chars().next().map_or(a, |c| a + c.len_utf8());
+                s.replace_range(a..end, &(byte as char).to_string());
+            }
+        }
+    }
+    s
+}
+
+/// Runs `check` on `cases` mutations of each of `seeds`, reporting the input of a failing case.
+fn fuzz(name: &str, default_cases: u32, seeds: &[String], check: impl Fn(&str) -> Result<(), String>) {
+    let mut runner = TestRunner::new(Config {
+        cases: cases(default_cases),
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let strategy = (0..seeds.len(), edits());
+    let result = runner.run(&strategy, |(seed, e)| {
+        let text = mutate(&seeds[seed], &e);
+        let start = Instant::now();
+        let verdict = check(&text);
+        let took = start.elapsed();
+        prop_assert!(took < SLOW, "{name}: {took:?} on {text:?}");
+        if let Err(why) = verdict {
+            prop_assert!(false, "{name}: {why}\ninput: {text:?}");
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
+
+/// A 1-based (line, column) lies inside `text` (or just past its end).
+fn inside(text: &str, line: usize, column: usize) -> bool {
+    let lines: Vec<&str> = text.split('\n').collect();
+    line >= 1 && line <= lines.len() && column >= 1 && column <= lines[line - 1].chars().count() + 1
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+#[test]
+fn mutated_rulesets_get_diagnostics_inside_the_text_and_never_a_panic() {
+    let seeds: Vec<String> = ["chess", "xiangqi", "go", "draughts", "othello", "crazyhouse", "hex", "connect-four"]
+        .iter()
+        .map(|n| read(&format!("rulesets/{n}.rules")))
+        .collect();
+    fuzz("rules", 600, &seeds, |text| {
+        let checked = check_source("fuzz.rules", text, None, &[]);
+        for d in &checked.diagnostics.items {
+            let span = d.span;
+            let within = span.start <= span.end && span.end as usize <= checked.sources.text(span.file).len();
+            if !within {
+                return Err(format!("diagnostic `{}` points outside its file: {span:?}", d.message));
+            }
+            if d.message.trim().is_empty() {
+                return Err(format!("diagnostic {} has no message", d.code));
+            }
+        }
+        let _ = arbiter::diag::render(&checked.sources, &checked.diagnostics, false);
+        if let Some(rules) = checked.rules
+            && checked
+                .diagnostics
+                .items
+                .iter()
+                .all(|d| d.severity != arbiter::diag::Severity::Error)
+        {
+            // What checks clean runs: a position, its moves, one ply of each, the outcome.
+            let engine = Engine::new(rules);
+            let start = engine.start();
+            let moves = start.legal_moves();
+            for m in moves.iter().take(40) {
+                let mut p = start.clone();
+                p.play_unchecked(*m);
+                let _ = p.legal_moves();
+                let _ = p.fen();
+            }
+            let _ = Game::new(engine.clone(), start).outcome();
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn mutated_fens_and_moves_are_refused_with_a_message_and_never_a_panic() {
+    let games = [
+        (
+            "chess",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 e5f7 e1g1 Nxf7 O-O a2a4 Qh3",
+        ),
+        (
+            "xiangqi",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 h2e2 C2.5 H8+7 b1c3",
+        ),
+        (
+            "crazyhouse",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Pn] w KQkq - 0 4 P@e6 N@d4 e4e5",
+        ),
+        (
+            "draughts",
+            "1m1m1m1m/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/M1M1M1M1 b - - 0 1 c3d4 a3b4",
+        ),
+        ("go", "9/9/9/9/9/9/9/9/9 b - - 0 1 e5 d4 pass"),
+    ];
+    let engines: Vec<Engine> = games.iter().map(|(n, _)| common::bundled(n)).collect();
+    let seeds: Vec<String> = games.iter().enumerate().map(|(i, (_, s))| format!("{i}|{s}")).collect();
+    fuzz("fen", 1200, &seeds, |text| {
+        // The game is chosen by the unmutated prefix; a mangled prefix picks the first.
+        let (i, rest) = text.split_once('|').unwrap_or(("0", text));
+        let engine = &engines[i.parse::<usize>().unwrap_or(0) % engines.len()];
+        // The FEN is the first fields; what follows are moves in every notation.
+        let fields: Vec<&str> = rest.split(' ').collect();
+        let cut = fields.len().min(6);
+        let fen = fields[..cut].join(" ");
+        match engine.from_fen(&fen) {
+            Err(e) if e.to_string().trim().is_empty() => return Err("a FEN error without a message".into()),
+            Err(_) => {}
+            Ok(pos) => {
+                let mut pos = pos;
+                for m in &fields[cut..] {
+                    if let Some(mv) = arbiter::notation::find(&pos, m) {
+                        let _ = arbiter::notation::written(&pos, mv);
+                        pos.play_unchecked(mv);
+                        // What the engine writes, it reads.
+                        if let Err(e) = engine.from_fen(&pos.fen()) {
+                            return Err(format!("wrote {} but reading it back says: {e}", pos.fen()));
+                        }
+                    }
+                    let _ = pos.explain(m);
+                }
+            }
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn mutated_records_are_read_or_refused_at_a_place_inside_them() {
+    let seeds = vec![
+        "[Event \"Fuzz\"]\n[Site \"?\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 {a comment} 6. Re1 b5 (6... d6) 7. Bb3 *\n".to_string(),
+        "[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. a8=Q+ Kd7 2. Qb7+ 1-0\n".to_string(),
+        "FORMAT WXF\nGAME Chinese Chess\nRED A\nBLACK B\nSTART{\n1. C2.5 H8+7\n2. H2+3 R9.8\n3. R1.2 C8+4\n}END\n".to_string(),
+        "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese];B[ee];W[dc];B[gc];W[cg](;B[eg])(;B[ff]);W[]C[pass])".to_string(),
+        "(;GM[1]FF[4]SZ[19]HA[2]AB[dp][pd];W[dd];B[pp];W[qc])".to_string(),
+    ];
+    let chess = common::bundled("chess");
+    let xiangqi = common::bundled("xiangqi");
+    let go = common::bundled("go");
+    fuzz("records", 900, &seeds, |text| {
+        for (format, engine) in [(Format::Pgn, &chess), (Format::Wxf, &xiangqi), (Format::Sgf, &go)] {
+            match record::read(text, format) {
+                Err(e) => {
+                    if let Some((line, column)) = e.at
+                        && !inside(text, line, column)
+                    {
+                        return Err(format!("{format:?} error at {line}:{column} lies outside the text: {e}"));
+                    }
+                }
+                Ok(rec) => {
+                    let Ok(start) = rec.start_position(engine) else {
+                        continue;
+                    };
+                    let mut g = Game::new(engine.clone(), start);
+                    let _ = record::play_line(&mut g, &rec.moves);
+                }
+            }
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn mutated_scenarios_are_refused_or_run_and_never_panic() {
+    let dir = root().join("scenarios");
+    let mut seeds = Vec::new();
+    for sub in ["chess", "xiangqi", "go", "draughts", "crazyhouse"] {
+        let mut files: Vec<_> = std::fs::read_dir(dir.join(sub))
+            .expect("scenario folder")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+            .collect();
+        files.sort();
+        seeds.extend(files.iter().take(3).map(|p| std::fs::read_to_string(p).expect("scenario")));
+    }
+    let path = dir.join("chess").join("fuzz.ron");
+    let runner = std::cell::RefCell::new(scenario::Runner::new(vec![root().join("rulesets")]));
+    fuzz("scenarios", 300, &seeds, |text| {
+        match scenario::parse(text, &path) {
+            Err(e) if e.to_string().trim().is_empty() => return Err("a scenario error without a message".into()),
+            Err(_) => {}
+            Ok(s) => {
+                let _ = runner.borrow_mut().run(&s, Path::new(&path));
+            }
+        }
+        Ok(())
+    });
+}
