@@ -598,6 +598,37 @@ fn positional_superko_forbids_a_cycle_that_simple_ko_allows() {
 }
 
 #[test]
+fn taking_moves_back_keeps_the_repetition_record() {
+    let mut g = game_from(&go(3), &go(3).start().fen(), &SUPERKO_LINE);
+    assert_eq!(g.undo().map(|m| uci::to_text(&g.positions()[4], m)).as_deref(), Some("C3"));
+    assert_eq!(g.undo().map(|m| uci::to_text(&g.positions()[3], m)).as_deref(), Some("C1"));
+    // Played again, the line reaches the same cycle, which the record still forbids.
+    play(&mut g, &["C1", "C3"]);
+    let pos = g.current();
+    assert_eq!(illegal_code(pos, "C2"), ("repetition", Some("Weiqi 6".to_string())));
+    assert!(!arbiter_moves(pos).contains(&Some(at(pos, "C2"))));
+}
+
+/// A game of 300 random legal moves on 19 × 19 (written by Arbiter's SGF writer from seeded random
+/// play). Every position used to carry the board snapshots of all the moves before it, so memory
+/// grew with the square of the length (`arbiter play go --sgf` on it peaked at 591 MiB).
+#[test]
+fn a_long_game_costs_a_constant_per_ply() {
+    let text = std::fs::read_to_string(root().join("tests/go/random-300-19x19.sgf")).expect("the record");
+    let rec = sgf::parse(&text).expect("valid SGF");
+    let engine = go_with(&[("size", "19")]);
+    let moves = rec.gtp_moves().expect("alternating");
+    let g = game_from(&engine, &engine.start().fen(), &moves.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(g.ply(), 300);
+    // One position with its chains, at most twice over for the vector's spare room, per position.
+    let one = std::mem::size_of::<Position>() + engine.start().heap_bytes();
+    let bound = 2 * (g.ply() + 1) * one;
+    let held = g.heap_bytes();
+    assert!(held <= bound, "{held} bytes for {} plies, over {bound} ({one} per position)", g.ply());
+    assert!(held < 40 << 20, "{held} bytes");
+}
+
+#[test]
 fn two_passes_end_the_game_and_one_does_not() {
     let engine = go(9);
     let one = game_from(&engine, &engine.start().fen(), &["pass"]);

@@ -68,6 +68,12 @@ impl Chains {
             empty_at: vec![NO_SQ; n],
         }
     }
+    /// The bytes these tables hold on the heap.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.color.capacity()
+            + self.pts.capacity() * std::mem::size_of::<Point>()
+            + (self.empty.capacity() + self.empty_at.capacity()) * std::mem::size_of::<u16>()
+    }
     fn add_empty(&mut self, sq: usize) {
         self.empty_at[sq] = self.empty.len() as u16;
         self.empty.push(sq as u16);
@@ -443,6 +449,39 @@ impl<B: Bits> Pos<B> {
     }
 }
 
+/// A position's repetition record taken out of it (see [`Pos::take_record`]): the keys of the
+/// positions so far, in order and counted.
+#[derive(Debug, Default)]
+pub(crate) struct Record {
+    history: Vec<u64>,
+    seen: KeySet,
+}
+
+impl Record {
+    /// Forgets the last position (as `unmake` does).
+    pub(crate) fn forget_last(&mut self) {
+        if let Some(k) = self.history.pop() {
+            self.seen.remove_one(k);
+        }
+    }
+}
+
+impl<B: Bits> Pos<B> {
+    /// Takes the repetition record out, leaving it empty.
+    pub(crate) fn take_record(&mut self) -> Record {
+        Record {
+            history: std::mem::take(&mut self.history),
+            seen: std::mem::take(&mut self.seen),
+        }
+    }
+
+    /// Puts a record taken by [`Pos::take_record`] back.
+    pub(crate) fn put_record(&mut self, r: Record) {
+        self.history = r.history;
+        self.seen = r.seen;
+    }
+}
+
 /// Position keys with how often each occurred: an open-addressing table with linear probing,
 /// indexed by the key's low bits (Zobrist keys are uniformly random already), cloned with one
 /// copy. The key 0 is counted apart, so an empty slot needs no flag.
@@ -454,6 +493,11 @@ pub struct KeySet {
 }
 
 impl KeySet {
+    /// The bytes the table holds on the heap.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<(u64, u32)>()
+    }
+
     /// How often `key` was added (and not removed).
     #[inline]
     pub fn count(&self, key: u64) -> u32 {

@@ -317,6 +317,23 @@ impl Position {
     pub fn play_unchecked(&mut self, m: Move) {
         with_mut!(self, p => { p.make(m); });
     }
+    /// Drops the records only `unmake` reads (a position a game keeps is never unmade).
+    pub(crate) fn forget_undo(&mut self) {
+        with_mut!(self, p => p.forget_undo())
+    }
+    /// Takes the repetition record (the keys of the positions so far) out, leaving it empty.
+    pub(crate) fn take_record(&mut self) -> chains::Record {
+        with_mut!(self, p => p.take_record())
+    }
+    /// Puts a record taken by [`Position::take_record`] back.
+    pub(crate) fn put_record(&mut self, r: chains::Record) {
+        with_mut!(self, p => p.put_record(r))
+    }
+    /// The bytes this position holds on the heap: its board, chains, repetition record and undo
+    /// records (the ruleset's tables, shared by every position, are not counted).
+    pub fn heap_bytes(&self) -> usize {
+        with!(self, p => p.heap_bytes())
+    }
     /// Leaf nodes at `depth` plies.
     pub fn perft(&self, depth: u32) -> u64 {
         let mut c = self.clone();

@@ -305,11 +305,17 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) ->
 }
 
 /// A line of play from a start position, with what repetition rules need.
+///
+/// A game costs a constant per ply, however long it runs: only the current position carries the
+/// repetition record (the keys of every position so far, which legality in superko games reads);
+/// the earlier ones keep their board, counters and side to move, and no position keeps the undo
+/// records `make` leaves (in chain games a whole board per move).
 #[derive(Clone, Debug)]
 pub struct Game {
     engine: Engine,
     /// Squares whose chains the players agreed are dead (removed before counting).
     dead: Vec<usize>,
+    /// Every position of the line; only the last carries the repetition record.
     positions: Vec<Position>,
     moves: Vec<Move>,
     keys: Vec<u64>,
@@ -320,7 +326,8 @@ pub struct Game {
 }
 
 impl Game {
-    pub fn new(engine: Engine, start: Position) -> Game {
+    pub fn new(engine: Engine, mut start: Position) -> Game {
+        start.forget_undo();
         let key = start.repetition_key();
         let check = start.in_check();
         Game {
@@ -404,8 +411,22 @@ impl Game {
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
+    /// The positions of the line, from the start to the current one. The earlier ones are for
+    /// showing and writing moves: they do not carry the game's repetition record, so in a game with
+    /// a repetition rule ask [`Game::current`] (or replay the line) for what is legal.
     pub fn positions(&self) -> &[Position] {
         &self.positions
+    }
+    /// The bytes the game holds on the heap: its positions, moves and repetition keys (the
+    /// ruleset's tables, shared by every position, are not counted). Grows by a constant per ply.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.positions.capacity() * size_of::<Position>()
+            + self.positions.iter().map(Position::heap_bytes).sum::<usize>()
+            + self.moves.capacity() * size_of::<Move>()
+            + self.keys.capacity() * size_of::<u64>()
+            + self.checks.capacity() * size_of::<bool>()
+            + self.dead.capacity() * size_of::<usize>()
     }
     pub fn ply(&self) -> usize {
         self.moves.len()
@@ -413,8 +434,13 @@ impl Game {
     /// Plays a legal move (from `current().legal_moves()`).
     pub fn play(&mut self, m: Move) {
         self.claimed = None;
-        let mut next = self.current().clone();
+        // The record moves on to the new position; the one left behind keeps only its board.
+        let here = self.positions.last_mut().expect("a game always has its start position");
+        let record = here.take_record();
+        let mut next = here.clone();
+        next.put_record(record);
         next.play_unchecked(m);
+        next.forget_undo();
         self.keys.push(next.repetition_key());
         self.checks.push(next.in_check());
         self.positions.push(next);
@@ -462,7 +488,10 @@ impl Game {
             self.claimed = None;
         }
         let m = self.moves.pop()?;
-        self.positions.pop();
+        let mut gone = self.positions.pop().expect("a position follows every move");
+        let mut record = gone.take_record();
+        record.forget_last();
+        self.positions.last_mut().expect("a game always has its start position").put_record(record);
         self.keys.pop();
         self.checks.pop();
         Some(m)

@@ -130,6 +130,30 @@ impl<B: Bits> Pos<B> {
         }
     }
 
+    /// Drops what only `unmake` reads: the snapshots, effect log and restore records of moves
+    /// made on this position and never unmade. A position a game keeps after `make` is never
+    /// unmade, and in chain games each of those records holds a whole board.
+    pub(crate) fn forget_undo(&mut self) {
+        self.snapshots = Vec::new();
+        self.log = Vec::new();
+        self.extra = Vec::new();
+    }
+
+    /// The bytes this position holds on the heap (its own allocations; the shared tables are
+    /// not counted).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let chains = |c: &Option<Box<super::chains::Chains>>| c.as_deref().map_or(0, |c| size_of::<super::chains::Chains>() + c.heap_bytes());
+        self.cells.capacity()
+            + chains(&self.chains)
+            + self.history.capacity() * size_of::<u64>()
+            + self.seen.heap_bytes()
+            + self.snapshots.capacity() * size_of::<Snapshot<B>>()
+            + self.snapshots.iter().map(|s| s.cells.capacity() + chains(&s.chains)).sum::<usize>()
+            + self.log.capacity() * size_of::<(u16, u8)>()
+            + self.extra.capacity() * size_of::<Extra<B>>()
+    }
+
     pub(crate) fn remove_piece(&mut self, sq: usize) {
         self.remove(sq);
     }
