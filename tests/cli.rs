@@ -155,6 +155,92 @@ fn perft_divide_prints_each_move_then_the_total() {
     assert_eq!(r.last_line(), "2039");
 }
 
+/// Starts `arbiter ARGS` from the workspace root with stdout piped; its lines arrive on the
+/// receiver as the program prints them.
+#[cfg(unix)]
+fn spawn_arbiter(args: &[&str]) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(common::root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the arbiter binary runs");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, receive)
+}
+
+/// Sends SIGINT, as Ctrl-C in a terminal does.
+#[cfg(unix)]
+fn interrupt(child: &std::process::Child) {
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -INT {}", child.id());
+}
+
+/// `partial: N nodes counted before the interrupt, K of M first moves finished (…)`: N, K, M.
+#[cfg(unix)]
+fn partial_line(line: &str) -> (u64, usize, usize) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words[..] {
+        ["partial:", nodes, "nodes", "counted", "before", "the", "interrupt,", done, "of", roots, "first", "moves", "finished", ..] => (
+            nodes.parse().expect("a node count"),
+            done.parse().expect("a count of first moves"),
+            roots.parse().expect("a count of first moves"),
+        ),
+        _ => panic!("not a partial count: {line}"),
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn ctrl_c_stops_a_long_perft_with_the_partial_count() {
+    let (mut child, lines) = spawn_arbiter(&["perft", "chess", "9"]);
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    assert!(child.try_wait().expect("wait").is_none(), "perft 9 ended within a second");
+    interrupt(&child);
+    let status = child.wait().expect("wait");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr is piped"), &mut stderr).expect("stderr");
+    assert_eq!(status.code(), Some(130), "exit on Ctrl-C; stderr:\n{stderr}");
+    assert!(stderr.contains("interrupted: perft 9 stopped after 0 of 20 first moves"), "{stderr}");
+    let out: Vec<String> = lines.iter().collect();
+    let (nodes, done, roots) = partial_line(out.last().map_or("", String::as_str));
+    assert!(nodes > 0, "something was counted in a second");
+    assert_eq!((done, roots), (0, 20), "no first move of perft 9 ends in a second");
+}
+
+#[test]
+#[cfg(unix)]
+fn perft_divide_prints_each_first_move_as_it_is_finished() {
+    let (mut child, lines) = spawn_arbiter(&["perft", "chess", "6", "--divide"]);
+    let first = lines.recv_timeout(std::time::Duration::from_secs(300)).expect("a line within minutes");
+    // The first line is there while the other 19 first moves are still being counted.
+    assert!(child.try_wait().expect("wait").is_none(), "perft 6 had ended when its first line came");
+    interrupt(&child);
+    assert_eq!(child.wait().expect("wait").code(), Some(130));
+    let (m, n) = first.split_once(": ").unwrap_or_else(|| panic!("`{first}` is not `move: count`"));
+    let start = common::bundled("chess").start();
+    let mut after = start.clone();
+    after.play_unchecked(arbiter::notation::uci::find(&start, m).expect("a legal first move"));
+    assert_eq!(n.parse::<u64>().ok(), Some(after.perft(5)), "{first}");
+    let rest: Vec<String> = lines.iter().collect();
+    let (_, done, roots) = partial_line(rest.last().map_or("", String::as_str));
+    assert_eq!(roots, 20);
+    assert_eq!(done, rest.len(), "one line per finished first move, then the partial count: {rest:?}");
+}
+
 // ---------------------------------------------------------------- moves
 
 #[test]

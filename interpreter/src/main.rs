@@ -1,18 +1,24 @@
 //! The `arbiter` command line: check a ruleset, count perft, list legal moves, play a line and
 //! report the outcome, explain a ruling. Human output by default, `--json` for scripts. Library
 //! code never prints; this file renders diagnostics and results and picks exit codes:
-//! 0 success, 1 a bad ruleset, position or argument, 2 an illegal move.
+//! 0 success, 1 a bad ruleset, position or argument, 2 an illegal move, 130 interrupted (Ctrl-C)
+//! after printing what was done. A long run (perft, scenarios) shows its progress on stderr once
+//! it has taken a second, when stderr is a terminal.
 
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use arbiter::check::{Checked, check_file, check_source};
 use arbiter::diag;
-use arbiter::game::{Engine, Game, Move, Position, Ruling};
+use arbiter::game::{Engine, Game, Move, PerftWatch, Position, Ruling};
 use arbiter::notation::record::{Format, GameRecord, RecordStart};
 use arbiter::notation::{san, uci};
 use arbiter::scenario;
 use clap::{Args, Parser, Subcommand};
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
 #[derive(Parser)]
@@ -307,26 +313,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             }
             let e = engine(&common)?;
             let pos = start(&e, common.fen.as_deref())?;
-            if divide {
-                let mut total = 0;
-                let mut rows: Vec<(String, u64)> = pos
-                    .perft_divide_with(depth, stop_at_end)
-                    .into_iter()
-                    .map(|(m, n)| (uci::to_text(&pos, m), n))
-                    .collect();
-                rows.sort();
-                for (m, n) in rows {
-                    println!("{m}: {n}");
-                    total += n;
-                }
-                println!();
-                println!("{}", if depth == 0 { 1 } else { total });
-            } else if stop_at_end {
-                println!("{}", pos.perft_stop_at_end(depth));
-            } else {
-                println!("{}", pos.perft(depth));
-            }
-            Ok(())
+            perft(&pos, depth, divide, stop_at_end)
         }
         Command::Moves {
             common,
@@ -482,6 +469,137 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     Ok(())
                 }
             }
+        }
+    }
+}
+
+/// The exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+const INTERRUPTED: u8 = 130;
+
+/// Runs that long are shown with a progress bar (when stderr is a terminal).
+const QUIET_FOR: Duration = Duration::from_secs(1);
+
+/// Sets `stop` on Ctrl-C, so a long run can stop where it stands and say what it did; a second
+/// Ctrl-C ends the process at once. Without this a Ctrl-C would lose every count made so far.
+fn stop_on_ctrl_c(stop: &'static AtomicBool) {
+    // Should installing fail, Ctrl-C still ends the run, as it does any program's.
+    let _ = ctrlc::set_handler(move || {
+        if stop.swap(true, Ordering::SeqCst) {
+            std::process::exit(INTERRUPTED.into());
+        }
+    });
+}
+
+/// A progress bar on stderr that stays hidden until the run has taken [`QUIET_FOR`], and for good
+/// when stderr is not a terminal. `message` is called for the bar's text while it shows.
+struct Progress {
+    bar: ProgressBar,
+    began: Instant,
+}
+
+impl Progress {
+    fn new(len: u64, what: &str) -> Progress {
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
+        let style = ProgressStyle::with_template(&format!("{{elapsed_precise}} [{{bar:20}}] {{pos}}/{{len}} {what}, {{msg}}"))
+            .expect("the template is valid")
+            .progress_chars("=> ");
+        bar.set_style(style);
+        Progress {
+            bar,
+            began: Instant::now(),
+        }
+    }
+
+    /// Shows the bar once the run has taken long enough (called from a ticker).
+    fn tick(&self, message: String) {
+        if self.bar.is_hidden() && self.began.elapsed() >= QUIET_FOR && std::io::stderr().is_terminal() {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        self.bar.set_message(message);
+    }
+
+    /// Prints a line on stdout without tearing the bar, and flushes it so it is seen at once.
+    fn println(&self, line: &str) {
+        self.bar.suspend(|| say(line));
+    }
+}
+
+/// Prints a line on stdout and flushes it. A closed stdout (`| head`) is not an error worth a
+/// panic: the line is dropped.
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// Runs `work` while a ticker updates `progress` every 100 ms with `message()`.
+fn with_ticker<T>(progress: &Progress, message: impl Fn() -> String + Sync, work: impl FnOnce() -> T) -> T {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                progress.tick(message());
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        let out = work();
+        done.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
+/// `arbiter perft`: the count, or with `--divide` one line per first move as each is finished.
+/// Ctrl-C prints the partial count and exits with [`INTERRUPTED`].
+fn perft(pos: &Position, depth: u32, divide: bool, stop_at_end: bool) -> Result<(), Failure> {
+    static WATCH: PerftWatch = PerftWatch::new();
+    let watch = &WATCH;
+    stop_on_ctrl_c(&watch.stop);
+    let roots = match (depth, stop_at_end) {
+        (0, _) => 0,
+        // A position an end rule ends has no moves to count below.
+        (_, true) => pos.perft_stop_at_end(1),
+        (_, false) => pos.legal_moves().len() as u64,
+    };
+    let progress = Progress::new(roots, "first moves");
+    let mut total = 0u64;
+    let run = with_ticker(
+        &progress,
+        || {
+            let nodes = watch.nodes.load(Ordering::Relaxed);
+            let secs = progress.began.elapsed().as_secs_f64().max(1e-3);
+            format!("{} nodes, {:.1}M/s", HumanCount(nodes), nodes as f64 / secs / 1e6)
+        },
+        || {
+            pos.perft_divide_watched(depth, stop_at_end, watch, |m, n| {
+                total += n;
+                progress.bar.inc(1);
+                if divide {
+                    progress.println(&format!("{}: {n}", uci::to_text(pos, m)));
+                }
+            })
+        },
+    );
+    progress.bar.finish_and_clear();
+    match run {
+        Ok(()) => {
+            if divide {
+                say("");
+            }
+            say(&if depth == 0 { 1 } else { total }.to_string());
+            Ok(())
+        }
+        Err(stopped) => {
+            let nodes = watch.nodes.load(Ordering::Relaxed);
+            say(&format!(
+                "partial: {nodes} nodes counted before the interrupt, {} of {roots} first moves finished ({total} nodes below them)",
+                stopped.finished
+            ));
+            Err(Failure {
+                message: format!("interrupted: perft {depth} stopped after {} of {roots} first moves", stopped.finished),
+                json: None,
+                code: INTERRUPTED,
+                reported: false,
+            })
         }
     }
 }

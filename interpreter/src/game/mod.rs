@@ -13,6 +13,8 @@ pub mod position;
 pub(crate) mod validity;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use bits::{Bits, Wide};
 use position::Pos;
@@ -23,6 +25,7 @@ use crate::notation::fen::{self, FenError};
 
 pub use explain::{Illegal, Ruling};
 pub use outcome::{Game, Outcome, Score, Status};
+
 
 /// What produced a move: one of the mover's movement clauses, or a castling rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -143,6 +146,51 @@ impl Engine {
             rules: self.rules.clone(),
             inner,
         })
+    }
+}
+
+/// A long perft's progress, shared with whoever watches it (see
+/// [`Position::perft_divide_watched`]).
+#[derive(Debug, Default)]
+pub struct PerftWatch {
+    /// Leaf nodes counted so far.
+    pub nodes: AtomicU64,
+    /// Set from anywhere (another thread, a Ctrl-C handler) to stop the count.
+    pub stop: AtomicBool,
+}
+
+impl PerftWatch {
+    /// Nothing counted, not stopped (a `const fn`, so a watch can be a `static`).
+    pub const fn new() -> PerftWatch {
+        PerftWatch {
+            nodes: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+        }
+    }
+}
+
+/// A perft stopped before the end: how many first moves it had finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerftStopped {
+    pub finished: usize,
+}
+
+/// How deep the subtrees a watched perft counts whole are: deeper while they take under
+/// [`Cut::SHORT`], shallower while they take over [`Cut::LONG`].
+struct Cut {
+    depth: u32,
+}
+
+impl Cut {
+    const SHORT: Duration = Duration::from_millis(2);
+    const LONG: Duration = Duration::from_millis(40);
+
+    fn adapt(&mut self, depth: u32, took: Duration) {
+        if took < Cut::SHORT && depth == self.depth {
+            self.depth += 1;
+        } else if took > Cut::LONG && self.depth > 1 {
+            self.depth -= 1;
+        }
     }
 }
 
@@ -366,6 +414,73 @@ impl Position {
                 (m, n)
             })
             .collect()
+    }
+    /// Perft per first move, in generation order, calling `each` with a first move's count as
+    /// soon as it is known; `stop_at_end` as in [`Position::perft_stop_at_end`]. Made for long
+    /// runs: the tree is cut into subtrees that take a few milliseconds each (how deep to cut
+    /// adapts to the game as the count goes), and between two of them the count adds to
+    /// `watch.nodes` and looks at `watch.stop`. The generator's inner loop is untouched.
+    ///
+    /// # Errors
+    /// [`PerftStopped`] once `watch.stop` is set, with how many first moves were finished;
+    /// `watch.nodes` holds the nodes counted until then.
+    ///
+    /// # Examples
+    /// ```
+    /// # let checked = arbiter::check::check_file(std::path::Path::new("../rulesets/chess.rules"), &[]);
+    /// # let engine = arbiter::game::Engine::new(checked.rules.expect("chess.rules is valid"));
+    /// use arbiter::game::PerftWatch;
+    /// let watch = PerftWatch::default();
+    /// let mut rows = Vec::new();
+    /// engine.start().perft_divide_watched(3, false, &watch, |m, n| rows.push((m, n))).expect("not stopped");
+    /// assert_eq!(rows.len(), 20);
+    /// assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 8902);
+    /// assert_eq!(watch.nodes.load(std::sync::atomic::Ordering::Relaxed), 8902);
+    /// ```
+    pub fn perft_divide_watched(
+        &self,
+        depth: u32,
+        stop_at_end: bool,
+        watch: &PerftWatch,
+        mut each: impl FnMut(Move, u64),
+    ) -> Result<(), PerftStopped> {
+        if depth == 0 || (stop_at_end && with!(self, p => p.ended())) {
+            return Ok(());
+        }
+        let mut cut = Cut { depth: 1 };
+        for (finished, m) in self.legal_moves().into_iter().enumerate() {
+            let mut c = self.clone();
+            c.play_unchecked(m);
+            match c.perft_in_pieces(depth - 1, stop_at_end, watch, &mut cut) {
+                Some(n) => each(m, n),
+                None => return Err(PerftStopped { finished }),
+            }
+        }
+        Ok(())
+    }
+
+    /// Perft from here, whole below `cut.depth` and split by moves above it; `None` once stopped.
+    fn perft_in_pieces(&self, depth: u32, stop_at_end: bool, watch: &PerftWatch, cut: &mut Cut) -> Option<u64> {
+        if watch.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        if depth <= cut.depth {
+            let began = Instant::now();
+            let n = if stop_at_end { self.perft_stop_at_end(depth) } else { self.perft(depth) };
+            cut.adapt(depth, began.elapsed());
+            watch.nodes.fetch_add(n, Ordering::Relaxed);
+            return Some(n);
+        }
+        if stop_at_end && with!(self, p => p.ended()) {
+            return Some(0);
+        }
+        let mut n = 0;
+        for m in self.legal_moves() {
+            let mut c = self.clone();
+            c.play_unchecked(m);
+            n += c.perft_in_pieces(depth - 1, stop_at_end, watch, cut)?;
+        }
+        Some(n)
     }
     /// Zobrist hash of pieces and side to move.
     pub fn hash(&self) -> u64 {
