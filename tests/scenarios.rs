@@ -99,6 +99,41 @@ fn an_unknown_square_is_an_error_naming_the_step() {
 }
 
 #[test]
+fn a_random_step_past_the_limit_is_refused_before_play() {
+    let r = run("tests/scenarios-broken/random-too-long.ron");
+    let Verdict::Error(e) = &r.verdict else {
+        panic!("expected an error, got {:?}", r.verdict);
+    };
+    let said = e.to_string();
+    assert!(said.contains("tests/scenarios-broken/random-too-long.ron"), "names the file: {said}");
+    assert!(said.contains("step 2 (\"Play on and on.\")"), "names the step: {said}");
+    assert!(
+        e.message.ends_with(&format!("Random: 4294967295 moves is past the limit of {} a step", scenario::MAX_RANDOM_PLIES)),
+        "names the limit: {said}"
+    );
+    assert!(r.frames.is_empty(), "nothing was played");
+}
+
+#[test]
+fn random_steps_past_the_limit_together_are_refused_at_the_step_that_passes_it() {
+    let r = run("tests/scenarios-broken/random-too-long-together.ron");
+    let Verdict::Error(e) = &r.verdict else {
+        panic!("expected an error, got {:?}", r.verdict);
+    };
+    let step = scenario::MAX_SCENARIO_RANDOM_PLIES / u64::from(scenario::MAX_RANDOM_PLIES) + 1;
+    let total = step * u64::from(scenario::MAX_RANDOM_PLIES);
+    assert_eq!(step, 5, "the file has five steps of the most a step may play");
+    assert_eq!(
+        e.message,
+        format!(
+            "step {step}: Random: the Random steps up to this one play {total} moves, past the limit of {} a scenario",
+            scenario::MAX_SCENARIO_RANDOM_PLIES
+        )
+    );
+    assert!(r.frames.is_empty(), "nothing was played");
+}
+
+#[test]
 fn garbage_and_wrong_shapes_are_errors_not_panics() {
     let texts = [
         "",
@@ -191,9 +226,11 @@ fn scenario_run_json_counts_and_describes_each_scenario() {
     let r = arbiter(&["scenario", "run", "--json", "tests/scenarios-broken"]);
     assert_eq!(r.code, Some(1));
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap_or_else(|e| panic!("{e}:\n{}", r.stdout));
+    // Every file there is an error but the one with a wrong expectation.
+    let files = scenario::collect(&[root().join("tests/scenarios-broken")]).expect("tests/scenarios-broken/");
     assert_eq!(
         (v["passed"].as_u64(), v["failed"].as_u64(), v["errors"].as_u64()),
-        (Some(0), Some(1), Some(2)),
+        (Some(0), Some(1), Some(files.len() as u64 - 1)),
         "{v}"
     );
     let all = v["scenarios"].as_array().expect("an array");
@@ -247,4 +284,33 @@ fn a_game_end_explains_itself() {
     let v: serde_json::Value = serde_json::from_str(stalemate.stdout.trim()).expect("JSON");
     assert_eq!(v["reason"], "stalemate");
     assert_eq!(v["message"], "black has no legal move and is not in check: red wins");
+}
+
+#[test]
+#[cfg(unix)]
+fn ctrl_c_stops_a_scenario_run_part_way_and_reports_what_was_done() {
+    use std::io::{BufRead, Read};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["scenario", "run", "tests/scenarios-long"])
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the arbiter binary runs");
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout is piped")).lines();
+    // The quick scenario's line comes while the perft 7 after it is being counted.
+    let first = lines.next().expect("a line").expect("text");
+    assert!(first.starts_with("pass  tests/scenarios-long/a-quick.ron"), "{first}");
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let status = child.wait().expect("wait");
+    let mut stderr = String::new();
+    child.stderr.take().expect("stderr is piped").read_to_string(&mut stderr).expect("stderr");
+    assert_eq!(status.code(), Some(130), "stdout: {rest:?}\nstderr: {stderr}");
+    assert_eq!(rest, ["", "1 passed, 0 failed"], "the summary of the scenarios finished");
+    assert!(stderr.contains("interrupted: 1 of 2 scenarios run"), "{stderr}");
 }

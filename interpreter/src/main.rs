@@ -8,6 +8,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -481,7 +482,7 @@ const QUIET_FOR: Duration = Duration::from_secs(1);
 
 /// Sets `stop` on Ctrl-C, so a long run can stop where it stands and say what it did; a second
 /// Ctrl-C ends the process at once. Without this a Ctrl-C would lose every count made so far.
-fn stop_on_ctrl_c(stop: &'static AtomicBool) {
+fn stop_on_ctrl_c(stop: Arc<AtomicBool>) {
     // Should installing fail, Ctrl-C still ends the run, as it does any program's.
     let _ = ctrlc::set_handler(move || {
         if stop.swap(true, Ordering::SeqCst) {
@@ -551,9 +552,8 @@ fn with_ticker<T>(progress: &Progress, message: impl Fn() -> String + Sync, work
 /// `arbiter perft`: the count, or with `--divide` one line per first move as each is finished.
 /// Ctrl-C prints the partial count and exits with [`INTERRUPTED`].
 fn perft(pos: &Position, depth: u32, divide: bool, stop_at_end: bool) -> Result<(), Failure> {
-    static WATCH: PerftWatch = PerftWatch::new();
-    let watch = &WATCH;
-    stop_on_ctrl_c(&watch.stop);
+    let watch = &PerftWatch::default();
+    stop_on_ctrl_c(watch.stop.clone());
     let roots = match (depth, stop_at_end) {
         (0, _) => 0,
         // A position an end rule ends has no moves to count below.
@@ -615,7 +615,9 @@ fn ruleset_dirs() -> Vec<PathBuf> {
     dirs
 }
 
-/// `arbiter scenario run`: one line per scenario (or one JSON object), exit 1 on any failure or error.
+/// `arbiter scenario run`: one line per scenario as it finishes (or one JSON object at the end),
+/// exit 1 on any failure or error. Ctrl-C stops the scenario running, prints the summary of those
+/// finished, and exits with [`INTERRUPTED`].
 fn run_scenarios(paths: &[PathBuf], json: bool) -> Result<(), Failure> {
     let files = scenario::collect(paths).map_err(|e| Failure::input(e.to_string()))?;
     if files.is_empty() {
@@ -624,35 +626,55 @@ fn run_scenarios(paths: &[PathBuf], json: bool) -> Result<(), Failure> {
             paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
         )));
     }
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_ctrl_c(stop.clone());
     let mut runner = scenario::Runner::new(ruleset_dirs());
-    let reports: Vec<scenario::Report> = files.iter().map(|f| runner.run_file(f)).collect();
+    runner.stop_when(stop.clone());
+    let progress = Progress::new(files.len() as u64, "scenarios");
+    let running = std::sync::Mutex::new(String::new());
+    let reports: Vec<scenario::Report> = with_ticker(
+        &progress,
+        || running.lock().map(|r| r.clone()).unwrap_or_default(),
+        || {
+            let mut reports = Vec::new();
+            for f in &files {
+                if let Ok(mut r) = running.lock() {
+                    *r = f.display().to_string();
+                }
+                let report = runner.run_file(f);
+                if stop.load(Ordering::SeqCst) && is_interrupted(&report) {
+                    break;
+                }
+                if !json {
+                    progress.println(&report_line(&report));
+                }
+                reports.push(report);
+                progress.bar.inc(1);
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+            }
+            reports
+        },
+    );
+    progress.bar.finish_and_clear();
+    let interrupted = reports.len() < files.len();
     let passed = reports.iter().filter(|r| r.passed()).count();
     let errors = reports.iter().filter(|r| matches!(r.verdict, scenario::Verdict::Error(_))).count();
     let failed = reports.len() - passed - errors;
     if json {
-        println!(
-            "{}",
-            json!({"passed": passed, "failed": failed, "errors": errors, "scenarios": reports})
-        );
+        say(&json!({"passed": passed, "failed": failed, "errors": errors, "interrupted": interrupted, "scenarios": reports}).to_string());
     } else {
-        for r in &reports {
-            let path = r.path.display();
-            let title = r.title.as_deref().unwrap_or("");
-            match &r.verdict {
-                scenario::Verdict::Pass { steps, expectations } => {
-                    println!(
-                        "pass  {path}: {title} ({steps} step{}, {expectations} expectation{})",
-                        if *steps == 1 { "" } else { "s" },
-                        if *expectations == 1 { "" } else { "s" }
-                    )
-                }
-                scenario::Verdict::Fail(f) => println!("FAIL  {path}: {title}: {f}"),
-                // The error names the file (with line and column when RON knows them).
-                scenario::Verdict::Error(e) => println!("ERROR {e}"),
-            }
-        }
-        println!();
-        println!("{passed} passed, {} failed", failed + errors);
+        say("");
+        say(&format!("{passed} passed, {} failed", failed + errors));
+    }
+    if interrupted {
+        return Err(Failure {
+            message: format!("interrupted: {} of {} scenarios run", reports.len(), files.len()),
+            json: None,
+            code: INTERRUPTED,
+            reported: false,
+        });
     }
     if passed == reports.len() {
         Ok(())
@@ -669,6 +691,27 @@ fn run_scenarios(paths: &[PathBuf], json: bool) -> Result<(), Failure> {
             code: 1,
             reported: json,
         })
+    }
+}
+
+/// Did the runner stop this scenario part-way (Ctrl-C)?
+fn is_interrupted(report: &scenario::Report) -> bool {
+    matches!(&report.verdict, scenario::Verdict::Error(e) if e.message.ends_with(scenario::INTERRUPTED))
+}
+
+/// A scenario's line: `pass  PATH: TITLE (N steps, M expectations)`, `FAIL  …` or `ERROR …`.
+fn report_line(r: &scenario::Report) -> String {
+    let path = r.path.display();
+    let title = r.title.as_deref().unwrap_or("");
+    match &r.verdict {
+        scenario::Verdict::Pass { steps, expectations } => format!(
+            "pass  {path}: {title} ({steps} step{}, {expectations} expectation{})",
+            if *steps == 1 { "" } else { "s" },
+            if *expectations == 1 { "" } else { "s" }
+        ),
+        scenario::Verdict::Fail(f) => format!("FAIL  {path}: {title}: {f}"),
+        // The error names the file (with line and column when RON knows them).
+        scenario::Verdict::Error(e) => format!("ERROR {e}"),
     }
 }
 

@@ -156,15 +156,15 @@ pub struct PerftWatch {
     /// Leaf nodes counted so far.
     pub nodes: AtomicU64,
     /// Set from anywhere (another thread, a Ctrl-C handler) to stop the count.
-    pub stop: AtomicBool,
+    pub stop: Arc<AtomicBool>,
 }
 
 impl PerftWatch {
-    /// Nothing counted, not stopped (a `const fn`, so a watch can be a `static`).
-    pub const fn new() -> PerftWatch {
+    /// Nothing counted yet; the count stops once `stop` is set.
+    pub fn stopped_by(stop: Arc<AtomicBool>) -> PerftWatch {
         PerftWatch {
             nodes: AtomicU64::new(0),
-            stop: AtomicBool::new(false),
+            stop,
         }
     }
 }

@@ -7,18 +7,27 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use super::{Action, Expect, ExpectedStatus, Scenario, ScenarioError, Start, Step, load};
-use crate::game::{Engine, Game, Move, Position, Ruling, Status};
+use crate::game::{Engine, Game, Move, PerftWatch, Position, Ruling, Status};
 use crate::model::{Board, Side, Verdict as EndVerdict};
 use crate::notation::uci;
 
 /// The deepest perft a scenario may ask for (deeper would run for hours).
 pub const MAX_PERFT_DEPTH: u32 = 8;
+
+/// The most moves one `Random` step may play. A game keeps a position per move (some kilobytes
+/// on a large go board), and a scenario is a short script: more would only be a mistake.
+pub const MAX_RANDOM_PLIES: u32 = 1_000;
+
+/// The most moves all the `Random` steps of a scenario may play together.
+pub const MAX_SCENARIO_RANDOM_PLIES: u64 = 4_000;
 
 /// The legal move a text names: coordinates first (`e2e4`, `h3e3`), then the ruleset's own notation.
 ///
@@ -181,7 +190,12 @@ pub struct Checked {
 pub struct Runner {
     dirs: Vec<PathBuf>,
     engines: HashMap<(PathBuf, Vec<(String, String)>), Engine>,
+    /// Once set, the scenario running stops before its next step (or inside a perft).
+    stop: Arc<AtomicBool>,
 }
+
+/// The message of the error a scenario stopped by [`Runner::stop_when`] ends with, after the step.
+pub const INTERRUPTED: &str = "interrupted before the scenario ended";
 
 impl Runner {
     /// A runner that looks up bundled ruleset names (`chess`) in `ruleset_dirs` first, then in a
@@ -190,7 +204,14 @@ impl Runner {
         Runner {
             dirs: ruleset_dirs,
             engines: HashMap::new(),
+            stop: Arc::default(),
         }
+    }
+
+    /// Stops the scenario running once `stop` is set (by a Ctrl-C handler, say): it ends with an
+    /// error whose message ends with [`INTERRUPTED`], naming the step it stopped at.
+    pub fn stop_when(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = stop;
     }
 
     /// Reads and runs one file.
@@ -285,10 +306,18 @@ impl Runner {
         let (start, record) = start_position(&engine, &scenario.start, dir).map_err(|m| ScenarioError::new(path, format!("start: {m}")))?;
         let rules = engine.rules().clone();
         let mut annotations = Vec::new();
+        let mut random_plies = 0u64;
         for (i, step) in scenario.steps.iter().enumerate() {
-            let a = validate(&rules.board, &rules.players, step)
-                .map_err(|m| ScenarioError::new(path, format!("{}: {m}", step_name(i + 1, step))))?;
-            annotations.push(a);
+            let refuse = |m: String| ScenarioError::new(path, format!("{}: {m}", step_name(i + 1, step)));
+            annotations.push(validate(&rules.board, &rules.players, step).map_err(refuse)?);
+            if let Some(Action::Random { plies, .. }) = &step.action {
+                random_plies += u64::from(*plies);
+                if random_plies > MAX_SCENARIO_RANDOM_PLIES {
+                    return Err(refuse(format!(
+                        "Random: the Random steps up to this one play {random_plies} moves, past the limit of {MAX_SCENARIO_RANDOM_PLIES} a scenario"
+                    )));
+                }
+            }
         }
         let mut game = Game::new(engine, start);
         for (i, m) in record.iter().enumerate() {
@@ -302,6 +331,10 @@ impl Runner {
                 expectation,
                 actual,
             };
+            let interrupted = || ScenarioError::new(path, format!("{}: {INTERRUPTED}", step_name(i + 1, step)));
+            if self.stop.load(Ordering::Relaxed) {
+                return Err(interrupted());
+            }
             let before = game.ply();
             let played = act(&mut game, step.action.as_ref());
             let moves: Vec<String> = game.moves()[before.min(game.ply())..]
@@ -332,7 +365,10 @@ impl Runner {
             // failed is the report's failure.
             let mut first_failure = None;
             for e in &step.expect {
-                let result = expect(&game, e);
+                let result = expect(&game, e, &self.stop);
+                if self.stop.load(Ordering::Relaxed) {
+                    return Err(interrupted());
+                }
                 frame.expectations.push(Checked {
                     text: e.to_string(),
                     passed: result.is_ok(),
@@ -463,10 +499,16 @@ fn validate(board: &Board, players: &[crate::model::Player; 2], step: &Step) -> 
         .iter()
         .map(|(a, b)| Ok((square("arrow", a)?, square("arrow", b)?)))
         .collect::<Result<Vec<_>, String>>()?;
-    if let Some(Action::Dead(points)) = &step.action {
-        for p in points {
-            square("Dead", p)?;
+    match &step.action {
+        Some(Action::Dead(points)) => {
+            for p in points {
+                square("Dead", p)?;
+            }
         }
+        Some(Action::Random { plies, .. }) if *plies > MAX_RANDOM_PLIES => {
+            return Err(format!("Random: {plies} moves is past the limit of {MAX_RANDOM_PLIES} a step"));
+        }
+        _ => {}
     }
     for e in &step.expect {
         match e {
@@ -590,7 +632,7 @@ fn missing_mentions(message: &str, mentions: &[String]) -> Vec<String> {
 }
 
 /// Tests one expectation; the error is what holds instead.
-fn expect(game: &Game, e: &Expect) -> Result<(), String> {
+fn expect(game: &Game, e: &Expect, stop: &Arc<AtomicBool>) -> Result<(), String> {
     let pos = game.current();
     let rules = pos.rules();
     let side = |s: crate::model::Side| rules.players[s.index()].name.clone();
@@ -698,7 +740,10 @@ fn expect(game: &Game, e: &Expect) -> Result<(), String> {
             }
         }
         Expect::Perft { depth, nodes } => {
-            let n = pos.perft(*depth);
+            // Counted in pieces that look at `stop` between them; stopped, the caller says so.
+            let watch = PerftWatch::stopped_by(stop.clone());
+            let mut n = if *depth == 0 { 1 } else { 0 };
+            let _ = pos.perft_divide_watched(*depth, false, &watch, |_, k| n += k);
             if n == *nodes {
                 Ok(())
             } else {
