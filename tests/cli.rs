@@ -194,7 +194,22 @@ fn interrupt(child: &std::process::Child) {
 fn partial_line(line: &str) -> (u64, usize, usize) {
     let words: Vec<&str> = line.split_whitespace().collect();
     match words[..] {
-        ["partial:", nodes, "nodes", "counted", "before", "the", "interrupt,", done, "of", roots, "first", "moves", "finished", ..] => (
+        [
+            "partial:",
+            nodes,
+            "nodes",
+            "counted",
+            "before",
+            "the",
+            "interrupt,",
+            done,
+            "of",
+            roots,
+            "first",
+            "moves",
+            "finished",
+            ..,
+        ] => (
             nodes.parse().expect("a node count"),
             done.parse().expect("a count of first moves"),
             roots.parse().expect("a count of first moves"),
@@ -214,7 +229,10 @@ fn ctrl_c_stops_a_long_perft_with_the_partial_count() {
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr is piped"), &mut stderr).expect("stderr");
     assert_eq!(status.code(), Some(130), "exit on Ctrl-C; stderr:\n{stderr}");
-    assert!(stderr.contains("interrupted: perft 9 stopped after 0 of 20 first moves"), "{stderr}");
+    assert!(
+        stderr.contains("interrupted: perft 9 stopped after 0 of 20 first moves"),
+        "{stderr}"
+    );
     let out: Vec<String> = lines.iter().collect();
     let (nodes, done, roots) = partial_line(out.last().map_or("", String::as_str));
     assert!(nodes > 0, "something was counted in a second");
@@ -225,9 +243,14 @@ fn ctrl_c_stops_a_long_perft_with_the_partial_count() {
 #[cfg(unix)]
 fn perft_divide_prints_each_first_move_as_it_is_finished() {
     let (mut child, lines) = spawn_arbiter(&["perft", "chess", "6", "--divide"]);
-    let first = lines.recv_timeout(std::time::Duration::from_secs(300)).expect("a line within minutes");
+    let first = lines
+        .recv_timeout(std::time::Duration::from_secs(300))
+        .expect("a line within minutes");
     // The first line is there while the other 19 first moves are still being counted.
-    assert!(child.try_wait().expect("wait").is_none(), "perft 6 had ended when its first line came");
+    assert!(
+        child.try_wait().expect("wait").is_none(),
+        "perft 6 had ended when its first line came"
+    );
     interrupt(&child);
     assert_eq!(child.wait().expect("wait").code(), Some(130));
     let (m, n) = first.split_once(": ").unwrap_or_else(|| panic!("`{first}` is not `move: count`"));
@@ -238,7 +261,11 @@ fn perft_divide_prints_each_first_move_as_it_is_finished() {
     let rest: Vec<String> = lines.iter().collect();
     let (_, done, roots) = partial_line(rest.last().map_or("", String::as_str));
     assert_eq!(roots, 20);
-    assert_eq!(done, rest.len(), "one line per finished first move, then the partial count: {rest:?}");
+    assert_eq!(
+        done,
+        rest.len(),
+        "one line per finished first move, then the partial count: {rest:?}"
+    );
 }
 
 // ---------------------------------------------------------------- moves

@@ -618,13 +618,21 @@ fn a_long_game_costs_a_constant_per_ply() {
     let rec = sgf::parse(&text).expect("valid SGF");
     let engine = go_with(&[("size", "19")]);
     let moves = rec.gtp_moves().expect("alternating");
-    let g = game_from(&engine, &engine.start().fen(), &moves.iter().map(String::as_str).collect::<Vec<_>>());
+    let g = game_from(
+        &engine,
+        &engine.start().fen(),
+        &moves.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
     assert_eq!(g.ply(), 300);
     // One position with its chains, at most twice over for the vector's spare room, per position.
     let one = std::mem::size_of::<Position>() + engine.start().heap_bytes();
     let bound = 2 * (g.ply() + 1) * one;
     let held = g.heap_bytes();
-    assert!(held <= bound, "{held} bytes for {} plies, over {bound} ({one} per position)", g.ply());
+    assert!(
+        held <= bound,
+        "{held} bytes for {} plies, over {bound} ({one} per position)",
+        g.ply()
+    );
     assert!(held < 40 << 20, "{held} bytes");
 }
 

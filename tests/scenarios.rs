@@ -105,10 +105,16 @@ fn a_random_step_past_the_limit_is_refused_before_play() {
         panic!("expected an error, got {:?}", r.verdict);
     };
     let said = e.to_string();
-    assert!(said.contains("tests/scenarios-broken/random-too-long.ron"), "names the file: {said}");
+    assert!(
+        said.contains("tests/scenarios-broken/random-too-long.ron"),
+        "names the file: {said}"
+    );
     assert!(said.contains("step 2 (\"Play on and on.\")"), "names the step: {said}");
     assert!(
-        e.message.ends_with(&format!("Random: 4294967295 moves is past the limit of {} a step", scenario::MAX_RANDOM_PLIES)),
+        e.message.ends_with(&format!(
+            "Random: 4294967295 moves is past the limit of {} a step",
+            scenario::MAX_RANDOM_PLIES
+        )),
         "names the limit: {said}"
     );
     assert!(r.frames.is_empty(), "nothing was played");
@@ -309,7 +315,12 @@ fn ctrl_c_stops_a_scenario_run_part_way_and_reports_what_was_done() {
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     let status = child.wait().expect("wait");
     let mut stderr = String::new();
-    child.stderr.take().expect("stderr is piped").read_to_string(&mut stderr).expect("stderr");
+    child
+        .stderr
+        .take()
+        .expect("stderr is piped")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
     assert_eq!(status.code(), Some(130), "stdout: {rest:?}\nstderr: {stderr}");
     assert_eq!(rest, ["", "1 passed, 0 failed"], "the summary of the scenarios finished");
     assert!(stderr.contains("interrupted: 1 of 2 scenarios run"), "{stderr}");

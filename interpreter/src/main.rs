@@ -595,7 +595,10 @@ fn perft(pos: &Position, depth: u32, divide: bool, stop_at_end: bool) -> Result<
                 stopped.finished
             ));
             Err(Failure {
-                message: format!("interrupted: perft {depth} stopped after {} of {roots} first moves", stopped.finished),
+                message: format!(
+                    "interrupted: perft {depth} stopped after {} of {roots} first moves",
+                    stopped.finished
+                ),
                 json: None,
                 code: INTERRUPTED,
                 reported: false,

@@ -26,7 +26,6 @@ use crate::notation::fen::{self, FenError};
 pub use explain::{Illegal, Ruling};
 pub use outcome::{Game, Outcome, Score, Status};
 
-
 /// What produced a move: one of the mover's movement clauses, or a castling rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveKind {
@@ -466,7 +465,11 @@ impl Position {
         }
         if depth <= cut.depth {
             let began = Instant::now();
-            let n = if stop_at_end { self.perft_stop_at_end(depth) } else { self.perft(depth) };
+            let n = if stop_at_end {
+                self.perft_stop_at_end(depth)
+            } else {
+                self.perft(depth)
+            };
             cut.adapt(depth, began.elapsed());
             watch.nodes.fetch_add(n, Ordering::Relaxed);
             return Some(n);

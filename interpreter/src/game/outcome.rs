@@ -491,7 +491,10 @@ impl Game {
         let mut gone = self.positions.pop().expect("a position follows every move");
         let mut record = gone.take_record();
         record.forget_last();
-        self.positions.last_mut().expect("a game always has its start position").put_record(record);
+        self.positions
+            .last_mut()
+            .expect("a game always has its start position")
+            .put_record(record);
         self.keys.pop();
         self.checks.pop();
         Some(m)

@@ -143,7 +143,8 @@ impl<B: Bits> Pos<B> {
     /// not counted).
     pub(crate) fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
-        let chains = |c: &Option<Box<super::chains::Chains>>| c.as_deref().map_or(0, |c| size_of::<super::chains::Chains>() + c.heap_bytes());
+        let chains =
+            |c: &Option<Box<super::chains::Chains>>| c.as_deref().map_or(0, |c| size_of::<super::chains::Chains>() + c.heap_bytes());
         self.cells.capacity()
             + chains(&self.chains)
             + self.history.capacity() * size_of::<u64>()

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub use run::{
-    Checked, Failure, Frame, INTERRUPTED, MAX_PERFT_DEPTH, MAX_RANDOM_PLIES, MAX_SCENARIO_RANDOM_PLIES, Report, Runner, Verdict, collect, find_move,
-    pick_random,
+    Checked, Failure, Frame, INTERRUPTED, MAX_PERFT_DEPTH, MAX_RANDOM_PLIES, MAX_SCENARIO_RANDOM_PLIES, Report, Runner, Verdict, collect,
+    find_move, pick_random,
 };
 
 /// One scenario file.
