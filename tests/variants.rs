@@ -130,3 +130,25 @@ fn generator_shortcuts_agree_with_the_definition_of_legality() {
         shortcuts_agree(&e, &fen, 2);
     }
 }
+
+/// A pass obeys every `forbid` like any other move: a player in check may not pass, and the pass
+/// is back once the check is gone.
+#[test]
+fn a_pass_may_not_leave_the_own_royal_attacked() {
+    let e = Engine::new(rules("tests/variants/chess-with-pass.rules", &[]));
+    let texts = |pos: &arbiter::game::Position| -> Vec<String> { pos.legal_moves().into_iter().map(|m| uci::to_text(pos, m)).collect() };
+    // Not in check: the pass is a move.
+    let quiet = e.from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").expect("valid");
+    assert!(texts(&quiet).contains(&"pass".to_string()));
+    // In check from the rook: the pass is not offered, not counted and not ruled legal.
+    let checked = e.from_fen("4k3/8/8/8/8/8/8/4K2r w - - 0 1").expect("valid");
+    assert!(!texts(&checked).contains(&"pass".to_string()), "{:?}", texts(&checked));
+    assert_eq!(checked.perft(1), checked.legal_moves().len() as u64);
+    match checked.explain("pass") {
+        arbiter::game::Ruling::Illegal(i) => assert_eq!(i.code, "royal-attacked", "{}", i.message),
+        r => panic!("a pass in check was ruled {r:?}"),
+    }
+    // The generator and the plain definition agree, passes included.
+    shortcuts_agree(&e, "4k3/8/8/8/8/8/8/4K2r w - - 0 1", 2);
+    shortcuts_agree(&e, "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1", 2);
+}

@@ -770,6 +770,30 @@ impl Position {
                     clause: rules.pass.clone().and_then(|c| rules.citation(&c)),
                     message: format!("{player} passes"),
                 },
+                None if rules.pass.is_some() && !self.exposing(super::position::PASS).is_empty() => {
+                    let (r, a) = self.exposing(super::position::PASS)[0];
+                    illegal(
+                        "royal-attacked",
+                        format!(
+                            "{player} may not pass: {} would stay attacked by {}",
+                            piece_name(self, r),
+                            piece_name(self, a)
+                        ),
+                        rules.royal_safety.clone().and_then(|c| rules.citation(&c)),
+                    )
+                }
+                None if rules.pass.is_some() && !self.facing_after(super::position::PASS).is_empty() => {
+                    let (r, e) = self.facing_after(super::position::PASS)[0];
+                    illegal(
+                        "royals-facing",
+                        format!(
+                            "{player} may not pass: {} would stay facing {} with nothing between them",
+                            piece_name(self, r),
+                            piece_name(self, e)
+                        ),
+                        rules.royals_facing.as_ref().and_then(|(_, c)| rules.citation(c)),
+                    )
+                }
                 None if rules.pass.is_some() => illegal(
                     "no-pass",
                     format!("{player} may pass only when there is no other move, and there is one"),

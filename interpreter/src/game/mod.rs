@@ -276,7 +276,14 @@ impl Position {
     /// test. Slow; tests use it to check the generator's shortcuts.
     pub fn legal_moves_reference(&self) -> Vec<Move> {
         let mut v = self.pseudo_moves();
-        with!(self, p => v.retain(|m| p.is_legal_slow(*m)));
+        with!(self, p => {
+            v.retain(|m| p.is_legal_slow(*m));
+            // The pass comes from no clause: it is a move wherever the ruleset allows it (and,
+            // under `when no other move`, nothing else is legal) and it exposes no royal.
+            if p.t.pass && (!p.t.pass_only_when_stuck || v.is_empty()) && p.is_legal_slow(position::PASS) {
+                v.push(position::PASS);
+            }
+        });
         v
     }
     pub fn is_legal(&self, m: Move) -> bool {

@@ -11,6 +11,15 @@ use crate::model::*;
 
 pub const NO_SQ: u16 = u16::MAX;
 
+/// The pass: the player gives up the turn.
+pub const PASS: Move = Move {
+    from: NO_SQ,
+    to: NO_SQ,
+    kind: MoveKind::Pass,
+    promo: 0,
+    route: 0,
+};
+
 /// What `make` needs to undo a move.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo<B> {
@@ -759,16 +768,12 @@ impl<B: Bits> Pos<B> {
         if t.general {
             n = self.general_tail::<COUNT>(out, n);
         }
-        if t.pass && (!t.pass_only_when_stuck || n == 0) {
+        // A pass obeys the same `forbid`s as any other move: it may not leave the royal attacked
+        // or facing (only rulesets with passes ask).
+        if t.pass && (!t.pass_only_when_stuck || n == 0) && (!ctx.constrained || self.is_legal_slow(PASS)) {
             n += 1;
             if !COUNT {
-                out.push(Move {
-                    from: NO_SQ,
-                    to: NO_SQ,
-                    kind: MoveKind::Pass,
-                    promo: 0,
-                    route: 0,
-                });
+                out.push(PASS);
             }
         }
         n
