@@ -222,6 +222,35 @@ pub struct CCastle {
     pub path_safe: bool,
 }
 
+/// Slides or hops of some kinds along one line, reversed: from the attacked square back along
+/// `dir` to the attacker.
+#[derive(Clone, Debug)]
+pub struct RayAttack<B> {
+    /// The reversed direction (index into [`Tables::rays`]).
+    pub dir: u8,
+    pub kinds: Vec<KindId>,
+    /// Slides: the longest distance, if bounded.
+    pub max: Option<u32>,
+    /// Hops: the exact number of screens (0 for slides).
+    pub screens: u32,
+    /// Hops: the kinds that may not be screens, a bit per kind.
+    pub screen_not: u32,
+    /// The squares the clause may land on (its `within`).
+    pub within: B,
+    /// The squares the attacker may start from (its `from`).
+    pub from: B,
+    /// The attacker must not have moved.
+    pub unmoved: bool,
+}
+
+impl<B: Bits> RayAttack<B> {
+    /// May the piece of `kind` on `sq` make this attack (`virgin`: the unmoved pieces)?
+    #[inline(always)]
+    pub fn by(&self, sq: usize, kind: KindId, virgin: B) -> bool {
+        self.kinds.contains(&kind) && self.from.has(sq) && (!self.unmoved || virgin.has(sq))
+    }
+}
+
 /// Attack tables of one side: from which squares its pieces attack a given square.
 #[derive(Clone, Debug, Default)]
 pub struct Attacks<B> {
@@ -229,13 +258,13 @@ pub struct Attacks<B> {
     pub leaps: Vec<(KindId, Vec<B>, bool)>,
     /// (kind, per target square: (attacker square, squares that must be empty)).
     pub lame: Vec<(KindId, Vec<Vec<(u16, B)>>)>,
-    /// (reversed direction, attacking kinds, max distance, attacked squares allowed).
-    pub slides: Vec<(u8, Vec<KindId>, Option<u32>, B)>,
-    /// (reversed direction, hopping kinds, screens).
-    pub hops: Vec<(u8, Vec<KindId>, u32)>,
-    /// Hops with kinds that may not be screens: (reversed direction, hopping kinds, screens,
-    /// screens not allowed, a bit per kind). Their lines make every move take the full test.
-    pub hops_not: Vec<(u8, Vec<KindId>, u32, u32)>,
+    /// Slides, reversed.
+    pub slides: Vec<RayAttack<B>>,
+    /// Hops, reversed (`screens` exact, `screen_not` empty).
+    pub hops: Vec<RayAttack<B>>,
+    /// Hops with kinds that may not be screens (`screen_not`). Their lines make every move take
+    /// the full test.
+    pub hops_not: Vec<RayAttack<B>>,
     /// Per square: the union of all slide and hop rays towards it — a quick test before casting.
     pub reach: Vec<B>,
 }
@@ -865,7 +894,16 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
                 for &d in dirs {
                     let (dx, dy, _) = t.dirs[d as usize];
                     let rd = t.ray_index((-dx, -dy), board);
-                    a.hops_not.push((rd, vec![f.kind], *screens, *screen_not));
+                    a.hops_not.push(RayAttack {
+                        dir: rd,
+                        kinds: vec![f.kind],
+                        max: None,
+                        screens: *screens,
+                        screen_not: *screen_not,
+                        within: f.within,
+                        from: f.from,
+                        unmoved: f.unmoved,
+                    });
                 }
             }
             Gen::Leap { targets } => {
@@ -905,46 +943,49 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
                     }
                 });
                 for &d in dirs {
-                    let (dx, dy, _) = t.dirs[d as usize];
-                    let rd = t.ray_index((-dx, -dy), board);
-                    match a.slides.iter_mut().find(|(r, _, m, w)| *r == rd && *m == max && *w == f.within) {
-                        Some((_, kinds, _, _)) => {
-                            if !kinds.contains(&f.kind) {
-                                kinds.push(f.kind)
-                            }
-                        }
-                        None => a.slides.push((rd, vec![f.kind], max, f.within)),
-                    }
+                    add_ray_attack(&mut a.slides, t, board, d, f, max, 0);
                 }
             }
             Gen::Hop { dirs, screens } => {
                 for &d in dirs {
-                    let (dx, dy, _) = t.dirs[d as usize];
-                    let rd = t.ray_index((-dx, -dy), board);
-                    match a.hops.iter_mut().find(|(r, _, s)| *r == rd && *s == *screens) {
-                        Some((_, kinds, _)) => {
-                            if !kinds.contains(&f.kind) {
-                                kinds.push(f.kind)
-                            }
-                        }
-                        None => a.hops.push((rd, vec![f.kind], *screens)),
-                    }
+                    add_ray_attack(&mut a.hops, t, board, d, f, None, *screens);
                 }
             }
         }
     }
     for sq in 0..n {
-        for (rd, ..) in &a.slides {
-            a.reach[sq] |= t.rays[*rd as usize][sq];
-        }
-        for (rd, ..) in &a.hops {
-            a.reach[sq] |= t.rays[*rd as usize][sq];
-        }
-        for (rd, ..) in &a.hops_not {
-            a.reach[sq] |= t.rays[*rd as usize][sq];
+        for r in a.slides.iter().chain(&a.hops).chain(&a.hops_not) {
+            a.reach[sq] |= t.rays[r.dir as usize][sq];
         }
     }
     a
+}
+
+/// Adds the reversed line of direction `d` of clause `f` to `list`, joining a line that differs
+/// only in its kinds.
+fn add_ray_attack<B: Bits>(list: &mut Vec<RayAttack<B>>, t: &mut Tables<B>, board: &Board, d: u8, f: &CForm<B>, max: Option<u32>, screens: u32) {
+    let (dx, dy, _) = t.dirs[d as usize];
+    let dir = t.ray_index((-dx, -dy), board);
+    let same = |r: &&mut RayAttack<B>| {
+        r.dir == dir && r.max == max && r.screens == screens && r.within == f.within && r.from == f.from && r.unmoved == f.unmoved
+    };
+    match list.iter_mut().find(same) {
+        Some(r) => {
+            if !r.kinds.contains(&f.kind) {
+                r.kinds.push(f.kind)
+            }
+        }
+        None => list.push(RayAttack {
+            dir,
+            kinds: vec![f.kind],
+            max,
+            screens,
+            screen_not: 0,
+            within: f.within,
+            from: f.from,
+            unmoved: f.unmoved,
+        }),
+    }
 }
 
 #[cfg(test)]

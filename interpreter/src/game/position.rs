@@ -273,16 +273,17 @@ impl<B: Bits> Pos<B> {
         if (a.reach[sq] & them).is_empty() {
             return;
         }
-        for (rd, kinds, max, within) in a.slides.iter().filter(|_| SLIDES) {
-            if (t.rays[*rd as usize][sq] & them).is_empty() || !within.has(sq) {
+        for s in a.slides.iter().filter(|_| SLIDES) {
+            let rd = s.dir as usize;
+            if (t.rays[rd][sq] & them).is_empty() || !s.within.has(sq) {
                 continue;
             }
-            if let Some(b) = t.first_blocker(*rd as usize, sq, occ)
+            if let Some(b) = t.first_blocker(rd, sq, occ)
                 && them.has(b)
-                && kinds.contains(&cell_kind(self.cells[b]))
+                && s.by(b, cell_kind(self.cells[b]), self.virgin)
             {
-                if let Some(m) = max
-                    && self.distance(*rd as usize, sq, b) > *m
+                if let Some(m) = s.max
+                    && self.distance(rd, sq, b) > m
                 {
                     continue;
                 }
@@ -291,15 +292,8 @@ impl<B: Bits> Pos<B> {
                 }
             }
         }
-        for (rd, kinds, screens) in &a.hops {
-            if let Some(b) = self.hopper(sq, *rd as usize, kinds, *screens, 0, them, occ)
-                && found(b)
-            {
-                return;
-            }
-        }
-        for (rd, kinds, screens, screen_not) in &a.hops_not {
-            if let Some(b) = self.hopper(sq, *rd as usize, kinds, *screens, *screen_not, them, occ)
+        for h in a.hops.iter().chain(&a.hops_not) {
+            if let Some(b) = self.hopper(sq, h, them, occ)
                 && found(b)
             {
                 return;
@@ -307,17 +301,20 @@ impl<B: Bits> Pos<B> {
         }
     }
 
-    /// The hopper of `kinds` (among `them`) that attacks `sq` from along ray `rd` over exactly
-    /// `screens` pieces, none of a kind in `screen_not` (a bit per kind), if there is one.
+    /// The hopper of `h` (among `them`) that attacks `sq` from along its line over exactly its
+    /// number of screens, none of a kind it refuses, if there is one.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn hopper(&self, sq: usize, rd: usize, kinds: &[KindId], screens: u32, screen_not: u32, them: B, occ: B) -> Option<usize> {
+    fn hopper(&self, sq: usize, h: &crate::compile::RayAttack<B>, them: B, occ: B) -> Option<usize> {
         let t = &*self.t;
+        if !h.within.has(sq) {
+            return None;
+        }
+        let (rd, screen_not) = (h.dir as usize, h.screen_not);
         let mut cur = sq;
-        let mut left = screens;
+        let mut left = h.screens;
         while let Some(b) = t.first_blocker(rd, cur, occ) {
             if left == 0 {
-                return (them.has(b) && kinds.contains(&cell_kind(self.cells[b]))).then_some(b);
+                return (them.has(b) && h.by(b, cell_kind(self.cells[b]), self.virgin)).then_some(b);
             }
             // A square the move being tested fills has no cell yet; `is_legal_slow` makes such moves
             // instead where screens are refused, so only real pieces are screens here.
@@ -1269,29 +1266,30 @@ impl<B: Bits> LegalCtx<B> {
                 if (a.reach[r] & enemy).is_empty() {
                     continue;
                 }
-                for (rd, kinds, max, within) in &a.slides {
-                    let rd = *rd as usize;
-                    if (t.rays[rd][r] & enemy).is_empty() || !within.has(r) {
+                for s in &a.slides {
+                    let rd = s.dir as usize;
+                    if (t.rays[rd][r] & enemy).is_empty() || !s.within.has(r) {
                         continue;
                     }
+                    let slider = |b: usize| s.by(b, cell_kind(p.cells[b]), p.virgin) && s.max.is_none_or(|m| p.distance(rd, r, b) <= m);
                     let Some(b1) = t.first_blocker(rd, r, occ) else { continue };
                     if !own.has(b1) {
-                        if kinds.contains(&cell_kind(p.cells[b1])) && max.is_none_or(|m| p.distance(rd, r, b1) <= m) {
+                        if slider(b1) {
                             ctx.in_check = true;
                         }
                         continue;
                     }
                     let Some(b2) = t.first_blocker(rd, b1, occ) else { continue };
-                    if enemy.has(b2) && kinds.contains(&cell_kind(p.cells[b2])) && max.is_none_or(|m| p.distance(rd, r, b2) <= m) {
+                    if enemy.has(b2) && slider(b2) {
                         ctx.pin(b1, t.rays[rd][r] & !t.rays[rd][b2]);
                     }
                 }
-                for (rd, kinds, screens) in &a.hops {
-                    let rd = *rd as usize;
-                    if (t.rays[rd][r] & enemy).is_empty() {
+                for h in &a.hops {
+                    let rd = h.dir as usize;
+                    if (t.rays[rd][r] & enemy).is_empty() || !h.within.has(r) {
                         continue;
                     }
-                    let screens = *screens as usize;
+                    let screens = h.screens as usize;
                     // The first screens + 2 pieces along the line.
                     let mut blockers = [0usize; crate::model::MAX_SCREENS as usize + 2];
                     let mut nb = 0;
@@ -1306,7 +1304,7 @@ impl<B: Bits> LegalCtx<B> {
                             None => break,
                         }
                     }
-                    let hopper = |i: usize| i < nb && enemy.has(blockers[i]) && kinds.contains(&cell_kind(p.cells[blockers[i]]));
+                    let hopper = |i: usize| i < nb && enemy.has(blockers[i]) && h.by(blockers[i], cell_kind(p.cells[blockers[i]]), p.virgin);
                     let segment = |i: usize| t.rays[rd][r] & !t.rays[rd][blockers[i]];
                     if hopper(screens + 1) {
                         // One screen too many: an own screen may only move to an empty square of
