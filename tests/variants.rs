@@ -186,3 +186,20 @@ fn slides_and_hops_attack_only_from_their_zone() {
         shortcuts_agree(&e, fen, 2);
     }
 }
+
+/// A `direction` item may name directions as well as offsets, combined with `|` as the manual says.
+#[test]
+fn a_direction_combines_names_and_offsets() {
+    let text = r#"
+game "Directions" { players white "w", black "b" }
+board 8 x 8 squares { files a..h  ranks 1..8 }
+direction wazir = orthogonal
+direction royal = wazir | diagonal | (2,0) | (-2,0)
+piece King "K" royal { step royal }
+setup "4k3/8/8/8/3K4/8/8/8 w - - 0 1"
+"#;
+    let c = arbiter::check::check_source("directions.rules", text, None, &[]);
+    let e = Engine::new(c.rules.unwrap_or_else(|| panic!("{:?}", c.diagnostics)));
+    // Eight neighbours and two squares two files away.
+    assert_eq!(e.start().legal_moves().len(), 10);
+}

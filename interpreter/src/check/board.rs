@@ -286,16 +286,20 @@ pub(super) fn resolve_directions(cx: &mut Cx, items: &[ast::Item]) {
                 cx.error(codes::DUPLICATE, d.name.span, format!("`{}` is a built-in direction", d.name.name));
                 continue;
             }
-            for &(x, y) in &d.offsets {
+            let mut offsets = dirs(cx, &d.names);
+            for &(x, y, span) in &d.offsets {
                 if (x, y) == (0, 0) || x.unsigned_abs() as usize >= MAX_BOARD_SIDE || y.unsigned_abs() as usize >= MAX_BOARD_SIDE {
+                    let shown = cx.src.slice(span);
                     cx.error(
                         codes::BOUND,
-                        d.span,
-                        format!("direction ({x},{y}) must be non-zero and shorter than {MAX_BOARD_SIDE}"),
+                        span,
+                        format!("direction {shown} must be non-zero and shorter than {MAX_BOARD_SIDE}"),
                     );
+                } else if !offsets.contains(&(x, y)) {
+                    offsets.push((x, y));
                 }
             }
-            cx.directions.insert(d.name.name.clone(), (d.offsets.clone(), d.name.span));
+            cx.directions.insert(d.name.name.clone(), (offsets, d.name.span));
         }
     }
 }

@@ -47,7 +47,7 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
                         Some(id) => {
                             cx.used.insert(format!("param {}", id.name));
                             match cx.params.get(&id.name).cloned() {
-                                Some((super::Value::Number(n), _)) => n,
+                                Some((super::Value::Number(n, _), _)) => n,
                                 Some((super::Value::Word(w), _)) => {
                                     cx.error(
                                         codes::TYPE,

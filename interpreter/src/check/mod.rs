@@ -19,8 +19,15 @@ pub use load::{Checked, check_file, check_source};
 /// A parameter's value after `--param` overrides.
 #[derive(Clone, Debug, PartialEq)]
 enum Value {
-    Number(f64),
+    /// The number, and its text as the user wrote it (messages quote it, not a rounded value).
+    Number(f64, String),
     Word(String),
+}
+
+/// A parameter's range as written (`1..100`), from the text of `in 1..100`.
+fn range_text(written: &str) -> String {
+    let t = written.trim();
+    t.strip_prefix("in").unwrap_or(t).split_whitespace().collect::<Vec<_>>().join("")
 }
 
 /// Everything the resolution passes share: the merged items, the parameters, the diagnostics sink
@@ -54,12 +61,12 @@ impl Cx<'_> {
             ast::Count::Param(id) => {
                 self.used.insert(format!("param {}", id.name));
                 match self.params.get(&id.name).cloned() {
-                    Some((Value::Number(n), _)) if n.fract() == 0.0 => (n as i64, id.span),
-                    Some((Value::Number(n), def)) => {
+                    Some((Value::Number(n, _), _)) if n.fract() == 0.0 => (n as i64, id.span),
+                    Some((Value::Number(_, text), def)) => {
                         let d = Diagnostic::error(
                             codes::TYPE,
                             id.span,
-                            format!("{what} must be a whole number, but parameter `{}` is {n}", id.name),
+                            format!("{what} must be a whole number, but parameter `{}` is {text}", id.name),
                         )
                         .label("not a whole number")
                         .with(def, "defined here");
@@ -89,7 +96,10 @@ impl Cx<'_> {
             // A literal is shown as written (`99999999999999999999`, not the clamped value).
             let shown = match c {
                 ast::Count::Int(..) => self.src.slice(span).to_string(),
-                ast::Count::Param(_) => v.to_string(),
+                ast::Count::Param(id) => match self.params.get(&id.name) {
+                    Some((Value::Number(_, text), _)) => text.clone(),
+                    _ => v.to_string(),
+                },
             };
             self.error(codes::BOUND, span, format!("{what} must be between {lo} and {hi}, not {shown}"))
                 .label = "out of range".into();
@@ -175,16 +185,17 @@ fn resolve(
                     if let Some((lo, hi, rs)) = p.range
                         && (*n < lo || *n > hi)
                     {
+                        let (value, range) = (cx.src.slice(*s), range_text(cx.src.slice(rs)));
                         let d = Diagnostic::error(
                             codes::CONTRADICTION,
                             *s,
-                            format!("the default of `{}` ({n}) is outside its range {lo}..{hi}", p.name.name),
+                            format!("the default of `{}` ({value}) is outside its range {range}", p.name.name),
                         )
                         .label("outside the range")
                         .with(rs, "range declared here");
                         cx.diags.push(d);
                     }
-                    Value::Number(*n)
+                    Value::Number(*n, cx.src.slice(*s).to_string())
                 }
                 ast::ParamValue::Word(w) => Value::Word(w.name.clone()),
             };
@@ -212,20 +223,21 @@ fn resolve(
         };
         let value = match (&decl.value, text.parse::<f64>()) {
             (ast::ParamValue::Number(..), Ok(n)) if n.is_finite() => {
-                if let Some((lo, hi, _)) = decl.range
+                if let Some((lo, hi, rs)) = decl.range
                     && (n < lo || n > hi)
                 {
+                    let range = range_text(cx.src.slice(rs));
                     cx.diags.push(
                         Diagnostic::error(
                             codes::BOUND,
                             decl.name.span,
-                            format!("--param {name}={text}: `{name}` must be in {lo}..{hi}"),
+                            format!("--param {name}={text}: `{name}` must be in {range}"),
                         )
                         .label("declared here"),
                     );
                     continue;
                 }
-                Value::Number(n)
+                Value::Number(n, text.clone())
             }
             (ast::ParamValue::Number(..), _) => {
                 cx.diags.push(
@@ -421,7 +433,7 @@ fn resolve(
                 Some(id) => {
                     cx.used.insert(format!("param {}", id.name));
                     match cx.params.get(&id.name).cloned() {
-                        Some((Value::Number(n), _)) => n != 0.0,
+                        Some((Value::Number(n, _), _)) => n != 0.0,
                         Some((Value::Word(w), def)) => {
                             let d = Diagnostic::error(
                                 codes::TYPE,
@@ -700,7 +712,7 @@ fn resolve(
         .iter()
         .map(|p| {
             let v = match &cx.params[&p.name.name].0 {
-                Value::Number(n) => n.to_string(),
+                Value::Number(_, text) => text.clone(),
                 Value::Word(w) => w.clone(),
             };
             (p.name.name.clone(), v)

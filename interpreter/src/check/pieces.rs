@@ -249,19 +249,21 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                     && c.unsigned_abs() <= a.unsigned_abs()
                     && d.unsigned_abs() <= b.unsigned_abs();
                 if !inside || (*c, *d) == (0, 0) || (*c, *d) == (a, b) {
+                    let (point, target) = (cx.src.slice(*bspan), cx.src.slice(span));
                     cx.error(
                         codes::CONTRADICTION,
                         *bspan,
-                        format!("the block point ({c},{d}) must lie strictly between the start and the leap's target ({a},{b})"),
+                        format!("the block point {point} must lie strictly between the start and the leap's target {target}"),
                     )
                     .label = "not between".into();
                     return None;
                 }
                 if points.contains(&(*c, *d)) {
+                    let point = cx.src.slice(*bspan);
                     cx.diags.push(Diagnostic::warning(
                         codes::REDUNDANT,
                         *bspan,
-                        format!("the block point ({c},{d}) is given twice"),
+                        format!("the block point {point} is given twice"),
                     ));
                 }
                 points.push((*c, *d));

@@ -963,7 +963,15 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
 
 /// Adds the reversed line of direction `d` of clause `f` to `list`, joining a line that differs
 /// only in its kinds.
-fn add_ray_attack<B: Bits>(list: &mut Vec<RayAttack<B>>, t: &mut Tables<B>, board: &Board, d: u8, f: &CForm<B>, max: Option<u32>, screens: u32) {
+fn add_ray_attack<B: Bits>(
+    list: &mut Vec<RayAttack<B>>,
+    t: &mut Tables<B>,
+    board: &Board,
+    d: u8,
+    f: &CForm<B>,
+    max: Option<u32>,
+    screens: u32,
+) {
     let (dx, dy, _) = t.dirs[d as usize];
     let dir = t.ray_index((-dx, -dy), board);
     let same = |r: &&mut RayAttack<B>| {

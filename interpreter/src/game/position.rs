@@ -1304,7 +1304,8 @@ impl<B: Bits> LegalCtx<B> {
                             None => break,
                         }
                     }
-                    let hopper = |i: usize| i < nb && enemy.has(blockers[i]) && h.by(blockers[i], cell_kind(p.cells[blockers[i]]), p.virgin);
+                    let hopper =
+                        |i: usize| i < nb && enemy.has(blockers[i]) && h.by(blockers[i], cell_kind(p.cells[blockers[i]]), p.virgin);
                     let segment = |i: usize| t.rays[rd][r] & !t.rays[rd][blockers[i]];
                     if hopper(screens + 1) {
                         // One screen too many: an own screen may only move to an empty square of

@@ -185,7 +185,10 @@ pub enum ZoneTerm {
 #[derive(Clone, Debug, PartialEq)]
 pub struct DirectionDecl {
     pub name: Ident,
-    pub offsets: Vec<(i32, i32)>,
+    /// Offsets written out, each with its span (the checker quotes it as written).
+    pub offsets: Vec<(i32, i32, Span)>,
+    /// Directions named (built-in or declared earlier).
+    pub names: Vec<Ident>,
     pub span: Span,
 }
 

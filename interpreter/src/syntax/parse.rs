@@ -1024,19 +1024,19 @@ fn direction_decl(cx: &mut Cx, p: P) -> DirectionDecl {
     let span = cx.span(&p);
     let mut name = None;
     let mut offsets = Vec::new();
+    let mut names = Vec::new();
     for c in p.into_inner() {
         match c.as_rule() {
             Rule::ident => name = Some(cx.ident(c)),
-            Rule::offset => {
-                let (x, y, _) = offset(cx, c);
-                offsets.push((x, y));
-            }
+            Rule::offset => offsets.push(offset(cx, c)),
+            Rule::dir_ref => names.extend(c.into_inner().map(|i| cx.ident(i))),
             _ => {}
         }
     }
     DirectionDecl {
         name: name.expect("grammar: direction has a name"),
         offsets,
+        names,
         span,
     }
 }
