@@ -452,6 +452,19 @@ fn term(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<SquareSet> {
 pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
     for it in items {
         if let ast::Item::Zone(z) = it {
+            if reads_as_square(&z.name.name) {
+                // Every use would be read as a square (`from a1` is the square a1), so the zone
+                // could never be named.
+                let d = Diagnostic::error(
+                    codes::CONTRADICTION,
+                    z.name.span,
+                    format!("a zone may not be named `{}`: the name reads as a square", z.name.name),
+                )
+                .label("reads as a square")
+                .help("choose a name that is not letters followed by digits, like `second_rank` or `corner_a1`");
+                cx.diags.push(d);
+                cx.used.insert(format!("zone {}", z.name.name));
+            }
             // Zones may refer to zones defined before them.
             let value = match &z.per_player {
                 None => zone_by_side(cx, &z.expr),
@@ -513,6 +526,15 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
             }
         }
     }
+}
+
+/// Would the grammar read this name, where a zone is expected, as a square: letters then digits,
+/// and nothing after them but a `-` (`a1`, `rank2`, `a1-b`)?
+fn reads_as_square(name: &str) -> bool {
+    let letters = name.len() - name.trim_start_matches(|c: char| c.is_ascii_alphabetic()).len();
+    let rest = &name[letters..];
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    letters > 0 && digits > 0 && !rest[digits..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The usual star points of a go board: on the 4th line from each edge (3rd on boards under 13
