@@ -203,3 +203,21 @@ setup "4k3/8/8/8/3K4/8/8/8 w - - 0 1"
     // Eight neighbours and two squares two files away.
     assert_eq!(e.start().legal_moves().len(), 10);
 }
+
+/// A castling piece stops short of its partner: with the partner as near as the distance or
+/// nearer, there is no castling move (the piece would land on the partner or pass it).
+#[test]
+fn castling_never_lands_on_or_past_the_partner() {
+    let chess = Engine::new(rules("rulesets/chess.rules", &[]));
+    let castles = |fen: &str| -> Vec<String> {
+        let pos = chess.from_fen(fen).expect("valid");
+        pos.legal_moves()
+            .into_iter()
+            .filter(|m| matches!(m.kind, arbiter::game::MoveKind::Castle(_)))
+            .map(|m| uci::to_text(&pos, m))
+            .collect()
+    };
+    assert_eq!(castles("4k3/8/8/8/8/8/8/4K2R w K - 0 1"), vec!["e1g1"]);
+    // The rook two squares away: the king would land on it.
+    assert!(castles("4k3/8/8/8/8/8/8/4K1R1 w K - 0 1").is_empty());
+}

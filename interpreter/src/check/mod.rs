@@ -24,6 +24,62 @@ enum Value {
     Word(String),
 }
 
+/// Castling in the setup: a piece that castles toward a partner standing no further than the
+/// castling distance would land on the partner or beyond it, which is no move.
+fn castles_in_setup(cx: &mut Cx, items: &[ast::Item], rules: &Rules, setup: &crate::notation::fen::Setup) {
+    let b = &rules.board;
+    for (ki, kind) in rules.kinds.iter().enumerate() {
+        // The castling clauses as the last declaration of the piece wrote them.
+        let Some(decl) = items.iter().rev().find_map(|it| match it {
+            ast::Item::Piece(p) if p.name.name == kind.name => Some(p),
+            _ => None,
+        }) else {
+            continue;
+        };
+        for (c, written) in kind.castles.iter().zip(&decl.castles) {
+            let mut reported = false;
+            for (sq, cell) in setup.board.iter().enumerate() {
+                let Some((k, side)) = *cell else { continue };
+                if k.0 as usize != ki || reported {
+                    continue;
+                }
+                for dx in [-1i32, 1] {
+                    // The first piece along the rank.
+                    let mut gap = 1;
+                    let mut at = b.offset(sq, dx, 0);
+                    while let Some(s) = at
+                        && setup.board[s].is_none()
+                    {
+                        gap += 1;
+                        at = b.offset(s, dx, 0);
+                    }
+                    let Some(partner_sq) = at else { continue };
+                    if setup.board[partner_sq] != Some((c.partner, side)) || gap > c.distance {
+                        continue;
+                    }
+                    let (piece, partner) = (&kind.name, &rules.kind(c.partner).name);
+                    let d = Diagnostic::error(
+                        codes::CONTRADICTION,
+                        written.distance.1,
+                        format!(
+                            "castling {} squares would take the {piece} from {} onto or past the {partner} on {}, {gap} square{} away in the setup",
+                            c.distance,
+                            b.name(sq),
+                            b.name(partner_sq),
+                            if gap == 1 { "" } else { "s" }
+                        ),
+                    )
+                    .label("too far")
+                    .help(format!("the {piece} must stop short of its partner: move it fewer squares than the {partner} is away"));
+                    cx.diags.push(d);
+                    reported = true;
+                    break;
+                }
+            }
+        }
+    }
+}
+
 /// A parameter's range as written (`1..100`), from the text of `in 1..100`.
 fn range_text(written: &str) -> String {
     let t = written.trim();
@@ -774,6 +830,12 @@ fn resolve(
                 );
             }
         }
+    }
+    if let Ok(setup) = crate::notation::fen::parse_setup(&rules, &rules.setup) {
+        castles_in_setup(&mut cx, items, &rules, &setup);
+    }
+    if cx.diags.has_errors() {
+        return None;
     }
     match crate::game::Position::from_fen(std::sync::Arc::new(rules.clone()), &rules.setup) {
         Ok(_) => Some(rules),

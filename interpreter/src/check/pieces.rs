@@ -591,14 +591,18 @@ fn castle(cx: &mut Cx, p: &ast::PieceDecl, c: &ast::Castle) -> Option<Castle> {
     }
     let side = cx.board.as_ref().map_or(MAX_BOARD_SIDE, |b| b.width) as i64;
     let (n, span) = c.distance;
-    if n < 1 || n >= side {
+    // The piece crosses at least one square (where its partner lands) and stops short of its
+    // partner, which stands at the latest on the last file.
+    if n < 2 || n > side - 2 {
         let shown = cx.src.slice(span);
-        cx.error(
+        let d = Diagnostic::error(
             codes::BOUND,
             span,
-            format!("castling distance must be between 1 and {}, not {shown}", side - 1),
+            format!("castling distance must be between 2 and {}, not {shown}", (side - 2).max(2)),
         )
-        .label = "out of range".into();
+        .label("out of range")
+        .help("the piece must cross the square its partner lands on, and stop short of the partner");
+        cx.diags.push(d);
         return None;
     }
     let mut out = Castle {

@@ -580,7 +580,7 @@ impl<B: Bits> Pos<B> {
     }
 
     /// Where castler and partner land; `None` if the castler's target is off the board, the partner is
-    /// adjacent, or a landing square is taken by another piece.
+    /// adjacent or no further than the castling distance, or a landing square is taken by another piece.
     pub fn castle_squares(&self, c: &crate::compile::CCastle, dir: usize, from: usize, partner: usize) -> Option<(usize, usize)> {
         if c.distance < 2 {
             return None;
@@ -593,7 +593,9 @@ impl<B: Bits> Pos<B> {
             return None;
         }
         let (to, partner_to) = (to as usize, (to - step) as usize);
-        if (partner as isize - from as isize) / step < 2 {
+        // The partner must stand beyond the landing square (the castler stops short of it).
+        let gap = (partner as isize - from as isize) / step;
+        if gap < 2 || gap <= c.distance as isize {
             return None;
         }
         // The squares castler and partner land on must be empty or theirs.
