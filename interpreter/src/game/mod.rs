@@ -241,7 +241,7 @@ impl Position {
     pub fn piece_at(&self, sq: usize) -> Option<(KindId, Side)> {
         with!(self, p => p.piece_at(sq))
     }
-    pub fn fullmove(&self) -> u32 {
+    pub fn fullmove(&self) -> u64 {
         with!(self, p => p.fullmove)
     }
     /// The first move counter (FEN's halfmove clock).

@@ -61,7 +61,7 @@ pub struct Pos<B: Bits> {
     /// Pieces that have not moved (tracked for castling and `unmoved` forms).
     pub virgin: B,
     pub counters: [u16; MAX_COUNTERS],
-    pub fullmove: u32,
+    pub fullmove: u64,
     /// Zobrist hash of the pieces and the side to move.
     pub hash: u64,
     /// Chains and liberties, in games that capture chains.

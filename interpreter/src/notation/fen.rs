@@ -21,8 +21,15 @@ pub enum FenError {
     Empty,
     #[error("the board field has {found} ranks; this board has {expected}")]
     RankCount { found: usize, expected: usize },
-    #[error("rank {rank} (field 1, counting from the top) has {found} squares; this board has {expected} files")]
-    RankWidth { rank: usize, found: usize, expected: usize },
+    #[error("rank {rank} (field 1, the {nth} rank from the top) has {found} squares; this board has {expected} files")]
+    RankWidth {
+        /// The rank's name on this board (`8` for the first rank written in chess).
+        rank: String,
+        /// Its place in the field, counted from the top (`1st`).
+        nth: String,
+        found: usize,
+        expected: usize,
+    },
     #[error("`{letter}` in the board field is not a piece of this ruleset (its letters: {known})")]
     UnknownPiece { letter: char, known: String },
     #[error("side to move `{found}` (field 2): expected {expected}")]
@@ -33,12 +40,40 @@ pub enum FenError {
     EnPassant(String),
     #[error("{field} (field {index}) must be a whole number, not `{found}`")]
     Number { field: &'static str, index: usize, found: String },
+    #[error("{field} (field {index}) `{found}` is too large: at most {max}")]
+    TooLarge {
+        field: &'static str,
+        index: usize,
+        found: String,
+        max: u64,
+    },
+    #[error("{field} (field {index}) `{found}` is written with a leading zero")]
+    LeadingZero { field: &'static str, index: usize, found: String },
     #[error("too many fields: {0}")]
     TooManyFields(usize),
     #[error("illegal position: {0}")]
     Illegal(String),
     #[error("pieces in hand (field 1, in brackets): {0}")]
     Hand(String),
+}
+
+/// The largest halfmove clock a FEN may give: the engine's move counters hold 16 bits (and stop
+/// there in play, which is far past any end rule's count).
+pub const MAX_HALFMOVE: u16 = u16::MAX;
+/// The largest move number a FEN may give. The engine counts in 64 bits, so a game that starts
+/// here still never wraps.
+pub const MAX_FULLMOVE: u64 = u32::MAX as u64;
+
+/// `1st`, `2nd`, `3rd`, `4th`, … `11th`, `21st`.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// A position as written, before the engine has accepted it.
@@ -49,7 +84,7 @@ pub struct Setup {
     pub castling: String,
     pub ep: Option<usize>,
     pub halfmove: u32,
-    pub fullmove: u32,
+    pub fullmove: u64,
     /// Pieces in hand, one entry per piece.
     pub hands: Vec<(KindId, Side)>,
     /// Squares of promoted pieces (`~`).
@@ -113,12 +148,14 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
     let mut board = vec![None; b.squares()];
     for (i, row) in ranks.iter().enumerate() {
         let rank = b.height - 1 - i;
+        // How messages name this rank: by the board's name for it, and its place in the field.
+        let rank_name = &b.rank_names[rank];
         let mut file = 0usize;
         let mut chars = row.chars().peekable();
         while let Some(c) = chars.next() {
             if c == '~' {
                 if file == 0 || file > b.width {
-                    return Err(FenError::Illegal(format!("`~` on rank {} (field 1) follows no piece", i + 1)));
+                    return Err(FenError::Illegal(format!("`~` on rank {rank_name} (field 1) follows no piece")));
                 }
                 if rules.hand.as_ref().is_none_or(|h| !h.demote) {
                     return Err(FenError::Illegal(
@@ -133,9 +170,8 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
                 let Some((k, s)) = next.and_then(|l| rules.kind_by_plus_letter(l)) else {
                     let known: Vec<String> = rules.kinds.iter().filter(|k| k.plus).map(|k| format!("+{}", k.letter)).collect();
                     return Err(FenError::Illegal(format!(
-                        "`+{}` on rank {} (field 1) is not a promoted piece of this ruleset{}",
+                        "`+{}` on rank {rank_name} (field 1) is not a promoted piece of this ruleset{}",
                         next.map(String::from).unwrap_or_default(),
-                        i + 1,
                         if known.is_empty() {
                             String::new()
                         } else {
@@ -178,7 +214,8 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
         }
         if file != b.width {
             return Err(FenError::RankWidth {
-                rank: i + 1,
+                rank: rank_name.clone(),
+                nth: ordinal(i + 1),
                 found: file,
                 expected: b.width,
             });
@@ -202,18 +239,24 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
             None => return Err(FenError::EnPassant(format!("`{s}` is not a square of this board"))),
         },
     };
-    let num = |i: usize, field: &'static str, default: u32| -> Result<u32, FenError> {
-        match fields.get(i) {
-            None => Ok(default),
-            Some(s) => s.parse::<u32>().map_err(|_| FenError::Number {
-                field,
-                index: i + 1,
-                found: s.to_string(),
-            }),
+    // Digits only, no leading zero, and no more than the engine keeps (quoted as written otherwise).
+    let num = |i: usize, field: &'static str, default: u64, max: u64| -> Result<u64, FenError> {
+        let Some(s) = fields.get(i) else { return Ok(default) };
+        let found = s.to_string();
+        let index = i + 1;
+        if !s.bytes().all(|c| c.is_ascii_digit()) {
+            return Err(FenError::Number { field, index, found });
+        }
+        if s.len() > 1 && s.starts_with('0') {
+            return Err(FenError::LeadingZero { field, index, found });
+        }
+        match s.parse::<u64>() {
+            Ok(n) if n <= max => Ok(n),
+            _ => Err(FenError::TooLarge { field, index, found, max }),
         }
     };
-    let halfmove = num(4, "the halfmove clock", 0)?;
-    let fullmove = num(5, "the move number", 1)?.max(1);
+    let halfmove = num(4, "the halfmove clock", 0, MAX_HALFMOVE as u64)? as u32;
+    let fullmove = num(5, "the move number", 1, MAX_FULLMOVE)?.max(1);
     Ok(Setup {
         board,
         stm,
@@ -248,7 +291,8 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
     }
     p.fullmove = s.fullmove;
     for c in p.counters.iter_mut() {
-        *c = s.halfmove.min(u16::MAX as u32) as u16;
+        // `parse_setup` refused a clock past what a counter holds; one set by hand saturates.
+        *c = s.halfmove.min(MAX_HALFMOVE as u32) as u16;
     }
     // Pieces standing in their own promotion zone should have promoted.
     for (sq, c) in s.board.iter().enumerate() {
@@ -507,4 +551,52 @@ fn b_neighbours_full<B: Bits>(p: &Pos<B>, sq: usize) -> bool {
     p.t.neighbours[sq]
         .iter()
         .all(|&m| m as usize >= p.cells.len() || p.cells[m as usize] != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::game::Engine;
+
+    fn chess() -> Engine {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/chess.rules");
+        Engine::new(crate::check::check_file(&path, &[]).rules.expect("chess.rules is valid"))
+    }
+
+    fn refusal(fen: &str) -> String {
+        chess().from_fen(fen).map(|p| p.fen()).expect_err("the FEN is refused").to_string()
+    }
+
+    #[test]
+    fn counters_never_wrap_and_are_quoted_as_written() {
+        let e = chess();
+        // The largest move number goes on counting: one move later it is one more, not 0.
+        let mut pos = e.from_fen("4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295").expect("valid");
+        let m = pos.legal_moves()[0];
+        pos.play_unchecked(m);
+        assert_eq!(pos.fullmove(), 4_294_967_296);
+        assert!(pos.fen().ends_with(" 4294967296"), "{}", pos.fen());
+        // Past what the engine keeps: refused as too large, quoting the text.
+        let big = refusal("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999");
+        assert!(big.contains("`99999999999999999999` is too large"), "{big}");
+        assert!(!big.contains("whole number"), "{big}");
+        let clock = refusal("4k3/8/8/8/8/8/8/4K3 w - - 70000 1");
+        assert!(clock.contains("the halfmove clock (field 5) `70000` is too large: at most 65535"), "{clock}");
+        // The largest clock is kept as it is.
+        let kept = e.from_fen("4k3/8/8/8/8/8/8/4K3 w - - 65535 1").expect("valid");
+        assert_eq!(kept.halfmove_clock(), 65535);
+        // Leading zeros and signs are not FEN numbers.
+        assert!(refusal("4k3/8/8/8/8/8/8/4K3 w - - 08 1").contains("`08` is written with a leading zero"));
+        assert!(refusal("4k3/8/8/8/8/8/8/4K3 w - - 0 +5").contains("must be a whole number, not `+5`"));
+    }
+
+    #[test]
+    fn a_bad_rank_is_named_as_the_board_names_it() {
+        // The first rank written is chess's rank 8.
+        let first = refusal("rnbqkbn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(first.starts_with("rank 8 (field 1, the 1st rank from the top) has 7 squares"), "{first}");
+        let second = refusal("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(second.starts_with("rank 7 (field 1, the 2nd rank from the top) has 9 squares"), "{second}");
+    }
 }
