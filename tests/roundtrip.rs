@@ -1,0 +1,72 @@
+//! A position `play` writes is a position `--fen` reads: along random games of every bundled
+//! ruleset and every variant, each position's FEN reads back to the same FEN and the same legal
+//! moves.
+
+use std::path::Path;
+
+use arbiter::game::Engine;
+use arbiter::notation::uci;
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+
+mod common;
+
+fn rulesets() -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in ["rulesets", "tests/variants"] {
+        for e in std::fs::read_dir(common::root().join(dir)).expect("the folder exists").flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if name.ends_with(".rules") {
+                out.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn texts(pos: &arbiter::game::Position) -> Vec<String> {
+    let mut v: Vec<String> = pos.legal_moves().into_iter().map(|m| uci::to_text(pos, m)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_position_played_reads_back_from_its_fen() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut positions = 0;
+    for rel in rulesets() {
+        let e: Engine = common::engine(&rel, &[]);
+        let (games, plies) = if e.rules().board.squares() > 100 { (2, 40) } else { (6, 120) };
+        for _ in 0..games {
+            let mut pos = e.start();
+            for _ in 0..plies {
+                let fen = pos.fen();
+                let back = e
+                    .from_fen(&fen)
+                    .unwrap_or_else(|err| panic!("{}: the position played is refused as FEN `{fen}`: {err}", Path::new(&rel).display()));
+                assert_eq!(back.fen(), fen, "{rel}: the FEN read back is written differently");
+                let moves = texts(&pos);
+                assert_eq!(texts(&back), moves, "{rel}: the FEN read back has other moves: `{fen}`");
+                positions += 1;
+                if moves.is_empty() {
+                    break;
+                }
+                let m = pos.legal_moves()[(rng.next_u32() as usize) % moves.len()];
+                pos.play_unchecked(m);
+            }
+        }
+    }
+    assert!(positions > 1000, "only {positions} positions were tried");
+}
+
+/// The variant whose pawn may promote or stay: a pawn that stays on the far ranks is written and read.
+#[test]
+fn an_optional_promotion_declined_reads_back() {
+    let e = common::engine("tests/variants/optional-promotion.rules", &[]);
+    let mut pos = e.from_fen("k7/8/1P6/8/8/8/8/7K w - - 0 1").expect("valid");
+    let m = uci::find(&pos, "b6b7").expect("the pawn may stay a pawn on the far ranks");
+    pos.play_unchecked(m);
+    let fen = pos.fen();
+    assert_eq!(e.from_fen(&fen).expect("reads back").fen(), fen);
+}
