@@ -310,6 +310,20 @@ fn play_reports_a_checkmate() {
 }
 
 #[test]
+fn play_names_the_moves_that_would_produce_a_claimable_draw() {
+    let r = arbiter(&["play", "chess", "--json", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]);
+    r.assert_exit(0);
+    let v = r.json();
+    assert_eq!(v["claimable"], serde_json::json!(["threefold-repetition"]), "{v}");
+    assert_eq!(v["claim_moves"], serde_json::json!({"threefold-repetition": ["f6g8"]}), "{v}");
+    // Where the draw holds already, no move is needed to claim it.
+    let r = arbiter(&["play", "chess", "--json", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"]);
+    let v = r.json();
+    assert_eq!(v["claimable"], serde_json::json!(["threefold-repetition"]), "{v}");
+    assert_eq!(v["claim_moves"], serde_json::json!({}), "{v}");
+}
+
+#[test]
 fn play_rejects_moving_a_pinned_piece() {
     // 3.d3?? — the d2 pawn is pinned to the king by the bishop on b4.
     let r = arbiter(&["play", "chess", "--json", "e2e4", "e7e6", "g1f3", "f8b4", "d2d3"]);

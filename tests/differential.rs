@@ -438,15 +438,50 @@ fn repetition_counts_en_passant_only_when_capturable() {
     for occurrences in [1, 2, 3] {
         play(&mut game, &cycle);
         assert_eq!(game.occurrences(), occurrences, "{}", game.current().fen());
+        // At the second occurrence the third is about to appear: the position after Nf3 (which
+        // has no en-passant right, whatever came before it) has occurred twice, so white may
+        // claim by declaring Nf3 (FIDE 9.2.1.1).
         assert_eq!(
             claimable(&game).contains(&"threefold-repetition".to_string()),
-            occurrences == 3,
+            occurrences >= 2,
             "{} after {} plies: {:?}",
             game.current().fen(),
             game.ply(),
             game.outcome()
         );
+        assert_eq!(
+            claim_moves(&game, "threefold-repetition"),
+            if occurrences == 2 { vec!["g1f3".to_string()] } else { Vec::new() },
+            "{}",
+            game.current().fen()
+        );
     }
+}
+
+/// The moves that would produce the claimable draw `reason` (as coordinates).
+fn claim_moves(game: &Game, reason: &str) -> Vec<String> {
+    let out = game.outcome();
+    let pos = game.current();
+    out.claim_moves
+        .iter()
+        .filter(|(r, _)| r == reason)
+        .flat_map(|(_, ms)| ms.iter().map(|m| uci::to_text(pos, *m)))
+        .collect()
+}
+
+#[test]
+fn a_repetition_about_to_appear_may_be_claimed_with_the_move() {
+    let engine = chess();
+    let mut game = Game::new(engine.clone(), engine.start());
+    play(&mut game, &["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]);
+    // Ng8 would make the position after it occur a third time.
+    assert_eq!(game.occurrences(), 2);
+    assert_eq!(claim_moves(&game, "threefold-repetition"), vec!["f6g8"]);
+    assert!(claimable(&game).contains(&"threefold-repetition".to_string()));
+    let said = game.outcome().message(game.current());
+    assert!(said.contains("black may claim a draw: by declaring Ng8"), "{said}");
+    game.claim("threefold-repetition").expect("claimable by declaring Ng8");
+    assert_eq!(game.outcome().status, Status::Draw);
 }
 
 /// White: Kg6, Rb1, Pa2; black: Kh8. Rb8 mates, Rb2 is quiet, a3 resets the clock.
@@ -459,8 +494,15 @@ fn clock_position(engine: &Engine, halfmove: u32) -> Game {
 #[test]
 fn fifty_move_rule_is_claimable_after_a_hundred_plies() {
     let engine = chess();
+    // One ply short: the draw is about to appear, by any move that neither captures nor moves
+    // a pawn (FIDE 9.3.1), and by no other.
     let game = clock_position(&engine, 99);
-    assert!(claimable(&game).is_empty(), "{:?}", game.outcome());
+    assert!(claimable(&game).contains(&"fifty-move-rule".to_string()), "{:?}", game.outcome());
+    let by = claim_moves(&game, "fifty-move-rule");
+    assert!(by.contains(&"b1b2".to_string()) && by.contains(&"g6f6".to_string()), "{by:?}");
+    assert!(!by.iter().any(|m| m.starts_with("a2")), "a pawn move resets the count: {by:?}");
+    let earlier = clock_position(&engine, 98);
+    assert!(claimable(&earlier).is_empty(), "{:?}", earlier.outcome());
 
     let mut quiet = game.clone();
     play(&mut quiet, &["b1b2"]);

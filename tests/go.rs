@@ -833,6 +833,7 @@ fn the_command_line_replays_an_sgf_record() {
             "reason": "score",
             "clause": "Weiqi 9",
             "claimable": [],
+            "claim_moves": {},
             "result": "B+2.5",
             "score": {"black": 45.0, "white": 36.0},
             "check": false,

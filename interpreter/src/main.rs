@@ -790,6 +790,9 @@ fn report(game: &Game, json: bool) {
                 "reason": o.reason,
                 "clause": o.clause,
                 "claimable": o.claimable.iter().map(|c| c.0.clone()).collect::<Vec<_>>(),
+                "claim_moves": o.claim_moves.iter().map(|(reason, moves)| {
+                    (reason.clone(), json!(moves.iter().map(|m| uci::to_text(pos, *m)).collect::<Vec<_>>()))
+                }).collect::<serde_json::Map<String, serde_json::Value>>(),
                 "result": o.result_text(rules),
                 "score": o.score.map(|s| json!({
                     rules.players[0].name.clone(): s.points[0],
@@ -830,7 +833,7 @@ fn report(game: &Game, json: bool) {
         println!(
             "claimable: {reason}{}{}",
             clause.clone().map(|c| format!(" ({c})")).unwrap_or_default(),
-            arbiter::game::Outcome::claim_message(pos, reason)
+            o.claim_why(pos, reason)
                 .map(|m| format!(" — {m}"))
                 .unwrap_or_default()
         );

@@ -7,7 +7,7 @@
 //! The panel only reads the [`Session`]: every change it asks for is a message ([`Replay`],
 //! [`Apply`]) applied by the session's systems, so the board is redrawn only when the game changes.
 
-use arbiter::game::{MoveKind, Outcome, Status};
+use arbiter::game::{MoveKind, Status};
 use arbiter::model::{KindId, Rules, Side, Verdict};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -110,7 +110,7 @@ fn status(ui: &mut egui::Ui, session: &Session, view: Option<&mut ResMut<View>>,
         }
     }
     for (reason, clause) in &outcome.claimable {
-        let why = Outcome::claim_message(pos, reason).unwrap_or_default();
+        let why = outcome.claim_why(pos, reason).unwrap_or_default();
         ui.label(format!(
             "{stm} may claim a draw ({reason}{}): {why}",
             clause.as_ref().map(|c| format!(", {c}")).unwrap_or_default()

@@ -34,8 +34,13 @@ pub struct Outcome {
     pub reason: Option<String>,
     /// The clause it cites, with the ruleset's prefix (`FIDE 5.1.1`).
     pub clause: Option<String>,
-    /// Draws the side to move could claim now: (reason, clause).
+    /// Draws the side to move could claim now: (reason, clause). A draw that a move of the side
+    /// to move would produce counts too: the player claims it by declaring that move (FIDE 9.2,
+    /// 9.3); [`Outcome::claim_moves`] names those moves.
     pub claimable: Vec<(String, Option<String>)>,
+    /// For each claimable draw that does not hold yet but would after a move: the reason and the
+    /// moves that would produce it.
+    pub claim_moves: Vec<(String, Vec<Move>)>,
     /// The count, when the game ended by scoring.
     pub score: Option<Score>,
 }
@@ -114,7 +119,7 @@ impl Outcome {
                     s.push_str(&format!(", in check: {}", check_sentence(pos)));
                 }
                 for (reason, _) in &self.claimable {
-                    if let Some(why) = Outcome::claim_message(pos, reason) {
+                    if let Some(why) = self.claim_why(pos, reason) {
                         s.push_str(&format!("; {} may claim a draw: {why}", name(stm)));
                     }
                 }
@@ -139,6 +144,30 @@ impl Outcome {
     pub fn claim_message(pos: &Position, reason: &str) -> Option<String> {
         let rule = pos.rules().end_rules.iter().find(|e| e.reason == reason)?;
         Some(conditions_sentence(pos, rule, None))
+    }
+
+    /// Why the draw `reason` may be claimed in `pos`, the position this outcome was read from: as
+    /// [`Outcome::claim_message`] says where it holds now, or naming the moves that would produce
+    /// it (`by declaring f6g8, after which the same position has occurred 3 times`).
+    pub fn claim_why(&self, pos: &Position, reason: &str) -> Option<String> {
+        let Some((_, moves)) = self.claim_moves.iter().find(|(r, _)| r == reason) else {
+            return Outcome::claim_message(pos, reason);
+        };
+        let rule = pos.rules().end_rules.iter().find(|e| e.reason == reason)?;
+        let first = *moves.first()?;
+        let mut after = pos.clone();
+        after.play_unchecked(first);
+        let texts: Vec<String> = moves.iter().map(|m| crate::notation::written(pos, *m)).collect();
+        // A few moves by name; many (every quiet move, for a move counter) by count and example.
+        let declaring = if texts.len() <= 3 {
+            join_or(&texts)
+        } else {
+            format!("any of {} moves ({}, …)", texts.len(), texts[..3].join(", "))
+        };
+        Some(format!(
+            "by declaring {declaring}, after which {}",
+            conditions_sentence(&after, rule, None)
+        ))
     }
 }
 
@@ -546,6 +575,7 @@ impl Game {
                 reason: Some(reason.clone()),
                 clause: clause.clone(),
                 claimable: Vec::new(),
+                claim_moves: Vec::new(),
                 score: None,
             };
         }
@@ -556,6 +586,7 @@ impl Game {
             reason: None,
             clause: None,
             claimable: Vec::new(),
+            claim_moves: Vec::new(),
             score: None,
         };
         for (ri, r) in rules.end_rules.iter().enumerate() {
@@ -571,6 +602,13 @@ impl Game {
                 _ => pos.end_condition_holds(ri, ci),
             });
             if !holds {
+                if r.verdict == Verdict::ClaimableDraw {
+                    let moves = self.moves_producing(ri, r);
+                    if !moves.is_empty() {
+                        out.claimable.push((r.reason.clone(), rules.citation(&r.cite)));
+                        out.claim_moves.push((r.reason.clone(), moves));
+                    }
+                }
                 continue;
             }
             let clause = rules.citation(&r.cite);
@@ -612,10 +650,53 @@ impl Game {
                 reason: Some(r.reason.clone()),
                 clause,
                 claimable: Vec::new(),
+                claim_moves: Vec::new(),
                 score,
             };
         }
         out
+    }
+
+    /// The legal moves after which the claimable end rule `r` (index `ri`) would hold, for a rule
+    /// about repetition or a move counter (a draw "about to appear"); none for any other rule.
+    /// Cheap where no move could: a repetition needs a position seen often enough already, a
+    /// counter one ply short of its count.
+    fn moves_producing(&self, ri: usize, r: &EndRule) -> Vec<Move> {
+        let pos = self.current();
+        let about_to_appear = r.conditions.iter().any(|c| matches!(c, Condition::Repetition(_) | Condition::Counter { .. }));
+        if !about_to_appear {
+            return Vec::new();
+        }
+        let most_seen = {
+            let mut counts = std::collections::HashMap::new();
+            for k in &self.keys {
+                *counts.entry(*k).or_insert(0usize) += 1;
+            }
+            counts.into_values().max().unwrap_or(0)
+        };
+        let possible = r.conditions.iter().all(|c| match c {
+            Condition::Repetition(n) => most_seen + 1 >= *n as usize,
+            Condition::Counter { plies, resetting_kind } => pos.counter_for(*resetting_kind) + 1 >= *plies,
+            _ => true,
+        });
+        if !possible {
+            return Vec::new();
+        }
+        pos.legal_moves()
+            .into_iter()
+            .filter(|&m| {
+                let mut after = self.clone();
+                after.play(m);
+                let now = after.current();
+                r.conditions.iter().enumerate().all(|(ci, c)| match c {
+                    Condition::NoLegalMove => now.legal_moves().is_empty(),
+                    Condition::Repetition(n) => after.occurrences() >= *n as usize,
+                    Condition::CheckingThroughout => after.perpetual_checker().is_some(),
+                    Condition::Passes(n) => after.trailing_passes() >= *n as usize,
+                    _ => now.end_condition_holds(ri, ci),
+                })
+            })
+            .collect()
     }
 }
 
