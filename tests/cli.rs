@@ -317,7 +317,9 @@ fn play_names_the_moves_that_would_produce_a_claimable_draw() {
     assert_eq!(v["claimable"], serde_json::json!(["threefold-repetition"]), "{v}");
     assert_eq!(v["claim_moves"], serde_json::json!({"threefold-repetition": ["f6g8"]}), "{v}");
     // Where the draw holds already, no move is needed to claim it.
-    let r = arbiter(&["play", "chess", "--json", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"]);
+    let r = arbiter(&[
+        "play", "chess", "--json", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+    ]);
     let v = r.json();
     assert_eq!(v["claimable"], serde_json::json!(["threefold-repetition"]), "{v}");
     assert_eq!(v["claim_moves"], serde_json::json!({}), "{v}");

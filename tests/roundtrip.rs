@@ -42,9 +42,12 @@ fn every_position_played_reads_back_from_its_fen() {
             let mut pos = e.start();
             for _ in 0..plies {
                 let fen = pos.fen();
-                let back = e
-                    .from_fen(&fen)
-                    .unwrap_or_else(|err| panic!("{}: the position played is refused as FEN `{fen}`: {err}", Path::new(&rel).display()));
+                let back = e.from_fen(&fen).unwrap_or_else(|err| {
+                    panic!(
+                        "{}: the position played is refused as FEN `{fen}`: {err}",
+                        Path::new(&rel).display()
+                    )
+                });
                 assert_eq!(back.fen(), fen, "{rel}: the FEN read back is written differently");
                 let moves = texts(&pos);
                 assert_eq!(texts(&back), moves, "{rel}: the FEN read back has other moves: `{fen}`");

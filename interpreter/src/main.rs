@@ -833,9 +833,7 @@ fn report(game: &Game, json: bool) {
         println!(
             "claimable: {reason}{}{}",
             clause.clone().map(|c| format!(" ({c})")).unwrap_or_default(),
-            o.claim_why(pos, reason)
-                .map(|m| format!(" — {m}"))
-                .unwrap_or_default()
+            o.claim_why(pos, reason).map(|m| format!(" — {m}")).unwrap_or_default()
         );
     }
 }

@@ -126,17 +126,13 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
             if k.name == p.name.name {
                 // "Promote to itself" would be a promotion that may be declined, which `optionally`
                 // says (and FEN then knows a piece may stand in the zone unpromoted).
-                let d = Diagnostic::error(
-                    codes::CONTRADICTION,
-                    k.span,
-                    format!("`{}` cannot promote to its own kind", k.name),
-                )
-                .label("its own kind")
-                .help(if pr.optional.is_some() {
-                    "remove it: `optionally` already lets the piece stay as it is".to_string()
-                } else {
-                    format!("remove it and add `, optionally` to let the {} stay as it is", k.name)
-                });
+                let d = Diagnostic::error(codes::CONTRADICTION, k.span, format!("`{}` cannot promote to its own kind", k.name))
+                    .label("its own kind")
+                    .help(if pr.optional.is_some() {
+                        "remove it: `optionally` already lets the piece stay as it is".to_string()
+                    } else {
+                        format!("remove it and add `, optionally` to let the {} stay as it is", k.name)
+                    });
                 cx.diags.push(d);
                 continue;
             }

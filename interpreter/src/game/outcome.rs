@@ -663,7 +663,10 @@ impl Game {
     /// counter one ply short of its count.
     fn moves_producing(&self, ri: usize, r: &EndRule) -> Vec<Move> {
         let pos = self.current();
-        let about_to_appear = r.conditions.iter().any(|c| matches!(c, Condition::Repetition(_) | Condition::Counter { .. }));
+        let about_to_appear = r
+            .conditions
+            .iter()
+            .any(|c| matches!(c, Condition::Repetition(_) | Condition::Counter { .. }));
         if !about_to_appear {
             return Vec::new();
         }

@@ -582,7 +582,10 @@ mod tests {
         assert!(big.contains("`99999999999999999999` is too large"), "{big}");
         assert!(!big.contains("whole number"), "{big}");
         let clock = refusal("4k3/8/8/8/8/8/8/4K3 w - - 70000 1");
-        assert!(clock.contains("the halfmove clock (field 5) `70000` is too large: at most 65535"), "{clock}");
+        assert!(
+            clock.contains("the halfmove clock (field 5) `70000` is too large: at most 65535"),
+            "{clock}"
+        );
         // The largest clock is kept as it is.
         let kept = e.from_fen("4k3/8/8/8/8/8/8/4K3 w - - 65535 1").expect("valid");
         assert_eq!(kept.halfmove_clock(), 65535);
@@ -595,8 +598,14 @@ mod tests {
     fn a_bad_rank_is_named_as_the_board_names_it() {
         // The first rank written is chess's rank 8.
         let first = refusal("rnbqkbn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-        assert!(first.starts_with("rank 8 (field 1, the 1st rank from the top) has 7 squares"), "{first}");
+        assert!(
+            first.starts_with("rank 8 (field 1, the 1st rank from the top) has 7 squares"),
+            "{first}"
+        );
         let second = refusal("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-        assert!(second.starts_with("rank 7 (field 1, the 2nd rank from the top) has 9 squares"), "{second}");
+        assert!(
+            second.starts_with("rank 7 (field 1, the 2nd rank from the top) has 9 squares"),
+            "{second}"
+        );
     }
 }
