@@ -154,54 +154,39 @@ fn a_pass_may_not_leave_the_own_royal_attacked() {
 }
 
 /// `from ZONE` binds a slide's and a hop's attacks as it binds their moves: a piece standing
-/// outside its zone attacks nothing along those lines and pins nothing.
+/// outside its zone attacks nothing along those lines and pins nothing. (Each piece reaches the
+/// squares outside its zone by a move from inside it.)
 #[test]
 fn slides_and_hops_attack_only_from_their_zone() {
     let e = Engine::new(rules("tests/variants/zoned-lines.rules", &[]));
+    let at = |fen: &str| e.from_fen(fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
     let moves = |fen: &str| -> Vec<String> {
-        let pos = e.from_fen(fen).expect("valid");
+        let pos = at(fen);
         pos.legal_moves().into_iter().map(|m| uci::to_text(&pos, m)).collect()
     };
     // Black's bishop slides only from its corner (a8): on a8 it gives check along the diagonal,
     // on b7 it attacks nothing, and the king may step onto its diagonal.
-    assert!(e.from_fen("b3k3/8/8/3K4/8/8/8/8 w - - 0 1").expect("valid").in_check());
-    assert!(!e.from_fen("4k3/1b6/8/3K4/8/8/8/8 w - - 0 1").expect("valid").in_check());
+    assert!(at("b3k3/8/8/3K4/8/8/8/8 w - - 0 1").in_check());
+    assert!(!at("4k3/1b6/8/3K4/8/8/8/8 w - - 0 1").in_check());
     assert!(moves("4k3/1b6/8/8/4K3/8/8/8 w - - 0 1").contains(&"e4d5".to_string()));
     assert!(!moves("b3k3/8/8/8/4K3/8/8/8 w - - 0 1").contains(&"e4d5".to_string()));
-    // Black's rook slides only from the a-file: from b1 it pins nothing; from a1 it pins the pawn.
-    assert!(moves("4k3/8/8/8/8/8/8/1rP1K3 w - - 0 1").contains(&"c1c2".to_string()));
-    assert!(!moves("4k3/8/8/8/8/8/8/r1P1K3 w - - 0 1").contains(&"c1c2".to_string()));
-    // Black's cannon hops only from its corner (a8): from b8 over a screen it attacks nothing.
-    assert!(!e.from_fen("1c2k3/8/8/8/1P6/8/8/1K6 w - - 0 1").expect("valid").in_check());
-    assert!(e.from_fen("c3k3/8/8/8/P7/8/8/K7 w - - 0 1").expect("valid").in_check());
-    assert!(moves("1c2k3/8/8/8/1P6/8/8/K7 w - - 0 1").contains(&"a1b1".to_string()));
+    // Black's rook slides only from the a-file: from b1 it pins nothing; from a1 it pins the guard.
+    assert!(moves("4k3/8/8/8/8/8/8/1rG1K3 w - - 0 1").contains(&"c1c2".to_string()));
+    assert!(!moves("4k3/8/8/8/8/8/8/r1G1K3 w - - 0 1").contains(&"c1c2".to_string()));
+    // Black's cannon hops only from the a-file: from d7 over a screen it attacks nothing.
+    assert!(!at("4k3/3c4/8/8/3G4/8/8/3K4 w - - 0 1").in_check());
+    assert!(at("4k3/c7/8/8/G7/8/8/K7 w - - 0 1").in_check());
+    assert!(moves("4k3/3c4/8/8/3G4/8/8/2K5 w - - 0 1").contains(&"c1d1".to_string()));
     // The generator's shortcuts (pins, quiet moves) agree with the plain definition.
     for fen in [
         "4k3/1b6/8/8/4K3/8/8/8 w - - 0 1",
-        "4k3/8/8/8/8/8/8/1rP1K3 w - - 0 1",
-        "4k3/8/8/8/8/8/8/r1P1K3 w - - 0 1",
-        "1c2k3/8/8/8/1P6/8/8/K7 w - - 0 1",
-        "b3k3/1P6/8/8/4K3/8/8/1R6 b - - 0 1",
+        "4k3/8/8/8/8/8/8/1rG1K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/r1G1K3 w - - 0 1",
+        "4k3/3c4/8/8/3G4/8/8/2K5 w - - 0 1",
+        "b3k3/2P5/8/8/6K1/8/8/1R6 b - - 0 1",
     ] {
         shortcuts_agree(&e, fen, 2);
     }
-}
-
-/// A `direction` item may name directions as well as offsets, combined with `|` as the manual says.
-#[test]
-fn a_direction_combines_names_and_offsets() {
-    let text = r#"
-game "Directions" { players white "w", black "b" }
-board 8 x 8 squares { files a..h  ranks 1..8 }
-direction wazir = orthogonal
-direction royal = wazir | diagonal | (2,0) | (-2,0)
-piece King "K" royal { step royal }
-setup "4k3/8/8/8/3K4/8/8/8 w - - 0 1"
-"#;
-    let c = arbiter::check::check_source("directions.rules", text, None, &[]);
-    let e = Engine::new(c.rules.unwrap_or_else(|| panic!("{:?}", c.diagnostics)));
-    // Eight neighbours and two squares two files away.
-    assert_eq!(e.start().legal_moves().len(), 10);
 }
 
 /// A castling piece stops short of its partner: with the partner as near as the distance or
