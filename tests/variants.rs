@@ -206,3 +206,20 @@ fn castling_never_lands_on_or_past_the_partner() {
     // The rook two squares away: the king would land on it.
     assert!(castles("4k3/8/8/8/8/8/8/4K1R1 w K - 0 1").is_empty());
 }
+
+/// A `direction` item may name directions as well as offsets, combined with `|` as the manual says.
+#[test]
+fn a_direction_combines_names_and_offsets() {
+    let text = r#"
+game "Directions" { players white "w", black "b" }
+board 8 x 8 squares { files a..h  ranks 1..8 }
+direction wazir = orthogonal
+direction royal = wazir | diagonal | (2,0) | (-2,0)
+piece King "K" royal { step royal }
+setup "4k3/8/8/8/3K4/8/8/8 w - - 0 1"
+"#;
+    let c = arbiter::check::check_source("directions.rules", text, None, &[]);
+    let e = Engine::new(c.rules.unwrap_or_else(|| panic!("{:?}", c.diagnostics)));
+    // Eight neighbours and two squares two files away.
+    assert_eq!(e.start().legal_moves().len(), 10);
+}
