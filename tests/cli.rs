@@ -6,7 +6,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{Run, arbiter};
+use common::{Run, arbiter, arbiter_within, mkfifo, scratch};
 
 /// Kiwipete, the standard perft test position with castling, en passant and promotions nearby.
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -425,4 +425,123 @@ fn an_unreadable_move_is_reported() {
     assert_eq!(v["ply"], 2, "{v}");
     assert_eq!(v["move"], "banana", "{v}");
     assert!(v["reason"].is_string(), "{v}");
+}
+
+// ---------------------------------------------------------------- files that are not files
+
+/// A sparse file of `size` bytes: large on paper, nothing written.
+fn sparse(path: &std::path::Path, size: u64) {
+    std::fs::File::create(path)
+        .and_then(|f| f.set_len(size))
+        .unwrap_or_else(|e| panic!("cannot make {}: {e}", path.display()));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_device_or_a_fifo_as_a_ruleset_is_refused_at_once() {
+    let r = arbiter_within(20, &["check", "/dev/zero"]);
+    r.assert_exit(1);
+    assert!(
+        r.stdout.contains("cannot read /dev/zero: it is a device, not a regular file"),
+        "{}",
+        r.stdout
+    );
+    let dir = scratch("ruleset-fifo");
+    let fifo = dir.join("game.rules");
+    mkfifo(&fifo);
+    let fifo = fifo.to_str().expect("a UTF-8 temporary path");
+    let r = arbiter_within(20, &["perft", fifo, "1"]);
+    r.assert_fails_cleanly(1);
+    assert!(
+        r.stderr.contains(&format!("cannot read {fifo}: it is a FIFO (named pipe), not a regular file")),
+        "{}",
+        r.stderr
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn extending_a_device_a_fifo_or_a_folder_is_a_diagnostic() {
+    let dir = scratch("extends-special");
+    mkfifo(&dir.join("pipe.rules"));
+    std::fs::create_dir(dir.join("folder.rules")).expect("writable");
+    for (target, what) in [
+        ("/dev/zero", "a device"),
+        ("pipe.rules", "a FIFO (named pipe)"),
+        ("folder.rules", "a directory"),
+    ] {
+        let rules = dir.join("variant.rules");
+        std::fs::write(&rules, format!("extends \"{target}\"\n")).expect("writable");
+        let r = arbiter_within(20, &["check", rules.to_str().expect("a UTF-8 temporary path")]);
+        r.assert_exit(1);
+        assert!(r.stdout.contains("error[E0002]: cannot read `"), "{target}: {}", r.stdout);
+        assert!(
+            r.stdout.contains(&format!("{target}`: it is {what}, not a regular file")),
+            "{target}: {}",
+            r.stdout
+        );
+    }
+}
+
+#[test]
+fn a_ruleset_over_the_size_limit_is_refused_with_its_size() {
+    let dir = scratch("large-ruleset");
+    let big = dir.join("big.rules");
+    sparse(&big, 5 << 20);
+    let r = arbiter_within(20, &["check", big.to_str().expect("a UTF-8 temporary path")]);
+    r.assert_exit(1);
+    assert!(
+        r.stdout.contains("it is 5 MiB (5242880 bytes), larger than the limit of 4 MiB"),
+        "{}",
+        r.stdout
+    );
+    // A base file over the limit, reached through `extends`.
+    let variant = dir.join("variant.rules");
+    std::fs::write(&variant, "extends \"big.rules\"\n").expect("writable");
+    let r = arbiter_within(20, &["check", variant.to_str().expect("a UTF-8 temporary path")]);
+    r.assert_exit(1);
+    assert!(r.stdout.contains("larger than the limit of 4 MiB"), "{}", r.stdout);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_game_record_that_is_a_device_a_fifo_or_a_folder_is_refused_at_once() {
+    let dir = scratch("record-special");
+    let fifo = dir.join("game.pgn");
+    mkfifo(&fifo);
+    let fifo = fifo.to_str().expect("a UTF-8 temporary path").to_string();
+    let folder = dir.to_str().expect("a UTF-8 temporary path").to_string();
+    for (args, path, what) in [
+        (["play", "chess", "--pgn"], "/dev/urandom", "a device"),
+        (["play", "chess", "--pgn"], fifo.as_str(), "a FIFO (named pipe)"),
+        (["play", "go", "--sgf"], fifo.as_str(), "a FIFO (named pipe)"),
+        (["play", "chess", "--pgn"], folder.as_str(), "a directory"),
+    ] {
+        let mut all: Vec<&str> = args.to_vec();
+        all.push(path);
+        let r = arbiter_within(20, &all);
+        r.assert_fails_cleanly(1);
+        assert!(
+            r.stderr.contains(&format!("cannot read {path}: it is {what}, not a regular file")),
+            "{all:?}: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn a_game_record_over_the_size_limit_is_refused_with_its_size() {
+    let dir = scratch("large-record");
+    for (flag, name) in [("--pgn", "game.pgn"), ("--pgn", "game.wxf"), ("--sgf", "game.sgf")] {
+        let big = dir.join(name);
+        sparse(&big, 17 << 20);
+        let ruleset = if flag == "--sgf" { "go" } else { "chess" };
+        let r = arbiter_within(20, &["play", ruleset, flag, big.to_str().expect("a UTF-8 temporary path")]);
+        r.assert_fails_cleanly(1);
+        assert!(
+            r.stderr.contains("it is 17 MiB (17825792 bytes), larger than the limit of 16 MiB"),
+            "{name}: {}",
+            r.stderr
+        );
+    }
 }

@@ -8,7 +8,7 @@ use arbiter::scenario::{self, Report, Runner, Verdict};
 
 mod common;
 
-use common::{arbiter, root};
+use common::{arbiter, arbiter_within, root, scratch};
 
 fn runner() -> Runner {
     Runner::new(vec![root().join("rulesets")])
@@ -324,4 +324,70 @@ fn ctrl_c_stops_a_scenario_run_part_way_and_reports_what_was_done() {
     assert_eq!(status.code(), Some(130), "stdout: {rest:?}\nstderr: {stderr}");
     assert_eq!(rest, ["", "1 passed, 0 failed"], "the summary of the scenarios finished");
     assert!(stderr.contains("interrupted: 1 of 2 scenarios run"), "{stderr}");
+}
+
+// ---------------------------------------------------------------- folders and files that are not files
+
+/// A folder holding one passing scenario and two symlinks to itself: walking it naively finds
+/// 2^40 paths before the system refuses one.
+#[cfg(unix)]
+#[test]
+fn scenario_run_searches_a_folder_with_a_symlink_loop_once() {
+    let dir = scratch("scenario-loop");
+    std::fs::copy(
+        root().join("scenarios/chess/castling-both-ways.ron"),
+        dir.join("castling-both-ways.ron"),
+    )
+    .expect("the library scenario copies");
+    std::os::unix::fs::symlink(".", dir.join("x")).expect("symlinks work here");
+    std::os::unix::fs::symlink(".", dir.join("y")).expect("symlinks work here");
+    // The command first, with a deadline: without the check the walk never ends.
+    let r = arbiter_within(60, &["scenario", "run", dir.to_str().expect("a UTF-8 temporary path")]);
+    assert_eq!(r.code, Some(0), "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    assert_eq!(r.stdout.lines().last(), Some("1 passed, 0 failed"), "{}", r.stdout);
+    let files = scenario::collect(std::slice::from_ref(&dir)).expect("the folder reads");
+    assert_eq!(files, [dir.join("castling-both-ways.ron")]);
+}
+
+/// A FIFO named like a scenario, and a scenario whose SGF start is a device: each is an error
+/// saying what the file is, not a run that waits or reads forever.
+#[cfg(unix)]
+#[test]
+fn a_scenario_or_its_record_that_is_not_a_regular_file_is_an_error() {
+    let dir = scratch("scenario-special");
+    common::mkfifo(&dir.join("pipe.ron"));
+    std::fs::write(
+        dir.join("device-start.ron"),
+        "(title: \"a record that never ends\", ruleset: \"go\", start: Sgf(\"/dev/zero\"))",
+    )
+    .expect("writable");
+    let reports: Vec<Report> = scenario::collect(std::slice::from_ref(&dir))
+        .expect("the folder reads")
+        .iter()
+        .map(|f| runner().run_file(f))
+        .collect();
+    let errors = problems(&reports);
+    assert!(
+        errors.contains("pipe.ron: cannot read: it is a FIFO (named pipe), not a regular file"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("cannot read /dev/zero: it is a device, not a regular file"),
+        "{errors}"
+    );
+    let r = arbiter_within(60, &["scenario", "run", dir.to_str().expect("a UTF-8 temporary path")]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(r.stdout.contains("it is a FIFO (named pipe)"), "{}", r.stdout);
+}
+
+#[test]
+fn a_scenario_over_the_size_limit_is_an_error_with_its_size() {
+    let dir = scratch("scenario-large");
+    let big = dir.join("big.ron");
+    std::fs::File::create(&big).and_then(|f| f.set_len(17 << 20)).expect("writable");
+    let report = runner().run_file(&big);
+    assert!(
+        problems(&[report]).contains("it is 17 MiB (17825792 bytes), larger than the limit of 16 MiB"),
+        "the size and the limit are given"
+    );
 }

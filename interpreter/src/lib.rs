@@ -12,6 +12,7 @@ pub mod check;
 pub mod compile;
 pub mod diag;
 pub mod game;
+pub mod input;
 pub mod model;
 pub mod notation;
 pub mod scenario;

@@ -26,7 +26,9 @@ use serde_json::json;
 #[command(
     name = "arbiter",
     version,
-    about = "Check, run and explain board-game rules written in Arbiter's rules language"
+    about = "Check, run and explain board-game rules written in Arbiter's rules language",
+    after_help = "Files are read only when they are regular files within a size limit: 4 MiB for a ruleset and \
+                  each file it extends, 16 MiB for a game record (--pgn, --sgf) or a scenario."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -90,11 +92,12 @@ enum Command {
         common: Common,
         #[arg(long)]
         json: bool,
-        /// Read the moves from a PGN file (its FEN tag, if any, sets the start).
+        /// Read the moves from a PGN file (its FEN tag, if any, sets the start); a `.wxf` file is read
+        /// as WXF. At most 16 MiB.
         #[arg(long, value_name = "FILE")]
         pgn: Option<PathBuf>,
         /// Read a go record from an SGF file: its main line, setup stones and player to move; its
-        /// `SZ` and `KM` become `--param size=N` and `--param komi=K` unless given.
+        /// `SZ` and `KM` become `--param size=N` and `--param komi=K` unless given. At most 16 MiB.
         #[arg(long, value_name = "FILE", conflicts_with_all = ["pgn", "fen"])]
         sgf: Option<PathBuf>,
         /// Mark the chains containing these points dead before counting (go): `--dead D4,E5`.
@@ -180,7 +183,9 @@ fn main() -> ExitCode {
 /// Finds a ruleset: an existing path, or a bundled name under `rulesets/`.
 fn locate(ruleset: &str) -> Result<PathBuf, Failure> {
     let p = Path::new(ruleset);
-    if p.is_file() {
+    // Anything at the path but a folder is the ruleset: reading it says what is wrong with a
+    // device or a FIFO, rather than looking for a bundled ruleset of that name.
+    if p.exists() && !p.is_dir() {
         return Ok(p.to_path_buf());
     }
     let name = ruleset.trim_end_matches(".rules");
@@ -728,7 +733,8 @@ fn with_clause(message: &str, clause: &Option<String>) -> String {
 /// Plays a line of moves written in coordinates, SAN or WXF; an illegal one is a failure with code 2.
 /// A game record file read in `format`; errors name the file, line and column.
 fn read_record(path: &Path, format: Format) -> Result<GameRecord, Failure> {
-    let text = std::fs::read_to_string(path).map_err(|err| Failure::input(format!("cannot read {}: {err}", path.display())))?;
+    let text = arbiter::input::read_text(path, arbiter::input::RECORD_LIMIT)
+        .map_err(|err| Failure::input(format!("cannot read {}: {err}", path.display())))?;
     arbiter::notation::record::read(&text, format).map_err(|err| Failure::input(format!("{}: {err}", path.display())))
 }
 

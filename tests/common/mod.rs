@@ -96,3 +96,62 @@ pub fn arbiter(args: &[&str]) -> Run {
     assert!(!r.stderr.contains("panicked"), "the binary panicked:\n{}", r.stderr);
     r
 }
+
+/// Runs the built `arbiter` as [`arbiter`] does, but gives it `seconds` to finish: a run that
+/// takes longer is killed and the test fails, saying so, rather than hanging.
+pub fn arbiter_within(seconds: u64, args: &[&str]) -> Run {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the arbiter binary runs");
+    // Read both pipes while waiting, so a chatty run cannot stall on a full pipe.
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            let _ = pipe.read_to_end(&mut text);
+            String::from_utf8_lossy(&text).into_owned()
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped")));
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited for") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`arbiter {}` did not finish within {seconds} s", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let r = Run {
+        code: status.code(),
+        stdout: stdout.join().expect("the stdout reader ends"),
+        stderr: stderr.join().expect("the stderr reader ends"),
+    };
+    assert!(!r.stderr.contains("panicked"), "the binary panicked:\n{}", r.stderr);
+    r
+}
+
+/// A fresh, empty folder under the system's temporary folder, named after the test.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
+    dir
+}
+
+/// Makes a FIFO (named pipe) at `path` with the system's `mkfifo`.
+pub fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {} failed", path.display());
+}

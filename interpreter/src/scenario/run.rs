@@ -4,7 +4,7 @@
 //! first failure (step, caption, expectation, what happened instead), or an error in the scenario
 //! itself — and one [`Frame`] per step for a viewer to show. Nothing here prints or panics.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -68,16 +68,19 @@ pub fn pick_random(pos: &Position, rng: &mut impl Rng) -> Option<Move> {
 }
 
 /// The scenario files under `paths`: a file as given, a folder searched recursively for `*.ron`
-/// (sorted, so runs are in a stable order).
+/// (sorted, so runs are in a stable order). A folder reached twice — through a symlink back to
+/// itself or to a folder already searched — is searched once, so a symlink loop ends.
 ///
 /// # Errors
 /// A path that does not exist or a folder that cannot be read.
 pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ScenarioError> {
     let mut out = Vec::new();
+    let mut seen = HashSet::new();
     for p in paths {
         if p.is_dir() {
-            walk(p, &mut out)?;
-        } else if p.is_file() {
+            walk(p, &mut out, &mut seen)?;
+        } else if p.exists() {
+            // A file, or something that is not one (a FIFO): reading it says which.
             out.push(p.clone());
         } else {
             return Err(ScenarioError::new(p, "no such file or folder"));
@@ -86,13 +89,19 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ScenarioError> {
     Ok(out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ScenarioError> {
+/// Adds the `*.ron` files under `dir` to `out`; `seen` holds the real paths of the folders
+/// already searched.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) -> Result<(), ScenarioError> {
+    let real = std::fs::canonicalize(dir).map_err(|e| ScenarioError::new(dir, format!("cannot read the folder: {e}")))?;
+    if !seen.insert(real) {
+        return Ok(());
+    }
     let entries = std::fs::read_dir(dir).map_err(|e| ScenarioError::new(dir, format!("cannot read the folder: {e}")))?;
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
     for p in paths {
         if p.is_dir() {
-            walk(&p, out)?;
+            walk(&p, out, seen)?;
         } else if p.extension().is_some_and(|x| x == "ron") {
             out.push(p);
         }
@@ -406,7 +415,8 @@ fn start_position(engine: &Engine, start: &Start, dir: &Path) -> Result<(Positio
         Start::Fen(f) => f.clone(),
         Start::Sgf(file) => {
             let full = dir.join(file);
-            let text = std::fs::read_to_string(&full).map_err(|e| format!("cannot read {}: {e}", full.display()))?;
+            let text = crate::input::read_text(&full, crate::input::RECORD_LIMIT)
+                .map_err(|e| format!("cannot read {}: {e}", full.display()))?;
             let game = crate::notation::sgf::parse(&text).map_err(|e| format!("{}: {e}", full.display()))?;
             let fen = game.fen(rules).map_err(|e| format!("{}: {e}", full.display()))?;
             let moves = game.gtp_moves().map_err(|e| format!("{}: {e}", full.display()))?;
