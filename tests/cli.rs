@@ -453,7 +453,8 @@ fn a_device_or_a_fifo_as_a_ruleset_is_refused_at_once() {
     let r = arbiter_within(20, &["perft", fifo, "1"]);
     r.assert_fails_cleanly(1);
     assert!(
-        r.stderr.contains(&format!("cannot read {fifo}: it is a FIFO (named pipe), not a regular file")),
+        r.stderr
+            .contains(&format!("cannot read {fifo}: it is a FIFO (named pipe), not a regular file")),
         "{}",
         r.stderr
     );

@@ -31,9 +31,14 @@ pub enum ReadError {
     /// Something other than a regular file; the words say what (`a directory`, `a FIFO (named pipe)`).
     NotAFile(&'static str),
     /// Larger than the limit; `size` is what the file system said.
-    TooLarge { size: u64, limit: u64 },
+    TooLarge {
+        size: u64,
+        limit: u64,
+    },
     /// Within the limit when looked at, but it grew past the limit while it was read.
-    Grew { limit: u64 },
+    Grew {
+        limit: u64,
+    },
     /// The bytes are not UTF-8 text.
     NotUtf8,
     /// Any other failure of the operating system.
@@ -47,7 +52,12 @@ impl fmt::Display for ReadError {
             ReadError::PermissionDenied => f.write_str("permission denied"),
             ReadError::NotAFile(what) => write!(f, "it is {what}, not a regular file"),
             ReadError::TooLarge { size, limit } => {
-                write!(f, "it is {} ({size} bytes), larger than the limit of {}", bytes(*size), bytes(*limit))
+                write!(
+                    f,
+                    "it is {} ({size} bytes), larger than the limit of {}",
+                    bytes(*size),
+                    bytes(*limit)
+                )
             }
             ReadError::Grew { limit } => write!(f, "it grew past the limit of {} while it was read", bytes(*limit)),
             ReadError::NotUtf8 => f.write_str("it is not UTF-8 text"),
@@ -182,7 +192,10 @@ mod tests {
         let err = read_text(&f, 4 << 20).expect_err("over the limit");
         assert!(matches!(err, ReadError::TooLarge { size, limit } if size == 5 << 20 && limit == 4 << 20));
         assert_eq!(err.to_string(), "it is 5 MiB (5242880 bytes), larger than the limit of 4 MiB");
-        assert_eq!(read_text(&dir.join("missing"), 10).expect_err("missing").to_string(), "no such file");
+        assert_eq!(
+            read_text(&dir.join("missing"), 10).expect_err("missing").to_string(),
+            "no such file"
+        );
         std::fs::write(&f, [0xff, 0xfe]).expect("writable");
         assert!(matches!(read_text(&f, 10), Err(ReadError::NotUtf8)));
     }

@@ -86,9 +86,9 @@ pub(super) fn dirs(cx: &mut Cx, names: &[ast::Ident]) -> Vec<(i32, i32)> {
                 cx.diags.push(d);
             }
             None => {
-                let mut cands: Vec<String> = BUILTIN_DIRECTIONS.iter().map(|s| s.to_string()).collect();
-                cands.extend(cx.directions.keys().cloned());
-                cx.unknown(&n.name, n.span, "direction", cands.iter().map(|s| s.as_str()));
+                let cands = BUILTIN_DIRECTIONS.iter().copied().chain(cx.directions.keys().map(String::as_str));
+                let d = super::unknown_name(&mut cx.suggestions_left, &n.name, n.span, "direction", cands);
+                cx.diags.push(d);
             }
         }
     }
@@ -369,8 +369,14 @@ fn term_by_side(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<BySide<SquareSet>> {
             // Defined, but its definition has an error that is already reported.
             None if cx.broken_zones.contains(&id.name) => None,
             None => {
-                let names: Vec<String> = cx.zones.keys().cloned().collect();
-                cx.unknown(&id.name, id.span, "zone", names.iter().map(|s| s.as_str()));
+                let d = super::unknown_name(
+                    &mut cx.suggestions_left,
+                    &id.name,
+                    id.span,
+                    "zone",
+                    cx.zones.keys().map(String::as_str),
+                );
+                cx.diags.push(d);
                 None
             }
         };

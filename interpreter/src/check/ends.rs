@@ -7,11 +7,12 @@ use crate::syntax::ast;
 
 pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has_check: bool, has_pass: bool) -> Vec<EndRule> {
     let mut out = Vec::new();
-    let mut seen: Vec<(String, crate::diag::Span)> = Vec::new();
+    // By name, so many end rules cost no more than their number.
+    let mut seen: std::collections::HashMap<String, crate::diag::Span> = std::collections::HashMap::new();
     for it in items {
         let ast::Item::End(rules) = it else { continue };
         for r in rules {
-            if let Some((_, first)) = seen.iter().find(|(n, _)| *n == r.label.name) {
+            if let Some(first) = seen.get(&r.label.name) {
                 let d = Diagnostic::error(
                     codes::DUPLICATE,
                     r.label.span,
@@ -22,7 +23,7 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
                 cx.diags.push(d);
                 continue;
             }
-            seen.push((r.label.name.clone(), r.label.span));
+            seen.insert(r.label.name.clone(), r.label.span);
             let mut conditions = Vec::new();
             let mut ok = true;
             for c in &r.conditions {
@@ -57,8 +58,14 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
                                     0.0
                                 }
                                 None => {
-                                    let names: Vec<String> = cx.params.keys().cloned().collect();
-                                    cx.unknown(&id.name, id.span, "parameter", names.iter().map(|s| s.as_str()));
+                                    let d = super::unknown_name(
+                                        &mut cx.suggestions_left,
+                                        &id.name,
+                                        id.span,
+                                        "parameter",
+                                        cx.params.keys().map(String::as_str),
+                                    );
+                                    cx.diags.push(d);
                                     0.0
                                 }
                             }

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::input::{RULES_LIMIT, read_text};
 use crate::diag::{Diagnostic, Diagnostics, FileId, Sources, Span, codes};
+use crate::input::{RULES_LIMIT, read_text};
 use crate::model::Rules;
 use crate::syntax::{ast, parse_file};
 
@@ -151,12 +151,8 @@ fn load_items(
                     Err(e) => {
                         unreadable.extend(EVERYTHING.map(String::from));
                         diags.push(
-                            Diagnostic::error(
-                                codes::FILE,
-                                path.span,
-                                format!("cannot read `{}`: {e}", full.display()),
-                            )
-                            .label("extended here"),
+                            Diagnostic::error(codes::FILE, path.span, format!("cannot read `{}`: {e}", full.display()))
+                                .label("extended here"),
                         )
                     }
                 }

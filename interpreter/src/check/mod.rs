@@ -102,6 +102,34 @@ struct Cx<'a> {
     directions: HashMap<String, (Vec<(i32, i32)>, Span)>,
     kinds: HashMap<String, KindId>,
     kind_names: Vec<String>,
+    /// What is left of the [`SUGGESTION_BUDGET`].
+    suggestions_left: usize,
+}
+
+/// How many defined names the checker may compare with unknown names in all. Each comparison is
+/// cheap, but a file with thousands of unknown names among thousands of defined ones would take
+/// quadratic time; past the budget, unknown names get no "did you mean".
+const SUGGESTION_BUDGET: usize = 100_000;
+
+/// "unknown zone `x`", with the closest of `candidates` as a hint, or the list of them when it is
+/// short. `left` is the [`SUGGESTION_BUDGET`] remaining: comparing costs one per candidate, and an
+/// unknown name with more candidates than are left gets no hint (and costs nothing more).
+fn unknown_name<'n>(left: &mut usize, name: &str, span: Span, what: &str, candidates: impl IntoIterator<Item = &'n str>) -> Diagnostic {
+    let mut d = Diagnostic::error(codes::UNKNOWN_NAME, span, format!("unknown {what} `{name}`")).label(format!("no {what} has this name"));
+    let cands: Vec<&str> = candidates.into_iter().take(*left + 1).collect();
+    if cands.len() > *left {
+        *left = 0;
+        return d;
+    }
+    *left -= cands.len();
+    if let Some(s) = suggest(name, cands.iter().copied()) {
+        d = d.help(format!("did you mean `{s}`?"));
+    } else if !cands.is_empty() && cands.len() <= 12 {
+        let mut c = cands.clone();
+        c.sort();
+        d = d.help(format!("known {what}s: {}", c.join(", ")));
+    }
+    d
 }
 
 impl Cx<'_> {
@@ -141,8 +169,14 @@ impl Cx<'_> {
                         return None;
                     }
                     None => {
-                        let names: Vec<String> = self.params.keys().cloned().collect();
-                        self.unknown(&id.name, id.span, "parameter", names.iter().map(|s| s.as_str()));
+                        let d = unknown_name(
+                            &mut self.suggestions_left,
+                            &id.name,
+                            id.span,
+                            "parameter",
+                            self.params.keys().map(String::as_str),
+                        );
+                        self.diags.push(d);
                         return None;
                     }
                 }
@@ -165,16 +199,7 @@ impl Cx<'_> {
     }
 
     fn unknown<'n>(&mut self, name: &str, span: Span, what: &str, candidates: impl IntoIterator<Item = &'n str>) {
-        let cands: Vec<&str> = candidates.into_iter().collect();
-        let mut d =
-            Diagnostic::error(codes::UNKNOWN_NAME, span, format!("unknown {what} `{name}`")).label(format!("no {what} has this name"));
-        if let Some(s) = suggest(name, cands.iter().copied()) {
-            d = d.help(format!("did you mean `{s}`?"));
-        } else if !cands.is_empty() && cands.len() <= 12 {
-            let mut c = cands.clone();
-            c.sort();
-            d = d.help(format!("known {what}s: {}", c.join(", ")));
-        }
+        let d = unknown_name(&mut self.suggestions_left, name, span, what, candidates);
         self.diags.push(d);
     }
 
@@ -230,6 +255,7 @@ fn resolve(
         directions: HashMap::new(),
         kinds: HashMap::new(),
         kind_names: Vec::new(),
+        suggestions_left: SUGGESTION_BUDGET,
     };
 
     // Parameters, then command-line overrides.
@@ -502,8 +528,14 @@ fn resolve(
                             false
                         }
                         None => {
-                            let names: Vec<String> = cx.params.keys().cloned().collect();
-                            cx.unknown(&id.name, id.span, "parameter", names.iter().map(|s| s.as_str()));
+                            let d = unknown_name(
+                                &mut cx.suggestions_left,
+                                &id.name,
+                                id.span,
+                                "parameter",
+                                cx.params.keys().map(String::as_str),
+                            );
+                            cx.diags.push(d);
                             false
                         }
                     }

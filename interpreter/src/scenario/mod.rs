@@ -335,8 +335,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
 /// # Errors
 /// The file cannot be read, or [`parse`] fails.
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-    let text = crate::input::read_text(path, crate::input::SCENARIO_LIMIT)
-        .map_err(|e| ScenarioError::new(path, format!("cannot read: {e}")))?;
+    let text =
+        crate::input::read_text(path, crate::input::SCENARIO_LIMIT).map_err(|e| ScenarioError::new(path, format!("cannot read: {e}")))?;
     parse(&text, path)
 }
 

@@ -415,8 +415,8 @@ fn start_position(engine: &Engine, start: &Start, dir: &Path) -> Result<(Positio
         Start::Fen(f) => f.clone(),
         Start::Sgf(file) => {
             let full = dir.join(file);
-            let text = crate::input::read_text(&full, crate::input::RECORD_LIMIT)
-                .map_err(|e| format!("cannot read {}: {e}", full.display()))?;
+            let text =
+                crate::input::read_text(&full, crate::input::RECORD_LIMIT).map_err(|e| format!("cannot read {}: {e}", full.display()))?;
             let game = crate::notation::sgf::parse(&text).map_err(|e| format!("{}: {e}", full.display()))?;
             let fen = game.fen(rules).map_err(|e| format!("{}: {e}", full.display()))?;
             let moves = game.gtp_moves().map_err(|e| format!("{}: {e}", full.display()))?;
