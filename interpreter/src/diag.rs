@@ -38,11 +38,51 @@ impl Span {
 #[derive(Clone, Debug, Default)]
 pub struct Sources {
     files: Vec<(String, String)>,
+    /// For each file, where its lines start and how many characters come before each
+    /// [`CHECKPOINT`]-byte block, so [`Sources::line_col`] costs no more than one block of counting.
+    index: Vec<LineIndex>,
+}
+
+/// Bytes between two counts of characters in a [`LineIndex`].
+const CHECKPOINT: usize = 1024;
+
+#[derive(Clone, Debug, Default)]
+struct LineIndex {
+    line_starts: Vec<usize>,
+    /// `(byte, characters before it)` at the first character boundary at or after each multiple of
+    /// [`CHECKPOINT`].
+    checkpoints: Vec<(usize, usize)>,
+}
+
+impl LineIndex {
+    fn new(text: &str) -> LineIndex {
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let mut checkpoints = vec![(0, 0)];
+        let (mut at, mut chars) = (0, 0);
+        while at + CHECKPOINT < text.len() {
+            let mut next = at + CHECKPOINT;
+            while !text.is_char_boundary(next) {
+                next += 1;
+            }
+            chars += text[at..next].chars().count();
+            at = next;
+            checkpoints.push((at, chars));
+        }
+        LineIndex { line_starts, checkpoints }
+    }
+    /// How many characters come before byte `offset` (a character boundary).
+    fn chars_before(&self, text: &str, offset: usize) -> usize {
+        let k = self.checkpoints.partition_point(|&(b, _)| b <= offset) - 1;
+        let (b, c) = self.checkpoints[k];
+        c + text.get(b..offset).map_or(0, |t| t.chars().count())
+    }
 }
 
 impl Sources {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
-        self.files.push((name.into(), text.into()));
+        let text = text.into();
+        self.index.push(LineIndex::new(&text));
+        self.files.push((name.into(), text));
         FileId(self.files.len() as u32 - 1)
     }
     /// The names of the files read, the ruleset first, then each file it extends.
@@ -61,10 +101,14 @@ impl Sources {
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
         let text = self.text(file);
-        let offset = (offset as usize).min(text.len());
-        let before = &text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let index = &self.index[file.0 as usize];
+        let mut offset = (offset as usize).min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = index.line_starts.partition_point(|&s| s <= offset);
+        let start = index.line_starts[line - 1];
+        let col = index.chars_before(text, offset) - index.chars_before(text, start) + 1;
         (line, col)
     }
 }
@@ -624,5 +668,11 @@ mod tests {
         assert_eq!(s.line_col(f, 0), (1, 1));
         assert_eq!(s.line_col(f, 3), (2, 1));
         assert_eq!(s.line_col(f, 6), (2, 2));
+        // Past the first blocks of counted characters, on a long line of wide characters.
+        let long = format!("x\n{}y", "帥".repeat(3 * CHECKPOINT));
+        let g = s.add("u", long.as_str());
+        let y = long.find('y').expect("written above");
+        assert_eq!(s.line_col(g, y as u32), (2, 3 * CHECKPOINT + 1));
+        assert_eq!(s.line_col(g, long.len() as u32 + 9), (2, 3 * CHECKPOINT + 2));
     }
 }
