@@ -3,9 +3,10 @@
 //!
 //! The time bounds are generous on purpose (a debug build on a slow machine): each case took
 //! minutes, or printed hundreds of megabytes, before its fix, and takes well under a second now.
-//! Measured on this project's 2-core machine, `arbiter check` (release / debug):
-//! 30,000 chained zones 0.16 s / 0.53 s (81 s before); 4,000 unknown zone names among 4,000
-//! zones 12.7 s before, 0.33 s debug after.
+//! Measured on this project's 2-core machine with `/usr/bin/time arbiter check FILE` (release /
+//! debug binary): 30,000 chained zones 0.19 s / 0.47 s (81 s release before); 4,000 unknown zone
+//! names among 4,000 zones 0.11 s / 0.13 s (12.7 s release before); one line of 5,000 unknown
+//! names prints 13.6 KB in 0.01 s / 0.04 s.
 
 use std::time::{Duration, Instant};
 

@@ -406,7 +406,10 @@ impl<'s> View<'s> {
                     if chars <= MAX_LINE_CHARS {
                         text.push_str(line);
                     } else {
-                        let anchor = anchors.get(&i).map_or(0, |&a| o.text[s..a.max(s)].chars().count());
+                        let anchor = anchors
+                            .get(&i)
+                            .and_then(|&a| o.text.get(s..a.max(s)))
+                            .map_or(0, |t| t.chars().count());
                         let first = anchor.saturating_sub(WINDOW_LEAD).min(chars - MAX_LINE_CHARS);
                         let byte = |c: usize| line.char_indices().nth(c).map_or(line.len(), |(b, _)| b);
                         let (from, to) = (s + byte(first), s + byte(first + MAX_LINE_CHARS));
