@@ -61,8 +61,8 @@ pub enum FenError {
 /// there in play, which is far past any end rule's count).
 pub const MAX_HALFMOVE: u16 = u16::MAX;
 /// The largest move number a FEN may give. The engine counts in 64 bits, so a game that starts
-/// here still never wraps.
-pub const MAX_FULLMOVE: u64 = u32::MAX as u64;
+/// here never wraps, and every number it writes (at most 2^63 − 1 more moves on) reads back.
+pub const MAX_FULLMOVE: u64 = u64::MAX >> 1;
 
 /// `1st`, `2nd`, `3rd`, `4th`, … `11th`, `21st`.
 fn ordinal(n: usize) -> String {
@@ -577,6 +577,9 @@ mod tests {
         pos.play_unchecked(m);
         assert_eq!(pos.fullmove(), 4_294_967_296);
         assert!(pos.fen().ends_with(" 4294967296"), "{}", pos.fen());
+        // What it writes, it reads (the fuzzer found a move number one past a 32-bit limit that
+        // was written but refused).
+        assert_eq!(e.from_fen(&pos.fen()).expect("reads back").fen(), pos.fen());
         // Past what the engine keeps: refused as too large, quoting the text.
         let big = refusal("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999");
         assert!(big.contains("`99999999999999999999` is too large"), "{big}");
