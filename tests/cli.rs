@@ -546,3 +546,30 @@ fn a_game_record_over_the_size_limit_is_refused_with_its_size() {
         );
     }
 }
+
+/// A reader that stops early (`arbiter moves go | head -1`) closes stdout: the run ends quietly,
+/// without a panic, for every command that prints many lines.
+#[test]
+fn a_closed_stdout_ends_the_run_without_a_panic() {
+    use std::process::{Command, Stdio};
+    for args in [
+        &["moves", "go"][..],
+        &["moves", "go", "--json"],
+        &["perft", "chess", "3", "--divide"],
+        &["check", "chess"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .current_dir(common::root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("arbiter runs");
+        // Close the reading end before the ruleset is even read: every line goes nowhere.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("arbiter ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+    }
+}

@@ -22,6 +22,14 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
+/// `println!` that never panics: where stdout is closed (`arbiter moves go | head -1`) the line is
+/// dropped, as [`say`] does.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        say(&format!($($arg)*))
+    };
+}
+
 #[derive(Parser)]
 #[command(
     name = "arbiter",
@@ -172,7 +180,7 @@ fn main() -> ExitCode {
         Err(f) => {
             if json_mode {
                 let v = f.json.unwrap_or_else(|| json!({"error": "bad-input", "message": f.message}));
-                println!("{v}");
+                outln!("{v}");
             }
             eprintln!("error: {}", f.message);
             ExitCode::from(f.code)
@@ -281,14 +289,14 @@ fn run(cmd: Command) -> Result<(), Failure> {
                         })
                     })
                     .collect();
-                println!("{}", json!({"ok": !d.has_errors(), "diagnostics": items}));
+                outln!("{}", json!({"ok": !d.has_errors(), "diagnostics": items}));
             } else {
-                print!("{}", diag::render(&checked.sources, d, false));
+                say_raw(&diag::render(&checked.sources, d, false));
                 let (e, w) = (d.error_count(), d.warning_count());
                 if e == 0 {
-                    println!("{}: ok ({} warning{})", path.display(), w, if w == 1 { "" } else { "s" });
+                    outln!("{}: ok ({} warning{})", path.display(), w, if w == 1 { "" } else { "s" });
                 } else {
-                    println!(
+                    outln!(
                         "{}: {e} error{}, {w} warning{}",
                         path.display(),
                         if e == 1 { "" } else { "s" },
@@ -348,10 +356,10 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     .collect()
             };
             if json {
-                println!("{}", json!({"moves": list}));
+                outln!("{}", json!({"moves": list}));
             } else {
                 for m in list {
-                    println!("{m}");
+                    outln!("{m}");
                 }
             }
             Ok(())
@@ -445,16 +453,16 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     let o = after.outcome();
                     let said = o.message(after.current());
                     if json {
-                        println!(
+                        outln!(
                             "{}",
                             json!({"move": last, "legal": true, "clause": clause, "message": message,
                                    "san": san::to_san(pos, mv), "status": o.status.as_str(), "reason": o.reason,
                                    "end_clause": o.clause, "end_message": o.reason.as_ref().map(|_| said.clone())})
                         );
                     } else {
-                        println!("{last}: legal — {message}{}", clause.map(|c| format!(" ({c})")).unwrap_or_default());
+                        outln!("{last}: legal — {message}{}", clause.map(|c| format!(" ({c})")).unwrap_or_default());
                         if let Some(r) = o.reason {
-                            println!(
+                            outln!(
                                 "it ends the game: {r}{} — {said}",
                                 o.clause.map(|c| format!(" ({c})")).unwrap_or_default()
                             );
@@ -465,12 +473,12 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 }
                 Ruling::Illegal(i) => {
                     if json {
-                        println!(
+                        outln!(
                             "{}",
                             json!({"move": last, "legal": false, "reason": i.code, "clause": i.clause, "message": i.message})
                         );
                     } else {
-                        println!("{last}: illegal ({}) — {}", i.code, with_clause(&i.message, &i.clause));
+                        outln!("{last}: illegal ({}) — {}", i.code, with_clause(&i.message, &i.clause));
                     }
                     Ok(())
                 }
@@ -535,6 +543,13 @@ impl Progress {
 fn say(line: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// Prints text as it is (no newline added), as [`say`] does.
+fn say_raw(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = write!(out, "{text}");
     let _ = out.flush();
 }
 
@@ -785,7 +800,7 @@ fn report(game: &Game, json: bool) {
     let o = game.outcome();
     let side = |s: arbiter::model::Side| rules.players[s.index()].name.clone();
     if json {
-        println!(
+        outln!(
             "{}",
             json!({
                 "position": pos.fen(),
@@ -810,22 +825,27 @@ fn report(game: &Game, json: bool) {
         );
         return;
     }
-    println!("position: {}", pos.fen());
-    println!(
+    outln!("position: {}", pos.fen());
+    outln!(
         "to move:  {}{}",
         side(pos.side_to_move()),
         if pos.in_check() { " (in check)" } else { "" }
     );
-    println!("ply:      {}", game.ply());
+    outln!("ply:      {}", game.ply());
     if let Some(s) = o.score {
-        println!(
+        outln!(
             "score:    {} {}, {} {} (komi {} to {})",
-            rules.players[0].name, s.points[0], rules.players[1].name, s.points[1], s.komi, rules.players[1].name
+            rules.players[0].name,
+            s.points[0],
+            rules.players[1].name,
+            s.points[1],
+            s.komi,
+            rules.players[1].name
         );
     }
     match o.result_text(rules) {
-        None => println!("status:   ongoing"),
-        Some(r) => println!(
+        None => outln!("status:   ongoing"),
+        Some(r) => outln!(
             "status:   {} {r} ({}{})",
             o.status.as_str(),
             o.reason.clone().unwrap_or_default(),
@@ -833,10 +853,10 @@ fn report(game: &Game, json: bool) {
         ),
     }
     if o.reason.is_some() {
-        println!("why:      {}", o.message(pos));
+        outln!("why:      {}", o.message(pos));
     }
     for (reason, clause) in &o.claimable {
-        println!(
+        outln!(
             "claimable: {reason}{}{}",
             clause.clone().map(|c| format!(" ({c})")).unwrap_or_default(),
             o.claim_why(pos, reason).map(|m| format!(" — {m}")).unwrap_or_default()
