@@ -369,14 +369,7 @@ fn term_by_side(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<BySide<SquareSet>> {
             // Defined, but its definition has an error that is already reported.
             None if cx.broken_zones.contains(&id.name) => None,
             None => {
-                let d = super::unknown_name(
-                    &mut cx.suggestions_left,
-                    &id.name,
-                    id.span,
-                    "zone",
-                    cx.zones.keys().map(String::as_str),
-                );
-                cx.diags.push(d);
+                cx.unknown_zone(id);
                 None
             }
         };

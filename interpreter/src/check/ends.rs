@@ -58,14 +58,7 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
                                     0.0
                                 }
                                 None => {
-                                    let d = super::unknown_name(
-                                        &mut cx.suggestions_left,
-                                        &id.name,
-                                        id.span,
-                                        "parameter",
-                                        cx.params.keys().map(String::as_str),
-                                    );
-                                    cx.diags.push(d);
+                                    cx.unknown_param(id);
                                     0.0
                                 }
                             }

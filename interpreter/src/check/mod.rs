@@ -169,14 +169,7 @@ impl Cx<'_> {
                         return None;
                     }
                     None => {
-                        let d = unknown_name(
-                            &mut self.suggestions_left,
-                            &id.name,
-                            id.span,
-                            "parameter",
-                            self.params.keys().map(String::as_str),
-                        );
-                        self.diags.push(d);
+                        self.unknown_param(id);
                         return None;
                     }
                 }
@@ -200,6 +193,30 @@ impl Cx<'_> {
 
     fn unknown<'n>(&mut self, name: &str, span: Span, what: &str, candidates: impl IntoIterator<Item = &'n str>) {
         let d = unknown_name(&mut self.suggestions_left, name, span, what, candidates);
+        self.diags.push(d);
+    }
+
+    /// Reports `id` as an unknown parameter, suggesting the defined ones.
+    fn unknown_param(&mut self, id: &ast::Ident) {
+        let d = unknown_name(
+            &mut self.suggestions_left,
+            &id.name,
+            id.span,
+            "parameter",
+            self.params.keys().map(String::as_str),
+        );
+        self.diags.push(d);
+    }
+
+    /// Reports `id` as an unknown zone, suggesting the defined ones.
+    fn unknown_zone(&mut self, id: &ast::Ident) {
+        let d = unknown_name(
+            &mut self.suggestions_left,
+            &id.name,
+            id.span,
+            "zone",
+            self.zones.keys().map(String::as_str),
+        );
         self.diags.push(d);
     }
 
@@ -528,14 +545,7 @@ fn resolve(
                             false
                         }
                         None => {
-                            let d = unknown_name(
-                                &mut cx.suggestions_left,
-                                &id.name,
-                                id.span,
-                                "parameter",
-                                cx.params.keys().map(String::as_str),
-                            );
-                            cx.diags.push(d);
+                            cx.unknown_param(id);
                             false
                         }
                     }

@@ -33,14 +33,13 @@ pub fn compute<B: Bits>(rules: &Rules, t: &Tables<B>) -> Option<Reach<B>> {
             .kinds
             .iter()
             .any(|k| k.forms.iter().any(|f| matches!(f.enclose, Some((Enclose::Flip, _)))));
-    let mut squares = [vec![B::EMPTY; kinds], vec![B::EMPTY; kinds]];
-    for side in [Side::FIRST, Side::SECOND] {
-        squares[side.index()] = if changes_owner {
+    let squares = [Side::FIRST, Side::SECOND].map(|side| {
+        if changes_owner {
             vec![t.board_mask; kinds]
         } else {
             side_reach(rules, t, side, &setup.board)
-        };
-    }
+        }
+    });
     let placed = changes_owner || rules.hand.is_some() || t.forms.iter().flatten().any(|f| matches!(f.how, Gen::Place | Gen::Drop));
     let setup_counts = (!placed).then(|| {
         [Side::FIRST, Side::SECOND].map(|side| {
