@@ -16,4 +16,5 @@ pub mod input;
 pub mod model;
 pub mod notation;
 pub mod scenario;
+pub mod sim;
 pub mod syntax;

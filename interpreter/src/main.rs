@@ -22,6 +22,9 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
+#[path = "cli/simulate.rs"]
+mod simulate;
+
 /// `println!` that never panics: where stdout is closed (`arbiter moves go | head -1`) the line is
 /// dropped, as [`say`] does.
 macro_rules! outln {
@@ -122,6 +125,9 @@ enum Command {
         #[arg(required = true)]
         moves: Vec<String>,
     },
+    /// Play games between players and report the statistics: results with 95% intervals, why games
+    /// ended, their length, moves per ply (`simulate merge` joins the reports of shards).
+    Simulate(simulate::SimulateArgs),
     /// Scenarios: scripted positions with expected rulings (RON files, see scenarios/README.md).
     Scenario {
         #[command(subcommand)]
@@ -170,6 +176,7 @@ fn main() -> ExitCode {
     let json_mode = match &cli.command {
         Command::Check { json, .. } | Command::Moves { json, .. } | Command::Play { json, .. } | Command::Explain { json, .. } => *json,
         Command::Perft { .. } => false,
+        Command::Simulate(a) => a.json || matches!(a.command, Some(simulate::SimulateCommand::Merge { json: true, .. })),
         Command::Scenario {
             command: ScenarioCommand::Run { json, .. },
         } => *json,
@@ -273,6 +280,7 @@ fn start(engine: &Engine, fen: Option<&str>) -> Result<Position, Failure> {
 
 fn run(cmd: Command) -> Result<(), Failure> {
     match cmd {
+        Command::Simulate(args) => simulate::run(args),
         Command::Check { ruleset, params, json } => {
             let (checked, path) = load(&ruleset, &params)?;
             let d = &checked.diagnostics;

@@ -409,6 +409,17 @@ impl<B: Bits> Pos<B> {
         }
     }
 
+    /// Is `sq` a single-point eye of the side to move (see [`super::Position::fills_own_eye`])?
+    pub fn fills_own_eye(&self, sq: usize) -> bool {
+        let Some(ch) = self.chains.as_deref() else { return false };
+        let own = 1 + self.stm.0;
+        sq < self.t.squares
+            && ch.color[sq] == EMPTY
+            && self.t.neighbours[sq]
+                .iter()
+                .all(|&m| ch.color[m as usize] == own || ch.color[m as usize] == BORDER)
+    }
+
     /// The chain containing `sq` (empty if none).
     pub fn chain_at(&self, sq: usize) -> Vec<usize> {
         match self.chains.as_deref() {

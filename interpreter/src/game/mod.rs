@@ -25,6 +25,7 @@ use crate::notation::fen::{self, FenError};
 
 pub use explain::{Illegal, Ruling};
 pub use outcome::{Game, Outcome, Score, Status};
+pub(crate) use outcome::{History, checker_in_cycle, rule_holds, verdict_result};
 
 /// What produced a move: one of the mover's movement clauses, or a castling rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -261,6 +262,12 @@ impl Position {
     pub fn in_check(&self) -> bool {
         with!(self, p => p.in_check())
     }
+    /// The legal moves into `out` (cleared first): [`Position::legal_moves`] without a new
+    /// buffer each time, for loops that ask at every ply.
+    pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        out.clear();
+        with!(self, p => p.legal_moves(out));
+    }
     /// The legal moves, in generation order.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut v = Vec::with_capacity(64);
@@ -363,6 +370,10 @@ impl Position {
             _ => None,
         })
     }
+    /// How many of the moves that led here were passes in a row.
+    pub fn passes(&self) -> u32 {
+        with!(self, p => p.passes as u32)
+    }
     /// The number of pieces each side has on the board.
     pub fn piece_counts(&self) -> [u32; 2] {
         with!(self, p => [p.side_bb[0].count(), p.side_bb[1].count()])
@@ -370,6 +381,14 @@ impl Position {
     /// Plays a move known to be legal (from [`Position::legal_moves`]).
     pub fn play_unchecked(&mut self, m: Move) {
         with_mut!(self, p => { p.make(m); });
+    }
+    /// Plays a legal move and forgets what only `unmake` would read, keeping the buffers' room:
+    /// for a position played forward only (a simulated game), whose memory then stays flat.
+    pub fn play_forward(&mut self, m: Move) {
+        with_mut!(self, p => {
+            p.make(m);
+            p.clear_undo();
+        });
     }
     /// Drops the records only `unmake` reads (a position a game keeps is never unmade).
     pub(crate) fn forget_undo(&mut self) {
@@ -500,6 +519,20 @@ impl Position {
     /// still exist, and an en-passant square only if an en-passant capture is legal.
     pub fn repetition_key(&self) -> u64 {
         with!(self, p => repetition_key(p, &self.legal_moves()))
+    }
+    /// [`Position::repetition_key`] given this position's legal moves (`legal_moves()`), which
+    /// the key reads (an en-passant capture counts only when one is legal).
+    pub fn repetition_key_given(&self, legal: &[Move]) -> u64 {
+        with!(self, p => repetition_key(p, legal))
+    }
+    /// Would the placement `m` fill a single-point eye of the mover's own: an empty point whose
+    /// neighbours are all the mover's pieces or the board's edge? (Games that capture chains;
+    /// false for every other move.) Random players never fill one, as go programs' playouts do not.
+    pub fn fills_own_eye(&self, m: Move) -> bool {
+        if !matches!(m.kind, MoveKind::Place(_)) {
+            return false;
+        }
+        with!(self, p => p.fills_own_eye(m.to as usize))
     }
     /// Pieces of each side by kind.
     pub fn material(&self) -> [Vec<KindId>; 2] {

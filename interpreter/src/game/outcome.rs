@@ -385,54 +385,7 @@ impl Game {
     }
     /// The area count of the current position with the dead chains removed.
     pub fn area_score(&self, komi: f64) -> Score {
-        let pos = self.current();
-        let b = &pos.rules().board;
-        let n = b.squares();
-        let mut owner: Vec<Option<Side>> = (0..n).map(|sq| pos.piece_at(sq).map(|(_, s)| s)).collect();
-        for &d in &self.dead {
-            for s in pos.chain_at(d) {
-                owner[s] = None;
-            }
-        }
-        let mut points = [0.0f64; 2];
-        for o in owner.iter().flatten() {
-            points[o.index()] += 1.0;
-        }
-        // Empty regions: whose stones border them.
-        let mut seen = vec![false; n];
-        for start in 0..n {
-            if owner[start].is_some() || seen[start] {
-                continue;
-            }
-            let mut stack = vec![start];
-            seen[start] = true;
-            let mut size = 0usize;
-            let mut borders = [false; 2];
-            while let Some(sq) = stack.pop() {
-                size += 1;
-                for (dx, dy) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
-                    if let Some(m) = b.offset(sq, dx, dy) {
-                        match owner[m] {
-                            Some(s) => borders[s.index()] = true,
-                            None if !seen[m] => {
-                                seen[m] = true;
-                                stack.push(m);
-                            }
-                            None => {}
-                        }
-                    }
-                }
-            }
-            match borders {
-                [true, false] => points[0] += size as f64,
-                [false, true] => points[1] += size as f64,
-                _ => {
-                    points[0] += size as f64 / 2.0;
-                    points[1] += size as f64 / 2.0;
-                }
-            }
-        }
-        Score { points, komi }
+        area_score(self.current(), &self.dead, komi)
     }
     pub fn current(&self) -> &Position {
         self.positions.last().expect("a game always has its start position")
@@ -538,28 +491,7 @@ impl Game {
     /// The side that gave check with every move since the earliest earlier occurrence of the
     /// current position, if exactly one side did.
     fn perpetual_checker(&self) -> Option<Side> {
-        let k = *self.keys.last()?;
-        let first = self.keys.iter().position(|x| *x == k)?;
-        let last = self.keys.len() - 1;
-        if first == last {
-            return None;
-        }
-        // Position i+1 followed move i, made by the side to move in position i.
-        let mut all = [true, true];
-        let mut any = [false, false];
-        for i in first..last {
-            let mover = self.positions[i].side_to_move().index();
-            any[mover] = true;
-            if !self.checks[i + 1] {
-                all[mover] = false;
-            }
-        }
-        let checking = [all[0] && any[0], all[1] && any[1]];
-        match checking {
-            [true, false] => Some(Side::FIRST),
-            [false, true] => Some(Side::SECOND),
-            _ => None,
-        }
+        checker_in_cycle(&self.keys, &self.checks, |i| self.positions[i].side_to_move())
     }
 
     /// Evaluates the end rules on the current position (a claimed draw ends the game as its rule says).
@@ -590,18 +522,8 @@ impl Game {
             score: None,
         };
         for (ri, r) in rules.end_rules.iter().enumerate() {
-            let mut checker = None;
-            let holds = r.conditions.iter().enumerate().all(|(ci, c)| match c {
-                Condition::NoLegalMove => *legal_cache.get_or_insert_with(|| pos.legal_moves().is_empty()),
-                Condition::Repetition(n) => self.occurrences() >= *n as usize,
-                Condition::CheckingThroughout => {
-                    checker = self.perpetual_checker();
-                    checker.is_some()
-                }
-                Condition::Passes(n) => self.trailing_passes() >= *n as usize,
-                _ => pos.end_condition_holds(ri, ci),
-            });
-            if !holds {
+            let mut no_legal = || *legal_cache.get_or_insert_with(|| pos.legal_moves().is_empty());
+            let Some(checker) = rule_holds(pos, ri, r, self, &mut no_legal) else {
                 if r.verdict == Verdict::ClaimableDraw {
                     let moves = self.moves_producing(ri, r);
                     if !moves.is_empty() {
@@ -610,39 +532,11 @@ impl Game {
                     }
                 }
                 continue;
-            }
+            };
             let clause = rules.citation(&r.cite);
-            let stm = pos.side_to_move();
-            let mut score = None;
-            let (status, winner) = match r.verdict {
-                Verdict::ClaimableDraw => {
-                    out.claimable.push((r.reason.clone(), clause));
-                    continue;
-                }
-                Verdict::Draw => (Status::Draw, None),
-                Verdict::ToMoveLoses => (Status::Win, Some(stm.other())),
-                Verdict::ToMoveWins => (Status::Win, Some(stm)),
-                Verdict::MoverLoses => (Status::Win, Some(stm)),
-                Verdict::MoverWins => (Status::Win, Some(stm.other())),
-                Verdict::MostPieces => {
-                    let c = pos.piece_counts();
-                    match c[0].cmp(&c[1]) {
-                        std::cmp::Ordering::Greater => (Status::Win, Some(Side::FIRST)),
-                        std::cmp::Ordering::Less => (Status::Win, Some(Side::SECOND)),
-                        std::cmp::Ordering::Equal => (Status::Draw, None),
-                    }
-                }
-                Verdict::CheckerLoses => (Status::Win, checker.map(Side::other)),
-                Verdict::NoResult => (Status::NoResult, None),
-                Verdict::ScoreByArea { komi } => {
-                    let s = self.area_score(komi);
-                    score = Some(s);
-                    match s.margin() {
-                        m if m > 0.0 => (Status::Win, Some(Side::FIRST)),
-                        m if m < 0.0 => (Status::Win, Some(Side::SECOND)),
-                        _ => (Status::Draw, None),
-                    }
-                }
+            let Some((status, winner, score)) = verdict_result(r, pos, checker, &self.dead) else {
+                out.claimable.push((r.reason.clone(), clause));
+                continue;
             };
             return Outcome {
                 status,
@@ -691,16 +585,177 @@ impl Game {
                 let mut after = self.clone();
                 after.play(m);
                 let now = after.current();
-                r.conditions.iter().enumerate().all(|(ci, c)| match c {
-                    Condition::NoLegalMove => now.legal_moves().is_empty(),
-                    Condition::Repetition(n) => after.occurrences() >= *n as usize,
-                    Condition::CheckingThroughout => after.perpetual_checker().is_some(),
-                    Condition::Passes(n) => after.trailing_passes() >= *n as usize,
-                    _ => now.end_condition_holds(ri, ci),
-                })
+                rule_holds(now, ri, r, &after, &mut || now.legal_moves().is_empty()).is_some()
             })
             .collect()
     }
+}
+
+/// The area count of `pos` with the chains containing `dead` removed: each side's stones and the
+/// empty regions only its stones border (shared regions halved).
+pub(crate) fn area_score(pos: &Position, dead: &[usize], komi: f64) -> Score {
+    let b = &pos.rules().board;
+    let n = b.squares();
+    let mut owner: Vec<Option<Side>> = (0..n).map(|sq| pos.piece_at(sq).map(|(_, s)| s)).collect();
+    for &d in dead {
+        for s in pos.chain_at(d) {
+            owner[s] = None;
+        }
+    }
+    let mut points = [0.0f64; 2];
+    for o in owner.iter().flatten() {
+        points[o.index()] += 1.0;
+    }
+    // Empty regions: whose stones border them.
+    let mut seen = vec![false; n];
+    for start in 0..n {
+        if owner[start].is_some() || seen[start] {
+            continue;
+        }
+        let mut stack = vec![start];
+        seen[start] = true;
+        let mut size = 0usize;
+        let mut borders = [false; 2];
+        while let Some(sq) = stack.pop() {
+            size += 1;
+            for (dx, dy) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+                if let Some(m) = b.offset(sq, dx, dy) {
+                    match owner[m] {
+                        Some(s) => borders[s.index()] = true,
+                        None if !seen[m] => {
+                            seen[m] = true;
+                            stack.push(m);
+                        }
+                        None => {}
+                    }
+                }
+            }
+        }
+        match borders {
+            [true, false] => points[0] += size as f64,
+            [false, true] => points[1] += size as f64,
+            _ => {
+                points[0] += size as f64 / 2.0;
+                points[1] += size as f64 / 2.0;
+            }
+        }
+    }
+    Score { points, komi }
+}
+
+/// The side that gave check with every move since the earliest earlier occurrence of the last
+/// position, if exactly one side did. `keys[i]` is position i's repetition key, `checks[i]` whether
+/// its side to move is in check, `mover(i)` who moves in it.
+pub(crate) fn checker_in_cycle(keys: &[u64], checks: &[bool], mover: impl Fn(usize) -> Side) -> Option<Side> {
+    let k = *keys.last()?;
+    let first = keys.iter().position(|x| *x == k)?;
+    let last = keys.len() - 1;
+    if first == last {
+        return None;
+    }
+    // Position i+1 followed move i, made by the side to move in position i.
+    let mut all = [true, true];
+    let mut any = [false, false];
+    for i in first..last {
+        let m = mover(i).index();
+        any[m] = true;
+        if !checks[i + 1] {
+            all[m] = false;
+        }
+    }
+    match [all[0] && any[0], all[1] && any[1]] {
+        [true, false] => Some(Side::FIRST),
+        [false, true] => Some(Side::SECOND),
+        _ => None,
+    }
+}
+
+/// What the end rules ask of a game's history, besides the position.
+pub(crate) trait History {
+    /// How many times the current position has occurred (including now).
+    fn occurrences(&self) -> usize;
+    /// The side that gave check with every move since the earliest earlier occurrence of the
+    /// current position, if exactly one side did.
+    fn perpetual_checker(&self) -> Option<Side>;
+    /// How many of the last moves were passes.
+    fn trailing_passes(&self) -> usize;
+}
+
+impl History for Game {
+    fn occurrences(&self) -> usize {
+        Game::occurrences(self)
+    }
+    fn perpetual_checker(&self) -> Option<Side> {
+        Game::perpetual_checker(self)
+    }
+    fn trailing_passes(&self) -> usize {
+        Game::trailing_passes(self)
+    }
+}
+
+/// Does end rule `r` (index `ri`) hold on `pos` after `history`? `Some(checker)` if it does, with
+/// the side that checked throughout where the rule asks for one. `no_legal` says whether the side
+/// to move has no legal move (asked at most once per rule; callers cache it).
+pub(crate) fn rule_holds(
+    pos: &Position,
+    ri: usize,
+    r: &EndRule,
+    history: &impl History,
+    no_legal: &mut dyn FnMut() -> bool,
+) -> Option<Option<Side>> {
+    let mut checker = None;
+    let holds = r.conditions.iter().enumerate().all(|(ci, c)| match c {
+        Condition::NoLegalMove => no_legal(),
+        Condition::Repetition(n) => history.occurrences() >= *n as usize,
+        Condition::CheckingThroughout => {
+            checker = history.perpetual_checker();
+            checker.is_some()
+        }
+        Condition::Passes(n) => history.trailing_passes() >= *n as usize,
+        _ => pos.end_condition_holds(ri, ci),
+    });
+    holds.then_some(checker)
+}
+
+/// The result end rule `r` gives when it holds on `pos`: status, winner, and the count for a
+/// scored game (with the chains containing `dead` removed). `None` for a claimable draw, which a
+/// player must claim.
+pub(crate) fn verdict_result(
+    r: &EndRule,
+    pos: &Position,
+    checker: Option<Side>,
+    dead: &[usize],
+) -> Option<(Status, Option<Side>, Option<Score>)> {
+    let stm = pos.side_to_move();
+    let mut score = None;
+    let (status, winner) = match r.verdict {
+        Verdict::ClaimableDraw => return None,
+        Verdict::Draw => (Status::Draw, None),
+        Verdict::ToMoveLoses => (Status::Win, Some(stm.other())),
+        Verdict::ToMoveWins => (Status::Win, Some(stm)),
+        Verdict::MoverLoses => (Status::Win, Some(stm)),
+        Verdict::MoverWins => (Status::Win, Some(stm.other())),
+        Verdict::MostPieces => {
+            let c = pos.piece_counts();
+            match c[0].cmp(&c[1]) {
+                std::cmp::Ordering::Greater => (Status::Win, Some(Side::FIRST)),
+                std::cmp::Ordering::Less => (Status::Win, Some(Side::SECOND)),
+                std::cmp::Ordering::Equal => (Status::Draw, None),
+            }
+        }
+        Verdict::CheckerLoses => (Status::Win, checker.map(Side::other)),
+        Verdict::NoResult => (Status::NoResult, None),
+        Verdict::ScoreByArea { komi } => {
+            let s = area_score(pos, dead, komi);
+            score = Some(s);
+            match s.margin() {
+                m if m > 0.0 => (Status::Win, Some(Side::FIRST)),
+                m if m < 0.0 => (Status::Win, Some(Side::SECOND)),
+                _ => (Status::Draw, None),
+            }
+        }
+    };
+    Some((status, winner, score))
 }
 
 /// The first pattern the material on the board fits.

@@ -34,6 +34,7 @@ impl<B: Bits> Pos<B> {
             let reset = captured || (kind.is_some() && self.t.counters.get(i).is_some_and(|r| *r == kind));
             *c = if reset { 0 } else { c.saturating_add(1) };
         }
+        self.passes = if kind.is_none() { self.passes.saturating_add(1) } else { 0 };
         self.fullmove += self.stm.0 as u64; // after the second player's move
         self.stm = self.stm.other();
         self.hash ^= self.t.z_side;

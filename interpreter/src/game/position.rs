@@ -148,6 +148,14 @@ impl<B: Bits> Pos<B> {
         self.extra = Vec::new();
     }
 
+    /// [`Pos::forget_undo`] that keeps the buffers' room, for a position played forward move
+    /// after move (a simulated game), where freeing and growing them again each move would cost.
+    pub(crate) fn clear_undo(&mut self) {
+        self.snapshots.clear();
+        self.log.clear();
+        self.extra.clear();
+    }
+
     /// The bytes this position holds on the heap (its own allocations; the shared tables are
     /// not counted).
     pub(crate) fn heap_bytes(&self) -> usize {

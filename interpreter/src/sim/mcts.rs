@@ -1,0 +1,200 @@
+//! Monte Carlo tree search with UCT (Kocsis and Szepesvári 2006): for any ruleset, since all it
+//! needs is the legal moves, the end rules and random playouts. Each iteration walks down the tree
+//! by the UCB1 bound, adds one node, plays a random game from it to the end (or to a cut-off, which
+//! counts as a draw), and adds the result to every node on the way. The move played is the most
+//! visited. With an iteration budget the same seed gives the same moves.
+
+use rand_chacha::ChaCha8Rng;
+
+use super::player::{Budget, Deadline, Player};
+use super::walk::{Walk, below};
+use crate::game::Move;
+use crate::model::Side;
+
+/// The exploration constant: √2, the classic choice for results in [0, 1].
+const EXPLORATION: f64 = std::f64::consts::SQRT_2;
+
+struct Node {
+    /// The move that led here (unused at the root).
+    mv: Move,
+    /// Who made it: the side whose results `value` sums.
+    mover: Side,
+    children: Vec<u32>,
+    /// The moves not yet tried from here.
+    untried: Vec<Move>,
+    visits: u32,
+    value: f64,
+    /// What the game is worth to each side when it is over here.
+    over: Option<[f64; 2]>,
+}
+
+/// A UCT player.
+pub struct Mcts {
+    budget: Budget,
+    rng: ChaCha8Rng,
+    buf: Vec<Move>,
+    last_iterations: u64,
+}
+
+impl Mcts {
+    pub fn new(budget: Budget, rng: ChaCha8Rng) -> Mcts {
+        Mcts {
+            budget,
+            rng,
+            buf: Vec::new(),
+            last_iterations: 0,
+        }
+    }
+
+    /// A playout longer than this many plies is cut and counts as a draw: four per square keeps a
+    /// random game of chess, xiangqi or go to its end almost always.
+    fn playout_limit(walk: &Walk) -> usize {
+        4 * walk.rules().board.squares()
+    }
+
+    fn node(&mut self, walk: &Walk, mv: Move, mover: Side) -> Node {
+        let over = walk.end().map(|e| e.values());
+        let mut untried = Vec::new();
+        if over.is_none() {
+            walk.candidates(&mut self.buf);
+            untried.extend_from_slice(&self.buf);
+        }
+        Node {
+            mv,
+            mover,
+            children: Vec::new(),
+            untried,
+            visits: 0,
+            value: 0.0,
+            over,
+        }
+    }
+
+    /// Runs the search from `root` and returns the tree's most visited move with the number of
+    /// iterations run.
+    pub fn search(&mut self, root: &Walk) -> (Move, u64) {
+        let mover = root.position().side_to_move().other();
+        let first = root.legal()[0];
+        let mut tree = vec![self.node(root, first, mover)];
+        if tree[0].untried.len() == 1 {
+            return (tree[0].untried[0], 0);
+        }
+        let limit = Self::playout_limit(root);
+        let deadline = Deadline::after(self.budget);
+        let mut path: Vec<u32> = Vec::with_capacity(64);
+        let mut done = 0u64;
+        loop {
+            match self.budget {
+                Budget::Iterations(n) if done >= n as u64 => break,
+                Budget::Time(_) if done % 16 == 0 && done > 0 && deadline.passed() => break,
+                _ => {}
+            }
+            let mut walk = root.clone();
+            path.clear();
+            path.push(0);
+            let mut at = 0usize;
+            // Down the tree while every move here has been tried.
+            while tree[at].untried.is_empty() && tree[at].over.is_none() && !tree[at].children.is_empty() {
+                let ln_n = (tree[at].visits.max(1) as f64).ln();
+                let mut best = tree[at].children[0];
+                let mut best_ucb = f64::NEG_INFINITY;
+                for &c in &tree[at].children {
+                    let ch = &tree[c as usize];
+                    let ucb = ch.value / ch.visits as f64 + EXPLORATION * (ln_n / ch.visits as f64).sqrt();
+                    if ucb > best_ucb {
+                        best_ucb = ucb;
+                        best = c;
+                    }
+                }
+                at = best as usize;
+                walk.play(tree[at].mv);
+                path.push(at as u32);
+            }
+            // One new node, unless the game is over here.
+            let result = if let Some(v) = tree[at].over {
+                v
+            } else {
+                let n = tree[at].untried.len();
+                let m = tree[at].untried.swap_remove(below(&mut self.rng, n));
+                let mover = walk.position().side_to_move();
+                walk.play(m);
+                let child = self.node(&walk, m, mover);
+                let id = tree.len() as u32;
+                tree.push(child);
+                tree[at].children.push(id);
+                path.push(id);
+                walk.rollout(&mut self.rng, limit)
+            };
+            for &i in &path {
+                let n = &mut tree[i as usize];
+                n.visits += 1;
+                n.value += result[n.mover.index()];
+            }
+            done += 1;
+        }
+        let best = tree[0]
+            .children
+            .iter()
+            .max_by_key(|&&c| tree[c as usize].visits)
+            .map_or(tree[0].untried.first().copied().unwrap_or(first), |&c| tree[c as usize].mv);
+        (best, done)
+    }
+}
+
+impl Player for Mcts {
+    fn choose(&mut self, walk: &Walk) -> Move {
+        let (m, n) = self.search(walk);
+        self.last_iterations = n;
+        m
+    }
+    fn last_iterations(&self) -> u64 {
+        self.last_iterations
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Engine;
+    use crate::notation::uci;
+    use crate::sim::{Budget, PlayerSpec};
+
+    fn engine(name: &str) -> Engine {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rulesets")
+            .join(format!("{name}.rules"));
+        Engine::new(crate::check::check_file(&path, &[]).rules.expect("a bundled ruleset is valid"))
+    }
+
+    #[test]
+    fn it_takes_a_win_in_one_and_stops_a_loss_in_one() {
+        let e = engine("tic-tac-toe");
+        let mut p = PlayerSpec::Mcts(Budget::Iterations(400)).build(1);
+        // Cross to move can complete the top row.
+        let walk = Walk::new(e.from_fen("XX1/xx1/3 x").expect("a position"));
+        assert_eq!(uci::to_text(walk.position(), p.choose(&walk)), "c3");
+        // Nought to move must block cross's row.
+        let walk = Walk::new(e.from_fen("XX1/x2/3 o").expect("a position"));
+        assert_eq!(uci::to_text(walk.position(), p.choose(&walk)), "c3");
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_moves() {
+        let e = engine("chess");
+        let walk = Walk::new(e.start());
+        let a: Vec<Move> = (0..3)
+            .map(|_| PlayerSpec::Mcts(Budget::Iterations(60)).build(9).choose(&walk))
+            .collect();
+        assert!(a.windows(2).all(|w| w[0] == w[1]));
+    }
+
+    #[test]
+    fn it_mates_in_one_in_chess() {
+        let e = engine("chess");
+        // White: Qh5 and Bc4 against the king on e8 (Scholar's mate: Qxf7#).
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+        let walk = Walk::new(e.from_fen(fen).expect("a position"));
+        let mut p = PlayerSpec::Mcts(Budget::Iterations(300)).build(3);
+        assert_eq!(uci::to_text(walk.position(), p.choose(&walk)), "h5f7");
+    }
+}

@@ -1,0 +1,272 @@
+//! Simulation: players, self-play and the statistics a rule designer asks of a ruleset (does the
+//! first player win more often, how long are games, how many moves are there to choose from).
+//!
+//! Game `i` of a run with seed `s` depends on nothing but the ruleset, its start, the players, `s`
+//! and `i`: each side's player draws from its own ChaCha stream ([`player_seed`]). So a run's
+//! statistics are the same on one thread or many, and a run split into shards of disjoint game
+//! ranges merges into exactly the run's statistics ([`Tally::merge`]).
+
+mod mcts;
+mod player;
+pub mod report;
+mod stats;
+mod walk;
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+pub use mcts::Mcts;
+pub use player::{Budget, MAX_ITERATIONS, MAX_THINK, Player, PlayerSpec, Random};
+pub use stats::{GameSummary, Interval, PHASES, Tally, Z95};
+pub use walk::{End, STUCK, Walk};
+
+use crate::game::{Move, Position};
+
+/// The longest game a simulation plays before cutting it, unless told otherwise.
+pub const DEFAULT_MAX_PLIES: usize = 1000;
+/// The most games one run may ask for, and the longest game (a typo would otherwise run for days).
+pub const MAX_GAMES: u64 = 100_000_000;
+pub const MAX_PLIES: usize = 100_000;
+
+/// The K-th of N disjoint ranges of a run's games (K from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Reads `K/N`, with 0 ≤ K < N.
+    ///
+    /// # Errors
+    /// What is wrong with the text.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let (k, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("`{text}`: a shard is written K/N, e.g. 0/4 (K from 0 to N-1)"))?;
+        let k: u64 = k.trim().parse().map_err(|_| format!("`{text}`: K must be a whole number"))?;
+        let n: u64 = n.trim().parse().map_err(|_| format!("`{text}`: N must be a whole number"))?;
+        if n == 0 || k >= n {
+            return Err(format!(
+                "`{text}`: K must be at least 0 and below N, and N above 0 (shards are 0/{n} to {}/{n})",
+                n.max(1) - 1
+            ));
+        }
+        Ok(Shard { index: k, count: n })
+    }
+
+    /// The games of `total` this shard plays: indices `from..to`.
+    pub fn range(&self, total: u64) -> std::ops::Range<u64> {
+        let at = |k: u64| (total as u128 * k as u128 / self.count as u128) as u64;
+        at(self.index)..at(self.index + 1)
+    }
+}
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Games in the whole run (all shards together).
+    pub games: u64,
+    pub seed: u64,
+    /// The first and second side's players (the ruleset's order, not who moves first).
+    pub players: [PlayerSpec; 2],
+    pub max_plies: usize,
+    pub threads: usize,
+    pub shard: Shard,
+    /// Keep each game's moves (for writing the games out).
+    pub keep_moves: bool,
+}
+
+/// The seed of the player of `side_index` in game `game` of a run seeded `seed`: a splitmix64 mix,
+/// so nearby seeds and games give unrelated streams.
+pub fn player_seed(seed: u64, game: u64, side_index: usize) -> u64 {
+    let mut z = seed ^ (game.wrapping_mul(2).wrapping_add(side_index as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One game played by `players` (first side's, second side's) from `start`, cut after
+/// `max_plies`. `None` if `stop` was raised before it ended. Returns the summary and, with
+/// `keep_moves`, the moves.
+pub fn play_game(
+    start: &Position,
+    players: &mut [Box<dyn Player>; 2],
+    max_plies: usize,
+    keep_moves: bool,
+    stop: &AtomicBool,
+) -> Option<(GameSummary, Vec<Move>)> {
+    let mut walk = Walk::new(start.clone());
+    let mut branching = Vec::with_capacity(128);
+    let mut moves = Vec::new();
+    while walk.end().is_none() && walk.plies() < max_plies {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        branching.push(walk.legal().len() as u32);
+        let side = walk.position().side_to_move().index();
+        let m = players[side].choose(&walk);
+        if keep_moves {
+            moves.push(m);
+        }
+        walk.play(m);
+    }
+    let end = walk.end().cloned();
+    let reason = end.as_ref().map(|e| e.reason(walk.rules()).to_string()).unwrap_or_default();
+    Some((
+        GameSummary {
+            end,
+            reason,
+            plies: walk.plies(),
+            captures: walk.captures(),
+            branching,
+        },
+        moves,
+    ))
+}
+
+/// Game `game` of the run: its players seeded as [`player_seed`] says.
+pub fn play_indexed(start: &Position, cfg: &Config, game: u64, stop: &AtomicBool) -> Option<(GameSummary, Vec<Move>)> {
+    let mut players = [0, 1].map(|s| cfg.players[s].build(player_seed(cfg.seed, game, s)));
+    play_game(start, &mut players, cfg.max_plies, cfg.keep_moves, stop)
+}
+
+/// A run's result.
+#[derive(Debug)]
+pub struct Outcome {
+    pub tally: Tally,
+    /// Stopped before every game of the shard was played: the tally holds the finished ones.
+    pub partial: bool,
+    /// With `keep_moves`: each finished game's index, summary and moves, by index.
+    pub games: Vec<(u64, GameSummary, Vec<Move>)>,
+}
+
+/// Plays the shard's games on `cfg.threads` threads. `progress` is called after each game with the
+/// number finished; `stop` ends the run early (the games under way are dropped).
+pub fn run(start: &Position, cfg: &Config, stop: &AtomicBool, progress: &(dyn Fn(u64) + Sync)) -> Outcome {
+    let range = cfg.shard.range(cfg.games);
+    let next = AtomicU64::new(range.start);
+    let finished = AtomicU64::new(0);
+    let out = Mutex::new((Tally::default(), Vec::new()));
+    let work = || {
+        let mut local = Tally::default();
+        let mut kept = Vec::new();
+        loop {
+            let g = next.fetch_add(1, Ordering::Relaxed);
+            if g >= range.end || stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let Some((summary, moves)) = play_indexed(start, cfg, g, stop) else {
+                break;
+            };
+            local.add(&summary);
+            if cfg.keep_moves {
+                kept.push((g, summary, moves));
+            }
+            progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
+        }
+        let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+        o.0.merge(&local);
+        o.1.extend(kept);
+    };
+    let threads = cfg.threads.clamp(1, 256);
+    std::thread::scope(|s| {
+        for _ in 1..threads {
+            s.spawn(work);
+        }
+        work();
+    });
+    let (tally, mut games) = out.into_inner().unwrap_or_else(|e| e.into_inner());
+    games.sort_by_key(|g| g.0);
+    Outcome {
+        partial: tally.games < range.end - range.start,
+        tally,
+        games,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Engine;
+
+    fn engine(name: &str) -> Engine {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rulesets")
+            .join(format!("{name}.rules"));
+        Engine::new(crate::check::check_file(&path, &[]).rules.expect("a bundled ruleset is valid"))
+    }
+
+    fn cfg(games: u64, threads: usize, shard: Shard) -> Config {
+        Config {
+            games,
+            seed: 42,
+            players: [PlayerSpec::Random; 2],
+            max_plies: 400,
+            threads,
+            shard,
+            keep_moves: false,
+        }
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads_or_shards() {
+        let e = engine("chess");
+        let stop = AtomicBool::new(false);
+        let one = run(&e.start(), &cfg(24, 1, Shard::WHOLE), &stop, &|_| {});
+        let many = run(&e.start(), &cfg(24, 3, Shard::WHOLE), &stop, &|_| {});
+        assert_eq!(one.tally, many.tally);
+        let mut merged = Tally::default();
+        for k in 0..5 {
+            let part = run(&e.start(), &cfg(24, 2, Shard { index: k, count: 5 }), &stop, &|_| {});
+            assert!(!part.partial);
+            merged.merge(&part.tally);
+        }
+        assert_eq!(merged, one.tally);
+        assert_eq!(one.tally.games, 24);
+        assert!(!one.partial);
+        // A different seed plays different games.
+        let other = run(
+            &e.start(),
+            &Config {
+                seed: 43,
+                ..cfg(24, 1, Shard::WHOLE)
+            },
+            &stop,
+            &|_| {},
+        );
+        assert_ne!(other.tally.lengths, one.tally.lengths);
+    }
+
+    #[test]
+    fn a_raised_stop_leaves_a_partial_tally() {
+        let e = engine("chess");
+        let stop = AtomicBool::new(false);
+        let c = cfg(50, 1, Shard::WHOLE);
+        let out = run(&e.start(), &c, &stop, &|n| {
+            if n == 7 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        assert!(out.partial);
+        assert_eq!(out.tally.games, 7);
+    }
+
+    #[test]
+    fn shards_cover_every_game_once() {
+        for total in [0u64, 1, 7, 100, 101] {
+            for n in 1..6 {
+                let mut covered = Vec::new();
+                for k in 0..n {
+                    covered.extend(Shard { index: k, count: n }.range(total));
+                }
+                assert_eq!(covered, (0..total).collect::<Vec<_>>());
+            }
+        }
+        assert!(Shard::parse("4/4").is_err());
+        assert!(Shard::parse("1-4").is_err());
+        assert_eq!(Shard::parse("3/4"), Ok(Shard { index: 3, count: 4 }));
+    }
+}

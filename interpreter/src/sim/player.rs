@@ -1,0 +1,208 @@
+//! Players: whatever chooses a move in a [`Walk`]. Two come with Arbiter, for any ruleset:
+//! `random` (uniform over the legal moves) and `mcts` (UCT with random playouts). A player is
+//! written as text on the command line and in files: `random`, `mcts:2000` (iterations),
+//! `mcts:500ms` (thinking time).
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::mcts::Mcts;
+use super::walk::{Walk, below};
+use crate::game::Move;
+
+/// Chooses moves.
+pub trait Player: Send {
+    /// One of the legal moves of `walk`'s current position, which has at least one and is not over.
+    fn choose(&mut self, walk: &Walk) -> Move;
+    /// What the last choice cost: MCTS iterations run (0 for players that do not search).
+    fn last_iterations(&self) -> u64 {
+        0
+    }
+}
+
+/// How long an MCTS player thinks about a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// This many iterations: the same seed gives the same moves on any machine.
+    Iterations(u32),
+    /// This much time: stronger on a faster machine, and no longer reproducible.
+    Time(Duration),
+}
+
+/// A player as written: `random`, `mcts:2000`, `mcts:500ms`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    Random,
+    Mcts(Budget),
+}
+
+/// The most iterations a player may ask for per move, and the longest time (a typo like
+/// `mcts:20000000` would otherwise run for hours while holding a tree of that many nodes).
+pub const MAX_ITERATIONS: u32 = 1_000_000;
+pub const MAX_THINK: Duration = Duration::from_secs(600);
+
+impl PlayerSpec {
+    /// Reads a player's text.
+    ///
+    /// # Errors
+    /// What is wrong with it, naming the text and what is accepted.
+    ///
+    /// # Examples
+    /// ```
+    /// use arbiter::sim::{Budget, PlayerSpec};
+    /// assert_eq!(PlayerSpec::parse("mcts:2000"), Ok(PlayerSpec::Mcts(Budget::Iterations(2000))));
+    /// assert_eq!(PlayerSpec::parse("random").map(|p| p.to_string()), Ok("random".to_string()));
+    /// assert!(PlayerSpec::parse("mcts:fast").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<PlayerSpec, String> {
+        let t = text.trim();
+        let known = "players are `random`, `mcts:N` (N iterations a move) and `mcts:Nms` or `mcts:Ns` (thinking time a move)";
+        if t == "random" {
+            return Ok(PlayerSpec::Random);
+        }
+        let Some(budget) = t.strip_prefix("mcts:") else {
+            return Err(format!("unknown player `{t}`: {known}"));
+        };
+        let (number, unit) = match budget.find(|c: char| !c.is_ascii_digit()) {
+            Some(i) => budget.split_at(i),
+            None => (budget, ""),
+        };
+        let n: u64 = number
+            .parse()
+            .map_err(|_| format!("`{t}`: the budget `{budget}` is not a whole number of iterations or a time like 500ms; {known}"))?;
+        if n == 0 {
+            return Err(format!("`{t}`: a budget must be above zero"));
+        }
+        let spec = match unit {
+            "" => {
+                if n > MAX_ITERATIONS as u64 {
+                    return Err(format!("`{t}`: at most {MAX_ITERATIONS} iterations a move"));
+                }
+                PlayerSpec::Mcts(Budget::Iterations(n as u32))
+            }
+            "ms" | "s" => {
+                let d = if unit == "s" {
+                    Duration::from_secs(n)
+                } else {
+                    Duration::from_millis(n)
+                };
+                if d > MAX_THINK {
+                    return Err(format!("`{t}`: at most {} s a move", MAX_THINK.as_secs()));
+                }
+                PlayerSpec::Mcts(Budget::Time(d))
+            }
+            other => return Err(format!("`{t}`: unknown unit `{other}` (use ms or s); {known}")),
+        };
+        Ok(spec)
+    }
+
+    /// Reads a comma-separated pair, `P1,P2` (one player alone plays both sides).
+    ///
+    /// # Errors
+    /// As [`PlayerSpec::parse`], or when more than two are given.
+    pub fn parse_pair(text: &str) -> Result<[PlayerSpec; 2], String> {
+        let parts: Vec<&str> = text.split(',').collect();
+        match parts.as_slice() {
+            [one] => {
+                let p = PlayerSpec::parse(one)?;
+                Ok([p, p])
+            }
+            [a, b] => Ok([PlayerSpec::parse(a)?, PlayerSpec::parse(b)?]),
+            _ => Err(format!(
+                "`{text}`: give one player for both sides or two separated by a comma, first player first"
+            )),
+        }
+    }
+
+    /// Does the same seed give the same moves (no time budget)?
+    pub fn reproducible(&self) -> bool {
+        !matches!(self, PlayerSpec::Mcts(Budget::Time(_)))
+    }
+
+    /// A player of this kind drawing its random numbers from `seed`.
+    pub fn build(&self, seed: u64) -> Box<dyn Player> {
+        let rng = ChaCha8Rng::seed_from_u64(seed);
+        match *self {
+            PlayerSpec::Random => Box::new(Random { rng, buf: Vec::new() }),
+            PlayerSpec::Mcts(budget) => Box::new(Mcts::new(budget, rng)),
+        }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Random => write!(f, "random"),
+            PlayerSpec::Mcts(Budget::Iterations(n)) => write!(f, "mcts:{n}"),
+            PlayerSpec::Mcts(Budget::Time(d)) if d.subsec_millis() == 0 => write!(f, "mcts:{}s", d.as_secs()),
+            PlayerSpec::Mcts(Budget::Time(d)) => write!(f, "mcts:{}ms", d.as_millis()),
+        }
+    }
+}
+
+/// Uniform over the moves [`Walk::candidates`] allows: every legal move, except that in games
+/// that capture chains it never fills its own single-point eye and passes only when nothing else
+/// is left.
+pub struct Random {
+    rng: ChaCha8Rng,
+    buf: Vec<Move>,
+}
+
+impl Player for Random {
+    fn choose(&mut self, walk: &Walk) -> Move {
+        walk.candidates(&mut self.buf);
+        self.buf[below(&mut self.rng, self.buf.len())]
+    }
+}
+
+/// When a time budget runs out; checked every few iterations.
+pub(crate) struct Deadline(Option<Instant>);
+
+impl Deadline {
+    pub(crate) fn after(budget: Budget) -> Deadline {
+        Deadline(match budget {
+            Budget::Time(d) => Some(Instant::now() + d),
+            Budget::Iterations(_) => None,
+        })
+    }
+    pub(crate) fn passed(&self) -> bool {
+        self.0.is_some_and(|t| Instant::now() >= t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_are_read_and_written_back() {
+        for t in ["random", "mcts:1", "mcts:2000", "mcts:500ms", "mcts:3s"] {
+            assert_eq!(PlayerSpec::parse(t).expect(t).to_string(), t);
+        }
+        assert_eq!(PlayerSpec::parse("mcts:1000ms").expect("a time").to_string(), "mcts:1s");
+        assert_eq!(
+            PlayerSpec::parse_pair("mcts:50,random"),
+            Ok([PlayerSpec::Mcts(Budget::Iterations(50)), PlayerSpec::Random])
+        );
+        assert_eq!(PlayerSpec::parse_pair("random"), Ok([PlayerSpec::Random; 2]));
+    }
+
+    #[test]
+    fn bad_players_are_refused_with_the_reason() {
+        let err = |t: &str| PlayerSpec::parse(t).expect_err(t);
+        assert!(err("minimax").contains("unknown player `minimax`"));
+        assert!(err("mcts:").contains("not a whole number"));
+        assert!(err("mcts:0").contains("above zero"));
+        assert!(err("mcts:5h").contains("unknown unit `h`"));
+        assert!(err("mcts:99999999999").contains("at most"));
+        assert!(err("mcts:100000s").contains("at most 600 s"));
+        assert!(
+            PlayerSpec::parse_pair("random,random,random")
+                .expect_err("three")
+                .contains("two separated by a comma")
+        );
+    }
+}

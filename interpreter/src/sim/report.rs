@@ -1,0 +1,150 @@
+//! A run's report as JSON, and the merge of shard reports. A report carries, besides the
+//! statistics, what identifies the run (ruleset, parameters, start, players, seed, games, ply
+//! limit) and the raw [`Tally`], so that shards of one run can be checked to belong together and
+//! merged into exactly the statistics the whole run would give.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::{Shard, Tally};
+use crate::model::Side;
+
+/// What identifies a run: two reports merge only when these agree (but for the shard).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The ruleset's game name (`Chess`).
+    pub game: String,
+    pub params: Vec<(String, String)>,
+    /// The start position's FEN.
+    pub start: String,
+    /// The sides' names, in the ruleset's order.
+    pub sides: [String; 2],
+    /// Who moves first at the start (0 or 1).
+    pub first: usize,
+    pub players: [String; 2],
+    pub seed: u64,
+    /// Games in the whole run, all shards together.
+    pub games: u64,
+    pub max_plies: usize,
+}
+
+/// How long a run took (left out of comparisons: it is the only part that varies).
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    pub seconds: f64,
+    pub threads: usize,
+}
+
+/// The JSON object of a run (or of a shard of one, when `shard` is given).
+pub fn to_json(info: &RunInfo, shard: Option<Shard>, tally: &Tally, partial: bool, timing: Option<Timing>) -> Value {
+    let first = if info.first == 0 { Side::FIRST } else { Side::SECOND };
+    let mut v = tally.report(&info.sides, first);
+    let o = v.as_object_mut().expect("a report is an object");
+    o.insert("game".into(), json!(info.game));
+    o.insert(
+        "params".into(),
+        json!(
+            info.params
+                .iter()
+                .map(|(k, v)| (k.clone(), json!(v)))
+                .collect::<serde_json::Map<_, _>>()
+        ),
+    );
+    o.insert("start".into(), json!(info.start));
+    o.insert("seed".into(), json!(info.seed));
+    o.insert("players".into(), json!(info.players));
+    o.insert("max_plies".into(), json!(info.max_plies));
+    o.insert("games".into(), json!(tally.games));
+    o.insert("run_games".into(), json!(info.games));
+    o.insert("partial".into(), json!(partial));
+    if let Some(s) = shard {
+        o.insert("shard".into(), json!({"index": s.index, "count": s.count}));
+    }
+    o.insert("run".into(), serde_json::to_value(info).expect("run info serialises"));
+    o.insert("tally".into(), serde_json::to_value(tally).expect("a tally serialises"));
+    if let Some(t) = timing {
+        o.insert(
+            "timing".into(),
+            json!({"seconds": t.seconds, "threads": t.threads, "games_per_second": if t.seconds > 0.0 { tally.games as f64 / t.seconds } else { 0.0 }}),
+        );
+    }
+    v
+}
+
+/// Shard reports merged: the run they belong to, the summed tally, and the shards missing.
+#[derive(Debug)]
+pub struct Merged {
+    pub info: RunInfo,
+    pub tally: Tally,
+    /// Shards of the run no report covered, and shards that stopped early.
+    pub missing: Vec<u64>,
+    pub partial: bool,
+    /// The shard count, when the reports were shards.
+    pub count: Option<u64>,
+}
+
+/// Merges reports written by `arbiter simulate --json` (shards of one run, each once).
+///
+/// # Errors
+/// Which report is not one, or does not belong with the first, and why.
+pub fn merge(reports: &[(String, Value)]) -> Result<Merged, String> {
+    let mut first: Option<(RunInfo, Option<u64>)> = None;
+    let mut tally = Tally::default();
+    let mut seen: Vec<u64> = Vec::new();
+    let mut partial = false;
+    for (name, v) in reports {
+        let info: RunInfo = v
+            .get("run")
+            .cloned()
+            .ok_or_else(|| format!("{name}: not a report of `arbiter simulate --json` (no \"run\" key)"))
+            .and_then(|r| serde_json::from_value(r).map_err(|e| format!("{name}: its \"run\" is not a run's description: {e}")))?;
+        let t: Tally = v
+            .get("tally")
+            .cloned()
+            .ok_or_else(|| format!("{name}: no \"tally\" key"))
+            .and_then(|r| serde_json::from_value(r).map_err(|e| format!("{name}: its \"tally\" is not a tally: {e}")))?;
+        let shard = match v.get("shard") {
+            None | Some(Value::Null) => None,
+            Some(s) => Some(Shard {
+                index: s
+                    .get("index")
+                    .and_then(Value::as_u64)
+                    .ok_or_else(|| format!("{name}: \"shard\" has no index"))?,
+                count: s
+                    .get("count")
+                    .and_then(Value::as_u64)
+                    .ok_or_else(|| format!("{name}: \"shard\" has no count"))?,
+            }),
+        };
+        match &first {
+            None => first = Some((info.clone(), shard.map(|s| s.count))),
+            Some((i, count)) => {
+                if *i != info {
+                    return Err(format!(
+                        "{name}: a different run from {} (ruleset, parameters, start, players, seed, games or ply limit differ)",
+                        reports[0].0
+                    ));
+                }
+                if *count != shard.map(|s| s.count) {
+                    return Err(format!("{name}: split into a different number of shards from {}", reports[0].0));
+                }
+            }
+        }
+        let index = shard.map_or(0, |s| s.index);
+        if seen.contains(&index) {
+            return Err(format!("{name}: shard {index} is given twice"));
+        }
+        seen.push(index);
+        partial |= v.get("partial").and_then(Value::as_bool).unwrap_or(false);
+        tally.merge(&t);
+    }
+    let (info, count) = first.ok_or("no reports to merge")?;
+    let missing = (0..count.unwrap_or(1)).filter(|k| !seen.contains(k)).collect::<Vec<_>>();
+    Ok(Merged {
+        partial: partial || !missing.is_empty(),
+        info,
+        tally,
+        missing,
+        count,
+    })
+}

@@ -1,0 +1,305 @@
+//! What a simulation counts, and the statistics read from the counts. A [`Tally`] holds only sums
+//! and exact distributions, so tallies of disjoint sets of games add up to exactly the tally of
+//! all of them, in any order: that is what lets shards run apart and merge.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::walk::End;
+use crate::game::Status;
+use crate::model::Side;
+
+/// Phases of a game for branching figures: each game's plies split in thirds.
+pub const PHASES: [&str; 3] = ["opening", "middle", "end"];
+
+/// One finished (or cut) game, as a tally takes it.
+#[derive(Clone, Debug)]
+pub struct GameSummary {
+    /// The end, or `None` when the game was cut at the ply limit.
+    pub end: Option<End>,
+    /// The reason code of the end (`checkmate`); empty for a cut game.
+    pub reason: String,
+    pub plies: usize,
+    pub captures: u64,
+    /// The number of legal moves at each ply played.
+    pub branching: Vec<u32>,
+}
+
+/// Sums over games.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tally {
+    pub games: u64,
+    /// Wins of the first and second side (the ruleset's order).
+    pub wins: [u64; 2],
+    pub draws: u64,
+    /// Games that ended without a result (a cycle under some go rules, or no move and no rule).
+    pub no_result: u64,
+    /// Games cut at the ply limit.
+    pub unfinished: u64,
+    /// Games per end reason.
+    pub reasons: BTreeMap<String, u64>,
+    /// Games per length in plies (finished and cut alike).
+    pub lengths: BTreeMap<u64, u64>,
+    /// Per phase: plies played and the legal moves summed over them.
+    pub phase_plies: [u64; 3],
+    pub phase_moves: [u64; 3],
+    pub captures: u64,
+}
+
+impl Tally {
+    pub fn add(&mut self, g: &GameSummary) {
+        self.games += 1;
+        match &g.end {
+            None => self.unfinished += 1,
+            Some(End {
+                status: Status::Win,
+                winner: Some(w),
+                ..
+            }) => self.wins[w.index()] += 1,
+            Some(End { status: Status::Draw, .. }) => self.draws += 1,
+            Some(_) => self.no_result += 1,
+        }
+        let reason = if g.end.is_none() { "max-plies" } else { g.reason.as_str() };
+        *self.reasons.entry(reason.to_string()).or_insert(0) += 1;
+        *self.lengths.entry(g.plies as u64).or_insert(0) += 1;
+        let n = g.branching.len().max(1);
+        for (i, b) in g.branching.iter().enumerate() {
+            let phase = (3 * i / n).min(2);
+            self.phase_plies[phase] += 1;
+            self.phase_moves[phase] += *b as u64;
+        }
+        self.captures += g.captures;
+    }
+
+    pub fn merge(&mut self, o: &Tally) {
+        self.games += o.games;
+        for i in 0..2 {
+            self.wins[i] += o.wins[i];
+        }
+        self.draws += o.draws;
+        self.no_result += o.no_result;
+        self.unfinished += o.unfinished;
+        for (k, v) in &o.reasons {
+            *self.reasons.entry(k.clone()).or_insert(0) += v;
+        }
+        for (k, v) in &o.lengths {
+            *self.lengths.entry(*k).or_insert(0) += v;
+        }
+        for i in 0..3 {
+            self.phase_plies[i] += o.phase_plies[i];
+            self.phase_moves[i] += o.phase_moves[i];
+        }
+        self.captures += o.captures;
+    }
+
+    /// Games that ended by a rule (cut games left out).
+    pub fn finished(&self) -> u64 {
+        self.games - self.unfinished
+    }
+
+    /// `first`'s score over the finished games: 1 a win, ½ a draw or a game without result.
+    pub fn score(&self, first: Side) -> Interval {
+        let n = self.finished();
+        let points = self.wins[first.index()] as f64 + 0.5 * (self.draws + self.no_result) as f64;
+        Interval::wilson(points, n)
+    }
+
+    /// The length in plies below which `q` of the games fall (nearest rank).
+    pub fn length_quantile(&self, q: f64) -> u64 {
+        if self.games == 0 {
+            return 0;
+        }
+        let rank = ((q * self.games as f64).ceil() as u64).clamp(1, self.games);
+        let mut seen = 0;
+        for (len, n) in &self.lengths {
+            seen += n;
+            if seen >= rank {
+                return *len;
+            }
+        }
+        0
+    }
+
+    pub fn mean_length(&self) -> f64 {
+        if self.games == 0 {
+            return 0.0;
+        }
+        self.lengths.iter().map(|(l, n)| (*l * *n) as f64).sum::<f64>() / self.games as f64
+    }
+
+    /// About `bins` equal bins from the shortest game to the longest: (from, to inclusive, games).
+    pub fn histogram(&self, bins: u64) -> Vec<(u64, u64, u64)> {
+        let (Some((&lo, _)), Some((&hi, _))) = (self.lengths.first_key_value(), self.lengths.last_key_value()) else {
+            return Vec::new();
+        };
+        let width = ((hi - lo) / bins.max(1) + 1).max(1);
+        let mut out: Vec<(u64, u64, u64)> = Vec::new();
+        let mut from = lo;
+        while from <= hi {
+            let to = from + width - 1;
+            let n = self.lengths.range(from..=to).map(|(_, n)| n).sum();
+            out.push((from, to, n));
+            from = to + 1;
+        }
+        out
+    }
+
+    /// Mean legal moves per ply, per phase and over all.
+    pub fn branching(&self) -> ([f64; 3], f64) {
+        let mean = |m: u64, p: u64| if p == 0 { 0.0 } else { m as f64 / p as f64 };
+        let per = [0, 1, 2].map(|i| mean(self.phase_moves[i], self.phase_plies[i]));
+        (per, mean(self.phase_moves.iter().sum(), self.phase_plies.iter().sum()))
+    }
+
+    /// The statistics as one JSON object, in the ruleset's side names and reason codes.
+    pub fn report(&self, sides: &[String; 2], first: Side) -> serde_json::Value {
+        use serde_json::json;
+        let n = self.games;
+        let share = |k: u64| {
+            let i = Interval::wilson(k as f64, n);
+            json!({"games": k, "share": i.mean, "low": i.low, "high": i.high})
+        };
+        let mut results = serde_json::Map::new();
+        let mut shares = serde_json::Map::new();
+        for s in [Side::FIRST, Side::SECOND] {
+            let name = sides[s.index()].clone();
+            results.insert(name.clone(), json!(self.wins[s.index()]));
+            shares.insert(name, share(self.wins[s.index()]));
+        }
+        results.insert("draw".into(), json!(self.draws));
+        results.insert("no-result".into(), json!(self.no_result));
+        results.insert("unfinished".into(), json!(self.unfinished));
+        shares.insert("draw".into(), share(self.draws));
+        shares.insert("no-result".into(), share(self.no_result));
+        shares.insert("unfinished".into(), share(self.unfinished));
+        let score = self.score(first);
+        let (per, all) = self.branching();
+        let mut by_phase = serde_json::Map::new();
+        for (i, p) in PHASES.iter().enumerate() {
+            by_phase.insert((*p).into(), json!(per[i]));
+        }
+        json!({
+            "results": results,
+            "shares": shares,
+            "reasons": self.reasons,
+            "first_player": sides[first.index()],
+            "first_player_score": {"mean": score.mean, "low": score.low, "high": score.high, "games": self.finished()},
+            "length": {
+                "mean": self.mean_length(),
+                "median": self.length_quantile(0.5),
+                "p10": self.length_quantile(0.1),
+                "p90": self.length_quantile(0.9),
+                "min": self.lengths.first_key_value().map_or(0, |(l, _)| *l),
+                "max": self.lengths.last_key_value().map_or(0, |(l, _)| *l),
+                "histogram": self.histogram(20).iter().map(|(a, b, c)| json!({"from": a, "to": b, "games": c})).collect::<Vec<_>>(),
+            },
+            "branching": {"mean": all, "by_phase": by_phase},
+            "captures_per_game": if n == 0 { 0.0 } else { self.captures as f64 / n as f64 },
+        })
+    }
+}
+
+/// A proportion with its 95% Wilson score interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interval {
+    pub mean: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The normal quantile for a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+impl Interval {
+    /// `successes` of `n` trials (half successes allowed, as for drawn games), with the Wilson
+    /// interval, which stays inside [0, 1] and behaves at 0 and n, unlike the normal one.
+    pub fn wilson(successes: f64, n: u64) -> Interval {
+        if n == 0 {
+            return Interval {
+                mean: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let n = n as f64;
+        let p = successes / n;
+        let z2 = Z95 * Z95;
+        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        Interval {
+            mean: p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_intervals_match_published_values() {
+        // Wilson (1927) as tabulated by Newcombe (1998), table I: 81 of 263 gives 0.2553–0.3662;
+        // 0 of 10 gives 0–0.2775.
+        let i = Interval::wilson(81.0, 263);
+        assert!((i.low - 0.2553).abs() < 5e-4 && (i.high - 0.3662).abs() < 5e-4, "{i:?}");
+        let i = Interval::wilson(0.0, 10);
+        assert!(i.low == 0.0 && (i.high - 0.2775).abs() < 5e-4, "{i:?}");
+        let i = Interval::wilson(10.0, 10);
+        assert!((i.high - 1.0).abs() < 1e-12 && (i.low - 0.7225).abs() < 5e-4, "{i:?}");
+    }
+
+    fn summary(winner: Option<Side>, plies: usize) -> GameSummary {
+        GameSummary {
+            end: winner.map(|w| End {
+                status: Status::Win,
+                winner: Some(w),
+                rule: Some(0),
+                score: None,
+            }),
+            reason: "mate".into(),
+            plies,
+            captures: 1,
+            branching: vec![3; plies],
+        }
+    }
+
+    #[test]
+    fn tallies_merge_to_the_tally_of_all_games() {
+        let games: Vec<GameSummary> = (0..40)
+            .map(|i| summary([Some(Side::FIRST), Some(Side::SECOND), None][i % 3], 10 + i * 7 % 23))
+            .collect();
+        let mut all = Tally::default();
+        games.iter().for_each(|g| all.add(g));
+        let mut parts = [Tally::default(), Tally::default(), Tally::default()];
+        for (i, g) in games.iter().enumerate() {
+            parts[i % 3].add(g);
+        }
+        let mut merged = Tally::default();
+        for p in parts.iter().rev() {
+            merged.merge(p);
+        }
+        assert_eq!(merged, all);
+        assert_eq!(all.unfinished, 13);
+        assert_eq!(all.reasons["max-plies"], 13);
+    }
+
+    #[test]
+    fn quantiles_and_histogram_read_the_exact_distribution() {
+        let mut t = Tally::default();
+        for len in 1..=100 {
+            t.add(&summary(Some(Side::FIRST), len));
+        }
+        assert_eq!(t.length_quantile(0.5), 50);
+        assert_eq!(t.length_quantile(0.1), 10);
+        assert_eq!(t.length_quantile(0.9), 90);
+        assert!((t.mean_length() - 50.5).abs() < 1e-9);
+        let h = t.histogram(10);
+        assert_eq!(h.len(), 10);
+        assert_eq!(h[0], (1, 10, 10));
+        assert_eq!(h.iter().map(|b| b.2).sum::<u64>(), 100);
+        assert_eq!(t.score(Side::FIRST).mean, 1.0);
+    }
+}

@@ -1,0 +1,407 @@
+//! A game played forward from a start, as fast as the rules allow, with every automatic end rule
+//! applied after every move (as `arbiter play` applies them): what players and simulations run on.
+//! Unlike [`Game`](crate::game::Game) it keeps no earlier positions and never takes a move back;
+//! players that look ahead clone it.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+use rand_chacha::rand_core::RngCore;
+
+use crate::game::{History, Move, MoveKind, Position, Score, Status, checker_in_cycle, rule_holds, verdict_result};
+use crate::model::{Condition, Rules, Side, Verdict};
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct End {
+    pub status: Status,
+    pub winner: Option<Side>,
+    /// The end rule that ended it (an index into [`Rules::end_rules`]); `None` when the side to move
+    /// has no legal move and no end rule says what that means ([`STUCK`]).
+    pub rule: Option<usize>,
+    /// The count, when a scoring rule ended the game.
+    pub score: Option<Score>,
+}
+
+/// The reason given for a game that stopped because the side to move had no legal move and no end
+/// rule applied: a gap in the ruleset a simulation should show rather than hide.
+pub const STUCK: &str = "no-move-no-rule";
+
+impl End {
+    /// The end rule's reason code (`checkmate`), or [`STUCK`].
+    pub fn reason<'a>(&self, rules: &'a Rules) -> &'a str {
+        match self.rule {
+            Some(r) => &rules.end_rules[r].reason,
+            None => STUCK,
+        }
+    }
+    /// What the game was worth to each side: 1 for a win, 0 for a loss, ½ each otherwise.
+    pub fn values(&self) -> [f64; 2] {
+        match (self.status, self.winner) {
+            (Status::Win, Some(w)) => {
+                let mut v = [0.0; 2];
+                v[w.index()] = 1.0;
+                v
+            }
+            _ => [0.5, 0.5],
+        }
+    }
+}
+
+/// Zobrist keys are uniformly random already: hashing them again only costs.
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ *b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// What the ruleset's automatic end rules need recorded, decided once per ruleset.
+#[derive(Clone, Debug)]
+struct Needs {
+    /// The automatic end rules (claimable draws are never claimed in a simulated game), by index.
+    auto: Arc<[usize]>,
+    /// Repetition keys: a rule counts occurrences of a position.
+    keys: bool,
+    /// Whether each position's side to move is in check: a rule asks who checked throughout.
+    checks: bool,
+    /// Random playouts may take the chain games' fast path: the only automatic end rule asks for
+    /// two passes in a row, where that path stops.
+    fast_playout: bool,
+}
+
+impl Needs {
+    fn of(rules: &Rules, pos: &Position) -> Needs {
+        let auto: Vec<usize> = (0..rules.end_rules.len())
+            .filter(|&i| rules.end_rules[i].verdict != Verdict::ClaimableDraw)
+            .collect();
+        let conds = || auto.iter().flat_map(|&i| rules.end_rules[i].conditions.iter());
+        Needs {
+            keys: conds().any(|c| matches!(c, Condition::Repetition(_))),
+            checks: conds().any(|c| matches!(c, Condition::CheckingThroughout)),
+            fast_playout: pos.chain_game() && !auto.is_empty() && conds().all(|c| matches!(c, Condition::Passes(2))),
+            auto: auto.into(),
+        }
+    }
+}
+
+/// A game played forward, judged after every move.
+#[derive(Clone, Debug)]
+pub struct Walk {
+    rules: Arc<Rules>,
+    pos: Position,
+    /// The legal moves of `pos`.
+    legal: Vec<Move>,
+    /// Every position's repetition key and whether its side to move was in check (when the rules
+    /// ask), with how often each key occurred.
+    keys: Vec<u64>,
+    checks: Vec<bool>,
+    seen: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// Who moved first.
+    first: Side,
+    plies: usize,
+    captures: u64,
+    end: Option<End>,
+    needs: Needs,
+}
+
+impl History for Walk {
+    fn occurrences(&self) -> usize {
+        self.keys.last().map_or(0, |k| self.seen.get(k).copied().unwrap_or(0) as usize)
+    }
+    fn perpetual_checker(&self) -> Option<Side> {
+        let first = self.first;
+        checker_in_cycle(&self.keys, &self.checks, |i| if i % 2 == 0 { first } else { first.other() })
+    }
+    fn trailing_passes(&self) -> usize {
+        self.pos.passes() as usize
+    }
+}
+
+impl Walk {
+    /// Starts a game at `start` (which may already be over).
+    pub fn new(start: Position) -> Walk {
+        let rules = start.rules().clone();
+        let needs = Needs::of(&rules, &start);
+        let mut w = Walk {
+            first: start.side_to_move(),
+            rules,
+            pos: start,
+            legal: Vec::with_capacity(64),
+            keys: Vec::new(),
+            checks: Vec::new(),
+            seen: HashMap::default(),
+            plies: 0,
+            captures: 0,
+            end: None,
+            needs,
+        };
+        w.arrive();
+        w
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+    /// The legal moves here (none once the game is over by a rule that leaves no move).
+    pub fn legal(&self) -> &[Move] {
+        &self.legal
+    }
+    /// How the game ended, once it has.
+    pub fn end(&self) -> Option<&End> {
+        self.end.as_ref()
+    }
+    pub fn plies(&self) -> usize {
+        self.plies
+    }
+    /// Pieces captured so far, by both sides.
+    pub fn captures(&self) -> u64 {
+        self.captures
+    }
+
+    /// Plays `m`, one of [`Walk::legal`], and judges the position it leads to.
+    pub fn play(&mut self, m: Move) {
+        let chains = self.pos.chain_game();
+        let them = self.pos.side_to_move().other().index();
+        let before = self.pos.piece_counts()[them];
+        let taken = if chains { 0 } else { self.pos.captures_of(m) as u64 };
+        self.pos.play_forward(m);
+        // In games that capture chains a placement's captures are the stones it removes.
+        self.captures += if chains {
+            before.saturating_sub(self.pos.piece_counts()[them]) as u64
+        } else {
+            taken
+        };
+        self.plies += 1;
+        self.arrive();
+    }
+
+    /// Records the position just reached and applies the end rules to it.
+    fn arrive(&mut self) {
+        self.pos.legal_moves_into(&mut self.legal);
+        if self.needs.keys {
+            let k = self.pos.repetition_key_given(&self.legal);
+            self.keys.push(k);
+            *self.seen.entry(k).or_insert(0) += 1;
+        }
+        if self.needs.checks {
+            self.checks.push(self.pos.in_check());
+        }
+        self.end = self.judge();
+    }
+
+    /// The first automatic end rule that holds here, in the ruleset's order.
+    fn judge(&self) -> Option<End> {
+        let rules = &*self.rules;
+        for &ri in self.needs.auto.iter() {
+            let r = &rules.end_rules[ri];
+            let Some(checker) = rule_holds(&self.pos, ri, r, self, &mut || self.legal.is_empty()) else {
+                continue;
+            };
+            if let Some((status, winner, score)) = verdict_result(r, &self.pos, checker, &[]) {
+                return Some(End {
+                    status,
+                    winner,
+                    rule: Some(ri),
+                    score,
+                });
+            }
+        }
+        self.legal.is_empty().then_some(End {
+            status: Status::NoResult,
+            winner: None,
+            rule: None,
+            score: None,
+        })
+    }
+
+    /// The moves a random player chooses among here: the legal moves, except that in games that
+    /// capture chains it never fills a single-point eye of its own and passes only when nothing
+    /// else is left (as go programs' playouts do, so that a random game ends).
+    pub fn candidates(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if !self.pos.chain_game() {
+            out.extend_from_slice(&self.legal);
+            return;
+        }
+        out.extend(
+            self.legal
+                .iter()
+                .copied()
+                .filter(|&m| m.kind != MoveKind::Pass && !self.pos.fills_own_eye(m)),
+        );
+        if out.is_empty() {
+            out.extend(self.legal.iter().copied().filter(|m| m.kind == MoveKind::Pass));
+        }
+        if out.is_empty() {
+            out.extend_from_slice(&self.legal);
+        }
+    }
+
+    /// Plays random candidates until the game ends or `max_plies` more have been played; returns
+    /// what the game was worth to each side (a game cut short counts as drawn).
+    pub fn rollout(&mut self, rng: &mut impl RngCore, max_plies: usize) -> [f64; 2] {
+        if self.end.is_none() && self.needs.fast_playout {
+            // The chain games' playout applies the same policy without recording what only other
+            // end rules would read; it stops at two passes in a row, where the rules' one end rule
+            // is judged.
+            let played = self.pos.random_playout(rng, max_plies);
+            self.plies += played;
+            if self.pos.passes() >= 2 {
+                let rules = &*self.rules;
+                let ri = self.needs.auto[0];
+                let r = &rules.end_rules[ri];
+                if let Some((status, winner, score)) = verdict_result(r, &self.pos, None, &[]) {
+                    self.end = Some(End {
+                        status,
+                        winner,
+                        rule: Some(ri),
+                        score,
+                    });
+                }
+            }
+            return self.end.as_ref().map_or([0.5, 0.5], End::values);
+        }
+        let mut buf = Vec::with_capacity(64);
+        let mut left = max_plies;
+        while self.end.is_none() && left > 0 {
+            self.candidates(&mut buf);
+            let m = buf[below(rng, buf.len())];
+            self.play(m);
+            left -= 1;
+        }
+        self.end.as_ref().map_or([0.5, 0.5], End::values)
+    }
+}
+
+/// A uniform index below `n` (multiply-shift; `n` is far below 2³²).
+#[inline]
+pub(crate) fn below(rng: &mut impl RngCore, n: usize) -> usize {
+    ((rng.next_u32() as u64 * n as u64) >> 32) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Engine, Game};
+    use crate::notation::uci;
+
+    fn engine(name: &str) -> Engine {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rulesets")
+            .join(format!("{name}.rules"));
+        Engine::new(crate::check::check_file(&path, &[]).rules.expect("a bundled ruleset is valid"))
+    }
+
+    /// Plays the same line in a walk and in a game record: after every move both must agree on
+    /// whether the game is over, how, and who won.
+    fn agree(e: &Engine, line: &[&str]) -> Option<End> {
+        let mut walk = Walk::new(e.start());
+        let mut game = Game::new(e.clone(), e.start());
+        for t in line {
+            let m = uci::find(game.current(), t).unwrap_or_else(|| panic!("{t} is legal"));
+            walk.play(m);
+            game.play(m);
+            let o = game.outcome();
+            let status = walk.end().map_or(Status::Ongoing, |e| e.status);
+            assert_eq!(status, o.status, "after {t}");
+            assert_eq!(walk.end().and_then(|e| e.winner), o.winner, "after {t}");
+            assert_eq!(walk.end().map(|end| end.reason(e.rules()).to_string()), o.reason, "after {t}");
+        }
+        walk.end().cloned()
+    }
+
+    #[test]
+    fn a_walk_ends_where_the_game_record_does() {
+        let chess = engine("chess");
+        let mate = agree(&chess, &["f2f3", "e7e5", "g2g4", "d8h4"]).expect("fool's mate ends the game");
+        assert_eq!(mate.winner, Some(Side::SECOND));
+        // Fivefold repetition ends the game; the threefold claim does not.
+        let knights = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let line: Vec<&str> = knights.iter().cycle().take(16).copied().collect();
+        let end = agree(&chess, &line).expect("the fifth occurrence ends it");
+        assert_eq!(end.reason(chess.rules()), "fivefold-repetition");
+        // Xiangqi's perpetual check: the checking side loses on the third occurrence.
+        let xq = engine("xiangqi");
+        let start = "4k4/9/9/9/9/9/9/9/4A4/3AK3R w - - 0 1";
+        let mut walk = Walk::new(xq.from_fen(start).expect("a legal position"));
+        let mut game = Game::new(xq.clone(), xq.from_fen(start).expect("a legal position"));
+        for t in ["i1i10", "e10e9", "i10i9", "e9e10", "i9i10", "e10e9", "i10i9", "e9e10", "i9i10"] {
+            let m = uci::find(game.current(), t).unwrap_or_else(|| panic!("{t} is legal"));
+            walk.play(m);
+            game.play(m);
+            assert_eq!(
+                walk.end().map(|e| e.winner),
+                game.outcome().status.ne(&Status::Ongoing).then_some(game.outcome().winner),
+                "after {t}"
+            );
+        }
+        let end = walk.end().expect("perpetual check ends the game");
+        assert_eq!(end.reason(xq.rules()), "perpetual-check");
+        assert_eq!(end.winner, Some(Side::SECOND));
+    }
+
+    #[test]
+    fn random_games_end_as_the_game_record_says() {
+        use rand::SeedableRng;
+        for name in ["chess", "xiangqi", "tic-tac-toe", "othello", "draughts"] {
+            let e = engine(name);
+            for seed in 0..6u64 {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let mut walk = Walk::new(e.start());
+                let mut game = Game::new(e.clone(), e.start());
+                let mut buf = Vec::new();
+                while walk.end().is_none() && walk.plies() < 400 {
+                    walk.candidates(&mut buf);
+                    let m = buf[below(&mut rng, buf.len())];
+                    walk.play(m);
+                    game.play(m);
+                }
+                let o = game.outcome();
+                assert_eq!(walk.end().map_or(Status::Ongoing, |e| e.status), o.status, "{name} seed {seed}");
+                assert_eq!(walk.end().and_then(|x| x.winner), o.winner, "{name} seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn go_rollouts_take_the_fast_path_and_score_the_board() {
+        use rand::SeedableRng;
+        let go = Engine::new(
+            crate::check::check_file(
+                &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/go.rules"),
+                &[("size".into(), "9".into())],
+            )
+            .rules
+            .expect("go.rules is valid"),
+        );
+        let walk = Walk::new(go.start());
+        assert!(walk.needs.fast_playout);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut w = walk.clone();
+        let v = w.rollout(&mut rng, 1000);
+        let end = w.end().expect("two passes end a playout");
+        assert_eq!(end.reason(go.rules()), "score");
+        assert!(end.score.is_some());
+        assert_eq!(v, end.values());
+        // The generic path, move by move, ends the same way: by two passes and a count.
+        let mut slow = walk.clone();
+        slow.needs.fast_playout = false;
+        slow.rollout(&mut rng, 1000);
+        assert_eq!(slow.end().expect("ends").reason(go.rules()), "score");
+    }
+}
