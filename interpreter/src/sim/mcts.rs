@@ -86,6 +86,9 @@ impl Mcts {
         loop {
             match self.budget {
                 Budget::Iterations(n) if done >= n as u64 => break,
+                // Stop early once no other move can overtake the most visited one: the move
+                // chosen is the one the whole budget would choose, sooner.
+                Budget::Iterations(n) if done % 64 == 0 && settled(&tree, n as u64 - done) => break,
                 Budget::Time(_) if done % 16 == 0 && done > 0 && deadline.passed() => break,
                 _ => {}
             }
@@ -139,6 +142,27 @@ impl Mcts {
             .map_or(tree[0].untried.first().copied().unwrap_or(first), |&c| tree[c as usize].mv);
         (best, done)
     }
+}
+
+/// Can no child of the root other than the most visited reach its visits in `left` more
+/// iterations (nor the untried moves)? Then the search's choice is made.
+fn settled(tree: &[Node], left: u64) -> bool {
+    let root = &tree[0];
+    if !root.untried.is_empty() {
+        return false;
+    }
+    let mut best = 0u64;
+    let mut second = 0u64;
+    for &c in &root.children {
+        let v = tree[c as usize].visits as u64;
+        if v > best {
+            second = best;
+            best = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    second + left < best
 }
 
 impl Player for Mcts {

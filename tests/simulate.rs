@@ -1,0 +1,245 @@
+//! Simulation: `arbiter simulate` run as a user runs it, and the players' strength. The contract:
+//! a run's statistics depend only on the ruleset, parameters, start, players, seed and number of
+//! games — never on threads or on how the games are split into shards — and shards merge into
+//! exactly the statistics of one run.
+
+use std::sync::atomic::AtomicBool;
+
+use serde_json::Value;
+
+mod common;
+
+use common::{Run, arbiter, scratch};
+
+use arbiter::sim::{self, Config, PlayerSpec, Shard};
+
+fn json(r: &Run) -> Value {
+    assert_eq!(r.code, Some(0), "exit code; stderr:\n{}", r.stderr);
+    serde_json::from_str(r.stdout.trim()).unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}):\n{}", r.stdout))
+}
+
+/// A report without what may differ between runs of the same games: timing, and the shard marks.
+fn statistics(mut v: Value) -> Value {
+    let o = v.as_object_mut().expect("a report is an object");
+    o.remove("timing");
+    v
+}
+
+const RUN: [&str; 9] = ["simulate", "chess", "--games", "40", "--seed", "11", "--max-plies", "300", "--json"];
+
+#[test]
+fn a_report_has_every_statistic_in_the_rulesets_own_names() {
+    let v = json(&arbiter(&[&RUN[..], &["--threads", "2"]].concat()));
+    assert_eq!(v["games"], 40);
+    assert_eq!(v["seed"], 11);
+    assert_eq!(v["players"], serde_json::json!(["random", "random"]));
+    let r = &v["results"];
+    let total: u64 = ["white", "black", "draw", "no-result", "unfinished"].iter().map(|k| r[k].as_u64().expect(k)).sum();
+    assert_eq!(total, 40, "{r}");
+    let reasons: u64 = v["reasons"].as_object().expect("reasons").values().map(|n| n.as_u64().expect("a count")).sum();
+    assert_eq!(reasons, 40);
+    assert_eq!(v["reasons"].get("max-plies").and_then(Value::as_u64).unwrap_or(0), r["unfinished"].as_u64().expect("unfinished"));
+    let s = &v["first_player_score"];
+    let (mean, low, high) = (s["mean"].as_f64().expect("mean"), s["low"].as_f64().expect("low"), s["high"].as_f64().expect("high"));
+    assert!(0.0 <= low && low <= mean && mean <= high && high <= 1.0, "{s}");
+    assert_eq!(v["first_player"], "white");
+    let len = &v["length"];
+    let (p10, median, p90) = (len["p10"].as_u64().expect("p10"), len["median"].as_u64().expect("median"), len["p90"].as_u64().expect("p90"));
+    assert!(p10 <= median && median <= p90 && p90 <= 300, "{len}");
+    let binned: u64 = len["histogram"].as_array().expect("a histogram").iter().map(|b| b["games"].as_u64().expect("games")).sum();
+    assert_eq!(binned, 40);
+    for phase in ["opening", "middle", "end"] {
+        assert!(v["branching"]["by_phase"][phase].as_f64().expect(phase) > 1.0, "{}", v["branching"]);
+    }
+    // Random chess games capture: about a piece every dozen plies.
+    assert!(v["captures_per_game"].as_f64().expect("captures") > 5.0);
+    assert!(v["timing"]["seconds"].as_f64().is_some());
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_threads() {
+    let one = json(&arbiter(&[&RUN[..], &["--threads", "1"]].concat()));
+    let three = json(&arbiter(&[&RUN[..], &["--threads", "3"]].concat()));
+    assert_eq!(statistics(one), statistics(three));
+}
+
+#[test]
+fn four_shards_run_apart_merge_into_the_statistics_of_one_run() {
+    let dir = scratch("shards");
+    // Four processes at once, as four machines of a job array would run them.
+    let children: Vec<_> = (0..4)
+        .map(|k| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+                .args(RUN)
+                .args(["--threads", "1", "--shard", &format!("{k}/4")])
+                .current_dir(common::root())
+                .output()
+        })
+        .collect();
+    let mut files = Vec::new();
+    for (k, c) in children.into_iter().enumerate() {
+        let out = c.expect("a shard runs");
+        assert!(out.status.success(), "shard {k}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("a shard's report is JSON");
+        assert_eq!(v["shard"]["index"], k as u64);
+        assert_eq!(v["games"], 10, "40 games in 4 shards");
+        let f = dir.join(format!("shard-{k}.json"));
+        std::fs::write(&f, &out.stdout).expect("writable");
+        files.push(f.display().to_string());
+    }
+    let whole = json(&arbiter(&RUN));
+    let mut args = vec!["simulate", "merge", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let merged = json(&arbiter(&args));
+    assert_eq!(statistics(merged), statistics(whole));
+    // Human output of the merge says the same.
+    let text = arbiter(&["simulate", "merge", &files[0], &files[1], &files[2], &files[3]]);
+    assert_eq!(text.code, Some(0));
+    assert!(text.stdout.contains("Chess: 40 games, seed 11"), "{}", text.stdout);
+    // A missing shard is said, and the result marked partial.
+    let three = json(&arbiter(&["simulate", "merge", "--json", &files[0], &files[1], &files[3]]));
+    assert_eq!(three["games"], 30);
+    assert_eq!(three["partial"], true);
+}
+
+#[test]
+fn reports_of_different_runs_or_a_shard_twice_do_not_merge() {
+    let dir = scratch("merge-bad");
+    let write = |name: &str, args: &[&str]| {
+        let r = arbiter(args);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        let f = dir.join(name);
+        std::fs::write(&f, &r.stdout).expect("writable");
+        f.display().to_string()
+    };
+    let small = ["simulate", "tic-tac-toe", "--games", "10", "--json"];
+    let a = write("a.json", &[&small[..], &["--seed", "1", "--shard", "0/2"]].concat());
+    let b = write("b.json", &[&small[..], &["--seed", "2", "--shard", "1/2"]].concat());
+    let r = arbiter(&["simulate", "merge", &a, &b]);
+    assert_eq!(r.code, Some(1));
+    assert!(r.stderr.contains("a different run"), "{}", r.stderr);
+    let r = arbiter(&["simulate", "merge", &a, &a]);
+    assert_eq!(r.code, Some(1));
+    assert!(r.stderr.contains("shard 0 is given twice"), "{}", r.stderr);
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"games\": 3}").expect("writable");
+    let r = arbiter(&["simulate", "merge", &junk.display().to_string()]);
+    assert_eq!(r.code, Some(1));
+    assert!(r.stderr.contains("not a report of `arbiter simulate --json`"), "{}", r.stderr);
+}
+
+#[test]
+fn bad_arguments_are_refused_with_a_message() {
+    for (args, says) in [
+        (vec!["--games", "0", "--seed", "1"], "--games 0"),
+        (vec!["--games", "5", "--seed", "1", "--shard", "4/4"], "below N"),
+        (vec!["--games", "5", "--seed", "1", "--shard", "x"], "K/N"),
+        (vec!["--games", "5", "--seed", "1", "--players", "alphazero"], "unknown player `alphazero`"),
+        (vec!["--games", "5", "--seed", "1", "--players", "random,random,random"], "two separated by a comma"),
+        (vec!["--games", "5", "--seed", "1", "--threads", "0"], "--threads 0"),
+        (vec!["--games", "5", "--seed", "1", "--max-plies", "0"], "--max-plies 0"),
+        (vec!["--games", "5", "--seed", "1", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "--fen"),
+        (vec!["--games", "5", "--seed", "1", "--games-out", "/nonexistent-dir/games.pgn"], "--games-out"),
+    ] {
+        let r = arbiter(&[&["simulate", "chess"][..], &args].concat());
+        assert_eq!(r.code, Some(1), "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+    }
+    let r = arbiter(&["simulate", "no-such-game", "--games", "5", "--seed", "1"]);
+    assert_eq!(r.code, Some(1));
+    assert!(r.stderr.contains("no ruleset `no-such-game`"), "{}", r.stderr);
+}
+
+#[test]
+fn games_written_out_replay_to_the_same_results() {
+    let dir = scratch("games-out");
+    for (ruleset, params, file) in [("chess", vec![], "games.pgn"), ("go", vec!["--param", "size=7"], "games.sgf")] {
+        let out = dir.join(file);
+        let out_text = out.display().to_string();
+        let args = [&["simulate", ruleset, "--games", "3", "--seed", "5", "--max-plies", "400", "--json", "--games-out", &out_text][..], &params].concat();
+        let v = json(&arbiter(&args));
+        let text = std::fs::read_to_string(&out).expect("the games were written");
+        // One record per game; each read back by the record reader and replayed to its result.
+        let records: Vec<&str> = match file {
+            "games.pgn" => text.split("\n\n[Event").collect(),
+            _ => text.split("\n(;").collect(),
+        };
+        assert_eq!(records.len(), 3, "{text}");
+        let decided: u64 = ["white", "black", "draw"].iter().map(|k| v["results"][k].as_u64().expect(k)).sum();
+        let results: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("[Result \"").map(|r| r.trim_end_matches("\"]")))
+            .chain(text.match_indices("RE[").map(|(i, _)| &text[i + 3..i + 3 + text[i + 3..].find(']').expect("RE closes")]))
+            .collect();
+        assert_eq!(results.iter().filter(|r| **r != "*").count() as u64, decided, "{results:?}");
+    }
+    let first_pgn = std::fs::read_to_string(dir.join("games.pgn")).expect("written");
+    let first = first_pgn.split("\n\n[Event").next().expect("a game");
+    let f = dir.join("one.pgn");
+    std::fs::write(&f, first).expect("writable");
+    let r = arbiter(&["play", "chess", "--pgn", &f.display().to_string(), "--json"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+#[test]
+#[cfg(unix)]
+fn ctrl_c_prints_the_statistics_of_the_finished_games_marked_partial() {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["simulate", "chess", "--games", "100000", "--seed", "3", "--threads", "1", "--json"])
+        .current_dir(common::root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the arbiter binary runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let sent = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(sent.success());
+    let status = child.wait().expect("wait");
+    let (mut out, mut err) = (String::new(), String::new());
+    child.stdout.take().expect("piped").read_to_string(&mut out).expect("stdout");
+    child.stderr.take().expect("piped").read_to_string(&mut err).expect("stderr");
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted:"), "{err}");
+    let v: Value = serde_json::from_str(out.trim()).expect("the partial report is JSON");
+    assert_eq!(v["partial"], true);
+    let played = v["games"].as_u64().expect("games");
+    assert!(played > 0 && played < 100000, "{played}");
+}
+
+/// `mcts` against `random`, half the games with each side: the searching player's wins.
+fn searcher_wins(ruleset: &str, params: &[(&str, &str)], mcts: PlayerSpec, games: u64, seed: u64) -> (u64, f64) {
+    let e = common::engine(&format!("rulesets/{ruleset}.rules"), params);
+    let stop = AtomicBool::new(false);
+    let mut wins = 0;
+    let mut points = 0.0;
+    for (side, players) in [(0, [mcts, PlayerSpec::Random]), (1, [PlayerSpec::Random, mcts])] {
+        let cfg = Config {
+            games: games / 2,
+            seed: seed + side as u64,
+            players,
+            max_plies: 600,
+            threads: 2,
+            shard: Shard::WHOLE,
+            keep_moves: false,
+        };
+        let t = sim::run(&e.start(), &cfg, &stop, &|_| {}).tally;
+        wins += t.wins[side];
+        points += t.wins[side] as f64 + 0.5 * (t.draws + t.no_result + t.unfinished) as f64;
+    }
+    (wins, points / games as f64)
+}
+
+#[test]
+fn mcts_with_2000_iterations_beats_random_at_9x9_go() {
+    let (wins, _) = searcher_wins("go", &[("size", "9")], PlayerSpec::parse("mcts:2000").expect("a player"), 40, 2026);
+    assert!(wins >= 38, "mcts:2000 won {wins} of 40 games against random (at least 95% asked)");
+}
+
+#[test]
+fn mcts_scores_clearly_above_random_at_chess() {
+    let games = 16;
+    let (_, score) = searcher_wins("chess", &[], PlayerSpec::parse("mcts:100").expect("a player"), games, 7);
+    let low = sim::Interval::wilson(score * games as f64, games).low;
+    assert!(low > 0.5, "mcts:100 scored {score:.3} against random over {games} games (95% interval from {low:.3})");
+}
