@@ -163,15 +163,18 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
         render(&info, shard_out, &out.tally, out.partial, Some(timing));
     }
     if out.partial {
+        // The report above is the answer, marked partial; stdout gets nothing more (a JSON reader
+        // sees one object), stderr says why it stopped.
+        eprintln!(
+            "interrupted: {} of {} games played; the statistics are of those",
+            out.tally.games,
+            range.end - range.start
+        );
         return Err(Failure {
-            message: format!(
-                "interrupted: {} of {} games played; the statistics above are of those",
-                out.tally.games,
-                range.end - range.start
-            ),
+            message: String::new(),
             json: None,
             code: INTERRUPTED,
-            reported: false,
+            reported: true,
         });
     }
     if !players.iter().all(PlayerSpec::reproducible) {
