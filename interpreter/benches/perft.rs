@@ -84,6 +84,119 @@ fn go(c: &mut Criterion) {
     }
 }
 
+/// Games in a batch of random games: enough that the batch's mean length is steady.
+const BATCH: u64 = 20;
+
+/// Random full games, every automatic end rule applied after every move (as `arbiter play` and
+/// `arbiter simulate` apply them), with `random` players: the plies played by a batch of
+/// [`BATCH`] seeded games, and a function that plays the batch.
+fn arbiter_batch(e: &arbiter::game::Engine) -> (u64, impl Fn() -> u64) {
+    use arbiter::sim::{self, Config, PlayerSpec, Shard};
+    let start = e.start();
+    let cfg = Config {
+        games: BATCH,
+        seed: 2026,
+        players: [PlayerSpec::Random; 2],
+        max_plies: 5000,
+        threads: 1,
+        shard: Shard::WHOLE,
+        keep_moves: false,
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let play = move || {
+        (0..BATCH)
+            .map(|g| sim::play_indexed(&start, &cfg, g, &stop).map_or(0, |(s, _)| s.plies as u64))
+            .sum::<u64>()
+    };
+    (play(), play)
+}
+
+/// The same workload in shakmaty: uniformly random legal moves until checkmate, stalemate,
+/// insufficient material, the 75-move rule or a fivefold repetition (Zobrist keys counted), the
+/// automatic end rules of `chess.rules`. Returns the plies played.
+fn shakmaty_batch() -> u64 {
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    use shakmaty::zobrist::Zobrist64;
+    use shakmaty::{EnPassantMode, Position};
+    let mut plies = 0;
+    for g in 0..BATCH {
+        let mut rng = ChaCha8Rng::seed_from_u64(2026 + g);
+        let mut pos = shakmaty::Chess::default();
+        let mut seen: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
+        loop {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[((rng.next_u32() as u64 * moves.len() as u64) >> 32) as usize];
+            pos.play_unchecked(m);
+            plies += 1;
+            let key: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
+            let n = seen.entry(key.0).or_insert(0);
+            *n += 1;
+            if *n >= 5 || pos.halfmoves() >= 150 || pos.is_insufficient_material() {
+                break;
+            }
+        }
+    }
+    plies
+}
+
+/// Random full games per second (chess beside shakmaty's loop, xiangqi, 9x9 go) and MCTS
+/// iterations per second.
+fn simulation(c: &mut Criterion) {
+    let chess = engine("chess");
+    let (plies, play) = arbiter_batch(&chess);
+    let mut g = c.benchmark_group("random-games-chess");
+    g.throughput(Throughput::Elements(BATCH));
+    g.sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(4));
+    g.bench_function(BenchmarkId::from_parameter("arbiter"), |b| b.iter(&play));
+    g.bench_function(BenchmarkId::from_parameter("shakmaty"), |b| b.iter(shakmaty_batch));
+    g.finish();
+    let _ = std::fs::write(plies_file("random-games-chess"), format!("{plies} {}", shakmaty_batch()));
+    for (name, e) in [("xiangqi", engine("xiangqi")), ("go-9x9", engine_with("go", &[("size", "9")]))] {
+        let (plies, play) = arbiter_batch(&e);
+        let group = format!("random-games-{name}");
+        let mut g = c.benchmark_group(&group);
+        g.throughput(Throughput::Elements(BATCH));
+        g.sample_size(20)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(4));
+        g.bench_function(BenchmarkId::from_parameter("arbiter"), |b| b.iter(&play));
+        g.finish();
+        let _ = std::fs::write(plies_file(&group), plies.to_string());
+    }
+    for (name, e, budget) in [
+        ("chess", engine("chess"), 300u32),
+        ("go-9x9", engine_with("go", &[("size", "9")]), 1000),
+    ] {
+        use arbiter::sim::{Budget, Mcts, Walk};
+        use rand_chacha::rand_core::SeedableRng;
+        let walk = Walk::new(e.start());
+        let mut g = c.benchmark_group(format!("mcts-{name}-{budget}"));
+        g.throughput(Throughput::Elements(budget as u64));
+        g.sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(4));
+        g.bench_function(BenchmarkId::from_parameter("arbiter"), |b| {
+            b.iter(|| {
+                Mcts::new(Budget::Iterations(budget), rand_chacha::ChaCha8Rng::seed_from_u64(1))
+                    .search(&walk)
+                    .1
+            })
+        });
+        g.finish();
+    }
+}
+
+/// Where a batch's ply counts are kept for the summary.
+fn plies_file(group: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("arbiter-bench-{group}-plies.txt"))
+}
+
 /// Fairy-Stockfish, when `ARBITER_FSF` names its binary (it is not part of the project: build it
 /// beside it to measure), driven over UCI: `go perft N` after `setoption name UCI_Variant`.
 /// `ARBITER_FSF_VARIANTS` names its variants.ini for the variants defined there (tictactoe, cfour).
@@ -181,14 +294,30 @@ fn second_family(c: &mut Criterion) {
     }
 }
 
-/// Mean time of one benchmark from criterion's saved estimates, in nanoseconds.
+/// Mean time of one benchmark from criterion's saved estimates, in nanoseconds. Criterion writes
+/// under `$CARGO_TARGET_DIR`, the workspace's target folder, or `target` in the working folder
+/// (when it cannot ask cargo); the newest estimate found is this run's.
 fn mean_ns(group: &str, id: &str) -> Option<f64> {
-    let dir = std::env::var("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let text = std::fs::read_to_string(dir.join("criterion").join(group).join(id).join("new/estimates.json")).ok()?;
+    let newest = criterion_dirs()
+        .into_iter()
+        .map(|d| d.join(group).join(id).join("new/estimates.json"))
+        .filter_map(|f| Some((std::fs::metadata(&f).ok()?.modified().ok()?, f)))
+        .max()?;
+    let text = std::fs::read_to_string(newest.1).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     v["mean"]["point_estimate"].as_f64()
+}
+
+/// Where criterion may have written this run's estimates.
+fn criterion_dirs() -> Vec<std::path::PathBuf> {
+    let mut dirs = vec![
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/criterion"),
+        std::path::PathBuf::from("target/criterion"),
+    ];
+    if let Ok(d) = std::env::var("CARGO_TARGET_DIR") {
+        dirs.insert(0, std::path::PathBuf::from(d).join("criterion"));
+    }
+    dirs
 }
 
 fn main() {
@@ -196,6 +325,7 @@ fn main() {
     chess(&mut c);
     xiangqi(&mut c);
     go(&mut c);
+    simulation(&mut c);
     second_family(&mut c);
     c.final_summary();
     println!("\nchess, Arbiter beside shakmaty (time of shakmaty / time of Arbiter; 0.2 = a fifth of its speed):");
@@ -246,6 +376,36 @@ fn main() {
     for g in ["go-playout-9x9", "go-playout-19x19"] {
         if let Some(t) = mean_ns(g, "arbiter") {
             println!("  {g:<20}  {:>9.0} /s", 1e9 / t);
+        }
+    }
+    println!("\nrandom full games, every end rule applied (one core; {BATCH} seeded games a batch):");
+    for g in ["random-games-chess", "random-games-xiangqi", "random-games-go-9x9"] {
+        let Some(t) = mean_ns(g, "arbiter") else { continue };
+        let plies: Vec<f64> = std::fs::read_to_string(plies_file(g))
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let mut line = format!("  {g:<22} {:>8.0} games/s", BATCH as f64 / (t / 1e9));
+        if let Some(p) = plies.first() {
+            line.push_str(&format!(" {:>6.2} M plies/s", p / (t / 1e9) / 1e6));
+        }
+        if let (Some(s), Some(sp)) = (mean_ns(g, "shakmaty"), plies.get(1)) {
+            line.push_str(&format!(
+                "   shakmaty {:>8.0} games/s {:>6.2} M plies/s   ratio {:.3} by games, {:.3} by plies",
+                BATCH as f64 / (s / 1e9),
+                sp / (s / 1e9) / 1e6,
+                s / t,
+                (plies[0] / t) / (sp / s)
+            ));
+        }
+        println!("{line}");
+    }
+    println!("\nMCTS iterations per second, from the start (one core):");
+    for g in ["mcts-chess-300", "mcts-go-9x9-1000"] {
+        if let Some(t) = mean_ns(g, "arbiter") {
+            let n: f64 = g.rsplit('-').next().and_then(|n| n.parse().ok()).unwrap_or(0.0);
+            println!("  {g:<22} {:>9.0} /s", n / (t / 1e9));
         }
     }
 }

@@ -267,6 +267,9 @@ pub struct Attacks<B> {
     pub hops_not: Vec<RayAttack<B>>,
     /// Per square: the union of all slide and hop rays towards it — a quick test before casting.
     pub reach: Vec<B>,
+    /// Only leaps and slides: a check is met by taking the checker or stepping between it and the
+    /// royal (no lame leaper's block point or hopper's screen to change).
+    pub simple_checks: bool,
 }
 
 /// Everything the generator needs, for one bitboard width.
@@ -958,6 +961,7 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
             a.reach[sq] |= t.rays[r.dir as usize][sq];
         }
     }
+    a.simple_checks = a.lame.is_empty() && a.hops.is_empty() && a.hops_not.is_empty();
     a
 }
 

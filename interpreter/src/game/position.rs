@@ -709,13 +709,17 @@ impl<B: Bits> Pos<B> {
                 // take their targets all at once.
                 let free = if !ctx.constrained {
                     pieces
-                } else if ctx.in_check {
+                } else if ctx.in_check && ctx.evasion.is_none() {
                     B::EMPTY
                 } else {
                     pieces & !(ctx.royals | ctx.slow | ctx.pinned)
                 };
                 if !free.is_empty() {
-                    let allowed = if ctx.constrained { allowed & !ctx.forbidden } else { allowed };
+                    let allowed = if ctx.constrained {
+                        allowed & !ctx.forbidden & ctx.evasion.unwrap_or(!B::EMPTY)
+                    } else {
+                        allowed
+                    };
                     for sh in &f.shifts {
                         let mut src = free & sh.from;
                         for &b in &sh.blocks {
@@ -741,7 +745,7 @@ impl<B: Bits> Pos<B> {
                 };
                 if !ctx.constrained {
                     n += emit_set::<B, COUNT>(out, base, targets, promo);
-                } else if ctx.in_check || ep || ctx.royals.has(from) || ctx.slow.has(from) {
+                } else if (ctx.in_check && ctx.evasion.is_none()) || ep || ctx.royals.has(from) || ctx.slow.has(from) {
                     for to in targets.iter() {
                         let m = Move { to: to as u16, ..base };
                         if self.is_legal_slow(m) {
@@ -749,7 +753,7 @@ impl<B: Bits> Pos<B> {
                         }
                     }
                 } else {
-                    let mut fast = targets;
+                    let mut fast = targets & ctx.evasion.unwrap_or(!B::EMPTY);
                     if ctx.pinned.has(from) {
                         fast &= ctx.pin_line(from);
                     }
@@ -1225,6 +1229,11 @@ pub(super) struct LegalCtx<B> {
     pub(super) slow: B,
     /// Squares a non-royal piece may not move to.
     pub(super) forbidden: B,
+    /// In check, where the rules let every check be met by taking the checker or stepping in
+    /// between (attacks are leaps and slides only, one royal, no facing rule, no effects): the
+    /// squares a non-royal piece must move to (empty in double check). `None` otherwise, and then
+    /// every move out of check takes the full test.
+    pub(super) evasion: Option<B>,
 }
 
 impl<B: Bits> LegalCtx<B> {
@@ -1242,10 +1251,16 @@ impl<B: Bits> LegalCtx<B> {
             npins: 0,
             slow: B::EMPTY,
             forbidden: B::EMPTY,
+            evasion: None,
         };
         if !ctx.constrained {
             return ctx;
         }
+        // Checkers and the squares between them and the royal, where evasions are that simple.
+        let simple =
+            t.royal_safety && t.facing.is_empty() && !t.general && ctx.royals.count() == 1 && t.attacks[them.index()].simple_checks;
+        let mut checkers = 0u32;
+        let mut block = B::EMPTY;
         let occ = p.occ();
         let own = p.side_bb[us.index()];
         let enemy = p.side_bb[them.index()];
@@ -1257,9 +1272,12 @@ impl<B: Bits> LegalCtx<B> {
         for r in ctx.royals.iter() {
             if t.royal_safety {
                 // Leaps, lame leaps and hops here; slides below, in the same pass as pins.
-                p.scan_attackers::<false>(r, them, occ, B::EMPTY, &mut |_| {
+                p.scan_attackers::<false>(r, them, occ, B::EMPTY, &mut |s| {
                     ctx.in_check = true;
-                    true
+                    checkers += 1;
+                    block |= B::bit(s);
+                    // Every checker counts where evasions are computed; one is enough otherwise.
+                    !simple
                 });
                 for (k, rev) in &a.lame {
                     let pk = p.kind_bb[k.0 as usize] & enemy;
@@ -1286,6 +1304,8 @@ impl<B: Bits> LegalCtx<B> {
                     if !own.has(b1) {
                         if slider(b1) {
                             ctx.in_check = true;
+                            checkers += 1;
+                            block |= t.rays[rd][r] & !t.rays[rd][b1];
                         }
                         continue;
                     }
@@ -1352,6 +1372,9 @@ impl<B: Bits> LegalCtx<B> {
                     }
                 }
             }
+        }
+        if simple && ctx.in_check {
+            ctx.evasion = Some(if checkers == 1 { block } else { B::EMPTY });
         }
         ctx
     }

@@ -378,6 +378,36 @@ mod tests {
         }
     }
 
+    /// Random games reach the positions perft from the start rarely does: checks at every other
+    /// move, lone kings, promotions. At every ply the generator's moves (with its shortcuts out of
+    /// check) are exactly those the plain definition of legality allows.
+    #[test]
+    fn in_random_games_the_generator_agrees_with_the_definition_of_legality() {
+        use rand::SeedableRng;
+        for name in ["chess", "xiangqi", "breakthrough"] {
+            let e = engine(name);
+            let mut checks = 0;
+            for seed in 0..12u64 {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let mut walk = Walk::new(e.start());
+                let mut buf = Vec::new();
+                while walk.end().is_none() && walk.plies() < 300 {
+                    let pos = walk.position();
+                    let mut fast = walk.legal().to_vec();
+                    let mut slow = pos.legal_moves_reference();
+                    fast.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
+                    slow.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
+                    assert_eq!(fast, slow, "{name} seed {seed} at {}", pos.fen());
+                    checks += pos.in_check() as u32;
+                    walk.candidates(&mut buf);
+                    let m = buf[below(&mut rng, buf.len())];
+                    walk.play(m);
+                }
+            }
+            assert!(name != "chess" || checks > 50, "{name}: only {checks} positions in check were seen");
+        }
+    }
+
     #[test]
     fn go_rollouts_take_the_fast_path_and_score_the_board() {
         use rand::SeedableRng;
