@@ -13,6 +13,7 @@
 
 pub mod actions;
 pub mod board;
+pub mod computer;
 pub mod editor;
 pub mod input;
 pub mod layout;
@@ -22,6 +23,8 @@ pub mod reload;
 pub mod replay;
 pub mod session;
 pub mod shot;
+pub mod sim_window;
+pub mod simulate;
 pub mod source;
 
 use bevy::prelude::*;
@@ -64,6 +67,6 @@ fn install_fonts(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
 /// Everything but the window, the camera and input: logic, drawing and the panel.
 pub fn plugin(app: &mut App) {
     app.add_plugins(bevy_egui::EguiPlugin::default());
-    app.add_plugins((session::plugin, board::plugin, panel::plugin));
+    app.add_plugins((session::plugin, board::plugin, panel::plugin, sim_window::plugin));
     app.add_systems(EguiPrimaryContextPass, install_fonts);
 }

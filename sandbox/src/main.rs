@@ -1,4 +1,4 @@
-//! `sandbox [PATH] [--flip] [--screenshot OUT.png [--window] [--ply N]]`: opens a ruleset (a `.rules`
+//! `sandbox [PATH] [--flip] [--simulate N] [--screenshot OUT.png [--window] [--ply N]]`: opens a ruleset (a `.rules`
 //! path or a bundled name) or a RON scenario in a window, or renders one frame and exits — offscreen
 //! by default (no display needed), or in a real window with `--window`.
 
@@ -12,6 +12,7 @@ use bevy::window::{ExitCondition, WindowResolution};
 use bevy::winit::WinitPlugin;
 use sandbox::layout::View;
 use sandbox::session::Session;
+use sandbox::simulate::{SimRequest, Simulation};
 use sandbox::shot::{SIZE, ShotRequest};
 
 struct Args {
@@ -20,12 +21,15 @@ struct Args {
     window: bool,
     flip: bool,
     ply: Option<usize>,
+    simulate: Option<u64>,
 }
 
-const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--flip] [--screenshot OUT.png [--window] [--ply N]]";
+const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--flip] [--simulate N] [--screenshot OUT.png [--window] [--ply N]]";
 
 const HELP: &str = "
   --flip              show the board turned half round (the second player at the bottom)
+  --simulate N        open the Simulate window and run N games (random players, seed 1); with
+                      --screenshot the picture waits for the results
   --screenshot OUT    render one frame to OUT (PNG) and exit; offscreen, no display needed
   --window            with --screenshot: capture a real window instead (needs a display, e.g. xvfb-run)
   --ply N             with --screenshot: show step N of a scenario's timeline
@@ -38,6 +42,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         window: false,
         flip: false,
         ply: None,
+        simulate: None,
     };
     let mut it = args;
     while let Some(a) = it.next() {
@@ -48,6 +53,14 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--ply" => {
                 let n = it.next().ok_or("--ply needs a number")?;
                 parsed.ply = Some(n.parse().map_err(|_| format!("--ply `{n}`: not a number"))?);
+            }
+            "--simulate" => {
+                let n = it.next().ok_or("--simulate needs a number of games")?;
+                let games: u64 = n.parse().map_err(|_| format!("--simulate `{n}`: not a number of games"))?;
+                if games == 0 || games > arbiter::sim::MAX_GAMES {
+                    return Err(format!("--simulate {games}: give from 1 to {} games", arbiter::sim::MAX_GAMES));
+                }
+                parsed.simulate = Some(games);
             }
             "-h" | "--help" => return Err(format!("{USAGE}{HELP}")),
             s if s.starts_with("--") => return Err(format!("unknown option `{s}`\n{USAGE}")),
@@ -148,6 +161,12 @@ fn main() -> ExitCode {
     app.insert_resource(session)
         .insert_resource(View { flipped: args.flip })
         .add_plugins(sandbox::plugin);
+    if let Some(games) = args.simulate {
+        let mut sim = app.world_mut().resource_mut::<Simulation>();
+        sim.open = true;
+        sim.settings.games = games;
+        app.world_mut().write_message(SimRequest::Run);
+    }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::from(1),

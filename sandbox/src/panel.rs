@@ -2,7 +2,9 @@
 //! outcome, claimable draws, the count in games that score by area), rule errors after a reload and
 //! the first move the new rules refuse, the replay transport with a move list and the step's
 //! expectations, play tools (take back, seeded random move, pass and swap when they are legal, the
-//! pieces in hand, the promotion or route choice, the ruling on a refused move), the referee's tools (editor, dead marking, copy FEN, save as scenario) and the action log.
+//! pieces in hand, the promotion or route choice, the ruling on a refused move), the computer
+//! opponent's settings and its search under way (and the button that opens the Simulate window),
+//! the referee's tools (editor, dead marking, copy FEN, save as scenario) and the action log.
 //!
 //! The panel only reads the [`Session`]: every change it asks for is a message ([`Replay`],
 //! [`Apply`]) applied by the session's systems, so the board is redrawn only when the game changes.
@@ -12,10 +14,13 @@ use arbiter::model::{KindId, Rules, Side, Verdict};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use crate::computer::{Computer, Seats};
 use crate::editor;
 use crate::layout::View;
 use crate::replay::{Autoplay, SPEEDS};
 use crate::session::{Action, Apply, Brush, Edit, Mode, Replay, Session, Tools};
+use crate::sim_window::player_picker;
+use crate::simulate::Simulation;
 
 /// The panel's width in logical pixels; the camera shifts the board right by half of it.
 pub const PANEL_WIDTH: f32 = 320.0;
@@ -40,6 +45,8 @@ fn side_panel(
     mut tools: ResMut<Tools>,
     mut auto: ResMut<Autoplay>,
     view: Option<ResMut<View>>,
+    mut computer: ResMut<Computer>,
+    mut sim: ResMut<Simulation>,
     mut replay: MessageWriter<Replay>,
     mut apply: MessageWriter<Apply>,
 ) -> Result {
@@ -64,6 +71,7 @@ fn side_panel(
                     timeline(ui, &session, &mut auto, &mut req);
                 }
                 play(ui, &session, &mut tools, &mut req);
+                computer_section(ui, &session, &mut computer, &mut sim);
                 referee(ui, &ctx, &session, &mut tools, &mut req);
                 log(ui, &session);
             });
@@ -306,6 +314,67 @@ fn play(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Reque
     }
     if let Some(n) = &session.note {
         ui.colored_label(WARN, n);
+    }
+}
+
+/// Which sides the computer plays, its player and seed, its search under way, and the button that
+/// opens the Simulate window.
+fn computer_section(ui: &mut egui::Ui, session: &Session, computer: &mut ResMut<Computer>, sim: &mut ResMut<Simulation>) {
+    ui.separator();
+    let rules = session.engine.rules();
+    let [a, b] = [&rules.players[0].name, &rules.players[1].name];
+    ui.horizontal(|ui| {
+        ui.strong("Computer");
+        if ui
+            .selectable_label(sim.open, "Simulate…")
+            .on_hover_text("Play many games between two players and plot the results")
+            .clicked()
+        {
+            sim.open = !sim.open;
+        }
+    });
+    // Written back only on a change: a change of settings drops the search under way.
+    let (mut seats, mut player, mut seed) = (computer.seats, computer.player, computer.seed);
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Plays:");
+        ui.radio_value(&mut seats, Seats::None, "none");
+        ui.radio_value(&mut seats, Seats::First, a.as_str());
+        ui.radio_value(&mut seats, Seats::Second, b.as_str());
+        ui.radio_value(&mut seats, Seats::Both, "both");
+    });
+    player_picker(ui, "computer-player", &mut player);
+    let thinking = computer.thinking.as_ref().map(|t| (t.side, t.started.elapsed()));
+    ui.horizontal(|ui| {
+        ui.label("seed");
+        ui.add(egui::DragValue::new(&mut seed));
+        let ongoing = session.game.outcome().status == Status::Ongoing;
+        if ui
+            .add_enabled(thinking.is_none() && ongoing, egui::Button::new("Move now"))
+            .on_hover_text("The computer plays one move for the side to move")
+            .clicked()
+        {
+            computer.move_now = true;
+        }
+    });
+    if (seats, player, seed) != (computer.seats, computer.player, computer.seed) {
+        computer.seats = seats;
+        computer.player = player;
+        computer.seed = seed;
+    }
+    if let Some((side, elapsed)) = thinking {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label(format!(
+                "{} ({}) thinking… {:.1} s",
+                computer.player,
+                rules.players[side.index()].name,
+                elapsed.as_secs_f32()
+            ));
+        });
+        ui.ctx().request_repaint();
+    }
+    if let Some(said) = &computer.said {
+        ui.small(said);
     }
 }
 

@@ -553,8 +553,8 @@ fn handle_away(mut clicks: MessageReader<ClickedAway>, mut session: ResMut<Sessi
     }
 }
 
-/// The sandbox's logic: messages, [`Tools`], autoplay, and the systems that apply them to the
-/// [`Session`]. Needs no window.
+/// The sandbox's logic: messages, [`Tools`], autoplay, the computer's turn, simulation runs, and
+/// the systems that apply them to the [`Session`]. Needs no window.
 pub fn plugin(app: &mut App) {
     app.add_message::<Clicked>()
         .add_message::<ClickedHand>()
@@ -562,7 +562,7 @@ pub fn plugin(app: &mut App) {
         .add_message::<Replay>()
         .add_message::<Apply>()
         .init_resource::<Tools>()
-        .add_plugins(crate::replay::plugin)
+        .add_plugins((crate::replay::plugin, crate::computer::plugin, crate::simulate::plugin))
         .add_systems(
             Update,
             (
@@ -572,6 +572,7 @@ pub fn plugin(app: &mut App) {
                 handle_hand_clicks,
                 handle_away,
                 crate::replay::autoplay,
+                crate::computer::play_turn,
             )
                 .chain(),
         );

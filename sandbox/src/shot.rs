@@ -1,7 +1,8 @@
 //! Screenshots: once the render pipelines are built (they compile in the background; earlier frames
 //! can be blank), one frame is captured, written as PNG, and the app exits. Two targets: offscreen
 //! (the camera renders into an image; no window, no display server) or the primary window (the same
-//! window a person sees; needs a display, e.g. Xvfb).
+//! window a person sees; needs a display, e.g. Xvfb). A simulation run under way holds the picture
+//! back until its results are drawn.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::render::{Render, RenderApp, RenderSystems};
 
 use crate::panel::PANEL_WIDTH;
+use crate::simulate::Simulation;
 
 /// The earliest frame shot, and how many frames in a row every pipeline must have been built before.
 const FIRST_FRAME: u32 = 10;
@@ -36,6 +38,8 @@ pub struct ShotRequest {
     settled: u32,
     taken: bool,
     target: Option<Handle<Image>>,
+    /// Frames spent waiting for a simulation run to finish.
+    busy_frames: u32,
 }
 
 /// Whether every render pipeline requested so far is built; written by the render world each frame.
@@ -52,6 +56,7 @@ impl ShotRequest {
             settled: 0,
             taken: false,
             target: None,
+            busy_frames: 0,
         }
     }
 
@@ -102,7 +107,24 @@ fn report_pipelines(cache: Res<PipelineCache>, built: Res<PipelinesBuilt>) {
     built.0.store(all, Ordering::Relaxed);
 }
 
-fn count_frames(mut commands: Commands, mut shot: ResMut<ShotRequest>, built: Res<PipelinesBuilt>, mut exit: MessageWriter<AppExit>) {
+fn count_frames(
+    mut commands: Commands,
+    mut shot: ResMut<ShotRequest>,
+    built: Res<PipelinesBuilt>,
+    sim: Option<Res<Simulation>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    // A simulation under way (or just finished, its result not yet drawn) holds the picture back.
+    let busy = sim.is_some_and(|s| s.running.is_some());
+    if busy {
+        shot.busy_frames += 1;
+        shot.settled = 0;
+        if shot.busy_frames == GIVE_UP_FRAME * 10 {
+            error!("the simulation did not finish in {} frames", GIVE_UP_FRAME * 10);
+            exit.write(AppExit::error());
+        }
+        return;
+    }
     shot.frames += 1;
     shot.settled = if built.0.load(Ordering::Relaxed) { shot.settled + 1 } else { 0 };
     let ready = shot.frames >= FIRST_FRAME && shot.settled >= SETTLED_FRAMES;

@@ -1,5 +1,5 @@
 //! The binary's command line without a display: one sentence, the `--screenshot` form, a non-zero exit;
-//! `--window` and `--flip` in the usage.
+//! `--window`, `--flip` and `--simulate` in the usage; a bad number of games to simulate.
 
 use std::process::Command;
 
@@ -58,7 +58,20 @@ fn window_goes_only_with_screenshot_and_help_lists_the_options() {
     assert!(err.contains("--window goes with --screenshot"), "{err}");
     let (code, help) = run(&["--help"]);
     assert_eq!(code, Some(2));
-    for option in ["--flip", "--screenshot", "--window", "--ply"] {
+    for option in ["--flip", "--screenshot", "--window", "--ply", "--simulate"] {
         assert!(help.contains(option), "--help names {option}: {help}");
     }
+}
+
+#[test]
+fn a_bad_number_of_games_to_simulate_is_refused_with_the_range() {
+    for (arg, said) in [("0", "give from 1 to"), ("many", "not a number of games")] {
+        let (code, err) = run(&["chess", "--screenshot", "unused.png", "--simulate", arg]);
+        assert_eq!(code, Some(2), "--simulate {arg}");
+        assert!(err.contains(&format!("--simulate `{arg}`")) || err.contains(&format!("--simulate {arg}")), "{err}");
+        assert!(err.contains(said) && !err.contains("panicked"), "{err}");
+    }
+    let (code, err) = run(&["chess", "--simulate"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--simulate needs a number of games"), "{err}");
 }

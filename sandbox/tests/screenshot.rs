@@ -2,7 +2,8 @@
 //! square in its side's colour (flipped too), board lines, the river and palaces of xiangqi, go's star
 //! points and stones, hex's rhombus of cells with its stones and coloured edges (flipped too), pieces
 //! in hand beside a crazyhouse board, the path and jumped squares of a draughts capture, the panel's
-//! text. Offscreen always (no display needed; needs Vulkan's loader and
+//! text, the Simulate window's outcome bars and length histogram after a run. Offscreen always (no
+//! display needed; needs Vulkan's loader and
 //! Mesa's software driver: Debian `libvulkan1 mesa-vulkan-drivers`), and in a real window under
 //! `xvfb-run` when it is on PATH; in CI (`CI` set) a missing `xvfb-run` fails instead of skipping.
 //! The pictures stay in `target/tmp/sandbox-shots/` until the next run.
@@ -505,6 +506,32 @@ fn a_flipped_chess_picture_has_white_at_the_top_and_the_rank_names_turned() {
     assert_eq!(differ(name(&flipped, eight), name(plain, one)), 0, "flipped, the top name is 1");
     assert_eq!(differ(name(&flipped, one), name(plain, eight)), 0, "flipped, the bottom name is 8");
     assert!(differ(name(plain, one), name(plain, eight)) > 20, "1 and 8 look different");
+}
+
+/// The Simulate window's colours (sRGB bytes of `sim_window.rs`'s constants).
+const FIRST_WINS: [u8; 3] = [86, 156, 230];
+const SECOND_WINS: [u8; 3] = [232, 116, 72];
+const DRAWS: [u8; 3] = [150, 150, 160];
+const LENGTHS: [u8; 3] = [72, 190, 160];
+/// Where the window opens: right of the side panel, over the board.
+const SIM_WINDOW: (usize, usize, usize, usize) = (330, 800, 0, 800);
+
+#[test]
+fn an_offscreen_picture_of_a_simulation_shows_the_outcome_bars_and_the_length_histogram() {
+    let shot = shoot("tic-tac-toe", &["--simulate", "300"], Target::Offscreen);
+    shot.check_panel();
+    let what = &shot.name;
+    // Random noughts and crosses: the first player wins about 58%, the second 29%, 13% drawn
+    // (no game is cut), so three bars of different heights and a histogram over 5 to 9 plies.
+    let bar = |c| shot.count(SIM_WINDOW, c);
+    let (first, second, draws, lengths) = (bar(FIRST_WINS), bar(SECOND_WINS), bar(DRAWS), bar(LENGTHS));
+    assert!(first > 1500, "{what}: the first side's bar: {first} pixels");
+    assert!(second > 600, "{what}: the second side's bar: {second} pixels");
+    assert!(draws > 150, "{what}: the draws' bar: {draws} pixels");
+    assert!(first > second && second > draws, "{what}: bars {first} > {second} > {draws} pixels");
+    assert!(lengths > 1500, "{what}: the length histogram: {lengths} pixels");
+    // The bars stand in the window, not on the board's left: nothing of them left of it.
+    assert_eq!(shot.count((0, 320, 0, 800), FIRST_WINS), 0, "{what}: no bar under the side panel");
 }
 
 fn in_ci() -> bool {
