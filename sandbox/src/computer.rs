@@ -135,11 +135,12 @@ impl Computer {
     pub fn to_move(&self, session: &Session, tools: &Tools, auto: &Autoplay) -> bool {
         let live = session.timeline.len() <= 1 || session.off_script > 0;
         let ours = self.seats.plays(session.game.current().side_to_move());
+        // The outcome last: it is the one test that costs more than a field read.
         (ours && live || self.move_now)
-            && session.game.outcome().status == Status::Ongoing
             && !auto.playing
             && tools.mode == Mode::Play
             && session.choice.is_none()
+            && session.game.outcome().status == Status::Ongoing
     }
 
     /// Starts a search for the side to move on a thread of its own.
@@ -193,12 +194,7 @@ impl Computer {
 /// Each frame: notices changes (a new generation drops the search under way), applies an answer
 /// that arrived for the current generation, and starts a search when it is the computer's move.
 /// Touches the session mutably only to play the answer, so the board is not redrawn otherwise.
-pub fn play_turn(
-    mut computer: ResMut<Computer>,
-    mut session: ResMut<Session>,
-    tools: Res<Tools>,
-    auto: Res<Autoplay>,
-) {
+pub fn play_turn(mut computer: ResMut<Computer>, mut session: ResMut<Session>, tools: Res<Tools>, auto: Res<Autoplay>) {
     let c = computer.bypass_change_detection();
     let key = |s: &Session, c: &Computer| (s.generation, s.log.len(), c.seats, c.player, c.seed);
     if key(&session, c) != c.seen {

@@ -12,8 +12,8 @@ use bevy::window::{ExitCondition, WindowResolution};
 use bevy::winit::WinitPlugin;
 use sandbox::layout::View;
 use sandbox::session::Session;
-use sandbox::simulate::{SimRequest, Simulation};
 use sandbox::shot::{SIZE, ShotRequest};
+use sandbox::simulate::{SimRequest, Simulation};
 
 struct Args {
     path: Option<String>,

@@ -45,10 +45,8 @@ fn side_panel(
     mut tools: ResMut<Tools>,
     mut auto: ResMut<Autoplay>,
     view: Option<ResMut<View>>,
-    mut computer: ResMut<Computer>,
-    mut sim: ResMut<Simulation>,
-    mut replay: MessageWriter<Replay>,
-    mut apply: MessageWriter<Apply>,
+    (mut computer, mut sim): (ResMut<Computer>, ResMut<Simulation>),
+    (mut replay, mut apply): (MessageWriter<Replay>, MessageWriter<Apply>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = egui::Ui::new(

@@ -73,7 +73,12 @@ pub fn player_picker(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Deb
     });
 }
 
-fn window(mut contexts: EguiContexts, mut sim: ResMut<Simulation>, session: Res<Session>, mut requests: MessageWriter<SimRequest>) -> Result {
+fn window(
+    mut contexts: EguiContexts,
+    mut sim: ResMut<Simulation>,
+    session: Res<Session>,
+    mut requests: MessageWriter<SimRequest>,
+) -> Result {
     if !sim.open {
         return Ok(());
     }
@@ -143,7 +148,10 @@ fn settings(ui: &mut egui::Ui, sim: &mut Simulation, session: &Session) {
             ui.add(egui::DragValue::new(&mut s.max_plies).range(1..=MAX_PLIES).speed(10));
             ui.end_row();
         });
-        ui.checkbox(&mut s.from_current, "Start from the position on the board (else the ruleset's start)");
+        ui.checkbox(
+            &mut s.from_current,
+            "Start from the position on the board (else the ruleset's start)",
+        );
     });
 }
 
@@ -260,7 +268,7 @@ fn results(ui: &mut egui::Ui, r: &SimResult) {
     ui.label(format!("Moves to choose from: {all:.1} a ply ({})", phases.join(", ")));
     ui.label("Repeat from the command line:");
     ui.horizontal(|ui| {
-        ui.add(egui::Label::new(egui::RichText::new(&r.command).monospace().small()).wrap());
+        ui.add(egui::Label::new(egui::RichText::new(&r.command).monospace()).wrap());
     });
     if ui.small_button("Copy command").clicked() {
         ui.ctx().copy_text(r.command.clone());

@@ -100,7 +100,9 @@ pub struct Simulation {
 /// of that name (`arbiter` finds it by name), else its path.
 pub fn ruleset_argument(path: &Path) -> String {
     let bundled = path.file_stem().and_then(|s| s.to_str()).filter(|stem| {
-        let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets").join(format!("{stem}.rules"));
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rulesets")
+            .join(format!("{stem}.rules"));
         matches!((here.canonicalize(), path.canonicalize()), (Ok(a), Ok(b)) if a == b)
     });
     match bundled {

@@ -68,7 +68,10 @@ fn a_bad_number_of_games_to_simulate_is_refused_with_the_range() {
     for (arg, said) in [("0", "give from 1 to"), ("many", "not a number of games")] {
         let (code, err) = run(&["chess", "--screenshot", "unused.png", "--simulate", arg]);
         assert_eq!(code, Some(2), "--simulate {arg}");
-        assert!(err.contains(&format!("--simulate `{arg}`")) || err.contains(&format!("--simulate {arg}")), "{err}");
+        assert!(
+            err.contains(&format!("--simulate `{arg}`")) || err.contains(&format!("--simulate {arg}")),
+            "{err}"
+        );
         assert!(err.contains(said) && !err.contains("panicked"), "{err}");
     }
     let (code, err) = run(&["chess", "--simulate"]);

@@ -88,7 +88,10 @@ fn the_computer_plays_both_sides_until_the_game_ends() {
         session(a).game.outcome().status != Status::Ongoing
     });
     let plies = session(&app).game.ply();
-    assert!((5..=9).contains(&plies), "a game of noughts and crosses lasts 5 to 9 plies: {plies}");
+    assert!(
+        (5..=9).contains(&plies),
+        "a game of noughts and crosses lasts 5 to 9 plies: {plies}"
+    );
     for _ in 0..20 {
         app.update();
     }
@@ -186,7 +189,10 @@ fn a_simulation_plays_the_games_asked_for_and_writes_the_command_that_repeats_th
     let r = sim.result.as_ref().expect("a result");
     assert!(!r.partial);
     assert_eq!(r.tally.games, 40);
-    assert_eq!(r.tally.wins[0] + r.tally.wins[1] + r.tally.draws + r.tally.no_result + r.tally.unfinished, 40);
+    assert_eq!(
+        r.tally.wins[0] + r.tally.wins[1] + r.tally.draws + r.tally.no_result + r.tally.unfinished,
+        40
+    );
     assert_eq!(r.tally.unfinished, 0, "noughts and crosses ends within 9 plies");
     assert_eq!(
         r.command,
@@ -236,7 +242,10 @@ fn the_command_line_carries_the_parameters_and_a_start_of_its_own() {
     for (k, v) in &s.params {
         assert!(line.contains(&format!(" --param {k}={v}")), "{line}");
     }
-    assert!(line.starts_with("arbiter simulate go --games 200 --seed 1 --players random,random --max-plies 1000"), "{line}");
+    assert!(
+        line.starts_with("arbiter simulate go --games 200 --seed 1 --players random,random --max-plies 1000"),
+        "{line}"
+    );
 }
 
 #[test]
