@@ -276,3 +276,37 @@ fn stop_leaves_a_partial_tally_of_the_games_finished() {
     assert!(r.tally.games > 0 && r.tally.games < 1_000_000, "{} games", r.tally.games);
     assert_eq!(r.games, 1_000_000);
 }
+
+/// Frames in which the session changed (the board redraws on those only).
+#[derive(Resource, Default)]
+struct Redraws(u32);
+
+fn count_redraws(mut r: ResMut<Redraws>) {
+    r.0 += 1;
+}
+
+#[test]
+fn the_session_is_untouched_while_the_computer_waits_or_thinks() {
+    let mut app = app("chess");
+    app.init_resource::<Redraws>()
+        .add_systems(PostUpdate, count_redraws.run_if(resource_changed::<Session>));
+    set_computer(&mut app, Seats::Second, PlayerSpec::Mcts(Budget::Time(Duration::from_millis(400))));
+    app.update();
+    app.world_mut().resource_mut::<Redraws>().0 = 0;
+    for _ in 0..10 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Redraws>().0, 0, "waiting for the person's move");
+    act(&mut app, Action::Play("d2d4".into()));
+    app.world_mut().resource_mut::<Redraws>().0 = 0;
+    let began = Instant::now();
+    while app.world().resource::<Computer>().thinking.is_some() {
+        assert_eq!(app.world().resource::<Redraws>().0, 0, "thinking");
+        assert!(began.elapsed() < Duration::from_secs(30), "a 400 ms search ends");
+        std::thread::sleep(Duration::from_millis(5));
+        app.update();
+    }
+    assert!(began.elapsed() >= Duration::from_millis(400), "the search took its time budget");
+    assert_eq!(session(&app).game.ply(), 2);
+    assert_eq!(app.world().resource::<Redraws>().0, 1, "the answer changed the session once");
+}
