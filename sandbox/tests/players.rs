@@ -1,7 +1,8 @@
 //! The library's players in the sandbox, in a bare `App` (no window, no renderer): the computer
 //! answers a move on its background thread, drops an answer made stale by a take-back, sees the
 //! game's earlier positions; Simulate runs the games asked for, writes the command line that
-//! repeats them, and a Stop leaves a partial tally.
+//! repeats them, and a Stop leaves a partial tally; nothing touches the session (so the board is
+//! not redrawn) while the computer waits or thinks.
 
 use std::time::{Duration, Instant};
 
