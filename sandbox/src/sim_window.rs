@@ -235,6 +235,8 @@ fn results(ui: &mut egui::Ui, r: &SimResult) {
         share(t.score(first)),
         t.finished()
     ));
+    let reasons: Vec<String> = t.reasons.iter().map(|(why, k)| format!("{why} {k}")).collect();
+    ui.label(format!("Ends: {}", reasons.join(", ")));
     ui.label(format!(
         "Length: mean {:.1}, median {}, 10%–90% {}–{} plies",
         t.mean_length(),
@@ -267,6 +269,9 @@ fn results(ui: &mut egui::Ui, r: &SimResult) {
     let phases: Vec<String> = PHASES.iter().zip(per).map(|(p, b)| format!("{p} {b:.1}")).collect();
     ui.label(format!("Moves to choose from: {all:.1} a ply ({})", phases.join(", ")));
     ui.label("Repeat from the command line:");
+    if !r.reproducible {
+        ui.small("A player thinks for a time, not a number of iterations: the command plays games like these, not the same ones.");
+    }
     ui.horizontal(|ui| {
         ui.add(egui::Label::new(egui::RichText::new(&r.command).monospace()).wrap());
     });

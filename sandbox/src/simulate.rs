@@ -60,6 +60,7 @@ pub struct Running {
     pub command: String,
     pub sides: [String; 2],
     pub first: Side,
+    reproducible: bool,
     handle: JoinHandle<Outcome>,
 }
 
@@ -83,6 +84,8 @@ pub struct SimResult {
     pub sides: [String; 2],
     pub first: Side,
     pub took: Duration,
+    /// Do the command's games repeat these exactly (no player thinks for a time)?
+    pub reproducible: bool,
 }
 
 /// The Simulate window's state.
@@ -198,6 +201,7 @@ impl Simulation {
             command: command_line(session, &s),
             sides: [rules.players[0].name.clone(), rules.players[1].name.clone()],
             first,
+            reproducible: s.players.iter().all(PlayerSpec::reproducible),
             handle,
         });
         self.error = None;
@@ -228,6 +232,7 @@ impl Simulation {
                     sides: r.sides,
                     first: r.first,
                     took,
+                    reproducible: r.reproducible,
                 });
             }
             Err(_) => self.error = Some("the simulation stopped on an internal error".to_string()),

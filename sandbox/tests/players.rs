@@ -195,6 +195,7 @@ fn a_simulation_plays_the_games_asked_for_and_writes_the_command_that_repeats_th
         40
     );
     assert_eq!(r.tally.unfinished, 0, "noughts and crosses ends within 9 plies");
+    assert!(r.reproducible, "iteration budgets repeat exactly");
     assert_eq!(
         r.command,
         "arbiter simulate tic-tac-toe --games 40 --seed 9 --players random,mcts:50 --max-plies 30"
