@@ -216,7 +216,11 @@ pub fn play_turn(mut computer: ResMut<Computer>, mut session: ResMut<Session>, t
             Ok(Ok(a)) => {
                 c.thinking = None;
                 let who = session.engine.rules().players[side.index()].name.clone();
-                match session.apply(Action::Play(a.text.clone())) {
+                let played = session.apply(Action::Play(a.text.clone()));
+                // Its own move is a change like any other: a new generation.
+                c.seen = key(&session, c);
+                c.generation += 1;
+                match played {
                     Ok(()) => {
                         let written = session.log.last().map(|l| l.said.clone()).unwrap_or(a.text);
                         let cost = if a.iterations > 0 {
@@ -231,12 +235,11 @@ pub fn play_turn(mut computer: ResMut<Computer>, mut session: ResMut<Session>, t
                         ));
                     }
                     Err(e) => {
+                        // Not asked again (it would give the same answer) until something changes.
                         c.failed = Some(c.generation);
                         c.said = Some(format!("the computer's move was refused: {e}"));
                     }
                 }
-                c.seen = key(&session, c);
-                c.generation += 1;
             }
             Ok(Err(e)) => {
                 c.thinking = None;
