@@ -34,19 +34,43 @@ fn a_report_has_every_statistic_in_the_rulesets_own_names() {
     assert_eq!(v["seed"], 11);
     assert_eq!(v["players"], serde_json::json!(["random", "random"]));
     let r = &v["results"];
-    let total: u64 = ["white", "black", "draw", "no-result", "unfinished"].iter().map(|k| r[k].as_u64().expect(k)).sum();
+    let total: u64 = ["white", "black", "draw", "no-result", "unfinished"]
+        .iter()
+        .map(|k| r[k].as_u64().expect(k))
+        .sum();
     assert_eq!(total, 40, "{r}");
-    let reasons: u64 = v["reasons"].as_object().expect("reasons").values().map(|n| n.as_u64().expect("a count")).sum();
+    let reasons: u64 = v["reasons"]
+        .as_object()
+        .expect("reasons")
+        .values()
+        .map(|n| n.as_u64().expect("a count"))
+        .sum();
     assert_eq!(reasons, 40);
-    assert_eq!(v["reasons"].get("max-plies").and_then(Value::as_u64).unwrap_or(0), r["unfinished"].as_u64().expect("unfinished"));
+    assert_eq!(
+        v["reasons"].get("max-plies").and_then(Value::as_u64).unwrap_or(0),
+        r["unfinished"].as_u64().expect("unfinished")
+    );
     let s = &v["first_player_score"];
-    let (mean, low, high) = (s["mean"].as_f64().expect("mean"), s["low"].as_f64().expect("low"), s["high"].as_f64().expect("high"));
+    let (mean, low, high) = (
+        s["mean"].as_f64().expect("mean"),
+        s["low"].as_f64().expect("low"),
+        s["high"].as_f64().expect("high"),
+    );
     assert!(0.0 <= low && low <= mean && mean <= high && high <= 1.0, "{s}");
     assert_eq!(v["first_player"], "white");
     let len = &v["length"];
-    let (p10, median, p90) = (len["p10"].as_u64().expect("p10"), len["median"].as_u64().expect("median"), len["p90"].as_u64().expect("p90"));
+    let (p10, median, p90) = (
+        len["p10"].as_u64().expect("p10"),
+        len["median"].as_u64().expect("median"),
+        len["p90"].as_u64().expect("p90"),
+    );
     assert!(p10 <= median && median <= p90 && p90 <= 300, "{len}");
-    let binned: u64 = len["histogram"].as_array().expect("a histogram").iter().map(|b| b["games"].as_u64().expect("games")).sum();
+    let binned: u64 = len["histogram"]
+        .as_array()
+        .expect("a histogram")
+        .iter()
+        .map(|b| b["games"].as_u64().expect("games"))
+        .sum();
     assert_eq!(binned, 40);
     for phase in ["opening", "middle", "end"] {
         assert!(v["branching"]["by_phase"][phase].as_f64().expect(phase) > 1.0, "{}", v["branching"]);
@@ -134,12 +158,21 @@ fn bad_arguments_are_refused_with_a_message() {
         (vec!["--games", "0", "--seed", "1"], "--games 0"),
         (vec!["--games", "5", "--seed", "1", "--shard", "4/4"], "below N"),
         (vec!["--games", "5", "--seed", "1", "--shard", "x"], "K/N"),
-        (vec!["--games", "5", "--seed", "1", "--players", "alphazero"], "unknown player `alphazero`"),
-        (vec!["--games", "5", "--seed", "1", "--players", "random,random,random"], "two separated by a comma"),
+        (
+            vec!["--games", "5", "--seed", "1", "--players", "alphazero"],
+            "unknown player `alphazero`",
+        ),
+        (
+            vec!["--games", "5", "--seed", "1", "--players", "random,random,random"],
+            "two separated by a comma",
+        ),
         (vec!["--games", "5", "--seed", "1", "--threads", "0"], "--threads 0"),
         (vec!["--games", "5", "--seed", "1", "--max-plies", "0"], "--max-plies 0"),
         (vec!["--games", "5", "--seed", "1", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "--fen"),
-        (vec!["--games", "5", "--seed", "1", "--games-out", "/nonexistent-dir/games.pgn"], "--games-out"),
+        (
+            vec!["--games", "5", "--seed", "1", "--games-out", "/nonexistent-dir/games.pgn"],
+            "--games-out",
+        ),
     ] {
         let r = arbiter(&[&["simulate", "chess"][..], &args].concat());
         assert_eq!(r.code, Some(1), "{args:?}: {}", r.stderr);
@@ -156,7 +189,23 @@ fn games_written_out_replay_to_the_same_results() {
     for (ruleset, params, file) in [("chess", vec![], "games.pgn"), ("go", vec!["--param", "size=7"], "games.sgf")] {
         let out = dir.join(file);
         let out_text = out.display().to_string();
-        let args = [&["simulate", ruleset, "--games", "3", "--seed", "5", "--max-plies", "400", "--json", "--games-out", &out_text][..], &params].concat();
+        let args = [
+            &[
+                "simulate",
+                ruleset,
+                "--games",
+                "3",
+                "--seed",
+                "5",
+                "--max-plies",
+                "400",
+                "--json",
+                "--games-out",
+                &out_text,
+            ][..],
+            &params,
+        ]
+        .concat();
         let v = json(&arbiter(&args));
         let text = std::fs::read_to_string(&out).expect("the games were written");
         // One record per game; each read back by the record reader and replayed to its result.
@@ -169,7 +218,10 @@ fn games_written_out_replay_to_the_same_results() {
         let results: Vec<&str> = text
             .lines()
             .filter_map(|l| l.strip_prefix("[Result \"").map(|r| r.trim_end_matches("\"]")))
-            .chain(text.match_indices("RE[").map(|(i, _)| &text[i + 3..i + 3 + text[i + 3..].find(']').expect("RE closes")]))
+            .chain(
+                text.match_indices("RE[")
+                    .map(|(i, _)| &text[i + 3..i + 3 + text[i + 3..].find(']').expect("RE closes")]),
+            )
             .collect();
         assert_eq!(results.iter().filter(|r| **r != "*").count() as u64, decided, "{results:?}");
     }
@@ -193,7 +245,10 @@ fn ctrl_c_prints_the_statistics_of_the_finished_games_marked_partial() {
         .spawn()
         .expect("the arbiter binary runs");
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let sent = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
     assert!(sent.success());
     let status = child.wait().expect("wait");
     let (mut out, mut err) = (String::new(), String::new());
@@ -241,5 +296,8 @@ fn mcts_scores_clearly_above_random_at_chess() {
     let games = 16;
     let (_, score) = searcher_wins("chess", &[], PlayerSpec::parse("mcts:100").expect("a player"), games, 7);
     let low = sim::Interval::wilson(score * games as f64, games).low;
-    assert!(low > 0.5, "mcts:100 scored {score:.3} against random over {games} games (95% interval from {low:.3})");
+    assert!(
+        low > 0.5,
+        "mcts:100 scored {score:.3} against random over {games} games (95% interval from {low:.3})"
+    );
 }
