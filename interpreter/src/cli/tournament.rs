@@ -155,8 +155,10 @@ pub fn run(args: TournamentArgs) -> Result<(), Failure> {
         render(&setting, &bracket);
     }
     if bracket.partial {
+        // The bracket above is the answer, marked partial; stdout gets nothing more (a JSON reader
+        // sees one object), stderr says why it stopped.
         eprintln!(
-            "error: interrupted: {} games played; the bracket above stops at the match under way",
+            "interrupted: {} games played; the bracket above stops at the match under way",
             played.load(Ordering::Relaxed)
         );
         return Err(Failure {
