@@ -239,10 +239,8 @@ fn to_json(s: &Setting, b: &Bracket) -> Value {
                         .iter()
                         .map(|g| {
                             let seats = s.seats(&g.fixture);
-                            let mut sides = serde_json::Map::new();
-                            for i in 0..2 {
-                                sides.insert(s.sides[i].clone(), json!(name(seats[i])));
-                            }
+                            let sides: serde_json::Map<String, Value> =
+                                s.sides.iter().zip(seats).map(|(side, e)| (side.clone(), json!(name(e)))).collect();
                             json!({
                                 "game": g.fixture.game,
                                 "extra": g.fixture.game > b.rules.games_per_match,
