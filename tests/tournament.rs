@@ -151,6 +151,30 @@ fn thirteen_entrants_play_the_seed_s_knockout() {
 }
 
 #[test]
+fn the_human_report_shows_every_round_match_game_and_lot_of_the_json() {
+    let v = json(&arbiter_within(300, &THIRTEEN));
+    let human = arbiter_within(300, &THIRTEEN[..10]);
+    assert_eq!(human.code, Some(0), "{}", human.stderr);
+    let lines: Vec<&str> = human.stdout.lines().collect();
+    let count = |prefix: &str| lines.iter().filter(|l| l.trim_start().starts_with(prefix)).count();
+    let rounds = v["rounds"].as_array().expect("rounds");
+    let matches: Vec<&Value> = rounds.iter().flat_map(|r| r["matches"].as_array().expect("matches")).collect();
+    let games: usize = matches.iter().map(|m| m["games"].as_array().map_or(0, Vec::len)).sum();
+    assert_eq!(count("round "), rounds.len());
+    assert_eq!(count("cards: "), rounds.len());
+    assert_eq!(count("match "), matches.len());
+    assert_eq!(count("game "), games);
+    assert_eq!(count("bye: "), 2);
+    let lots = matches.iter().filter(|m| m["decided_by"] == "lot").count();
+    assert!(lots > 0, "seed 7 with games cut at 150 plies has a match decided by lot");
+    assert_eq!(lines.iter().filter(|l| l.contains(" by lot, level ")).count(), lots);
+    assert_eq!(
+        lines.last().copied(),
+        Some(format!("champion: {} (random)", text(&v["champion"]))).as_deref()
+    );
+}
+
+#[test]
 fn a_seed_replays_the_tournament_and_another_seed_draws_differently() {
     let first = arbiter_within(300, &THIRTEEN);
     let again = arbiter_within(300, &THIRTEEN);
