@@ -166,11 +166,44 @@ fn the_human_report_shows_every_round_match_game_and_lot_of_the_json() {
     assert_eq!(count("game "), games);
     assert_eq!(count("bye: "), 2);
     let lots = matches.iter().filter(|m| m["decided_by"] == "lot").count();
-    assert!(lots > 0, "seed 7 with games cut at 150 plies has a match decided by lot");
     assert_eq!(lines.iter().filter(|l| l.contains(" by lot, level ")).count(), lots);
     assert_eq!(
         lines.last().copied(),
         Some(format!("champion: {} (random)", text(&v["champion"]))).as_deref()
+    );
+}
+
+#[test]
+fn games_too_short_to_end_leave_every_match_to_extra_games_and_lot() {
+    // No xiangqi game ends in 4 plies: every game is cut, a draw, so every match is level.
+    let mut args = THIRTEEN;
+    args[9] = "4";
+    let v = json(&arbiter_within(300, &args));
+    let matches: Vec<&Value> = v["rounds"]
+        .as_array()
+        .expect("rounds")
+        .iter()
+        .flat_map(|r| r["matches"].as_array().expect("matches"))
+        .collect();
+    assert_eq!(matches.len(), 12);
+    for m in &matches {
+        assert_eq!(m["decided_by"], "lot", "{m}");
+        assert_eq!(m["points"], serde_json::json!([2.5, 2.5]), "{m}");
+        let games = m["games"].as_array().expect("games");
+        assert!(games.iter().all(|g| g["reason"] == "max-plies" && g["result"] == "1/2-1/2"), "{m}");
+        let extra: Vec<bool> = games.iter().map(|g| g["extra"] == true).collect();
+        assert_eq!(extra, [false, false, false, true, true]);
+    }
+    let human = arbiter_within(300, &args[..10]);
+    assert_eq!(
+        human
+            .stdout
+            .lines()
+            .filter(|l| l.ends_with(" by lot, level 2½–2½ after every game"))
+            .count(),
+        12,
+        "{}",
+        human.stdout
     );
 }
 
