@@ -24,6 +24,8 @@ use serde_json::json;
 
 #[path = "cli/simulate.rs"]
 mod simulate;
+#[path = "cli/tournament.rs"]
+mod tournament;
 
 /// `println!` that never panics: where stdout is closed (`arbiter moves go | head -1`) the line is
 /// dropped, as [`say`] does.
@@ -128,6 +130,9 @@ enum Command {
     /// Play games between players and report the statistics: results with 95% intervals, why games
     /// ended, their length, moves per ply (`simulate merge` joins the reports of shards).
     Simulate(simulate::SimulateArgs),
+    /// A knockout between N entrants played by the players given: rounds paired by drawing cards,
+    /// byes by lot, best-of-three matches with extra games or a lot for a level one.
+    Tournament(tournament::TournamentArgs),
     /// Scenarios: scripted positions with expected rulings (RON files, see scenarios/README.md).
     Scenario {
         #[command(subcommand)]
@@ -177,6 +182,7 @@ fn main() -> ExitCode {
         Command::Check { json, .. } | Command::Moves { json, .. } | Command::Play { json, .. } | Command::Explain { json, .. } => *json,
         Command::Perft { .. } => false,
         Command::Simulate(a) => a.json || matches!(a.command, Some(simulate::SimulateCommand::Merge { json: true, .. })),
+        Command::Tournament(a) => a.json,
         Command::Scenario {
             command: ScenarioCommand::Run { json, .. },
         } => *json,
@@ -281,6 +287,7 @@ fn start(engine: &Engine, fen: Option<&str>) -> Result<Position, Failure> {
 fn run(cmd: Command) -> Result<(), Failure> {
     match cmd {
         Command::Simulate(args) => simulate::run(args),
+        Command::Tournament(args) => tournament::run(args),
         Command::Check { ruleset, params, json } => {
             let (checked, path) = load(&ruleset, &params)?;
             let d = &checked.diagnostics;

@@ -6,6 +6,7 @@
 //! statistics are the same on one thread or many, and a run split into shards of disjoint game
 //! ranges merges into exactly the run's statistics ([`Tally::merge`]).
 
+pub mod knockout;
 mod mcts;
 mod player;
 pub mod report;
