@@ -4,6 +4,8 @@
 //! counts as a draw), and adds the result to every node on the way. The move played is the most
 //! visited. With an iteration budget the same seed gives the same moves.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand_chacha::ChaCha8Rng;
 
 use super::player::{Budget, Deadline, Player};
@@ -73,17 +75,26 @@ impl Mcts {
     /// Runs the search from `root` and returns the tree's most visited move with the number of
     /// iterations run.
     pub fn search(&mut self, root: &Walk) -> (Move, u64) {
+        self.search_unless(root, &AtomicBool::new(false))
+            .expect("a search that is never stopped ends")
+    }
+
+    /// [`Mcts::search`] that gives up (`None`) within a few iterations of `stop` being raised.
+    pub fn search_unless(&mut self, root: &Walk, stop: &AtomicBool) -> Option<(Move, u64)> {
         let mover = root.position().side_to_move().other();
         let first = root.legal()[0];
         let mut tree = vec![self.node(root, first, mover)];
         if tree[0].untried.len() == 1 {
-            return (tree[0].untried[0], 0);
+            return Some((tree[0].untried[0], 0));
         }
         let limit = Self::playout_limit(root);
         let deadline = Deadline::after(self.budget);
         let mut path: Vec<u32> = Vec::with_capacity(64);
         let mut done = 0u64;
         loop {
+            if done % 64 == 63 && stop.load(Ordering::Relaxed) {
+                return None;
+            }
             match self.budget {
                 Budget::Iterations(n) if done >= n as u64 => break,
                 // Stop early once no other move can overtake the most visited one: the move
@@ -110,7 +121,8 @@ impl Mcts {
                     }
                 }
                 at = best as usize;
-                walk.play(tree[at].mv);
+                // The node knows whether the game is over here and its moves: no need to list them.
+                walk.advance(tree[at].mv);
                 path.push(at as u32);
             }
             // One new node, unless the game is over here.
@@ -140,7 +152,7 @@ impl Mcts {
             .iter()
             .max_by_key(|&&c| tree[c as usize].visits)
             .map_or(tree[0].untried.first().copied().unwrap_or(first), |&c| tree[c as usize].mv);
-        (best, done)
+        Some((best, done))
     }
 }
 
@@ -171,6 +183,11 @@ impl Player for Mcts {
         self.last_iterations = n;
         m
     }
+    fn choose_unless(&mut self, walk: &Walk, stop: &AtomicBool) -> Option<Move> {
+        let (m, n) = self.search_unless(walk, stop)?;
+        self.last_iterations = n;
+        Some(m)
+    }
     fn last_iterations(&self) -> u64 {
         self.last_iterations
     }
@@ -200,6 +217,20 @@ mod tests {
         // Nought to move must block cross's row.
         let walk = Walk::new(e.from_fen("XX1/x2/3 o").expect("a position"));
         assert_eq!(uci::to_text(walk.position(), p.choose(&walk)), "c3");
+    }
+
+    #[test]
+    fn a_raised_stop_ends_a_search_at_once() {
+        let e = engine("chess");
+        let walk = Walk::new(e.start());
+        let stop = AtomicBool::new(true);
+        let mut p = PlayerSpec::Mcts(Budget::Iterations(crate::sim::MAX_ITERATIONS)).build(1);
+        let began = std::time::Instant::now();
+        assert_eq!(p.choose_unless(&walk, &stop), None);
+        assert!(began.elapsed() < std::time::Duration::from_secs(5), "took {:?}", began.elapsed());
+        // Unraised, the same player searches and answers.
+        let mut p = PlayerSpec::Mcts(Budget::Iterations(50)).build(1);
+        assert!(p.choose_unless(&walk, &AtomicBool::new(false)).is_some());
     }
 
     #[test]

@@ -108,7 +108,7 @@ pub fn play_game(
         }
         branching.push(walk.legal().len() as u32);
         let side = walk.position().side_to_move().index();
-        let m = players[side].choose(&walk);
+        let m = players[side].choose_unless(&walk, stop)?;
         if keep_moves {
             moves.push(m);
         }

@@ -4,6 +4,7 @@
 //! `mcts:500ms` (thinking time).
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -17,6 +18,11 @@ use crate::game::Move;
 pub trait Player: Send {
     /// One of the legal moves of `walk`'s current position, which has at least one and is not over.
     fn choose(&mut self, walk: &Walk) -> Move;
+    /// [`Player::choose`] that gives up, returning `None`, soon after `stop` is raised (a player
+    /// that searches looks at it as it goes).
+    fn choose_unless(&mut self, walk: &Walk, stop: &AtomicBool) -> Option<Move> {
+        (!stop.load(Ordering::Relaxed)).then(|| self.choose(walk))
+    }
     /// What the last choice cost: MCTS iterations run (0 for players that do not search).
     fn last_iterations(&self) -> u64 {
         0

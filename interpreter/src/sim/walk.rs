@@ -190,6 +190,20 @@ impl Walk {
         self.arrive();
     }
 
+    /// Plays `m` without listing the moves that follow or judging the position, for a search
+    /// walking down a tree whose nodes know both already: [`Walk::legal`] and [`Walk::end`] are
+    /// empty until the next [`Walk::play`]. Where the end rules need a record of every position
+    /// (repetition, checks), this is [`Walk::play`].
+    pub fn advance(&mut self, m: Move) {
+        if self.needs.keys || self.needs.checks {
+            return self.play(m);
+        }
+        self.pos.play_forward(m);
+        self.plies += 1;
+        self.legal.clear();
+        self.end = None;
+    }
+
     /// Records the position just reached and applies the end rules to it.
     fn arrive(&mut self) {
         self.pos.legal_moves_into(&mut self.legal);
