@@ -196,16 +196,10 @@ impl Player for Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Engine;
     use crate::notation::uci;
     use crate::sim::{Budget, PlayerSpec};
 
-    fn engine(name: &str) -> Engine {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../rulesets")
-            .join(format!("{name}.rules"));
-        Engine::new(crate::check::check_file(&path, &[]).rules.expect("a bundled ruleset is valid"))
-    }
+    use crate::sim::tests::engine;
 
     #[test]
     fn it_takes_a_win_in_one_and_stops_a_loss_in_one() {

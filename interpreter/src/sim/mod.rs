@@ -189,11 +189,12 @@ pub fn run(start: &Position, cfg: &Config, stop: &AtomicBool, progress: &(dyn Fn
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::game::Engine;
 
-    fn engine(name: &str) -> Engine {
+    /// A bundled ruleset's engine, for the simulation module's tests.
+    pub(crate) fn engine(name: &str) -> Engine {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../rulesets")
             .join(format!("{name}.rules"));

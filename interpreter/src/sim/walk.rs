@@ -314,12 +314,7 @@ mod tests {
     use crate::game::{Engine, Game};
     use crate::notation::uci;
 
-    fn engine(name: &str) -> Engine {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../rulesets")
-            .join(format!("{name}.rules"));
-        Engine::new(crate::check::check_file(&path, &[]).rules.expect("a bundled ruleset is valid"))
-    }
+    use crate::sim::tests::engine;
 
     /// Plays the same line in a walk and in a game record: after every move both must agree on
     /// whether the game is over, how, and who won.
