@@ -201,6 +201,9 @@ pub struct Runner {
     engines: HashMap<(PathBuf, Vec<(String, String)>), Engine>,
     /// Once set, the scenario running stops before its next step (or inside a perft).
     stop: Arc<AtomicBool>,
+    /// A ruleset file run in place of the one each scenario names, with parameters the
+    /// scenario's own override (see [`Runner::substitute`]).
+    instead: Option<(PathBuf, Vec<(String, String)>)>,
 }
 
 /// The message of the error a scenario stopped by [`Runner::stop_when`] ends with, after the step.
@@ -214,7 +217,26 @@ impl Runner {
             dirs: ruleset_dirs,
             engines: HashMap::new(),
             stop: Arc::default(),
+            instead: None,
         }
+    }
+
+    /// Runs every scenario from now on against the ruleset at `ruleset` instead of the one it
+    /// names, with `params` set; a parameter the scenario sets itself keeps the scenario's value
+    /// (a go scenario's board size). This is how two rulesets are tried on the same scripts
+    /// (`arbiter compare`).
+    ///
+    /// # Examples
+    /// ```
+    /// use std::path::{Path, PathBuf};
+    /// let mut runner = arbiter::scenario::Runner::new(vec![PathBuf::from("../rulesets")]);
+    /// let scenario = Path::new("../scenarios/chess/perft-start-position.ron");
+    /// assert!(runner.run_file(scenario).passed());
+    /// runner.substitute(PathBuf::from("../rulesets/xiangqi.rules"), Vec::new());
+    /// assert!(!runner.run_file(scenario).passed());
+    /// ```
+    pub fn substitute(&mut self, ruleset: PathBuf, params: Vec<(String, String)>) {
+        self.instead = Some((ruleset, params));
     }
 
     /// Stops the scenario running once `stop` is set (by a Ctrl-C handler, say): it ends with an
@@ -258,16 +280,26 @@ impl Runner {
     }
 
     fn engine(&mut self, scenario: &Scenario, path: &Path) -> Result<Engine, ScenarioError> {
-        let file = self.locate(&scenario.ruleset, path).ok_or_else(|| {
-            ScenarioError::new(
-                path,
-                format!(
-                    "ruleset `{}`: not a file beside the scenario, and not a bundled name",
-                    scenario.ruleset
-                ),
-            )
-        })?;
-        let params: Vec<(String, String)> = scenario.params.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect();
+        let own: Vec<(String, String)> = scenario.params.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect();
+        let (file, params) = match &self.instead {
+            Some((file, base)) => {
+                let mut params: Vec<(String, String)> = base.iter().filter(|(k, _)| !scenario.params.contains_key(k)).cloned().collect();
+                params.extend(own);
+                (file.clone(), params)
+            }
+            None => {
+                let file = self.locate(&scenario.ruleset, path).ok_or_else(|| {
+                    ScenarioError::new(
+                        path,
+                        format!(
+                            "ruleset `{}`: not a file beside the scenario, and not a bundled name",
+                            scenario.ruleset
+                        ),
+                    )
+                })?;
+                (file, own)
+            }
+        };
         let key = (file.clone(), params);
         if let Some(e) = self.engines.get(&key) {
             return Ok(e.clone());

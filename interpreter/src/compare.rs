@@ -1,0 +1,734 @@
+//! Comparing two rulesets of one board — a variant and its base, or two versions of a file — to say
+//! what exactly changed: perft per depth and the first moves whose subtrees differ
+//! ([`compare_perft`]), a shortest line after which the legal moves or the game's standing differ,
+//! with the clause responsible on each side ([`first_line`]), and the scenarios whose verdicts change
+//! when one ruleset stands in for the other ([`compare_scenarios`]).
+//!
+//! Beside the pipeline, like `scenario`: it runs two compiled rulesets side by side through the
+//! `game` API and never looks inside either. Invariants: moves are matched by their coordinate text
+//! (`notation::uci`), so two rulesets are comparable only on the same board ([`same_board`]); every
+//! search is bounded (depth, positions) and says how far it got; nothing here prints or panics.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::game::{Game, Illegal, Move, Position, Ruling, Status};
+use crate::model::{Board, Rules};
+use crate::notation::uci;
+use crate::scenario::{Report, Runner, Verdict};
+
+/// One thing for each ruleset: A's and B's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Pair<T> {
+    pub a: T,
+    pub b: T,
+}
+
+/// Why two rulesets cannot be compared.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompareError {
+    /// Moves are matched by the names of their squares, so the boards must be the same.
+    #[error("the boards differ: A has {a}, B has {b}; compare needs rulesets of the same board")]
+    Boards { a: String, b: String },
+}
+
+/// The board in words: `8 × 8 squares (files a..h, ranks 1..8)`.
+fn board_words(b: &Board) -> String {
+    let cells = if b.hexes {
+        "hexagons"
+    } else if b.points {
+        "points"
+    } else {
+        "squares"
+    };
+    let span = |names: &[String]| match (names.first(), names.last()) {
+        (Some(f), Some(l)) => format!("{f}..{l}"),
+        _ => "none".to_string(),
+    };
+    format!(
+        "{} × {} {cells} (files {}, ranks {})",
+        b.width,
+        b.height,
+        span(&b.file_names),
+        span(&b.rank_names)
+    )
+}
+
+/// Checks that two rulesets play on the same board: the same size, cells (squares, points or
+/// hexagons) and coordinate names, so that a move's text names the same squares in both.
+///
+/// # Errors
+/// [`CompareError::Boards`] describing each board.
+pub fn same_board(a: &Rules, b: &Rules) -> Result<(), CompareError> {
+    let (x, y) = (&a.board, &b.board);
+    let same = x.width == y.width
+        && x.height == y.height
+        && x.points == y.points
+        && x.hexes == y.hexes
+        && x.file_names == y.file_names
+        && x.rank_names == y.rank_names;
+    if same {
+        Ok(())
+    } else {
+        Err(CompareError::Boards {
+            a: board_words(x),
+            b: board_words(y),
+        })
+    }
+}
+
+// ---------------------------------------------------------------- perft
+
+/// How deep [`compare_perft`] counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerftDepth {
+    /// Every depth from 1 to this one.
+    Exactly(u32),
+    /// Every depth from 1 up to `depth`, but no deeper once the next depth would count more than
+    /// about `nodes` leaves in either ruleset (estimated from the growth of the last two).
+    UpTo { depth: u32, nodes: u64 },
+}
+
+/// Perft at one depth in each ruleset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PerftRow {
+    pub depth: u32,
+    pub a: u64,
+    pub b: u64,
+}
+
+/// A first move and the leaves below it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RootCount {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub nodes: u64,
+}
+
+/// A first move legal in both rulesets whose subtrees count differently.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RootDifference {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub a: u64,
+    pub b: u64,
+}
+
+/// The first moves whose subtrees differ at one depth (perft divide on both sides, matched by
+/// coordinate text).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RootMoves {
+    pub depth: u32,
+    /// Legal in A only.
+    pub only_a: Vec<RootCount>,
+    /// Legal in B only.
+    pub only_b: Vec<RootCount>,
+    /// Legal in both, with different counts below.
+    pub differ: Vec<RootDifference>,
+}
+
+/// The perft of two rulesets side by side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PerftComparison {
+    pub rows: Vec<PerftRow>,
+    /// The first depth whose counts differ.
+    pub first_difference: Option<u32>,
+    /// At that depth, the first moves whose subtrees differ.
+    pub root_moves: Option<RootMoves>,
+    /// Under [`PerftDepth::UpTo`], the depth not counted because it would be too large, with its
+    /// estimated count.
+    pub skipped: Option<(u32, u64)>,
+}
+
+/// Perft divide with each first move written in coordinates.
+fn divide(pos: &Position, depth: u32, stop_at_end: bool) -> Vec<(String, u64)> {
+    pos.perft_divide_with(depth, stop_at_end)
+        .into_iter()
+        .map(|(m, n)| (uci::to_text(pos, m), n))
+        .collect()
+}
+
+/// The first moves whose counts differ between two divides, in A's order then B's.
+fn root_moves(depth: u32, a: &[(String, u64)], b: &[(String, u64)]) -> RootMoves {
+    let in_b: HashMap<&str, u64> = b.iter().map(|(m, n)| (m.as_str(), *n)).collect();
+    let in_a: HashSet<&str> = a.iter().map(|(m, _)| m.as_str()).collect();
+    let mut out = RootMoves {
+        depth,
+        ..RootMoves::default()
+    };
+    for (m, n) in a {
+        match in_b.get(m.as_str()) {
+            None => out.only_a.push(RootCount { mv: m.clone(), nodes: *n }),
+            Some(nb) if nb != n => out.differ.push(RootDifference {
+                mv: m.clone(),
+                a: *n,
+                b: *nb,
+            }),
+            Some(_) => {}
+        }
+    }
+    for (m, n) in b {
+        if !in_a.contains(m.as_str()) {
+            out.only_b.push(RootCount { mv: m.clone(), nodes: *n });
+        }
+    }
+    out
+}
+
+/// Perft from `a` (a position of ruleset A) and `b` (of B) at every depth from 1, and at the first
+/// depth whose counts differ, the first moves whose subtrees differ. `stop_at_end` as in
+/// [`Position::perft_stop_at_end`]: without it no end rule is applied.
+///
+/// # Examples
+/// ```
+/// # let chess = arbiter::game::Engine::new(arbiter::check::check_file(std::path::Path::new("../rulesets/chess.rules"), &[]).rules.expect("valid"));
+/// use arbiter::compare::{PerftDepth, compare_perft};
+/// let same = compare_perft(&chess.start(), &chess.start(), PerftDepth::Exactly(3), false);
+/// assert_eq!(same.rows.last().map(|r| (r.a, r.b)), Some((8902, 8902)));
+/// assert_eq!(same.first_difference, None);
+/// ```
+pub fn compare_perft(a: &Position, b: &Position, depth: PerftDepth, stop_at_end: bool) -> PerftComparison {
+    let (most, budget) = match depth {
+        PerftDepth::Exactly(d) => (d, None),
+        PerftDepth::UpTo { depth, nodes } => (depth, Some(nodes)),
+    };
+    let mut out = PerftComparison {
+        rows: Vec::new(),
+        first_difference: None,
+        root_moves: None,
+        skipped: None,
+    };
+    let mut last = 1u64;
+    for d in 1..=most {
+        let (da, db) = (divide(a, d, stop_at_end), divide(b, d, stop_at_end));
+        let row = PerftRow {
+            depth: d,
+            a: da.iter().map(|x| x.1).sum(),
+            b: db.iter().map(|x| x.1).sum(),
+        };
+        out.rows.push(row);
+        if row.a != row.b && out.first_difference.is_none() {
+            out.first_difference = Some(d);
+            out.root_moves = Some(root_moves(d, &da, &db));
+        }
+        let now = row.a.max(row.b);
+        if let Some(budget) = budget
+            && d < most
+        {
+            // The next depth grows about as much as this one did.
+            let next = (now as u128 * now as u128 / last.max(1) as u128).min(u64::MAX as u128) as u64;
+            if next > budget {
+                out.skipped = Some((d + 1, next));
+                break;
+            }
+        }
+        if now == 0 {
+            break;
+        }
+        last = now;
+    }
+    out
+}
+
+// ---------------------------------------------------------------- the first line that differs
+
+/// How far [`first_line`] searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Bounds {
+    /// The longest line tried.
+    pub plies: u32,
+    /// The most distinct positions (pairs of positions, A's and B's) examined.
+    pub positions: usize,
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds {
+            plies: 20,
+            positions: 200_000,
+        }
+    }
+}
+
+/// How a game stands, as a comparison shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Standing {
+    /// `ongoing`, `win`, `draw`, `no-result`.
+    pub status: &'static str,
+    /// The winner's name.
+    pub winner: Option<String>,
+    /// The end rule's reason code.
+    pub reason: Option<String>,
+    /// The clause it cites.
+    pub clause: Option<String>,
+    /// The standing as a sentence.
+    pub message: String,
+    /// The draws the side to move could claim.
+    pub claimable: Vec<String>,
+}
+
+impl Standing {
+    fn of(game: &Game) -> Standing {
+        let o = game.outcome();
+        let pos = game.current();
+        let rules = pos.rules();
+        let mut claimable: Vec<String> = o.claimable.iter().map(|c| c.0.clone()).collect();
+        claimable.sort();
+        Standing {
+            status: o.status.as_str(),
+            winner: o.winner.map(|s| rules.players[s.index()].name.clone()),
+            reason: o.reason.clone(),
+            clause: o.clause.clone(),
+            message: o.message(pos),
+            claimable,
+        }
+    }
+    fn over(&self) -> bool {
+        self.status != Status::Ongoing.as_str()
+    }
+    /// Do the two say the same about the game: over or not, who won, which draws may be
+    /// claimed? (Reason codes are names a variant may change; what they decide is compared.)
+    fn same_as(&self, other: &Standing) -> bool {
+        self.status == other.status && self.winner == other.winner && self.claimable == other.claimable
+    }
+}
+
+/// A ruling on a move in one ruleset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Judgement {
+    pub legal: bool,
+    /// The reason code when illegal (`royal-attacked`, `game-over`).
+    pub code: Option<&'static str>,
+    /// The clause that allows or forbids it.
+    pub clause: Option<String>,
+    pub message: String,
+}
+
+/// A move legal in one ruleset and not the other, with each one's ruling.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Change {
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// `gained` (legal in B, not in A) or `lost` (legal in A, not in B).
+    pub change: &'static str,
+    pub a: Judgement,
+    pub b: Judgement,
+}
+
+/// A shortest line after which the rulesets differ.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FirstLine {
+    /// The moves, in coordinates; legal in both.
+    pub moves: Vec<String>,
+    /// The position reached, as each ruleset writes it.
+    pub fen: Pair<String>,
+    /// Legal in B, not in A (a game over has no legal move).
+    pub gained: Vec<String>,
+    /// Legal in A, not in B.
+    pub lost: Vec<String>,
+    /// The ruling of each ruleset on each gained and lost move: lost ones first.
+    pub rulings: Vec<Change>,
+    /// How the game stands in each, when that differs (one ends it, the other goes on; different
+    /// winners; different draws to claim).
+    pub ends: Option<Pair<Standing>>,
+}
+
+/// What [`first_line`] found, and how far it looked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Search {
+    pub line: Option<FirstLine>,
+    /// Distinct positions examined.
+    pub positions: usize,
+    /// Every line of up to this many plies was examined and showed no difference.
+    pub complete_to: u32,
+    /// No position was left unexamined: every line ends, or comes back to a position already
+    /// seen, within `complete_to` plies.
+    pub exhausted: bool,
+    pub bounds: Bounds,
+}
+
+/// The ruling a game gives on a move written in coordinates: over if the game is over, as
+/// [`Position::explain`] says otherwise.
+pub fn ruling(game: &Game, text: &str) -> Ruling {
+    let o = game.outcome();
+    if o.status != Status::Ongoing {
+        let pos = game.current();
+        return Ruling::Illegal(Illegal {
+            code: "game-over",
+            message: format!("the game is over ({}): {}", o.reason.clone().unwrap_or_default(), o.message(pos)),
+            clause: o.clause.clone(),
+        });
+    }
+    game.current().explain(text)
+}
+
+fn judgement(r: Ruling) -> Judgement {
+    match r {
+        Ruling::Legal { clause, message, .. } => Judgement {
+            legal: true,
+            code: None,
+            clause,
+            message,
+        },
+        Ruling::Illegal(i) => Judgement {
+            legal: false,
+            code: Some(i.code),
+            clause: i.clause,
+            message: i.message,
+        },
+    }
+}
+
+/// One position pair as the search sees it: each game's standing and the moves they share.
+struct Node {
+    standing: Pair<Standing>,
+    /// Legal in both: A's move and B's, in A's order.
+    shared: Vec<(String, Move, Move)>,
+    lost: Vec<String>,
+    gained: Vec<String>,
+}
+
+impl Node {
+    fn read(a: &Game, b: &Game) -> Node {
+        let standing = Pair {
+            a: Standing::of(a),
+            b: Standing::of(b),
+        };
+        let playable = |g: &Game, s: &Standing| -> Vec<(String, Move)> {
+            if s.over() {
+                return Vec::new();
+            }
+            let pos = g.current();
+            pos.legal_moves().into_iter().map(|m| (uci::to_text(pos, m), m)).collect()
+        };
+        let (ma, mb) = (playable(a, &standing.a), playable(b, &standing.b));
+        let b_by_text: HashMap<&str, Move> = mb.iter().map(|(t, m)| (t.as_str(), *m)).collect();
+        let mut matched_b: HashSet<Move> = HashSet::new();
+        let mut shared = Vec::new();
+        let mut lost = Vec::new();
+        for (t, m) in &ma {
+            // The same text, or failing that a text B reads as one of its moves (a promotion B
+            // writes without its forced letter).
+            let found = b_by_text
+                .get(t.as_str())
+                .copied()
+                .or_else(|| (!standing.b.over()).then(|| uci::find(b.current(), t)).flatten());
+            match found {
+                Some(mb) => {
+                    matched_b.insert(mb);
+                    shared.push((t.clone(), *m, mb));
+                }
+                None => lost.push(t.clone()),
+            }
+        }
+        let gained = mb
+            .iter()
+            .filter(|(t, m)| !matched_b.contains(m) && (standing.a.over() || uci::find(a.current(), t).is_none()))
+            .map(|(t, _)| t.clone())
+            .collect();
+        Node {
+            standing,
+            shared,
+            lost,
+            gained,
+        }
+    }
+
+    fn differs(&self) -> bool {
+        !self.lost.is_empty() || !self.gained.is_empty() || !self.standing.a.same_as(&self.standing.b)
+    }
+}
+
+/// Positions told apart: both games' FEN without the move counters (so transpositions meet).
+fn key(a: &Game, b: &Game) -> u64 {
+    let mut h = DefaultHasher::new();
+    for g in [a, b] {
+        let fen = g.current().fen();
+        // Every FEN ends with the two move counters.
+        let board = fen.rsplitn(3, ' ').nth(2).unwrap_or(&fen);
+        board.hash(&mut h);
+    }
+    h.finish()
+}
+
+enum Flow {
+    Go,
+    Found,
+    OutOfBudget,
+}
+
+struct Walk {
+    a: Game,
+    b: Game,
+    /// This iteration: each position's shallowest ply.
+    seen: HashMap<u64, u32>,
+    budget: usize,
+    line: Vec<String>,
+    found: Option<FirstLine>,
+    /// The iteration reached a position first seen at its last ply: a deeper one may find more.
+    more: bool,
+}
+
+impl Walk {
+    fn visit(&mut self, left: u32, ply: u32) -> Flow {
+        let node = Node::read(&self.a, &self.b);
+        if node.differs() {
+            self.found = Some(self.report(node));
+            return Flow::Found;
+        }
+        if left == 0 {
+            self.more = true;
+            return Flow::Go;
+        }
+        for (text, ma, mb) in node.shared {
+            self.a.play(ma);
+            self.b.play(mb);
+            let k = key(&self.a, &self.b);
+            let fresh = self.seen.get(&k).is_none_or(|&p| p > ply + 1);
+            let flow = if !fresh {
+                Flow::Go
+            } else if self.seen.len() >= self.budget {
+                Flow::OutOfBudget
+            } else {
+                self.seen.insert(k, ply + 1);
+                self.line.push(text);
+                let f = self.visit(left - 1, ply + 1);
+                self.line.pop();
+                f
+            };
+            self.a.undo();
+            self.b.undo();
+            if !matches!(flow, Flow::Go) {
+                return flow;
+            }
+        }
+        Flow::Go
+    }
+
+    fn report(&self, node: Node) -> FirstLine {
+        let mut rulings = Vec::new();
+        for (list, change) in [(&node.lost, "lost"), (&node.gained, "gained")] {
+            for t in list {
+                rulings.push(Change {
+                    mv: t.clone(),
+                    change,
+                    a: judgement(ruling(&self.a, t)),
+                    b: judgement(ruling(&self.b, t)),
+                });
+            }
+        }
+        let ends = (!node.standing.a.same_as(&node.standing.b)).then_some(node.standing);
+        FirstLine {
+            moves: self.line.clone(),
+            fen: Pair {
+                a: self.a.current().fen(),
+                b: self.b.current().fen(),
+            },
+            gained: node.gained,
+            lost: node.lost,
+            rulings,
+            ends,
+        }
+    }
+}
+
+/// A shortest line of moves legal in both games after which they differ: the legal moves (matched
+/// by coordinate text) or how the game stands. Lines are tried by iterative deepening, depth
+/// first in A's move order, so the first found is among the shortest; positions reached again
+/// (FEN without the move counters, in both) are not searched again, so a repetition along a line
+/// is not seen. `a` and `b` are games at the start (their history counts).
+///
+/// # Examples
+/// ```
+/// # let chess = arbiter::game::Engine::new(arbiter::check::check_file(std::path::Path::new("../rulesets/chess.rules"), &[]).rules.expect("valid"));
+/// use arbiter::compare::{Bounds, first_line};
+/// use arbiter::game::Game;
+/// let g = Game::new(chess.clone(), chess.start());
+/// let s = first_line(g.clone(), g, Bounds { plies: 3, positions: 100_000 });
+/// assert!(s.line.is_none());
+/// assert_eq!(s.complete_to, 3);
+/// ```
+pub fn first_line(a: Game, b: Game, bounds: Bounds) -> Search {
+    let mut walk = Walk {
+        a,
+        b,
+        seen: HashMap::new(),
+        budget: bounds.positions.max(1),
+        line: Vec::new(),
+        found: None,
+        more: false,
+    };
+    let root = key(&walk.a, &walk.b);
+    let mut complete_to = 0;
+    let mut exhausted = false;
+    for depth in 0..=bounds.plies {
+        walk.seen.clear();
+        walk.seen.insert(root, 0);
+        walk.more = false;
+        match walk.visit(depth, 0) {
+            Flow::Found | Flow::OutOfBudget => break,
+            Flow::Go => {}
+        }
+        complete_to = depth;
+        if !walk.more {
+            exhausted = true;
+            break;
+        }
+    }
+    Search {
+        line: walk.found,
+        positions: walk.seen.len(),
+        complete_to,
+        exhausted,
+        bounds,
+    }
+}
+
+// ---------------------------------------------------------------- scenarios
+
+/// How a scenario went, in the terms a comparison looks at.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Run {
+    /// `pass`, `fail` or `error`.
+    pub status: &'static str,
+    /// What the verdict says: the steps and expectations passed, the failure, or the error.
+    pub detail: String,
+    /// Each expectation tested: step, expectation, held, what held instead.
+    #[serde(skip)]
+    pub rulings: Vec<(usize, String, bool, Option<String>)>,
+}
+
+impl Run {
+    fn of(r: &Report) -> Run {
+        let (status, detail) = match &r.verdict {
+            Verdict::Pass { steps, expectations } => ("pass", format!("{steps} steps, {expectations} expectations")),
+            Verdict::Fail(f) => ("fail", f.to_string()),
+            Verdict::Error(e) => ("error", e.message.clone()),
+        };
+        let rulings = r
+            .frames
+            .iter()
+            .flat_map(|f| f.expectations.iter().map(|e| (f.step, e.text.clone(), e.passed, e.instead.clone())))
+            .collect();
+        Run { status, detail, rulings }
+    }
+}
+
+/// A scenario run on A and on B.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScenarioChange {
+    pub path: PathBuf,
+    pub title: Option<String>,
+    pub a: Run,
+    pub b: Run,
+}
+
+/// Scenarios run on each ruleset in place of the one they name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ScenarioComparison {
+    /// Those whose verdict or rulings differ.
+    pub changed: Vec<ScenarioChange>,
+    /// Those that went the same way on both.
+    pub unchanged: Vec<PathBuf>,
+}
+
+/// Runs each scenario file twice — on ruleset A (the file `a` with `params`) and on B, each in
+/// place of the ruleset the scenario names — and sorts them by whether the verdict or any ruling
+/// changed (pass → fail, a different step failing, an expectation that held and no longer does).
+/// `ruleset_dirs` is where bundled names are looked up, as in [`Runner::new`].
+pub fn compare_scenarios(files: &[PathBuf], a: &Path, b: &Path, params: &[(String, String)], ruleset_dirs: Vec<PathBuf>) -> ScenarioComparison {
+    let mut on_a = Runner::new(ruleset_dirs.clone());
+    on_a.substitute(a.to_path_buf(), params.to_vec());
+    let mut on_b = Runner::new(ruleset_dirs);
+    on_b.substitute(b.to_path_buf(), params.to_vec());
+    let mut out = ScenarioComparison::default();
+    for f in files {
+        let (ra, rb) = (on_a.run_file(f), on_b.run_file(f));
+        let (a, b) = (Run::of(&ra), Run::of(&rb));
+        // An error names the ruleset file it ran on: only its kind is compared.
+        let same = a.status == b.status && a.rulings == b.rulings && (a.status == "error" || a.detail == b.detail);
+        if same {
+            out.unchanged.push(f.clone());
+        } else {
+            out.changed.push(ScenarioChange {
+                path: f.clone(),
+                title: ra.title.clone().or(rb.title.clone()),
+                a,
+                b,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::check_source;
+    use crate::game::Engine;
+
+    fn engine(text: &str) -> Engine {
+        let c = check_source("test.rules", text, None, &[]);
+        Engine::new(c.rules.unwrap_or_else(|| panic!("{:?}", c.diagnostics.items)))
+    }
+
+    const LINE: &str = r#"
+game "Line" { players white "w", black "b" }
+board 4 x 1 squares { files a..d ranks 1..1 }
+piece Stone "S" { step orthogonal to empty }
+end { stuck: no legal move -> side to move loses }
+setup "S2s w - - 0 1"
+"#;
+
+    #[test]
+    fn boards_of_another_size_are_refused_with_both_described() {
+        let wide = LINE.replace("4 x 1", "5 x 1").replace("a..d", "a..e").replace("S2s", "S3s");
+        let e = same_board(engine(LINE).rules(), engine(&wide).rules()).expect_err("5 files against 4");
+        assert_eq!(
+            e.to_string(),
+            "the boards differ: A has 4 × 1 squares (files a..d, ranks 1..1), B has 5 × 1 squares (files a..e, ranks 1..1); \
+             compare needs rulesets of the same board"
+        );
+    }
+
+    #[test]
+    fn a_piece_that_also_leaps_is_gained_at_the_root_with_its_clause() {
+        let leaper = LINE.replace("step orthogonal to empty", "step orthogonal to empty\n leap (2,0) to empty [9]");
+        let (a, b) = (engine(LINE), engine(&leaper));
+        let s = first_line(Game::new(a.clone(), a.start()), Game::new(b.clone(), b.start()), Bounds::default());
+        let line = s.line.expect("the leap is a difference");
+        assert!(line.moves.is_empty());
+        assert_eq!(line.gained, vec!["a1c1".to_string()]);
+        assert!(line.lost.is_empty());
+        let c = &line.rulings[0];
+        assert!(c.b.legal && !c.a.legal);
+        assert_eq!(c.b.clause.as_deref(), Some("9"));
+    }
+
+    #[test]
+    fn a_game_that_ends_sooner_is_a_difference_of_standing() {
+        // B: the first player wins as soon as the stones touch.
+        let touch = LINE.replace("end {", "end {\n touch: Stone in near -> mover wins").replace("setup", "zone near = b1..c1\nsetup");
+        let (a, b) = (engine(LINE), engine(&touch));
+        let s = first_line(Game::new(a.clone(), a.start()), Game::new(b.clone(), b.start()), Bounds::default());
+        let line = s.line.expect("B ends the game");
+        assert_eq!(line.moves.len(), 1);
+        let ends = line.ends.expect("the standings differ");
+        assert_eq!((ends.a.status, ends.b.status), ("ongoing", "win"));
+        assert!(line.gained.is_empty() && !line.lost.is_empty());
+        assert!(line.rulings.iter().all(|c| c.b.code == Some("game-over")));
+    }
+
+    #[test]
+    fn the_same_rules_never_differ_and_a_finite_tree_is_exhausted() {
+        let a = engine(LINE);
+        let g = Game::new(a.clone(), a.start());
+        let s = first_line(g.clone(), g, Bounds::default());
+        assert!(s.line.is_none());
+        assert!(s.exhausted, "{s:?}");
+    }
+}
