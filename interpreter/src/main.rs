@@ -26,6 +26,8 @@ use serde_json::json;
 mod simulate;
 #[path = "cli/tournament.rs"]
 mod tournament;
+#[path = "cli/compare.rs"]
+mod compare;
 
 /// `println!` that never panics: where stdout is closed (`arbiter moves go | head -1`) the line is
 /// dropped, as [`say`] does.
@@ -133,6 +135,40 @@ enum Command {
     /// A knockout between N entrants played by the players given: rounds paired by drawing cards,
     /// byes by lot, best-of-three matches with extra games or a lot for a level one.
     Tournament(tournament::TournamentArgs),
+    /// What changed between two rulesets of the same board: perft side by side, a shortest line
+    /// after which the legal moves (or the game's end) differ with the clause on each side, and
+    /// the scenarios whose verdicts change. Exit 0 when compared, whether or not they differ.
+    Compare {
+        /// Ruleset A: a bundled name or a path to a `.rules` file.
+        a: String,
+        /// Ruleset B, on the same board.
+        b: String,
+        /// Start both from this position instead of each ruleset's setup.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Override a parameter in both rulesets: `--param NAME=VALUE` (repeatable).
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
+        /// Count perft at depths 1..=D (default: up to 5, stopping before a depth that would count
+        /// more than 20 million leaves).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Perft treats a position an end rule ends as a leaf, as `perft --stop-at-end` does.
+        #[arg(long)]
+        stop_at_end: bool,
+        /// The longest line the search for a difference tries.
+        #[arg(long, default_value_t = 20)]
+        plies: u32,
+        /// The most distinct positions the search for a difference examines.
+        #[arg(long, default_value_t = 200_000)]
+        positions: usize,
+        /// Run the scenarios of this folder (default: the bundled folder of A's game, if any).
+        #[arg(long, value_name = "DIR")]
+        scenarios: Option<PathBuf>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Scenarios: scripted positions with expected rulings (RON files, see scenarios/README.md).
     Scenario {
         #[command(subcommand)]
@@ -179,7 +215,11 @@ const MAX_PERFT_DEPTH: u32 = 12;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let json_mode = match &cli.command {
-        Command::Check { json, .. } | Command::Moves { json, .. } | Command::Play { json, .. } | Command::Explain { json, .. } => *json,
+        Command::Check { json, .. }
+        | Command::Moves { json, .. }
+        | Command::Play { json, .. }
+        | Command::Explain { json, .. }
+        | Command::Compare { json, .. } => *json,
         Command::Perft { .. } => false,
         Command::Simulate(a) => a.json || matches!(a.command, Some(simulate::SimulateCommand::Merge { json: true, .. })),
         Command::Tournament(a) => a.json,
@@ -441,6 +481,29 @@ fn run(cmd: Command) -> Result<(), Failure> {
         Command::Scenario {
             command: ScenarioCommand::Run { paths, json },
         } => run_scenarios(&paths, json),
+        Command::Compare {
+            a,
+            b,
+            fen,
+            params,
+            depth,
+            stop_at_end,
+            plies,
+            positions,
+            scenarios,
+            json,
+        } => compare::run(compare::Request {
+            a,
+            b,
+            fen,
+            params,
+            depth,
+            stop_at_end,
+            plies,
+            positions,
+            scenarios,
+            json,
+        }),
         Command::Explain { common, json, moves } => {
             let e = engine(&common)?;
             let (last, before) = moves.split_last().expect("clap requires one move");

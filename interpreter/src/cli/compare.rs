@@ -1,0 +1,386 @@
+//! `arbiter compare A B`: loads both rulesets (rendering the diagnostics of a bad one), refuses
+//! two boards that differ, runs `arbiter::compare` and renders what it found for a rule designer —
+//! perft table, first difference, scenarios — or as one JSON object.
+
+use std::path::{Path, PathBuf};
+
+use arbiter::check::check_file;
+use arbiter::compare::{self, Bounds, FirstLine, Pair, PerftComparison, PerftDepth, ScenarioComparison, Search};
+use arbiter::diag;
+use arbiter::game::{Engine, Game};
+use arbiter::scenario;
+use serde_json::json;
+
+use crate::{Failure, locate, parse_params, ruleset_dirs, say, start};
+
+/// Perft depths past this would run for hours on two rulesets; refuse rather than hang.
+const MAX_DEPTH: u32 = 8;
+/// Without `--depth`: count up to this depth...
+const DEFAULT_DEPTH: u32 = 5;
+/// ...unless the next depth would count about this many leaves (chess stops after depth 5, go on
+/// 19 × 19 after depth 2).
+const PERFT_BUDGET: u64 = 20_000_000;
+/// Bounds on the search for a differing line past which it would hold too much memory.
+const MAX_PLIES: u32 = 200;
+const MAX_POSITIONS: usize = 5_000_000;
+
+/// What `arbiter compare` was asked.
+pub struct Request {
+    pub a: String,
+    pub b: String,
+    pub fen: Option<String>,
+    pub params: Vec<String>,
+    pub depth: Option<u32>,
+    pub stop_at_end: bool,
+    pub plies: u32,
+    pub positions: usize,
+    pub scenarios: Option<PathBuf>,
+    pub json: bool,
+}
+
+/// A ruleset loaded for comparison.
+struct Side {
+    path: PathBuf,
+    engine: Engine,
+    /// The files read: the ruleset, then each file it extends.
+    files: Vec<String>,
+}
+
+/// Checks a ruleset; on errors renders its diagnostics (as every subcommand that runs a ruleset
+/// does) and returns the message to fail with.
+fn load(ruleset: &str, params: &[(String, String)], which: &str) -> Result<Side, Failure> {
+    let path = locate(ruleset)?;
+    let checked = check_file(&path, params);
+    let files = checked.sources.names().map(str::to_string).collect();
+    match checked.rules {
+        Some(rules) => Ok(Side {
+            path,
+            engine: Engine::new(rules),
+            files,
+        }),
+        None => {
+            eprint!("{}", diag::render(&checked.sources, &checked.diagnostics, false));
+            Err(Failure::input(format!(
+                "{which}: {} has errors; run `arbiter check {ruleset}`",
+                path.display()
+            )))
+        }
+    }
+}
+
+/// Where bundled scenario folders are looked up.
+fn scenario_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Ok(d) = std::env::var("ARBITER_SCENARIOS") {
+        dirs.push(PathBuf::from(d));
+    }
+    dirs.push(PathBuf::from("scenarios"));
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios"));
+    if let Ok(exe) = std::env::current_exe() {
+        for a in exe.ancestors().skip(1).take(4) {
+            dirs.push(a.join("scenarios"));
+        }
+    }
+    dirs
+}
+
+/// The bundled scenario folder of A's game: named after A's file, or after the first file it
+/// extends that has one (a variant of chess finds `scenarios/chess/`).
+fn game_folder(a: &Side) -> Option<PathBuf> {
+    let dirs = scenario_dirs();
+    a.files.iter().find_map(|f| {
+        let stem = Path::new(f).file_stem()?.to_string_lossy().into_owned();
+        dirs.iter().map(|d| d.join(&stem)).find(|d| d.is_dir())
+    })
+}
+
+pub fn run(req: Request) -> Result<(), Failure> {
+    let depth = match req.depth {
+        Some(d) if d > MAX_DEPTH => {
+            return Err(Failure::input(format!("--depth {d} is past the limit of {MAX_DEPTH}")));
+        }
+        Some(d) => PerftDepth::Exactly(d),
+        None => PerftDepth::UpTo {
+            depth: DEFAULT_DEPTH,
+            nodes: PERFT_BUDGET,
+        },
+    };
+    if req.plies > MAX_PLIES {
+        return Err(Failure::input(format!("--plies {} is past the limit of {MAX_PLIES}", req.plies)));
+    }
+    if req.positions > MAX_POSITIONS {
+        return Err(Failure::input(format!(
+            "--positions {} is past the limit of {MAX_POSITIONS}",
+            req.positions
+        )));
+    }
+    if let Some(dir) = &req.scenarios
+        && !dir.exists()
+    {
+        return Err(Failure::input(format!("--scenarios {}: no such file or folder", dir.display())));
+    }
+    let params = parse_params(&req.params)?;
+    // Both are checked before either failure is reported, so one run shows every problem.
+    let (a, b) = (load(&req.a, &params, "A"), load(&req.b, &params, "B"));
+    let (a, b) = match (a, b) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(fa), Err(fb)) => return Err(Failure::input(format!("{}\n{}", fa.message, fb.message))),
+        (Err(f), _) | (_, Err(f)) => return Err(f),
+    };
+    let (ra, rb) = (a.engine.rules(), b.engine.rules());
+    compare::same_board(ra, rb).map_err(|e| Failure::input(format!("cannot compare {} and {}: {e}", a.path.display(), b.path.display())))?;
+    let fen = req.fen.as_deref();
+    let at = |side: &Side, which: &str| start(&side.engine, fen).map_err(|f| Failure::input(format!("{which} ({}): {}", side.path.display(), f.message)));
+    let (sa, sb) = (at(&a, "A")?, at(&b, "B")?);
+
+    let perft = compare::compare_perft(&sa, &sb, depth, req.stop_at_end);
+    let bounds = Bounds {
+        plies: req.plies,
+        positions: req.positions,
+    };
+    let search = compare::first_line(Game::new(a.engine.clone(), sa.clone()), Game::new(b.engine.clone(), sb.clone()), bounds);
+    let folder = req.scenarios.clone().or_else(|| game_folder(&a));
+    let scenarios = match &folder {
+        Some(dir) => {
+            let files = scenario::collect(std::slice::from_ref(dir)).map_err(|e| Failure::input(e.to_string()))?;
+            Some(compare::compare_scenarios(&files, &a.path, &b.path, &params, ruleset_dirs()))
+        }
+        None => None,
+    };
+    let starts = Pair { a: sa.fen(), b: sb.fen() };
+    let names = Pair {
+        a: ra.name.clone(),
+        b: rb.name.clone(),
+    };
+    let report = Report {
+        paths: Pair {
+            a: a.path.display().to_string(),
+            b: b.path.display().to_string(),
+        },
+        names,
+        starts,
+        perft,
+        search,
+        folder,
+        scenarios,
+    };
+    if req.json {
+        say(&report.json().to_string());
+    } else {
+        for line in report.human() {
+            say(&line);
+        }
+    }
+    Ok(())
+}
+
+/// Everything found, ready to render.
+struct Report {
+    paths: Pair<String>,
+    names: Pair<String>,
+    starts: Pair<String>,
+    perft: PerftComparison,
+    search: Search,
+    folder: Option<PathBuf>,
+    scenarios: Option<ScenarioComparison>,
+}
+
+impl Report {
+    fn json(&self) -> serde_json::Value {
+        let s = &self.search;
+        json!({
+            "a": {"ruleset": self.paths.a, "name": self.names.a},
+            "b": {"ruleset": self.paths.b, "name": self.names.b},
+            "start": {"a": self.starts.a, "b": self.starts.b, "same": self.starts.a == self.starts.b},
+            "perft": self.perft.rows,
+            "perft_first_difference": if self.starts.a != self.starts.b { Some(0) } else { self.perft.first_difference },
+            "perft_skipped": self.perft.skipped.map(|(depth, estimate)| json!({"depth": depth, "estimate": estimate})),
+            "root_moves": self.perft.root_moves,
+            "first_line": s.line,
+            "search": {
+                "positions": s.positions, "complete_to": s.complete_to, "exhausted": s.exhausted,
+                "max_plies": s.bounds.plies, "max_positions": s.bounds.positions,
+            },
+            "scenarios": self.scenarios.as_ref().map(|c| json!({
+                "folder": self.folder.as_ref().map(|f| f.display().to_string()),
+                "run": c.changed.len() + c.unchanged.len(),
+                "changed": c.changed,
+                "unchanged": c.unchanged,
+            })),
+        })
+    }
+
+    fn human(&self) -> Vec<String> {
+        let mut out = vec![
+            format!("A: {} ({})", self.paths.a, self.names.a),
+            format!("B: {} ({})", self.paths.b, self.names.b),
+            String::new(),
+        ];
+        self.perft_section(&mut out);
+        out.push(String::new());
+        self.line_section(&mut out);
+        out.push(String::new());
+        self.scenario_section(&mut out);
+        out
+    }
+
+    fn perft_section(&self, out: &mut Vec<String>) {
+        let p = &self.perft;
+        if self.starts.a == self.starts.b {
+            out.push(format!("Perft from the same start: {}", self.starts.a));
+        } else {
+            out.push("Perft: the start positions differ (the first difference, at depth 0):".to_string());
+            out.push(format!("  A: {}", self.starts.a));
+            out.push(format!("  B: {}", self.starts.b));
+        }
+        let width = p.rows.iter().map(|r| r.a.max(r.b).to_string().len()).max().unwrap_or(1).max(5);
+        out.push(format!("  depth  {:>width$}  {:>width$}  B - A", "A", "B"));
+        for r in &p.rows {
+            let diff = r.b as i128 - r.a as i128;
+            let mark = if p.first_difference == Some(r.depth) {
+                "   <- first difference"
+            } else {
+                ""
+            };
+            let d = if diff == 0 { String::new() } else { format!("{diff:+}") };
+            out.push(format!("  {:>5}  {:>width$}  {:>width$}  {d}{mark}", r.depth, r.a, r.b));
+        }
+        if let Some((depth, estimate)) = p.skipped {
+            out.push(format!(
+                "  (depth {depth} not counted: about {estimate} leaves; ask for it with --depth {depth})"
+            ));
+        }
+        match (&p.first_difference, &p.root_moves) {
+            (Some(d), Some(rm)) => {
+                out.push(format!("First moves whose subtrees differ at depth {d}:"));
+                for c in &rm.differ {
+                    out.push(format!("  {:<8} A {:>10}  B {:>10}  {:+}", c.mv, c.a, c.b, c.b as i128 - c.a as i128));
+                }
+                if !rm.only_a.is_empty() {
+                    out.push(format!("  only in A: {}", counts(&rm.only_a)));
+                }
+                if !rm.only_b.is_empty() {
+                    out.push(format!("  only in B: {}", counts(&rm.only_b)));
+                }
+            }
+            _ => out.push(format!(
+                "No difference in perft up to depth {}.",
+                p.rows.last().map_or(0, |r| r.depth)
+            )),
+        }
+    }
+
+    fn line_section(&self, out: &mut Vec<String>) {
+        let s = &self.search;
+        let Some(l) = &s.line else {
+            if s.exhausted {
+                out.push(format!(
+                    "First difference: none. Every line was followed to its end or to a position already seen ({} positions, at most {} plies): the legal moves and the way the game ends are the same everywhere.",
+                    s.positions, s.complete_to
+                ));
+            } else {
+                out.push(format!(
+                    "First difference: none within {} plies / {} positions (every line that long was examined; the search stops at --plies {} and --positions {}).",
+                    s.complete_to, s.positions, s.bounds.plies, s.bounds.positions
+                ));
+            }
+            return;
+        };
+        line_text(l, out);
+        out.push(format!(
+            "  (a shortest line: no line of fewer plies differs; {} positions examined)",
+            s.positions
+        ));
+    }
+
+    fn scenario_section(&self, out: &mut Vec<String>) {
+        let (Some(c), Some(folder)) = (&self.scenarios, &self.folder) else {
+            out.push("Scenarios: none run (no bundled folder for A's game; give --scenarios DIR).".to_string());
+            return;
+        };
+        let n = c.changed.len() + c.unchanged.len();
+        out.push(format!(
+            "Scenarios of {} run on A and on B: {} of {n} change",
+            folder.display(),
+            c.changed.len()
+        ));
+        for ch in &c.changed {
+            out.push(format!("  {}: {}", ch.path.display(), ch.title.as_deref().unwrap_or("")));
+            out.push(format!("    A: {} — {}", ch.a.status, ch.a.detail));
+            out.push(format!("    B: {} — {}", ch.b.status, ch.b.detail));
+        }
+        if !c.unchanged.is_empty() {
+            out.push(format!("  {} unchanged", c.unchanged.len()));
+        }
+    }
+}
+
+fn counts(list: &[compare::RootCount]) -> String {
+    list.iter().map(|c| format!("{} ({})", c.mv, c.nodes)).collect::<Vec<_>>().join(", ")
+}
+
+/// At most this many moves are listed in a line of text (JSON lists them all).
+const SHOWN: usize = 12;
+
+fn listed(moves: &[String]) -> String {
+    if moves.is_empty() {
+        return "none".to_string();
+    }
+    let mut s = moves.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(" ");
+    if moves.len() > SHOWN {
+        s.push_str(&format!(" … ({} in all)", moves.len()));
+    }
+    s
+}
+
+fn line_text(l: &FirstLine, out: &mut Vec<String>) {
+    let plies = l.moves.len();
+    if plies == 0 {
+        out.push("First difference: at the start.".to_string());
+    } else {
+        out.push(format!(
+            "First difference: after {plies} pl{} — {}",
+            if plies == 1 { "y" } else { "ies" },
+            l.moves.join(" ")
+        ));
+    }
+    if l.fen.a == l.fen.b {
+        out.push(format!("  position: {}", l.fen.a));
+    } else {
+        out.push(format!("  position in A: {}", l.fen.a));
+        out.push(format!("  position in B: {}", l.fen.b));
+    }
+    if let Some(e) = &l.ends {
+        let words = |s: &compare::Standing| match (&s.reason, s.status) {
+            (_, "ongoing") if s.claimable.is_empty() => "the game goes on".to_string(),
+            (_, "ongoing") => format!("the game goes on; a draw may be claimed ({})", s.claimable.join(", ")),
+            (reason, status) => format!(
+                "the game ends: {status}{}{}{} — {}",
+                s.winner.as_ref().map(|w| format!(" for {w}")).unwrap_or_default(),
+                reason.as_ref().map(|r| format!(" by {r}")).unwrap_or_default(),
+                s.clause.as_ref().map(|c| format!(" ({c})")).unwrap_or_default(),
+                s.message
+            ),
+        };
+        out.push(format!("  A: {}", words(&e.a)));
+        out.push(format!("  B: {}", words(&e.b)));
+    }
+    out.push(format!("  lost (legal in A, not in B): {}", listed(&l.lost)));
+    out.push(format!("  gained (legal in B, not in A): {}", listed(&l.gained)));
+    // When the game ends in one, every move has the same reason there: say it once (above).
+    if l.ends.is_some() {
+        return;
+    }
+    for c in &l.rulings {
+        let said = |j: &compare::Judgement| {
+            let clause = j.clause.as_ref().map(|c| format!("{c}: ")).unwrap_or_default();
+            match j.code {
+                None => format!("allows it — {clause}{}", j.message),
+                Some(code) => format!("refuses it ({code}) — {clause}{}", j.message),
+            }
+        };
+        out.push(format!("  {} ({}):", c.mv, c.change));
+        out.push(format!("    A {}", said(&c.a)));
+        out.push(format!("    B {}", said(&c.b)));
+    }
+}
