@@ -165,6 +165,22 @@ enum Command {
         /// Run the scenarios of this folder (default: the bundled folder of A's game, if any).
         #[arg(long, value_name = "DIR")]
         scenarios: Option<PathBuf>,
+        /// Also simulate N games on each ruleset (the same seed and players) and compare the
+        /// statistics, with a z-test on each difference.
+        #[arg(long, requires = "seed")]
+        games: Option<u64>,
+        /// The simulation's seed: the same seed plays the same games.
+        #[arg(long, requires = "games")]
+        seed: Option<u64>,
+        /// The first and second side's players for the simulation: `random`, `mcts:N`, `mcts:Nms`.
+        #[arg(long, default_value = "random,random", requires = "games")]
+        players: String,
+        /// Cut a simulated game after this many plies.
+        #[arg(long, default_value_t = arbiter::sim::DEFAULT_MAX_PLIES, requires = "games")]
+        max_plies: usize,
+        /// Threads to simulate on (default: every core). The results do not depend on it.
+        #[arg(long, requires = "games")]
+        threads: Option<usize>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -491,6 +507,11 @@ fn run(cmd: Command) -> Result<(), Failure> {
             plies,
             positions,
             scenarios,
+            games,
+            seed,
+            players,
+            max_plies,
+            threads,
             json,
         } => compare::run(compare::Request {
             a,
@@ -502,6 +523,13 @@ fn run(cmd: Command) -> Result<(), Failure> {
             plies,
             positions,
             scenarios,
+            simulation: games.zip(seed).map(|(games, seed)| compare::Simulation {
+                games,
+                seed,
+                players,
+                max_plies,
+                threads,
+            }),
             json,
         }),
         Command::Explain { common, json, moves } => {

@@ -8,10 +8,16 @@ use arbiter::check::check_file;
 use arbiter::compare::{self, Bounds, FirstLine, Pair, PerftComparison, PerftDepth, ScenarioComparison, Search};
 use arbiter::diag;
 use arbiter::game::{Engine, Game};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use arbiter::compare::SimRow;
+use arbiter::game::Position;
 use arbiter::scenario;
+use arbiter::sim::{self, Config, PlayerSpec, Shard, Tally};
 use serde_json::json;
 
-use crate::{Failure, locate, parse_params, ruleset_dirs, say, start};
+use crate::{Failure, INTERRUPTED, locate, parse_params, ruleset_dirs, say, start, stop_on_ctrl_c};
 
 /// Perft depths past this would run for hours on two rulesets; refuse rather than hang.
 const MAX_DEPTH: u32 = 8;
@@ -35,7 +41,83 @@ pub struct Request {
     pub plies: u32,
     pub positions: usize,
     pub scenarios: Option<PathBuf>,
+    pub simulation: Option<Simulation>,
     pub json: bool,
+}
+
+/// `--games N --seed S [--players P1,P2] [--max-plies M] [--threads T]`.
+pub struct Simulation {
+    pub games: u64,
+    pub seed: u64,
+    pub players: String,
+    pub max_plies: usize,
+    pub threads: Option<usize>,
+}
+
+/// Both simulations and their statistics side by side.
+struct SimReport {
+    players: [String; 2],
+    games: u64,
+    seed: u64,
+    tallies: Pair<Tally>,
+    rows: Vec<SimRow>,
+}
+
+/// Reads the simulation's options, refusing bad ones before anything runs.
+fn sim_config(s: &Simulation) -> Result<Config, Failure> {
+    if s.games == 0 || s.games > sim::MAX_GAMES {
+        return Err(Failure::input(format!("--games {}: give from 1 to {} games", s.games, sim::MAX_GAMES)));
+    }
+    if s.max_plies == 0 || s.max_plies > sim::MAX_PLIES {
+        return Err(Failure::input(format!("--max-plies {}: give from 1 to {}", s.max_plies, sim::MAX_PLIES)));
+    }
+    let threads = match s.threads {
+        Some(0) => return Err(Failure::input("--threads 0: at least one thread")),
+        Some(t) if t > 256 => return Err(Failure::input(format!("--threads {t}: at most 256"))),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let players = PlayerSpec::parse_pair(&s.players).map_err(|e| Failure::input(format!("--players {e}")))?;
+    Ok(Config {
+        games: s.games,
+        seed: s.seed,
+        players,
+        max_plies: s.max_plies,
+        threads,
+        shard: Shard::WHOLE,
+        keep_moves: false,
+    })
+}
+
+/// Plays the same games (seed, players, count) from each start. Ctrl-C stops both: exit 130.
+fn simulate(cfg: &Config, sa: &Position, sb: &Position, sides: &[String; 2]) -> Result<SimReport, Failure> {
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_ctrl_c(stop.clone());
+    let a = sim::run(sa, cfg, &stop, &|_| {});
+    let b = sim::run(sb, cfg, &stop, &|_| {});
+    if a.partial || b.partial {
+        return Err(Failure {
+            message: format!(
+                "interrupted: the simulation stopped after {} games on A and {} on B",
+                a.tally.games, b.tally.games
+            ),
+            json: None,
+            code: INTERRUPTED,
+            reported: false,
+        });
+    }
+    let first = Pair {
+        a: sa.side_to_move(),
+        b: sb.side_to_move(),
+    };
+    let rows = compare::compare_simulations(&a.tally, &b.tally, first, sides);
+    Ok(SimReport {
+        players: cfg.players.map(|p| p.to_string()),
+        games: cfg.games,
+        seed: cfg.seed,
+        tallies: Pair { a: a.tally, b: b.tally },
+        rows,
+    })
 }
 
 /// A ruleset loaded for comparison.
@@ -119,6 +201,7 @@ pub fn run(req: Request) -> Result<(), Failure> {
     {
         return Err(Failure::input(format!("--scenarios {}: no such file or folder", dir.display())));
     }
+    let sim_cfg = req.simulation.as_ref().map(sim_config).transpose()?;
     let params = parse_params(&req.params)?;
     // Both are checked before either failure is reported, so one run shows every problem.
     let (a, b) = (load(&req.a, &params, "A"), load(&req.b, &params, "B"));
@@ -147,6 +230,11 @@ pub fn run(req: Request) -> Result<(), Failure> {
         }
         None => None,
     };
+    let sides = [ra.players[0].name.clone(), ra.players[1].name.clone()];
+    let simulation = match &sim_cfg {
+        Some(cfg) => Some(simulate(cfg, &sa, &sb, &sides)?),
+        None => None,
+    };
     let starts = Pair { a: sa.fen(), b: sb.fen() };
     let names = Pair {
         a: ra.name.clone(),
@@ -163,6 +251,7 @@ pub fn run(req: Request) -> Result<(), Failure> {
         search,
         folder,
         scenarios,
+        simulation,
     };
     if req.json {
         say(&report.json().to_string());
@@ -183,6 +272,7 @@ struct Report {
     search: Search,
     folder: Option<PathBuf>,
     scenarios: Option<ScenarioComparison>,
+    simulation: Option<SimReport>,
 }
 
 impl Report {
@@ -207,6 +297,12 @@ impl Report {
                 "changed": c.changed,
                 "unchanged": c.unchanged,
             })),
+            "simulation": self.simulation.as_ref().map(|r| json!({
+                "games": r.games, "seed": r.seed, "players": r.players,
+                "test": "two-proportion z-test (pooled) on each outcome's share of games; z-test on the difference of means for the first player's score and the length; significant when |z| > 1.96",
+                "rows": r.rows,
+                "tally": {"a": r.tallies.a, "b": r.tallies.b},
+            })),
         })
     }
 
@@ -221,7 +317,41 @@ impl Report {
         self.line_section(&mut out);
         out.push(String::new());
         self.scenario_section(&mut out);
+        out.push(String::new());
+        self.simulation_section(&mut out);
         out
+    }
+
+    fn simulation_section(&self, out: &mut Vec<String>) {
+        let Some(r) = &self.simulation else {
+            out.push("Simulation: not asked (--games N --seed S).".to_string());
+            return;
+        };
+        out.push(format!(
+            "Simulation: {} games on each, seed {}, players {} (first side) and {}",
+            r.games, r.seed, r.players[0], r.players[1]
+        ));
+        out.push(format!("  {:<24} {:>9} {:>9} {:>9} {:>7}", "", "A", "B", "B - A", "z"));
+        for row in &r.rows {
+            let z = row.z.map_or("-".to_string(), |z| format!("{z:.2}"));
+            out.push(format!(
+                "  {:<24} {:>9.3} {:>9.3} {:>+9.3} {:>7}{}",
+                row.what,
+                row.a,
+                row.b,
+                row.difference,
+                z,
+                if row.significant { "  significant" } else { "" }
+            ));
+        }
+        out.push(
+            "  Shares are of all games; the score (win 1, draw ½) of finished ones. Significant: |z| > 1.96 (95%, two-sided),"
+                .to_string(),
+        );
+        out.push(
+            "  by a pooled two-proportion z-test for shares and a z-test on the difference of means for score and length; each row alone."
+                .to_string(),
+        );
     }
 
     fn perft_section(&self, out: &mut Vec<String>) {
