@@ -10,14 +10,13 @@
 //! (`notation::uci`), so two rulesets are comparable only on the same board ([`same_board`]); every
 //! search is bounded (depth, positions) and says how far it got; nothing here prints or panics.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::game::{Game, Illegal, Move, Position, Ruling, Status};
+use crate::game::{Game, Illegal, Move, MoveKind, Position, Ruling, Status};
 use crate::model::{Board, Rules, Side};
 use crate::notation::uci;
 use crate::scenario::{Report, Runner, Verdict};
@@ -274,7 +273,15 @@ pub struct Standing {
 }
 
 impl Standing {
+    /// The standing without its sentence (the search reads one per position; only the report needs words).
     fn of(game: &Game) -> Standing {
+        Standing::read(game, false)
+    }
+    /// The standing with its sentence.
+    fn described(game: &Game) -> Standing {
+        Standing::read(game, true)
+    }
+    fn read(game: &Game, words: bool) -> Standing {
         let o = game.outcome();
         let pos = game.current();
         let rules = pos.rules();
@@ -285,7 +292,7 @@ impl Standing {
             winner: o.winner.map(|s| rules.players[s.index()].name.clone()),
             reason: o.reason.clone(),
             clause: o.clause.clone(),
-            message: o.message(pos),
+            message: if words { o.message(pos) } else { String::new() },
             claimable,
         }
     }
@@ -389,9 +396,33 @@ fn judgement(r: Ruling) -> Judgement {
 struct Node {
     standing: Pair<Standing>,
     /// Legal in both: A's move and B's, in A's order.
-    shared: Vec<(String, Move, Move)>,
+    shared: Vec<(Move, Move)>,
     lost: Vec<String>,
     gained: Vec<String>,
+}
+
+/// What a move's coordinate text says, without writing it: from, to and the promotion's letter for
+/// a move of one leg (castling is written as the royal's move), else the text itself. Two moves
+/// of two rulesets on one board have the same signature exactly when they have the same text.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Sig {
+    Leg { from: u16, to: u16, promo: Option<char> },
+    Pass,
+    Swap,
+    Text(String),
+}
+
+fn sig(pos: &Position, m: Move) -> Sig {
+    match m.kind {
+        MoveKind::Pass => Sig::Pass,
+        MoveKind::Swap => Sig::Swap,
+        MoveKind::Form(_) | MoveKind::Castle(_) if m.legs() == 0 => Sig::Leg {
+            from: m.from,
+            to: m.to,
+            promo: m.promotion().map(|k| pos.rules().kind(k).letter.to_ascii_lowercase()),
+        },
+        _ => Sig::Text(uci::to_text(pos, m)),
+    }
 }
 
 impl Node {
@@ -400,38 +431,56 @@ impl Node {
             a: Standing::of(a),
             b: Standing::of(b),
         };
-        let playable = |g: &Game, s: &Standing| -> Vec<(String, Move)> {
+        let playable = |g: &Game, s: &Standing| -> Vec<(Sig, Move)> {
             if s.over() {
                 return Vec::new();
             }
             let pos = g.current();
-            pos.legal_moves().into_iter().map(|m| (uci::to_text(pos, m), m)).collect()
+            pos.legal_moves().into_iter().map(|m| (sig(pos, m), m)).collect()
         };
-        let (ma, mb) = (playable(a, &standing.a), playable(b, &standing.b));
-        let b_by_text: HashMap<&str, Move> = mb.iter().map(|(t, m)| (t.as_str(), *m)).collect();
-        let mut matched_b: HashSet<Move> = HashSet::new();
-        let mut shared = Vec::new();
+        let (ma, mut mb) = (playable(a, &standing.a), playable(b, &standing.b));
+        mb.sort_by(|x, y| x.0.cmp(&y.0));
+        let mut matched_b = vec![false; mb.len()];
+        let mut shared = Vec::with_capacity(ma.len());
         let mut lost = Vec::new();
-        for (t, m) in &ma {
-            // The same text, or failing that a text B reads as one of its moves (a promotion B
-            // writes without its forced letter).
-            let found = b_by_text
-                .get(t.as_str())
-                .copied()
-                .or_else(|| (!standing.b.over()).then(|| uci::find(b.current(), t)).flatten());
-            match found {
-                Some(mb) => {
-                    matched_b.insert(mb);
-                    shared.push((t.clone(), *m, mb));
+        for (sa, m) in &ma {
+            match mb.binary_search_by(|x| x.0.cmp(sa)) {
+                Ok(i) => {
+                    matched_b[i] = true;
+                    shared.push((*m, mb[i].1));
                 }
-                None => lost.push(t.clone()),
+                Err(_) => {
+                    // Failing the same text, a text B reads as one of its moves (a promotion B
+                    // writes without its forced letter) is the same move.
+                    let t = uci::to_text(a.current(), *m);
+                    let found = (!standing.b.over()).then(|| uci::find(b.current(), &t)).flatten();
+                    match found {
+                        Some(fb) => {
+                            if let Some(i) = mb.iter().position(|x| x.1 == fb) {
+                                matched_b[i] = true;
+                            }
+                            shared.push((*m, fb));
+                        }
+                        None => lost.push(t),
+                    }
+                }
             }
         }
-        let gained = mb
-            .iter()
-            .filter(|(t, m)| !matched_b.contains(m) && (standing.a.over() || uci::find(a.current(), t).is_none()))
-            .map(|(t, _)| t.clone())
-            .collect();
+        let mut gained = Vec::new();
+        for ((_, m), matched) in mb.iter().zip(&matched_b) {
+            if *matched {
+                continue;
+            }
+            let t = uci::to_text(b.current(), *m);
+            if standing.a.over() || uci::find(a.current(), &t).is_none() {
+                gained.push(t);
+            }
+        }
+        if gained.len() > 1 {
+            // In B's generation order, as `lost` is in A's.
+            let order: Vec<String> = b.current().legal_moves().into_iter().map(|m| uci::to_text(b.current(), m)).collect();
+            gained.sort_by_key(|t| order.iter().position(|o| o == t));
+        }
         Node {
             standing,
             shared,
@@ -445,17 +494,53 @@ impl Node {
     }
 }
 
-/// Positions told apart: both games' FEN without the move counters (so transpositions meet).
-fn key(a: &Game, b: &Game) -> u64 {
-    let mut h = DefaultHasher::new();
-    for g in [a, b] {
-        let fen = g.current().fen();
-        // Every FEN ends with the two move counters.
-        let board = fen.rsplitn(3, ' ').nth(2).unwrap_or(&fen);
-        board.hash(&mut h);
-    }
-    h.finish()
+/// Mixes one more word into a running hash (splitmix64's finaliser).
+fn mix(h: u64, x: u64) -> u64 {
+    let mut z = h ^ x.wrapping_add(0x9E37_79B9_7F4A_7C15).wrapping_add(h << 6).wrapping_add(h >> 2);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
+
+/// Positions told apart: in both games the pieces, hands and side to move (the Zobrist hash), the
+/// en-passant squares and the unmoved squares castling reads — not the move counters, so
+/// transpositions meet.
+fn key(a: &Game, b: &Game) -> u64 {
+    let mut h = 0u64;
+    for g in [a, b] {
+        let pos = g.current();
+        h = mix(h, pos.hash());
+        for sq in pos.en_passant_squares() {
+            h = mix(h, sq as u64 + 1);
+        }
+        h = mix(h, u64::MAX);
+        for sq in pos.virgin_squares() {
+            h = mix(h, sq as u64 + 1);
+        }
+        h = mix(h, u64::MAX - 1);
+    }
+    h
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct Already(u64);
+
+impl Hasher for Already {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+type Seen = HashMap<u64, u32, std::hash::BuildHasherDefault<Already>>;
 
 enum Flow {
     Go,
@@ -467,9 +552,10 @@ struct Walk {
     a: Game,
     b: Game,
     /// This iteration: each position's shallowest ply.
-    seen: HashMap<u64, u32>,
+    seen: Seen,
     budget: usize,
-    line: Vec<String>,
+    /// The plies the games had before the search (the line starts after them).
+    before: usize,
     found: Option<FirstLine>,
     /// The iteration reached a position first seen at its last ply: a deeper one may find more.
     more: bool,
@@ -486,7 +572,7 @@ impl Walk {
             self.more = true;
             return Flow::Go;
         }
-        for (text, ma, mb) in node.shared {
+        for (ma, mb) in node.shared {
             self.a.play(ma);
             self.b.play(mb);
             let k = key(&self.a, &self.b);
@@ -497,10 +583,7 @@ impl Walk {
                 Flow::OutOfBudget
             } else {
                 self.seen.insert(k, ply + 1);
-                self.line.push(text);
-                let f = self.visit(left - 1, ply + 1);
-                self.line.pop();
-                f
+                self.visit(left - 1, ply + 1)
             };
             self.a.undo();
             self.b.undo();
@@ -523,9 +606,16 @@ impl Walk {
                 });
             }
         }
-        let ends = (!node.standing.a.same_as(&node.standing.b)).then_some(node.standing);
+        let ends = (!node.standing.a.same_as(&node.standing.b)).then(|| Pair {
+            a: Standing::described(&self.a),
+            b: Standing::described(&self.b),
+        });
         FirstLine {
-            moves: self.line.clone(),
+            moves: self.a.moves()[self.before..]
+                .iter()
+                .zip(&self.a.positions()[self.before..])
+                .map(|(m, p)| uci::to_text(p, *m))
+                .collect(),
             fen: Pair {
                 a: self.a.current().fen(),
                 b: self.b.current().fen(),
@@ -555,12 +645,13 @@ impl Walk {
 /// assert_eq!(s.complete_to, 3);
 /// ```
 pub fn first_line(a: Game, b: Game, bounds: Bounds) -> Search {
+    let before = a.ply();
     let mut walk = Walk {
         a,
         b,
-        seen: HashMap::new(),
+        seen: Seen::default(),
         budget: bounds.positions.max(1),
-        line: Vec::new(),
+        before,
         found: None,
         more: false,
     };
