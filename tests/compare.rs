@@ -158,7 +158,11 @@ fn without_en_passant_the_shortest_line_loses_exactly_the_en_passant_capture() {
     let v = json(&arbiter(&["compare", "chess", NO_EP, "--depth", "2", "--json"]));
     let line = &v["first_line"];
     let moves = strings(&line["moves"]);
-    assert_eq!(moves.len(), 4, "a pawn reaches the fifth rank in two moves, and the other side's steps past it: {moves:?}");
+    assert_eq!(
+        moves.len(),
+        4,
+        "a pawn reaches the fifth rank in two moves, and the other side's steps past it: {moves:?}"
+    );
 
     let (chess, no_ep) = (common::bundled("chess"), engine(NO_EP, &[]));
     // Shortest: no line of three plies or fewer differs.
@@ -176,7 +180,10 @@ fn without_en_passant_the_shortest_line_loses_exactly_the_en_passant_capture() {
     let ep = ga.current().en_passant_squares();
     assert_eq!(ep.len(), 1);
     let passed = chess.rules().board.name(ep[0]);
-    assert!(!lost.is_empty() && lost.iter().all(|m| m.ends_with(&passed)), "{lost:?} all take on {passed}");
+    assert!(
+        !lost.is_empty() && lost.iter().all(|m| m.ends_with(&passed)),
+        "{lost:?} all take on {passed}"
+    );
     assert!(line["ends"].is_null());
 
     // The clauses: chess allows it by its en-passant clause; the variant refuses it by the
@@ -201,10 +208,16 @@ fn without_en_passant_the_en_passant_scenarios_change_and_castling_ones_do_not()
         .iter()
         .map(|c| c["path"].as_str().expect("path").to_string())
         .collect();
-    assert!(changed.contains(&"scenarios/chess/en-passant-next-move-only.ron".to_string()), "{changed:?}");
+    assert!(
+        changed.contains(&"scenarios/chess/en-passant-next-move-only.ron".to_string()),
+        "{changed:?}"
+    );
     assert!(changed.contains(&"scenarios/chess/kiwipete.ron".to_string()), "{changed:?}");
     let unchanged = strings(&s["unchanged"]);
-    assert!(unchanged.contains(&"scenarios/chess/castling-through-check.ron".to_string()), "{unchanged:?}");
+    assert!(
+        unchanged.contains(&"scenarios/chess/castling-through-check.ron".to_string()),
+        "{unchanged:?}"
+    );
     assert!(!changed.contains(&"scenarios/chess/castling-through-check.ron".to_string()));
     let kiwipete = s["changed"]
         .as_array()
@@ -303,7 +316,17 @@ fn a_variant_that_ends_sooner_differs_where_the_game_ends() {
 
 #[test]
 fn perft_that_stops_at_the_end_sees_an_end_rule() {
-    let v = json(&arbiter(&["compare", "chess", FIRST_CHECK, "--depth", "4", "--stop-at-end", "--plies", "0", "--json"]));
+    let v = json(&arbiter(&[
+        "compare",
+        "chess",
+        FIRST_CHECK,
+        "--depth",
+        "4",
+        "--stop-at-end",
+        "--plies",
+        "0",
+        "--json",
+    ]));
     assert_eq!(v["perft_first_difference"], 4);
     let last = &v["perft"][3];
     assert_eq!(last["a"], PERFT[3]);
@@ -316,7 +339,18 @@ fn perft_that_stops_at_the_end_sees_an_end_rule() {
 fn a_simulation_shows_a_reversed_win_rule_as_significant() {
     let v = json(&arbiter_within(
         120,
-        &["compare", "tic-tac-toe", MISERE, "--games", "400", "--seed", "7", "--plies", "0", "--json"],
+        &[
+            "compare",
+            "tic-tac-toe",
+            MISERE,
+            "--games",
+            "400",
+            "--seed",
+            "7",
+            "--plies",
+            "0",
+            "--json",
+        ],
     ));
     let sim = &v["simulation"];
     assert_eq!(sim["games"], 400);
@@ -341,7 +375,16 @@ fn a_simulation_shows_a_reversed_win_rule_as_significant() {
 
 #[test]
 fn the_same_simulation_on_the_same_rules_shows_no_difference() {
-    let v = json(&arbiter(&["compare", "tic-tac-toe", "tic-tac-toe", "--games", "300", "--seed", "3", "--json"]));
+    let v = json(&arbiter(&[
+        "compare",
+        "tic-tac-toe",
+        "tic-tac-toe",
+        "--games",
+        "300",
+        "--seed",
+        "3",
+        "--json",
+    ]));
     for r in v["simulation"]["rows"].as_array().expect("rows") {
         assert_eq!(r["difference"], 0.0, "{r}");
         assert_eq!(r["significant"], false, "{r}");
@@ -366,7 +409,10 @@ fn different_boards_are_refused() {
 #[test]
 fn bad_input_gets_a_message_and_exit_1() {
     fails_cleanly(&arbiter(&["compare", "chess", "no-such-ruleset"]), "no ruleset `no-such-ruleset`");
-    fails_cleanly(&arbiter(&["compare", "chess", NO_EP, "--depth", "9"]), "--depth 9 is past the limit of 8");
+    fails_cleanly(
+        &arbiter(&["compare", "chess", NO_EP, "--depth", "9"]),
+        "--depth 9 is past the limit of 8",
+    );
     fails_cleanly(&arbiter(&["compare", "chess", "chess", "--fen", "not a fen"]), "A (");
     // A position one ruleset reads and the other does not: the en-passant square means nothing
     // without en passant.
@@ -385,7 +431,10 @@ fn bad_input_gets_a_message_and_exit_1() {
         "--scenarios tests/compare/no-such-folder: no such file or folder",
     );
     fails_cleanly(&arbiter(&["compare", "chess", "chess", "--games", "0", "--seed", "1"]), "--games 0");
-    fails_cleanly(&arbiter(&["compare", "chess", "chess", "--games", "5", "--seed", "1", "--players", "perfect"]), "--players");
+    fails_cleanly(
+        &arbiter(&["compare", "chess", "chess", "--games", "5", "--seed", "1", "--players", "perfect"]),
+        "--players",
+    );
     fails_cleanly(&arbiter(&["compare", "chess", "chess", "--positions", "99999999"]), "--positions");
 }
 

@@ -478,7 +478,12 @@ impl Node {
         }
         if gained.len() > 1 {
             // In B's generation order, as `lost` is in A's.
-            let order: Vec<String> = b.current().legal_moves().into_iter().map(|m| uci::to_text(b.current(), m)).collect();
+            let order: Vec<String> = b
+                .current()
+                .legal_moves()
+                .into_iter()
+                .map(|m| uci::to_text(b.current(), m))
+                .collect();
             gained.sort_by_key(|t| order.iter().position(|o| o == t));
         }
         Node {
@@ -698,7 +703,14 @@ pub struct Run {
 impl Run {
     fn of(r: &Report) -> Run {
         let (status, detail) = match &r.verdict {
-            Verdict::Pass { steps, expectations } => ("pass", format!("{steps} steps, {expectations} expectations")),
+            Verdict::Pass { steps, expectations } => (
+                "pass",
+                format!(
+                    "{steps} step{}, {expectations} expectation{}",
+                    if *steps == 1 { "" } else { "s" },
+                    if *expectations == 1 { "" } else { "s" }
+                ),
+            ),
             Verdict::Fail(f) => ("fail", f.to_string()),
             Verdict::Error(e) => ("error", e.message.clone()),
         };
@@ -733,7 +745,13 @@ pub struct ScenarioComparison {
 /// place of the ruleset the scenario names — and sorts them by whether the verdict or any ruling
 /// changed (pass → fail, a different step failing, an expectation that held and no longer does).
 /// `ruleset_dirs` is where bundled names are looked up, as in [`Runner::new`].
-pub fn compare_scenarios(files: &[PathBuf], a: &Path, b: &Path, params: &[(String, String)], ruleset_dirs: Vec<PathBuf>) -> ScenarioComparison {
+pub fn compare_scenarios(
+    files: &[PathBuf],
+    a: &Path,
+    b: &Path,
+    params: &[(String, String)],
+    ruleset_dirs: Vec<PathBuf>,
+) -> ScenarioComparison {
     let mut on_a = Runner::new(ruleset_dirs.clone());
     on_a.substitute(a.to_path_buf(), params.to_vec());
     let mut on_b = Runner::new(ruleset_dirs);
@@ -827,6 +845,9 @@ fn z_of(difference: f64, se: f64) -> Option<f64> {
     }
 }
 
+/// Reads one count of games from a tally.
+type Count = fn(&Tally) -> u64;
+
 fn share(x: u64, n: u64) -> f64 {
     if n == 0 { 0.0 } else { x as f64 / n as f64 }
 }
@@ -856,7 +877,7 @@ fn share(x: u64, n: u64) -> f64 {
 /// ```
 pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[String; 2]) -> Vec<SimRow> {
     let mut rows = Vec::new();
-    let counts: [(String, fn(&Tally) -> u64); 5] = [
+    let counts: [(String, Count); 5] = [
         (format!("{} wins", sides[0]), |t| t.wins[0]),
         (format!("{} wins", sides[1]), |t| t.wins[1]),
         ("draws".to_string(), |t| t.draws),
@@ -951,7 +972,9 @@ setup "S2s w - - 0 1"
     #[test]
     fn a_game_that_ends_sooner_is_a_difference_of_standing() {
         // B: the first player wins as soon as the stones touch.
-        let touch = LINE.replace("end {", "end {\n touch: Stone in near -> mover wins").replace("setup", "zone near = b1..c1\nsetup");
+        let touch = LINE
+            .replace("end {", "end {\n touch: Stone in near -> mover wins")
+            .replace("setup", "zone near = b1..c1\nsetup");
         let (a, b) = (engine(LINE), engine(&touch));
         let s = first_line(Game::new(a.clone(), a.start()), Game::new(b.clone(), b.start()), Bounds::default());
         let line = s.line.expect("B ends the game");

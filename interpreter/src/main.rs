@@ -22,12 +22,12 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
+#[path = "cli/compare.rs"]
+mod compare;
 #[path = "cli/simulate.rs"]
 mod simulate;
 #[path = "cli/tournament.rs"]
 mod tournament;
-#[path = "cli/compare.rs"]
-mod compare;
 
 /// `println!` that never panics: where stdout is closed (`arbiter moves go | head -1`) the line is
 /// dropped, as [`say`] does.

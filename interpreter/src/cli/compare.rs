@@ -66,10 +66,18 @@ struct SimReport {
 /// Reads the simulation's options, refusing bad ones before anything runs.
 fn sim_config(s: &Simulation) -> Result<Config, Failure> {
     if s.games == 0 || s.games > sim::MAX_GAMES {
-        return Err(Failure::input(format!("--games {}: give from 1 to {} games", s.games, sim::MAX_GAMES)));
+        return Err(Failure::input(format!(
+            "--games {}: give from 1 to {} games",
+            s.games,
+            sim::MAX_GAMES
+        )));
     }
     if s.max_plies == 0 || s.max_plies > sim::MAX_PLIES {
-        return Err(Failure::input(format!("--max-plies {}: give from 1 to {}", s.max_plies, sim::MAX_PLIES)));
+        return Err(Failure::input(format!(
+            "--max-plies {}: give from 1 to {}",
+            s.max_plies,
+            sim::MAX_PLIES
+        )));
     }
     let threads = match s.threads {
         Some(0) => return Err(Failure::input("--threads 0: at least one thread")),
@@ -211,9 +219,12 @@ pub fn run(req: Request) -> Result<(), Failure> {
         (Err(f), _) | (_, Err(f)) => return Err(f),
     };
     let (ra, rb) = (a.engine.rules(), b.engine.rules());
-    compare::same_board(ra, rb).map_err(|e| Failure::input(format!("cannot compare {} and {}: {e}", a.path.display(), b.path.display())))?;
+    compare::same_board(ra, rb)
+        .map_err(|e| Failure::input(format!("cannot compare {} and {}: {e}", a.path.display(), b.path.display())))?;
     let fen = req.fen.as_deref();
-    let at = |side: &Side, which: &str| start(&side.engine, fen).map_err(|f| Failure::input(format!("{which} ({}): {}", side.path.display(), f.message)));
+    let at = |side: &Side, which: &str| {
+        start(&side.engine, fen).map_err(|f| Failure::input(format!("{which} ({}): {}", side.path.display(), f.message)))
+    };
     let (sa, sb) = (at(&a, "A")?, at(&b, "B")?);
 
     let perft = compare::compare_perft(&sa, &sb, depth, req.stop_at_end);
@@ -221,7 +232,11 @@ pub fn run(req: Request) -> Result<(), Failure> {
         plies: req.plies,
         positions: req.positions,
     };
-    let search = compare::first_line(Game::new(a.engine.clone(), sa.clone()), Game::new(b.engine.clone(), sb.clone()), bounds);
+    let search = compare::first_line(
+        Game::new(a.engine.clone(), sa.clone()),
+        Game::new(b.engine.clone(), sb.clone()),
+        bounds,
+    );
     let folder = req.scenarios.clone().or_else(|| game_folder(&a));
     let scenarios = match &folder {
         Some(dir) => {
@@ -345,8 +360,7 @@ impl Report {
             ));
         }
         out.push(
-            "  Shares are of all games; the score (win 1, draw ½) of finished ones. Significant: |z| > 1.96 (95%, two-sided),"
-                .to_string(),
+            "  Shares are of all games; the score (win 1, draw ½) of finished ones. Significant: |z| > 1.96 (95%, two-sided),".to_string(),
         );
         out.push(
             "  by a pooled two-proportion z-test for shares and a z-test on the difference of means for score and length; each row alone."
@@ -384,7 +398,13 @@ impl Report {
             (Some(d), Some(rm)) => {
                 out.push(format!("First moves whose subtrees differ at depth {d}:"));
                 for c in &rm.differ {
-                    out.push(format!("  {:<8} A {:>10}  B {:>10}  {:+}", c.mv, c.a, c.b, c.b as i128 - c.a as i128));
+                    out.push(format!(
+                        "  {:<8} A {:>10}  B {:>10}  {:+}",
+                        c.mv,
+                        c.a,
+                        c.b,
+                        c.b as i128 - c.a as i128
+                    ));
                 }
                 if !rm.only_a.is_empty() {
                     out.push(format!("  only in A: {}", counts(&rm.only_a)));
@@ -446,7 +466,10 @@ impl Report {
 }
 
 fn counts(list: &[compare::RootCount]) -> String {
-    list.iter().map(|c| format!("{} ({})", c.mv, c.nodes)).collect::<Vec<_>>().join(", ")
+    list.iter()
+        .map(|c| format!("{} ({})", c.mv, c.nodes))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// At most this many moves are listed in a line of text (JSON lists them all).
