@@ -248,6 +248,19 @@ fn the_human_report_has_its_sections_and_names_both_clauses() {
     }
 }
 
+#[test]
+fn a_substituted_ruleset_keeps_the_scenarios_own_parameters() {
+    // The command's `--param size=9` is the default for every scenario; one that sets its own size
+    // keeps it, so a 13 × 13 scenario still runs on 13 × 13.
+    let mut runner = arbiter::scenario::Runner::new(vec![common::root().join("rulesets")]);
+    runner.substitute(common::root().join("rulesets/go.rules"), vec![("size".into(), "9".into())]);
+    let report = runner.run_file(&common::root().join("scenarios/go/board-size-13.ron"));
+    assert!(report.passed(), "{:?}", report.verdict);
+    // One that sets none takes the command's: the 19 × 19 scenario no longer fits.
+    let report = runner.run_file(&common::root().join("scenarios/go/board-size-19.ron"));
+    assert!(!report.passed(), "{:?}", report.verdict);
+}
+
 // ---------------------------------------------------------------- the same rules
 
 #[test]
@@ -267,6 +280,9 @@ fn a_ruleset_against_itself_shows_no_difference() {
     let r = arbiter(&["compare", "chess", "chess", "--plies", "3"]);
     assert_eq!(r.code, Some(0));
     assert!(r.stdout.contains("First difference: none within 3 plies"), "{}", r.stdout);
+
+    let r = arbiter(&["compare", "chess", "chess", "--plies", "0", "--scenarios", "tests/compare"]);
+    assert!(r.stdout.contains("Scenarios: none in tests/compare (no *.ron file)."), "{}", r.stdout);
 }
 
 #[test]

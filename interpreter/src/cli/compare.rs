@@ -449,6 +449,10 @@ impl Report {
             return;
         };
         let n = c.changed.len() + c.unchanged.len();
+        if n == 0 {
+            out.push(format!("Scenarios: none in {} (no *.ron file).", folder.display()));
+            return;
+        }
         out.push(format!(
             "Scenarios of {} run on A and on B: {} of {n} change",
             folder.display(),
