@@ -282,7 +282,11 @@ fn a_ruleset_against_itself_shows_no_difference() {
     assert!(r.stdout.contains("First difference: none within 3 plies"), "{}", r.stdout);
 
     let r = arbiter(&["compare", "chess", "chess", "--plies", "0", "--scenarios", "tests/compare"]);
-    assert!(r.stdout.contains("Scenarios: none in tests/compare (no *.ron file)."), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Scenarios: none in tests/compare (no *.ron file)."),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]

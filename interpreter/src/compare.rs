@@ -402,17 +402,39 @@ struct Node {
 }
 
 /// What a move's coordinate text says, without writing it: from, to and the promotion's letter for
-/// a move of one leg (castling is written as the royal's move), else the text itself. Two moves
-/// of two rulesets on one board have the same signature exactly when they have the same text.
+/// a move of one leg (castling is written as the royal's move); the square and, where the text
+/// names it, the kind's letter for a piece put on the board; else the text itself. Two moves of two
+/// rulesets on one board have the same signature exactly when they have the same text.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Sig {
-    Leg { from: u16, to: u16, promo: Option<char> },
+    Leg {
+        from: u16,
+        to: u16,
+        promo: Option<char>,
+    },
+    /// A placement or a drop: `X@D4` (letter `X`), or `D4` where only one kind can be placed
+    /// (letter `None`).
+    Put {
+        letter: Option<char>,
+        to: u16,
+    },
     Pass,
     Swap,
     Text(String),
 }
 
-fn sig(pos: &Position, m: Move) -> Sig {
+/// Does the coordinate text of a placement name the kind (more than one kind can be placed)?
+fn placements_lettered(rules: &Rules) -> bool {
+    rules
+        .kinds
+        .iter()
+        .filter(|k| k.forms.iter().any(|f| f.primitive == crate::model::Primitive::Place))
+        .count()
+        != 1
+}
+
+fn sig(pos: &Position, m: Move, lettered: bool) -> Sig {
+    let letter = || pos.form_of_place(m).map_or('?', |k| pos.rules().kind(k).letter);
     match m.kind {
         MoveKind::Pass => Sig::Pass,
         MoveKind::Swap => Sig::Swap,
@@ -420,6 +442,18 @@ fn sig(pos: &Position, m: Move) -> Sig {
             from: m.from,
             to: m.to,
             promo: m.promotion().map(|k| pos.rules().kind(k).letter.to_ascii_lowercase()),
+        },
+        MoveKind::Drop(_) => Sig::Put {
+            letter: Some(letter()),
+            to: m.to,
+        },
+        MoveKind::Place(_) => Sig::Put {
+            letter: if lettered {
+                pos.form_of_place(m).map(|k| pos.rules().kind(k).letter)
+            } else {
+                None
+            },
+            to: m.to,
         },
         _ => Sig::Text(uci::to_text(pos, m)),
     }
@@ -436,7 +470,8 @@ impl Node {
                 return Vec::new();
             }
             let pos = g.current();
-            pos.legal_moves().into_iter().map(|m| (sig(pos, m), m)).collect()
+            let lettered = placements_lettered(pos.rules());
+            pos.legal_moves().into_iter().map(|m| (sig(pos, m, lettered), m)).collect()
         };
         let (ma, mut mb) = (playable(a, &standing.a), playable(b, &standing.b));
         mb.sort_by(|x, y| x.0.cmp(&y.0));

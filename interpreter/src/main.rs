@@ -159,9 +159,10 @@ enum Command {
         /// The longest line the search for a difference tries.
         #[arg(long, default_value_t = 20)]
         plies: u32,
-        /// The most distinct positions the search for a difference examines.
-        #[arg(long, default_value_t = 200_000)]
-        positions: usize,
+        /// The most distinct positions the search for a difference examines (default: 200 000, fewer
+        /// where there are many moves: 8 million divided by the number of moves at the start).
+        #[arg(long)]
+        positions: Option<usize>,
         /// Run the scenarios of this folder (default: the bundled folder of A's game, if any).
         #[arg(long, value_name = "DIR")]
         scenarios: Option<PathBuf>,

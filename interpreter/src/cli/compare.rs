@@ -29,6 +29,10 @@ const PERFT_BUDGET: u64 = 20_000_000;
 /// Bounds on the search for a differing line past which it would hold too much memory.
 const MAX_PLIES: u32 = 200;
 const MAX_POSITIONS: usize = 5_000_000;
+/// Without `--positions`: this many positions, or [`MOVES_BUDGET`] divided by the number of moves
+/// at the start where that is fewer (go on 19 × 19: 22 099).
+const DEFAULT_POSITIONS: usize = 200_000;
+const MOVES_BUDGET: usize = 8_000_000;
 
 /// What `arbiter compare` was asked.
 pub struct Request {
@@ -39,7 +43,7 @@ pub struct Request {
     pub depth: Option<u32>,
     pub stop_at_end: bool,
     pub plies: u32,
-    pub positions: usize,
+    pub positions: Option<usize>,
     pub scenarios: Option<PathBuf>,
     pub simulation: Option<Simulation>,
     pub json: bool,
@@ -198,11 +202,10 @@ pub fn run(req: Request) -> Result<(), Failure> {
     if req.plies > MAX_PLIES {
         return Err(Failure::input(format!("--plies {} is past the limit of {MAX_PLIES}", req.plies)));
     }
-    if req.positions > MAX_POSITIONS {
-        return Err(Failure::input(format!(
-            "--positions {} is past the limit of {MAX_POSITIONS}",
-            req.positions
-        )));
+    if let Some(n) = req.positions
+        && n > MAX_POSITIONS
+    {
+        return Err(Failure::input(format!("--positions {n} is past the limit of {MAX_POSITIONS}")));
     }
     if let Some(dir) = &req.scenarios
         && !dir.exists()
@@ -230,7 +233,11 @@ pub fn run(req: Request) -> Result<(), Failure> {
     let perft = compare::compare_perft(&sa, &sb, depth, req.stop_at_end);
     let bounds = Bounds {
         plies: req.plies,
-        positions: req.positions,
+        // The search costs about a move generation per move at each position: keep the default
+        // to a few seconds on a large board.
+        positions: req
+            .positions
+            .unwrap_or_else(|| DEFAULT_POSITIONS.min(MOVES_BUDGET / sa.legal_moves().len().max(1))),
     };
     let search = compare::first_line(
         Game::new(a.engine.clone(), sa.clone()),
@@ -430,8 +437,12 @@ impl Report {
                 ));
             } else {
                 out.push(format!(
-                    "First difference: none within {} plies / {} positions (every line that long was examined; the search stops at --plies {} and --positions {}).",
-                    s.complete_to, s.positions, s.bounds.plies, s.bounds.positions
+                    "First difference: none within {} pl{} / {} positions (every line that long was examined; the search stops at --plies {} and --positions {}).",
+                    s.complete_to,
+                    if s.complete_to == 1 { "y" } else { "ies" },
+                    s.positions,
+                    s.bounds.plies,
+                    s.bounds.positions
                 ));
             }
             return;

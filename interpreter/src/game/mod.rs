@@ -518,7 +518,14 @@ impl Position {
     /// The identity of a position for repetition: pieces, side to move, castling rights that
     /// still exist, and an en-passant square only if an en-passant capture is legal.
     pub fn repetition_key(&self) -> u64 {
-        with!(self, p => repetition_key(p, &self.legal_moves()))
+        // The legal moves count only where an en-passant capture might be: generate them only then
+        // (a game computes this key at every move).
+        let legal = if with!(self, p => p.ep_victim != position::NO_SQ) {
+            self.legal_moves()
+        } else {
+            Vec::new()
+        };
+        with!(self, p => repetition_key(p, &legal))
     }
     /// [`Position::repetition_key`] given this position's legal moves (`legal_moves()`), which
     /// the key reads (an en-passant capture counts only when one is legal).
