@@ -430,6 +430,9 @@ impl Report {
     fn line_section(&self, out: &mut Vec<String>) {
         let s = &self.search;
         let Some(l) = &s.line else {
+            if self.starts.a != self.starts.b {
+                out.push("(The start positions differ, as said above; the moves from them are compared below.)".to_string());
+            }
             if s.exhausted {
                 out.push(format!(
                     "First difference: none. Every line was followed to its end or to a position already seen ({} positions, at most {} plies): the legal moves and the way the game ends are the same everywhere.",
