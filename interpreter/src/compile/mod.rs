@@ -267,8 +267,9 @@ pub struct Attacks<B> {
     pub hops_not: Vec<RayAttack<B>>,
     /// Per square: the union of all slide and hop rays towards it — a quick test before casting.
     pub reach: Vec<B>,
-    /// Only leaps and slides: a check is met by taking the checker or stepping between it and the
-    /// royal (no lame leaper's block point or hopper's screen to change).
+    /// Only leaps and slides, and only royal safety makes a move illegal (no facing rule, no
+    /// effects): a check is met by taking the checker or stepping between it and the royal (no
+    /// lame leaper's block point or hopper's screen to change).
     pub simple_checks: bool,
 }
 
@@ -776,6 +777,11 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             .flat_map(|e| &e.conds)
             .any(|c| matches!(c, CCond::Captured(_) | CCond::Passes(_)));
     t.ends = ends;
+    // Evasions are simple only where, besides the attacks, nothing else makes a move illegal.
+    let plain = t.royal_safety && t.facing.is_empty() && !t.general;
+    for a in &mut t.attacks {
+        a.simple_checks &= plain;
+    }
     t.reach = reach::compute(rules, &t);
     t
 }

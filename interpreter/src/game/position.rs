@@ -709,14 +709,14 @@ impl<B: Bits> Pos<B> {
                 // take their targets all at once.
                 let free = if !ctx.constrained {
                     pieces
-                } else if ctx.in_check && ctx.evasion.is_none() {
+                } else if ctx.check_slow {
                     B::EMPTY
                 } else {
                     pieces & !(ctx.royals | ctx.slow | ctx.pinned)
                 };
                 if !free.is_empty() {
                     let allowed = if ctx.constrained {
-                        allowed & !ctx.forbidden & ctx.evasion.unwrap_or(!B::EMPTY)
+                        allowed & !ctx.forbidden & ctx.evade
                     } else {
                         allowed
                     };
@@ -745,7 +745,7 @@ impl<B: Bits> Pos<B> {
                 };
                 if !ctx.constrained {
                     n += emit_set::<B, COUNT>(out, base, targets, promo);
-                } else if (ctx.in_check && ctx.evasion.is_none()) || ep || ctx.royals.has(from) || ctx.slow.has(from) {
+                } else if ctx.check_slow || ep || ctx.royals.has(from) || ctx.slow.has(from) {
                     for to in targets.iter() {
                         let m = Move { to: to as u16, ..base };
                         if self.is_legal_slow(m) {
@@ -753,7 +753,7 @@ impl<B: Bits> Pos<B> {
                         }
                     }
                 } else {
-                    let mut fast = targets & ctx.evasion.unwrap_or(!B::EMPTY);
+                    let mut fast = targets & ctx.evade;
                     if ctx.pinned.has(from) {
                         fast &= ctx.pin_line(from);
                     }
@@ -1229,11 +1229,12 @@ pub(super) struct LegalCtx<B> {
     pub(super) slow: B,
     /// Squares a non-royal piece may not move to.
     pub(super) forbidden: B,
-    /// In check, where the rules let every check be met by taking the checker or stepping in
-    /// between (attacks are leaps and slides only, one royal, no facing rule, no effects): the
-    /// squares a non-royal piece must move to (empty in double check). `None` otherwise, and then
-    /// every move out of check takes the full test.
-    pub(super) evasion: Option<B>,
+    /// The squares a non-royal piece may move to: every square, but in check, where the rules let
+    /// every check be met by taking the checker or stepping in between (`Attacks::simple_checks`,
+    /// one royal), only those (none in double check).
+    pub(super) evade: B,
+    /// In check where that is not so: every move takes the full test.
+    pub(super) check_slow: bool,
 }
 
 impl<B: Bits> LegalCtx<B> {
@@ -1251,14 +1252,14 @@ impl<B: Bits> LegalCtx<B> {
             npins: 0,
             slow: B::EMPTY,
             forbidden: B::EMPTY,
-            evasion: None,
+            evade: !B::EMPTY,
+            check_slow: false,
         };
         if !ctx.constrained {
             return ctx;
         }
         // Checkers and the squares between them and the royal, where evasions are that simple.
-        let simple =
-            t.royal_safety && t.facing.is_empty() && !t.general && ctx.royals.count() == 1 && t.attacks[them.index()].simple_checks;
+        let simple = t.attacks[them.index()].simple_checks && ctx.royals.count() == 1;
         let mut checkers = 0u32;
         let mut block = B::EMPTY;
         let occ = p.occ();
@@ -1373,8 +1374,9 @@ impl<B: Bits> LegalCtx<B> {
                 }
             }
         }
+        ctx.check_slow = ctx.in_check && !simple;
         if simple && ctx.in_check {
-            ctx.evasion = Some(if checkers == 1 { block } else { B::EMPTY });
+            ctx.evade = if checkers == 1 { block } else { B::EMPTY };
         }
         ctx
     }
