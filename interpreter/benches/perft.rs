@@ -85,7 +85,7 @@ fn go(c: &mut Criterion) {
 }
 
 /// Games in a batch of random games: enough that the batch's mean length is steady.
-const BATCH: u64 = 20;
+const BATCH: u64 = 100;
 
 /// Random full games, every automatic end rule applied after every move (as `arbiter play` and
 /// `arbiter simulate` apply them), with `random` players: the plies played by a batch of

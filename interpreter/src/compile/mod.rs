@@ -62,8 +62,8 @@ pub enum CCond<B> {
         plies: u32,
     },
     /// Material patterns: per pattern, kind counts of the two sides (either way round), and the kind
-    /// that must stand on one colour.
-    Material(Vec<([Vec<u8>; 2], Option<KindId>)>),
+    /// that must stand on one colour; then the most pieces any pattern has (more on the board fit none).
+    Material(Vec<([Vec<u8>; 2], Option<KindId>)>, u32),
     NoneOf(Vec<KindId>),
     Passes(u32),
     /// Ray directions paired with their reverse.
@@ -839,6 +839,7 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
                         ([count(&p.a), count(&p.b)], p.same_colour)
                     })
                     .collect(),
+                pats.iter().map(|p| (p.a.len() + p.b.len()) as u32).max().unwrap_or(0),
             ),
             Condition::NoneOf(ks) => CCond::NoneOf(ks.clone()),
             Condition::Passes(n) => CCond::Passes(*n),

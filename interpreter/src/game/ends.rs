@@ -26,11 +26,9 @@ impl<B: Bits> Pos<B> {
             CCond::InCheck => self.in_check(),
             CCond::History => false,
             CCond::Counter { index, plies } => self.counters.get(*index).is_some_and(|c| *c as u32 >= *plies),
-            CCond::Material(pats) => {
+            CCond::Material(pats, most) => {
                 // Most positions have more pieces than any pattern: tell that by one count.
-                let on_board = (self.side_bb[0] | self.side_bb[1]).count();
-                let total = |p: &[Vec<u8>; 2]| p[0].iter().chain(&p[1]).map(|&c| c as u32).sum::<u32>();
-                if !pats.iter().any(|(p, _)| total(p) == on_board) {
+                if (self.side_bb[0] | self.side_bb[1]).count() > *most {
                     return false;
                 }
                 let counts = |side: Side| -> Vec<u8> {

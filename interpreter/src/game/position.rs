@@ -746,10 +746,22 @@ impl<B: Bits> Pos<B> {
                 if !ctx.constrained {
                     n += emit_set::<B, COUNT>(out, base, targets, promo);
                 } else if ctx.check_slow || ep || ctx.royals.has(from) || ctx.slow.has(from) {
-                    for to in targets.iter() {
-                        let m = Move { to: to as u16, ..base };
-                        if self.is_legal_slow(m) {
-                            n += emit_set::<B, COUNT>(out, base, B::bit(to), promo);
+                    if ctx.simple && !ep && ctx.royals.has(from) && !ctx.slow.has(from) {
+                        // The only royal, where only attacks make a move illegal: a step is legal
+                        // where no enemy piece attacks the square with the royal gone from its own.
+                        let them = us.other();
+                        let occ = occ & !B::bit(from);
+                        for to in targets.iter() {
+                            if !self.attacked(to, them, occ, enemy & B::bit(to)) {
+                                n += emit_set::<B, COUNT>(out, base, B::bit(to), promo);
+                            }
+                        }
+                    } else {
+                        for to in targets.iter() {
+                            let m = Move { to: to as u16, ..base };
+                            if self.is_legal_slow(m) {
+                                n += emit_set::<B, COUNT>(out, base, B::bit(to), promo);
+                            }
                         }
                     }
                 } else {
@@ -1235,6 +1247,8 @@ pub(super) struct LegalCtx<B> {
     pub(super) evade: B,
     /// In check where that is not so: every move takes the full test.
     pub(super) check_slow: bool,
+    /// One royal, and only attacks on it make a move illegal (`Attacks::simple_checks`).
+    pub(super) simple: bool,
 }
 
 impl<B: Bits> LegalCtx<B> {
@@ -1254,6 +1268,7 @@ impl<B: Bits> LegalCtx<B> {
             forbidden: B::EMPTY,
             evade: !B::EMPTY,
             check_slow: false,
+            simple: false,
         };
         if !ctx.constrained {
             return ctx;
@@ -1375,6 +1390,7 @@ impl<B: Bits> LegalCtx<B> {
             }
         }
         ctx.check_slow = ctx.in_check && !simple;
+        ctx.simple = simple;
         if simple && ctx.in_check {
             ctx.evade = if checkers == 1 { block } else { B::EMPTY };
         }

@@ -159,6 +159,11 @@ pub struct Random {
 
 impl Player for Random {
     fn choose(&mut self, walk: &Walk) -> Move {
+        if !walk.position().chain_game() {
+            // Every legal move is a candidate: draw from the list itself.
+            let legal = walk.legal();
+            return legal[below(&mut self.rng, legal.len())];
+        }
         walk.candidates(&mut self.buf);
         self.buf[below(&mut self.rng, self.buf.len())]
     }
