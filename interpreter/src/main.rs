@@ -267,17 +267,7 @@ fn locate(ruleset: &str) -> Result<PathBuf, Failure> {
         return Ok(p.to_path_buf());
     }
     let name = ruleset.trim_end_matches(".rules");
-    let mut dirs = Vec::new();
-    if let Ok(d) = std::env::var("ARBITER_RULESETS") {
-        dirs.push(PathBuf::from(d));
-    }
-    dirs.push(PathBuf::from("rulesets"));
-    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets"));
-    if let Ok(exe) = std::env::current_exe() {
-        for a in exe.ancestors().skip(1).take(4) {
-            dirs.push(a.join("rulesets"));
-        }
-    }
+    let dirs = bundled_dirs("ARBITER_RULESETS", "rulesets");
     for d in &dirs {
         let f = d.join(format!("{name}.rules"));
         if f.is_file() {
@@ -736,12 +726,23 @@ fn perft(pos: &Position, depth: u32, divide: bool, stop_at_end: bool) -> Result<
 
 /// Where bundled rulesets are looked up for scenarios (as `locate` does for a RULESET argument).
 fn ruleset_dirs() -> Vec<PathBuf> {
+    bundled_dirs("ARBITER_RULESETS", "rulesets")
+}
+
+/// Where a bundled folder (`rulesets`, `scenarios`) is looked up, in order: the folder `env` names,
+/// the working folder's, the workspace's, and beside the binary (up to four folders above it).
+fn bundled_dirs(env: &str, folder: &str) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
-    if let Ok(d) = std::env::var("ARBITER_RULESETS") {
+    if let Ok(d) = std::env::var(env) {
         dirs.push(PathBuf::from(d));
     }
-    dirs.push(PathBuf::from("rulesets"));
-    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets"));
+    dirs.push(PathBuf::from(folder));
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(folder));
+    if let Ok(exe) = std::env::current_exe() {
+        for a in exe.ancestors().skip(1).take(4) {
+            dirs.push(a.join(folder));
+        }
+    }
     dirs
 }
 

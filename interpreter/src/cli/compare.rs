@@ -17,7 +17,7 @@ use arbiter::scenario;
 use arbiter::sim::{self, Config, PlayerSpec, Shard, Tally};
 use serde_json::json;
 
-use crate::{Failure, INTERRUPTED, locate, parse_params, ruleset_dirs, say, start, stop_on_ctrl_c};
+use crate::{Failure, INTERRUPTED, bundled_dirs, locate, parse_params, ruleset_dirs, say, start, stop_on_ctrl_c};
 
 /// Perft depths past this would run for hours on two rulesets; refuse rather than hang.
 const MAX_DEPTH: u32 = 8;
@@ -164,18 +164,7 @@ fn load(ruleset: &str, params: &[(String, String)], which: &str) -> Result<Side,
 
 /// Where bundled scenario folders are looked up.
 fn scenario_dirs() -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    if let Ok(d) = std::env::var("ARBITER_SCENARIOS") {
-        dirs.push(PathBuf::from(d));
-    }
-    dirs.push(PathBuf::from("scenarios"));
-    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios"));
-    if let Ok(exe) = std::env::current_exe() {
-        for a in exe.ancestors().skip(1).take(4) {
-            dirs.push(a.join("scenarios"));
-        }
-    }
-    dirs
+    bundled_dirs("ARBITER_SCENARIOS", "scenarios")
 }
 
 /// The bundled scenario folder of A's game: named after A's file, or after the first file it
