@@ -19,7 +19,7 @@ pub enum Gen<B> {
     Leap { targets: Vec<B> },
     /// Per square: (target, squares that must be empty).
     Lame { entries: Vec<Vec<(u16, B)>> },
-    /// Ray directions (indices into [`Tables::rays`]); `bounded` limits the reach per square.
+    /// Ray directions (see [`Tables::ray`]); `bounded` limits the reach per square.
     Slide { dirs: Vec<u8>, bounded: Option<Vec<B>> },
     /// Ray directions and the exact number of screens.
     Hop { dirs: Vec<u8>, screens: u32 },
@@ -226,9 +226,10 @@ pub struct CCastle {
 /// `dir` to the attacker.
 #[derive(Clone, Debug)]
 pub struct RayAttack<B> {
-    /// The reversed direction (index into [`Tables::rays`]).
+    /// The reversed direction (see [`Tables::ray`]).
     pub dir: u8,
-    pub kinds: Vec<KindId>,
+    /// The kinds that attack so, a bit per kind (at most `MAX_KINDS`, 24).
+    pub kinds: u32,
     /// Slides: the longest distance, if bounded.
     pub max: Option<u32>,
     /// Hops: the exact number of screens (0 for slides).
@@ -247,7 +248,7 @@ impl<B: Bits> RayAttack<B> {
     /// May the piece of `kind` on `sq` make this attack (`virgin`: the unmoved pieces)?
     #[inline(always)]
     pub fn by(&self, sq: usize, kind: KindId, virgin: B) -> bool {
-        self.kinds.contains(&kind) && self.from.has(sq) && (!self.unmoved || virgin.has(sq))
+        self.kinds >> kind.0 & 1 == 1 && self.from.has(sq) && (!self.unmoved || virgin.has(sq))
     }
 }
 
@@ -281,8 +282,9 @@ pub struct Tables<B> {
     pub board_mask: B,
     /// Ray directions: offset, and whether square indices grow along it.
     pub dirs: Vec<(i32, i32, bool)>,
-    /// rays[dir][sq]: squares from `sq` (exclusive) to the edge.
-    pub rays: Vec<Vec<B>>,
+    /// The squares from `sq` (exclusive) to the edge along `dir`, at `dir * squares + sq`: one
+    /// table, so that a lookup is one load (see [`Tables::ray`]).
+    rays: Vec<B>,
     /// Forms per side: first those that move a piece, grouped by kind in order, then those that
     /// place, drop or jump (from `moving_forms` on).
     pub forms: [Vec<CForm<B>>; 2],
@@ -368,7 +370,6 @@ impl<B: Bits> Tables<B> {
                 .map(|sq| board.offset(sq, d.0, d.1).map_or(u16::MAX, |x| x as u16))
                 .collect(),
         );
-        let mut rays = Vec::with_capacity(self.squares);
         for sq in 0..self.squares {
             let mut r = B::EMPTY;
             let mut cur = sq;
@@ -376,28 +377,33 @@ impl<B: Bits> Tables<B> {
                 r |= B::bit(n);
                 cur = n;
             }
-            rays.push(r);
+            self.rays.push(r);
         }
-        self.rays.push(rays);
         (self.dirs.len() - 1) as u8
+    }
+
+    /// The squares from `sq` (exclusive) to the edge along `dir`.
+    #[inline(always)]
+    pub fn ray(&self, dir: usize, sq: usize) -> B {
+        self.rays[dir * self.squares + sq]
     }
 
     /// Squares reached along `dir` from `sq` up to and including the first occupied one.
     #[inline(always)]
     pub fn ray_attacks(&self, dir: usize, sq: usize, occ: B) -> B {
-        let ray = self.rays[dir][sq];
+        let ray = self.ray(dir, sq);
         let blockers = ray & occ;
         if blockers.is_empty() {
             return ray;
         }
         let b = if self.dirs[dir].2 { blockers.lsb() } else { blockers.msb() };
-        ray ^ self.rays[dir][b]
+        ray ^ self.ray(dir, b)
     }
 
     /// The first occupied square along `dir` from `sq`.
     #[inline(always)]
     pub fn first_blocker(&self, dir: usize, sq: usize, occ: B) -> Option<usize> {
-        let blockers = self.rays[dir][sq] & occ;
+        let blockers = self.ray(dir, sq) & occ;
         if blockers.is_empty() {
             None
         } else if self.dirs[dir].2 {
@@ -906,7 +912,7 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
                     let rd = t.ray_index((-dx, -dy), board);
                     a.hops_not.push(RayAttack {
                         dir: rd,
-                        kinds: vec![f.kind],
+                        kinds: 1 << f.kind.0,
                         max: None,
                         screens: *screens,
                         screen_not: *screen_not,
@@ -965,7 +971,7 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
     }
     for sq in 0..n {
         for r in a.slides.iter().chain(&a.hops).chain(&a.hops_not) {
-            a.reach[sq] |= t.rays[r.dir as usize][sq];
+            a.reach[sq] |= t.ray(r.dir as usize, sq);
         }
     }
     a.simple_checks = a.lame.is_empty() && a.hops.is_empty() && a.hops_not.is_empty();
@@ -990,13 +996,11 @@ fn add_ray_attack<B: Bits>(
     };
     match list.iter_mut().find(same) {
         Some(r) => {
-            if !r.kinds.contains(&f.kind) {
-                r.kinds.push(f.kind)
-            }
+            r.kinds |= 1 << f.kind.0;
         }
         None => list.push(RayAttack {
             dir,
-            kinds: vec![f.kind],
+            kinds: 1 << f.kind.0,
             max,
             screens,
             screen_not: 0,

@@ -146,10 +146,10 @@ fn targets<B: Bits>(t: &Tables<B>, f: &CForm<B>, from: usize) -> B {
         Gen::Leap { targets } => targets[from],
         Gen::Lame { entries } => entries[from].iter().fold(B::EMPTY, |b, e| b | B::bit(e.0 as usize)),
         Gen::Slide { dirs, bounded } => {
-            let rays = dirs.iter().fold(B::EMPTY, |b, &d| b | t.rays[d as usize][from]);
+            let rays = dirs.iter().fold(B::EMPTY, |b, &d| b | t.ray(d as usize, from));
             bounded.as_ref().map_or(rays, |bd| rays & bd[from])
         }
-        Gen::Hop { dirs, .. } | Gen::HopNot { dirs, .. } => dirs.iter().fold(B::EMPTY, |b, &d| b | t.rays[d as usize][from]),
+        Gen::Hop { dirs, .. } | Gen::HopNot { dirs, .. } => dirs.iter().fold(B::EMPTY, |b, &d| b | t.ray(d as usize, from)),
         Gen::Jump { entries } => entries[from].iter().fold(B::EMPTY, |b, e| b | B::bit(e.1 as usize)),
         Gen::Place | Gen::Drop => B::EMPTY,
     }

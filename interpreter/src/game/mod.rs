@@ -655,7 +655,7 @@ fn repetition_key<B: Bits>(p: &Pos<B>, legal: &[Move]) -> u64 {
             let castlers = p.pieces(side, c.kind) & p.virgin;
             for k in castlers.iter() {
                 for &d in &c.dirs {
-                    let partners = p.t.rays[d as usize][k] & p.pieces(side, c.partner) & p.virgin;
+                    let partners = p.t.ray(d as usize, k) & p.pieces(side, c.partner) & p.virgin;
                     for r in partners.iter() {
                         h ^= p.t.z_virgin[r].rotate_left(7) ^ p.t.z_virgin[k];
                     }

@@ -283,7 +283,7 @@ impl<B: Bits> Pos<B> {
         }
         for s in a.slides.iter().filter(|_| SLIDES) {
             let rd = s.dir as usize;
-            if (t.rays[rd][sq] & them).is_empty() || !s.within.has(sq) {
+            if (t.ray(rd, sq) & them).is_empty() || !s.within.has(sq) {
                 continue;
             }
             if let Some(b) = t.first_blocker(rd, sq, occ)
@@ -570,7 +570,7 @@ impl<B: Bits> Pos<B> {
                         }
                     }
                     if c.path_safe {
-                        let path = t.rays[d as usize][from] & !t.rays[d as usize][to];
+                        let path = t.ray(d as usize, from) & !t.ray(d as usize, to);
                         if path.iter().any(|s| self.attacked(s, them, occ, B::EMPTY)) {
                             continue;
                         }
@@ -596,7 +596,7 @@ impl<B: Bits> Pos<B> {
         let (dx, dy, _) = self.t.dirs[dir];
         let step = dx as isize + dy as isize * self.t.width as isize;
         let to = from as isize + step * c.distance as isize;
-        let ray = self.t.rays[dir][from];
+        let ray = self.t.ray(dir, from);
         if to < 0 || !ray.has(to as usize) {
             return None;
         }
@@ -709,10 +709,8 @@ impl<B: Bits> Pos<B> {
                 // take their targets all at once.
                 let free = if !ctx.constrained {
                     pieces
-                } else if ctx.check_slow {
-                    B::EMPTY
                 } else {
-                    pieces & !(ctx.royals | ctx.slow | ctx.pinned)
+                    pieces & !(ctx.careful | ctx.pinned)
                 };
                 if !free.is_empty() {
                     let allowed = if ctx.constrained {
@@ -745,8 +743,8 @@ impl<B: Bits> Pos<B> {
                 };
                 if !ctx.constrained {
                     n += emit_set::<B, COUNT>(out, base, targets, promo);
-                } else if ctx.check_slow || ep || ctx.royals.has(from) || ctx.slow.has(from) {
-                    if ctx.simple && !ep && ctx.royals.has(from) && !ctx.slow.has(from) {
+                } else if ep || ctx.careful.has(from) {
+                    if !ep && ctx.quick_royal.has(from) {
                         // The only royal, where only attacks make a move illegal: a step is legal
                         // where no enemy piece attacks the square with the royal gone from its own.
                         let them = us.other();
@@ -1093,9 +1091,9 @@ impl<B: Bits> Pos<B> {
             Gen::Lame { entries } => entries[from].iter().find(|e| e.0 as usize == to).map_or(B::EMPTY, |e| e.1),
             Gen::Slide { dirs, .. } => {
                 for &d in dirs {
-                    let r = self.t.rays[d as usize][from];
+                    let r = self.t.ray(d as usize, from);
                     if r.has(to) {
-                        return r & !self.t.rays[d as usize][to] & !B::bit(to);
+                        return r & !self.t.ray(d as usize, to) & !B::bit(to);
                     }
                 }
                 B::EMPTY
@@ -1221,7 +1219,7 @@ pub(super) fn emit_set<B: Bits, const COUNT: bool>(
 }
 
 /// The most pins tracked exactly; pieces pinned beyond that are tested one move at a time.
-const MAX_PINS: usize = 16;
+const MAX_PINS: usize = 8;
 
 /// Per-position facts the legality filter reuses for every move: whether the side to move is in
 /// check, its royals, the pieces pinned to them (by slides and facing royals: to their line; by a
@@ -1235,7 +1233,10 @@ pub(super) struct LegalCtx<B> {
     pub(super) in_check: bool,
     royals: B,
     pinned: B,
-    pins: [(u16, B); MAX_PINS],
+    /// The pinned pieces' squares and their lines, in two arrays (a line of 128 bits beside a
+    /// square would double the size of what every generation initialises).
+    pin_sq: [u16; MAX_PINS],
+    pin_lines: [B; MAX_PINS],
     npins: usize,
     /// Pieces whose every move takes the full test.
     pub(super) slow: B,
@@ -1245,10 +1246,12 @@ pub(super) struct LegalCtx<B> {
     /// every check be met by taking the checker or stepping in between (`Attacks::simple_checks`,
     /// one royal), only those (none in double check).
     pub(super) evade: B,
-    /// In check where that is not so: every move takes the full test.
-    pub(super) check_slow: bool,
-    /// One royal, and only attacks on it make a move illegal (`Attacks::simple_checks`).
-    pub(super) simple: bool,
+    /// The pieces whose moves are tested one by one: the royals and `slow`, or every piece in
+    /// check where checks are not that simple.
+    pub(super) careful: B,
+    /// The only royal, where only attacks on it make a move illegal (`Attacks::simple_checks`)
+    /// and it is not in `slow`: its steps are tested by one attack query each.
+    pub(super) quick_royal: B,
 }
 
 impl<B: Bits> LegalCtx<B> {
@@ -1262,13 +1265,14 @@ impl<B: Bits> LegalCtx<B> {
             in_check: false,
             royals: p.royals(us),
             pinned: B::EMPTY,
-            pins: [(0, B::EMPTY); MAX_PINS],
+            pin_sq: [0; MAX_PINS],
+            pin_lines: [B::EMPTY; MAX_PINS],
             npins: 0,
             slow: B::EMPTY,
             forbidden: B::EMPTY,
             evade: !B::EMPTY,
-            check_slow: false,
-            simple: false,
+            careful: B::EMPTY,
+            quick_royal: B::EMPTY,
         };
         if !ctx.constrained {
             return ctx;
@@ -1312,7 +1316,7 @@ impl<B: Bits> LegalCtx<B> {
                 }
                 for s in &a.slides {
                     let rd = s.dir as usize;
-                    if (t.rays[rd][r] & enemy).is_empty() || !s.within.has(r) {
+                    if (t.ray(rd, r) & enemy).is_empty() || !s.within.has(r) {
                         continue;
                     }
                     let slider = |b: usize| s.by(b, cell_kind(p.cells[b]), p.virgin) && s.max.is_none_or(|m| p.distance(rd, r, b) <= m);
@@ -1321,18 +1325,18 @@ impl<B: Bits> LegalCtx<B> {
                         if slider(b1) {
                             ctx.in_check = true;
                             checkers += 1;
-                            block |= t.rays[rd][r] & !t.rays[rd][b1];
+                            block |= t.ray(rd, r) & !t.ray(rd, b1);
                         }
                         continue;
                     }
                     let Some(b2) = t.first_blocker(rd, b1, occ) else { continue };
                     if enemy.has(b2) && slider(b2) {
-                        ctx.pin(b1, t.rays[rd][r] & !t.rays[rd][b2]);
+                        ctx.pin(b1, t.ray(rd, r) & !t.ray(rd, b2));
                     }
                 }
                 for h in &a.hops {
                     let rd = h.dir as usize;
-                    if (t.rays[rd][r] & enemy).is_empty() || !h.within.has(r) {
+                    if (t.ray(rd, r) & enemy).is_empty() || !h.within.has(r) {
                         continue;
                     }
                     let screens = h.screens as usize;
@@ -1352,7 +1356,7 @@ impl<B: Bits> LegalCtx<B> {
                     }
                     let hopper =
                         |i: usize| i < nb && enemy.has(blockers[i]) && h.by(blockers[i], cell_kind(p.cells[blockers[i]]), p.virgin);
-                    let segment = |i: usize| t.rays[rd][r] & !t.rays[rd][blockers[i]];
+                    let segment = |i: usize| t.ray(rd, r) & !t.ray(rd, blockers[i]);
                     if hopper(screens + 1) {
                         // One screen too many: an own screen may only move to an empty square of
                         // the line or take the hopper (taking another screen would leave one too few).
@@ -1384,13 +1388,19 @@ impl<B: Bits> LegalCtx<B> {
                         && let Some(b2) = t.first_blocker(d, b1, occ)
                         && enemy_royals.has(b2)
                     {
-                        ctx.pin(b1, t.rays[d][r] & !t.rays[d][b2]);
+                        ctx.pin(b1, t.ray(d, r) & !t.ray(d, b2));
                     }
                 }
             }
         }
-        ctx.check_slow = ctx.in_check && !simple;
-        ctx.simple = simple;
+        ctx.careful = if ctx.in_check && !simple {
+            !B::EMPTY
+        } else {
+            ctx.royals | ctx.slow
+        };
+        if simple {
+            ctx.quick_royal = ctx.royals & !ctx.slow;
+        }
         if simple && ctx.in_check {
             ctx.evade = if checkers == 1 { block } else { B::EMPTY };
         }
@@ -1399,7 +1409,8 @@ impl<B: Bits> LegalCtx<B> {
 
     fn pin(&mut self, sq: usize, line: B) {
         if self.npins < MAX_PINS {
-            self.pins[self.npins] = (sq as u16, line);
+            self.pin_sq[self.npins] = sq as u16;
+            self.pin_lines[self.npins] = line;
             self.npins += 1;
             self.pinned |= B::bit(sq);
         } else {
@@ -1411,7 +1422,7 @@ impl<B: Bits> LegalCtx<B> {
     #[inline]
     fn pin_line(&self, sq: usize) -> B {
         let mut line = !B::EMPTY;
-        for &(s, l) in &self.pins[..self.npins] {
+        for (&s, &l) in self.pin_sq[..self.npins].iter().zip(&self.pin_lines[..self.npins]) {
             if s as usize == sq {
                 line &= l;
             }

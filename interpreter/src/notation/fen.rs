@@ -341,11 +341,7 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
                         .dirs
                         .iter()
                         .enumerate()
-                        .flat_map(|(i, &d)| {
-                            (t.rays[d as usize][castler] & p.pieces(side, c.partner))
-                                .iter()
-                                .map(move |r| (i, r))
-                        })
+                        .flat_map(|(i, &d)| (t.ray(d as usize, castler) & p.pieces(side, c.partner)).iter().map(move |r| (i, r)))
                         .collect();
                     let pick = match up {
                         'K' => candidates.iter().filter(|(i, _)| *i == 0).map(|x| x.1).max_by_key(|r| b.file(*r)),

@@ -108,6 +108,8 @@ pub struct Walk {
     keys: Vec<u64>,
     checks: Vec<bool>,
     seen: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// How often the current position has occurred (counted when the rules ask).
+    occurrences: u32,
     /// Who moved first.
     first: Side,
     plies: usize,
@@ -118,7 +120,7 @@ pub struct Walk {
 
 impl History for Walk {
     fn occurrences(&self) -> usize {
-        self.keys.last().map_or(0, |k| self.seen.get(k).copied().unwrap_or(0) as usize)
+        self.occurrences as usize
     }
     fn perpetual_checker(&self) -> Option<Side> {
         let first = self.first;
@@ -141,7 +143,9 @@ impl Walk {
             legal: Vec::with_capacity(64),
             keys: Vec::new(),
             checks: Vec::new(),
-            seen: HashMap::default(),
+            // Room for a long game's positions, so that the table rarely grows while it is played.
+            seen: HashMap::with_capacity_and_hasher(if needs.keys { 512 } else { 0 }, Default::default()),
+            occurrences: 0,
             plies: 0,
             captures: 0,
             end: None,
@@ -210,7 +214,9 @@ impl Walk {
         if self.needs.keys {
             let k = self.pos.repetition_key_given(&self.legal);
             self.keys.push(k);
-            *self.seen.entry(k).or_insert(0) += 1;
+            let n = self.seen.entry(k).or_insert(0);
+            *n += 1;
+            self.occurrences = *n;
         }
         if self.needs.checks {
             self.checks.push(self.pos.in_check());
