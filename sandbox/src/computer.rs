@@ -8,14 +8,16 @@
 //! positions. An answer is applied only if nothing changed the game since it was asked for: every
 //! logged action (a move by hand, a take-back, a step along the timeline, an edit, a reload) and
 //! every change of the computer's settings bumps [`Computer::generation`], and an answer carries
-//! the generation it was asked at. The player cannot be interrupted (the library's `Player::choose`
-//! takes no stop flag), so a stale search runs to its budget and its answer is dropped.
+//! the generation it was asked at. A stale search is dropped, and dropping it raises its stop
+//! flag ([`Player::choose_unless`]): the thread stops within a few iterations instead of spending
+//! its whole budget on an answer nobody will read.
 //! It never moves during autoplay, in the editor, or at a scripted frame of a scenario or record
 //! (only once a change by hand left the script, when the timeline is a single position, or when
 //! asked with [`Computer::move_now`]).
 
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use arbiter::game::{Engine, Game, Move, Position, Status};
@@ -55,6 +57,14 @@ pub struct Thinking {
     pub started: Instant,
     /// In a mutex only because a resource must be `Sync`; only the frame loop reads it.
     answer: Mutex<Receiver<Result<Answer, String>>>,
+    /// Raised when the search is dropped (stale, or the app closing): the thread stops early.
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for Thinking {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
 }
 
 /// A move chosen, in coordinates, with what it cost.
@@ -87,6 +97,9 @@ pub struct Computer {
     pub said: Option<String>,
     /// Stale answers dropped so far.
     pub dropped: u64,
+    /// Search threads still running, stale ones included (a dropped search stops within a few
+    /// iterations).
+    pub running: Arc<AtomicUsize>,
 }
 
 impl Default for Computer {
@@ -102,6 +115,7 @@ impl Default for Computer {
             thinking: None,
             said: None,
             dropped: 0,
+            running: Arc::new(AtomicUsize::new(0)),
         }
     }
 }
@@ -154,6 +168,10 @@ impl Computer {
         let moves = game.moves().to_vec();
         let current = game.current().clone();
         let (tx, rx) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = stop.clone();
+        let running = self.running.clone();
+        running.fetch_add(1, Ordering::SeqCst);
         let started = Instant::now();
         let spawned = std::thread::Builder::new().name("computer".into()).spawn(move || {
             let walk = walk_of(&engine, &start, &moves, &current);
@@ -164,15 +182,19 @@ impl Computer {
                 ))
             } else {
                 let mut p = player.build(seed);
-                let m = p.choose(&walk);
-                Ok(Answer {
-                    text: uci::to_text(walk.position(), m),
-                    iterations: p.last_iterations(),
-                    took: started.elapsed(),
-                })
+                match p.choose_unless(&walk, &stopped) {
+                    Some(m) => Ok(Answer {
+                        text: uci::to_text(walk.position(), m),
+                        iterations: p.last_iterations(),
+                        took: started.elapsed(),
+                    }),
+                    // Dropped: nobody reads this.
+                    None => Err("the search was stopped".to_string()),
+                }
             };
             // The receiver is gone when the sandbox closed or dropped the search.
             let _ = tx.send(answer);
+            running.fetch_sub(1, Ordering::SeqCst);
         });
         match spawned {
             Ok(_) => {
@@ -181,9 +203,11 @@ impl Computer {
                     side,
                     started,
                     answer: Mutex::new(rx),
+                    stop,
                 });
             }
             Err(e) => {
+                self.running.fetch_sub(1, Ordering::SeqCst);
                 self.failed = Some(self.generation);
                 self.said = Some(format!("could not start the computer's thread: {e}"));
             }

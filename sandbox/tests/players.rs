@@ -1,6 +1,6 @@
 //! The library's players in the sandbox, in a bare `App` (no window, no renderer): the computer
 //! answers a move on its background thread, drops an answer made stale by a take-back, sees the
-//! game's earlier positions; Simulate runs the games asked for, writes the command line that
+//! game's earlier positions, and stops a dropped search; Simulate runs the games asked for, writes the command line that
 //! repeats them, and a Stop leaves a partial tally; nothing touches the session (so the board is
 //! not redrawn) while the computer waits or thinks.
 
@@ -125,6 +125,26 @@ fn an_answer_made_stale_by_a_take_back_is_dropped() {
     assert_eq!(s.game.ply(), 0);
     assert_eq!(s.log.len(), logged + 1, "only the take-back was logged: {:?}", &s.log[logged..]);
     assert!(app.world().resource::<Computer>().thinking.is_none(), "the person is to move");
+}
+
+/// A dropped search stops: a take-back in the middle of a one-minute search ends its thread
+/// within seconds, rather than leaving it to spend its whole budget.
+#[test]
+fn a_dropped_search_stops_its_thread() {
+    let mut app = app("chess");
+    set_computer(&mut app, Seats::Second, PlayerSpec::Mcts(Budget::Time(Duration::from_secs(60))));
+    act(&mut app, Action::Play("e2e4".into()));
+    let running = app.world().resource::<Computer>().running.clone();
+    assert_eq!(running.load(std::sync::atomic::Ordering::SeqCst), 1, "one search under way");
+    std::thread::sleep(Duration::from_millis(200));
+    act(&mut app, Action::TakeBack);
+    assert!(
+        app.world().resource::<Computer>().thinking.is_none(),
+        "the take-back dropped the search"
+    );
+    update_until(&mut app, Duration::from_secs(10), "the dropped search's thread ends", |_| {
+        running.load(std::sync::atomic::Ordering::SeqCst) == 0
+    });
 }
 
 #[test]
