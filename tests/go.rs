@@ -870,3 +870,126 @@ fn the_command_line_reports_a_bad_sgf_record_by_line_and_column() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// GNU Go, the reference for the fixed handicap points (GTP's `fixed_handicap`): installed by
+/// `scripts/setup` (Debian's `gnugo`, in /usr/games).
+fn gnugo() -> std::path::PathBuf {
+    ["/usr/games/gnugo", "/usr/bin/gnugo", "/usr/local/bin/gnugo"]
+        .iter()
+        .map(std::path::PathBuf::from)
+        .find(|p| p.exists())
+        .expect("GNU Go is not installed: run scripts/setup (Debian package gnugo)")
+}
+
+/// GNU Go's answer to `fixed_handicap n` on a `size` board: the points, or `None` where it refuses.
+fn gnugo_handicap(size: usize, n: usize) -> Option<Vec<String>> {
+    use std::io::Write;
+    let mut child = std::process::Command::new(gnugo())
+        .args(["--mode", "gtp"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("GNU Go starts");
+    write!(child.stdin.take().expect("stdin"), "boardsize {size}\nfixed_handicap {n}\nquit\n").expect("GTP commands written");
+    let out = child.wait_with_output().expect("GNU Go answers");
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Three answers: `=` (boardsize), the points or `? invalid handicap`, `=` (quit).
+    let answer = text.split("\n\n").nth(1).unwrap_or_else(|| panic!("GNU Go said {text:?}"));
+    if answer.starts_with('?') {
+        return None;
+    }
+    let mut points: Vec<String> = answer.trim_start_matches('=').split_whitespace().map(str::to_string).collect();
+    points.sort();
+    Some(points)
+}
+
+/// On every board size GNU Go plays (7 to 19 lines) and every handicap from 2 to 9, the ruleset
+/// puts black's stones exactly where GNU Go's `fixed_handicap` does, with white to move, and
+/// refuses the handicaps GNU Go refuses.
+#[test]
+fn handicap_stones_stand_on_gnugos_fixed_points() {
+    let mut compared = 0;
+    for size in 7..=19usize {
+        for n in 2..=9usize {
+            let params = [("size", size.to_string()), ("handicap", n.to_string())];
+            let params: Vec<(&str, &str)> = params.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let owned: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            let checked = arbiter::check::check_file(&root().join("rulesets/go.rules"), &owned);
+            match (gnugo_handicap(size, n), checked.rules) {
+                (Some(want), Some(rules)) => {
+                    let start = Engine::new(rules).start();
+                    let mut black = stones(&start, Side::FIRST);
+                    black.sort();
+                    assert_eq!(black, want, "{size} × {size}, handicap {n}");
+                    assert!(stones(&start, Side::SECOND).is_empty());
+                    assert_eq!(start.side_to_move(), Side::SECOND, "white moves first after the handicap");
+                    compared += 1;
+                }
+                (None, None) => {
+                    let messages: Vec<&str> = checked.diagnostics.items.iter().map(|d| d.message.as_str()).collect();
+                    assert!(
+                        messages.iter().any(|m| m.contains("handicap stones")),
+                        "{size} × {size}, handicap {n}: {messages:?}"
+                    );
+                }
+                (want, got) => panic!(
+                    "{size} × {size}, handicap {n}: GNU Go {want:?}, Arbiter accepts it: {}",
+                    got.is_some()
+                ),
+            }
+        }
+    }
+    assert_eq!(
+        compared,
+        6 * 8 + 7 * 3,
+        "odd sizes from 9 take 2 to 9 stones, the others (7 included) 2 to 4"
+    );
+}
+
+/// The compensation replaces komi in a handicap game: an untouched 9 × 9 board with black's 2
+/// stones counts 81 to 0, less 2 for white (not 7.5); an even game keeps komi.
+#[test]
+fn a_handicap_game_counts_the_compensation_instead_of_komi() {
+    let e = go_with(&[("size", "9"), ("handicap", "2")]);
+    let mut g = Game::new(e.clone(), e.start());
+    play(&mut g, &["pass", "pass"]);
+    let o = g.outcome();
+    assert_eq!(o.winner, Some(Side::FIRST));
+    assert_eq!(o.score.expect("a scored game").margin(), 79.0);
+    let even = go_with(&[("size", "9"), ("handicap", "0")]);
+    let mut g = Game::new(even.clone(), even.start());
+    play(&mut g, &["pass", "pass"]);
+    assert_eq!(g.outcome().score.expect("a scored game").margin(), -7.5);
+}
+
+/// An SGF handicap record (`HA`, its stones as `AB`, white first) is read with the handicap's
+/// compensation, and written back with `HA` and the komi it was counted with.
+#[test]
+fn sgf_handicap_records_read_and_write_the_handicap() {
+    let text = "(;FF[4]GM[1]SZ[9]HA[2]KM[0.5]AB[gc][cg]PL[W];W[ee];B[];W[])";
+    let path = std::env::temp_dir().join(format!("arbiter-handicap-{}.sgf", std::process::id()));
+    std::fs::write(&path, text).expect("a temporary file");
+    let out = arbiter(&["play", "go", "--sgf", path.to_str().expect("a UTF-8 path"), "--json"]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    // Black 2 stones + its area, white the rest: the count uses the compensation 2, not KM[0.5].
+    assert_eq!(v["status"], "win", "{v}");
+    let (b, w) = (v["score"]["black"].as_f64().unwrap(), v["score"]["white"].as_f64().unwrap());
+    let margin = b - w - 2.0;
+    let result = if margin > 0.0 {
+        format!("B+{margin}")
+    } else {
+        format!("W+{}", -margin)
+    };
+    assert_eq!(v["result"], result.as_str(), "{v}");
+    let e = go_with(&[("size", "9"), ("handicap", "2")]);
+    let written = sgf::write(&Game::new(e.clone(), e.start()));
+    assert!(
+        written.contains("HA[2]") && written.contains("KM[2]") && written.contains("PL[W]"),
+        "{written}"
+    );
+    let back = sgf::parse(&written).expect("what Arbiter writes, it reads");
+    assert_eq!(back.handicap, Some(2));
+    assert_eq!(back.black_setup.len(), 2);
+}

@@ -45,6 +45,10 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
                 ast::Verdict::ScoreByArea => {
                     let komi = match &r.komi {
                         None => 0.0,
+                        Some(id) if cx.komi_override.as_ref().is_some_and(|(p, _)| *p == id.name) => {
+                            cx.used.insert(format!("param {}", id.name));
+                            cx.komi_override.as_ref().map_or(0.0, |(_, v)| *v)
+                        }
                         Some(id) => {
                             cx.used.insert(format!("param {}", id.name));
                             match cx.params.get(&id.name).cloned() {

@@ -5,6 +5,7 @@
 
 mod board;
 mod ends;
+mod handicap;
 mod load;
 mod pieces;
 
@@ -102,6 +103,8 @@ struct Cx<'a> {
     directions: HashMap<String, (Vec<(i32, i32)>, Span)>,
     kinds: HashMap<String, KindId>,
     kind_names: Vec<String>,
+    /// A handicap game's compensation: the scoring parameter it replaces, and its value.
+    komi_override: Option<(String, f64)>,
     /// What is left of the [`SUGGESTION_BUDGET`].
     suggestions_left: usize,
 }
@@ -268,6 +271,7 @@ fn resolve(
         board: None,
         zones: HashMap::new(),
         player_names: Vec::new(),
+        komi_override: None,
         broken_zones: Default::default(),
         directions: HashMap::new(),
         kinds: HashMap::new(),
@@ -767,6 +771,23 @@ fn resolve(
         }
     }
     let has_pass = pass.is_some();
+    // The setup's handicap first: its compensation replaces a scoring parameter.
+    let handicap = match (
+        items
+            .iter()
+            .rev()
+            .find_map(|i| if let ast::Item::Setup(s) = i { Some(s) } else { None })
+            .and_then(|s| s.handicap.as_ref()),
+        cx.board.clone(),
+    ) {
+        (Some(h), Some(board)) => {
+            let players = cx.player_names.clone();
+            let r = handicap::resolve(&mut cx, h, &board, &players);
+            cx.komi_override = r.as_ref().and_then(|r| r.replaces.clone());
+            r
+        }
+        _ => None,
+    };
     let end_rules = ends::resolve_ends(&mut cx, items, &kinds, royal_safety.is_some() || royals_facing.is_some(), has_pass);
 
     // Setup.
@@ -824,7 +845,7 @@ fn resolve(
     } else {
         setup_decl.fen.value.clone()
     };
-    let rules = Rules {
+    let mut rules = Rules {
         name,
         players,
         board,
@@ -845,6 +866,15 @@ fn resolve(
         cite_prefix,
         notation,
     };
+    if let Some(h) = handicap.as_ref().filter(|h| h.stones > 0) {
+        match with_handicap(&rules, h) {
+            Ok(text) => rules.setup = text,
+            Err(msg) => {
+                cx.diags.push(Diagnostic::error(codes::SETUP, h.span, msg).label("this handicap"));
+                return None;
+            }
+        }
+    }
     // Pieces never in the setup and never promoted to.
     if let Ok(setup) = crate::notation::fen::parse_setup(&rules, &rules.setup) {
         for (i, k) in rules.kinds.iter().enumerate() {
@@ -889,4 +919,25 @@ fn resolve(
             None
         }
     }
+}
+
+/// The setup with a handicap's stones on their points, the other side to move.
+fn with_handicap(rules: &Rules, h: &handicap::Resolved) -> Result<String, String> {
+    let setup = crate::notation::fen::parse_setup(rules, &rules.setup).map_err(|e| format!("the setup position: {e}"))?;
+    let (w, ht) = (rules.board.width, rules.board.height);
+    let mut board = setup.board.clone();
+    for sq in handicap::points(w, ht, h.stones) {
+        if board[sq].is_some() {
+            return Err(format!("handicap point {} is already taken in the setup", rules.board.name(sq)));
+        }
+        board[sq] = Some((h.kind, setup.stm));
+    }
+    let mut fields: Vec<String> = rules.setup.split_whitespace().map(str::to_string).collect();
+    fields[0] = crate::notation::fen::placement(rules, |sq| board[sq]);
+    let next = &rules.players[setup.stm.other().index()].fen;
+    match fields.get_mut(1) {
+        Some(f) => *f = next.clone(),
+        None => fields.push(next.clone()),
+    }
+    Ok(fields.join(" "))
 }

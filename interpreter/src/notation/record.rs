@@ -216,14 +216,17 @@ impl GameRecord {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The ruleset parameters the record sets: an SGF record's board size as `size` and its komi as
-    /// `komi`. A caller passes on those the ruleset declares.
+    /// The ruleset parameters the record sets: an SGF record's board size as `size`, its komi as
+    /// `komi` and its handicap (`HA`, 2 or more) as `handicap`. A caller passes on those the ruleset declares.
     pub fn params(&self) -> Vec<(String, String)> {
         match &self.start {
             RecordStart::Sgf(g) => {
                 let mut v = vec![("size".to_string(), g.size.to_string())];
                 if let Some(k) = g.komi {
                     v.push(("komi".to_string(), k.to_string()));
+                }
+                if let Some(n) = g.handicap {
+                    v.push(("handicap".to_string(), n.to_string()));
                 }
                 v
             }

@@ -85,6 +85,8 @@ pub struct SgfGame {
     pub size: usize,
     /// `KM`, if given.
     pub komi: Option<f64>,
+    /// `HA`: handicap stones (their points are the `AB` stones), when 2 or more.
+    pub handicap: Option<usize>,
     /// `AB` setup stones, `(column, row from top)`.
     pub black_setup: Vec<(usize, usize)>,
     /// `AW` setup stones.
@@ -127,6 +129,8 @@ pub enum SgfErrorKind {
     Size(String, &'static str),
     #[error("KM[{0}] is not a number")]
     Komi(String),
+    #[error("HA[{0}]: expected a number of handicap stones")]
+    Handicap(String),
     #[error("`{value}` is not a point of a {size} × {size} board")]
     Point { value: String, size: usize },
     #[error("PL[{0}]: expected B or W")]
@@ -224,6 +228,7 @@ struct Frame {
 struct Raw {
     size: Option<Value>,
     komi: Option<Value>,
+    handicap: Option<Value>,
     setup: Vec<(Colour, Value)>,
     moves: Vec<(Colour, Value)>,
     to_play: Option<Value>,
@@ -392,6 +397,7 @@ fn node(cur: &mut Cursor, raw: &mut Raw, main: bool) -> Result<(), SgfError> {
             }
             "SZ" => raw.size = Some(one()),
             "KM" => raw.komi = Some(one()),
+            "HA" => raw.handicap = Some(one()),
             "PL" if raw.moves.is_empty() => raw.to_play = Some(one()),
             "AB" | "AW" => {
                 if !raw.moves.is_empty() {
@@ -456,6 +462,16 @@ fn resolve(raw: Raw) -> Result<SgfGame, SgfError> {
             _ => return Err(at(v, SgfErrorKind::Komi(v.text.clone()))),
         },
     };
+    // HA[0] and HA[1] are written by some programs for an even game and a game without komi.
+    let handicap = match &raw.handicap {
+        None => None,
+        Some(v) if v.text.trim().is_empty() => None,
+        Some(v) => match v.text.trim().parse::<usize>() {
+            Ok(n) if n >= 2 => Some(n),
+            Ok(_) => None,
+            Err(_) => return Err(at(v, SgfErrorKind::Handicap(v.text.clone()))),
+        },
+    };
     let to_play = match &raw.to_play {
         None => None,
         Some(v) => match v.text.trim() {
@@ -518,6 +534,7 @@ fn resolve(raw: Raw) -> Result<SgfGame, SgfError> {
     Ok(SgfGame {
         size,
         komi,
+        handicap,
         black_setup,
         white_setup,
         moves,
@@ -659,12 +676,23 @@ pub fn write(game: &Game) -> String {
     } else {
         s.push_str(&format!("SZ[{}:{}]", b.width, b.height));
     }
-    if let Some(k) = rules
-        .params
-        .iter()
-        .find(|(n, _)| n == "komi")
-        .and_then(|(_, v)| v.trim().parse::<f64>().ok())
-    {
+    let param = |name: &str| {
+        rules
+            .params
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.trim().parse::<f64>().ok())
+    };
+    if let Some(n) = param("handicap").filter(|&n| n >= 2.0) {
+        s.push_str(&format!("HA[{n}]"));
+    }
+    // The komi the count uses: in a handicap game the ruleset's compensation may stand in for the
+    // `komi` parameter, and other programs should count as this game was counted.
+    let counted = rules.end_rules.iter().find_map(|r| match r.verdict {
+        crate::model::Verdict::ScoreByArea { komi } => Some(komi),
+        _ => None,
+    });
+    if let Some(k) = param("komi").map(|k| counted.unwrap_or(k)) {
         s.push_str(&format!("KM[{k}]"));
     }
     let outcome = game.outcome();

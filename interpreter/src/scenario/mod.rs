@@ -33,7 +33,7 @@ pub struct Scenario {
     /// Parameter overrides: `{"natural_limit": 2}`.
     #[serde(default)]
     pub params: BTreeMap<String, ParamValue>,
-    /// The clause of the rule book this scenario checks: `"chess.md [5.1] castling"` (the game's rule book, then the clause).
+    /// The clause of the rule book this scenario checks: `"Chess, Movement [5.1]: castling ..."` (the rule book as `rulesets/RULES.md` titles it, then the article).
     #[serde(default)]
     pub rule: Option<String>,
     /// Where play starts (default: the ruleset's setup).

@@ -434,4 +434,17 @@ pub struct Setup {
     /// `setup empty`: an empty board, first player to move.
     pub empty: bool,
     pub fen: StringLit,
+    pub handicap: Option<Handicap>,
+}
+
+/// `, plus handicap Stone on handicap points[, white receives handicap instead of komi]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Handicap {
+    /// How many stones (a parameter, usually).
+    pub count: Count,
+    pub piece: Ident,
+    /// The side compensated, what it receives, and the parameter that compensation replaces.
+    pub compensation: Option<(Ident, Count, Ident)>,
+    pub cite: Option<Cite>,
+    pub span: Span,
 }

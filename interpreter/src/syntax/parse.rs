@@ -680,10 +680,12 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
             let mut overrides = false;
             let mut fen = None;
             let mut empty = false;
+            let mut handicap = None;
             let span = cx.span(&p);
             for c in p.into_inner() {
                 match c.as_rule() {
                     Rule::override_kw => overrides = true,
+                    Rule::handicap => handicap = Some(handicap_clause(cx, c)),
                     Rule::string => fen = Some(cx.string(c)),
                     Rule::kw_empty => {
                         empty = true;
@@ -699,6 +701,7 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
                 overrides,
                 empty,
                 fen: fen?,
+                handicap,
             })
         }
         Rule::bad_item => {
@@ -707,6 +710,36 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
         }
         _ => return None, // EOI
     })
+}
+
+fn handicap_clause(cx: &mut Cx, p: P) -> Handicap {
+    let span = cx.span(&p);
+    let mut counts = Vec::new();
+    let mut idents = Vec::new();
+    let mut cite = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::count => counts.push(cx.count(c)),
+            Rule::ident => idents.push(cx.ident(c)),
+            Rule::cite => cite = Some(cx.cite(c)),
+            _ => {}
+        }
+    }
+    let mut counts = counts.into_iter();
+    let mut idents = idents.into_iter();
+    let count = counts.next().expect("grammar: a handicap has a count");
+    let piece = idents.next().expect("grammar: a handicap names a piece");
+    let compensation = match (idents.next(), counts.next(), idents.next()) {
+        (Some(side), Some(amount), Some(replaces)) => Some((side, amount, replaces)),
+        _ => None,
+    };
+    Handicap {
+        count,
+        piece,
+        compensation,
+        cite,
+        span,
+    }
 }
 
 fn game(cx: &mut Cx, p: P) -> Game {
