@@ -9,6 +9,7 @@
 //! ```
 
 pub mod check;
+pub mod clock;
 pub mod compare;
 pub mod compile;
 pub mod diag;

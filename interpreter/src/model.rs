@@ -486,6 +486,8 @@ pub struct Rules {
     pub notation: Notation,
     /// The prefix of citations (`FIDE`).
     pub cite_prefix: Option<String>,
+    /// The named time controls of the `clock` section, in order (`--clock NAME`).
+    pub clocks: Vec<crate::clock::TimeControl>,
 }
 
 impl Rules {

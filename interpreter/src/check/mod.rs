@@ -4,6 +4,7 @@
 //! definitions — never stopping at the first and never panicking.
 
 mod board;
+mod clocks;
 mod ends;
 mod handicap;
 mod load;
@@ -865,6 +866,7 @@ fn resolve(
         params,
         cite_prefix,
         notation,
+        clocks: clocks::resolve(&mut cx, items),
     };
     if let Some(h) = handicap.as_ref().filter(|h| h.stones > 0) {
         match with_handicap(&rules, h) {

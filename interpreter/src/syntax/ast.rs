@@ -64,7 +64,55 @@ pub enum Item {
     /// `must capture [the most]`.
     Must(MustDecl),
     End(Vec<EndRule>),
+    /// `clock { NAME: STAGE, then STAGE ... }`.
+    Clock(Vec<ClockControl>),
     Setup(Setup),
+}
+
+/// One named time control of a `clock` section.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClockControl {
+    pub overrides: bool,
+    pub name: Ident,
+    pub stages: Vec<ClockStage>,
+    /// `plus 30 s per move`.
+    pub increment: Option<Duration>,
+    /// `with 5 s delay`.
+    pub delay: Option<Duration>,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+/// A stage: `40 moves in 90 min`, `30 min`, `10 moves in 15 min repeatedly`, or byo-yomi
+/// `5 periods of 60 s`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClockStage {
+    Time {
+        moves: Option<(i64, Span)>,
+        time: Duration,
+        repeat: bool,
+        span: Span,
+    },
+    Periods {
+        count: (i64, Span),
+        each: Duration,
+        span: Span,
+    },
+}
+
+impl ClockStage {
+    pub fn span(&self) -> Span {
+        match self {
+            ClockStage::Time { span, .. } | ClockStage::Periods { span, .. } => *span,
+        }
+    }
+}
+
+/// A length of time as written: its value in seconds (NaN if unreadable) and where.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Duration {
+    pub seconds: f64,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]

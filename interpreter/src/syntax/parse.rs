@@ -578,6 +578,7 @@ fn describe(r: Rule) -> Option<String> {
         Rule::hand_decl => "`captures go to hand`",
         Rule::must_decl => "`must capture`",
         Rule::end_decl => "`end`",
+        Rule::clock_decl => "`clock`",
         Rule::setup_decl => "`setup`",
         r => {
             let name = format!("{r:?}");
@@ -676,6 +677,7 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
             Item::Must(MustDecl { most, cite, span })
         }
         Rule::end_decl => Item::End(end(cx, p)),
+        Rule::clock_decl => Item::Clock(clock(cx, p)),
         Rule::setup_decl => {
             let mut overrides = false;
             let mut fen = None;
@@ -1418,6 +1420,120 @@ fn allow(cx: &mut Cx, p: P) -> Allow {
         cite,
         span,
     }
+}
+
+fn clock(cx: &mut Cx, p: P) -> Vec<ClockControl> {
+    let mut controls = Vec::new();
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::clock_control => controls.push(clock_control(cx, c)),
+            Rule::bad_clause => cx.bad(&c, Rule::clock_clause_only, "time control"),
+            _ => {}
+        }
+    }
+    controls
+}
+
+fn duration(cx: &Cx, p: P) -> Duration {
+    let span = cx.span(&p);
+    let mut value = f64::NAN;
+    let mut unit = 1.0;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::number => value = c.as_str().parse().unwrap_or(f64::NAN),
+            Rule::time_unit => {
+                unit = match c.as_str() {
+                    "h" => 3600.0,
+                    "min" => 60.0,
+                    _ => 1.0,
+                }
+            }
+            _ => {}
+        }
+    }
+    Duration {
+        seconds: value * unit,
+        span,
+    }
+}
+
+fn whole(cx: &Cx, p: &P) -> (i64, Span) {
+    (p.as_str().parse().unwrap_or(i64::MAX), cx.span(p))
+}
+
+fn clock_control(cx: &mut Cx, p: P) -> ClockControl {
+    let span = cx.span(&p);
+    let mut c = ClockControl {
+        overrides: false,
+        name: Ident { name: String::new(), span },
+        stages: Vec::new(),
+        increment: None,
+        delay: None,
+        cite: None,
+        span,
+    };
+    for part in p.into_inner() {
+        match part.as_rule() {
+            Rule::override_kw => c.overrides = true,
+            Rule::ident => c.name = cx.ident(part),
+            Rule::cite => c.cite = Some(cx.cite(part)),
+            Rule::clock_increment => {
+                if let Some(d) = part.into_inner().find(|x| x.as_rule() == Rule::duration) {
+                    c.increment = Some(duration(cx, d));
+                }
+            }
+            Rule::clock_delay => {
+                if let Some(d) = part.into_inner().find(|x| x.as_rule() == Rule::duration) {
+                    c.delay = Some(duration(cx, d));
+                }
+            }
+            Rule::clock_stage => {
+                let stage_span = cx.span(&part);
+                let mut moves = None;
+                let mut time = None;
+                let mut repeat = false;
+                let mut periods = None;
+                for x in part.into_inner() {
+                    match x.as_rule() {
+                        Rule::clock_moves => moves = x.into_inner().find(|i| i.as_rule() == Rule::int).map(|i| whole(cx, &i)),
+                        Rule::duration => time = Some(duration(cx, x)),
+                        Rule::clock_repeat => repeat = true,
+                        Rule::clock_periods => {
+                            let mut count = None;
+                            let mut each = None;
+                            for y in x.into_inner() {
+                                match y.as_rule() {
+                                    Rule::int => count = Some(whole(cx, &y)),
+                                    Rule::duration => each = Some(duration(cx, y)),
+                                    _ => {}
+                                }
+                            }
+                            if let (Some(count), Some(each)) = (count, each) {
+                                periods = Some((count, each));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if let Some((count, each)) = periods {
+                    c.stages.push(ClockStage::Periods {
+                        count,
+                        each,
+                        span: stage_span,
+                    });
+                } else if let Some(time) = time {
+                    c.stages.push(ClockStage::Time {
+                        moves,
+                        time,
+                        repeat,
+                        span: stage_span,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    c
 }
 
 fn end(cx: &mut Cx, p: P) -> Vec<EndRule> {

@@ -1,0 +1,394 @@
+//! Time controls and the clocks they run: the data a ruleset's `clock` section states (or a PGN
+//! `TimeControl` tag gives), and the arithmetic of a game played under it — time added per stage,
+//! Fischer increments, delays, go's byo-yomi periods — down to the flag fall.
+//!
+//! A control is a list of [`Stage`]s. Each gives its time when it begins (added to what is left,
+//! as FIDE and the xiangqi rules count: unused time carries over); a stage of `moves` moves ends after
+//! that many of the player's moves, and a `repeat` stage begins again each time. A stage without
+//! `moves` lasts the rest of the game (sudden death). After the last stage's time, a control may
+//! have byo-yomi: `periods` periods of `period` seconds each; a move made within a period costs
+//! nothing, each period used up is lost, and the flag falls when the last one runs out.
+//!
+//! Times are in milliseconds (whole numbers, so that clocks add up exactly).
+
+use std::fmt;
+
+/// One stage of a time control.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stage {
+    /// The player's moves the stage lasts; `None` for the rest of the game.
+    pub moves: Option<u32>,
+    /// Time added when the stage begins.
+    pub time_ms: u64,
+    /// Fischer increment: added after each move made in the stage.
+    pub increment_ms: u64,
+    /// Delay: the first this many milliseconds of each move are not counted.
+    pub delay_ms: u64,
+    /// The stage begins again when it ends (`then 10 moves in 15 min repeatedly`).
+    pub repeat: bool,
+}
+
+/// A named time control.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeControl {
+    pub name: String,
+    pub stages: Vec<Stage>,
+    /// Byo-yomi after the main time: (periods, milliseconds each).
+    pub byoyomi: Option<(u32, u64)>,
+    /// The clause that states it (`[6.1]`), for rulings.
+    pub cite: Option<String>,
+}
+
+/// The most stages a control may have, and the longest time one may give (a ruleset or a PGN tag
+/// cannot ask the clock arithmetic for more).
+pub const MAX_STAGES: usize = 16;
+pub const MAX_TIME_MS: u64 = 1000 * 3600 * 1000;
+
+/// One player's clock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideClock {
+    /// Main time left.
+    pub left_ms: u64,
+    /// The stage in force, and the player's moves made in it.
+    pub stage: usize,
+    pub moves_in_stage: u32,
+    /// Byo-yomi periods left (all of them until the main time is used up).
+    pub periods_left: u32,
+    /// The main time is used up: moves are timed by the periods.
+    pub in_byoyomi: bool,
+}
+
+/// Both players' clocks under one control.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clocks {
+    pub control: TimeControl,
+    pub sides: [SideClock; 2],
+}
+
+/// A flag fell: the player ran out of time on this move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlagFall {
+    /// The player whose time ran out (0: first, 1: second).
+    pub side: usize,
+    /// How far past the limit the move went.
+    pub over_ms: u64,
+}
+
+impl Clocks {
+    /// Both clocks at the start of a game.
+    pub fn new(control: &TimeControl) -> Clocks {
+        let first = control.stages.first().map_or(0, |s| s.time_ms);
+        let periods = control.byoyomi.map_or(0, |(n, _)| n);
+        let side = SideClock {
+            left_ms: first,
+            stage: 0,
+            moves_in_stage: 0,
+            periods_left: periods,
+            in_byoyomi: false,
+        };
+        Clocks {
+            control: control.clone(),
+            sides: [side.clone(), side],
+        }
+    }
+
+    /// Charges `side` for a move that took `spent_ms`; the flag falls if the move went past what
+    /// the player had.
+    pub fn spend(&mut self, side: usize, spent_ms: u64) -> Result<(), FlagFall> {
+        let stages = &self.control.stages;
+        let c = &mut self.sides[side];
+        let stage = stages.get(c.stage);
+        let delay = stage.map_or(0, |s| s.delay_ms);
+        let mut charged = spent_ms.saturating_sub(delay);
+        if !c.in_byoyomi {
+            if charged <= c.left_ms {
+                c.left_ms -= charged;
+                charged = 0;
+            } else {
+                charged -= c.left_ms;
+                c.left_ms = 0;
+                match self.control.byoyomi {
+                    Some((n, _)) if n > 0 => c.in_byoyomi = true,
+                    _ => {
+                        return Err(FlagFall { side, over_ms: charged });
+                    }
+                }
+            }
+        }
+        if c.in_byoyomi {
+            let period = self.control.byoyomi.map_or(0, |(_, p)| p).max(1);
+            // Each period used up in full is lost; a move within what remains of one costs nothing.
+            let all = u64::from(c.periods_left) * period;
+            if charged > all {
+                c.periods_left = 0;
+                return Err(FlagFall {
+                    side,
+                    over_ms: charged - all,
+                });
+            }
+            // A move made exactly as a period ends is still within it.
+            c.periods_left -= (charged.saturating_sub(1) / period) as u32;
+            // Byo-yomi does not count moves or add stages' time.
+            return Ok(());
+        }
+        // The move counts toward its stage; increment after it; the next stage begins when due.
+        if let Some(s) = stage {
+            c.left_ms = c.left_ms.saturating_add(s.increment_ms).min(MAX_TIME_MS);
+            c.moves_in_stage += 1;
+            if s.moves.is_some_and(|m| c.moves_in_stage >= m) {
+                c.moves_in_stage = 0;
+                if !s.repeat && c.stage + 1 < stages.len() {
+                    c.stage += 1;
+                }
+                let next = &stages[c.stage];
+                // A repeating stage, or the last of moves-in-time stages, gives its time again.
+                c.left_ms = c.left_ms.saturating_add(next.time_ms).min(MAX_TIME_MS);
+            }
+        }
+        Ok(())
+    }
+
+    /// Seconds left for each side (main time, or the current period in byo-yomi).
+    pub fn seconds_left(&self) -> [f64; 2] {
+        let period = self.control.byoyomi.map_or(0, |(_, p)| p);
+        [0, 1].map(|i| {
+            let c = &self.sides[i];
+            let ms = if c.in_byoyomi { period } else { c.left_ms };
+            ms as f64 / 1000.0
+        })
+    }
+}
+
+/// Why a PGN `TimeControl` value could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimeControlError {
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for TimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TimeControl field `{}`: {}", self.field, self.message)
+    }
+}
+
+fn seconds_ms(text: &str, field: &str) -> Result<u64, TimeControlError> {
+    let err = |message: &str| TimeControlError {
+        field: field.to_string(),
+        message: message.to_string(),
+    };
+    let v: f64 = text.trim().parse().map_err(|_| err("expected a number of seconds"))?;
+    if !(v.is_finite() && v >= 0.0) {
+        return Err(err("expected a number of seconds"));
+    }
+    let ms = (v * 1000.0).round();
+    if ms > MAX_TIME_MS as f64 {
+        return Err(err("more than 1000 hours"));
+    }
+    Ok(ms as u64)
+}
+
+/// Reads a PGN `TimeControl` tag (PGN standard 9.6.1): fields separated by `:`, each `M/S` (M
+/// moves in S seconds), `S` (sudden death), either with `+I` (increment in seconds), or `*S`
+/// (a sandclock: all of it, unsupported as it runs both ways). The last moves-in-time field
+/// repeats when it is the last field. `?` and `-` (unknown, untimed) give `None`.
+pub fn parse_pgn_time_control(text: &str) -> Result<Option<TimeControl>, TimeControlError> {
+    let text = text.trim();
+    if text == "?" || text == "-" || text.is_empty() {
+        return Ok(None);
+    }
+    let fields: Vec<&str> = text.split(':').collect();
+    if fields.len() > MAX_STAGES {
+        return Err(TimeControlError {
+            field: text.to_string(),
+            message: format!("more than {MAX_STAGES} periods"),
+        });
+    }
+    let mut stages = Vec::new();
+    for f in &fields {
+        let err = |message: &str| TimeControlError {
+            field: f.to_string(),
+            message: message.to_string(),
+        };
+        if f.starts_with('*') {
+            return Err(err("sandclock controls are not supported"));
+        }
+        let (main, increment) = match f.split_once('+') {
+            Some((m, i)) => (m, seconds_ms(i, f)?),
+            None => (*f, 0),
+        };
+        let (moves, time) = match main.split_once('/') {
+            Some((m, t)) => {
+                let m: u32 = m.trim().parse().map_err(|_| err("expected a number of moves before `/`"))?;
+                if m == 0 {
+                    return Err(err("a period of 0 moves"));
+                }
+                (Some(m), seconds_ms(t, f)?)
+            }
+            None => (None, seconds_ms(main, f)?),
+        };
+        stages.push(Stage {
+            moves,
+            time_ms: time,
+            increment_ms: increment,
+            delay_ms: 0,
+            repeat: false,
+        });
+    }
+    if let Some(last) = stages.last_mut()
+        && last.moves.is_some()
+    {
+        last.repeat = true;
+    }
+    if stages.iter().take(stages.len() - 1).any(|s| s.moves.is_none()) {
+        return Err(TimeControlError {
+            field: text.to_string(),
+            message: "a sudden-death period must come last".to_string(),
+        });
+    }
+    Ok(Some(TimeControl {
+        name: text.to_string(),
+        stages,
+        byoyomi: None,
+        cite: None,
+    }))
+}
+
+/// Writes a control as a PGN `TimeControl` value (`40/5400+30:1800+30`); byo-yomi has no PGN form
+/// and is left out.
+pub fn write_pgn_time_control(c: &TimeControl) -> String {
+    let secs = |ms: u64| {
+        if ms.is_multiple_of(1000) {
+            (ms / 1000).to_string()
+        } else {
+            format!("{}", ms as f64 / 1000.0)
+        }
+    };
+    c.stages
+        .iter()
+        .map(|s| {
+            let mut f = match s.moves {
+                Some(m) => format!("{m}/{}", secs(s.time_ms)),
+                None => secs(s.time_ms),
+            };
+            if s.increment_ms > 0 {
+                f.push_str(&format!("+{}", secs(s.increment_ms)));
+            }
+            f
+        })
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIN: u64 = 60_000;
+    const S: u64 = 1000;
+
+    fn stage(moves: Option<u32>, time_ms: u64, repeat: bool) -> Stage {
+        Stage {
+            moves,
+            time_ms,
+            increment_ms: 0,
+            delay_ms: 0,
+            repeat,
+        }
+    }
+
+    fn control(stages: Vec<Stage>, byoyomi: Option<(u32, u64)>) -> TimeControl {
+        TimeControl {
+            name: "test".into(),
+            stages,
+            byoyomi,
+            cite: None,
+        }
+    }
+
+    /// Xiangqi's first control: 40 moves in 90 minutes, then 10 moves every 15 minutes, unused
+    /// time carried over.
+    #[test]
+    fn moves_in_time_stages_add_their_time_and_carry_over() {
+        let c = control(vec![stage(Some(40), 90 * MIN, false), stage(Some(10), 15 * MIN, true)], None);
+        let mut clocks = Clocks::new(&c);
+        for _ in 0..39 {
+            clocks.spend(0, 2 * MIN).expect("2 minutes a move for 39 moves is 78 minutes");
+        }
+        assert_eq!(clocks.sides[0].left_ms, 12 * MIN);
+        clocks.spend(0, 2 * MIN).expect("the 40th move");
+        // 10 minutes left, plus the next stage's 15.
+        assert_eq!(clocks.sides[0].left_ms, 25 * MIN);
+        for _ in 0..10 {
+            clocks.spend(0, MIN).expect("a minute a move");
+        }
+        // 15 left, plus 15 again: the stage repeats.
+        assert_eq!(clocks.sides[0].left_ms, 30 * MIN);
+        assert_eq!(clocks.sides[1].left_ms, 90 * MIN, "the other clock did not run");
+        assert_eq!(clocks.spend(0, 31 * MIN), Err(FlagFall { side: 0, over_ms: MIN }));
+    }
+
+    #[test]
+    fn a_fischer_increment_is_added_after_each_move_and_a_delay_is_free() {
+        let mut s = stage(None, 3 * MIN, false);
+        s.increment_ms = 2 * S;
+        let mut clocks = Clocks::new(&control(vec![s.clone()], None));
+        clocks.spend(1, 10 * S).expect("in time");
+        assert_eq!(clocks.sides[1].left_ms, 3 * MIN - 8 * S);
+        s.increment_ms = 0;
+        s.delay_ms = 5 * S;
+        let mut clocks = Clocks::new(&control(vec![s], None));
+        clocks.spend(0, 4 * S).expect("in time");
+        assert_eq!(clocks.sides[0].left_ms, 3 * MIN, "within the delay");
+        clocks.spend(0, 7 * S).expect("in time");
+        assert_eq!(clocks.sides[0].left_ms, 3 * MIN - 2 * S);
+    }
+
+    /// Go's count-down: main time, then one-minute periods; a move within the minute costs
+    /// nothing, each minute used up loses one, the flag falls when none is left.
+    #[test]
+    fn byoyomi_periods_are_lost_one_by_one_and_the_last_one_ends_the_game() {
+        let c = control(vec![stage(None, 10 * MIN, false)], Some((3, MIN)));
+        let mut clocks = Clocks::new(&c);
+        clocks
+            .spend(0, 10 * MIN + 30 * S)
+            .expect("main time used up, 30 s into the first period");
+        assert!(clocks.sides[0].in_byoyomi);
+        assert_eq!(clocks.sides[0].periods_left, 3, "a move within the period keeps it");
+        clocks.spend(0, 59 * S).expect("within the minute");
+        assert_eq!(clocks.sides[0].periods_left, 3);
+        clocks.spend(0, 90 * S).expect("one period used up, within the next");
+        assert_eq!(clocks.sides[0].periods_left, 2);
+        clocks.spend(0, 60 * S).expect("exactly a minute is within it");
+        assert_eq!(clocks.sides[0].periods_left, 2);
+        clocks.spend(0, 61 * S).expect("a whole period used up");
+        assert_eq!(clocks.sides[0].periods_left, 1);
+        assert_eq!(clocks.spend(0, 61 * S), Err(FlagFall { side: 0, over_ms: S }));
+        assert_eq!(clocks.sides[0].periods_left, 0);
+    }
+
+    #[test]
+    fn sudden_death_without_byoyomi_falls_at_the_first_move_past_the_limit() {
+        let mut clocks = Clocks::new(&control(vec![stage(None, 5 * MIN, false)], None));
+        clocks.spend(0, 5 * MIN).expect("exactly the time is in time");
+        assert_eq!(clocks.spend(0, 1), Err(FlagFall { side: 0, over_ms: 1 }));
+    }
+
+    #[test]
+    fn pgn_time_controls_read_and_write_back() {
+        let c = parse_pgn_time_control("40/5400:900+30").expect("valid").expect("timed");
+        assert_eq!(c.stages.len(), 2);
+        assert_eq!(c.stages[0], stage(Some(40), 5400 * S, false));
+        assert_eq!(c.stages[1].time_ms, 900 * S);
+        assert_eq!(c.stages[1].increment_ms, 30 * S);
+        assert_eq!(write_pgn_time_control(&c), "40/5400:900+30");
+        let repeat = parse_pgn_time_control("40/7200:20/3600").expect("valid").expect("timed");
+        assert!(repeat.stages[1].repeat, "a last moves-in-time period repeats");
+        assert_eq!(parse_pgn_time_control("?"), Ok(None));
+        assert_eq!(parse_pgn_time_control("-"), Ok(None));
+        assert_eq!(write_pgn_time_control(&parse_pgn_time_control("180+2").unwrap().unwrap()), "180+2");
+        for bad in ["40/", "x/300", "300:40/60x", "0/300", "*180", "300:40/300", "1e30"] {
+            assert!(parse_pgn_time_control(bad).is_err(), "{bad} is refused");
+        }
+    }
+}

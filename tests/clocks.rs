@@ -1,0 +1,83 @@
+//! The time controls the bundled rulesets state, as the seeds give them: each is checked against
+//! the same control written as a PGN `TimeControl` tag (an independent reading of the numbers),
+//! and run on clocks move by move to the flag fall.
+
+mod common;
+
+use arbiter::clock::{Clocks, FlagFall, TimeControl, parse_pgn_time_control, write_pgn_time_control};
+use common::bundled;
+
+fn control(game: &str, name: &str) -> TimeControl {
+    let e = bundled(game);
+    e.rules()
+        .clocks
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("{game} has no control `{name}`"))
+        .clone()
+}
+
+/// A bundled control equals its PGN form, apart from its name and citation.
+fn same_as_pgn(game: &str, name: &str, pgn: &str) {
+    let mut c = control(game, name);
+    let p = parse_pgn_time_control(pgn).expect("valid PGN").expect("timed");
+    assert_eq!(c.stages, p.stages, "{game} {name} against {pgn}");
+    assert_eq!(write_pgn_time_control(&c), pgn);
+    c.name = p.name.clone();
+    c.cite = None;
+    assert_eq!(c, p);
+}
+
+#[test]
+fn xiangqis_five_controls_are_the_seeds() {
+    let names: Vec<String> = bundled("xiangqi").rules().clocks.iter().map(|c| c.name.clone()).collect();
+    assert_eq!(names, ["classical", "standard", "rapid", "rapid-30", "sudden-death"]);
+    same_as_pgn("xiangqi", "classical", "40/5400:10/900");
+    same_as_pgn("xiangqi", "standard", "30/3600:10/600");
+    same_as_pgn("xiangqi", "rapid", "40/600:30/300");
+    same_as_pgn("xiangqi", "rapid-30", "30/300");
+    same_as_pgn("xiangqi", "sudden-death", "3600");
+    assert_eq!(control("xiangqi", "classical").cite.as_deref(), Some("6.1"));
+}
+
+#[test]
+fn chess_controls_carry_their_increment_through_every_stage() {
+    same_as_pgn("chess", "classical", "40/5400+30:1800+30");
+    same_as_pgn("chess", "rapid", "900+10");
+    same_as_pgn("chess", "blitz", "180+2");
+}
+
+/// Go's national control: three hours, then five one-minute periods. A player who uses the main
+/// time and then makes every move within the minute never loses a period; one who takes 61 s
+/// loses one; the flag falls when the fifth runs out.
+#[test]
+fn gos_count_down_runs_out_after_its_last_period() {
+    let c = control("go", "national");
+    assert_eq!(c.byoyomi, Some((5, 60_000)));
+    let mut clocks = Clocks::new(&c);
+    clocks.spend(0, 3 * 3_600_000).expect("the main time, to the millisecond");
+    for _ in 0..200 {
+        clocks.spend(0, 59_000).expect("within the minute");
+    }
+    assert_eq!(clocks.sides[0].periods_left, 5);
+    for left in (1..5).rev() {
+        clocks.spend(0, 61_000).expect("a period used up");
+        assert_eq!(clocks.sides[0].periods_left, left);
+    }
+    assert_eq!(clocks.spend(0, 60_500), Err(FlagFall { side: 0, over_ms: 500 }));
+}
+
+/// Xiangqi's classical control to the minute: after 40 moves in 80 minutes, 10 are left and the
+/// next 15 are added; the 50th move is due by 25 minutes later.
+#[test]
+fn xiangqis_classical_clock_adds_each_stage_to_what_is_left() {
+    let mut clocks = Clocks::new(&control("xiangqi", "classical"));
+    for _ in 0..40 {
+        clocks.spend(1, 120_000).expect("two minutes a move");
+    }
+    assert_eq!(clocks.seconds_left()[1], 25.0 * 60.0);
+    for _ in 0..9 {
+        clocks.spend(1, 150_000).expect("two and a half minutes a move");
+    }
+    assert_eq!(clocks.spend(1, 180_000), Err(FlagFall { side: 1, over_ms: 30_000 }));
+}
