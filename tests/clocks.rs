@@ -81,3 +81,73 @@ fn xiangqis_classical_clock_adds_each_stage_to_what_is_left() {
     }
     assert_eq!(clocks.spend(1, 180_000), Err(FlagFall { side: 1, over_ms: 30_000 }));
 }
+
+fn play_json(args: &[&str]) -> serde_json::Value {
+    let out = common::arbiter(args);
+    assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
+    serde_json::from_str(&out.stdout).expect("JSON")
+}
+
+/// A move that takes more than the player has is not made: the flag falls, and the ruleset's
+/// `flag fallen` rule rules (xiangqi 4.1: the player loses). `play --json` reports the clocks.
+#[test]
+fn a_flag_fall_ends_a_xiangqi_game_on_the_command_line() {
+    let v = play_json(&[
+        "play", "xiangqi", "--clock", "rapid-30", "h3e3@100", "h8e8@200", "b1c3@250", "--json",
+    ]);
+    assert_eq!(v["status"], "win");
+    assert_eq!(v["winner"], "black");
+    assert_eq!(v["reason"], "flag-fall");
+    assert_eq!(v["clause"], "CXA 4.1");
+    assert_eq!(v["ply"], 2, "the move that ran out of time was not made");
+    assert_eq!(v["clock"], "rapid-30");
+    assert_eq!(v["clocks"]["red"], 0.0);
+    assert_eq!(v["clocks"]["black"], 100.0);
+    // In time, the same moves go on.
+    let v = play_json(&[
+        "play", "xiangqi", "--clock", "rapid-30", "h3e3@100", "h8e8@200", "b1c3@150", "--json",
+    ]);
+    assert_eq!(v["status"], "ongoing");
+    assert_eq!(v["clocks"]["red"], 50.0);
+}
+
+/// Go's byo-yomi on the command line: white's move 30 s into its only period is in time, the
+/// next one over a minute is not.
+#[test]
+fn gos_periods_show_in_play_and_the_last_one_ends_the_game() {
+    let v = play_json(&["play", "go", "--param", "size=9", "--clock", "club", "E5@3600", "E6@3630", "--json"]);
+    assert_eq!(v["status"], "ongoing");
+    assert_eq!(v["periods"]["white"], 1);
+    assert_eq!(v["clocks"]["white"], 60.0);
+    let v = play_json(&[
+        "play", "go", "--param", "size=9", "--clock", "club", "E5@3600", "E6@3630", "D5@61", "--json",
+    ]);
+    assert_eq!(v["reason"], "flag-fall");
+    assert_eq!(v["winner"], "white");
+    assert_eq!(v["periods"]["black"], 0);
+}
+
+/// What `--clock` and `@` refuse, each with a message naming what and where, exit 1.
+#[test]
+fn clock_arguments_are_checked() {
+    for (args, says) in [
+        (
+            &["play", "chess", "--clock", "bullet", "e4"][..],
+            "the ruleset's are classical, rapid, blitz",
+        ),
+        (&["play", "chess", "e4@3"][..], "a move's time needs a clock"),
+        (
+            &["play", "chess", "--clock", "300", "e4@30x"][..],
+            "`30x` after `@` is not a number of seconds",
+        ),
+        (&["play", "chess", "--clock", "40/x", "e4"][..], "TimeControl field `40/x`"),
+        (
+            &["play", "chess", "--clock", "blitz", "e4@181"][..],
+            "the flag fell, and the ruleset has no end rule for it",
+        ),
+    ] {
+        let out = common::arbiter(args);
+        assert_eq!(out.code, Some(1), "{args:?}");
+        assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+    }
+}

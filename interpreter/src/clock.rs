@@ -153,7 +153,11 @@ impl Clocks {
         let period = self.control.byoyomi.map_or(0, |(_, p)| p);
         [0, 1].map(|i| {
             let c = &self.sides[i];
-            let ms = if c.in_byoyomi { period } else { c.left_ms };
+            let ms = match (c.in_byoyomi, c.periods_left) {
+                (true, 0) => 0,
+                (true, _) => period,
+                (false, _) => c.left_ms,
+            };
             ms as f64 / 1000.0
         })
     }

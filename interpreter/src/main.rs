@@ -118,6 +118,11 @@ enum Command {
         /// Mark the chains containing these points dead before counting (go): `--dead D4,E5`.
         #[arg(long, value_delimiter = ',', value_name = "POINTS")]
         dead: Vec<String>,
+        /// Play on a clock: a time control the ruleset names (`classical`), or one in PGN's
+        /// `TimeControl` syntax (`40/5400:900+30`). A move may then carry the seconds it took,
+        /// `e2e4@12.5`; a flag falls when a move takes more than the player has.
+        #[arg(long, value_name = "NAME|TIMECONTROL")]
+        clock: Option<String>,
         moves: Vec<String>,
     },
     /// Play MOVE... and explain the ruling on the last one: legal or not, why, and the clause.
@@ -432,6 +437,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             pgn: pgn_file,
             sgf: sgf_file,
             dead,
+            clock,
             moves,
         } => {
             // A record is read before the ruleset is loaded: an SGF record sets the board size and komi.
@@ -471,7 +477,11 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 }
                 _ => (common.fen.clone(), moves),
             };
-            let mut game = play_line(&e, fen.as_deref(), &moves, json)?;
+            let control = match &clock {
+                Some(text) => Some(time_control(&e, text)?),
+                None => None,
+            };
+            let (mut game, clocks) = play_on_clock(&e, fen.as_deref(), &moves, json, control.as_ref())?;
             let board = &e.rules().board;
             let mut squares = Vec::new();
             for d in &dead {
@@ -482,7 +492,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 }
             }
             game.set_dead(squares);
-            report(&game, json);
+            report(&game, clocks.as_ref(), json);
             Ok(())
         }
         Command::Scenario {
@@ -862,9 +872,79 @@ fn read_record(path: &Path, format: Format) -> Result<GameRecord, Failure> {
 }
 
 fn play_line(engine: &Engine, fen: Option<&str>, moves: &[String], json: bool) -> Result<Game, Failure> {
+    play_on_clock(engine, fen, moves, json, None).map(|(g, _)| g)
+}
+
+/// The time control `--clock` names: one of the ruleset's, or a PGN `TimeControl` value.
+fn time_control(engine: &Engine, text: &str) -> Result<arbiter::clock::TimeControl, Failure> {
+    let rules = engine.rules();
+    if let Some(c) = rules.clocks.iter().find(|c| c.name == text.trim()) {
+        return Ok(c.clone());
+    }
+    let named = if rules.clocks.is_empty() {
+        "the ruleset names no time control".to_string()
+    } else {
+        format!(
+            "the ruleset's are {}",
+            rules.clocks.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+        )
+    };
+    match arbiter::clock::parse_pgn_time_control(text) {
+        Ok(Some(c)) => Ok(c),
+        Ok(None) => Err(Failure::input(format!("--clock {text}: an untimed or unknown control; {named}"))),
+        Err(e) if text.chars().any(|c| c.is_ascii_digit()) => Err(Failure::input(format!("--clock {text}: {e}"))),
+        Err(_) => Err(Failure::input(format!("--clock {text}: no such time control; {named}"))),
+    }
+}
+
+/// Splits `e2e4@12.5` into the move and the seconds it took.
+fn timed_move(text: &str) -> Result<(&str, Option<u64>), String> {
+    let Some((mv, secs)) = text.rsplit_once('@') else {
+        return Ok((text, None));
+    };
+    match secs.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 && s * 1000.0 <= arbiter::clock::MAX_TIME_MS as f64 => {
+            Ok((mv, Some((s * 1000.0).round() as u64)))
+        }
+        _ => Err(format!("`{secs}` after `@` is not a number of seconds (0 to 3,600,000)")),
+    }
+}
+
+/// [`play_line`] on a clock: each move's time (`@seconds`, none counts as 0) is charged to its
+/// player before the move is made; a move that takes more than the player has is not made, and the
+/// flag falls (the game's end rules with `flag fallen` rule on it).
+fn play_on_clock(
+    engine: &Engine,
+    fen: Option<&str>,
+    moves: &[String],
+    json: bool,
+    control: Option<&arbiter::clock::TimeControl>,
+) -> Result<(Game, Option<arbiter::clock::Clocks>), Failure> {
     let start = start(engine, fen)?;
     let mut game = Game::new(engine.clone(), start);
+    let mut clocks = control.map(arbiter::clock::Clocks::new);
     for (i, text) in moves.iter().enumerate() {
+        let (text, spent) = timed_move(text).map_err(|e| Failure::input(format!("move {} `{text}`: {e}", i + 1)))?;
+        if spent.is_some() && clocks.is_none() {
+            return Err(Failure::input(format!(
+                "move {} `{text}@…`: a move's time needs a clock (`--clock NAME`)",
+                i + 1
+            )));
+        }
+        if let Some(c) = clocks.as_mut()
+            && game.outcome().status == arbiter::game::Status::Ongoing
+            && c.spend(game.current().side_to_move().index(), spent.unwrap_or(0)).is_err()
+        {
+            game.flag_fall();
+            if game.outcome().status == arbiter::game::Status::Ongoing {
+                return Err(Failure::input(format!(
+                    "move {} `{text}`: the flag fell, and the ruleset has no end rule for it (`flag fallen`)",
+                    i + 1
+                )));
+            }
+            continue;
+        }
+        let text = &text.to_string();
         let pos = game.current().clone();
         let outcome = game.outcome();
         let found: Result<Move, arbiter::game::Illegal> = if outcome.status != arbiter::game::Status::Ongoing {
@@ -899,38 +979,45 @@ fn play_line(engine: &Engine, fen: Option<&str>, moves: &[String], json: bool) -
             }
         }
     }
-    Ok(game)
+    Ok((game, clocks))
 }
 
-fn report(game: &Game, json: bool) {
+fn report(game: &Game, clocks: Option<&arbiter::clock::Clocks>, json: bool) {
     let pos = game.current();
     let rules = pos.rules();
     let o = game.outcome();
     let side = |s: arbiter::model::Side| rules.players[s.index()].name.clone();
+    let names = [rules.players[0].name.clone(), rules.players[1].name.clone()];
     if json {
-        outln!(
-            "{}",
-            json!({
-                "position": pos.fen(),
-                "to_move": side(pos.side_to_move()),
-                "ply": game.ply(),
-                "status": o.status.as_str(),
-                "winner": o.winner.map(side),
-                "reason": o.reason,
-                "clause": o.clause,
-                "claimable": o.claimable.iter().map(|c| c.0.clone()).collect::<Vec<_>>(),
-                "claim_moves": o.claim_moves.iter().map(|(reason, moves)| {
-                    (reason.clone(), json!(moves.iter().map(|m| uci::to_text(pos, *m)).collect::<Vec<_>>()))
-                }).collect::<serde_json::Map<String, serde_json::Value>>(),
-                "result": o.result_text(rules),
-                "score": o.score.map(|s| json!({
-                    rules.players[0].name.clone(): s.points[0],
-                    rules.players[1].name.clone(): s.points[1],
-                })),
-                "check": pos.in_check(),
-                "message": o.message(pos),
-            })
-        );
+        let mut v = json!({
+            "position": pos.fen(),
+            "to_move": side(pos.side_to_move()),
+            "ply": game.ply(),
+            "status": o.status.as_str(),
+            "winner": o.winner.map(side),
+            "reason": o.reason,
+            "clause": o.clause,
+            "claimable": o.claimable.iter().map(|c| c.0.clone()).collect::<Vec<_>>(),
+            "claim_moves": o.claim_moves.iter().map(|(reason, moves)| {
+                (reason.clone(), json!(moves.iter().map(|m| uci::to_text(pos, *m)).collect::<Vec<_>>()))
+            }).collect::<serde_json::Map<String, serde_json::Value>>(),
+            "result": o.result_text(rules),
+            "score": o.score.map(|s| json!({
+                rules.players[0].name.clone(): s.points[0],
+                rules.players[1].name.clone(): s.points[1],
+            })),
+            "check": pos.in_check(),
+            "message": o.message(pos),
+        });
+        if let Some(c) = clocks {
+            let left = c.seconds_left();
+            v["clock"] = json!(c.control.name);
+            v["clocks"] = json!({names[0].clone(): left[0], names[1].clone(): left[1]});
+            if c.control.byoyomi.is_some() {
+                v["periods"] = json!({names[0].clone(): c.sides[0].periods_left, names[1].clone(): c.sides[1].periods_left});
+            }
+        }
+        outln!("{v}");
         return;
     }
     outln!("position: {}", pos.fen());
@@ -940,6 +1027,26 @@ fn report(game: &Game, json: bool) {
         if pos.in_check() { " (in check)" } else { "" }
     );
     outln!("ply:      {}", game.ply());
+    if let Some(c) = clocks {
+        let left = c.seconds_left();
+        let shown = |i: usize| {
+            let s = left[i].round() as u64;
+            let periods = match c.control.byoyomi {
+                Some(_) => {
+                    let n = c.sides[i].periods_left;
+                    let periods = format!("{n} period{}", if n == 1 { "" } else { "s" });
+                    if c.sides[i].in_byoyomi {
+                        format!(" (byo-yomi, {periods} left)")
+                    } else {
+                        format!(" + {periods}")
+                    }
+                }
+                None => String::new(),
+            };
+            format!("{} {}:{:02}:{:02}{periods}", names[i], s / 3600, s / 60 % 60, s % 60)
+        };
+        outln!("clocks:   {}, {} ({})", shown(0), shown(1), c.control.name);
+    }
     if let Some(s) = o.score {
         outln!(
             "score:    {} {}, {} {} (komi {} to {})",

@@ -394,6 +394,8 @@ pub enum Condition {
     CheckingThroughout,
     /// The last moves were this many passes in a row.
     Passes(u32),
+    /// The side to move's flag fell: its time ran out under the game's clock.
+    FlagFallen,
     /// The mover has `n` (exactly `n`, when `exact`) pieces in a row along one of the directions.
     InARow {
         n: u32,

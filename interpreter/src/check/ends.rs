@@ -282,6 +282,7 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, h
             let zone = board::zone_by_side(cx, z);
             Condition::KindIn(kind?, zone?)
         }
+        ast::Condition::FlagFallen(_) => Condition::FlagFallen,
         ast::Condition::CheckingThroughout(span) => {
             if !has_check {
                 cx.error(

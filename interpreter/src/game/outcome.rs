@@ -318,6 +318,7 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) ->
                 None => parts.push("one side gave check with every move of the repetition".to_string()),
             },
             Condition::Passes(n) => parts.push(format!("the last {n} moves were passes")),
+            Condition::FlagFallen => parts.push(format!("{}'s time ran out (the flag fell)", name(pos.side_to_move()))),
         }
     }
     if rule.verdict == Verdict::MostPieces {
@@ -352,6 +353,8 @@ pub struct Game {
     checks: Vec<bool>,
     /// A draw claimed by the side to move: the reason, its clause, and the ply it was claimed at.
     claimed: Option<(String, Option<String>, usize)>,
+    /// The ply at which the side to move's flag fell (its time ran out), if it did.
+    flag_fell: Option<usize>,
 }
 
 impl Game {
@@ -367,6 +370,7 @@ impl Game {
             keys: vec![key],
             checks: vec![check],
             claimed: None,
+            flag_fell: None,
         }
     }
     pub fn engine(&self) -> &Engine {
@@ -460,6 +464,11 @@ impl Game {
             None => Err(open.into_iter().map(|(r, _)| r).collect()),
         }
     }
+    /// The side to move's time has run out (its flag fell): the end rules with `flag fallen` rule
+    /// on it from now on, until the move before is taken back.
+    pub fn flag_fall(&mut self) {
+        self.flag_fell = Some(self.moves.len());
+    }
     /// The draw claimed in the current position, if one was: its reason code.
     pub fn claimed(&self) -> Option<&str> {
         self.claimed.as_ref().filter(|c| c.2 == self.moves.len()).map(|c| c.0.as_str())
@@ -468,6 +477,9 @@ impl Game {
     pub fn undo(&mut self) -> Option<Move> {
         if self.claimed.as_ref().is_some_and(|c| c.2 == self.moves.len()) {
             self.claimed = None;
+        }
+        if self.flag_fell.is_some_and(|p| p >= self.moves.len()) {
+            self.flag_fell = None;
         }
         let m = self.moves.pop()?;
         let mut gone = self.positions.pop().expect("a position follows every move");
@@ -679,6 +691,10 @@ pub(crate) trait History {
     fn perpetual_checker(&self) -> Option<Side>;
     /// How many of the last moves were passes.
     fn trailing_passes(&self) -> usize;
+    /// The side to move's time ran out (only a game on a clock knows).
+    fn flag_fallen(&self) -> bool {
+        false
+    }
 }
 
 impl History for Game {
@@ -690,6 +706,9 @@ impl History for Game {
     }
     fn trailing_passes(&self) -> usize {
         Game::trailing_passes(self)
+    }
+    fn flag_fallen(&self) -> bool {
+        self.flag_fell == Some(self.ply())
     }
 }
 
@@ -712,6 +731,7 @@ pub(crate) fn rule_holds(
             checker.is_some()
         }
         Condition::Passes(n) => history.trailing_passes() >= *n as usize,
+        Condition::FlagFallen => history.flag_fallen(),
         _ => pos.end_condition_holds(ri, ci),
     });
     holds.then_some(checker)

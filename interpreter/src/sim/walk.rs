@@ -70,7 +70,8 @@ impl Hasher for KeyHasher {
 /// What the ruleset's automatic end rules need recorded, decided once per ruleset.
 #[derive(Clone, Debug)]
 struct Needs {
-    /// The automatic end rules (claimable draws are never claimed in a simulated game), by index.
+    /// The automatic end rules (claimable draws are never claimed in a simulated game, and no
+    /// flag falls in one), by index.
     auto: Arc<[usize]>,
     /// Repetition keys: a rule counts occurrences of a position.
     keys: bool,
@@ -83,8 +84,10 @@ struct Needs {
 
 impl Needs {
     fn of(rules: &Rules, pos: &Position) -> Needs {
+        // A simulated game has no clock: rules that need a flag to fall never hold in it.
         let auto: Vec<usize> = (0..rules.end_rules.len())
             .filter(|&i| rules.end_rules[i].verdict != Verdict::ClaimableDraw)
+            .filter(|&i| !rules.end_rules[i].conditions.contains(&Condition::FlagFallen))
             .collect();
         let conds = || auto.iter().flat_map(|&i| rules.end_rules[i].conditions.iter());
         Needs {

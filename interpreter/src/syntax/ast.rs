@@ -430,6 +430,7 @@ pub enum Condition {
     NoneOf(Vec<Ident>, Span),
     CheckingThroughout(Span),
     Passes(Count, Span),
+    FlagFallen(Span),
     /// `[exactly] N in a row along DIRS`.
     InARow {
         exact: bool,

@@ -1567,6 +1567,7 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
             Rule::cond_no_legal_move => r.conditions.push(Condition::NoLegalMove(cspan)),
             Rule::cond_in_check => r.conditions.push(Condition::InCheck(cspan)),
             Rule::cond_checking => r.conditions.push(Condition::CheckingThroughout(cspan)),
+            Rule::cond_flag => r.conditions.push(Condition::FlagFallen(cspan)),
             Rule::cond_passes => {
                 let n = cx.count(c.into_inner().next().expect("grammar: passes count"));
                 r.conditions.push(Condition::Passes(n, cspan));
