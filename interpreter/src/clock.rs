@@ -163,6 +163,49 @@ impl Clocks {
     }
 }
 
+/// Splits a move written with the seconds it took, `e2e4@12.5`, into the move and milliseconds.
+/// The time is what follows the last `@` when it starts like a number: a drop (`P@e4`) has no time
+/// (`P@e4@3` does). On a board whose squares are named by numbers alone, give a drop's time always.
+///
+/// # Errors
+/// What follows `@` starts like a number but is not a number of seconds from 0 to 3,600,000.
+pub fn split_timed(text: &str) -> Result<(&str, Option<u64>), String> {
+    let Some((mv, secs)) = text.rsplit_once('@') else {
+        return Ok((text, None));
+    };
+    if !secs.trim_start().starts_with(|c: char| c.is_ascii_digit() || c == '.' || c == '-') {
+        return Ok((text, None));
+    }
+    match secs.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 && s * 1000.0 <= MAX_TIME_MS as f64 => Ok((mv, Some((s * 1000.0).round() as u64))),
+        _ => Err(format!("`{secs}` after `@` is not a number of seconds (0 to 3,600,000)")),
+    }
+}
+
+/// The control `name` of `rules` (`classical`), or one written as a PGN `TimeControl` value.
+///
+/// # Errors
+/// Neither: the message lists the ruleset's controls.
+pub fn find_control(rules: &crate::model::Rules, name: &str) -> Result<TimeControl, String> {
+    if let Some(c) = rules.clocks.iter().find(|c| c.name == name.trim()) {
+        return Ok(c.clone());
+    }
+    let named = if rules.clocks.is_empty() {
+        "the ruleset names no time control".to_string()
+    } else {
+        format!(
+            "the ruleset's are {}",
+            rules.clocks.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+        )
+    };
+    match parse_pgn_time_control(name) {
+        Ok(Some(c)) => Ok(c),
+        Ok(None) => Err(format!("`{name}`: an untimed or unknown control; {named}")),
+        Err(e) if name.chars().any(|c| c.is_ascii_digit()) => Err(format!("`{name}`: {e}")),
+        Err(_) => Err(format!("`{name}`: no such time control; {named}")),
+    }
+}
+
 /// Why a PGN `TimeControl` value could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TimeControlError {
@@ -376,6 +419,17 @@ mod tests {
         let mut clocks = Clocks::new(&control(vec![stage(None, 5 * MIN, false)], None));
         clocks.spend(0, 5 * MIN).expect("exactly the time is in time");
         assert_eq!(clocks.spend(0, 1), Err(FlagFall { side: 0, over_ms: 1 }));
+    }
+
+    #[test]
+    fn a_moves_time_follows_its_last_at_sign_and_a_drop_is_not_a_time() {
+        assert_eq!(split_timed("e2e4@12.5"), Ok(("e2e4", Some(12_500))));
+        assert_eq!(split_timed("e2e4"), Ok(("e2e4", None)));
+        assert_eq!(split_timed("P@e4"), Ok(("P@e4", None)));
+        assert_eq!(split_timed("P@e4@3"), Ok(("P@e4", Some(3000))));
+        assert!(split_timed("e4@30x").is_err());
+        assert!(split_timed("e4@-1").is_err());
+        assert!(split_timed("e4@1e12").is_err());
     }
 
     #[test]

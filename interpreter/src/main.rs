@@ -877,37 +877,7 @@ fn play_line(engine: &Engine, fen: Option<&str>, moves: &[String], json: bool) -
 
 /// The time control `--clock` names: one of the ruleset's, or a PGN `TimeControl` value.
 fn time_control(engine: &Engine, text: &str) -> Result<arbiter::clock::TimeControl, Failure> {
-    let rules = engine.rules();
-    if let Some(c) = rules.clocks.iter().find(|c| c.name == text.trim()) {
-        return Ok(c.clone());
-    }
-    let named = if rules.clocks.is_empty() {
-        "the ruleset names no time control".to_string()
-    } else {
-        format!(
-            "the ruleset's are {}",
-            rules.clocks.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
-        )
-    };
-    match arbiter::clock::parse_pgn_time_control(text) {
-        Ok(Some(c)) => Ok(c),
-        Ok(None) => Err(Failure::input(format!("--clock {text}: an untimed or unknown control; {named}"))),
-        Err(e) if text.chars().any(|c| c.is_ascii_digit()) => Err(Failure::input(format!("--clock {text}: {e}"))),
-        Err(_) => Err(Failure::input(format!("--clock {text}: no such time control; {named}"))),
-    }
-}
-
-/// Splits `e2e4@12.5` into the move and the seconds it took.
-fn timed_move(text: &str) -> Result<(&str, Option<u64>), String> {
-    let Some((mv, secs)) = text.rsplit_once('@') else {
-        return Ok((text, None));
-    };
-    match secs.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 && s * 1000.0 <= arbiter::clock::MAX_TIME_MS as f64 => {
-            Ok((mv, Some((s * 1000.0).round() as u64)))
-        }
-        _ => Err(format!("`{secs}` after `@` is not a number of seconds (0 to 3,600,000)")),
-    }
+    arbiter::clock::find_control(engine.rules(), text).map_err(|e| Failure::input(format!("--clock {e}")))
 }
 
 /// [`play_line`] on a clock: each move's time (`@seconds`, none counts as 0) is charged to its
@@ -924,7 +894,7 @@ fn play_on_clock(
     let mut game = Game::new(engine.clone(), start);
     let mut clocks = control.map(arbiter::clock::Clocks::new);
     for (i, text) in moves.iter().enumerate() {
-        let (text, spent) = timed_move(text).map_err(|e| Failure::input(format!("move {} `{text}`: {e}", i + 1)))?;
+        let (text, spent) = arbiter::clock::split_timed(text).map_err(|e| Failure::input(format!("move {} `{text}`: {e}", i + 1)))?;
         if spent.is_some() && clocks.is_none() {
             return Err(Failure::input(format!(
                 "move {} `{text}@…`: a move's time needs a clock (`--clock NAME`)",

@@ -66,6 +66,16 @@ impl Outcome {
                 let w = if m > 0.0 { 0 } else { 1 };
                 Some(format!("{}+{}", rules.players[w].fen.to_uppercase(), m.abs()))
             }
+            // A game that counts by area, won on time, is written as its records write it (`W+T`).
+            (None, Status::Win)
+                if rules.end_rules.iter().any(|r| matches!(r.verdict, Verdict::ScoreByArea { .. }))
+                    && rules
+                        .end_rules
+                        .iter()
+                        .any(|r| Some(&r.reason) == self.reason.as_ref() && r.conditions.contains(&Condition::FlagFallen)) =>
+            {
+                self.winner.map(|w| format!("{}+T", rules.players[w.index()].fen.to_uppercase()))
+            }
             _ => self.result().map(str::to_string),
         }
     }

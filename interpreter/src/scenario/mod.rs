@@ -36,6 +36,10 @@ pub struct Scenario {
     /// The clause of the rule book this scenario checks: `"Chess, Movement [5.1]: castling ..."` (the rule book as `rulesets/RULES.md` titles it, then the article).
     #[serde(default)]
     pub rule: Option<String>,
+    /// Play on a clock: a time control of the ruleset (`rapid-30`) or a PGN `TimeControl` value.
+    /// Moves may then carry the seconds they took, `h3e3@100`.
+    #[serde(default)]
+    pub clock: Option<String>,
     /// Where play starts (default: the ruleset's setup).
     #[serde(default)]
     pub start: Start,
@@ -200,6 +204,8 @@ pub enum Expect {
     Score { black: f64, white: f64 },
     /// Exactly these draws (reason codes) may be claimed by the side to move.
     Claimable(Vec<String>),
+    /// The seconds left on each clock, first player then second (in byo-yomi, the period's).
+    Clocks { first: f64, second: f64 },
     /// The position's FEN.
     Fen(String),
 }
@@ -256,6 +262,7 @@ impl fmt::Display for Expect {
             }
             Expect::Result(r) => write!(f, "result {r}"),
             Expect::Score { black, white } => write!(f, "score black {black}, white {white} (before komi)"),
+            Expect::Clocks { first, second } => write!(f, "clocks at {first} s and {second} s"),
             Expect::Claimable(v) if v.is_empty() => write!(f, "no claimable draw"),
             Expect::Claimable(v) => write!(f, "claimable draws exactly [{}]", v.join(", ")),
             Expect::Fen(s) => write!(f, "FEN {s}"),

@@ -360,9 +360,19 @@ impl Runner {
                 }
             }
         }
+        let mut timer = match &scenario.clock {
+            Some(name) => Some(Timer {
+                clocks: crate::clock::Clocks::new(
+                    &crate::clock::find_control(&rules, name).map_err(|e| ScenarioError::new(path, format!("clock: {e}")))?,
+                ),
+                before: Vec::new(),
+            }),
+            None => None,
+        };
         let mut game = Game::new(engine, start);
         for (i, m) in record.iter().enumerate() {
-            play_text(&mut game, m).map_err(|e| ScenarioError::new(path, format!("start: move {} of the record (`{m}`): {e}", i + 1)))?;
+            play_text(&mut game, &mut None, m)
+                .map_err(|e| ScenarioError::new(path, format!("start: move {} of the record (`{m}`): {e}", i + 1)))?;
         }
         let mut checked = 0;
         for (i, (step, (highlight, arrows))) in scenario.steps.iter().zip(annotations).enumerate() {
@@ -377,7 +387,7 @@ impl Runner {
                 return Err(interrupted());
             }
             let before = game.ply();
-            let played = act(&mut game, step.action.as_ref());
+            let played = act(&mut game, &mut timer, step.action.as_ref());
             let moves: Vec<String> = game.moves()[before.min(game.ply())..]
                 .iter()
                 .zip(&game.positions()[before.min(game.ply())..])
@@ -406,7 +416,7 @@ impl Runner {
             // failed is the report's failure.
             let mut first_failure = None;
             for e in &step.expect {
-                let result = expect(&game, e, &self.stop);
+                let result = expect(&game, timer.as_ref(), e, &self.stop);
                 if self.stop.load(Ordering::Relaxed) {
                     return Err(interrupted());
                 }
@@ -588,8 +598,30 @@ fn refusal(game: &Game, text: &str) -> String {
     }
 }
 
-/// Plays one move if the game goes on and the text names a legal move.
-fn play_text(game: &mut Game, text: &str) -> Result<(), String> {
+/// The game's clocks, with what they read before each move they charged (by ply), so that a
+/// take-back sets them back.
+struct Timer {
+    clocks: crate::clock::Clocks,
+    before: Vec<(usize, crate::clock::Clocks)>,
+}
+
+/// Plays one move if the game goes on and the text names a legal move. On a clock the move's time
+/// (`e2e4@12.5`; none is 0) is charged first: past what the player has, the flag falls instead.
+fn play_text(game: &mut Game, timer: &mut Option<Timer>, text: &str) -> Result<(), String> {
+    let (text, spent) = crate::clock::split_timed(text)?;
+    if spent.is_some() && timer.is_none() {
+        return Err(format!("`{text}@…` gives a move's time, but the scenario has no `clock`"));
+    }
+    if let Some(t) = timer.as_mut()
+        && game.outcome().status == Status::Ongoing
+        && find_move(game.current(), text).is_some()
+    {
+        t.before.push((game.ply(), t.clocks.clone()));
+        if t.clocks.spend(game.current().side_to_move().index(), spent.unwrap_or(0)).is_err() {
+            game.flag_fall();
+            return Ok(());
+        }
+    }
     let found = (game.outcome().status == Status::Ongoing)
         .then(|| find_move(game.current(), text))
         .flatten();
@@ -603,13 +635,13 @@ fn play_text(game: &mut Game, text: &str) -> Result<(), String> {
 }
 
 /// Does a step's action. Error: (what was expected, what happened).
-fn act(game: &mut Game, action: Option<&Action>) -> Result<(), (String, String)> {
+fn act(game: &mut Game, timer: &mut Option<Timer>, action: Option<&Action>) -> Result<(), (String, String)> {
     match action {
         None => Ok(()),
-        Some(Action::Play(text)) => play_text(game, text).map_err(|a| (format!("`{text}` is playable"), a)),
+        Some(Action::Play(text)) => play_text(game, timer, text).map_err(|a| (format!("`{text}` is playable"), a)),
         Some(Action::Line(moves)) => {
             for (i, text) in moves.iter().enumerate() {
-                play_text(game, text).map_err(|a| (format!("`{text}` (move {} of the line) is playable", i + 1), a))?;
+                play_text(game, timer, text).map_err(|a| (format!("`{text}` (move {} of the line) is playable", i + 1), a))?;
             }
             Ok(())
         }
@@ -650,6 +682,14 @@ fn act(game: &mut Game, action: Option<&Action>) -> Result<(), (String, String)>
                     return Err((format!("{n} moves to take back"), format!("only {had} moves were played")));
                 }
             }
+            if let Some(t) = timer.as_mut() {
+                while let Some((p, c)) = t.before.last()
+                    && *p >= game.ply()
+                {
+                    t.clocks = c.clone();
+                    t.before.pop();
+                }
+            }
             Ok(())
         }
     }
@@ -674,7 +714,7 @@ fn missing_mentions(message: &str, mentions: &[String]) -> Vec<String> {
 }
 
 /// Tests one expectation; the error is what holds instead.
-fn expect(game: &Game, e: &Expect, stop: &Arc<AtomicBool>) -> Result<(), String> {
+fn expect(game: &Game, timer: Option<&Timer>, e: &Expect, stop: &Arc<AtomicBool>) -> Result<(), String> {
     let pos = game.current();
     let rules = pos.rules();
     let side = |s: crate::model::Side| rules.players[s.index()].name.clone();
@@ -838,6 +878,21 @@ fn expect(game: &Game, e: &Expect, stop: &Arc<AtomicBool>) -> Result<(), String>
         Expect::Result(r) => {
             let have = game.outcome().result_text(rules).unwrap_or_else(|| "*".to_string());
             if have == *r { Ok(()) } else { Err(format!("result {have}")) }
+        }
+        Expect::Clocks { first, second } => {
+            let Some(t) = timer else {
+                return Err("no clock (the scenario has no `clock`)".to_string());
+            };
+            let [a, b] = t.clocks.seconds_left();
+            if (a - first).abs() < 1e-9 && (b - second).abs() < 1e-9 {
+                Ok(())
+            } else {
+                Err(format!(
+                    "clocks at {a} s ({}) and {b} s ({})",
+                    side(Side::FIRST),
+                    side(Side::SECOND)
+                ))
+            }
         }
         Expect::Score { black, white } => {
             let Some(komi) = rules.end_rules.iter().find_map(|r| match r.verdict {
