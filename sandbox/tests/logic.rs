@@ -395,6 +395,27 @@ fn a_promotion_click_asks_for_the_kind_and_plays_the_one_chosen() {
 }
 
 #[test]
+fn a_click_that_cancels_a_promotion_choice_is_not_judged_as_a_move() {
+    let mut app = app("scenarios/chess/promotion-to-each-kind.ron");
+    let (a7, a8) = (square(&app, "a7"), square(&app, "a8"));
+    send(&mut app, Clicked(a7));
+    send(&mut app, Clicked(a8));
+    assert!(session(&app).choice.is_some());
+    // An empty square no move of the selected piece reaches: a7-a5 would be refused.
+    let away = (0..session(&app).engine.rules().board.squares())
+        .find(|&sq| sq != a7 && session(&app).game.current().piece_at(sq).is_none() && !session(&app).targets.contains(&sq))
+        .expect("an empty square");
+    send(&mut app, Clicked(away));
+    let s = session(&app);
+    assert!(s.choice.is_none(), "the choice is cancelled");
+    assert!(s.refusal.is_none(), "and the click is not judged: {:?}", s.refusal);
+    assert_eq!((s.game.ply(), s.selected), (0, Some(a7)), "nothing played, the piece still selected");
+    // The same target again asks again.
+    send(&mut app, Clicked(a8));
+    assert!(session(&app).choice.is_some());
+}
+
+#[test]
 fn take_back_restores_the_previous_position() {
     let mut app = app("chess");
     let start = fen(&app);
