@@ -21,6 +21,7 @@ pub mod panel;
 pub mod recompile;
 pub mod reload;
 pub mod replay;
+pub mod scoring;
 pub mod session;
 pub mod shot;
 pub mod sim_window;

@@ -10,7 +10,7 @@
 //! [`Apply`]) applied by the session's systems, so the board is redrawn only when the game changes.
 
 use arbiter::game::{MoveKind, Status};
-use arbiter::model::{KindId, Rules, Side, Verdict};
+use arbiter::model::{KindId, Rules, Side};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -18,6 +18,7 @@ use crate::computer::{Computer, Seats};
 use crate::editor;
 use crate::layout::View;
 use crate::replay::{Autoplay, SPEEDS};
+use crate::scoring;
 use crate::session::{Action, Apply, Brush, Edit, Mode, Replay, Session, Tools};
 use crate::sim_window::player_picker;
 use crate::simulate::Simulation;
@@ -128,26 +129,12 @@ fn status(ui: &mut egui::Ui, session: &Session, view: Option<&mut ResMut<View>>,
     score(ui, session, rules);
 }
 
-/// The area count, for rulesets that score by area.
+/// The area count, for rulesets that score by area: final once the game is over, else an estimate.
 fn score(ui: &mut egui::Ui, session: &Session, rules: &Rules) {
-    let Some(komi) = rules.end_rules.iter().find_map(|r| match r.verdict {
-        Verdict::ScoreByArea { komi } => Some(komi),
-        _ => None,
-    }) else {
+    let Some(line) = scoring::score_line(&session.game) else {
         return;
     };
-    let s = session.game.outcome().score.unwrap_or_else(|| session.game.area_score(komi));
-    let [a, b] = [&rules.players[0].name, &rules.players[1].name];
-    let m = s.margin();
-    let lead = match m {
-        m if m > 0.0 => format!("{a} by {m}"),
-        m if m < 0.0 => format!("{b} by {}", -m),
-        _ => "a tie".to_string(),
-    };
-    ui.label(format!(
-        "Score: {a} {}, {b} {} + komi {} — {lead}",
-        s.points[0], s.points[1], s.komi
-    ));
+    ui.label(line);
     let dead = session.game.dead();
     if !dead.is_empty() {
         let names: Vec<String> = dead.iter().map(|&sq| rules.board.name(sq)).collect();
