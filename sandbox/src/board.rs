@@ -2,17 +2,21 @@
 //! when the ruleset says so), lines through points or a rhombus of hexagons, the ruleset's drawings
 //! (river, lines, dots), the edges a `connects` end rule asks each player to join (in that player's
 //! colour), coordinate names, pieces as discs with their kind's glyph, the pieces in each player's
-//! hand with their counts, and the path of a move of several legs with the squares it jumped. No game
+//! hand with their counts, and the path of a move of several legs with the squares it jumped; targets
+//! (a ring where the selected piece takes, a dot where it does not), a ring on the piece the last
+//! move placed, and while scoring the dead stones faded and crossed and each point's owner. No game
 //! is named here.
 //!
 //! Two layers, each despawned and drawn anew: the board itself ([`Fixed`]) when the ruleset is replaced
 //! (`Session::generation`) or the [`View`] turns; the pieces and marks ([`Transient`]) whenever the
 //! session or the view changes.
 
+use arbiter::game::MoveKind;
 use arbiter::model::{Board, Condition, Drawing, Rules, Side, SquareSet};
 use bevy::prelude::*;
 
 use crate::layout::{Layout, View};
+use crate::scoring;
 use crate::session::Session;
 
 use crate::GLYPH_FONT;
@@ -30,6 +34,8 @@ const TARGET: Color = Color::srgba(0.10, 0.45, 0.85, 0.80);
 const ARROW: Color = Color::srgba(0.90, 0.20, 0.15, 0.80);
 /// The legs of the last move when it has several, or jumps.
 const PATH: Color = Color::srgba(0.15, 0.55, 0.20, 0.90);
+/// How opaque a stone of a chain marked dead is drawn.
+const DEAD_ALPHA: f32 = 0.4;
 /// Under the pieces in a hand.
 const HAND_TRAY: Color = Color::srgb(0.38, 0.36, 0.33);
 /// Cells of a hex board.
@@ -52,6 +58,21 @@ struct Fixed;
 /// Pieces, highlights, targets, arrows.
 #[derive(Component, Clone, Copy)]
 struct Transient;
+
+/// What a mark on the board says, beside its [`Transient`] tag (tests read it).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Marked {
+    /// A target the selected piece reaches by taking: a ring round the square.
+    CaptureTarget,
+    /// A target reached without taking: a dot.
+    QuietTarget,
+    /// The piece the last move put on the board (a placement or a drop): a ring on top of it.
+    LastPlaced,
+    /// A stone of a chain marked dead: drawn faded, with a cross.
+    Dead,
+    /// A point counted for a player while scoring: a small square in their colour.
+    Territory(Side),
+}
 
 /// A player's colour, from the player's name when it is a colour word, else light for the first player
 /// and dark for the second.
@@ -91,7 +112,7 @@ fn is_crowned(glyph: &str) -> bool {
 }
 
 /// A straight stroke from `a` to `b`, tagged with `tag`.
-fn line(commands: &mut Commands, a: Vec2, b: Vec2, width: f32, color: Color, z: f32, tag: impl Component) {
+fn line(commands: &mut Commands, a: Vec2, b: Vec2, width: f32, color: Color, z: f32, tag: impl Bundle) {
     let d = b - a;
     commands.spawn((
         Sprite {
@@ -104,7 +125,7 @@ fn line(commands: &mut Commands, a: Vec2, b: Vec2, width: f32, color: Color, z: 
     ));
 }
 
-fn rect(commands: &mut Commands, at: Vec2, size: Vec2, color: Color, z: f32, tag: impl Component) {
+fn rect(commands: &mut Commands, at: Vec2, size: Vec2, color: Color, z: f32, tag: impl Bundle) {
     commands.spawn((
         Sprite {
             color,
@@ -354,7 +375,7 @@ impl PieceMeshes {
 }
 
 /// One piece at `at`: a disc in its player's colour with a rim, and its kind's glyph (or a ring, for
-/// a crowned shape).
+/// a crowned shape); `alpha` below 1 fades it (a dead stone).
 #[allow(clippy::too_many_arguments)]
 fn draw_piece(
     commands: &mut Commands,
@@ -365,11 +386,13 @@ fn draw_piece(
     at: Vec2,
     kind: arbiter::model::KindId,
     side: Side,
+    alpha: f32,
 ) {
-    let colour = side_colour(&rules.players[side.index()].name, side);
+    let solid = side_colour(&rules.players[side.index()].name, side);
+    let colour = solid.with_alpha(alpha);
     commands.spawn((
         Mesh2d(shapes.rim.clone()),
-        MeshMaterial2d(materials.add(contrast(colour).with_alpha(0.8))),
+        MeshMaterial2d(materials.add(contrast(solid).with_alpha(0.8 * alpha))),
         Transform::from_translation(at.extend(4.0)),
         Transient,
     ));
@@ -383,7 +406,7 @@ fn draw_piece(
     if is_crowned(glyph) {
         commands.spawn((
             Mesh2d(shapes.crown.clone()),
-            MeshMaterial2d(materials.add(contrast(colour))),
+            MeshMaterial2d(materials.add(contrast(solid).with_alpha(alpha))),
             Transform::from_translation(at.extend(5.5)),
             Transient,
         ));
@@ -404,7 +427,7 @@ fn draw_piece(
     commands.spawn((
         Text2d::new(glyph.clone()),
         font,
-        TextColor(contrast(colour)),
+        TextColor(contrast(solid).with_alpha(alpha)),
         Transform::from_translation(at.extend(6.0)),
         Transient,
     ));
@@ -459,8 +482,11 @@ fn redraw(
     let shapes = PieceMeshes::new(&mut meshes, cell);
     let dot = meshes.add(Circle::new(cell * 0.14));
     let head = meshes.add(Circle::new(cell * 0.12));
+    let dead = scoring::dead_stones(&session.game);
     for sq in 0..rules.board.squares() {
         let Some((kind, side)) = pos.piece_at(sq) else { continue };
+        let is_dead = dead.binary_search(&sq).is_ok();
+        let alpha = if is_dead { DEAD_ALPHA } else { 1.0 };
         draw_piece(
             &mut commands,
             &mut materials,
@@ -470,7 +496,52 @@ fn redraw(
             layout.center(sq),
             kind,
             side,
+            alpha,
         );
+        if is_dead {
+            let c = layout.center(sq);
+            let arm = Vec2::splat(cell * 0.2);
+            let ink = contrast(side_colour(&rules.players[side.index()].name, side)).with_alpha(0.7);
+            for d in [arm, Vec2::new(arm.x, -arm.y)] {
+                line(&mut commands, c - d, c + d, cell * 0.06, ink, 6.2, (Transient, Marked::Dead));
+            }
+        }
+    }
+    // While scoring: each empty or dead point's owner, a small square in their colour.
+    if let Some(owners) = scoring::territory(&session.game) {
+        for (sq, owner) in owners.into_iter().enumerate() {
+            let Some(side) = owner else { continue };
+            let alive = pos.piece_at(sq).is_some() && dead.binary_search(&sq).is_err();
+            if alive {
+                continue;
+            }
+            let colour = side_colour(&rules.players[side.index()].name, side);
+            let at = layout.center(sq);
+            rect(&mut commands, at, Vec2::splat(cell * 0.34), contrast(colour), 6.4, Transient);
+            rect(
+                &mut commands,
+                at,
+                Vec2::splat(cell * 0.28),
+                colour,
+                6.5,
+                (Transient, Marked::Territory(side)),
+            );
+        }
+    }
+    // The piece the last move put on the board: a ring on it, in its ink, so the stone does not hide it.
+    if let Some((a, b)) = session.last_move()
+        && a == b
+        && let Some((_, side)) = pos.piece_at(b)
+    {
+        let ring = meshes.add(Annulus::new(cell * 0.13, cell * 0.2));
+        let ink = contrast(side_colour(&rules.players[side.index()].name, side));
+        commands.spawn((
+            Mesh2d(ring),
+            MeshMaterial2d(materials.add(ink)),
+            Transform::from_translation(layout.center(b).extend(6.6)),
+            Transient,
+            Marked::LastPlaced,
+        ));
     }
     // The hands, right of the board: each kind held, with its count.
     let kinds = session.hand_kinds();
@@ -505,7 +576,7 @@ fn redraw(
                         Transient,
                     ));
                 }
-                draw_piece(&mut commands, &mut materials, &fonts, &rules, &small, at, kind, side);
+                draw_piece(&mut commands, &mut materials, &fonts, &rules, &small, at, kind, side, 1.0);
                 commands.spawn((
                     Text2d::new(n.to_string()),
                     TextFont::from_font_size(count_size),
@@ -516,12 +587,30 @@ fn redraw(
             }
         }
     }
+    // Targets: a ring round a square the selected piece takes on, a dot where it moves quietly.
+    let takes: Vec<usize> = match session.selected {
+        Some(from) if !session.targets.is_empty() => pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| matches!(m.kind, MoveKind::Form(_) | MoveKind::Castle(_)) && m.from as usize == from)
+            .filter(|m| pos.is_capture(*m))
+            .map(|m| m.to as usize)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let ring = meshes.add(Annulus::new(cell * 0.38, cell * 0.47));
     for &t in &session.targets {
+        let (mesh, what) = if takes.contains(&t) {
+            (ring.clone(), Marked::CaptureTarget)
+        } else {
+            (dot.clone(), Marked::QuietTarget)
+        };
         commands.spawn((
-            Mesh2d(dot.clone()),
+            Mesh2d(mesh),
             MeshMaterial2d(materials.add(TARGET)),
             Transform::from_translation(layout.center(t).extend(7.0)),
             Transient,
+            what,
         ));
     }
     // A move of several legs, or a jump: a line per leg, and a cross on each square jumped.
@@ -733,5 +822,91 @@ mod tests {
         let (white_pawn, black_knight) = (in_hand("P"), in_hand("n"));
         assert!(white_pawn.x > right && white_pawn.y < 0.0, "white's hand below");
         assert!(black_knight.x > right && black_knight.y > 0.0, "black's hand above");
+    }
+
+    /// The marks of kind `what` and where they stand.
+    fn marks(app: &mut App, what: fn(&Marked) -> bool) -> Vec<Vec2> {
+        let mut q = app.world_mut().query::<(&Marked, &Transform)>();
+        q.iter(app.world())
+            .filter(|(m, _)| what(m))
+            .map(|(_, t)| t.translation.truncate())
+            .collect()
+    }
+
+    fn square(app: &App, name: &str) -> usize {
+        let s = app.world().resource::<Session>();
+        s.engine
+            .rules()
+            .board
+            .parse_square(name)
+            .unwrap_or_else(|| panic!("no square {name}"))
+    }
+
+    #[test]
+    fn a_capture_target_is_a_ring_and_a_quiet_one_a_dot() {
+        let mut app = app("chess");
+        app.world_mut()
+            .resource_mut::<Session>()
+            .apply(crate::session::Action::Edit(crate::session::Edit::Fen(
+                "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1".into(),
+            )))
+            .expect("a legal FEN");
+        let (e4, e5, d5) = (square(&app, "e4"), square(&app, "e5"), square(&app, "d5"));
+        app.world_mut().resource_mut::<Session>().click(e4);
+        app.update();
+        let layout = app.world().resource::<BoardLayout>().0;
+        assert_eq!(marks(&mut app, |m| *m == Marked::CaptureTarget), vec![layout.center(d5)]);
+        assert_eq!(marks(&mut app, |m| *m == Marked::QuietTarget), vec![layout.center(e5)]);
+    }
+
+    #[test]
+    fn a_placed_stone_is_marked_on_top_and_dead_stones_fade_beside_the_owners_of_the_points() {
+        let mut app = app("go");
+        let (d4, q16) = (square(&app, "D4"), square(&app, "Q16"));
+        app.world_mut().resource_mut::<Session>().click(d4);
+        app.world_mut().resource_mut::<Session>().click(q16);
+        app.update();
+        let layout = app.world().resource::<BoardLayout>().0;
+        let placed = marks(&mut app, |m| *m == Marked::LastPlaced);
+        assert_eq!(placed, vec![layout.center(q16)], "a ring on the stone just placed, and only there");
+        let z = |app: &mut App, what: Marked| {
+            let mut q = app.world_mut().query::<(&Marked, &Transform)>();
+            q.iter(app.world()).find(|(m, _)| **m == what).map(|(_, t)| t.translation.z)
+        };
+        assert!(
+            z(&mut app, Marked::LastPlaced).expect("drawn") > 5.0,
+            "above the stone's disc (z 5)"
+        );
+        assert!(
+            marks(&mut app, |m| matches!(m, Marked::Territory(_))).is_empty(),
+            "no territory while playing"
+        );
+
+        app.world_mut()
+            .resource_mut::<Session>()
+            .apply(crate::session::Action::MarkDead(q16))
+            .expect("a chain");
+        app.update();
+        let crosses = marks(&mut app, |m| *m == Marked::Dead);
+        assert_eq!(crosses.len(), 2, "two strokes of a cross");
+        assert!(crosses.iter().all(|c| c.distance(layout.center(q16)) < 1.0));
+        // With its only stone dead the second player owns nothing: every point but the first
+        // player's living stone is marked theirs, the dead stone's too.
+        let first = marks(&mut app, |m| *m == Marked::Territory(Side::FIRST));
+        let points = app.world().resource::<Session>().engine.rules().board.squares();
+        assert_eq!(first.len(), points - 1);
+        assert!(first.contains(&layout.center(q16)) && !first.contains(&layout.center(d4)));
+        // The dead stone's disc is faded.
+        let faded = {
+            let mut q = app
+                .world_mut()
+                .query_filtered::<(&MeshMaterial2d<ColorMaterial>, &Transform), With<Transient>>();
+            let mats = app.world().resource::<Assets<ColorMaterial>>();
+            q.iter(app.world())
+                .filter(|(_, t)| t.translation.truncate().distance(layout.center(q16)) < 1.0 && t.translation.z == 5.0)
+                .filter_map(|(m, _)| mats.get(&m.0).map(|c| c.color.alpha()))
+                .collect::<Vec<f32>>()
+        };
+        assert_eq!(faded, vec![DEAD_ALPHA]);
     }
 }

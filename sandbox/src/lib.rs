@@ -153,8 +153,7 @@ mod tests {
         assert!(wanted.iter().any(|(c, _)| *c == '✘'), "the scan sees the panel's marks");
         assert!(wanted.iter().any(|(c, _)| *c == '●'), "the scan sees the rulesets' glyphs");
         for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
-            let missing: Vec<&(char, String)> =
-                wanted.iter().filter(|(c, _)| !c.is_whitespace() && !covers(&family, *c)).collect();
+            let missing: Vec<&(char, String)> = wanted.iter().filter(|(c, _)| !c.is_whitespace() && !covers(&family, *c)).collect();
             assert!(missing.is_empty(), "{family:?} lacks {missing:?}");
         }
     }

@@ -409,7 +409,11 @@ fn a_click_that_cancels_a_promotion_choice_is_not_judged_as_a_move() {
     let s = session(&app);
     assert!(s.choice.is_none(), "the choice is cancelled");
     assert!(s.refusal.is_none(), "and the click is not judged: {:?}", s.refusal);
-    assert_eq!((s.game.ply(), s.selected), (0, Some(a7)), "nothing played, the piece still selected");
+    assert_eq!(
+        (s.game.ply(), s.selected),
+        (0, Some(a7)),
+        "nothing played, the piece still selected"
+    );
     // The same target again asks again.
     send(&mut app, Clicked(a8));
     assert!(session(&app).choice.is_some());
