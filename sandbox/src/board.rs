@@ -8,14 +8,15 @@
 //! is named here.
 //!
 //! Two layers, each despawned and drawn anew: the board itself ([`Fixed`]) when the ruleset is replaced
-//! (`Session::generation`) or the [`View`] turns; the pieces and marks ([`Transient`]) whenever the
-//! session or the view changes.
+//! (`Session::generation`), the [`View`] turns or the [`Screen`] changes size (the board fills the
+//! space beside the panel); the pieces and marks ([`Transient`]) whenever the session, the view or
+//! the screen's size changes.
 
 use arbiter::game::MoveKind;
 use arbiter::model::{Board, Condition, Drawing, Rules, Side, SquareSet};
 use bevy::prelude::*;
 
-use crate::layout::{Layout, View};
+use crate::layout::{Layout, Screen, View};
 use crate::scoring;
 use crate::session::Session;
 
@@ -288,21 +289,22 @@ fn draw_board(
     mut commands: Commands,
     session: Res<Session>,
     view: Res<View>,
+    screen: Res<Screen>,
     old: Query<Entity, With<Fixed>>,
-    mut drawn: Local<Option<(u64, View)>>,
+    mut drawn: Local<Option<(u64, View, Screen)>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
-    if *drawn == Some((session.generation, *view)) {
+    if *drawn == Some((session.generation, *view, *screen)) {
         return;
     }
-    *drawn = Some((session.generation, *view));
+    *drawn = Some((session.generation, *view, *screen));
     for e in &old {
         commands.entity(e).despawn();
     }
     let rules = session.engine.rules().clone();
     let board = &rules.board;
-    let layout = Layout::new(board).with_view(*view);
+    let layout = Layout::fit(board, *screen).with_view(*view);
     commands.insert_resource(BoardLayout(layout));
     let cell = layout.cell;
     if board.hexes {
@@ -439,6 +441,7 @@ fn redraw(
     mut commands: Commands,
     session: Res<Session>,
     view: Res<View>,
+    screen: Res<Screen>,
     fonts: Res<GlyphFonts>,
     old: Query<Entity, With<Transient>>,
     mut meshes: ResMut<Assets<Mesh>>,
@@ -449,7 +452,7 @@ fn redraw(
     }
     let pos = session.game.current();
     let rules = pos.rules().clone();
-    let layout = Layout::new(&rules.board).with_view(*view);
+    let layout = Layout::fit(&rules.board, *screen).with_view(*view);
     let cell = layout.cell;
     // A mark covers the cell: a hexagon on hexes, a square otherwise.
     let hexagon = rules
@@ -665,18 +668,37 @@ fn redraw(
     }
 }
 
-/// Draws the board when the ruleset or the view changes, and the pieces and marks whenever the session
-/// or the view changes. Inits [`View`] (unflipped) unless it was inserted before.
+/// Follows the primary window's size (when there is a window): the board is laid out anew for it.
+fn follow_window(window: Option<Single<&Window, With<bevy::window::PrimaryWindow>>>, mut screen: ResMut<Screen>) {
+    let Some(window) = window else { return };
+    let size = Vec2::new(window.width(), window.height());
+    // Written only on a change, so the board is not redrawn every frame; a minimised window keeps
+    // the last size.
+    if size.x > 0.0 && size.y > 0.0 && screen.0 != size {
+        screen.0 = size;
+    }
+}
+
+/// Draws the board when the ruleset, the view or the screen's size changes, and the pieces and
+/// marks whenever the session, the view or the size changes. Inits [`View`] (unflipped) and
+/// [`Screen`] (the default size) unless they were inserted before.
 pub fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(BACKGROUND))
         .init_resource::<View>()
+        .init_resource::<Screen>()
         .add_systems(Startup, load_fonts)
         .add_systems(
             PostUpdate,
             (
+                follow_window,
                 draw_board,
-                redraw.run_if(resource_changed::<Session>.or_eager(resource_changed::<View>)),
-            ),
+                redraw.run_if(
+                    resource_changed::<Session>
+                        .or_eager(resource_changed::<View>)
+                        .or_eager(resource_changed::<Screen>),
+                ),
+            )
+                .chain(),
         );
 }
 
@@ -908,5 +930,38 @@ mod tests {
                 .collect::<Vec<f32>>()
         };
         assert_eq!(faded, vec![DEAD_ALPHA]);
+    }
+
+    #[test]
+    fn a_resized_window_lays_the_board_out_anew_at_its_size() {
+        let mut app = app("chess");
+        let usual = app.world().resource::<BoardLayout>().0.cell;
+        assert_eq!(usual, BOARD_SPAN / 8.0);
+        let window = app
+            .world_mut()
+            .spawn((
+                Window {
+                    resolution: bevy::window::WindowResolution::new(1600, 1000),
+                    ..default()
+                },
+                bevy::window::PrimaryWindow,
+            ))
+            .id();
+        app.update();
+        assert_eq!(app.world().resource::<Screen>().0, Vec2::new(1600.0, 1000.0));
+        let large = app.world().resource::<BoardLayout>().0.cell;
+        assert_eq!(large, crate::layout::board_span(Vec2::new(1600.0, 1000.0)) / 8.0);
+        let king = |app: &mut App| *at(&texts::<Transient>(app), "K");
+        let big_king = king(&mut app);
+        app.world_mut()
+            .get_mut::<Window>(window)
+            .expect("the window")
+            .resolution
+            .set(900.0, 560.0);
+        app.update();
+        let small = app.world().resource::<BoardLayout>().0.cell;
+        assert!(small < usual && usual < large, "{small} < {usual} < {large}");
+        assert!(king(&mut app).y > big_king.y, "the pieces are drawn anew nearer the centre");
+        assert_eq!(texts::<Fixed>(&mut app).len(), 16, "the names drawn once, at the new size");
     }
 }

@@ -74,13 +74,18 @@ impl Shot {
     /// from the bottom-left. A disc is recognised by a 3 × 3 patch of its colour left of its centre,
     /// between the glyph and the rim.
     fn discs(&self, width: usize, height: usize, colour: [u8; 3]) -> Vec<(usize, usize)> {
-        let cell = 640.0 / width.max(height) as f32;
+        self.discs_in(CENTRE, 640.0, width, height, colour)
+    }
+
+    /// [`Shot::discs`] for a board `span` pixels across centred at `centre`.
+    fn discs_in(&self, centre: (f32, f32), span: f32, width: usize, height: usize, colour: [u8; 3]) -> Vec<(usize, usize)> {
+        let cell = span / width.max(height) as f32;
         let mut found = Vec::new();
         for row in 0..height {
             for col in 0..width {
                 let x = col as f32 - (width as f32 - 1.0) / 2.0 - 0.33;
                 let y = row as f32 - (height as f32 - 1.0) / 2.0;
-                if self.count(self.around(cell, (x, y), 1), colour) == 9 {
+                if self.count(around_at(centre, cell, (x, y), 1), colour) == 9 {
                     found.push((col, row));
                 }
             }
@@ -89,10 +94,8 @@ impl Shot {
     }
 
     /// The square of `r` pixels each way around a board position given in cells from the centre (y up).
-    fn around(&self, cell: f32, (dx, dy): (f32, f32), r: usize) -> (usize, usize, usize, usize) {
-        let x = (CENTRE.0 + dx * cell).round() as usize;
-        let y = (CENTRE.1 - dy * cell).round() as usize;
-        (x - r, x + r + 1, y - r, y + r + 1)
+    fn around(&self, cell: f32, at: (f32, f32), r: usize) -> (usize, usize, usize, usize) {
+        around_at(CENTRE, cell, at, r)
     }
 
     /// Checks shared by every picture of a rectangular board: the size, the panel's text, a board that
@@ -113,6 +116,12 @@ impl Shot {
     fn check_panel(&self) {
         let what = &self.name;
         assert_eq!((self.width, self.height), (1280, 800), "{what}: picture size");
+        self.check_panel_text();
+    }
+
+    /// The panel's text, at any picture size.
+    fn check_panel_text(&self) {
+        let what = &self.name;
         let panel = self.pixels((12, 300, 16, 240));
         assert!(
             distinct(&panel) >= 4,
@@ -120,6 +129,13 @@ impl Shot {
             distinct(&panel)
         );
     }
+}
+
+/// The square of `r` pixels each way around a position given in cells (y up) from `centre` (pixels).
+fn around_at(centre: (f32, f32), cell: f32, (dx, dy): (f32, f32), r: usize) -> (usize, usize, usize, usize) {
+    let x = (centre.0 + dx * cell).round() as usize;
+    let y = (centre.1 - dy * cell).round() as usize;
+    (x - r, x + r + 1, y - r, y + r + 1)
 }
 
 fn near(p: [u8; 3], c: [u8; 3], tolerance: u8) -> bool {
@@ -492,6 +508,59 @@ fn offscreen_pictures_of_hex_crazyhouse_and_draughts_show_cells_hands_and_jumps(
     check_hex(&shots[1], true);
     check_crazyhouse(&shots[2]);
     check_draughts(&shots[3]);
+}
+
+/// The coordinate names' colour (`board.rs`'s LABEL).
+const LABEL: [u8; 3] = [217, 217, 217];
+
+#[test]
+fn the_board_fills_a_small_and_a_large_window_beside_the_panel_with_every_name_in_the_picture() {
+    let shots = shoot_all(
+        &[("chess", &["--size", "900x560"]), ("chess", &["--size", "1600x1000"])],
+        Target::Offscreen,
+    );
+    for (shot, (w, h)) in shots.iter().zip([(900usize, 560usize), (1600, 1000)]) {
+        let what = &shot.name;
+        assert_eq!((shot.width, shot.height), (w, h), "{what}: picture size");
+        // The board fills the space right of the 320-pixel panel: two thirds of its width or four
+        // fifths of the height, whichever is less; centred in that space.
+        let span = ((w as f32 - 320.0) * 2.0 / 3.0).min(h as f32 * 0.8);
+        let centre = ((w as f32 + 320.0) / 2.0, h as f32 / 2.0);
+        assert_eq!(
+            shot.discs_in(centre, span, 8, 8, WHITE_PIECE),
+            rows(8, &[0, 1]),
+            "{what}: white discs"
+        );
+        assert_eq!(
+            shot.discs_in(centre, span, 8, 8, BLACK_PIECE),
+            rows(8, &[6, 7]),
+            "{what}: black discs"
+        );
+        // The file names below the board and the rank names left of it are drawn inside the
+        // picture, at a size that grows with the board (more label pixels on the larger board).
+        let cell = span / 8.0;
+        let (left, right) = ((centre.0 - span / 2.0) as usize, (centre.0 + span / 2.0) as usize);
+        let below = ((centre.1 + span / 2.0) as usize, ((centre.1 + span / 2.0 + cell) as usize).min(h));
+        let files = shot.count((left, right, below.0, below.1), LABEL);
+        let beside = (((centre.0 - span / 2.0 - cell) as usize).max(320), left);
+        let ranks = shot.count(
+            (
+                beside.0,
+                beside.1,
+                (centre.1 - span / 2.0) as usize,
+                (centre.1 + span / 2.0) as usize,
+            ),
+            LABEL,
+        );
+        assert!(
+            files > 8 * 10 && ranks > 8 * 10,
+            "{what}: file names ({files} px) and rank names ({ranks} px)"
+        );
+        shot.check_panel_text();
+    }
+    let [small, large] = [&shots[0], &shots[1]];
+    let ink = |s: &Shot| s.count((320, s.width, 0, s.height), LABEL);
+    assert!(ink(large) > ink(small), "the names grow with the board, re-laid out, not clipped");
 }
 
 #[test]
