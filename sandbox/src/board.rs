@@ -17,6 +17,7 @@ use arbiter::model::{Board, Condition, Drawing, Rules, Side, SquareSet};
 use bevy::prelude::*;
 
 use crate::layout::{Layout, Screen, View};
+use crate::marks::{Marks, spawn_arrow, spawn_marks};
 use crate::scoring;
 use crate::session::Session;
 
@@ -435,13 +436,15 @@ fn draw_piece(
     ));
 }
 
-/// Pieces, highlights, the selection, targets, arrows, the last move's path, and the hands.
+/// Pieces, highlights, the selection, targets, arrows and the trainer's marks, the last move's path,
+/// and the hands.
 #[allow(clippy::too_many_arguments)]
 fn redraw(
     mut commands: Commands,
     session: Res<Session>,
     view: Res<View>,
     screen: Res<Screen>,
+    marks: Res<Marks>,
     fonts: Res<GlyphFonts>,
     old: Query<Entity, With<Transient>>,
     mut meshes: ResMut<Assets<Mesh>>,
@@ -654,18 +657,13 @@ fn redraw(
             line(&mut commands, c - other, c + other, cell * 0.07, ARROW, 8.2, Transient);
         }
     }
+    // A scenario's arrows and the trainer's marks, under the pieces.
     if let Some(frame) = session.frame() {
-        for &(a, b) in &frame.arrows {
-            let (pa, pb) = (layout.center(a), layout.center(b));
-            line(&mut commands, pa, pb, cell * 0.10, ARROW, 8.0, Transient);
-            commands.spawn((
-                Mesh2d(head.clone()),
-                MeshMaterial2d(materials.add(ARROW)),
-                Transform::from_translation(pb.extend(8.5)),
-                Transient,
-            ));
+        for &arrow in &frame.arrows {
+            spawn_arrow(&mut commands, &mut meshes, &mut materials, &layout, arrow, ARROW, Transient);
         }
     }
+    spawn_marks(&mut commands, &mut meshes, &mut materials, &layout, &marks, Transient);
 }
 
 /// Follows the primary window's size (when there is a window): the board is laid out anew for it.
@@ -686,6 +684,7 @@ pub fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(BACKGROUND))
         .init_resource::<View>()
         .init_resource::<Screen>()
+        .init_resource::<Marks>()
         .add_systems(Startup, load_fonts)
         .add_systems(
             PostUpdate,
@@ -695,7 +694,8 @@ pub fn plugin(app: &mut App) {
                 redraw.run_if(
                     resource_changed::<Session>
                         .or_eager(resource_changed::<View>)
-                        .or_eager(resource_changed::<Screen>),
+                        .or_eager(resource_changed::<Screen>)
+                        .or_eager(resource_changed::<Marks>),
                 ),
             )
                 .chain(),
@@ -963,5 +963,41 @@ mod tests {
         assert!(small < usual && usual < large, "{small} < {usual} < {large}");
         assert!(king(&mut app).y > big_king.y, "the pieces are drawn anew nearer the centre");
         assert_eq!(texts::<Fixed>(&mut app).len(), 16, "the names drawn once, at the new size");
+    }
+
+    #[test]
+    fn arrows_have_heads_and_lie_under_the_pieces_the_trainers_and_a_scenarios_alike() {
+        use crate::marks::{ARROW_Z, MarkPart};
+        let parts = |app: &mut App| {
+            let mut q = app.world_mut().query::<(&MarkPart, &Transform)>();
+            let mut v: Vec<(MarkPart, f32)> = q.iter(app.world()).map(|(p, t)| (*p, t.translation.z)).collect();
+            v.sort_by_key(|(p, _)| format!("{p:?}"));
+            v
+        };
+        let mut app = app("chess");
+        let (g1, f3, e4) = (square(&app, "g1"), square(&app, "f3"), square(&app, "e4"));
+        {
+            let mut marks = app.world_mut().resource_mut::<Marks>();
+            marks.toggle_arrow(g1, f3);
+            marks.toggle_square(e4);
+        }
+        app.update();
+        let drawn = parts(&mut app);
+        let kinds: Vec<MarkPart> = drawn.iter().map(|(p, _)| *p).collect();
+        assert_eq!(kinds, [MarkPart::ArrowHead, MarkPart::ArrowShaft, MarkPart::Square]);
+        assert!(drawn.iter().all(|(_, z)| *z < 4.0), "under the pieces' rims (z 4): {drawn:?}");
+        assert_eq!(drawn[0].1, ARROW_Z);
+        // A scenario's arrows: a head each too.
+        let mut app = self::app("scenarios/chess/castling-both-ways.ron");
+        let step = (0..app.world().resource::<Session>().timeline.len())
+            .find(|&i| !app.world().resource::<Session>().timeline[i].arrows.is_empty())
+            .expect("a step with arrows");
+        app.world_mut().resource_mut::<Session>().go_to(step);
+        app.update();
+        let arrows = app.world().resource::<Session>().frame().map_or(0, |f| f.arrows.len());
+        let drawn = parts(&mut app);
+        let heads = drawn.iter().filter(|(p, _)| *p == MarkPart::ArrowHead).count();
+        assert!(arrows > 0 && heads == arrows, "{heads} heads for {arrows} arrows");
+        assert!(drawn.iter().all(|(_, z)| *z < 4.0));
     }
 }

@@ -4,7 +4,8 @@
 //! expectations, play tools (take back, seeded random move, pass and swap when they are legal, the
 //! pieces in hand, the promotion or route choice, the ruling on a refused move), the computer
 //! opponent's settings and its search under way (and the button that opens the Simulate window),
-//! the referee's tools (editor, dead marking, copy FEN, save as scenario) and the action log.
+//! the referee's tools (editor, dead marking, copy FEN, a caption and save as scenario) and the
+//! action log.
 //!
 //! The panel only reads the [`Session`]: every change it asks for is a message ([`Replay`],
 //! [`Apply`]) applied by the session's systems, so the board is redrawn only when the game changes.
@@ -17,6 +18,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use crate::computer::{Computer, Seats};
 use crate::editor;
 use crate::layout::View;
+use crate::marks::Marks;
 use crate::replay::{Autoplay, SPEEDS};
 use crate::scoring;
 use crate::session::{Action, Apply, Brush, Edit, Mode, Replay, Session, Tools};
@@ -46,7 +48,7 @@ fn side_panel(
     mut tools: ResMut<Tools>,
     mut auto: ResMut<Autoplay>,
     view: Option<ResMut<View>>,
-    (mut computer, mut sim): (ResMut<Computer>, ResMut<Simulation>),
+    (mut computer, mut sim, mut marks): (ResMut<Computer>, ResMut<Simulation>, ResMut<Marks>),
     (mut replay, mut apply): (MessageWriter<Replay>, MessageWriter<Apply>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
@@ -71,7 +73,7 @@ fn side_panel(
                 }
                 play(ui, &session, &mut tools, &mut req);
                 computer_section(ui, &session, &mut computer, &mut sim);
-                referee(ui, &ctx, &session, &mut tools, &mut req);
+                referee(ui, &ctx, &session, &mut tools, &mut req, &mut marks);
                 log(ui, &session);
             });
         });
@@ -392,7 +394,7 @@ fn hands(ui: &mut egui::Ui, session: &Session) {
 }
 
 /// The mode, the editor, dead marking, copy FEN, save as scenario.
-fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mut Tools, req: &mut Requests) {
+fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mut Tools, req: &mut Requests, marks: &mut ResMut<Marks>) {
     ui.separator();
     let pos = session.game.current();
     let rules = pos.rules();
@@ -466,13 +468,24 @@ fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mu
             .hint_text(hint.clone())
             .desired_width(f32::INFINITY),
     );
+    // Written back only on a change: the board redraws when the marks change.
+    let mut caption = marks.caption.clone();
+    ui.add(
+        egui::TextEdit::multiline(&mut caption)
+            .hint_text("Caption to save (right-click marks a square, right-drag draws an arrow)")
+            .desired_rows(2)
+            .desired_width(f32::INFINITY),
+    );
+    if caption != marks.caption {
+        marks.caption = caption;
+    }
     if ui.button("Save as scenario").clicked() {
         let path = std::path::PathBuf::from(if tools.save_path.trim().is_empty() {
             hint.as_str()
         } else {
             tools.save_path.trim()
         });
-        tools.saved = Some(editor::save_scenario(session, &path));
+        tools.saved = Some(editor::save_scenario(session, marks, &path));
     }
     match &tools.saved {
         Some(Ok(p)) => {

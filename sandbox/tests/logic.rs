@@ -542,13 +542,13 @@ fn save_as_scenario_writes_a_file_the_scenario_runner_passes_and_never_overwrite
     }
     let dir = temp_dir("save");
     let path = dir.join("saved").join("opening.ron");
-    let saved = sandbox::editor::save_scenario(session(&app), &path).expect("saved");
+    let saved = sandbox::editor::save_scenario(session(&app), &Default::default(), &path).expect("saved");
     assert_eq!(saved, path);
     let text = std::fs::read_to_string(&path).expect("written");
     assert!(text.contains("Line([\"e2e4\", \"e7e5\", \"g1f3\"])"), "{text}");
     let report = arbiter::scenario::Runner::new(sandbox::source::ruleset_dirs()).run_file(&path);
     assert!(report.passed(), "{:?}\n{text}", report.verdict);
-    let again = sandbox::editor::save_scenario(session(&app), &path).expect_err("the file exists");
+    let again = sandbox::editor::save_scenario(session(&app), &Default::default(), &path).expect_err("the file exists");
     assert!(again.contains("already exists"), "{again}");
     assert_eq!(std::fs::read_to_string(&path).expect("still there"), text);
     // An edited position with dead chains marked: the count is part of the scenario.
@@ -557,7 +557,7 @@ fn save_as_scenario_writes_a_file_the_scenario_runner_passes_and_never_overwrite
     let a3 = square(&go, "A3");
     act(&mut go, Action::MarkDead(a3));
     let path = dir.join("dead.ron");
-    sandbox::editor::save_scenario(session(&go), &path).expect("saved");
+    sandbox::editor::save_scenario(session(&go), &Default::default(), &path).expect("saved");
     let report = arbiter::scenario::Runner::new(sandbox::source::ruleset_dirs()).run_file(&path);
     assert!(
         report.passed(),
