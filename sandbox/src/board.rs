@@ -285,7 +285,8 @@ fn draw_zone_edges(commands: &mut Commands, rules: &Rules, layout: &Layout) {
 
 /// The board of the current ruleset as the view shows it: squares, lines or hexagons, drawings, the
 /// edges to connect, coordinate names. Draws anew only when the ruleset was replaced
-/// (`Session::generation`) or the view changed.
+/// (`Session::generation`), the view changed or the screen's size did.
+#[allow(clippy::too_many_arguments)]
 fn draw_board(
     mut commands: Commands,
     session: Res<Session>,
