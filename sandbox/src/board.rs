@@ -16,6 +16,7 @@ use arbiter::game::MoveKind;
 use arbiter::model::{Board, Condition, Drawing, Rules, Side, SquareSet};
 use bevy::prelude::*;
 
+use crate::input::Drag;
 use crate::layout::{Layout, Screen, View};
 use crate::marks::{Marks, spawn_arrow, spawn_marks};
 use crate::scoring;
@@ -60,6 +61,11 @@ struct Fixed;
 /// Pieces, highlights, targets, arrows.
 #[derive(Component, Clone, Copy)]
 struct Transient;
+
+/// A part of the piece standing on this square (its disc, rim, glyph): it follows the cursor while
+/// the piece is dragged.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceOn(pub usize);
 
 /// What a mark on the board says, beside its [`Transient`] tag (tests read it).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -391,6 +397,7 @@ fn draw_piece(
     kind: arbiter::model::KindId,
     side: Side,
     alpha: f32,
+    tag: impl Bundle + Clone,
 ) {
     let solid = side_colour(&rules.players[side.index()].name, side);
     let colour = solid.with_alpha(alpha);
@@ -398,13 +405,13 @@ fn draw_piece(
         Mesh2d(shapes.rim.clone()),
         MeshMaterial2d(materials.add(contrast(solid).with_alpha(0.8 * alpha))),
         Transform::from_translation(at.extend(4.0)),
-        Transient,
+        tag.clone(),
     ));
     commands.spawn((
         Mesh2d(shapes.disc.clone()),
         MeshMaterial2d(materials.add(colour)),
         Transform::from_translation(at.extend(5.0)),
-        Transient,
+        tag.clone(),
     ));
     let glyph = &rules.kind(kind).glyphs[side.index()];
     if is_crowned(glyph) {
@@ -412,7 +419,7 @@ fn draw_piece(
             Mesh2d(shapes.crown.clone()),
             MeshMaterial2d(materials.add(contrast(solid).with_alpha(alpha))),
             Transform::from_translation(at.extend(5.5)),
-            Transient,
+            tag.clone(),
         ));
     }
     if glyph.is_empty() || is_shape(glyph) {
@@ -433,7 +440,7 @@ fn draw_piece(
         font,
         TextColor(contrast(solid).with_alpha(alpha)),
         Transform::from_translation(at.extend(6.0)),
-        Transient,
+        tag,
     ));
 }
 
@@ -504,6 +511,7 @@ fn redraw(
             kind,
             side,
             alpha,
+            (Transient, PieceOn(sq)),
         );
         if is_dead {
             let c = layout.center(sq);
@@ -583,7 +591,18 @@ fn redraw(
                         Transient,
                     ));
                 }
-                draw_piece(&mut commands, &mut materials, &fonts, &rules, &small, at, kind, side, 1.0);
+                draw_piece(
+                    &mut commands,
+                    &mut materials,
+                    &fonts,
+                    &rules,
+                    &small,
+                    at,
+                    kind,
+                    side,
+                    1.0,
+                    Transient,
+                );
                 commands.spawn((
                     Text2d::new(n.to_string()),
                     TextFont::from_font_size(count_size),
@@ -667,6 +686,31 @@ fn redraw(
     spawn_marks(&mut commands, &mut meshes, &mut materials, &layout, &marks, Transient);
 }
 
+/// While the selected piece is dragged ([`Drag`]), its disc, rim and glyph follow the cursor, above
+/// everything else; back home when the drag ends without a move.
+fn follow_drag(
+    drag: Option<Res<Drag>>,
+    session: Res<Session>,
+    layout: Option<Res<BoardLayout>>,
+    mut pieces: Query<(&PieceOn, &mut Transform)>,
+) {
+    let (Some(drag), Some(layout)) = (drag, layout) else { return };
+    if !drag.is_changed() && !session.is_changed() {
+        return;
+    }
+    for (on, mut t) in &mut pieces {
+        let home = layout.0.center(on.0);
+        let z = t.translation.z.rem_euclid(DRAG_LIFT);
+        t.translation = match drag.0 {
+            Some(at) if session.selected == Some(on.0) => at.extend(z + DRAG_LIFT),
+            _ => home.extend(z),
+        };
+    }
+}
+
+/// How far above the board a dragged piece is lifted (more than anything drawn on it).
+const DRAG_LIFT: f32 = 20.0;
+
 /// Follows the primary window's size (when there is a window): the board is laid out anew for it.
 fn follow_window(window: Option<Single<&Window, With<bevy::window::PrimaryWindow>>>, mut screen: ResMut<Screen>) {
     let Some(window) = window else { return };
@@ -698,6 +742,7 @@ pub fn plugin(app: &mut App) {
                         .or_eager(resource_changed::<Screen>)
                         .or_eager(resource_changed::<Marks>),
                 ),
+                follow_drag,
             )
                 .chain(),
         );
@@ -1000,5 +1045,34 @@ mod tests {
         let heads = drawn.iter().filter(|(p, _)| *p == MarkPart::ArrowHead).count();
         assert!(arrows > 0 && heads == arrows, "{heads} heads for {arrows} arrows");
         assert!(drawn.iter().all(|(_, z)| *z < 4.0));
+    }
+
+    #[test]
+    fn a_dragged_piece_follows_the_cursor_above_the_board_and_goes_home_when_let_go() {
+        let mut app = app("chess");
+        app.init_resource::<Drag>();
+        let e2 = square(&app, "e2");
+        app.world_mut().resource_mut::<Session>().click(e2);
+        app.update();
+        let cursor = Vec2::new(37.0, -11.0);
+        app.world_mut().resource_mut::<Drag>().0 = Some(cursor);
+        app.update();
+        let at = |app: &mut App, sq: usize| {
+            let mut q = app.world_mut().query::<(&PieceOn, &Transform)>();
+            q.iter(app.world())
+                .filter(|(p, _)| p.0 == sq)
+                .map(|(_, t)| t.translation)
+                .collect::<Vec<Vec3>>()
+        };
+        let parts = at(&mut app, e2);
+        assert!(parts.len() >= 3, "disc, rim and glyph: {parts:?}");
+        assert!(parts.iter().all(|p| p.truncate() == cursor && p.z > DRAG_LIFT), "{parts:?}");
+        let d2 = square(&app, "d2");
+        let home = app.world().resource::<BoardLayout>().0.center(d2);
+        assert!(at(&mut app, d2).iter().all(|p| p.truncate() == home), "the others stay");
+        app.world_mut().resource_mut::<Drag>().0 = None;
+        app.update();
+        let home = app.world().resource::<BoardLayout>().0.center(e2);
+        assert!(at(&mut app, e2).iter().all(|p| p.truncate() == home && p.z < DRAG_LIFT));
     }
 }

@@ -32,6 +32,11 @@ pub enum Button {
     Right,
 }
 
+/// Where the cursor is while the left button drags the selected piece (`None` otherwise); the
+/// board draws the piece there.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Drag(pub Option<Vec2>);
+
 /// A press under way: where each button went down.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Press {
@@ -69,6 +74,7 @@ pub fn handle_pointer(
     layout: Res<BoardLayout>,
     session: Res<Session>,
     mut press: ResMut<Press>,
+    mut drag: ResMut<Drag>,
     mut marks: ResMut<Marks>,
     mut clicks: MessageWriter<Clicked>,
     mut hands: MessageWriter<ClickedHand>,
@@ -97,16 +103,22 @@ pub fn handle_pointer(
                     }
                 }
             }
-            (Button::Left, false) => match (press.left.take(), square) {
-                // Dropped on another square while the piece is selected: the second click.
-                (Some((from, _)), Some(to)) if to != from && session.selected == Some(from) => {
-                    clicks.write(Clicked(to));
+            (Button::Left, false) => {
+                // The drag, if any, ends here (written only when there was one).
+                if drag.0.is_some() {
+                    drag.0 = None;
                 }
-                (Some((from, true)), Some(to)) if to == from => {
-                    clicks.write(Clicked(from));
+                match (press.left.take(), square) {
+                    // Dropped on another square while the piece is selected: the second click.
+                    (Some((from, _)), Some(to)) if to != from && session.selected == Some(from) => {
+                        clicks.write(Clicked(to));
+                    }
+                    (Some((from, true)), Some(to)) if to == from => {
+                        clicks.write(Clicked(from));
+                    }
+                    _ => {}
                 }
-                _ => {}
-            },
+            }
             (Button::Right, true) => press.right = square,
             (Button::Right, false) => match (press.right.take(), square) {
                 (Some(a), Some(b)) if a == b => marks.toggle_square(a),
@@ -122,6 +134,8 @@ fn read_mouse(
     buttons: Res<ButtonInput<MouseButton>>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform)>,
+    press: Res<Press>,
+    mut drag: ResMut<Drag>,
     mut pointer: MessageWriter<Pointer>,
 ) {
     let Some(cursor) = window.cursor_position() else { return };
@@ -129,6 +143,12 @@ fn read_mouse(
     let Ok(world) = camera.viewport_to_world_2d(at, cursor) else {
         return;
     };
+    // The left button held since a press on a square: the piece follows (written only on a move).
+    let held = buttons.pressed(MouseButton::Left) && !buttons.just_pressed(MouseButton::Left) && press.left.is_some();
+    let now = held.then_some(world);
+    if drag.0 != now {
+        drag.0 = now;
+    }
     for (mouse, button) in [(MouseButton::Left, Button::Left), (MouseButton::Right, Button::Right)] {
         for pressed in [true, false] {
             let now = if pressed {
@@ -151,6 +171,7 @@ fn read_mouse(
 pub fn pointer_plugin(app: &mut App) {
     app.add_message::<Pointer>()
         .init_resource::<Press>()
+        .init_resource::<Drag>()
         .init_resource::<Marks>()
         .add_systems(PreUpdate, handle_pointer.run_if(resource_exists::<BoardLayout>));
 }
