@@ -1,6 +1,7 @@
 //! Runs the built binary with `--screenshot` and checks the pictures: the disc of each piece on its
-//! square in its side's colour (flipped too), board lines, the river and palaces of xiangqi, go's star
-//! points and stones, hex's rhombus of cells with its stones and coloured edges (flipped too), pieces
+//! square in its side's colour (flipped too), the board filling a small and a large picture, board
+//! lines, the river and palaces of xiangqi, go's star points and stones, go's dead stones faded with
+//! each point's owner, hex's rhombus of cells with its stones and coloured edges (flipped too), pieces
 //! in hand beside a crazyhouse board, the path and jumped squares of a draughts capture, the panel's
 //! text, the Simulate window's outcome bars and length histogram after a run. Offscreen always (no
 //! display needed; needs Vulkan's loader and
@@ -302,12 +303,50 @@ const GO_GAME: &str = "../scenarios/go/sgf-record.ron";
 #[test]
 fn offscreen_pictures_of_chess_xiangqi_and_a_go_game_show_their_boards_and_pieces() {
     let shots = std::thread::scope(|s| {
-        let others = s.spawn(|| shoot_all(&[("xiangqi", &[]), (GO_GAME, &["--ply", "1"])], Target::Offscreen));
+        let others = s.spawn(|| {
+            shoot_all(
+                &[
+                    ("xiangqi", &[]),
+                    (GO_GAME, &["--ply", "1"]),
+                    ("../scenarios/go/dead-stones.ron", &["--ply", "2"]),
+                ],
+                Target::Offscreen,
+            )
+        });
         check_chess(chess(), false);
         others.join().expect("the other shots")
     });
     check_xiangqi(&shots[0]);
     check_go_game(&shots[1]);
+    check_dead_stones(&shots[2]);
+}
+
+/// The 5 × 5 game of `dead-stones.ron` at the step that marks the white stone on A3 dead: that stone
+/// faded (no longer white), a black owner's square on it, and white's owner squares on the empty E file.
+fn check_dead_stones(shot: &Shot) {
+    shot.check_frame();
+    let what = &shot.name;
+    let cell = 640.0 / 5.0;
+    // A3 is column 0, row 2: two cells left of the centre.
+    let disc = shot.around(cell, (-2.0 - 0.33, 0.0), 1);
+    assert_eq!(shot.count(disc, WHITE_PIECE), 0, "{what}: the dead white stone is faded");
+    assert_eq!(
+        shot.count(shot.around(cell, (-2.0, 0.0), 3), BLACK_PIECE),
+        49,
+        "{what}: black owns A3"
+    );
+    for row in [-2.0, -1.0, 0.0, 1.0, 2.0] {
+        let centre = shot.around(cell, (2.0, row), 3);
+        assert_eq!(shot.count(centre, WHITE_PIECE), 49, "{what}: white owns E{}", row + 3.0);
+    }
+    // A living stone carries no owner's square: B3's black disc is black right up to its centre.
+    assert_eq!(shot.count(shot.around(cell, (-1.0, 0.0), 3), BLACK_PIECE), 49);
+    // Nor does the living white stone on D3: no black square at its centre.
+    assert_eq!(
+        shot.count(shot.around(cell, (1.0, 0.0), 3), BLACK_PIECE),
+        0,
+        "{what}: no square on D3"
+    );
 }
 
 /// A scenario written for a picture: `ruleset` from `start` (a FEN, or the setup when empty), then
