@@ -6,10 +6,11 @@
 //!
 //! One plugin per feature, each a `plugin(app)` function: [`session`] (the game, its messages, its
 //! actions and autoplay; no window needed), [`board`] (drawing), [`input`] (mouse), [`panel`] (egui),
-//! [`reload`] (watching the ruleset file), [`shot`] (screenshots). Beside them: [`source`] (opening
-//! rulesets, scenarios and records), [`actions`] (the action model), [`editor`] (positions by hand,
-//! saving scenarios), [`replay`] (autoplay), [`recompile`] (the session's side of a reload),
-//! [`layout`] (geometry).
+//! [`reload`] (watching the ruleset file), [`shot`] (screenshots), [`marks`] (the trainer's squares,
+//! arrows and caption). Beside them: [`source`] (opening rulesets, scenarios and records),
+//! [`actions`] (the action model), [`editor`] (positions by hand, saving scenarios), [`replay`]
+//! (autoplay), [`recompile`] (the session's side of a reload), [`layout`] (geometry and the screen's
+//! size), [`scoring`] (the area count, final or an estimate, and each point's owner).
 
 pub mod actions;
 pub mod board;
