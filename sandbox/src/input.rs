@@ -2,7 +2,8 @@
 //! cursor, found with the geometry the board was last drawn with ([`BoardLayout`], flipped or not); a
 //! click on a piece in a hand (right of the board) becomes [`ClickedHand`], and a click anywhere else
 //! [`ClickedAway`]. A piece may also be dragged: the press selects it, the release on another square
-//! is the second click (a press on the piece already selected lets it go only if released there).
+//! is the second click (a press on the piece already selected lets it go only if released there); a
+//! piece dragged from a hand onto a square is dropped there.
 //! The right button draws the trainer's [`Marks`]: a click marks a square, a drag an arrow; a left
 //! press clears them. Clicks on the egui panel never reach the board.
 //!
@@ -43,6 +44,8 @@ pub struct Press {
     /// The square the left button went down on, and whether its click waits for the release
     /// (a press on the piece already selected: let go only if released on it).
     pub left: Option<(usize, bool)>,
+    /// The left button went down on a piece in a hand (a drop may follow on the release).
+    pub hand: bool,
     /// The square the right button went down on.
     pub right: Option<usize>,
 }
@@ -88,6 +91,7 @@ pub fn handle_pointer(
                     marks.clear();
                 }
                 press.left = None;
+                press.hand = false;
                 match click_at(&layout.0, &session, p.at) {
                     // The piece already selected: wait, a drag from it is a move.
                     ClickTarget::Square(sq) if session.selected == Some(sq) => press.left = Some((sq, true)),
@@ -97,6 +101,7 @@ pub fn handle_pointer(
                     }
                     ClickTarget::Hand(h) => {
                         hands.write(h);
+                        press.hand = true;
                     }
                     ClickTarget::Away => {
                         away.write(ClickedAway);
@@ -107,6 +112,12 @@ pub fn handle_pointer(
                 // The drag, if any, ends here (written only when there was one).
                 if drag.0.is_some() {
                     drag.0 = None;
+                }
+                // From a hand onto the board while that piece is selected: the drop's click.
+                if std::mem::take(&mut press.hand)
+                    && let (Some(to), Some(_)) = (square, session.selected_hand)
+                {
+                    clicks.write(Clicked(to));
                 }
                 match (press.left.take(), square) {
                     // Dropped on another square while the piece is selected: the second click.

@@ -1,4 +1,5 @@
-//! The board's pointer in a bare `App` (no window): drag-and-drop moves beside click-click, and the
+//! The board's pointer in a bare `App` (no window): drag-and-drop moves beside click-click (from a
+//! hand too), and the
 //! trainer's marks — a right-click marks a square, a right-drag draws an arrow, a second one removes
 //! it, a left press or a move clears them — saved with a caption in a scenario that loads back with them.
 
@@ -152,4 +153,33 @@ fn a_caption_and_marks_are_saved_in_the_scenario_and_load_back_with_it() {
         [("d7".to_string(), "d5".to_string())]
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_piece_dragged_from_the_hand_onto_a_square_is_dropped_there() {
+    let mut app = app("crazyhouse");
+    app.world_mut().write_message(Apply(Action::Edit(sandbox::session::Edit::Fen(
+        "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R[Pn] w KQkq - 0 5".into(),
+    ))));
+    app.update();
+    let pawn = {
+        let s = session(&app);
+        let rules = s.engine.rules();
+        s.hand_kinds()
+            .into_iter()
+            .find(|&k| rules.kind(k).name == "Pawn")
+            .expect("pawns may be dropped")
+    };
+    let slot = session(&app).hand_kinds().iter().position(|&k| k == pawn).expect("a slot");
+    let at = app.world().resource::<BoardLayout>().0.hand_slot(arbiter::model::Side::FIRST, slot);
+    app.world_mut().write_message(Pointer {
+        button: Button::Left,
+        pressed: true,
+        at,
+    });
+    app.update();
+    assert_eq!(session(&app).selected_hand, Some(pawn), "the press picks the pawn up");
+    pointer(&mut app, Button::Left, false, "e4");
+    assert_eq!(session(&app).game.ply(), 1, "the release on e4 drops it");
+    assert_eq!(piece_on(&app, "e4").as_deref(), Some("Pawn"));
 }
