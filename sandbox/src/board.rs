@@ -2,17 +2,24 @@
 //! when the ruleset says so), lines through points or a rhombus of hexagons, the ruleset's drawings
 //! (river, lines, dots), the edges a `connects` end rule asks each player to join (in that player's
 //! colour), coordinate names, pieces as discs with their kind's glyph, the pieces in each player's
-//! hand with their counts, and the path of a move of several legs with the squares it jumped. No game
+//! hand with their counts, and the path of a move of several legs with the squares it jumped; targets
+//! (a ring where the selected piece takes, a dot where it does not), a ring on the piece the last
+//! move placed, and while scoring the dead stones faded and crossed and each point's owner. No game
 //! is named here.
 //!
 //! Two layers, each despawned and drawn anew: the board itself ([`Fixed`]) when the ruleset is replaced
-//! (`Session::generation`) or the [`View`] turns; the pieces and marks ([`Transient`]) whenever the
-//! session or the view changes.
+//! (`Session::generation`), the [`View`] turns or the [`Screen`] changes size (the board fills the
+//! space beside the panel); the pieces and marks ([`Transient`]) whenever the session, the view or
+//! the screen's size changes.
 
+use arbiter::game::MoveKind;
 use arbiter::model::{Board, Condition, Drawing, Rules, Side, SquareSet};
 use bevy::prelude::*;
 
-use crate::layout::{Layout, View};
+use crate::input::Drag;
+use crate::layout::{Layout, Screen, View};
+use crate::marks::{Marks, spawn_arrow, spawn_marks};
+use crate::scoring;
 use crate::session::Session;
 
 use crate::GLYPH_FONT;
@@ -30,6 +37,8 @@ const TARGET: Color = Color::srgba(0.10, 0.45, 0.85, 0.80);
 const ARROW: Color = Color::srgba(0.90, 0.20, 0.15, 0.80);
 /// The legs of the last move when it has several, or jumps.
 const PATH: Color = Color::srgba(0.15, 0.55, 0.20, 0.90);
+/// How opaque a stone of a chain marked dead is drawn.
+const DEAD_ALPHA: f32 = 0.4;
 /// Under the pieces in a hand.
 const HAND_TRAY: Color = Color::srgb(0.38, 0.36, 0.33);
 /// Cells of a hex board.
@@ -52,6 +61,26 @@ struct Fixed;
 /// Pieces, highlights, targets, arrows.
 #[derive(Component, Clone, Copy)]
 struct Transient;
+
+/// A part of the piece standing on this square (its disc, rim, glyph): it follows the cursor while
+/// the piece is dragged.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceOn(pub usize);
+
+/// What a mark on the board says, beside its [`Transient`] tag (tests read it).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Marked {
+    /// A target the selected piece reaches by taking: a ring round the square.
+    CaptureTarget,
+    /// A target reached without taking: a dot.
+    QuietTarget,
+    /// The piece the last move put on the board (a placement or a drop): a ring on top of it.
+    LastPlaced,
+    /// A stone of a chain marked dead: drawn faded, with a cross.
+    Dead,
+    /// A point counted for a player while scoring: a small square in their colour.
+    Territory(Side),
+}
 
 /// A player's colour, from the player's name when it is a colour word, else light for the first player
 /// and dark for the second.
@@ -91,7 +120,7 @@ fn is_crowned(glyph: &str) -> bool {
 }
 
 /// A straight stroke from `a` to `b`, tagged with `tag`.
-fn line(commands: &mut Commands, a: Vec2, b: Vec2, width: f32, color: Color, z: f32, tag: impl Component) {
+fn line(commands: &mut Commands, a: Vec2, b: Vec2, width: f32, color: Color, z: f32, tag: impl Bundle) {
     let d = b - a;
     commands.spawn((
         Sprite {
@@ -104,7 +133,7 @@ fn line(commands: &mut Commands, a: Vec2, b: Vec2, width: f32, color: Color, z: 
     ));
 }
 
-fn rect(commands: &mut Commands, at: Vec2, size: Vec2, color: Color, z: f32, tag: impl Component) {
+fn rect(commands: &mut Commands, at: Vec2, size: Vec2, color: Color, z: f32, tag: impl Bundle) {
     commands.spawn((
         Sprite {
             color,
@@ -262,26 +291,28 @@ fn draw_zone_edges(commands: &mut Commands, rules: &Rules, layout: &Layout) {
 
 /// The board of the current ruleset as the view shows it: squares, lines or hexagons, drawings, the
 /// edges to connect, coordinate names. Draws anew only when the ruleset was replaced
-/// (`Session::generation`) or the view changed.
+/// (`Session::generation`), the view changed or the screen's size did.
+#[allow(clippy::too_many_arguments)]
 fn draw_board(
     mut commands: Commands,
     session: Res<Session>,
     view: Res<View>,
+    screen: Res<Screen>,
     old: Query<Entity, With<Fixed>>,
-    mut drawn: Local<Option<(u64, View)>>,
+    mut drawn: Local<Option<(u64, View, Screen)>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
-    if *drawn == Some((session.generation, *view)) {
+    if *drawn == Some((session.generation, *view, *screen)) {
         return;
     }
-    *drawn = Some((session.generation, *view));
+    *drawn = Some((session.generation, *view, *screen));
     for e in &old {
         commands.entity(e).despawn();
     }
     let rules = session.engine.rules().clone();
     let board = &rules.board;
-    let layout = Layout::new(board).with_view(*view);
+    let layout = Layout::fit(board, *screen).with_view(*view);
     commands.insert_resource(BoardLayout(layout));
     let cell = layout.cell;
     if board.hexes {
@@ -354,7 +385,7 @@ impl PieceMeshes {
 }
 
 /// One piece at `at`: a disc in its player's colour with a rim, and its kind's glyph (or a ring, for
-/// a crowned shape).
+/// a crowned shape); `alpha` below 1 fades it (a dead stone).
 #[allow(clippy::too_many_arguments)]
 fn draw_piece(
     commands: &mut Commands,
@@ -365,27 +396,30 @@ fn draw_piece(
     at: Vec2,
     kind: arbiter::model::KindId,
     side: Side,
+    alpha: f32,
+    tag: impl Bundle + Clone,
 ) {
-    let colour = side_colour(&rules.players[side.index()].name, side);
+    let solid = side_colour(&rules.players[side.index()].name, side);
+    let colour = solid.with_alpha(alpha);
     commands.spawn((
         Mesh2d(shapes.rim.clone()),
-        MeshMaterial2d(materials.add(contrast(colour).with_alpha(0.8))),
+        MeshMaterial2d(materials.add(contrast(solid).with_alpha(0.8 * alpha))),
         Transform::from_translation(at.extend(4.0)),
-        Transient,
+        tag.clone(),
     ));
     commands.spawn((
         Mesh2d(shapes.disc.clone()),
         MeshMaterial2d(materials.add(colour)),
         Transform::from_translation(at.extend(5.0)),
-        Transient,
+        tag.clone(),
     ));
     let glyph = &rules.kind(kind).glyphs[side.index()];
     if is_crowned(glyph) {
         commands.spawn((
             Mesh2d(shapes.crown.clone()),
-            MeshMaterial2d(materials.add(contrast(colour))),
+            MeshMaterial2d(materials.add(contrast(solid).with_alpha(alpha))),
             Transform::from_translation(at.extend(5.5)),
-            Transient,
+            tag.clone(),
         ));
     }
     if glyph.is_empty() || is_shape(glyph) {
@@ -404,18 +438,21 @@ fn draw_piece(
     commands.spawn((
         Text2d::new(glyph.clone()),
         font,
-        TextColor(contrast(colour)),
+        TextColor(contrast(solid).with_alpha(alpha)),
         Transform::from_translation(at.extend(6.0)),
-        Transient,
+        tag,
     ));
 }
 
-/// Pieces, highlights, the selection, targets, arrows, the last move's path, and the hands.
+/// Pieces, highlights, the selection, targets, arrows and the trainer's marks, the last move's path,
+/// and the hands.
 #[allow(clippy::too_many_arguments)]
 fn redraw(
     mut commands: Commands,
     session: Res<Session>,
     view: Res<View>,
+    screen: Res<Screen>,
+    marks: Res<Marks>,
     fonts: Res<GlyphFonts>,
     old: Query<Entity, With<Transient>>,
     mut meshes: ResMut<Assets<Mesh>>,
@@ -426,7 +463,7 @@ fn redraw(
     }
     let pos = session.game.current();
     let rules = pos.rules().clone();
-    let layout = Layout::new(&rules.board).with_view(*view);
+    let layout = Layout::fit(&rules.board, *screen).with_view(*view);
     let cell = layout.cell;
     // A mark covers the cell: a hexagon on hexes, a square otherwise.
     let hexagon = rules
@@ -459,8 +496,11 @@ fn redraw(
     let shapes = PieceMeshes::new(&mut meshes, cell);
     let dot = meshes.add(Circle::new(cell * 0.14));
     let head = meshes.add(Circle::new(cell * 0.12));
+    let dead = scoring::dead_stones(&session.game);
     for sq in 0..rules.board.squares() {
         let Some((kind, side)) = pos.piece_at(sq) else { continue };
+        let is_dead = dead.binary_search(&sq).is_ok();
+        let alpha = if is_dead { DEAD_ALPHA } else { 1.0 };
         draw_piece(
             &mut commands,
             &mut materials,
@@ -470,7 +510,53 @@ fn redraw(
             layout.center(sq),
             kind,
             side,
+            alpha,
+            (Transient, PieceOn(sq)),
         );
+        if is_dead {
+            let c = layout.center(sq);
+            let arm = Vec2::splat(cell * 0.2);
+            let ink = contrast(side_colour(&rules.players[side.index()].name, side)).with_alpha(0.7);
+            for d in [arm, Vec2::new(arm.x, -arm.y)] {
+                line(&mut commands, c - d, c + d, cell * 0.06, ink, 6.2, (Transient, Marked::Dead));
+            }
+        }
+    }
+    // While scoring: each empty or dead point's owner, a small square in their colour.
+    if let Some(owners) = scoring::territory(&session.game) {
+        for (sq, owner) in owners.into_iter().enumerate() {
+            let Some(side) = owner else { continue };
+            let alive = pos.piece_at(sq).is_some() && dead.binary_search(&sq).is_err();
+            if alive {
+                continue;
+            }
+            let colour = side_colour(&rules.players[side.index()].name, side);
+            let at = layout.center(sq);
+            rect(&mut commands, at, Vec2::splat(cell * 0.34), contrast(colour), 6.4, Transient);
+            rect(
+                &mut commands,
+                at,
+                Vec2::splat(cell * 0.28),
+                colour,
+                6.5,
+                (Transient, Marked::Territory(side)),
+            );
+        }
+    }
+    // The piece the last move put on the board: a ring on it, in its ink, so the stone does not hide it.
+    if let Some((a, b)) = session.last_move()
+        && a == b
+        && let Some((_, side)) = pos.piece_at(b)
+    {
+        let ring = meshes.add(Annulus::new(cell * 0.13, cell * 0.2));
+        let ink = contrast(side_colour(&rules.players[side.index()].name, side));
+        commands.spawn((
+            Mesh2d(ring),
+            MeshMaterial2d(materials.add(ink)),
+            Transform::from_translation(layout.center(b).extend(6.6)),
+            Transient,
+            Marked::LastPlaced,
+        ));
     }
     // The hands, right of the board: each kind held, with its count.
     let kinds = session.hand_kinds();
@@ -505,7 +591,18 @@ fn redraw(
                         Transient,
                     ));
                 }
-                draw_piece(&mut commands, &mut materials, &fonts, &rules, &small, at, kind, side);
+                draw_piece(
+                    &mut commands,
+                    &mut materials,
+                    &fonts,
+                    &rules,
+                    &small,
+                    at,
+                    kind,
+                    side,
+                    1.0,
+                    Transient,
+                );
                 commands.spawn((
                     Text2d::new(n.to_string()),
                     TextFont::from_font_size(count_size),
@@ -516,12 +613,30 @@ fn redraw(
             }
         }
     }
+    // Targets: a ring round a square the selected piece takes on, a dot where it moves quietly.
+    let takes: Vec<usize> = match session.selected {
+        Some(from) if !session.targets.is_empty() => pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| matches!(m.kind, MoveKind::Form(_) | MoveKind::Castle(_)) && m.from as usize == from)
+            .filter(|m| pos.is_capture(*m))
+            .map(|m| m.to as usize)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let ring = meshes.add(Annulus::new(cell * 0.38, cell * 0.47));
     for &t in &session.targets {
+        let (mesh, what) = if takes.contains(&t) {
+            (ring.clone(), Marked::CaptureTarget)
+        } else {
+            (dot.clone(), Marked::QuietTarget)
+        };
         commands.spawn((
-            Mesh2d(dot.clone()),
+            Mesh2d(mesh),
             MeshMaterial2d(materials.add(TARGET)),
             Transform::from_translation(layout.center(t).extend(7.0)),
             Transient,
+            what,
         ));
     }
     // A move of several legs, or a jump: a line per leg, and a cross on each square jumped.
@@ -562,32 +677,74 @@ fn redraw(
             line(&mut commands, c - other, c + other, cell * 0.07, ARROW, 8.2, Transient);
         }
     }
+    // A scenario's arrows and the trainer's marks, under the pieces.
     if let Some(frame) = session.frame() {
-        for &(a, b) in &frame.arrows {
-            let (pa, pb) = (layout.center(a), layout.center(b));
-            line(&mut commands, pa, pb, cell * 0.10, ARROW, 8.0, Transient);
-            commands.spawn((
-                Mesh2d(head.clone()),
-                MeshMaterial2d(materials.add(ARROW)),
-                Transform::from_translation(pb.extend(8.5)),
-                Transient,
-            ));
+        for &arrow in &frame.arrows {
+            spawn_arrow(&mut commands, &mut meshes, &mut materials, &layout, arrow, ARROW, Transient);
         }
+    }
+    spawn_marks(&mut commands, &mut meshes, &mut materials, &layout, &marks, Transient);
+}
+
+/// While the selected piece is dragged ([`Drag`]), its disc, rim and glyph follow the cursor, above
+/// everything else; back home when the drag ends without a move.
+fn follow_drag(
+    drag: Option<Res<Drag>>,
+    session: Res<Session>,
+    layout: Option<Res<BoardLayout>>,
+    mut pieces: Query<(&PieceOn, &mut Transform)>,
+) {
+    let (Some(drag), Some(layout)) = (drag, layout) else { return };
+    if !drag.is_changed() && !session.is_changed() {
+        return;
+    }
+    for (on, mut t) in &mut pieces {
+        let home = layout.0.center(on.0);
+        let z = t.translation.z.rem_euclid(DRAG_LIFT);
+        t.translation = match drag.0 {
+            Some(at) if session.selected == Some(on.0) => at.extend(z + DRAG_LIFT),
+            _ => home.extend(z),
+        };
     }
 }
 
-/// Draws the board when the ruleset or the view changes, and the pieces and marks whenever the session
-/// or the view changes. Inits [`View`] (unflipped) unless it was inserted before.
+/// How far above the board a dragged piece is lifted (more than anything drawn on it).
+const DRAG_LIFT: f32 = 20.0;
+
+/// Follows the primary window's size (when there is a window): the board is laid out anew for it.
+fn follow_window(window: Option<Single<&Window, With<bevy::window::PrimaryWindow>>>, mut screen: ResMut<Screen>) {
+    let Some(window) = window else { return };
+    let size = Vec2::new(window.width(), window.height());
+    // Written only on a change, so the board is not redrawn every frame; a minimised window keeps
+    // the last size.
+    if size.x > 0.0 && size.y > 0.0 && screen.0 != size {
+        screen.0 = size;
+    }
+}
+
+/// Draws the board when the ruleset, the view or the screen's size changes, and the pieces and
+/// marks whenever the session, the view or the size changes. Inits [`View`] (unflipped) and
+/// [`Screen`] (the default size) unless they were inserted before.
 pub fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(BACKGROUND))
         .init_resource::<View>()
+        .init_resource::<Screen>()
+        .init_resource::<Marks>()
         .add_systems(Startup, load_fonts)
         .add_systems(
             PostUpdate,
             (
+                follow_window,
                 draw_board,
-                redraw.run_if(resource_changed::<Session>.or_eager(resource_changed::<View>)),
-            ),
+                redraw.run_if(
+                    resource_changed::<Session>
+                        .or_eager(resource_changed::<View>)
+                        .or_eager(resource_changed::<Screen>)
+                        .or_eager(resource_changed::<Marks>),
+                ),
+                follow_drag,
+            )
+                .chain(),
         );
 }
 
@@ -733,5 +890,189 @@ mod tests {
         let (white_pawn, black_knight) = (in_hand("P"), in_hand("n"));
         assert!(white_pawn.x > right && white_pawn.y < 0.0, "white's hand below");
         assert!(black_knight.x > right && black_knight.y > 0.0, "black's hand above");
+    }
+
+    /// The marks of kind `what` and where they stand.
+    fn marks(app: &mut App, what: fn(&Marked) -> bool) -> Vec<Vec2> {
+        let mut q = app.world_mut().query::<(&Marked, &Transform)>();
+        q.iter(app.world())
+            .filter(|(m, _)| what(m))
+            .map(|(_, t)| t.translation.truncate())
+            .collect()
+    }
+
+    fn square(app: &App, name: &str) -> usize {
+        let s = app.world().resource::<Session>();
+        s.engine
+            .rules()
+            .board
+            .parse_square(name)
+            .unwrap_or_else(|| panic!("no square {name}"))
+    }
+
+    #[test]
+    fn a_capture_target_is_a_ring_and_a_quiet_one_a_dot() {
+        let mut app = app("chess");
+        app.world_mut()
+            .resource_mut::<Session>()
+            .apply(crate::session::Action::Edit(crate::session::Edit::Fen(
+                "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1".into(),
+            )))
+            .expect("a legal FEN");
+        let (e4, e5, d5) = (square(&app, "e4"), square(&app, "e5"), square(&app, "d5"));
+        app.world_mut().resource_mut::<Session>().click(e4);
+        app.update();
+        let layout = app.world().resource::<BoardLayout>().0;
+        assert_eq!(marks(&mut app, |m| *m == Marked::CaptureTarget), vec![layout.center(d5)]);
+        assert_eq!(marks(&mut app, |m| *m == Marked::QuietTarget), vec![layout.center(e5)]);
+    }
+
+    #[test]
+    fn a_placed_stone_is_marked_on_top_and_dead_stones_fade_beside_the_owners_of_the_points() {
+        let mut app = app("go");
+        let (d4, q16) = (square(&app, "D4"), square(&app, "Q16"));
+        app.world_mut().resource_mut::<Session>().click(d4);
+        app.world_mut().resource_mut::<Session>().click(q16);
+        app.update();
+        let layout = app.world().resource::<BoardLayout>().0;
+        let placed = marks(&mut app, |m| *m == Marked::LastPlaced);
+        assert_eq!(placed, vec![layout.center(q16)], "a ring on the stone just placed, and only there");
+        let z = |app: &mut App, what: Marked| {
+            let mut q = app.world_mut().query::<(&Marked, &Transform)>();
+            q.iter(app.world()).find(|(m, _)| **m == what).map(|(_, t)| t.translation.z)
+        };
+        assert!(
+            z(&mut app, Marked::LastPlaced).expect("drawn") > 5.0,
+            "above the stone's disc (z 5)"
+        );
+        assert!(
+            marks(&mut app, |m| matches!(m, Marked::Territory(_))).is_empty(),
+            "no territory while playing"
+        );
+
+        app.world_mut()
+            .resource_mut::<Session>()
+            .apply(crate::session::Action::MarkDead(q16))
+            .expect("a chain");
+        app.update();
+        let crosses = marks(&mut app, |m| *m == Marked::Dead);
+        assert_eq!(crosses.len(), 2, "two strokes of a cross");
+        assert!(crosses.iter().all(|c| c.distance(layout.center(q16)) < 1.0));
+        // With its only stone dead the second player owns nothing: every point but the first
+        // player's living stone is marked theirs, the dead stone's too.
+        let first = marks(&mut app, |m| *m == Marked::Territory(Side::FIRST));
+        let points = app.world().resource::<Session>().engine.rules().board.squares();
+        assert_eq!(first.len(), points - 1);
+        assert!(first.contains(&layout.center(q16)) && !first.contains(&layout.center(d4)));
+        // The dead stone's disc is faded.
+        let faded = {
+            let mut q = app
+                .world_mut()
+                .query_filtered::<(&MeshMaterial2d<ColorMaterial>, &Transform), With<Transient>>();
+            let mats = app.world().resource::<Assets<ColorMaterial>>();
+            q.iter(app.world())
+                .filter(|(_, t)| t.translation.truncate().distance(layout.center(q16)) < 1.0 && t.translation.z == 5.0)
+                .filter_map(|(m, _)| mats.get(&m.0).map(|c| c.color.alpha()))
+                .collect::<Vec<f32>>()
+        };
+        assert_eq!(faded, vec![DEAD_ALPHA]);
+    }
+
+    #[test]
+    fn a_resized_window_lays_the_board_out_anew_at_its_size() {
+        let mut app = app("chess");
+        let usual = app.world().resource::<BoardLayout>().0.cell;
+        assert_eq!(usual, BOARD_SPAN / 8.0);
+        let window = app
+            .world_mut()
+            .spawn((
+                Window {
+                    resolution: bevy::window::WindowResolution::new(1600, 1000),
+                    ..default()
+                },
+                bevy::window::PrimaryWindow,
+            ))
+            .id();
+        app.update();
+        assert_eq!(app.world().resource::<Screen>().0, Vec2::new(1600.0, 1000.0));
+        let large = app.world().resource::<BoardLayout>().0.cell;
+        assert_eq!(large, crate::layout::board_span(Vec2::new(1600.0, 1000.0)) / 8.0);
+        let king = |app: &mut App| *at(&texts::<Transient>(app), "K");
+        let big_king = king(&mut app);
+        app.world_mut()
+            .get_mut::<Window>(window)
+            .expect("the window")
+            .resolution
+            .set(900.0, 560.0);
+        app.update();
+        let small = app.world().resource::<BoardLayout>().0.cell;
+        assert!(small < usual && usual < large, "{small} < {usual} < {large}");
+        assert!(king(&mut app).y > big_king.y, "the pieces are drawn anew nearer the centre");
+        assert_eq!(texts::<Fixed>(&mut app).len(), 16, "the names drawn once, at the new size");
+    }
+
+    #[test]
+    fn arrows_have_heads_and_lie_under_the_pieces_the_trainers_and_a_scenarios_alike() {
+        use crate::marks::{ARROW_Z, MarkPart};
+        let parts = |app: &mut App| {
+            let mut q = app.world_mut().query::<(&MarkPart, &Transform)>();
+            let mut v: Vec<(MarkPart, f32)> = q.iter(app.world()).map(|(p, t)| (*p, t.translation.z)).collect();
+            v.sort_by_key(|(p, _)| format!("{p:?}"));
+            v
+        };
+        let mut app = app("chess");
+        let (g1, f3, e4) = (square(&app, "g1"), square(&app, "f3"), square(&app, "e4"));
+        {
+            let mut marks = app.world_mut().resource_mut::<Marks>();
+            marks.toggle_arrow(g1, f3);
+            marks.toggle_square(e4);
+        }
+        app.update();
+        let drawn = parts(&mut app);
+        let kinds: Vec<MarkPart> = drawn.iter().map(|(p, _)| *p).collect();
+        assert_eq!(kinds, [MarkPart::ArrowHead, MarkPart::ArrowShaft, MarkPart::Square]);
+        assert!(drawn.iter().all(|(_, z)| *z < 4.0), "under the pieces' rims (z 4): {drawn:?}");
+        assert_eq!(drawn[0].1, ARROW_Z);
+        // A scenario's arrows: a head each too.
+        let mut app = self::app("scenarios/chess/castling-both-ways.ron");
+        let step = (0..app.world().resource::<Session>().timeline.len())
+            .find(|&i| !app.world().resource::<Session>().timeline[i].arrows.is_empty())
+            .expect("a step with arrows");
+        app.world_mut().resource_mut::<Session>().go_to(step);
+        app.update();
+        let arrows = app.world().resource::<Session>().frame().map_or(0, |f| f.arrows.len());
+        let drawn = parts(&mut app);
+        let heads = drawn.iter().filter(|(p, _)| *p == MarkPart::ArrowHead).count();
+        assert!(arrows > 0 && heads == arrows, "{heads} heads for {arrows} arrows");
+        assert!(drawn.iter().all(|(_, z)| *z < 4.0));
+    }
+
+    #[test]
+    fn a_dragged_piece_follows_the_cursor_above_the_board_and_goes_home_when_let_go() {
+        let mut app = app("chess");
+        app.init_resource::<Drag>();
+        let e2 = square(&app, "e2");
+        app.world_mut().resource_mut::<Session>().click(e2);
+        app.update();
+        let cursor = Vec2::new(37.0, -11.0);
+        app.world_mut().resource_mut::<Drag>().0 = Some(cursor);
+        app.update();
+        let at = |app: &mut App, sq: usize| {
+            let mut q = app.world_mut().query::<(&PieceOn, &Transform)>();
+            q.iter(app.world())
+                .filter(|(p, _)| p.0 == sq)
+                .map(|(_, t)| t.translation)
+                .collect::<Vec<Vec3>>()
+        };
+        let parts = at(&mut app, e2);
+        assert!(parts.len() >= 3, "disc, rim and glyph: {parts:?}");
+        assert!(parts.iter().all(|p| p.truncate() == cursor && p.z > DRAG_LIFT), "{parts:?}");
+        let d2 = square(&app, "d2");
+        let home = app.world().resource::<BoardLayout>().0.center(d2);
+        assert!(at(&mut app, d2).iter().all(|p| p.truncate() == home), "the others stay");
+        app.world_mut().resource_mut::<Drag>().0 = None;
+        app.update();
+        let home = app.world().resource::<BoardLayout>().0.center(e2);
+        assert!(at(&mut app, e2).iter().all(|p| p.truncate() == home && p.z < DRAG_LIFT));
     }
 }

@@ -1,4 +1,5 @@
-//! The referee's editor: positions changed square by square, and the game saved as a RON scenario.
+//! The referee's editor: positions changed square by square, and the game saved as a RON scenario
+//! (with a trainer's caption and marks).
 //! An edit is written as FEN here and read back by `Session::apply` through `Engine::from_fen`, so an
 //! edited position is one the interpreter accepts (royals present, rights consistent, ...); a saved
 //! scenario is run through the interpreter's scenario runner before it is reported saved. Nothing
@@ -13,6 +14,7 @@ use arbiter::model::{KindId, Side, Verdict};
 use arbiter::notation::{fen, uci};
 use arbiter::scenario::Runner;
 
+use crate::marks::Marks;
 use crate::session::Session;
 use crate::source;
 
@@ -109,8 +111,9 @@ fn status_name(s: Status) -> &'static str {
 
 /// The session's game as a RON scenario: the ruleset and parameters in use, the game's start as
 /// `Fen`, one step playing its moves (in coordinates) and stating the position, side to move, check
-/// and outcome it reaches; one more marking dead chains and stating the count, if any are marked.
-pub fn scenario_text(session: &Session) -> String {
+/// and outcome it reaches — with the trainer's caption, marked squares and arrows from `marks`, if
+/// any —; one more marking dead chains and stating the count, if any are marked.
+pub fn scenario_text(session: &Session, marks: &Marks) -> String {
     let game = &session.game;
     let pos = game.current();
     let rules = pos.rules();
@@ -135,11 +138,33 @@ pub fn scenario_text(session: &Session) -> String {
     }
     out.push_str(&format!("    start: Fen({}),\n", quote(&start.fen())));
     out.push_str("    steps: [\n        (\n");
-    if moves.is_empty() {
-        out.push_str("            caption: \"The position as saved.\",\n");
-    } else {
-        out.push_str("            caption: \"The moves played in the sandbox.\",\n");
+    let caption = match marks.caption.trim() {
+        "" if moves.is_empty() => "The position as saved.",
+        "" => "The moves played in the sandbox.",
+        own => own,
+    };
+    out.push_str(&format!("            caption: {},\n", quote(caption)));
+    if !moves.is_empty() {
         out.push_str(&format!("            do: Line([{}]),\n", moves.join(", ")));
+    }
+    let squares = rules.board.squares();
+    let marked: Vec<String> = marks
+        .squares
+        .iter()
+        .filter(|&&sq| sq < squares)
+        .map(|&sq| quote(&rules.board.name(sq)))
+        .collect();
+    if !marked.is_empty() {
+        out.push_str(&format!("            highlight: [{}],\n", marked.join(", ")));
+    }
+    let arrows: Vec<String> = marks
+        .arrows
+        .iter()
+        .filter(|&&(a, b)| a < squares && b < squares)
+        .map(|&(a, b)| format!("({}, {})", quote(&rules.board.name(a)), quote(&rules.board.name(b))))
+        .collect();
+    if !arrows.is_empty() {
+        out.push_str(&format!("            arrows: [{}],\n", arrows.join(", ")));
     }
     let mut expect = vec![
         format!("Fen({})", quote(&pos.fen())),
@@ -171,12 +196,12 @@ pub fn scenario_text(session: &Session) -> String {
     out
 }
 
-/// Writes [`scenario_text`] to `path` (never over an existing file) and runs it through the
+/// Writes [`scenario_text`] (with the trainer's `marks` and caption) to `path` (never over an existing file) and runs it through the
 /// interpreter's scenario runner.
 ///
 /// # Errors
 /// The file exists or cannot be written, or the written scenario does not pass (a sentence saying why).
-pub fn save_scenario(session: &Session, path: &Path) -> Result<PathBuf, String> {
+pub fn save_scenario(session: &Session, marks: &Marks, path: &Path) -> Result<PathBuf, String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
@@ -187,7 +212,7 @@ pub fn save_scenario(session: &Session, path: &Path) -> Result<PathBuf, String> 
             format!("cannot write {}: {e}", path.display())
         }
     })?;
-    file.write_all(scenario_text(session).as_bytes())
+    file.write_all(scenario_text(session, marks).as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let report = Runner::new(source::ruleset_dirs()).run_file(path);
     if report.passed() {

@@ -1,7 +1,9 @@
 //! Where each square, point or hexagon of a ruleset's board sits on screen, which one a world
 //! position falls on, and where the pieces in hand stand. Pure geometry from `Board` (width, height;
 //! squares, points or hexes) and the [`View`] (flipped or not); the board is centred on the origin,
-//! so turning it half round negates every position on it.
+//! so turning it half round negates every position on it. Its size follows the [`Screen`]: the
+//! board fills the space beside the panel at any window size ([`board_span`]), and everything on it
+//! is laid out anew at that size (not a scaled picture), so it stays sharp.
 //!
 //! Hexes form an N × M rhombus of pointy-top hexagons, each rank shifted half a cell right of the one
 //! below: cell (f, r) is centred at ((f + r/2)·w, r·(√3/2)·w), `w` the distance between neighbouring
@@ -11,15 +13,42 @@ use arbiter::model::{Board, Side};
 use bevy::math::Vec2;
 use bevy::prelude::Resource;
 
+use crate::panel::PANEL_WIDTH;
+
 /// How the board is shown: `flipped` turns it half round, so the second player sits at the bottom.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct View {
     pub flipped: bool,
 }
 
-/// The board's size on screen, in world units, not counting the coordinate labels: the larger side
-/// of its bounding box.
+/// The board's size on screen at the default window size ([`DEFAULT_SCREEN`]), in world units
+/// (logical pixels), not counting the coordinate labels: the larger side of its bounding box.
 pub const BOARD_SPAN: f32 = 640.0;
+
+/// The default window (and screenshot) size in logical pixels.
+pub const DEFAULT_SCREEN: (u32, u32) = (1280, 800);
+
+/// The size of what the board is drawn in (the window, or the screenshot's image), in logical
+/// pixels. The board is re-laid out whenever it changes.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct Screen(pub Vec2);
+
+impl Default for Screen {
+    fn default() -> Screen {
+        Screen(Vec2::new(DEFAULT_SCREEN.0 as f32, DEFAULT_SCREEN.1 as f32))
+    }
+}
+
+/// The board's span for a screen of `size`: two thirds of the width beside the panel (room for the
+/// coordinate names and the hands) and four fifths of the height (room for the names below), the
+/// smaller; [`BOARD_SPAN`] at the default size, and never below a small minimum.
+pub fn board_span(size: Vec2) -> f32 {
+    let beside = (size.x - PANEL_WIDTH).max(0.0);
+    (beside * 2.0 / 3.0).min(size.y * 0.8).max(MIN_SPAN)
+}
+
+/// The smallest board span, for windows too small to hold a board beside the panel.
+const MIN_SPAN: f32 = 120.0;
 
 /// The largest distance between the centres of two pieces in hand.
 const HAND_PITCH: f32 = 64.0;
@@ -42,9 +71,18 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The board as the first player sees it (not flipped).
+    /// The board as the first player sees it (not flipped), at the default size ([`BOARD_SPAN`]).
     pub fn new(board: &Board) -> Layout {
         Layout::of(board.width, board.height, board.points, board.hexes)
+    }
+
+    /// The board as the first player sees it, laid out for a screen of `screen`'s size.
+    pub fn fit(board: &Board, screen: Screen) -> Layout {
+        let layout = Layout::new(board);
+        Layout {
+            cell: layout.cell * board_span(screen.0) / BOARD_SPAN,
+            ..layout
+        }
     }
 
     /// A board `width` × `height` of squares, points or hexes, not flipped, scaled to [`BOARD_SPAN`]:
@@ -264,6 +302,34 @@ mod tests {
 
     fn hexes(width: usize, height: usize, flipped: bool) -> Layout {
         Layout::of(width, height, false, true).with_view(View { flipped })
+    }
+
+    #[test]
+    fn the_board_fills_the_space_beside_the_panel_at_any_size() {
+        let opened = crate::source::open(Some("chess")).expect("the bundled chess rules");
+        let chess = opened.engine.rules().board.clone();
+        let board = |w: f32, h: f32| Layout::fit(&chess, Screen(Vec2::new(w, h)));
+        assert_eq!(board_span(Screen::default().0), BOARD_SPAN, "the default size is unchanged");
+        for (w, h) in [(900.0, 560.0), (1280.0, 800.0), (1600.0, 1000.0), (2560.0, 1440.0), (700.0, 900.0)] {
+            let l = board(w, h);
+            let half = l.half_extent();
+            // The board and its names (left of and below it) inside the screen beside the panel,
+            // centred in it; the world's origin is that space's centre.
+            let (left, bottom) = (l.rank_label(0).x - l.cell * 0.3, l.file_label(0).y - l.cell * 0.3);
+            assert!(left > -(w - PANEL_WIDTH) / 2.0, "{w}×{h}: rank names inside ({left})");
+            assert!(bottom > -h / 2.0, "{w}×{h}: file names inside ({bottom})");
+            assert!(half.y < h / 2.0 && half.x < (w - PANEL_WIDTH) / 2.0);
+            // And it grows to use the room: at least two thirds of the tighter dimension.
+            assert!(
+                2.0 * half.x >= ((w - PANEL_WIDTH) * 0.6).min(h * 0.75),
+                "{w}×{h}: the board uses the room"
+            );
+        }
+        assert!(
+            board_span(Vec2::new(1600.0, 1000.0)) > BOARD_SPAN,
+            "a larger window, a larger board"
+        );
+        assert!(board_span(Vec2::new(100.0, 50.0)) > 0.0, "a tiny window still has a board");
     }
 
     #[test]

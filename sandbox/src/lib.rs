@@ -6,10 +6,11 @@
 //!
 //! One plugin per feature, each a `plugin(app)` function: [`session`] (the game, its messages, its
 //! actions and autoplay; no window needed), [`board`] (drawing), [`input`] (mouse), [`panel`] (egui),
-//! [`reload`] (watching the ruleset file), [`shot`] (screenshots). Beside them: [`source`] (opening
-//! rulesets, scenarios and records), [`actions`] (the action model), [`editor`] (positions by hand,
-//! saving scenarios), [`replay`] (autoplay), [`recompile`] (the session's side of a reload),
-//! [`layout`] (geometry).
+//! [`reload`] (watching the ruleset file), [`shot`] (screenshots), [`marks`] (the trainer's squares,
+//! arrows and caption). Beside them: [`source`] (opening rulesets, scenarios and records),
+//! [`actions`] (the action model), [`editor`] (positions by hand, saving scenarios), [`replay`]
+//! (autoplay), [`recompile`] (the session's side of a reload), [`layout`] (geometry and the screen's
+//! size), [`scoring`] (the area count, final or an estimate, and each point's owner).
 
 pub mod actions;
 pub mod board;
@@ -17,10 +18,12 @@ pub mod computer;
 pub mod editor;
 pub mod input;
 pub mod layout;
+pub mod marks;
 pub mod panel;
 pub mod recompile;
 pub mod reload;
 pub mod replay;
+pub mod scoring;
 pub mod session;
 pub mod shot;
 pub mod sim_window;
@@ -36,30 +39,42 @@ use crate::panel::PANEL_WIDTH;
 /// board's pieces and the egui panel alike.
 pub const GLYPH_FONT: &[u8] = include_bytes!("../assets/xiangqi-glyphs.ttf");
 
+/// The symbols egui's own fonts lack in their proportional family — marks (`✘`), geometric shapes
+/// (`●`, a stone's glyph), draughts men, arrows — a subset of DejaVu Sans (licence in `assets/`).
+pub const SYMBOL_FONT: &[u8] = include_bytes!("../assets/symbol-glyphs.ttf");
+
+/// The fonts the panel adds to egui's own, each as the last fallback of both families, in order.
+pub fn panel_fonts() -> Vec<egui::epaint::text::FontInsert> {
+    [("glyphs", GLYPH_FONT), ("symbols", SYMBOL_FONT)]
+        .into_iter()
+        .map(|(name, data)| {
+            let families = [egui::FontFamily::Proportional, egui::FontFamily::Monospace]
+                .into_iter()
+                .map(|family| egui::epaint::text::InsertFontFamily {
+                    family,
+                    priority: egui::epaint::text::FontPriority::Lowest,
+                })
+                .collect();
+            egui::epaint::text::FontInsert::new(name, egui::FontData::from_static(data), families)
+        })
+        .collect()
+}
+
 /// The camera, shifted so the board sits right of the panel.
 pub fn spawn_camera(mut commands: Commands) {
     commands.spawn((Camera2d, Transform::from_xyz(-PANEL_WIDTH / 2.0, 0.0, 0.0)));
 }
 
-/// Adds the glyph font to egui once, as the last fallback of both families, so piece glyphs and
-/// names in the panel show (egui's own fonts have no CJK).
+/// Adds [`panel_fonts`] to egui once, so piece glyphs, names and marks in the panel show (egui's
+/// own fonts have no CJK, and their proportional family lacks `✘` and `●`).
 fn install_fonts(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     if *done {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let families = [egui::FontFamily::Proportional, egui::FontFamily::Monospace]
-        .into_iter()
-        .map(|family| egui::epaint::text::InsertFontFamily {
-            family,
-            priority: egui::epaint::text::FontPriority::Lowest,
-        })
-        .collect();
-    ctx.add_font(egui::epaint::text::FontInsert::new(
-        "glyphs",
-        egui::FontData::from_static(GLYPH_FONT),
-        families,
-    ));
+    for font in panel_fonts() {
+        ctx.add_font(font);
+    }
     *done = true;
     Ok(())
 }
@@ -67,6 +82,81 @@ fn install_fonts(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
 /// Everything but the window, the camera and input: logic, drawing and the panel.
 pub fn plugin(app: &mut App) {
     app.add_plugins(bevy_egui::EguiPlugin::default());
-    app.add_plugins((session::plugin, board::plugin, panel::plugin, sim_window::plugin));
+    app.add_plugins((session::plugin, marks::plugin, board::plugin, panel::plugin, sim_window::plugin));
     app.add_systems(EguiPrimaryContextPass, install_fonts);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The non-ASCII characters inside string literals of the sandbox's sources (what the panel
+    /// and the board may write), read naively: a quote opens or closes a literal, `\"` does not.
+    fn literal_chars() -> Vec<(char, String)> {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(&src).expect("the sandbox's sources") {
+            let path = entry.expect("a directory entry").path();
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                // Character literals of a quote or a backslash are not quotes.
+                let line = line.replace("'\"'", "").replace("'\\\\'", "").replace("'\\\"'", "");
+                let (mut inside, mut escaped) = (false, false);
+                for c in line.chars() {
+                    if escaped {
+                        escaped = false;
+                        continue;
+                    }
+                    match c {
+                        '\\' if inside => escaped = true,
+                        '"' => inside = !inside,
+                        c if inside && !c.is_ascii() => found.push((c, path.display().to_string())),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_glyph_the_panel_writes_is_in_its_fonts() {
+        // egui's fonts with ours appended, as `install_fonts` leaves them; a character shows when a
+        // font of the family has it in its character map (the same test egui's fallback makes).
+        let mut fonts = egui::FontDefinitions::default();
+        for insert in panel_fonts() {
+            fonts.font_data.insert(insert.name.clone(), std::sync::Arc::new(insert.data));
+            for family in insert.families {
+                fonts.families.entry(family.family).or_default().push(insert.name.clone());
+            }
+        }
+        let covers = |family: &egui::FontFamily, c: char| {
+            fonts.families[family].iter().any(|name| {
+                let data = &fonts.font_data[name];
+                let font = skrifa::FontRef::from_index(&data.font, data.index).expect("a font egui reads");
+                skrifa::MetadataProvider::charmap(&font).map(c).is_some()
+            })
+        };
+        let mut wanted = literal_chars();
+        // Every bundled ruleset's piece glyphs: the editor's palette and the hands name them.
+        let rulesets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets");
+        for entry in std::fs::read_dir(&rulesets).expect("the bundled rulesets") {
+            let path = entry.expect("a directory entry").path();
+            if path.extension().is_none_or(|e| e != "rules") {
+                continue;
+            }
+            let opened = crate::source::open(path.to_str()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            for kind in &opened.engine.rules().kinds {
+                for glyph in &kind.glyphs {
+                    wanted.extend(glyph.chars().map(|c| (c, path.display().to_string())));
+                }
+            }
+        }
+        assert!(wanted.iter().any(|(c, _)| *c == '✘'), "the scan sees the panel's marks");
+        assert!(wanted.iter().any(|(c, _)| *c == '●'), "the scan sees the rulesets' glyphs");
+        for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+            let missing: Vec<&(char, String)> = wanted.iter().filter(|(c, _)| !c.is_whitespace() && !covers(&family, *c)).collect();
+            assert!(missing.is_empty(), "{family:?} lacks {missing:?}");
+        }
+    }
 }

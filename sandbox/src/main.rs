@@ -1,4 +1,4 @@
-//! `sandbox [PATH] [--flip] [--simulate N] [--screenshot OUT.png [--window] [--ply N]]`: opens a ruleset (a `.rules`
+//! `sandbox [PATH] [--flip] [--size WxH] [--simulate N] [--screenshot OUT.png [--window] [--ply N]]`: opens a ruleset (a `.rules`
 //! path or a bundled name) or a RON scenario in a window, or renders one frame and exits — offscreen
 //! by default (no display needed), or in a real window with `--window`.
 
@@ -10,7 +10,7 @@ use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
 use bevy::window::{ExitCondition, WindowResolution};
 use bevy::winit::WinitPlugin;
-use sandbox::layout::View;
+use sandbox::layout::{Screen, View};
 use sandbox::session::Session;
 use sandbox::shot::{SIZE, ShotRequest};
 use sandbox::simulate::{SimRequest, Simulation};
@@ -22,12 +22,14 @@ struct Args {
     flip: bool,
     ply: Option<usize>,
     simulate: Option<u64>,
+    size: (u32, u32),
 }
 
-const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--flip] [--simulate N] [--screenshot OUT.png [--window] [--ply N]]";
+const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--flip] [--size WxH] [--simulate N] [--screenshot OUT.png [--window] [--ply N]]";
 
 const HELP: &str = "
   --flip              show the board turned half round (the second player at the bottom)
+  --size WxH          the window's (or the picture's) size in logical pixels; default 1280x800
   --simulate N        open the Simulate window and run N games (random players, seed 1); with
                       --screenshot the picture waits for the results
   --screenshot OUT    render one frame to OUT (PNG) and exit; offscreen, no display needed
@@ -43,12 +45,14 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         flip: false,
         ply: None,
         simulate: None,
+        size: SIZE,
     };
     let mut it = args;
     while let Some(a) = it.next() {
         match a.as_str() {
             "--screenshot" => parsed.screenshot = Some(it.next().ok_or("--screenshot needs a file name")?.into()),
             "--window" => parsed.window = true,
+            "--size" => parsed.size = parse_size(&it.next().ok_or("--size needs WIDTHxHEIGHT, e.g. 900x560")?)?,
             "--flip" => parsed.flip = true,
             "--ply" => {
                 let n = it.next().ok_or("--ply needs a number")?;
@@ -76,6 +80,17 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
     Ok(parsed)
 }
 
+/// `WIDTHxHEIGHT` in logical pixels, each from 200 to 8192 (the panel alone is 320 wide).
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("--size `{text}`: give WIDTHxHEIGHT, each from 200 to 8192, e.g. 900x560");
+    let (w, h) = text.split_once(['x', 'X', '×']).ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
+    if !(200..=8192).contains(&w) || !(200..=8192).contains(&h) {
+        return Err(bad());
+    }
+    Ok((w, h))
+}
+
 fn has_display() -> bool {
     ["DISPLAY", "WAYLAND_DISPLAY"]
         .iter()
@@ -99,9 +114,9 @@ fn offscreen(app: &mut App, out: PathBuf) {
 }
 
 /// A real window with mouse input and the hot-reload watcher; with `shot`, its frame is saved and the
-/// app exits (at scale factor 1, so the picture is [`SIZE`] pixels whatever the display's density).
-fn windowed(app: &mut App, title: String, shot: Option<PathBuf>) {
-    let mut resolution = WindowResolution::from(SIZE);
+/// app exits (at scale factor 1, so the picture is `size` pixels whatever the display's density).
+fn windowed(app: &mut App, title: String, shot: Option<PathBuf>, size: (u32, u32)) {
+    let mut resolution = WindowResolution::from(size);
     if shot.is_some() {
         resolution = resolution.with_scale_factor_override(1.0);
     }
@@ -156,9 +171,10 @@ fn main() -> ExitCode {
     let mut app = App::new();
     match args.screenshot {
         Some(out) if !args.window => offscreen(&mut app, out),
-        shot => windowed(&mut app, title, shot),
+        shot => windowed(&mut app, title, shot, args.size),
     }
-    app.insert_resource(session)
+    app.insert_resource(Screen(Vec2::new(args.size.0 as f32, args.size.1 as f32)))
+        .insert_resource(session)
         .insert_resource(View { flipped: args.flip })
         .add_plugins(sandbox::plugin);
     if let Some(games) = args.simulate {

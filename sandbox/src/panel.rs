@@ -4,20 +4,23 @@
 //! expectations, play tools (take back, seeded random move, pass and swap when they are legal, the
 //! pieces in hand, the promotion or route choice, the ruling on a refused move), the computer
 //! opponent's settings and its search under way (and the button that opens the Simulate window),
-//! the referee's tools (editor, dead marking, copy FEN, save as scenario) and the action log.
+//! the referee's tools (editor, dead marking, copy FEN, a caption and save as scenario) and the
+//! action log.
 //!
 //! The panel only reads the [`Session`]: every change it asks for is a message ([`Replay`],
 //! [`Apply`]) applied by the session's systems, so the board is redrawn only when the game changes.
 
 use arbiter::game::{MoveKind, Status};
-use arbiter::model::{KindId, Rules, Side, Verdict};
+use arbiter::model::{KindId, Rules, Side};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::computer::{Computer, Seats};
 use crate::editor;
 use crate::layout::View;
+use crate::marks::Marks;
 use crate::replay::{Autoplay, SPEEDS};
+use crate::scoring;
 use crate::session::{Action, Apply, Brush, Edit, Mode, Replay, Session, Tools};
 use crate::sim_window::player_picker;
 use crate::simulate::Simulation;
@@ -45,7 +48,7 @@ fn side_panel(
     mut tools: ResMut<Tools>,
     mut auto: ResMut<Autoplay>,
     view: Option<ResMut<View>>,
-    (mut computer, mut sim): (ResMut<Computer>, ResMut<Simulation>),
+    (mut computer, mut sim, mut marks): (ResMut<Computer>, ResMut<Simulation>, ResMut<Marks>),
     (mut replay, mut apply): (MessageWriter<Replay>, MessageWriter<Apply>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
@@ -70,7 +73,7 @@ fn side_panel(
                 }
                 play(ui, &session, &mut tools, &mut req);
                 computer_section(ui, &session, &mut computer, &mut sim);
-                referee(ui, &ctx, &session, &mut tools, &mut req);
+                referee(ui, &ctx, &session, &mut tools, &mut req, &mut marks);
                 log(ui, &session);
             });
         });
@@ -128,26 +131,12 @@ fn status(ui: &mut egui::Ui, session: &Session, view: Option<&mut ResMut<View>>,
     score(ui, session, rules);
 }
 
-/// The area count, for rulesets that score by area.
+/// The area count, for rulesets that score by area: final once the game is over, else an estimate.
 fn score(ui: &mut egui::Ui, session: &Session, rules: &Rules) {
-    let Some(komi) = rules.end_rules.iter().find_map(|r| match r.verdict {
-        Verdict::ScoreByArea { komi } => Some(komi),
-        _ => None,
-    }) else {
+    let Some(line) = scoring::score_line(&session.game) else {
         return;
     };
-    let s = session.game.outcome().score.unwrap_or_else(|| session.game.area_score(komi));
-    let [a, b] = [&rules.players[0].name, &rules.players[1].name];
-    let m = s.margin();
-    let lead = match m {
-        m if m > 0.0 => format!("{a} by {m}"),
-        m if m < 0.0 => format!("{b} by {}", -m),
-        _ => "a tie".to_string(),
-    };
-    ui.label(format!(
-        "Score: {a} {}, {b} {} + komi {} — {lead}",
-        s.points[0], s.points[1], s.komi
-    ));
+    ui.label(line);
     let dead = session.game.dead();
     if !dead.is_empty() {
         let names: Vec<String> = dead.iter().map(|&sq| rules.board.name(sq)).collect();
@@ -405,7 +394,7 @@ fn hands(ui: &mut egui::Ui, session: &Session) {
 }
 
 /// The mode, the editor, dead marking, copy FEN, save as scenario.
-fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mut Tools, req: &mut Requests) {
+fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mut Tools, req: &mut Requests, marks: &mut ResMut<Marks>) {
     ui.separator();
     let pos = session.game.current();
     let rules = pos.rules();
@@ -479,13 +468,24 @@ fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mu
             .hint_text(hint.clone())
             .desired_width(f32::INFINITY),
     );
+    // Written back only on a change: the board redraws when the marks change.
+    let mut caption = marks.caption.clone();
+    ui.add(
+        egui::TextEdit::multiline(&mut caption)
+            .hint_text("Caption to save (right-click marks a square, right-drag draws an arrow)")
+            .desired_rows(2)
+            .desired_width(f32::INFINITY),
+    );
+    if caption != marks.caption {
+        marks.caption = caption;
+    }
     if ui.button("Save as scenario").clicked() {
         let path = std::path::PathBuf::from(if tools.save_path.trim().is_empty() {
             hint.as_str()
         } else {
             tools.save_path.trim()
         });
-        tools.saved = Some(editor::save_scenario(session, &path));
+        tools.saved = Some(editor::save_scenario(session, marks, &path));
     }
     match &tools.saved {
         Some(Ok(p)) => {

@@ -325,7 +325,10 @@ impl Session {
             return;
         }
         self.note = None;
-        self.choice = None;
+        // A click while a choice waits only cancels it: the piece stays selected, nothing is judged.
+        if self.choice.take().is_some() {
+            return;
+        }
         let us = pos.side_to_move();
         let own = matches!(pos.piece_at(sq), Some((_, side)) if side == us);
         if let Some(kind) = self.selected_hand.take() {

@@ -1,8 +1,8 @@
 //! Screenshots: once the render pipelines are built (they compile in the background; earlier frames
 //! can be blank), one frame is captured, written as PNG, and the app exits. Two targets: offscreen
 //! (the camera renders into an image; no window, no display server) or the primary window (the same
-//! window a person sees; needs a display, e.g. Xvfb). A simulation run under way holds the picture
-//! back until its results are drawn.
+//! window a person sees; needs a display, e.g. Xvfb). The offscreen image is the [`Screen`]'s size.
+//! A simulation run under way holds the picture back until its results are drawn.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,6 +14,7 @@ use bevy::render::render_resource::{CachedPipelineState, PipelineCache, TextureF
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::render::{Render, RenderApp, RenderSystems};
 
+use crate::layout::Screen;
 use crate::panel::PANEL_WIDTH;
 use crate::simulate::Simulation;
 
@@ -24,8 +25,8 @@ const SETTLED_FRAMES: u32 = 5;
 pub const SHOT_FRAME: u32 = 60;
 /// Give up (exit with an error) if nothing was captured by then.
 const GIVE_UP_FRAME: u32 = 1200;
-/// The picture's size in pixels, and the window's logical size.
-pub const SIZE: (u32, u32) = (1280, 800);
+/// The picture's default size in pixels, and the window's logical size.
+pub const SIZE: (u32, u32) = crate::layout::DEFAULT_SCREEN;
 
 /// What to capture and where to save it.
 #[derive(Resource)]
@@ -69,11 +70,19 @@ impl ShotRequest {
     }
 }
 
-fn spawn_offscreen_camera(mut commands: Commands, mut images: ResMut<Assets<Image>>, mut shot: ResMut<ShotRequest>) {
+fn spawn_offscreen_camera(
+    mut commands: Commands,
+    mut images: ResMut<Assets<Image>>,
+    mut shot: ResMut<ShotRequest>,
+    screen: Option<Res<Screen>>,
+) {
+    let screen = screen.map(|s| *s).unwrap_or_default();
     if shot.window {
         return;
     }
-    let image = Image::new_target_texture(SIZE.0, SIZE.1, TextureFormat::Rgba8UnormSrgb, None);
+    // The picture is as large as the screen the board is laid out for.
+    let size = screen.0.max(Vec2::ONE).as_uvec2();
+    let image = Image::new_target_texture(size.x, size.y, TextureFormat::Rgba8UnormSrgb, None);
     let handle = images.add(image);
     shot.target = Some(handle.clone());
     commands.spawn((

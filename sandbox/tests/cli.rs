@@ -1,5 +1,5 @@
 //! The binary's command line without a display: one sentence, the `--screenshot` form, a non-zero exit;
-//! `--window`, `--flip` and `--simulate` in the usage; a bad number of games to simulate.
+//! `--window`, `--flip` and `--simulate` in the usage; a bad number of games to simulate; a bad size.
 
 use std::process::Command;
 
@@ -77,4 +77,17 @@ fn a_bad_number_of_games_to_simulate_is_refused_with_the_range() {
     let (code, err) = run(&["chess", "--simulate"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--simulate needs a number of games"), "{err}");
+}
+
+#[test]
+fn a_bad_size_is_refused_with_the_form_it_takes() {
+    for arg in ["10x10", "900", "wide", "900x", "x560", "99999x560"] {
+        let (code, err) = run(&["chess", "--screenshot", "unused.png", "--size", arg]);
+        assert_eq!(code, Some(2), "--size {arg}");
+        assert!(err.contains(&format!("--size `{arg}`")) && err.contains("WIDTHxHEIGHT"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let (code, err) = run(&["chess", "--size"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--size needs WIDTHxHEIGHT"), "{err}");
 }

@@ -395,6 +395,31 @@ fn a_promotion_click_asks_for_the_kind_and_plays_the_one_chosen() {
 }
 
 #[test]
+fn a_click_that_cancels_a_promotion_choice_is_not_judged_as_a_move() {
+    let mut app = app("scenarios/chess/promotion-to-each-kind.ron");
+    let (a7, a8) = (square(&app, "a7"), square(&app, "a8"));
+    send(&mut app, Clicked(a7));
+    send(&mut app, Clicked(a8));
+    assert!(session(&app).choice.is_some());
+    // An empty square no move of the selected piece reaches: a7-a5 would be refused.
+    let away = (0..session(&app).engine.rules().board.squares())
+        .find(|&sq| sq != a7 && session(&app).game.current().piece_at(sq).is_none() && !session(&app).targets.contains(&sq))
+        .expect("an empty square");
+    send(&mut app, Clicked(away));
+    let s = session(&app);
+    assert!(s.choice.is_none(), "the choice is cancelled");
+    assert!(s.refusal.is_none(), "and the click is not judged: {:?}", s.refusal);
+    assert_eq!(
+        (s.game.ply(), s.selected),
+        (0, Some(a7)),
+        "nothing played, the piece still selected"
+    );
+    // The same target again asks again.
+    send(&mut app, Clicked(a8));
+    assert!(session(&app).choice.is_some());
+}
+
+#[test]
 fn take_back_restores_the_previous_position() {
     let mut app = app("chess");
     let start = fen(&app);
@@ -517,13 +542,13 @@ fn save_as_scenario_writes_a_file_the_scenario_runner_passes_and_never_overwrite
     }
     let dir = temp_dir("save");
     let path = dir.join("saved").join("opening.ron");
-    let saved = sandbox::editor::save_scenario(session(&app), &path).expect("saved");
+    let saved = sandbox::editor::save_scenario(session(&app), &Default::default(), &path).expect("saved");
     assert_eq!(saved, path);
     let text = std::fs::read_to_string(&path).expect("written");
     assert!(text.contains("Line([\"e2e4\", \"e7e5\", \"g1f3\"])"), "{text}");
     let report = arbiter::scenario::Runner::new(sandbox::source::ruleset_dirs()).run_file(&path);
     assert!(report.passed(), "{:?}\n{text}", report.verdict);
-    let again = sandbox::editor::save_scenario(session(&app), &path).expect_err("the file exists");
+    let again = sandbox::editor::save_scenario(session(&app), &Default::default(), &path).expect_err("the file exists");
     assert!(again.contains("already exists"), "{again}");
     assert_eq!(std::fs::read_to_string(&path).expect("still there"), text);
     // An edited position with dead chains marked: the count is part of the scenario.
@@ -532,7 +557,7 @@ fn save_as_scenario_writes_a_file_the_scenario_runner_passes_and_never_overwrite
     let a3 = square(&go, "A3");
     act(&mut go, Action::MarkDead(a3));
     let path = dir.join("dead.ron");
-    sandbox::editor::save_scenario(session(&go), &path).expect("saved");
+    sandbox::editor::save_scenario(session(&go), &Default::default(), &path).expect("saved");
     let report = arbiter::scenario::Runner::new(sandbox::source::ruleset_dirs()).run_file(&path);
     assert!(
         report.passed(),

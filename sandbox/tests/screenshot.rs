@@ -1,6 +1,7 @@
 //! Runs the built binary with `--screenshot` and checks the pictures: the disc of each piece on its
-//! square in its side's colour (flipped too), board lines, the river and palaces of xiangqi, go's star
-//! points and stones, hex's rhombus of cells with its stones and coloured edges (flipped too), pieces
+//! square in its side's colour (flipped too), the board filling a small and a large picture, board
+//! lines, the river and palaces of xiangqi, go's star points and stones, go's dead stones faded with
+//! each point's owner, hex's rhombus of cells with its stones and coloured edges (flipped too), pieces
 //! in hand beside a crazyhouse board, the path and jumped squares of a draughts capture, the panel's
 //! text, the Simulate window's outcome bars and length histogram after a run. Offscreen always (no
 //! display needed; needs Vulkan's loader and
@@ -74,13 +75,18 @@ impl Shot {
     /// from the bottom-left. A disc is recognised by a 3 × 3 patch of its colour left of its centre,
     /// between the glyph and the rim.
     fn discs(&self, width: usize, height: usize, colour: [u8; 3]) -> Vec<(usize, usize)> {
-        let cell = 640.0 / width.max(height) as f32;
+        self.discs_in(CENTRE, 640.0, width, height, colour)
+    }
+
+    /// [`Shot::discs`] for a board `span` pixels across centred at `centre`.
+    fn discs_in(&self, centre: (f32, f32), span: f32, width: usize, height: usize, colour: [u8; 3]) -> Vec<(usize, usize)> {
+        let cell = span / width.max(height) as f32;
         let mut found = Vec::new();
         for row in 0..height {
             for col in 0..width {
                 let x = col as f32 - (width as f32 - 1.0) / 2.0 - 0.33;
                 let y = row as f32 - (height as f32 - 1.0) / 2.0;
-                if self.count(self.around(cell, (x, y), 1), colour) == 9 {
+                if self.count(around_at(centre, cell, (x, y), 1), colour) == 9 {
                     found.push((col, row));
                 }
             }
@@ -89,10 +95,8 @@ impl Shot {
     }
 
     /// The square of `r` pixels each way around a board position given in cells from the centre (y up).
-    fn around(&self, cell: f32, (dx, dy): (f32, f32), r: usize) -> (usize, usize, usize, usize) {
-        let x = (CENTRE.0 + dx * cell).round() as usize;
-        let y = (CENTRE.1 - dy * cell).round() as usize;
-        (x - r, x + r + 1, y - r, y + r + 1)
+    fn around(&self, cell: f32, at: (f32, f32), r: usize) -> (usize, usize, usize, usize) {
+        around_at(CENTRE, cell, at, r)
     }
 
     /// Checks shared by every picture of a rectangular board: the size, the panel's text, a board that
@@ -113,6 +117,12 @@ impl Shot {
     fn check_panel(&self) {
         let what = &self.name;
         assert_eq!((self.width, self.height), (1280, 800), "{what}: picture size");
+        self.check_panel_text();
+    }
+
+    /// The panel's text, at any picture size.
+    fn check_panel_text(&self) {
+        let what = &self.name;
         let panel = self.pixels((12, 300, 16, 240));
         assert!(
             distinct(&panel) >= 4,
@@ -120,6 +130,13 @@ impl Shot {
             distinct(&panel)
         );
     }
+}
+
+/// The square of `r` pixels each way around a position given in cells (y up) from `centre` (pixels).
+fn around_at(centre: (f32, f32), cell: f32, (dx, dy): (f32, f32), r: usize) -> (usize, usize, usize, usize) {
+    let x = (centre.0 + dx * cell).round() as usize;
+    let y = (centre.1 - dy * cell).round() as usize;
+    (x - r, x + r + 1, y - r, y + r + 1)
 }
 
 fn near(p: [u8; 3], c: [u8; 3], tolerance: u8) -> bool {
@@ -286,12 +303,50 @@ const GO_GAME: &str = "../scenarios/go/sgf-record.ron";
 #[test]
 fn offscreen_pictures_of_chess_xiangqi_and_a_go_game_show_their_boards_and_pieces() {
     let shots = std::thread::scope(|s| {
-        let others = s.spawn(|| shoot_all(&[("xiangqi", &[]), (GO_GAME, &["--ply", "1"])], Target::Offscreen));
+        let others = s.spawn(|| {
+            shoot_all(
+                &[
+                    ("xiangqi", &[]),
+                    (GO_GAME, &["--ply", "1"]),
+                    ("../scenarios/go/dead-stones.ron", &["--ply", "2"]),
+                ],
+                Target::Offscreen,
+            )
+        });
         check_chess(chess(), false);
         others.join().expect("the other shots")
     });
     check_xiangqi(&shots[0]);
     check_go_game(&shots[1]);
+    check_dead_stones(&shots[2]);
+}
+
+/// The 5 × 5 game of `dead-stones.ron` at the step that marks the white stone on A3 dead: that stone
+/// faded (no longer white), a black owner's square on it, and white's owner squares on the empty E file.
+fn check_dead_stones(shot: &Shot) {
+    shot.check_frame();
+    let what = &shot.name;
+    let cell = 640.0 / 5.0;
+    // A3 is column 0, row 2: two cells left of the centre.
+    let disc = shot.around(cell, (-2.0 - 0.33, 0.0), 1);
+    assert_eq!(shot.count(disc, WHITE_PIECE), 0, "{what}: the dead white stone is faded");
+    assert_eq!(
+        shot.count(shot.around(cell, (-2.0, 0.0), 3), BLACK_PIECE),
+        49,
+        "{what}: black owns A3"
+    );
+    for row in [-2.0, -1.0, 0.0, 1.0, 2.0] {
+        let centre = shot.around(cell, (2.0, row), 3);
+        assert_eq!(shot.count(centre, WHITE_PIECE), 49, "{what}: white owns E{}", row + 3.0);
+    }
+    // A living stone carries no owner's square: B3's black disc is black right up to its centre.
+    assert_eq!(shot.count(shot.around(cell, (-1.0, 0.0), 3), BLACK_PIECE), 49);
+    // Nor does the living white stone on D3: no black square at its centre.
+    assert_eq!(
+        shot.count(shot.around(cell, (1.0, 0.0), 3), BLACK_PIECE),
+        0,
+        "{what}: no square on D3"
+    );
 }
 
 /// A scenario written for a picture: `ruleset` from `start` (a FEN, or the setup when empty), then
@@ -492,6 +547,59 @@ fn offscreen_pictures_of_hex_crazyhouse_and_draughts_show_cells_hands_and_jumps(
     check_hex(&shots[1], true);
     check_crazyhouse(&shots[2]);
     check_draughts(&shots[3]);
+}
+
+/// The coordinate names' colour (`board.rs`'s LABEL).
+const LABEL: [u8; 3] = [217, 217, 217];
+
+#[test]
+fn the_board_fills_a_small_and_a_large_window_beside_the_panel_with_every_name_in_the_picture() {
+    let shots = shoot_all(
+        &[("chess", &["--size", "900x560"]), ("chess", &["--size", "1600x1000"])],
+        Target::Offscreen,
+    );
+    for (shot, (w, h)) in shots.iter().zip([(900usize, 560usize), (1600, 1000)]) {
+        let what = &shot.name;
+        assert_eq!((shot.width, shot.height), (w, h), "{what}: picture size");
+        // The board fills the space right of the 320-pixel panel: two thirds of its width or four
+        // fifths of the height, whichever is less; centred in that space.
+        let span = ((w as f32 - 320.0) * 2.0 / 3.0).min(h as f32 * 0.8);
+        let centre = ((w as f32 + 320.0) / 2.0, h as f32 / 2.0);
+        assert_eq!(
+            shot.discs_in(centre, span, 8, 8, WHITE_PIECE),
+            rows(8, &[0, 1]),
+            "{what}: white discs"
+        );
+        assert_eq!(
+            shot.discs_in(centre, span, 8, 8, BLACK_PIECE),
+            rows(8, &[6, 7]),
+            "{what}: black discs"
+        );
+        // The file names below the board and the rank names left of it are drawn inside the
+        // picture, at a size that grows with the board (more label pixels on the larger board).
+        let cell = span / 8.0;
+        let (left, right) = ((centre.0 - span / 2.0) as usize, (centre.0 + span / 2.0) as usize);
+        let below = ((centre.1 + span / 2.0) as usize, ((centre.1 + span / 2.0 + cell) as usize).min(h));
+        let files = shot.count((left, right, below.0, below.1), LABEL);
+        let beside = (((centre.0 - span / 2.0 - cell) as usize).max(320), left);
+        let ranks = shot.count(
+            (
+                beside.0,
+                beside.1,
+                (centre.1 - span / 2.0) as usize,
+                (centre.1 + span / 2.0) as usize,
+            ),
+            LABEL,
+        );
+        assert!(
+            files > 8 * 10 && ranks > 8 * 10,
+            "{what}: file names ({files} px) and rank names ({ranks} px)"
+        );
+        shot.check_panel_text();
+    }
+    let [small, large] = [&shots[0], &shots[1]];
+    let ink = |s: &Shot| s.count((320, s.width, 0, s.height), LABEL);
+    assert!(ink(large) > ink(small), "the names grow with the board, re-laid out, not clipped");
 }
 
 #[test]

@@ -401,6 +401,12 @@ impl Game {
     pub fn area_score(&self, komi: f64) -> Score {
         area_score(self.current(), &self.dead, komi)
     }
+    /// Who each point of the current position counts for in [`Game::area_score`], the dead chains
+    /// removed: a living stone's side, or the side whose stones alone border an empty region
+    /// (`None` where both sides do, or neither).
+    pub fn area_owners(&self) -> Vec<Option<Side>> {
+        area_owners(self.current(), &self.dead)
+    }
     pub fn current(&self) -> &Position {
         self.positions.last().expect("a game always has its start position")
     }
@@ -616,6 +622,23 @@ impl Game {
 /// The area count of `pos` with the chains containing `dead` removed: each side's stones and the
 /// empty regions only its stones border (shared regions halved).
 pub(crate) fn area_score(pos: &Position, dead: &[usize], komi: f64) -> Score {
+    let mut points = [0.0f64; 2];
+    for owner in area_owners(pos, dead) {
+        match owner {
+            Some(s) => points[s.index()] += 1.0,
+            None => {
+                points[0] += 0.5;
+                points[1] += 0.5;
+            }
+        }
+    }
+    Score { points, komi }
+}
+
+/// Who each point counts for under area scoring, with the chains containing `dead` removed: a
+/// living stone's side; for an empty or dead point, the side whose stones alone border its empty
+/// region; `None` for a region both sides border (or neither).
+pub(crate) fn area_owners(pos: &Position, dead: &[usize]) -> Vec<Option<Side>> {
     let b = &pos.rules().board;
     let n = b.squares();
     let mut owner: Vec<Option<Side>> = (0..n).map(|sq| pos.piece_at(sq).map(|(_, s)| s)).collect();
@@ -624,25 +647,22 @@ pub(crate) fn area_score(pos: &Position, dead: &[usize], komi: f64) -> Score {
             owner[s] = None;
         }
     }
-    let mut points = [0.0f64; 2];
-    for o in owner.iter().flatten() {
-        points[o.index()] += 1.0;
-    }
+    let stones = owner.clone();
     // Empty regions: whose stones border them.
     let mut seen = vec![false; n];
     for start in 0..n {
-        if owner[start].is_some() || seen[start] {
+        if stones[start].is_some() || seen[start] {
             continue;
         }
         let mut stack = vec![start];
         seen[start] = true;
-        let mut size = 0usize;
+        let mut region = Vec::new();
         let mut borders = [false; 2];
         while let Some(sq) = stack.pop() {
-            size += 1;
+            region.push(sq);
             for (dx, dy) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
                 if let Some(m) = b.offset(sq, dx, dy) {
-                    match owner[m] {
+                    match stones[m] {
                         Some(s) => borders[s.index()] = true,
                         None if !seen[m] => {
                             seen[m] = true;
@@ -653,16 +673,16 @@ pub(crate) fn area_score(pos: &Position, dead: &[usize], komi: f64) -> Score {
                 }
             }
         }
-        match borders {
-            [true, false] => points[0] += size as f64,
-            [false, true] => points[1] += size as f64,
-            _ => {
-                points[0] += size as f64 / 2.0;
-                points[1] += size as f64 / 2.0;
-            }
+        let side = match borders {
+            [true, false] => Some(Side::FIRST),
+            [false, true] => Some(Side::SECOND),
+            _ => None,
+        };
+        for sq in region {
+            owner[sq] = side;
         }
     }
-    Score { points, komi }
+    owner
 }
 
 /// The side that gave check with every move since the earliest earlier occurrence of the last

@@ -1,0 +1,210 @@
+//! Teaching marks a trainer draws on the board, as on Lichess: a right-click marks a square (again
+//! unmarks it), a right-drag from one square to another draws an arrow (again removes it); a left
+//! click or any action on the game clears them. With a caption typed in the panel they are saved in
+//! the scenario the editor writes (the step of the position as saved), and a scenario's own marks
+//! come back from it when opened. Arrows, the trainer's and a scenario's alike, have real heads and
+//! lie under the pieces. Needs no window: [`Marks`] is plain data, drawn by the board.
+
+use bevy::prelude::*;
+
+use crate::layout::Layout;
+use crate::session::Session;
+
+/// The trainer's marks on the current position, and the caption to save with them.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// Marked squares, in the order marked.
+    pub squares: Vec<usize>,
+    /// Arrows, from and to, in the order drawn.
+    pub arrows: Vec<(usize, usize)>,
+    /// The caption for the saved scenario's last step (empty: the editor's own).
+    pub caption: String,
+}
+
+impl Marks {
+    /// Marks `sq`, or unmarks it if it was marked.
+    pub fn toggle_square(&mut self, sq: usize) {
+        match self.squares.iter().position(|&s| s == sq) {
+            Some(i) => {
+                self.squares.remove(i);
+            }
+            None => self.squares.push(sq),
+        }
+    }
+
+    /// Draws the arrow `from` → `to`, or removes it if it was drawn.
+    pub fn toggle_arrow(&mut self, from: usize, to: usize) {
+        match self.arrows.iter().position(|&a| a == (from, to)) {
+            Some(i) => {
+                self.arrows.remove(i);
+            }
+            None => self.arrows.push((from, to)),
+        }
+    }
+
+    /// Are there squares or arrows on the board?
+    pub fn any(&self) -> bool {
+        !self.squares.is_empty() || !self.arrows.is_empty()
+    }
+
+    /// Clears the squares and arrows (the caption stays).
+    pub fn clear(&mut self) {
+        self.squares.clear();
+        self.arrows.clear();
+    }
+}
+
+/// The colour of the trainer's marks and of a scenario's arrows.
+pub const MARK: Color = Color::srgba(0.90, 0.20, 0.15, 0.80);
+/// The fill of a square the trainer marked.
+const MARKED_SQUARE: Color = Color::srgba(0.90, 0.20, 0.15, 0.45);
+/// The height at which arrows lie: above the squares and highlights (3), under the pieces (4).
+pub const ARROW_Z: f32 = 3.6;
+
+/// An arrow from the centre of `a` to the centre of `b`: a shaft `cell × 0.16` wide that stops
+/// where a triangular head, `cell × 0.45` long and as wide, ends at `b`'s centre. Returns the
+/// shaft's centre, size and angle, and the head's three corners (tip first), in world units.
+pub fn arrow_shape(layout: &Layout, a: usize, b: usize) -> ((Vec2, Vec2, f32), [Vec2; 3]) {
+    let (pa, pb) = (layout.center(a), layout.center(b));
+    let cell = layout.cell;
+    let dir = (pb - pa).normalize_or_zero();
+    let across = dir.perp();
+    let head = (cell * 0.45).min((pb - pa).length());
+    let base = pb - dir * head;
+    let width = cell * 0.16;
+    // The shaft starts a little off the first square's centre and runs into the head's base.
+    let start = pa + dir * cell * 0.15;
+    let shaft = (
+        (start + base) / 2.0,
+        Vec2::new((base - start).length().max(0.0), width),
+        dir.y.atan2(dir.x),
+    );
+    let corners = [pb, base + across * head * 0.5, base - across * head * 0.5];
+    (shaft, corners)
+}
+
+/// Which part of a drawn mark an entity is (tests read it).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkPart {
+    ArrowShaft,
+    ArrowHead,
+    Square,
+}
+
+/// Spawns an arrow from `a` to `b` in `colour`, tagged with `tag`.
+pub(crate) fn spawn_arrow(
+    commands: &mut Commands,
+    meshes: &mut Assets<Mesh>,
+    materials: &mut Assets<ColorMaterial>,
+    layout: &Layout,
+    (a, b): (usize, usize),
+    colour: Color,
+    tag: impl Bundle + Clone,
+) {
+    if a == b {
+        return;
+    }
+    let ((at, size, angle), [tip, left, right]) = arrow_shape(layout, a, b);
+    commands.spawn((
+        Sprite {
+            color: colour,
+            custom_size: Some(size),
+            ..default()
+        },
+        Transform::from_translation(at.extend(ARROW_Z)).with_rotation(Quat::from_rotation_z(angle)),
+        MarkPart::ArrowShaft,
+        tag.clone(),
+    ));
+    commands.spawn((
+        Mesh2d(meshes.add(Triangle2d::new(tip, left, right))),
+        MeshMaterial2d(materials.add(colour)),
+        Transform::from_xyz(0.0, 0.0, ARROW_Z),
+        MarkPart::ArrowHead,
+        tag,
+    ));
+}
+
+/// Spawns the trainer's marks: a tinted square for each marked square, an arrow for each arrow.
+pub(crate) fn spawn_marks(
+    commands: &mut Commands,
+    meshes: &mut Assets<Mesh>,
+    materials: &mut Assets<ColorMaterial>,
+    layout: &Layout,
+    marks: &Marks,
+    tag: impl Bundle + Clone,
+) {
+    let squares = layout.width * layout.height;
+    for &sq in marks.squares.iter().filter(|&&sq| sq < squares) {
+        let corners = layout.corners(sq);
+        let centre = layout.center(sq);
+        // The cell's own shape, a little inset: a square, or a hexagon on hex boards.
+        let inset: Vec<Vec2> = corners.iter().map(|c| centre + (*c - centre) * 0.92).collect();
+        commands.spawn((
+            Mesh2d(
+                meshes.add(
+                    ConvexPolygon::new(inset)
+                        .map(Mesh::from)
+                        .unwrap_or_else(|_| Mesh::from(Rectangle::default())),
+                ),
+            ),
+            MeshMaterial2d(materials.add(MARKED_SQUARE)),
+            Transform::from_xyz(0.0, 0.0, 3.4),
+            MarkPart::Square,
+            tag.clone(),
+        ));
+    }
+    for &(a, b) in marks.arrows.iter().filter(|(a, b)| *a < squares && *b < squares) {
+        spawn_arrow(commands, meshes, materials, layout, (a, b), MARK, tag.clone());
+    }
+}
+
+/// Clears the squares and arrows whenever an action is applied to the game (a move, a step, an
+/// edit): they belong to the position they were drawn on.
+fn clear_on_action(session: Res<Session>, mut marks: ResMut<Marks>, mut seen: Local<Option<usize>>) {
+    let actions = session.log.len();
+    if seen.is_some_and(|n| n != actions) && marks.any() {
+        marks.clear();
+    }
+    *seen = Some(actions);
+}
+
+/// [`Marks`] and their clearing on an action. Needs no window.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Marks>()
+        .add_systems(PostUpdate, clear_on_action.run_if(resource_changed::<Session>));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_mark_or_arrow_on_the_same_place_removes_it() {
+        let mut m = Marks::default();
+        m.toggle_square(3);
+        m.toggle_arrow(1, 2);
+        m.toggle_arrow(2, 1);
+        assert_eq!((m.squares.clone(), m.arrows.clone()), (vec![3], vec![(1, 2), (2, 1)]));
+        m.toggle_square(3);
+        m.toggle_arrow(1, 2);
+        assert_eq!((m.squares.clone(), m.arrows.clone()), (vec![], vec![(2, 1)]));
+        m.caption = "kept".into();
+        m.clear();
+        assert!(!m.any() && m.caption == "kept");
+    }
+
+    #[test]
+    fn an_arrow_ends_in_a_head_whose_tip_is_the_target_square() {
+        let layout = Layout::of(8, 8, false, false);
+        let ((at, size, _), [tip, left, right]) = arrow_shape(&layout, 0, 63);
+        assert_eq!(tip, layout.center(63));
+        let base = (left + right) / 2.0;
+        assert!((left.distance(right) - layout.cell * 0.45).abs() < 1e-3, "as wide as it is long");
+        assert!((base.distance(tip) - layout.cell * 0.45).abs() < 1e-3);
+        assert!(left.distance(right) > size.y * 2.0, "the head is wider than the shaft");
+        // The shaft runs into the head's base and no further.
+        let dir = (tip - layout.center(0)).normalize();
+        let end = at + dir * size.x / 2.0;
+        assert!(end.distance(base) < 1e-3);
+    }
+}
