@@ -19,6 +19,7 @@ pub mod editor;
 pub mod input;
 pub mod layout;
 pub mod marks;
+pub mod navigate;
 pub mod panel;
 pub mod recompile;
 pub mod reload;
@@ -29,6 +30,7 @@ pub mod shot;
 pub mod sim_window;
 pub mod simulate;
 pub mod source;
+pub mod tree;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
