@@ -19,6 +19,7 @@ pub mod editor;
 pub mod input;
 pub mod layout;
 pub mod marks;
+pub mod movelist;
 pub mod navigate;
 pub mod panel;
 pub mod recompile;

@@ -216,3 +216,76 @@ fn steps_in_a_300_move_record_play_or_undo_only_the_moves_between() {
     assert_eq!((session(&app).step, session(&app).replayed), (291, 1));
     assert_eq!(session(&app).game.ply(), 291);
 }
+
+fn list(app: &App) -> Vec<sandbox::movelist::Row> {
+    let s = session(app);
+    let mut main = sandbox::movelist::MainLine::default();
+    main.update(s);
+    sandbox::movelist::rows(s, &main)
+}
+
+#[test]
+fn the_move_list_is_in_the_rulesets_notation_numbered_per_move_pair_with_variations_after_their_move() {
+    let mut app = file("tests/pgn/opera-game.pgn");
+    let rows = list(&app);
+    let texts: Vec<String> = rows.iter().map(|r| r.text()).collect();
+    assert_eq!(texts[0], "1. e4 e5");
+    assert_eq!(texts[1], "2. Nf3 d6");
+    send(&mut app, Replay::To(2));
+    act(&mut app, Action::Play("d2d4".into()));
+    act(&mut app, Action::Play("e5d4".into()));
+    let rows = list(&app);
+    let texts: Vec<String> = rows.iter().map(|r| r.text()).collect();
+    // The variation replaces 2. Nf3: it follows that move, and the pair starts again after it.
+    assert_eq!(&texts[1..4], ["2. Nf3", "2. d4 exd4", "2... d6"], "{texts:?}");
+    assert_eq!(rows[2].depth, 1);
+    assert!(rows[2].entries[1].current, "the current move is marked");
+    assert_eq!(sandbox::movelist::last_move_written(session(&app)).as_deref(), Some("exd4"));
+}
+
+#[test]
+fn a_scenarios_steps_are_rows_with_their_captions_whole() {
+    let app = file("scenarios/chess/checkmate-fools-mate.ron");
+    let rows = list(&app);
+    assert_eq!(rows.len(), session(&app).timeline.len());
+    assert!(rows.iter().all(|r| r.entries.len() == 1 && r.entries[0].number.is_some()));
+    for (row, frame) in rows.iter().zip(&session(&app).timeline).skip(1) {
+        if frame.played.is_empty()
+            && let Some(c) = &frame.caption
+        {
+            assert_eq!(&row.entries[0].text, c, "the caption is not cut");
+        }
+    }
+}
+
+#[test]
+fn the_move_list_scrolls_to_the_current_move() {
+    let mut app = file("tests/go/random-300-19x19.sgf");
+    send(&mut app, Replay::Last);
+    let rows = list(&app);
+    assert!(rows.iter().flat_map(|r| &r.entries).any(|e| e.current));
+    let ctx = bevy_egui::egui::Context::default();
+    let mut shown = None;
+    for frame in 0..3 {
+        // A second between frames: the scroll animation has ended by the next one.
+        let input = bevy_egui::egui::RawInput {
+            time: Some(frame as f64),
+            screen_rect: Some(bevy_egui::egui::Rect::from_min_size(
+                Default::default(),
+                bevy_egui::egui::vec2(320.0, 600.0),
+            )),
+            ..Default::default()
+        };
+        let mut out = ctx.run_ui(input, |ui| {
+            shown = Some(sandbox::movelist::show(ui, &rows, 150.0, true));
+        });
+        out.textures_delta.clear();
+    }
+    let shown = shown.expect("drawn");
+    let current = shown.current.expect("the current move is drawn");
+    assert!(
+        shown.visible.contains(current.center()),
+        "move 300 at {current:?} is inside the visible list {:?}",
+        shown.visible
+    );
+}
