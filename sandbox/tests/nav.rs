@@ -289,3 +289,63 @@ fn the_move_list_scrolls_to_the_current_move() {
         shown.visible
     );
 }
+
+/// An app with a keyboard: the session's systems and the key reader.
+fn keyboard_app(rel: &str) -> App {
+    let mut app = file(rel);
+    app.init_resource::<ButtonInput<KeyCode>>()
+        .init_resource::<sandbox::layout::View>()
+        .add_plugins(sandbox::keys::plugin);
+    app
+}
+
+fn press(app: &mut App, keys: &[KeyCode]) {
+    {
+        let mut input = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        for &k in keys {
+            input.press(k);
+        }
+    }
+    app.update();
+    let mut input = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+    input.release_all();
+    input.clear();
+}
+
+#[test]
+fn the_keyboard_steps_jumps_flips_cancels_takes_back_and_plays() {
+    let mut app = keyboard_app("tests/pgn/opera-game.pgn");
+    let last = session(&app).timeline.len() - 1;
+    press(&mut app, &[KeyCode::End]);
+    assert_eq!(session(&app).step, last);
+    press(&mut app, &[KeyCode::ArrowLeft]);
+    press(&mut app, &[KeyCode::ArrowLeft]);
+    assert_eq!(session(&app).step, last - 2);
+    press(&mut app, &[KeyCode::ArrowRight]);
+    assert_eq!(session(&app).step, last - 1);
+    press(&mut app, &[KeyCode::Home]);
+    assert_eq!(session(&app).step, 0);
+    // ↓ at a branch point goes into the variation, ↑ back to the main line.
+    act(&mut app, Action::Play("d2d4".into()));
+    send(&mut app, Replay::To(1));
+    press(&mut app, &[KeyCode::ArrowDown]);
+    assert_eq!(session(&app).variations.line(session(&app).node.expect("the variation")), ["d2d4"]);
+    press(&mut app, &[KeyCode::ArrowUp]);
+    assert_eq!((session(&app).step, session(&app).node), (1, None));
+    press(&mut app, &[KeyCode::KeyF]);
+    assert!(app.world().resource::<sandbox::layout::View>().flipped);
+    // Esc lets a selection go; Ctrl+Z takes back (a plain Z does nothing).
+    let e5 = session(&app).engine.rules().board.parse_square("e7").expect("e7");
+    send(&mut app, sandbox::session::Clicked(e5));
+    assert!(session(&app).selected.is_some());
+    press(&mut app, &[KeyCode::Escape]);
+    assert!(session(&app).selected.is_none());
+    press(&mut app, &[KeyCode::KeyZ]);
+    assert_eq!(session(&app).game.ply(), 1);
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
+    assert_eq!(session(&app).game.ply(), 0);
+    press(&mut app, &[KeyCode::Space]);
+    assert!(app.world().resource::<sandbox::replay::Autoplay>().playing);
+    press(&mut app, &[KeyCode::Space]);
+    assert!(!app.world().resource::<sandbox::replay::Autoplay>().playing);
+}
