@@ -40,16 +40,13 @@ pub fn command(key: KeyCode, ctrl: bool) -> Option<Command> {
 }
 
 /// Turns the keys pressed this frame into messages (none while egui wants the keyboard).
-#[allow(clippy::too_many_arguments)]
 fn read_keys(
     keys: Res<ButtonInput<KeyCode>>,
     wants: Option<Res<EguiWantsInput>>,
     session: Res<Session>,
     mut auto: ResMut<Autoplay>,
     mut view: Option<ResMut<View>>,
-    mut replay: MessageWriter<Replay>,
-    mut apply: MessageWriter<Apply>,
-    mut away: MessageWriter<ClickedAway>,
+    (mut replay, mut apply, mut away): (MessageWriter<Replay>, MessageWriter<Apply>, MessageWriter<ClickedAway>),
 ) {
     if wants.is_some_and(|w| w.wants_keyboard_input()) {
         return;

@@ -10,7 +10,9 @@
 //! arrows and caption). Beside them: [`source`] (opening rulesets, scenarios and records),
 //! [`actions`] (the action model), [`editor`] (positions by hand, saving scenarios), [`replay`]
 //! (autoplay), [`recompile`] (the session's side of a reload), [`layout`] (geometry and the screen's
-//! size), [`scoring`] (the area count, final or an estimate, and each point's owner).
+//! size), [`scoring`] (the area count, final or an estimate, and each point's owner), [`tree`] (the
+//! variation tree), [`navigate`] (steps and jumps through timeline and tree), [`movelist`] (the move
+//! list), [`keys`] (the keyboard).
 
 pub mod actions;
 pub mod board;

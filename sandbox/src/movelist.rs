@@ -215,7 +215,7 @@ fn branch(session: &Session, main: &MainLine, start: NodeId, depth: usize, here:
         .from_fen(&session.timeline[anchor.min(session.timeline.len() - 1)].fen)
         .ok()
         .map(|p| (p.side_to_move(), p.fullmove()));
-    let before = tree.depth(start) - 1;
+    let before = tree.depth(start).saturating_sub(1);
     let entries = line
         .iter()
         .enumerate()
@@ -224,7 +224,7 @@ fn branch(session: &Session, main: &MainLine, start: NodeId, depth: usize, here:
             let number = match (main.pairs, first) {
                 (true, Some((side, n))) => {
                     let second = (side == Side::SECOND) as u64;
-                    let mover = if (ply as u64 + second) % 2 == 0 {
+                    let mover = if (ply as u64 + second).is_multiple_of(2) {
                         Side::FIRST
                     } else {
                         Side::SECOND

@@ -55,11 +55,10 @@ fn side_panel(
     mut contexts: EguiContexts,
     session: Res<Session>,
     mut tools: ResMut<Tools>,
-    mut auto: ResMut<Autoplay>,
+    (mut auto, mut list): (ResMut<Autoplay>, Local<ListState>),
     view: Option<ResMut<View>>,
     (mut computer, mut sim, mut marks): (ResMut<Computer>, ResMut<Simulation>, ResMut<Marks>),
     (mut replay, mut apply): (MessageWriter<Replay>, MessageWriter<Apply>),
-    mut list: Local<ListState>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = egui::Ui::new(

@@ -122,7 +122,7 @@ impl Session {
                 // A refused move by hand and what follows it stay in the tree: the position goes to
                 // the last move the new rules allow, and the rest can be tried again from the list.
                 if let (Some(b), Some(depth)) = (&self.broken, depth) {
-                    let main = line.len() - depth;
+                    let main = line.len().saturating_sub(depth);
                     let reached = b.ply.saturating_sub(1);
                     if reached >= main && self.step == step {
                         let keep = reached - main;
