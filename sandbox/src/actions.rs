@@ -13,6 +13,7 @@ use rand_chacha::rand_core::SeedableRng;
 
 use crate::editor;
 use crate::session::Session;
+use crate::tree::NodeId;
 
 /// A change to the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,6 +28,12 @@ pub enum Action {
     TakeBack,
     /// Load timeline position `i` (clamped to the timeline).
     GoTo(usize),
+    /// Go to a move of the variation tree.
+    GoToNode(NodeId),
+    /// Make the variation through this move the main line.
+    Promote(NodeId),
+    /// Delete the variation from this move on.
+    Delete(NodeId),
     /// Change the position (the referee's editor); the result must pass `Engine::from_fen`.
     Edit(Edit),
     /// Mark the chain on this point dead, or alive again if it was marked (games that capture chains).
@@ -75,6 +82,9 @@ impl Session {
             Action::Random { seed } => self.play_random(*seed),
             Action::TakeBack => self.take_back(),
             Action::GoTo(i) => self.load_frame(*i).map(|()| format!("step {}", self.step)),
+            Action::GoToNode(id) => self.go_to_node(*id),
+            Action::Promote(id) => self.promote(*id),
+            Action::Delete(id) => self.delete_branch(*id),
             Action::Edit(e) => self.edit(e),
             Action::MarkDead(sq) => self.mark_dead(*sq),
             Action::ClaimDraw(reason) => self.claim(reason),
@@ -124,7 +134,7 @@ impl Session {
                 if !self.game.dead().is_empty() {
                     self.game.set_dead(Vec::new());
                 }
-                self.off_script += 1;
+                self.record_hand_move(&arbiter::notation::uci::to_text(&pos, m), &written);
                 self.settle();
                 Ok(written)
             }
@@ -157,35 +167,55 @@ impl Session {
         if !self.game.dead().is_empty() {
             self.game.set_dead(Vec::new());
         }
-        if self.off_script > 0 {
-            self.off_script -= 1;
-        } else if self.step > 0 && self.timeline[self.step - 1].fen == self.game.current().fen() {
-            self.step -= 1;
-        } else {
-            self.off_script = 1;
-        }
+        self.after_take_back();
         let written = notation::written(self.game.current(), m);
         self.settle();
         Ok(format!("took back {written}"))
     }
 
-    /// Loads timeline position `i` (clamped): from the current game when it is the next frame,
-    /// else replayed from the start, so the game keeps its history (repetitions) where the frames
-    /// follow by moves.
+    /// Loads timeline position `i` (clamped): from the current game when the frames between follow
+    /// by moves — forward by playing the steps' moves, back by undoing them — else replayed from the
+    /// start, so the game keeps its history (repetitions) where the frames follow by moves.
     pub(crate) fn load_frame(&mut self, i: usize) -> Result<(), String> {
         if self.timeline.is_empty() {
             return Err("the timeline is empty".to_string());
         }
         let i = i.min(self.timeline.len() - 1);
-        let result = if self.off_script == 0 && i == self.step + 1 && self.game.current().fen() == self.timeline[self.step].fen {
-            follow(&self.engine, &mut self.game, &self.timeline[i])
+        self.replayed = 0;
+        // Back to the step first, undoing moves by hand that the tree holds.
+        if self.off_script > 0 && !self.edited() {
+            for _ in 0..self.off_script {
+                self.game.undo();
+            }
+            self.replayed += self.off_script;
+            self.off_script = 0;
+            self.node = None;
+        }
+        let on_step = self.off_script == 0 && self.game.current().fen() == self.timeline[self.step].fen;
+        let result = if on_step && i > self.step {
+            let mut r = Ok(());
+            for k in self.step + 1..=i {
+                self.replayed += self.timeline[k].played.len();
+                r = follow(&self.engine, &mut self.game, &self.timeline[k]);
+                if r.is_err() {
+                    break;
+                }
+            }
+            r
+        } else if on_step && i < self.step && self.undo_frames(i) {
+            Ok(())
+        } else if on_step && i == self.step {
+            self.game.set_dead(self.timeline[i].dead.clone());
+            Ok(())
         } else {
+            self.replayed += self.timeline[1..=i].iter().map(|f| f.played.len()).sum::<usize>();
             self.rebuild(i)
         };
         match result {
             Ok(()) => {
                 self.step = i;
                 self.off_script = 0;
+                self.node = None;
                 self.settle();
                 Ok(())
             }
@@ -194,6 +224,25 @@ impl Session {
                 self.note = Some(e.clone());
                 Err(e)
             }
+        }
+    }
+
+    /// Undoes the moves of the steps after `i` up to the current one; whether that reached frame
+    /// `i` (a step that set up a position cannot be undone, and the game is then left for a rebuild).
+    fn undo_frames(&mut self, i: usize) -> bool {
+        let moves: usize = self.timeline[i + 1..=self.step].iter().map(|f| f.played.len()).sum();
+        if moves == 0 || moves > self.game.ply() {
+            return false;
+        }
+        for _ in 0..moves {
+            self.game.undo();
+        }
+        self.replayed += moves;
+        if self.game.current().fen() == self.timeline[i].fen {
+            self.game.set_dead(self.timeline[i].dead.clone());
+            true
+        } else {
+            false
         }
     }
 

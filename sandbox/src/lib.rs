@@ -10,15 +10,20 @@
 //! arrows and caption). Beside them: [`source`] (opening rulesets, scenarios and records),
 //! [`actions`] (the action model), [`editor`] (positions by hand, saving scenarios), [`replay`]
 //! (autoplay), [`recompile`] (the session's side of a reload), [`layout`] (geometry and the screen's
-//! size), [`scoring`] (the area count, final or an estimate, and each point's owner).
+//! size), [`scoring`] (the area count, final or an estimate, and each point's owner), [`tree`] (the
+//! variation tree), [`navigate`] (steps and jumps through timeline and tree), [`movelist`] (the move
+//! list), [`keys`] (the keyboard).
 
 pub mod actions;
 pub mod board;
 pub mod computer;
 pub mod editor;
 pub mod input;
+pub mod keys;
 pub mod layout;
 pub mod marks;
+pub mod movelist;
+pub mod navigate;
 pub mod panel;
 pub mod recompile;
 pub mod reload;
@@ -29,6 +34,7 @@ pub mod shot;
 pub mod sim_window;
 pub mod simulate;
 pub mod source;
+pub mod tree;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -82,7 +88,14 @@ fn install_fonts(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
 /// Everything but the window, the camera and input: logic, drawing and the panel.
 pub fn plugin(app: &mut App) {
     app.add_plugins(bevy_egui::EguiPlugin::default());
-    app.add_plugins((session::plugin, marks::plugin, board::plugin, panel::plugin, sim_window::plugin));
+    app.add_plugins((
+        session::plugin,
+        marks::plugin,
+        board::plugin,
+        panel::plugin,
+        sim_window::plugin,
+        keys::plugin,
+    ));
     app.add_systems(EguiPrimaryContextPass, install_fonts);
 }
 

@@ -19,6 +19,8 @@ use crate::computer::{Computer, Seats};
 use crate::editor;
 use crate::layout::View;
 use crate::marks::Marks;
+use crate::movelist;
+use crate::navigate::Target;
 use crate::replay::{Autoplay, SPEEDS};
 use crate::scoring;
 use crate::session::{Action, Apply, Brush, Edit, Mode, Replay, Session, Tools};
@@ -36,6 +38,13 @@ const WARN: egui::Color32 = egui::Color32::from_rgb(240, 170, 70);
 const LOG_SHOWN: usize = 8;
 
 /// What the panel asks the session to do this frame.
+/// The move list's cache (the main line's written moves) and the entry it last scrolled to.
+#[derive(Default)]
+struct ListState {
+    main: movelist::MainLine,
+    followed: Option<Target>,
+}
+
 #[derive(Default)]
 struct Requests {
     replay: Vec<Replay>,
@@ -46,7 +55,7 @@ fn side_panel(
     mut contexts: EguiContexts,
     session: Res<Session>,
     mut tools: ResMut<Tools>,
-    mut auto: ResMut<Autoplay>,
+    (mut auto, mut list): (ResMut<Autoplay>, Local<ListState>),
     view: Option<ResMut<View>>,
     (mut computer, mut sim, mut marks): (ResMut<Computer>, ResMut<Simulation>, ResMut<Marks>),
     (mut replay, mut apply): (MessageWriter<Replay>, MessageWriter<Apply>),
@@ -68,8 +77,8 @@ fn side_panel(
             egui::ScrollArea::vertical().id_salt("panel").show(ui, |ui| {
                 status(ui, &session, view.as_mut(), &mut req);
                 reload_problems(ui, &session);
-                if session.timeline.len() > 1 {
-                    timeline(ui, &session, &mut auto, &mut req);
+                if session.timeline.len() > 1 || !session.variations.is_empty() {
+                    timeline(ui, &session, &mut auto, &mut list, &mut req);
                 }
                 play(ui, &session, &mut tools, &mut req);
                 computer_section(ui, &session, &mut computer, &mut sim);
@@ -160,7 +169,7 @@ fn reload_problems(ui: &mut egui::Ui, session: &Session) {
 }
 
 /// The transport, the speed, the move list, and the frame's caption and expectations.
-fn timeline(ui: &mut egui::Ui, session: &Session, auto: &mut Autoplay, req: &mut Requests) {
+fn timeline(ui: &mut egui::Ui, session: &Session, auto: &mut Autoplay, list: &mut ListState, req: &mut Requests) {
     ui.separator();
     let last = session.timeline.len() - 1;
     ui.label(format!("Step {} of {last}", session.step));
@@ -186,33 +195,38 @@ fn timeline(ui: &mut egui::Ui, session: &Session, auto: &mut Autoplay, req: &mut
         }
     });
     ui.add(egui::Slider::new(&mut auto.speed, SPEEDS).logarithmic(true).text("steps/s"));
-    egui::ScrollArea::vertical()
-        .id_salt("moves")
-        .max_height(150.0)
-        .auto_shrink([false, true])
-        .show(ui, |ui| {
-            for (i, f) in session.timeline.iter().enumerate() {
-                let text = match (i, f.played.is_empty(), &f.caption) {
-                    (0, _, _) => "0. start".to_string(),
-                    (_, false, _) => format!("{i}. {}", f.played.join(" ")),
-                    (_, true, Some(c)) => format!("{i}. {}", c.chars().take(40).collect::<String>()),
-                    (_, true, None) => format!("{i}."),
-                };
-                let current = i == session.step && session.off_script == 0;
-                let r = ui.selectable_label(current, text);
-                if current && auto.playing {
-                    r.scroll_to_me(Some(egui::Align::Center));
-                }
-                if r.clicked() {
-                    auto.playing = false;
-                    req.replay.push(Replay::To(i));
-                }
+    list.main.update(session);
+    let rows = movelist::rows(session, &list.main);
+    let here = rows.iter().flat_map(|r| &r.entries).find(|e| e.current).map(|e| e.target);
+    let follow = here.is_some() && (here != list.followed || auto.playing);
+    let shown = movelist::show(ui, &rows, 150.0, follow);
+    list.followed = here;
+    if let Some(t) = shown.clicked {
+        auto.playing = false;
+        req.replay.push(match t {
+            Target::Step(i) => Replay::To(i),
+            Target::Node(id) => Replay::Node(id),
+            Target::Stay => Replay::To(session.step),
+        });
+    }
+    if let Some(id) = session.node.filter(|_| !session.edited()) {
+        ui.horizontal(|ui| {
+            if ui.button("Promote").on_hover_text("Make this variation the main line").clicked() {
+                req.actions.push(Action::Promote(id));
+            }
+            if ui
+                .button("Delete")
+                .on_hover_text("Delete this variation from this move on")
+                .clicked()
+            {
+                req.actions.push(Action::Delete(id));
             }
         });
+    }
     match session.frame() {
         Some(frame) => {
-            if !frame.played.is_empty() {
-                ui.label(format!("Played: {}", frame.played.join(" ")));
+            if let Some((moves, _)) = list.main.steps.get(session.step).filter(|s| !s.0.is_empty()) {
+                ui.label(format!("Played: {moves}"));
             }
             if let Some(c) = &frame.caption {
                 ui.label(egui::RichText::new(c).italics());
@@ -235,7 +249,7 @@ fn timeline(ui: &mut egui::Ui, session: &Session, auto: &mut Autoplay, req: &mut
 /// Take back, random move, the promotion choice, the ruling on a refused move.
 fn play(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Requests) {
     ui.separator();
-    if let Some(m) = session.last_move_text() {
+    if let Some(m) = movelist::last_move_written(session) {
         ui.label(format!("Last move: {m}"));
     }
     ui.horizontal(|ui| {
@@ -518,6 +532,9 @@ fn label(a: &Action) -> String {
         Action::Random { seed } => format!("random (seed {seed})"),
         Action::TakeBack => "take back".to_string(),
         Action::GoTo(i) => format!("go to {i}"),
+        Action::GoToNode(_) => "go to variation".to_string(),
+        Action::Promote(_) => "promote".to_string(),
+        Action::Delete(_) => "delete variation".to_string(),
         Action::Edit(_) => "edit".to_string(),
         Action::MarkDead(_) => "mark".to_string(),
         Action::ClaimDraw(_) => "claim".to_string(),

@@ -74,6 +74,8 @@ impl Session {
             .collect();
         let dead = self.game.dead().to_vec();
         let (step, off_script) = (self.step, self.off_script);
+        // The moves by hand in the tree (they stay there, whatever the new rules say of them).
+        let depth = if self.edited() { None } else { Some(self.branch_depth()) };
 
         self.engine = opened.engine;
         self.generation += 1;
@@ -117,6 +119,20 @@ impl Session {
                 self.step = step.min(self.timeline.len().saturating_sub(1));
                 let on_frame = self.timeline.get(self.step).is_some_and(|f| f.fen == self.game.current().fen());
                 self.off_script = if on_frame && self.broken.is_none() { 0 } else { off_script.max(1) };
+                // A refused move by hand and what follows it stay in the tree: the position goes to
+                // the last move the new rules allow, and the rest can be tried again from the list.
+                if let (Some(b), Some(depth)) = (&self.broken, depth) {
+                    let main = line.len().saturating_sub(depth);
+                    let reached = b.ply.saturating_sub(1);
+                    if reached >= main && self.step == step {
+                        let keep = reached - main;
+                        let path = self.node.map(|n| self.variations.path(n)).unwrap_or_default();
+                        self.node = keep.checked_sub(1).and_then(|k| path.get(k).copied());
+                        self.off_script = keep;
+                    } else {
+                        self.node = None;
+                    }
+                }
                 self.settle();
                 match &self.broken {
                     Some(b) => b.sentence(),

@@ -45,6 +45,12 @@ pub enum Replay {
     Forward,
     Last,
     To(usize),
+    /// A move in the variation tree.
+    Node(crate::tree::NodeId),
+    /// The previous alternative to the move that led here (the main line's move comes first).
+    Up,
+    /// The next alternative to the move that led here.
+    Down,
 }
 
 /// An action to apply to the session (the panel's buttons send these).
@@ -153,6 +159,13 @@ pub struct Session {
     /// Changes made by hand (moves, edits) since the timeline position was loaded; while there are
     /// any, the frame's caption and marks are not shown.
     pub off_script: usize,
+    /// The moves played by hand, kept as branches off the timeline's steps.
+    pub variations: crate::tree::Tree,
+    /// The tree's node of the last move by hand (`None`: on the step itself). While no edit was made,
+    /// `off_script` is its depth.
+    pub node: Option<crate::tree::NodeId>,
+    /// The moves the last navigation played or undid (see `navigate.rs`).
+    pub replayed: usize,
     pub selected: Option<usize>,
     /// A kind in the hand of the side to move, selected to drop (then `targets` are where it may go).
     pub selected_hand: Option<KindId>,
@@ -188,6 +201,9 @@ impl Session {
             step: 0,
             game,
             off_script: 0,
+            variations: crate::tree::Tree::default(),
+            node: None,
+            replayed: 0,
             selected: None,
             selected_hand: None,
             targets: Vec::new(),
@@ -215,23 +231,11 @@ impl Session {
         let _ = self.apply(Action::GoTo(i));
     }
 
-    /// The timeline index a [`Replay`] command leads to.
-    pub fn replay_target(&self, r: Replay) -> usize {
-        let last = self.timeline.len().saturating_sub(1);
-        match r {
-            Replay::First => 0,
-            Replay::Back if self.off_script > 0 => self.step,
-            Replay::Back => self.step.saturating_sub(1),
-            Replay::Forward => (self.step + 1).min(last),
-            Replay::Last => last,
-            Replay::To(i) => i.min(last),
-        }
-    }
-
-    /// Moves along the timeline.
+    /// Moves along the timeline or the variation tree (see [`Session::replay_goal`]).
     pub fn replay(&mut self, r: Replay) {
-        let to = self.replay_target(r);
-        self.go_to(to);
+        if let Some(a) = self.replay_action(r) {
+            let _ = self.apply(a);
+        }
     }
 
     /// Is the game over (won, drawn, claimed)? The interpreter's outcome, as a refusal of any move.
