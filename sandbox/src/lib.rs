@@ -6,7 +6,7 @@
 //!
 //! One plugin per feature, each a `plugin(app)` function: [`session`] (the game, its messages, its
 //! actions and autoplay; no window needed), [`board`] (drawing), [`input`] (mouse), [`panel`] (egui),
-//! [`reload`] (watching the ruleset file), [`shot`] (screenshots), [`marks`] (the trainer's squares,
+//! [`reload`] (watching the ruleset file), [`redraw`] (drawing only when needed), [`shot`] (screenshots), [`marks`] (the trainer's squares,
 //! arrows and caption). Beside them: [`source`] (opening rulesets, scenarios and records),
 //! [`actions`] (the action model), [`editor`] (positions by hand, saving scenarios), [`replay`]
 //! (autoplay), [`recompile`] (the session's side of a reload), [`layout`] (geometry and the screen's
@@ -21,6 +21,7 @@ pub mod layout;
 pub mod marks;
 pub mod panel;
 pub mod recompile;
+pub mod redraw;
 pub mod reload;
 pub mod replay;
 pub mod scoring;
@@ -82,7 +83,7 @@ fn install_fonts(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
 /// Everything but the window, the camera and input: logic, drawing and the panel.
 pub fn plugin(app: &mut App) {
     app.add_plugins(bevy_egui::EguiPlugin::default());
-    app.add_plugins((session::plugin, marks::plugin, board::plugin, panel::plugin, sim_window::plugin));
+    app.add_plugins((session::plugin, marks::plugin, board::plugin, panel::plugin, sim_window::plugin, redraw::plugin));
     app.add_systems(EguiPrimaryContextPass, install_fonts);
 }
 

@@ -130,8 +130,14 @@ fn windowed(app: &mut App, title: String, shot: Option<PathBuf>, size: (u32, u32
     }))
     .add_systems(Startup, sandbox::spawn_camera)
     .add_plugins((sandbox::input::plugin, sandbox::reload::plugin));
-    if let Some(out) = shot {
-        app.insert_resource(ShotRequest::window(out)).add_plugins(sandbox::shot::plugin);
+    match shot {
+        Some(out) => {
+            app.insert_resource(ShotRequest::window(out)).add_plugins(sandbox::shot::plugin);
+        }
+        // Drawn only when something changes or moves (a screenshot waits for frames, so not then).
+        None => {
+            app.insert_resource(sandbox::redraw::settings());
+        }
     }
 }
 

@@ -1,0 +1,93 @@
+//! The app around the board, in a bare `App` (no window, no renderer): the window draws only while
+//! something moves on its own.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::window::RequestRedraw;
+use sandbox::computer::{Computer, Seats};
+use sandbox::replay::Autoplay;
+use sandbox::session::Session;
+use sandbox::simulate::{SimRequest, Simulation};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn app(what: &str) -> App {
+    let opened = sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins((sandbox::session::plugin, sandbox::redraw::plugin));
+    app.insert_resource(Session::new(opened))
+        .init_resource::<Asked>()
+        .add_systems(Last, note_requests);
+    app.update();
+    app
+}
+
+/// Whether the last update asked for another frame.
+#[derive(Resource, Default)]
+struct Asked(bool);
+
+fn note_requests(mut requests: MessageReader<RequestRedraw>, mut asked: ResMut<Asked>) {
+    asked.0 = requests.read().count() > 0;
+}
+
+fn session(app: &App) -> &Session {
+    app.world().resource::<Session>()
+}
+
+/// Did the last update ask for another frame?
+fn asked_to_redraw(app: &App) -> bool {
+    app.world().resource::<Asked>().0
+}
+
+#[test]
+fn an_idle_window_asks_for_no_frames_but_autoplay_the_computer_and_a_simulation_do() {
+    let record = root().join("tests/pgn/opera-game.pgn");
+    let mut app = app(record.to_str().expect("a UTF-8 path"));
+    for _ in 0..3 {
+        app.update();
+        assert!(!asked_to_redraw(&app), "nothing under way: no frame asked for");
+    }
+
+    app.world_mut().resource_mut::<Autoplay>().playing = true;
+    app.update();
+    assert!(asked_to_redraw(&app), "autoplay steps on its own: every frame is asked for");
+    app.world_mut().resource_mut::<Autoplay>().playing = false;
+    app.update();
+    assert!(!asked_to_redraw(&app), "paused: idle again");
+
+    let mut chess = app_at_start();
+    chess.world_mut().resource_mut::<Computer>().seats = Seats::First;
+    chess.update();
+    assert!(asked_to_redraw(&chess), "the computer is to move or thinking: frames keep coming");
+    chess.world_mut().resource_mut::<Computer>().seats = Seats::None;
+    // The dropped search ends; then the window is idle.
+    for _ in 0..3 {
+        chess.update();
+    }
+    assert!(chess.world().resource::<Computer>().thinking.is_none());
+    assert!(!asked_to_redraw(&chess), "no one thinking: idle");
+
+    {
+        let mut sim = chess.world_mut().resource_mut::<Simulation>();
+        sim.settings.games = 2;
+    }
+    chess.world_mut().write_message(SimRequest::Run);
+    chess.update();
+    if chess.world().resource::<Simulation>().running.is_some() {
+        chess.update();
+        assert!(asked_to_redraw(&chess), "a simulation runs: its progress is drawn");
+    }
+    assert!(
+        chess.world().resource::<Simulation>().running.is_some() || chess.world().resource::<Simulation>().result.is_some(),
+        "the run started"
+    );
+    assert_eq!(session(&chess).game.ply(), 0);
+}
+
+fn app_at_start() -> App {
+    app("chess")
+}
