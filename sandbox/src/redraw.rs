@@ -2,13 +2,16 @@
 //! on egui's own repaint requests (hover, a blinking cursor) and every [`IDLE_WAIT`] (for the
 //! ruleset watcher); with nothing under way it costs almost nothing. While something moves on its
 //! own — autoplay, the computer thinking, a simulation running — [`keep_drawing`] asks for the next
-//! frame every frame, so those stay smooth. Knows nothing of any game.
+//! frame every frame, so those stay smooth. bevy_egui 0.42 tells egui "the modifier keys changed"
+//! every frame, changed or not, and egui answers any event with a repaint: [`quiet_modifiers`]
+//! drops the repeats, else the window would never sleep. Knows nothing of any game.
 
 use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 use bevy::winit::{UpdateMode, WinitSettings};
+use bevy_egui::{EguiInput, EguiPreUpdateSet, egui};
 
 use crate::computer::Computer;
 use crate::replay::Autoplay;
@@ -17,7 +20,7 @@ use crate::simulate::Simulation;
 
 /// The longest the window sleeps with nothing under way: the ruleset watcher (`reload.rs`) polls
 /// once per update, so a change to the file shows within about this long.
-pub const IDLE_WAIT: Duration = Duration::from_millis(700);
+pub const IDLE_WAIT: Duration = Duration::from_secs(1);
 
 /// Is anything moving on its own, so the next frame should come at once?
 pub fn busy(session: &Session, tools: &Tools, auto: &Autoplay, computer: &Computer, sim: &Simulation) -> bool {
@@ -38,6 +41,32 @@ pub fn keep_drawing(
     }
 }
 
+/// Removes from `events` every "modifiers changed" that repeats the modifiers last reported
+/// (`last`, updated to the newest reported).
+pub fn drop_repeated_modifiers(events: &mut Vec<egui::Event>, last: &mut Option<egui::Modifiers>) {
+    events.retain(|e| match e {
+        egui::Event::ModifiersChanged(m) if *last == Some(*m) => false,
+        egui::Event::ModifiersChanged(m) => {
+            *last = Some(*m);
+            true
+        }
+        _ => true,
+    });
+}
+
+/// [`drop_repeated_modifiers`] on each egui context's input, between bevy_egui's reading of input
+/// and the start of egui's pass.
+pub fn quiet_modifiers(mut inputs: Query<(Entity, &mut EguiInput)>, mut last: Local<Vec<(Entity, egui::Modifiers)>>) {
+    for (entity, mut input) in &mut inputs {
+        let mut mine = last.iter().find(|(e, _)| *e == entity).map(|(_, m)| *m);
+        drop_repeated_modifiers(&mut input.0.events, &mut mine);
+        last.retain(|(e, _)| *e != entity);
+        if let Some(m) = mine {
+            last.push((entity, m));
+        }
+    }
+}
+
 /// The update mode of a window that draws only when needed.
 pub fn settings() -> WinitSettings {
     WinitSettings {
@@ -46,10 +75,16 @@ pub fn settings() -> WinitSettings {
     }
 }
 
-/// [`keep_drawing`] after the session's systems (so a step taken this frame is seen). The window's
+/// [`quiet_modifiers`] before egui's pass; [`keep_drawing`] after the session's systems (so a step taken this frame is seen). The window's
 /// [`settings`] are inserted by the binary for a real window only: an offscreen render has no winit
 /// loop to wake.
 pub fn plugin(app: &mut App) {
     app.add_message::<RequestRedraw>()
+        .add_systems(
+            PreUpdate,
+            quiet_modifiers
+                .after(EguiPreUpdateSet::ProcessInput)
+                .before(EguiPreUpdateSet::BeginPass),
+        )
         .add_systems(Update, keep_drawing.after(crate::computer::play_turn));
 }

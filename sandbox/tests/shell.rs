@@ -91,3 +91,26 @@ fn an_idle_window_asks_for_no_frames_but_autoplay_the_computer_and_a_simulation_
 fn app_at_start() -> App {
     app("chess")
 }
+
+#[test]
+fn a_modifiers_event_that_repeats_the_last_one_is_dropped_so_egui_can_sleep() {
+    use bevy_egui::{EguiInput, egui};
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_systems(Update, sandbox::redraw::quiet_modifiers);
+    let none = egui::Event::ModifiersChanged(egui::Modifiers::NONE);
+    let ctrl = egui::Event::ModifiersChanged(egui::Modifiers::CTRL);
+    let context = app.world_mut().spawn(EguiInput::default()).id();
+    let mut frame = |events: Vec<egui::Event>| {
+        app.world_mut().get_mut::<EguiInput>(context).expect("the input").0.events = events;
+        app.update();
+        app.world().get::<EguiInput>(context).expect("the input").0.events.clone()
+    };
+    assert_eq!(frame(vec![none.clone()]), vec![none.clone()], "the first report is news");
+    assert_eq!(frame(vec![none.clone()]), vec![], "the same again is not: no event, no repaint");
+    let key = egui::Event::Text("x".into());
+    assert_eq!(frame(vec![key.clone(), none.clone()]), vec![key], "other events stay");
+    assert_eq!(frame(vec![ctrl.clone()]), vec![ctrl.clone()], "Ctrl pressed is news");
+    assert_eq!(frame(vec![ctrl.clone()]), vec![]);
+    assert_eq!(frame(vec![none.clone()]), vec![none], "and its release");
+}
