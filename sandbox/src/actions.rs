@@ -284,7 +284,7 @@ impl Session {
         let Some(path) = self.rules_path.clone() else {
             return Err("no ruleset file to reload".to_string());
         };
-        let opened = crate::source::reopen(&self.origin, &path);
+        let opened = crate::source::reopen(&self.origin, &path, &self.params);
         if self.reload_rules(opened) {
             Ok(())
         } else {

@@ -122,8 +122,23 @@ fn find_file(name: &str) -> Option<PathBuf> {
 /// # Errors
 /// A sentence naming what could not be read or checked, and where.
 pub fn open(arg: Option<&str>) -> Result<Opened, String> {
+    open_with_params(arg, &[])
+}
+
+/// Opens `arg` as [`open`] does, a ruleset with the parameter overrides `params` (as `arbiter
+/// --param NAME=VALUE` takes them; the checker refuses a name the ruleset does not declare or a
+/// value out of its range).
+///
+/// # Errors
+/// As [`open`]; and parameters given for a scenario or a game record, which set their own.
+pub fn open_with_params(arg: Option<&str>, params: &[(String, String)]) -> Result<Opened, String> {
     let arg = arg.unwrap_or(DEFAULT_SCENARIO);
-    let opened = open_with(arg, None).map_err(Failure::sentence)?;
+    if !params.is_empty() && (arg.ends_with(".ron") || Format::from_path(Path::new(arg)).is_some()) {
+        return Err(format!(
+            "--param goes with a ruleset; `{arg}` sets its own parameters (a scenario's `params`, a record's board size)"
+        ));
+    }
+    let opened = open_with(arg, None, params).map_err(Failure::sentence)?;
     match &opened.stopped {
         Some(s) => Err(s.clone()),
         None => Ok(opened),
@@ -131,13 +146,14 @@ pub fn open(arg: Option<&str>) -> Result<Opened, String> {
 }
 
 /// Opens `origin` again with the ruleset file `rules_path` (a reload after the file changed): the
-/// same ruleset, even for a record whose ruleset [`open`] chose.
+/// same ruleset, even for a record whose ruleset [`open`] chose; a bare ruleset with the same
+/// `params` (a scenario or a record brings its own).
 ///
 /// # Errors
 /// The ruleset's errors as `file:line:col: error[code]: message` lines ([`check_rules`]), or one
 /// line saying what else could not be read.
-pub fn reopen(origin: &str, rules_path: &Path) -> Result<Opened, Vec<String>> {
-    open_with(origin, Some(rules_path)).map_err(Failure::lines)
+pub fn reopen(origin: &str, rules_path: &Path, params: &[(String, String)]) -> Result<Opened, Vec<String>> {
+    open_with(origin, Some(rules_path), params).map_err(Failure::lines)
 }
 
 /// Checks a ruleset file with parameter overrides and compiles it.
@@ -173,7 +189,7 @@ pub fn check_rules(path: &Path, params: &[(String, String)]) -> Result<Engine, V
     }
 }
 
-fn open_with(arg: &str, rules: Option<&Path>) -> Result<Opened, Failure> {
+fn open_with(arg: &str, rules: Option<&Path>, params: &[(String, String)]) -> Result<Opened, Failure> {
     if arg.ends_with(".ron") {
         let path = find_file(arg).ok_or_else(|| format!("no scenario file `{arg}`"))?;
         return open_scenario(arg, &path, rules);
@@ -194,7 +210,7 @@ fn open_with(arg: &str, rules: Option<&Path>) -> Result<Opened, Failure> {
                 .ok_or_else(|| format!("no ruleset `{arg}`: not a file, and not a bundled name"))?
         }
     };
-    let engine = check_rules(&path, &[]).map_err(|e| Failure::Rules(path.clone(), e))?;
+    let engine = check_rules(&path, params).map_err(|e| Failure::Rules(path.clone(), e))?;
     let start = engine.start();
     Ok(Opened {
         title: engine.rules().name.clone(),
@@ -202,7 +218,7 @@ fn open_with(arg: &str, rules: Option<&Path>) -> Result<Opened, Failure> {
         engine,
         origin: arg.to_string(),
         rules_path: path,
-        params: Vec::new(),
+        params: params.to_vec(),
         stopped: None,
     })
 }

@@ -622,7 +622,7 @@ fn a_reload_with_errors_keeps_the_rules_and_lists_the_errors_with_line_and_colum
     act(&mut app, Action::Play("e2e4".into()));
     chess_copy(&dir, |t| t.replace("Rook, Bishop, Knight", "Rook, Bishop, Knigt"));
     let origin = session(&app).origin.clone();
-    let result = sandbox::source::reopen(&origin, &path);
+    let result = sandbox::source::reopen(&origin, &path, &[]);
     let errors = result.as_ref().err().cloned().expect("errors");
     assert!(
         errors
