@@ -479,22 +479,22 @@ fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mu
     if caption != marks.caption {
         marks.caption = caption;
     }
-    if ui.button("Save as scenario").clicked() {
+    if ui
+        .button("Save as scenario")
+        .on_hover_text(format!("Write the game as a RON scenario (by default in {})", editor::save_dir().display()))
+        .clicked()
+    {
         let path = std::path::PathBuf::from(if tools.save_path.trim().is_empty() {
             hint.as_str()
         } else {
             tools.save_path.trim()
         });
-        tools.saved = Some(editor::save_scenario(session, marks, &path));
+        req.actions.push(Action::Save(path, (**marks).clone()));
     }
-    match &tools.saved {
-        Some(Ok(p)) => {
-            ui.colored_label(GOOD, format!("Saved {} (it passes the scenario runner)", p.display()));
-        }
-        Some(Err(e)) => {
-            ui.colored_label(BAD, e);
-        }
-        None => {}
+    // The last save, as the log has it: where the file went, or why not.
+    if let Some(entry) = session.log.iter().rev().find(|e| matches!(e.action, Action::Save(..))) {
+        let colour = if entry.ok { GOOD } else { BAD };
+        ui.colored_label(colour, &entry.said);
     }
 }
 
@@ -522,6 +522,7 @@ fn label(a: &Action) -> String {
         Action::MarkDead(_) => "mark".to_string(),
         Action::ClaimDraw(_) => "claim".to_string(),
         Action::Reload => "reload".to_string(),
+        Action::Save(..) => "save".to_string(),
     }
 }
 

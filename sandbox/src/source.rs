@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use arbiter::check::check_file;
-use arbiter::diag::Severity;
+use arbiter::diag::{self, Diagnostics, Severity};
 use arbiter::game::{Engine, Status};
 use arbiter::model::{Notation, Primitive};
 use arbiter::notation::record::{self, Format, GameRecord};
@@ -51,10 +51,10 @@ impl Failure {
     /// One sentence for the command line.
     fn sentence(self) -> String {
         match self {
-            Failure::Rules(path, lines) => format!(
+            Failure::Rules(path, errors) => format!(
                 "{} has errors ({}); run `arbiter check`",
                 path.display(),
-                lines.first().map(String::as_str).unwrap_or("no detail")
+                errors.first().and_then(|e| e.lines().next()).unwrap_or("no detail")
             ),
             Failure::Other(s) => s,
         }
@@ -150,7 +150,7 @@ pub fn open_with_params(arg: Option<&str>, params: &[(String, String)]) -> Resul
 /// `params` (a scenario or a record brings its own).
 ///
 /// # Errors
-/// The ruleset's errors as `file:line:col: error[code]: message` lines ([`check_rules`]), or one
+/// The ruleset's errors rendered as `arbiter check` renders them ([`check_rules`]), or one
 /// line saying what else could not be read.
 pub fn reopen(origin: &str, rules_path: &Path, params: &[(String, String)]) -> Result<Opened, Vec<String>> {
     open_with(origin, Some(rules_path), params).map_err(Failure::lines)
@@ -159,7 +159,9 @@ pub fn reopen(origin: &str, rules_path: &Path, params: &[(String, String)]) -> R
 /// Checks a ruleset file with parameter overrides and compiles it.
 ///
 /// # Errors
-/// Every error, one line each: `file:line:col: error[code]: message`.
+/// Every error, one each, as `arbiter check` renders it (`diag::render`, no colour): `error[code]:
+/// message`, `--> file:line:col`, the source line with a caret under the span, and the help
+/// ("did you mean ..."), several lines.
 pub fn check_rules(path: &Path, params: &[(String, String)]) -> Result<Engine, Vec<String>> {
     let checked = check_file(path, params);
     match checked.rules {
@@ -171,13 +173,9 @@ pub fn check_rules(path: &Path, params: &[(String, String)]) -> Result<Engine, V
                 .into_iter()
                 .filter(|d| d.severity == Severity::Error)
                 .map(|d| {
-                    let (line, col) = checked.sources.line_col(d.span.file, d.span.start);
-                    format!(
-                        "{}:{line}:{col}: error[{}]: {}",
-                        checked.sources.name(d.span.file),
-                        d.code,
-                        d.message
-                    )
+                    let mut one = Diagnostics::default();
+                    one.push(d.clone());
+                    diag::render(&checked.sources, &one, false).trim_end().to_string()
                 })
                 .collect();
             if lines.is_empty() {

@@ -114,3 +114,76 @@ fn a_modifiers_event_that_repeats_the_last_one_is_dropped_so_egui_can_sleep() {
     assert_eq!(frame(vec![ctrl.clone()]), vec![]);
     assert_eq!(frame(vec![none.clone()]), vec![none], "and its release");
 }
+
+fn temp_dir(what: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("shell-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("a temporary folder");
+    d
+}
+
+#[test]
+fn a_saved_scenario_is_titled_after_its_file_and_the_save_is_logged_with_where_it_went() {
+    use sandbox::session::{Action, Apply};
+    let mut app = app("chess");
+    app.world_mut().write_message(Apply(Action::Play("e2e4".into())));
+    app.update();
+    let path = temp_dir("save").join("king-pawn-opening.ron");
+    app.world_mut().write_message(Apply(Action::Save(path.clone(), Default::default())));
+    app.update();
+    let text = std::fs::read_to_string(&path).expect("written");
+    assert!(text.contains("title: \"king pawn opening\""), "a title of its own: {text}");
+    assert!(!text.contains(&session(&app).title), "not the opened one's ({}): {text}", session(&app).title);
+    let entry = session(&app).log.last().expect("logged");
+    assert!(entry.ok && entry.said.contains(&path.display().to_string()), "{:?}", entry.said);
+    assert_eq!(session(&app).game.ply(), 1, "a save leaves the game as it was");
+
+    app.world_mut().write_message(Apply(Action::Save(path.clone(), Default::default())));
+    app.update();
+    let entry = session(&app).log.last().expect("logged");
+    assert!(!entry.ok && entry.said.contains("already exists"), "{:?}", entry.said);
+}
+
+#[test]
+fn scenarios_are_saved_in_the_users_data_folder_by_default() {
+    use std::ffi::OsStr;
+    use sandbox::editor::save_dir_from;
+    assert_eq!(
+        save_dir_from(Some(OsStr::new("/data")), Some(OsStr::new("/home/ann"))),
+        PathBuf::from("/data/arbiter/scenarios")
+    );
+    assert_eq!(
+        save_dir_from(None, Some(OsStr::new("/home/ann"))),
+        PathBuf::from("/home/ann/.local/share/arbiter/scenarios")
+    );
+    assert_eq!(
+        save_dir_from(Some(OsStr::new("relative")), Some(OsStr::new("/home/ann"))),
+        PathBuf::from("/home/ann/.local/share/arbiter/scenarios"),
+        "a relative XDG_DATA_HOME is ignored, as the XDG spec says"
+    );
+    let home = std::env::var_os("HOME").filter(|h| PathBuf::from(h).is_absolute());
+    if let Some(home) = home {
+        let default = sandbox::editor::default_save_path(session(&app("chess")));
+        assert!(default.starts_with(&home) || std::env::var_os("XDG_DATA_HOME").is_some(), "{default:?}");
+        assert!(default.is_absolute(), "not under the current directory: {default:?}");
+    }
+}
+
+#[test]
+fn reload_errors_are_rendered_as_the_command_line_renders_them() {
+    let dir = temp_dir("typo");
+    let file = dir.join("typo.rules");
+    let good = std::fs::read_to_string(root().join("rulesets/tic-tac-toe.rules")).expect("the bundled rules");
+    std::fs::write(&file, good.replace("along orthogonal | diagonal", "along orthogonl | diagonal")).expect("written");
+    let errors = match sandbox::source::reopen("tic-tac-toe", &file, &[]) {
+        Err(e) => e,
+        Ok(_) => panic!("the typo is an error"),
+    };
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let e = &errors[0];
+    assert!(e.starts_with("error[E0101]: unknown direction `orthogonl`"), "{e}");
+    assert!(e.contains("typo.rules:20:36"), "where: {e}");
+    assert!(e.contains("along orthogonl | diagonal"), "the source line: {e}");
+    assert!(e.contains("^^^^^^^^^"), "a caret under the name: {e}");
+    assert!(e.contains("did you mean `orthogonal`?"), "the help: {e}");
+}
