@@ -81,8 +81,9 @@ impl Session {
             Action::Edit(e) => self.edit(e),
             Action::MarkDead(sq) => self.mark_dead(*sq),
             Action::ClaimDraw(reason) => self.claim(reason),
-            Action::Save(path, marks) => crate::editor::save_scenario(self, marks, path)
-                .map(|p| format!("saved {} (it passes the scenario runner)", p.display())),
+            Action::Save(path, marks) => {
+                crate::editor::save_scenario(self, marks, path).map(|p| format!("saved {} (it passes the scenario runner)", p.display()))
+            }
         };
         let (ok, said) = match &result {
             Ok(s) => (true, s.clone()),

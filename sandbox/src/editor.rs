@@ -78,10 +78,7 @@ pub fn save_dir_from(xdg_data_home: Option<&std::ffi::OsStr>, home: Option<&std:
 
 /// [`save_dir_from`] this process's environment.
 pub fn save_dir() -> PathBuf {
-    save_dir_from(
-        std::env::var_os("XDG_DATA_HOME").as_deref(),
-        std::env::var_os("HOME").as_deref(),
-    )
+    save_dir_from(std::env::var_os("XDG_DATA_HOME").as_deref(), std::env::var_os("HOME").as_deref())
 }
 
 /// `<save_dir>/<title>-<n>.ron` with the first `n` not taken.
@@ -135,7 +132,11 @@ fn status_name(s: Status) -> &'static str {
 pub fn title_of(path: &Path) -> String {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("").replace(['-', '_'], " ");
     let stem = stem.trim();
-    if stem.is_empty() { "saved position".to_string() } else { stem.to_string() }
+    if stem.is_empty() {
+        "saved position".to_string()
+    } else {
+        stem.to_string()
+    }
 }
 
 /// The session's game as a RON scenario titled `title`: the ruleset and parameters in use, the game's start as

@@ -83,7 +83,14 @@ fn install_fonts(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
 /// Everything but the window, the camera and input: logic, drawing and the panel.
 pub fn plugin(app: &mut App) {
     app.add_plugins(bevy_egui::EguiPlugin::default());
-    app.add_plugins((session::plugin, marks::plugin, board::plugin, panel::plugin, sim_window::plugin, redraw::plugin));
+    app.add_plugins((
+        session::plugin,
+        marks::plugin,
+        board::plugin,
+        panel::plugin,
+        sim_window::plugin,
+        redraw::plugin,
+    ));
     app.add_systems(EguiPrimaryContextPass, install_fonts);
 }
 

@@ -201,7 +201,11 @@ fn main() -> ExitCode {
             eprintln!(
                 "sandbox: --ply {n}: {} has {}; give --ply from 0 to {last}",
                 session.origin,
-                if last == 0 { "only its start (step 0)".to_string() } else { format!("steps 0 to {last}") }
+                if last == 0 {
+                    "only its start (step 0)".to_string()
+                } else {
+                    format!("steps 0 to {last}")
+                }
             );
             return ExitCode::from(2);
         }

@@ -65,7 +65,11 @@ fn window_goes_only_with_screenshot_and_help_lists_the_options() {
         .expect("the sandbox binary runs");
     assert_eq!(out.status.code(), Some(0), "asking for help is not an error");
     let help = String::from_utf8_lossy(&out.stdout);
-    assert!(out.stderr.is_empty(), "help goes to stdout: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "help goes to stdout: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for option in ["--flip", "--screenshot", "--window", "--ply", "--simulate", "--param"] {
         assert!(help.contains(option), "--help names {option}: {help}");
     }
@@ -146,8 +150,14 @@ fn param_overrides_reach_the_checker_and_the_board() {
         // dark pixels along one row of it.
         let wood: Vec<(usize, usize)> = all().filter(|&(x, y)| px(x, y)[0] > 180 && px(x, y)[2] < 150).collect();
         assert!(wood.len() > 100_000, "{name}: a board ({} wood pixels)", wood.len());
-        let (x0, x1) = (wood.iter().map(|p| p.0).min().unwrap_or(0), wood.iter().map(|p| p.0).max().unwrap_or(0));
-        let (y0, y1) = (wood.iter().map(|p| p.1).min().unwrap_or(0), wood.iter().map(|p| p.1).max().unwrap_or(0));
+        let (x0, x1) = (
+            wood.iter().map(|p| p.0).min().unwrap_or(0),
+            wood.iter().map(|p| p.0).max().unwrap_or(0),
+        );
+        let (y0, y1) = (
+            wood.iter().map(|p| p.1).min().unwrap_or(0),
+            wood.iter().map(|p| p.1).max().unwrap_or(0),
+        );
         (y0 + 20..y1.saturating_sub(20))
             .step_by(7)
             .map(|y| {

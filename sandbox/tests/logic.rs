@@ -631,11 +631,12 @@ fn a_reload_with_errors_keeps_the_rules_and_lists_the_errors_with_line_and_colum
         "{errors:?}"
     );
     // Rendered as `arbiter check` renders it: `--> file:line:col`, then the line and a caret.
-    let line_col = errors[0]
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("--> "))
-        .expect("a place");
-    assert!(errors[0].contains("Rook, Bishop, Knigt") && errors[0].contains('^'), "{}", errors[0]);
+    let line_col = errors[0].lines().find_map(|l| l.trim().strip_prefix("--> ")).expect("a place");
+    assert!(
+        errors[0].contains("Rook, Bishop, Knigt") && errors[0].contains('^'),
+        "{}",
+        errors[0]
+    );
     let mut parts = line_col.rsplit(':');
     assert!(parts.next().and_then(|c| c.parse::<usize>().ok()).is_some(), "a column: {line_col}");
     assert!(parts.next().and_then(|l| l.parse::<usize>().ok()).is_some(), "a line: {line_col}");

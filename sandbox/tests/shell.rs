@@ -133,7 +133,11 @@ fn a_saved_scenario_is_titled_after_its_file_and_the_save_is_logged_with_where_i
     app.update();
     let text = std::fs::read_to_string(&path).expect("written");
     assert!(text.contains("title: \"king pawn opening\""), "a title of its own: {text}");
-    assert!(!text.contains(&session(&app).title), "not the opened one's ({}): {text}", session(&app).title);
+    assert!(
+        !text.contains(&session(&app).title),
+        "not the opened one's ({}): {text}",
+        session(&app).title
+    );
     let entry = session(&app).log.last().expect("logged");
     assert!(entry.ok && entry.said.contains(&path.display().to_string()), "{:?}", entry.said);
     assert_eq!(session(&app).game.ply(), 1, "a save leaves the game as it was");
@@ -146,8 +150,8 @@ fn a_saved_scenario_is_titled_after_its_file_and_the_save_is_logged_with_where_i
 
 #[test]
 fn scenarios_are_saved_in_the_users_data_folder_by_default() {
-    use std::ffi::OsStr;
     use sandbox::editor::save_dir_from;
+    use std::ffi::OsStr;
     assert_eq!(
         save_dir_from(Some(OsStr::new("/data")), Some(OsStr::new("/home/ann"))),
         PathBuf::from("/data/arbiter/scenarios")
@@ -164,7 +168,10 @@ fn scenarios_are_saved_in_the_users_data_folder_by_default() {
     let home = std::env::var_os("HOME").filter(|h| PathBuf::from(h).is_absolute());
     if let Some(home) = home {
         let default = sandbox::editor::default_save_path(session(&app("chess")));
-        assert!(default.starts_with(&home) || std::env::var_os("XDG_DATA_HOME").is_some(), "{default:?}");
+        assert!(
+            default.starts_with(&home) || std::env::var_os("XDG_DATA_HOME").is_some(),
+            "{default:?}"
+        );
         assert!(default.is_absolute(), "not under the current directory: {default:?}");
     }
 }
@@ -186,4 +193,151 @@ fn reload_errors_are_rendered_as_the_command_line_renders_them() {
     assert!(e.contains("along orthogonl | diagonal"), "the source line: {e}");
     assert!(e.contains("^^^^^^^^^"), "a caret under the name: {e}");
     assert!(e.contains("did you mean `orthogonal`?"), "the help: {e}");
+}
+
+/// Where each piece of text of the panel is drawn, after laying out `session`'s panel in a bare
+/// egui context as wide as the sandbox's (two passes: egui settles sizes on the first).
+fn panel_texts(session: &Session, tools: &mut sandbox::session::Tools) -> Vec<(String, bevy_egui::egui::Pos2)> {
+    use bevy_egui::egui;
+    let ctx = egui::Context::default();
+    let input = || egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(sandbox::panel::PANEL_WIDTH, 2000.0),
+        )),
+        ..Default::default()
+    };
+    let (mut auto, mut computer, mut sim) = (Autoplay::default(), Computer::default(), Simulation::default());
+    let mut out = None;
+    for _ in 0..2 {
+        let mut flipped = false;
+        let mut o = ctx.run_ui(input(), |ui| {
+            sandbox::panel::contents(
+                ui,
+                session,
+                tools,
+                &mut auto,
+                Some(&mut flipped),
+                (&mut computer, &mut sim),
+                (&Default::default(), &mut String::new()),
+            );
+        });
+        // No renderer takes the font atlas here.
+        o.textures_delta.clear();
+        out = Some(o);
+    }
+    let shapes = out.expect("a pass").shapes;
+    let mut texts = Vec::new();
+    for clipped in shapes {
+        if let egui::Shape::Text(t) = clipped.shape {
+            texts.push((t.galley.text().to_string(), t.pos));
+        }
+    }
+    texts
+}
+
+fn at(texts: &[(String, bevy_egui::egui::Pos2)], label: &str) -> bevy_egui::egui::Pos2 {
+    texts
+        .iter()
+        .find(|(t, _)| t == label)
+        .map(|(_, p)| *p)
+        .unwrap_or_else(|| panic!("`{label}` in the panel: {:?}", texts.iter().map(|t| &t.0).collect::<Vec<_>>()))
+}
+
+#[test]
+fn the_panels_buttons_stay_put_when_check_a_ruling_or_an_outcome_appears() {
+    use sandbox::session::{Action, Tools};
+    let opened = || sandbox::source::open(Some("chess")).expect("chess");
+    let mut tools = Tools::default();
+    let quiet = Session::new(opened());
+    let before = panel_texts(&quiet, &mut tools);
+
+    let mut check = Session::new(opened());
+    for m in ["e2e4", "f7f6", "d1h5"] {
+        check.apply(Action::Play(m.into())).expect("legal");
+    }
+    assert!(check.game.current().in_check());
+    // A refused move: its ruling is shown too.
+    let g8 = check.engine.rules().board.square(6, 7);
+    let e5 = check.engine.rules().board.square(4, 4);
+    check.click(g8);
+    check.click(e5);
+    assert!(check.refusal.is_some(), "a ruling to show");
+    let during = panel_texts(&check, &mut tools);
+    assert!(during.iter().any(|(t, _)| t.starts_with("In check")), "the check is shown");
+
+    let mut mate = Session::new(opened());
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        mate.apply(Action::Play(m.into())).expect("legal");
+    }
+    let after = panel_texts(&mate, &mut tools);
+    for label in [
+        "Take back",
+        "Random move",
+        "Copy FEN",
+        "Save as scenario",
+        "Move now",
+        "Flip board",
+        "Edit",
+    ] {
+        assert_eq!(at(&before, label), at(&during, label), "`{label}` with a check and a ruling shown");
+        assert_eq!(at(&before, label), at(&after, label), "`{label}` with the outcome shown");
+    }
+    // A draw that may be claimed: its sentence once (the outcome's message and the claim line both
+    // had it), and the buttons above it where they were.
+    let mut repeated = Session::new(opened());
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"] {
+        repeated.apply(Action::Play(m.into())).expect("legal");
+    }
+    assert!(!repeated.game.outcome().claimable.is_empty(), "a draw to claim");
+    let claim = panel_texts(&repeated, &mut tools);
+    let sentences = claim.iter().filter(|(t, _)| t.contains("may claim")).count();
+    assert_eq!(sentences, 1, "{claim:?}");
+    for label in ["Take back", "Random move", "Copy FEN", "Save as scenario"] {
+        assert_eq!(at(&before, label), at(&claim, label), "`{label}` with a claim shown");
+    }
+}
+
+#[test]
+fn a_pass_button_is_offered_wherever_the_ruleset_allows_a_pass_and_greyed_when_not_legal() {
+    use sandbox::session::Action;
+    let go = Session::new(sandbox::source::open(Some("go")).expect("go"));
+    let moves = sandbox::panel::special_moves(&go);
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    assert!(moves[0].text == "pass" && moves[0].legal, "{moves:?}");
+    let chess = Session::new(sandbox::source::open(Some("chess")).expect("chess"));
+    assert!(sandbox::panel::special_moves(&chess).is_empty(), "chess has no pass");
+    // Two passes end a go game by hand; then the button is greyed, not gone.
+    let mut go = go;
+    go.apply(Action::Play("pass".into())).expect("a pass is legal");
+    go.apply(Action::Play("pass".into())).expect("a pass is legal");
+    assert_ne!(go.game.outcome().status, arbiter::game::Status::Ongoing, "two passes end the game");
+    let moves = sandbox::panel::special_moves(&go);
+    assert!(moves.len() == 1 && !moves[0].legal, "{moves:?}");
+    let mut tools = sandbox::session::Tools::default();
+    at(&panel_texts(&go, &mut tools), "Pass");
+}
+
+#[test]
+fn copy_fen_hands_the_fen_to_egui_as_a_clipboard_command() {
+    use bevy_egui::egui;
+    let session = Session::new(sandbox::source::open(Some("chess")).expect("chess"));
+    let mut tools = sandbox::session::Tools::default();
+    let ctx = egui::Context::default();
+    let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+        sandbox::panel::copy_fen(ui.ctx(), &session, &mut tools);
+    });
+    out.textures_delta.clear();
+    let fen = session.game.current().fen();
+    assert!(
+        out.platform_output.commands.contains(&egui::OutputCommand::CopyText(fen.clone())),
+        "{:?}",
+        out.platform_output.commands
+    );
+    assert_eq!(tools.copied, Some(fen));
+    // bevy_egui turns that command into a system clipboard call (and Ctrl+V into a paste) only
+    // with its `manage_clipboard` feature, which is what defines this type: without the feature
+    // this test does not build.
+    let clipboard: Option<bevy_egui::EguiClipboard> = None;
+    assert!(clipboard.is_none());
 }
