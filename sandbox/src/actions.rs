@@ -42,6 +42,9 @@ pub enum Action {
     ClaimDraw(String),
     /// Open the ruleset file again and replay the current line under it ([`Session::reload_rules`]).
     Reload,
+    /// Save the game as a RON scenario at this path with the trainer's marks and caption
+    /// (`editor::save_scenario`); the position stays.
+    Save(std::path::PathBuf, crate::marks::Marks),
 }
 
 /// An edit of the position.
@@ -88,6 +91,9 @@ impl Session {
             Action::Edit(e) => self.edit(e),
             Action::MarkDead(sq) => self.mark_dead(*sq),
             Action::ClaimDraw(reason) => self.claim(reason),
+            Action::Save(path, marks) => {
+                crate::editor::save_scenario(self, marks, path).map(|p| format!("saved {} (it passes the scenario runner)", p.display()))
+            }
         };
         let (ok, said) = match &result {
             Ok(s) => (true, s.clone()),
@@ -333,7 +339,7 @@ impl Session {
         let Some(path) = self.rules_path.clone() else {
             return Err("no ruleset file to reload".to_string());
         };
-        let opened = crate::source::reopen(&self.origin, &path);
+        let opened = crate::source::reopen(&self.origin, &path, &self.params);
         if self.reload_rules(opened) {
             Ok(())
         } else {

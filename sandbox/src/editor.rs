@@ -1,5 +1,6 @@
 //! The referee's editor: positions changed square by square, and the game saved as a RON scenario
-//! (with a trainer's caption and marks).
+//! (with a trainer's caption and marks; titled after its file, in the user's data folder unless
+//! another path is given).
 //! An edit is written as FEN here and read back by `Session::apply` through `Engine::from_fen`, so an
 //! edited position is one the interpreter accepts (royals present, rights consistent, ...); a saved
 //! scenario is run through the interpreter's scenario runner before it is reported saved. Nothing
@@ -63,9 +64,26 @@ fn slug(title: &str) -> String {
     if s.is_empty() { "position".to_string() } else { s }
 }
 
-/// `scenarios/saved/<title>-<n>.ron` with the first `n` not taken.
+/// Where saved scenarios go by default: `$XDG_DATA_HOME/arbiter/scenarios`, else
+/// `$HOME/.local/share/arbiter/scenarios` (the user's data folder, whatever the current
+/// directory); `scenarios/saved` under the current directory only when neither is set.
+pub fn save_dir_from(xdg_data_home: Option<&std::ffi::OsStr>, home: Option<&std::ffi::OsStr>) -> PathBuf {
+    let absolute = |v: Option<&std::ffi::OsStr>| v.map(PathBuf::from).filter(|p| p.is_absolute());
+    match (absolute(xdg_data_home), absolute(home)) {
+        (Some(data), _) => data.join("arbiter").join("scenarios"),
+        (None, Some(home)) => home.join(".local").join("share").join("arbiter").join("scenarios"),
+        (None, None) => Path::new("scenarios").join("saved"),
+    }
+}
+
+/// [`save_dir_from`] this process's environment.
+pub fn save_dir() -> PathBuf {
+    save_dir_from(std::env::var_os("XDG_DATA_HOME").as_deref(), std::env::var_os("HOME").as_deref())
+}
+
+/// `<save_dir>/<title>-<n>.ron` with the first `n` not taken.
 pub fn default_save_path(session: &Session) -> PathBuf {
-    let dir = Path::new("scenarios").join("saved");
+    let dir = save_dir();
     let base = slug(&session.title);
     (1..)
         .map(|n| dir.join(format!("{base}-{n}.ron")))
@@ -109,11 +127,23 @@ fn status_name(s: Status) -> &'static str {
     }
 }
 
-/// The session's game as a RON scenario: the ruleset and parameters in use, the game's start as
+/// A saved scenario's title: its file's name in words (`queen-sacrifice.ron` → "queen sacrifice"),
+/// so it is not taken for the scenario it was opened from.
+pub fn title_of(path: &Path) -> String {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("").replace(['-', '_'], " ");
+    let stem = stem.trim();
+    if stem.is_empty() {
+        "saved position".to_string()
+    } else {
+        stem.to_string()
+    }
+}
+
+/// The session's game as a RON scenario titled `title`: the ruleset and parameters in use, the game's start as
 /// `Fen`, one step playing its moves (in coordinates) and stating the position, side to move, check
 /// and outcome it reaches — with the trainer's caption, marked squares and arrows from `marks`, if
 /// any —; one more marking dead chains and stating the count, if any are marked.
-pub fn scenario_text(session: &Session, marks: &Marks) -> String {
+pub fn scenario_text(session: &Session, marks: &Marks, title: &str) -> String {
     let game = &session.game;
     let pos = game.current();
     let rules = pos.rules();
@@ -125,7 +155,7 @@ pub fn scenario_text(session: &Session, marks: &Marks) -> String {
         .map(|(m, p)| quote(&uci::to_text(p, *m)))
         .collect();
     let mut out = String::from("// Saved from the Arbiter sandbox: the game's start, the moves played, and how they left the game.\n(\n");
-    out.push_str(&format!("    title: {},\n", quote(&format!("{} (saved)", session.title))));
+    out.push_str(&format!("    title: {},\n", quote(title)));
     let ruleset = session.rules_path.as_deref().map_or_else(|| rules.name.to_lowercase(), ruleset_ref);
     out.push_str(&format!("    ruleset: {},\n", quote(&ruleset)));
     if !session.params.is_empty() {
@@ -212,7 +242,7 @@ pub fn save_scenario(session: &Session, marks: &Marks, path: &Path) -> Result<Pa
             format!("cannot write {}: {e}", path.display())
         }
     })?;
-    file.write_all(scenario_text(session, marks).as_bytes())
+    file.write_all(scenario_text(session, marks, &title_of(path)).as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let report = Runner::new(source::ruleset_dirs()).run_file(path);
     if report.passed() {

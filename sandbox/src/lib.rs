@@ -6,7 +6,7 @@
 //!
 //! One plugin per feature, each a `plugin(app)` function: [`session`] (the game, its messages, its
 //! actions and autoplay; no window needed), [`board`] (drawing), [`input`] (mouse), [`panel`] (egui),
-//! [`reload`] (watching the ruleset file), [`shot`] (screenshots), [`marks`] (the trainer's squares,
+//! [`reload`] (watching the ruleset file), [`redraw`] (drawing only when needed), [`shot`] (screenshots), [`marks`] (the trainer's squares,
 //! arrows and caption). Beside them: [`source`] (opening rulesets, scenarios and records),
 //! [`actions`] (the action model), [`editor`] (positions by hand, saving scenarios), [`replay`]
 //! (autoplay), [`recompile`] (the session's side of a reload), [`layout`] (geometry and the screen's
@@ -26,6 +26,7 @@ pub mod movelist;
 pub mod navigate;
 pub mod panel;
 pub mod recompile;
+pub mod redraw;
 pub mod reload;
 pub mod replay;
 pub mod scoring;
@@ -95,6 +96,7 @@ pub fn plugin(app: &mut App) {
         panel::plugin,
         sim_window::plugin,
         keys::plugin,
+        redraw::plugin,
     ));
     app.add_systems(EguiPrimaryContextPass, install_fonts);
 }

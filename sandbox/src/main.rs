@@ -1,5 +1,6 @@
-//! `sandbox [PATH] [--flip] [--size WxH] [--simulate N] [--screenshot OUT.png [--window] [--ply N]]`: opens a ruleset (a `.rules`
-//! path or a bundled name) or a RON scenario in a window, or renders one frame and exits — offscreen
+//! `sandbox [PATH] [--param NAME=VALUE]... [--flip] [--size WxH] [--simulate N] [--screenshot OUT.png [--window] [--ply N]]`:
+//! opens a ruleset (a `.rules` path or a bundled name, with parameters as `arbiter` takes them), a RON
+//! scenario or a game record in a window, or renders one frame and exits — offscreen
 //! by default (no display needed), or in a real window with `--window`.
 
 use std::path::PathBuf;
@@ -23,18 +24,24 @@ struct Args {
     ply: Option<usize>,
     simulate: Option<u64>,
     size: (u32, u32),
+    /// `--param NAME=VALUE` overrides, in order.
+    params: Vec<(String, String)>,
+    help: bool,
 }
 
-const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--flip] [--size WxH] [--simulate N] [--screenshot OUT.png [--window] [--ply N]]";
+const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--param NAME=VALUE]... [--flip] [--size WxH] [--simulate N] [--screenshot OUT.png [--window] [--ply N]]";
 
 const HELP: &str = "
+  --param NAME=VALUE  override a parameter the ruleset declares, as `arbiter` does (e.g. `go --param
+                      size=9`); repeatable; a scenario or a game record sets its own
   --flip              show the board turned half round (the second player at the bottom)
   --size WxH          the window's (or the picture's) size in logical pixels; default 1280x800
   --simulate N        open the Simulate window and run N games (random players, seed 1); with
                       --screenshot the picture waits for the results
   --screenshot OUT    render one frame to OUT (PNG) and exit; offscreen, no display needed
   --window            with --screenshot: capture a real window instead (needs a display, e.g. xvfb-run)
-  --ply N             with --screenshot: show step N of a scenario's timeline
+  --ply N             show step N of a scenario's or a record's timeline (an error past its end)
+  -h, --help          print this help and exit
 Without --screenshot the sandbox opens a window (needs DISPLAY or WAYLAND_DISPLAY).";
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -46,6 +53,8 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         ply: None,
         simulate: None,
         size: SIZE,
+        params: Vec::new(),
+        help: false,
     };
     let mut it = args;
     while let Some(a) = it.next() {
@@ -66,11 +75,23 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
                 }
                 parsed.simulate = Some(games);
             }
-            "-h" | "--help" => return Err(format!("{USAGE}{HELP}")),
+            "--param" => {
+                let p = it.next().ok_or("--param needs NAME=VALUE")?;
+                match p.split_once('=') {
+                    Some((name, value)) if !name.trim().is_empty() => {
+                        parsed.params.push((name.trim().to_string(), value.trim().to_string()))
+                    }
+                    _ => return Err(format!("--param `{p}`: expected NAME=VALUE")),
+                }
+            }
+            "-h" | "--help" => parsed.help = true,
             s if s.starts_with("--") => return Err(format!("unknown option `{s}`\n{USAGE}")),
             _ if parsed.path.is_some() => return Err(format!("more than one thing to open\n{USAGE}")),
             _ => parsed.path = Some(a),
         }
+    }
+    if parsed.help {
+        return Ok(parsed);
     }
     if parsed.window && parsed.screenshot.is_none() {
         return Err(format!(
@@ -130,8 +151,14 @@ fn windowed(app: &mut App, title: String, shot: Option<PathBuf>, size: (u32, u32
     }))
     .add_systems(Startup, sandbox::spawn_camera)
     .add_plugins((sandbox::input::plugin, sandbox::reload::plugin));
-    if let Some(out) = shot {
-        app.insert_resource(ShotRequest::window(out)).add_plugins(sandbox::shot::plugin);
+    match shot {
+        Some(out) => {
+            app.insert_resource(ShotRequest::window(out)).add_plugins(sandbox::shot::plugin);
+        }
+        // Drawn only when something changes or moves (a screenshot waits for frames, so not then).
+        None => {
+            app.insert_resource(sandbox::redraw::settings());
+        }
     }
 }
 
@@ -143,6 +170,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.help {
+        println!("{USAGE}{HELP}");
+        return ExitCode::SUCCESS;
+    }
     let path = args.path.as_deref().unwrap_or("[PATH]");
     if args.screenshot.is_none() && !has_display() {
         eprintln!(
@@ -156,7 +187,7 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let opened = match sandbox::source::open(args.path.as_deref()) {
+    let opened = match sandbox::source::open_with_params(args.path.as_deref(), &args.params) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("sandbox: {e}");
@@ -165,6 +196,19 @@ fn main() -> ExitCode {
     };
     let mut session = Session::new(opened);
     if let Some(n) = args.ply {
+        let last = session.timeline.len() - 1;
+        if n > last {
+            eprintln!(
+                "sandbox: --ply {n}: {} has {}; give --ply from 0 to {last}",
+                session.origin,
+                if last == 0 {
+                    "only its start (step 0)".to_string()
+                } else {
+                    format!("steps 0 to {last}")
+                }
+            );
+            return ExitCode::from(2);
+        }
         session.go_to(n);
     }
     let title = format!("Arbiter sandbox: {}", session.title);

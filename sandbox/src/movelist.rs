@@ -267,8 +267,9 @@ pub fn show(ui: &mut egui::Ui, rows: &[Row], height: f32, follow: bool) -> Shown
     };
     let out = egui::ScrollArea::vertical()
         .id_salt("moves")
+        .min_scrolled_height(height)
         .max_height(height)
-        .auto_shrink([false, true])
+        .auto_shrink([false, false])
         .show(ui, |ui| {
             for row in rows {
                 ui.horizontal_wrapped(|ui| {

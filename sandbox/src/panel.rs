@@ -9,6 +9,12 @@
 //!
 //! The panel only reads the [`Session`]: every change it asks for is a message ([`Replay`],
 //! [`Apply`]) applied by the session's systems, so the board is redrawn only when the game changes.
+//!
+//! Controls first, messages after: every button sits above every line that comes and goes (check,
+//! outcome, claims, the ruling, the choice, notes, the step's caption), and the buttons shown depend
+//! only on the ruleset, the mode and whether there is a timeline — so a status line appearing never
+//! moves a button under the pointer, and a second click on it hits it. A button that does not
+//! apply now (take back at the start, pass when not legal) is greyed, not removed.
 
 use arbiter::game::{MoveKind, Status};
 use arbiter::model::{KindId, Rules, Side};
@@ -37,18 +43,21 @@ const WARN: egui::Color32 = egui::Color32::from_rgb(240, 170, 70);
 /// How many log entries the panel shows.
 const LOG_SHOWN: usize = 8;
 
-/// What the panel asks the session to do this frame.
+/// The move list's height: fixed, so the controls below it stay put.
+const MOVE_LIST_HEIGHT: f32 = 150.0;
+
 /// The move list's cache (the main line's written moves) and the entry it last scrolled to.
 #[derive(Default)]
-struct ListState {
+pub struct ListState {
     main: movelist::MainLine,
     followed: Option<Target>,
 }
 
-#[derive(Default)]
-struct Requests {
-    replay: Vec<Replay>,
-    actions: Vec<Action>,
+/// What the panel asks the session to do this frame.
+#[derive(Default, Debug)]
+pub struct Requests {
+    pub replay: Vec<Replay>,
+    pub actions: Vec<Action>,
 }
 
 fn side_panel(
@@ -68,34 +77,73 @@ fn side_panel(
             .layer_id(egui::LayerId::background())
             .max_rect(ctx.viewport_rect()),
     );
+    let mut flipped = view.as_ref().map(|v| v.flipped);
+    let mut caption = marks.caption.clone();
     let mut req = Requests::default();
-    let mut view = view;
     egui::Panel::left("arbiter")
         .exact_size(PANEL_WIDTH)
         .resizable(false)
         .show(&mut root, |ui| {
-            egui::ScrollArea::vertical().id_salt("panel").show(ui, |ui| {
-                status(ui, &session, view.as_mut(), &mut req);
-                reload_problems(ui, &session);
-                if session.timeline.len() > 1 || !session.variations.is_empty() {
-                    timeline(ui, &session, &mut auto, &mut list, &mut req);
-                }
-                play(ui, &session, &mut tools, &mut req);
-                computer_section(ui, &session, &mut computer, &mut sim);
-                referee(ui, &ctx, &session, &mut tools, &mut req, &mut marks);
-                log(ui, &session);
-            });
+            req = contents(
+                ui,
+                &session,
+                &mut tools,
+                (&mut auto, &mut list),
+                flipped.as_mut(),
+                (&mut computer, &mut sim),
+                (&marks, &mut caption),
+            );
         });
+    // Written back only on a change: the board redraws when the marks change.
+    if caption != marks.caption {
+        marks.caption = caption;
+    }
+    // Written back only on a change: the board redraws when the view changes.
+    if let (Some(mut view), Some(flipped)) = (view, flipped)
+        && view.flipped != flipped
+    {
+        view.flipped = flipped;
+    }
     replay.write_batch(req.replay);
     apply.write_batch(req.actions.into_iter().map(Apply));
     Ok(())
 }
 
-/// Title, rules, side to move, check, outcome, claimable draws, the count, the board's orientation.
-fn status(ui: &mut egui::Ui, session: &Session, view: Option<&mut ResMut<View>>, req: &mut Requests) {
-    let pos = session.game.current();
-    let rules = pos.rules();
-    let outcome = session.game.outcome();
+/// The panel's contents in `ui`: the controls, then the messages, then the log. What the panel
+/// asks the session to do is returned.
+pub fn contents(
+    ui: &mut egui::Ui,
+    session: &Session,
+    tools: &mut Tools,
+    (auto, list): (&mut Autoplay, &mut ListState),
+    flipped: Option<&mut bool>,
+    (computer, sim): (&mut Computer, &mut Simulation),
+    (marks, caption): (&Marks, &mut String),
+) -> Requests {
+    let mut req = Requests::default();
+    list.main.update(session);
+    egui::ScrollArea::vertical().id_salt("panel").show(ui, |ui| {
+        header(ui, session, flipped, &mut req);
+        // Always shown, so that the first move played by hand (which starts the move list) moves
+        // no control below it.
+        timeline(ui, session, auto, list, &mut req);
+        play(ui, session, tools, &mut req);
+        computer_section(ui, session, computer, sim);
+        referee(ui, session, tools, &mut req, (marks, caption));
+        ui.separator();
+        reload_problems(ui, session);
+        messages(ui, session, &mut req);
+        computer_messages(ui, session, computer);
+        referee_messages(ui, session, tools);
+        frame_notes(ui, session, list);
+        log(ui, session);
+    });
+    req
+}
+
+/// Title, rules (and reload), the board's orientation.
+fn header(ui: &mut egui::Ui, session: &Session, flipped: Option<&mut bool>, req: &mut Requests) {
+    let rules = session.game.current().rules();
     ui.heading(&session.title);
     ui.horizontal(|ui| {
         ui.label(format!("Rules: {}", rules.name));
@@ -103,27 +151,45 @@ fn status(ui: &mut egui::Ui, session: &Session, view: Option<&mut ResMut<View>>,
             req.actions.push(Action::Reload);
         }
     });
-    if let Some(view) = view {
-        let mut flipped = view.flipped;
-        // Written back only on a change: the board redraws when the view changes.
-        if ui.checkbox(&mut flipped, "Flip board").changed() {
-            view.flipped = flipped;
-        }
+    if let Some(flipped) = flipped {
+        ui.checkbox(flipped, "Flip board").on_hover_text("Turn the board half round");
     }
-    ui.separator();
+}
+
+/// The position's messages: the choice waiting, the ruling on a refused move, side to move, check,
+/// outcome, claimable draws (with their buttons), the count, the last move, the hands, notes.
+fn messages(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
+    choice_and_ruling(ui, session, req);
+    let pos = session.game.current();
+    let rules = pos.rules();
+    let outcome = session.game.outcome();
     let stm = &rules.players[pos.side_to_move().index()].name;
     ui.label(format!("To move: {stm}    Ply: {}", session.game.ply()));
-    if pos.in_check() {
-        ui.colored_label(BAD, "In check");
+    if let Some(m) = movelist::last_move_written(session) {
+        ui.label(format!("Last move: {m}"));
     }
-    let said = outcome.message(pos);
+    if pos.in_check() {
+        // The interpreter's sentence, without the claims that follow it (they have lines below).
+        let said = outcome.message(pos);
+        let check = said
+            .split("; ")
+            .next()
+            .and_then(|s| s.strip_prefix(&format!("{stm} to move, in check: ")))
+            .unwrap_or("");
+        ui.colored_label(
+            BAD,
+            if check.is_empty() {
+                "In check".to_string()
+            } else {
+                format!("In check: {check}")
+            },
+        );
+    }
     match outcome.status {
-        // More than "red to move": the check, or the draws that may be claimed.
-        Status::Ongoing if said != format!("{stm} to move") => {
-            ui.label(said);
-        }
+        // The check and the claimable draws have lines of their own.
         Status::Ongoing => {}
         _ => {
+            let said = outcome.message(pos);
             ui.colored_label(WARN, format!("{said} ({})", outcome.reason.clone().unwrap_or_default()));
         }
     }
@@ -138,6 +204,10 @@ fn status(ui: &mut egui::Ui, session: &Session, view: Option<&mut ResMut<View>>,
         }
     }
     score(ui, session, rules);
+    hands(ui, session);
+    if let Some(n) = &session.note {
+        ui.colored_label(WARN, n);
+    }
 }
 
 /// The area count, for rulesets that score by area: final once the game is over, else an estimate.
@@ -168,22 +238,15 @@ fn reload_problems(ui: &mut egui::Ui, session: &Session) {
     }
 }
 
-/// The transport, the speed, the move list, and the frame's caption and expectations.
+/// The transport, the speed, the move list (with its variations), and promoting or deleting the
+/// variation in view.
 fn timeline(ui: &mut egui::Ui, session: &Session, auto: &mut Autoplay, list: &mut ListState, req: &mut Requests) {
     ui.separator();
     let last = session.timeline.len() - 1;
     ui.label(format!("Step {} of {last}", session.step));
     ui.horizontal(|ui| {
-        let play_label = if auto.playing { "⏸" } else { "▶" };
-        let buttons: [(&str, Option<Replay>); 5] = [
-            ("⏮", Some(Replay::First)),
-            ("◀", Some(Replay::Back)),
-            (play_label, None),
-            ("▶▶", Some(Replay::Forward)),
-            ("⏭", Some(Replay::Last)),
-        ];
-        for (label, r) in buttons {
-            if ui.button(label).clicked() {
+        for (label, hint, r) in transport(auto.playing) {
+            if ui.button(label).on_hover_text(hint).clicked() {
                 match r {
                     Some(r) => {
                         auto.playing = false;
@@ -194,12 +257,13 @@ fn timeline(ui: &mut egui::Ui, session: &Session, auto: &mut Autoplay, list: &mu
             }
         }
     });
-    ui.add(egui::Slider::new(&mut auto.speed, SPEEDS).logarithmic(true).text("steps/s"));
-    list.main.update(session);
+    ui.add(egui::Slider::new(&mut auto.speed, SPEEDS).logarithmic(true).text("steps/s"))
+        .on_hover_text("Autoplay speed");
+    // A fixed height, however many moves: the controls below stay put.
     let rows = movelist::rows(session, &list.main);
     let here = rows.iter().flat_map(|r| &r.entries).find(|e| e.current).map(|e| e.target);
     let follow = here.is_some() && (here != list.followed || auto.playing);
-    let shown = movelist::show(ui, &rows, 150.0, follow);
+    let shown = movelist::show(ui, &rows, MOVE_LIST_HEIGHT, follow);
     list.followed = here;
     if let Some(t) = shown.clicked {
         auto.playing = false;
@@ -209,19 +273,50 @@ fn timeline(ui: &mut egui::Ui, session: &Session, auto: &mut Autoplay, list: &mu
             Target::Stay => Replay::To(session.step),
         });
     }
-    if let Some(id) = session.node.filter(|_| !session.edited()) {
-        ui.horizontal(|ui| {
-            if ui.button("Promote").on_hover_text("Make this variation the main line").clicked() {
-                req.actions.push(Action::Promote(id));
-            }
-            if ui
-                .button("Delete")
-                .on_hover_text("Delete this variation from this move on")
-                .clicked()
-            {
-                req.actions.push(Action::Delete(id));
-            }
-        });
+    // Always laid out, greyed off a variation, so that nothing below moves when one is entered.
+    let node = session.node.filter(|_| !session.edited());
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(node.is_some(), egui::Button::new("Promote"))
+            .on_hover_text("Make this variation the main line")
+            .on_disabled_hover_text("Step into a variation (moves played by hand) to promote it")
+            .clicked()
+            && let Some(id) = node
+        {
+            req.actions.push(Action::Promote(id));
+        }
+        if ui
+            .add_enabled(node.is_some(), egui::Button::new("Delete"))
+            .on_hover_text("Delete this variation from this move on")
+            .on_disabled_hover_text("Step into a variation to delete it")
+            .clicked()
+            && let Some(id) = node
+        {
+            req.actions.push(Action::Delete(id));
+        }
+    });
+}
+
+/// The transport's buttons: glyph, tooltip, and where it goes (`None`: play or pause). The glyphs
+/// are ones egui's default fonts have (⏮ ⏪ ▶ ⏸ ⏩ ⏭).
+pub fn transport(playing: bool) -> [(&'static str, &'static str, Option<Replay>); 5] {
+    [
+        ("⏮", "First step (the start)", Some(Replay::First)),
+        ("⏪", "One step back", Some(Replay::Back)),
+        if playing {
+            ("⏸", "Pause", None)
+        } else {
+            ("▶", "Play the steps one after another", None)
+        },
+        ("⏩", "One step forward", Some(Replay::Forward)),
+        ("⏭", "Last step", Some(Replay::Last)),
+    ]
+}
+
+/// The step's caption and expectations (or the count of changes by hand since it).
+fn frame_notes(ui: &mut egui::Ui, session: &Session, list: &ListState) {
+    if session.timeline.len() <= 1 {
+        return;
     }
     match session.frame() {
         Some(frame) => {
@@ -246,48 +341,89 @@ fn timeline(ui: &mut egui::Ui, session: &Session, auto: &mut Autoplay, list: &mu
     }
 }
 
-/// Take back, random move, the promotion choice, the ruling on a refused move.
+/// Take back, random move, pass and swap (where the ruleset has them).
 fn play(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Requests) {
     ui.separator();
-    if let Some(m) = movelist::last_move_written(session) {
-        ui.label(format!("Last move: {m}"));
-    }
     ui.horizontal(|ui| {
-        if ui.add_enabled(session.game.ply() > 0, egui::Button::new("Take back")).clicked() {
+        if ui
+            .add_enabled(session.game.ply() > 0, egui::Button::new("Take back"))
+            .on_hover_text("Take back the last move")
+            .on_disabled_hover_text("No move to take back")
+            .clicked()
+        {
             req.actions.push(Action::TakeBack);
         }
-        if ui.button("Random move").clicked() {
+        if ui
+            .button("Random move")
+            .on_hover_text("Play a legal move drawn at random with this seed")
+            .clicked()
+        {
             req.actions.push(Action::Random { seed: tools.seed });
             tools.seed = tools.seed.wrapping_add(1);
         }
         ui.label("seed");
-        ui.add(egui::DragValue::new(&mut tools.seed));
+        ui.add(egui::DragValue::new(&mut tools.seed))
+            .on_hover_text("The seed of the next random move");
     });
-    // Moves that are not from a square to a square: buttons, when legal.
-    let pos = session.game.current();
-    if session.game.outcome().status == Status::Ongoing {
-        let legal = pos.legal_moves();
+    // Moves that are not from a square to a square: a button wherever the ruleset has them,
+    // greyed while not legal (so the row never comes and goes).
+    let buttons = special_moves(session);
+    if !buttons.is_empty() {
         ui.horizontal(|ui| {
-            for (kind, text, hint) in [
-                (MoveKind::Pass, "pass", "Give up the turn"),
-                (
-                    MoveKind::Swap,
-                    "swap",
-                    "Take over the first player's piece, mirrored (the pie rule)",
-                ),
-            ] {
-                if legal.iter().any(|m| m.kind == kind)
-                    && ui
-                        .button(format!("{}{}", text[..1].to_uppercase(), &text[1..]))
-                        .on_hover_text(hint)
-                        .clicked()
+            for b in buttons {
+                if ui
+                    .add_enabled(b.legal, egui::Button::new(b.label))
+                    .on_hover_text(b.hint)
+                    .on_disabled_hover_text(format!("{} (not legal now)", b.hint))
+                    .clicked()
                 {
-                    req.actions.push(Action::Play(text.to_string()));
+                    req.actions.push(Action::Play(b.text.to_string()));
                 }
             }
         });
     }
-    hands(ui, session);
+}
+
+/// A move that is not from a square to a square, offered as a button.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecialMove {
+    /// The move in coordinates, for [`Action::Play`].
+    pub text: &'static str,
+    pub label: &'static str,
+    pub hint: &'static str,
+    /// Is it legal in the current position (and the game not over)?
+    pub legal: bool,
+}
+
+/// The pass and the swap, for each the ruleset allows, with whether it is legal now.
+pub fn special_moves(session: &Session) -> Vec<SpecialMove> {
+    let pos = session.game.current();
+    let rules = pos.rules();
+    let ongoing = session.game.outcome().status == Status::Ongoing;
+    let legal = if ongoing { pos.legal_moves() } else { Vec::new() };
+    [
+        (rules.pass.is_some(), MoveKind::Pass, "pass", "Pass", "Give up the turn"),
+        (
+            rules.swap.is_some(),
+            MoveKind::Swap,
+            "swap",
+            "Swap",
+            "Take over the first player's piece, mirrored (the pie rule)",
+        ),
+    ]
+    .into_iter()
+    .filter(|(allowed, ..)| *allowed)
+    .map(|(_, kind, text, label, hint)| SpecialMove {
+        text,
+        label,
+        hint,
+        legal: legal.iter().any(|m| m.kind == kind),
+    })
+    .collect()
+}
+
+/// The promotion or route choice waiting for the player, and the ruling on a refused move.
+fn choice_and_ruling(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
     if let Some(c) = &session.choice {
         let board = &session.engine.rules().board;
         ui.colored_label(
@@ -313,14 +449,11 @@ fn play(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Reque
             ui.label(format!("Clause: {c}"));
         }
     }
-    if let Some(n) = &session.note {
-        ui.colored_label(WARN, n);
-    }
 }
 
 /// Which sides the computer plays, its player and seed, its search under way, and the button that
 /// opens the Simulate window.
-fn computer_section(ui: &mut egui::Ui, session: &Session, computer: &mut ResMut<Computer>, sim: &mut ResMut<Simulation>) {
+fn computer_section(ui: &mut egui::Ui, session: &Session, computer: &mut Computer, sim: &mut Simulation) {
     ui.separator();
     let rules = session.engine.rules();
     let [a, b] = [&rules.players[0].name, &rules.players[1].name];
@@ -362,6 +495,12 @@ fn computer_section(ui: &mut egui::Ui, session: &Session, computer: &mut ResMut<
         computer.player = player;
         computer.seed = seed;
     }
+}
+
+/// The computer's search under way, and what it last said.
+fn computer_messages(ui: &mut egui::Ui, session: &Session, computer: &Computer) {
+    let rules = session.engine.rules();
+    let thinking = computer.thinking.as_ref().map(|t| (t.side, t.started.elapsed()));
     if let Some((side, elapsed)) = thinking {
         ui.horizontal(|ui| {
             ui.spinner();
@@ -408,15 +547,18 @@ fn hands(ui: &mut egui::Ui, session: &Session) {
 }
 
 /// The mode, the editor, dead marking, copy FEN, save as scenario.
-fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mut Tools, req: &mut Requests, marks: &mut ResMut<Marks>) {
+fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Requests, (marks, caption): (&Marks, &mut String)) {
     ui.separator();
     let pos = session.game.current();
     let rules = pos.rules();
     ui.horizontal(|ui| {
-        ui.radio_value(&mut tools.mode, Mode::Play, "Play");
-        ui.radio_value(&mut tools.mode, Mode::Edit, "Edit");
+        ui.radio_value(&mut tools.mode, Mode::Play, "Play")
+            .on_hover_text("Clicks on the board play moves");
+        ui.radio_value(&mut tools.mode, Mode::Edit, "Edit")
+            .on_hover_text("Clicks on the board put or remove pieces");
         if pos.chain_game() {
-            ui.radio_value(&mut tools.mode, Mode::MarkDead, "Mark dead");
+            ui.radio_value(&mut tools.mode, Mode::MarkDead, "Mark dead")
+                .on_hover_text("Clicks on the board mark chains dead for the count");
         }
     });
     ui.small(match tools.mode {
@@ -437,12 +579,14 @@ fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mu
                 }
             });
         }
-        ui.selectable_value(&mut tools.brush, Brush::Erase, "Erase");
+        ui.selectable_value(&mut tools.brush, Brush::Erase, "Erase")
+            .on_hover_text("Clicks empty a square");
         ui.horizontal(|ui| {
             ui.label("To move:");
             for side in [Side::FIRST, Side::SECOND] {
                 let on = pos.side_to_move() == side;
-                if ui.selectable_label(on, &rules.players[side.index()].name).clicked() && !on {
+                let name = &rules.players[side.index()].name;
+                if ui.selectable_label(on, name).on_hover_text(format!("{name} to move")).clicked() && !on {
                     req.actions.push(Action::Edit(Edit::SideToMove(side)));
                 }
             }
@@ -455,60 +599,83 @@ fn referee(ui: &mut egui::Ui, ctx: &egui::Context, session: &Session, tools: &mu
         }
         ui.add(egui::TextEdit::singleline(&mut tools.fen_text).desired_width(f32::INFINITY));
         ui.horizontal(|ui| {
-            if ui.button("Set from FEN").clicked() {
+            if ui
+                .button("Set from FEN")
+                .on_hover_text("Set up the position the field describes")
+                .clicked()
+            {
                 req.actions.push(Action::Edit(Edit::Fen(tools.fen_text.clone())));
             }
-            if ui.button("Current FEN").clicked() {
+            if ui
+                .button("Current FEN")
+                .on_hover_text("Fill the field with the position's FEN")
+                .clicked()
+            {
                 tools.fen_text = pos.fen();
             }
         });
-        if let Some(e) = &session.edit_error {
-            ui.colored_label(BAD, e);
-        }
     }
     ui.horizontal(|ui| {
-        if ui.button("Copy FEN").clicked() {
-            let fen = pos.fen();
-            ctx.copy_text(fen.clone());
-            tools.copied = Some(fen);
+        if ui
+            .button("Copy FEN")
+            .on_hover_text("Put the position's FEN on the clipboard")
+            .clicked()
+        {
+            copy_fen(ui.ctx(), session, tools);
         }
     });
-    if let Some(f) = &tools.copied {
-        ui.label(egui::RichText::new(f).monospace().small());
-    }
     let hint = editor::default_save_path(session).display().to_string();
     ui.add(
         egui::TextEdit::singleline(&mut tools.save_path)
             .hint_text(hint.clone())
             .desired_width(f32::INFINITY),
     );
-    // Written back only on a change: the board redraws when the marks change.
-    let mut caption = marks.caption.clone();
     ui.add(
-        egui::TextEdit::multiline(&mut caption)
+        egui::TextEdit::multiline(caption)
             .hint_text("Caption to save (right-click marks a square, right-drag draws an arrow)")
             .desired_rows(2)
             .desired_width(f32::INFINITY),
     );
-    if caption != marks.caption {
-        marks.caption = caption;
-    }
-    if ui.button("Save as scenario").clicked() {
+    if ui
+        .button("Save as scenario")
+        .on_hover_text(format!(
+            "Write the game as a RON scenario (by default in {})",
+            editor::save_dir().display()
+        ))
+        .clicked()
+    {
         let path = std::path::PathBuf::from(if tools.save_path.trim().is_empty() {
             hint.as_str()
         } else {
             tools.save_path.trim()
         });
-        tools.saved = Some(editor::save_scenario(session, marks, &path));
+        let mut marks = marks.clone();
+        marks.caption = caption.clone();
+        req.actions.push(Action::Save(path, marks));
     }
-    match &tools.saved {
-        Some(Ok(p)) => {
-            ui.colored_label(GOOD, format!("Saved {} (it passes the scenario runner)", p.display()));
-        }
-        Some(Err(e)) => {
-            ui.colored_label(BAD, e);
-        }
-        None => {}
+}
+
+/// Puts the position's FEN on the clipboard (through egui's output, which bevy_egui's
+/// `manage_clipboard` hands to the system clipboard) and remembers it to show.
+pub fn copy_fen(ctx: &egui::Context, session: &Session, tools: &mut Tools) {
+    let fen = session.game.current().fen();
+    ctx.copy_text(fen.clone());
+    tools.copied = Some(fen);
+}
+
+/// Why the last edit was refused, the FEN copied, the last save (where the file went, or why not).
+fn referee_messages(ui: &mut egui::Ui, session: &Session, tools: &Tools) {
+    if let Some(e) = &session.edit_error
+        && tools.mode == Mode::Edit
+    {
+        ui.colored_label(BAD, e);
+    }
+    if let Some(f) = &tools.copied {
+        ui.label(egui::RichText::new(format!("Copied: {f}")).monospace().small());
+    }
+    if let Some(entry) = session.log.iter().rev().find(|e| matches!(e.action, Action::Save(..))) {
+        let colour = if entry.ok { GOOD } else { BAD };
+        ui.colored_label(colour, &entry.said);
     }
 }
 
@@ -539,6 +706,7 @@ fn label(a: &Action) -> String {
         Action::MarkDead(_) => "mark".to_string(),
         Action::ClaimDraw(_) => "claim".to_string(),
         Action::Reload => "reload".to_string(),
+        Action::Save(..) => "save".to_string(),
     }
 }
 

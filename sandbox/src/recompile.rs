@@ -1,5 +1,5 @@
 //! The session's side of hot reload: when the `.rules` file in use changes, [`Session::reload_rules`]
-//! takes what opening it again gave. Errors (one `file:line:col: error[code]: message` line each) are
+//! takes what opening it again gave. Errors (each as `arbiter check` renders it: message, file:line:col, the source line with a caret, the help) are
 //! kept for the panel and the last good rules stay in use. New rules replace the engine and the
 //! timeline, and the current line — the game's start and every move since, in coordinates — is
 //! replayed under them through the interpreter; the first move they refuse stops the replay and is

@@ -84,7 +84,7 @@ fn poll(time: Res<Time<Real>>, mut watch: ResMut<Watch>, mut session: ResMut<Ses
     };
     info!("{} changed: reloading {}", changed.display(), path.display());
     watch.files = files_of(&path);
-    let reopened = source::reopen(&session.origin, &path);
+    let reopened = source::reopen(&session.origin, &path, &session.params);
     session.reload_rules(reopened);
 }
 

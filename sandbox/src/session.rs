@@ -116,10 +116,8 @@ pub struct Tools {
     pub fen_text: String,
     /// The position's FEN when the field was last filled from it (the field follows the position).
     pub fen_shown: String,
-    /// Where "save as scenario" writes (empty: a fresh name under `scenarios/saved/`).
+    /// Where "save as scenario" writes (empty: a fresh name in `editor::save_dir`).
     pub save_path: String,
-    /// The last save: the file written, or why not.
-    pub saved: Option<Result<PathBuf, String>>,
     /// The FEN last put on the clipboard.
     pub copied: Option<String>,
 }
@@ -133,7 +131,6 @@ impl Default for Tools {
             fen_text: String::new(),
             fen_shown: String::new(),
             save_path: String::new(),
-            saved: None,
             copied: None,
         }
     }
@@ -179,7 +176,7 @@ pub struct Session {
     pub edit_error: Option<String>,
     /// Every action applied, in order.
     pub log: Vec<Logged>,
-    /// Errors of the last reload, one `file:line:col: error[code]: message` each; the rules in use
+    /// Errors of the last reload, each rendered as `arbiter check` renders it (several lines: the message, `--> file:line:col`, the source line, a caret, the help); the rules in use
     /// are the last good ones.
     pub rule_errors: Vec<String>,
     /// The first move of the line that the reloaded rules refuse.

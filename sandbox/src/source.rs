@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use arbiter::check::check_file;
-use arbiter::diag::Severity;
+use arbiter::diag::{self, Diagnostics, Severity};
 use arbiter::game::{Engine, Status};
 use arbiter::model::{Notation, Primitive};
 use arbiter::notation::record::{self, Format, GameRecord};
@@ -51,10 +51,10 @@ impl Failure {
     /// One sentence for the command line.
     fn sentence(self) -> String {
         match self {
-            Failure::Rules(path, lines) => format!(
+            Failure::Rules(path, errors) => format!(
                 "{} has errors ({}); run `arbiter check`",
                 path.display(),
-                lines.first().map(String::as_str).unwrap_or("no detail")
+                errors.first().and_then(|e| e.lines().next()).unwrap_or("no detail")
             ),
             Failure::Other(s) => s,
         }
@@ -122,8 +122,23 @@ fn find_file(name: &str) -> Option<PathBuf> {
 /// # Errors
 /// A sentence naming what could not be read or checked, and where.
 pub fn open(arg: Option<&str>) -> Result<Opened, String> {
+    open_with_params(arg, &[])
+}
+
+/// Opens `arg` as [`open`] does, a ruleset with the parameter overrides `params` (as `arbiter
+/// --param NAME=VALUE` takes them; the checker refuses a name the ruleset does not declare or a
+/// value out of its range).
+///
+/// # Errors
+/// As [`open`]; and parameters given for a scenario or a game record, which set their own.
+pub fn open_with_params(arg: Option<&str>, params: &[(String, String)]) -> Result<Opened, String> {
     let arg = arg.unwrap_or(DEFAULT_SCENARIO);
-    let opened = open_with(arg, None).map_err(Failure::sentence)?;
+    if !params.is_empty() && (arg.ends_with(".ron") || Format::from_path(Path::new(arg)).is_some()) {
+        return Err(format!(
+            "--param goes with a ruleset; `{arg}` sets its own parameters (a scenario's `params`, a record's board size)"
+        ));
+    }
+    let opened = open_with(arg, None, params).map_err(Failure::sentence)?;
     match &opened.stopped {
         Some(s) => Err(s.clone()),
         None => Ok(opened),
@@ -131,19 +146,22 @@ pub fn open(arg: Option<&str>) -> Result<Opened, String> {
 }
 
 /// Opens `origin` again with the ruleset file `rules_path` (a reload after the file changed): the
-/// same ruleset, even for a record whose ruleset [`open`] chose.
+/// same ruleset, even for a record whose ruleset [`open`] chose; a bare ruleset with the same
+/// `params` (a scenario or a record brings its own).
 ///
 /// # Errors
-/// The ruleset's errors as `file:line:col: error[code]: message` lines ([`check_rules`]), or one
+/// The ruleset's errors rendered as `arbiter check` renders them ([`check_rules`]), or one
 /// line saying what else could not be read.
-pub fn reopen(origin: &str, rules_path: &Path) -> Result<Opened, Vec<String>> {
-    open_with(origin, Some(rules_path)).map_err(Failure::lines)
+pub fn reopen(origin: &str, rules_path: &Path, params: &[(String, String)]) -> Result<Opened, Vec<String>> {
+    open_with(origin, Some(rules_path), params).map_err(Failure::lines)
 }
 
 /// Checks a ruleset file with parameter overrides and compiles it.
 ///
 /// # Errors
-/// Every error, one line each: `file:line:col: error[code]: message`.
+/// Every error, one each, as `arbiter check` renders it (`diag::render`, no colour): `error[code]:
+/// message`, `--> file:line:col`, the source line with a caret under the span, and the help
+/// ("did you mean ..."), several lines.
 pub fn check_rules(path: &Path, params: &[(String, String)]) -> Result<Engine, Vec<String>> {
     let checked = check_file(path, params);
     match checked.rules {
@@ -155,13 +173,9 @@ pub fn check_rules(path: &Path, params: &[(String, String)]) -> Result<Engine, V
                 .into_iter()
                 .filter(|d| d.severity == Severity::Error)
                 .map(|d| {
-                    let (line, col) = checked.sources.line_col(d.span.file, d.span.start);
-                    format!(
-                        "{}:{line}:{col}: error[{}]: {}",
-                        checked.sources.name(d.span.file),
-                        d.code,
-                        d.message
-                    )
+                    let mut one = Diagnostics::default();
+                    one.push(d.clone());
+                    diag::render(&checked.sources, &one, false).trim_end().to_string()
                 })
                 .collect();
             if lines.is_empty() {
@@ -173,7 +187,7 @@ pub fn check_rules(path: &Path, params: &[(String, String)]) -> Result<Engine, V
     }
 }
 
-fn open_with(arg: &str, rules: Option<&Path>) -> Result<Opened, Failure> {
+fn open_with(arg: &str, rules: Option<&Path>, params: &[(String, String)]) -> Result<Opened, Failure> {
     if arg.ends_with(".ron") {
         let path = find_file(arg).ok_or_else(|| format!("no scenario file `{arg}`"))?;
         return open_scenario(arg, &path, rules);
@@ -194,7 +208,7 @@ fn open_with(arg: &str, rules: Option<&Path>) -> Result<Opened, Failure> {
                 .ok_or_else(|| format!("no ruleset `{arg}`: not a file, and not a bundled name"))?
         }
     };
-    let engine = check_rules(&path, &[]).map_err(|e| Failure::Rules(path.clone(), e))?;
+    let engine = check_rules(&path, params).map_err(|e| Failure::Rules(path.clone(), e))?;
     let start = engine.start();
     Ok(Opened {
         title: engine.rules().name.clone(),
@@ -202,7 +216,7 @@ fn open_with(arg: &str, rules: Option<&Path>) -> Result<Opened, Failure> {
         engine,
         origin: arg.to_string(),
         rules_path: path,
-        params: Vec::new(),
+        params: params.to_vec(),
         stopped: None,
     })
 }

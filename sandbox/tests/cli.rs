@@ -1,5 +1,6 @@
 //! The binary's command line without a display: one sentence, the `--screenshot` form, a non-zero exit;
-//! `--window`, `--flip` and `--simulate` in the usage; a bad number of games to simulate; a bad size.
+//! `--window`, `--flip` and `--simulate` in the usage, `--help` on stdout with a zero exit; a bad
+//! number of games to simulate; `--ply` past the end of the timeline; `--param` as `arbiter` takes it; a bad size.
 
 use std::process::Command;
 
@@ -56,9 +57,20 @@ fn window_goes_only_with_screenshot_and_help_lists_the_options() {
     let (code, err) = run(&["chess", "--window"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--window goes with --screenshot"), "{err}");
-    let (code, help) = run(&["--help"]);
-    assert_eq!(code, Some(2));
-    for option in ["--flip", "--screenshot", "--window", "--ply", "--simulate"] {
+    let out = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .arg("--help")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the sandbox binary runs");
+    assert_eq!(out.status.code(), Some(0), "asking for help is not an error");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.stderr.is_empty(),
+        "help goes to stdout: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for option in ["--flip", "--screenshot", "--window", "--ply", "--simulate", "--param"] {
         assert!(help.contains(option), "--help names {option}: {help}");
     }
 }
@@ -90,4 +102,71 @@ fn a_bad_size_is_refused_with_the_form_it_takes() {
     let (code, err) = run(&["chess", "--size"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--size needs WIDTHxHEIGHT"), "{err}");
+}
+
+#[test]
+fn a_ply_past_the_end_of_the_timeline_is_an_error_that_gives_the_range() {
+    let record = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/pgn/opera-game.pgn");
+    let (code, err) = run(&[record, "--screenshot", "unused.png", "--ply", "500"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--ply 500") && err.contains("steps 0 to 33"), "{err}");
+    let (code, err) = run(&["chess", "--screenshot", "unused.png", "--ply", "1"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("only its start"), "{err}");
+    assert!(!std::path::Path::new("unused.png").exists(), "nothing rendered");
+}
+
+#[test]
+fn param_overrides_reach_the_checker_and_the_board() {
+    let (code, err) = run(&["go", "--param", "size=banana", "--screenshot", "unused.png"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("`size` takes a number"), "the checker judged the override: {err}");
+    let (code, err) = run(&["go", "--param", "sise=9", "--screenshot", "unused.png"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("no parameter `sise`"), "{err}");
+    let (code, err) = run(&["go", "--param", "size", "--screenshot", "unused.png"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("expected NAME=VALUE"), "{err}");
+    let record = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/pgn/opera-game.pgn");
+    let (code, err) = run(&[record, "--param", "size=9", "--screenshot", "unused.png"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("--param goes with a ruleset"), "{err}");
+
+    // The board drawn has as many lines as the parameter says.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-param");
+    std::fs::create_dir_all(&dir).expect("a folder for the pictures");
+    let lines = |extra: &[&str], name: &str| {
+        let out = dir.join(name);
+        let (code, err) = run(&[&["go", "--screenshot", out.to_str().expect("UTF-8")], extra].concat());
+        assert_eq!(code, Some(0), "{err}");
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).expect("the picture")));
+        let mut reader = decoder.read_info().expect("a PNG");
+        let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+        let info = reader.next_frame(&mut buf).expect("a frame");
+        let channels = info.line_size / info.width as usize;
+        let px = |x: usize, y: usize| &buf[y * info.line_size + x * channels..][..3];
+        let all = || (0..info.height as usize).flat_map(|y| (0..info.width as usize).map(move |x| (x, y)));
+        // The board: the box around its wood-coloured pixels; its vertical lines: the most runs of
+        // dark pixels along one row of it.
+        let wood: Vec<(usize, usize)> = all().filter(|&(x, y)| px(x, y)[0] > 180 && px(x, y)[2] < 150).collect();
+        assert!(wood.len() > 100_000, "{name}: a board ({} wood pixels)", wood.len());
+        let (x0, x1) = (
+            wood.iter().map(|p| p.0).min().unwrap_or(0),
+            wood.iter().map(|p| p.0).max().unwrap_or(0),
+        );
+        let (y0, y1) = (
+            wood.iter().map(|p| p.1).min().unwrap_or(0),
+            wood.iter().map(|p| p.1).max().unwrap_or(0),
+        );
+        (y0 + 20..y1.saturating_sub(20))
+            .step_by(7)
+            .map(|y| {
+                let dark: Vec<bool> = (x0..=x1).map(|x| px(x, y).iter().all(|&c| c < 90)).collect();
+                dark.windows(2).filter(|w| !w[0] && w[1]).count()
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    assert_eq!(lines(&[], "go19.png"), 19, "the ruleset's own size");
+    assert_eq!(lines(&["--param", "size=9"], "go9.png"), 9, "--param size=9");
 }

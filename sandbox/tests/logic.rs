@@ -622,7 +622,7 @@ fn a_reload_with_errors_keeps_the_rules_and_lists_the_errors_with_line_and_colum
     act(&mut app, Action::Play("e2e4".into()));
     chess_copy(&dir, |t| t.replace("Rook, Bishop, Knight", "Rook, Bishop, Knigt"));
     let origin = session(&app).origin.clone();
-    let result = sandbox::source::reopen(&origin, &path);
+    let result = sandbox::source::reopen(&origin, &path, &[]);
     let errors = result.as_ref().err().cloned().expect("errors");
     assert!(
         errors
@@ -630,7 +630,13 @@ fn a_reload_with_errors_keeps_the_rules_and_lists_the_errors_with_line_and_colum
             .any(|e| e.contains("chess.rules:") && e.contains("error[E0101]") && e.contains("Knigt")),
         "{errors:?}"
     );
-    let line_col = errors[0].split(": error").next().expect("a place");
+    // Rendered as `arbiter check` renders it: `--> file:line:col`, then the line and a caret.
+    let line_col = errors[0].lines().find_map(|l| l.trim().strip_prefix("--> ")).expect("a place");
+    assert!(
+        errors[0].contains("Rook, Bishop, Knigt") && errors[0].contains('^'),
+        "{}",
+        errors[0]
+    );
     let mut parts = line_col.rsplit(':');
     assert!(parts.next().and_then(|c| c.parse::<usize>().ok()).is_some(), "a column: {line_col}");
     assert!(parts.next().and_then(|l| l.parse::<usize>().ok()).is_some(), "a line: {line_col}");

@@ -1,0 +1,343 @@
+//! The app around the board, in a bare `App` (no window, no renderer): the window draws only while
+//! something moves on its own.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::window::RequestRedraw;
+use sandbox::computer::{Computer, Seats};
+use sandbox::replay::Autoplay;
+use sandbox::session::Session;
+use sandbox::simulate::{SimRequest, Simulation};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn app(what: &str) -> App {
+    let opened = sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins((sandbox::session::plugin, sandbox::redraw::plugin));
+    app.insert_resource(Session::new(opened))
+        .init_resource::<Asked>()
+        .add_systems(Last, note_requests);
+    app.update();
+    app
+}
+
+/// Whether the last update asked for another frame.
+#[derive(Resource, Default)]
+struct Asked(bool);
+
+fn note_requests(mut requests: MessageReader<RequestRedraw>, mut asked: ResMut<Asked>) {
+    asked.0 = requests.read().count() > 0;
+}
+
+fn session(app: &App) -> &Session {
+    app.world().resource::<Session>()
+}
+
+/// Did the last update ask for another frame?
+fn asked_to_redraw(app: &App) -> bool {
+    app.world().resource::<Asked>().0
+}
+
+#[test]
+fn an_idle_window_asks_for_no_frames_but_autoplay_the_computer_and_a_simulation_do() {
+    let record = root().join("tests/pgn/opera-game.pgn");
+    let mut app = app(record.to_str().expect("a UTF-8 path"));
+    for _ in 0..3 {
+        app.update();
+        assert!(!asked_to_redraw(&app), "nothing under way: no frame asked for");
+    }
+
+    app.world_mut().resource_mut::<Autoplay>().playing = true;
+    app.update();
+    assert!(asked_to_redraw(&app), "autoplay steps on its own: every frame is asked for");
+    app.world_mut().resource_mut::<Autoplay>().playing = false;
+    app.update();
+    assert!(!asked_to_redraw(&app), "paused: idle again");
+
+    let mut chess = app_at_start();
+    chess.world_mut().resource_mut::<Computer>().seats = Seats::First;
+    chess.update();
+    assert!(asked_to_redraw(&chess), "the computer is to move or thinking: frames keep coming");
+    chess.world_mut().resource_mut::<Computer>().seats = Seats::None;
+    // The dropped search ends; then the window is idle.
+    for _ in 0..3 {
+        chess.update();
+    }
+    assert!(chess.world().resource::<Computer>().thinking.is_none());
+    assert!(!asked_to_redraw(&chess), "no one thinking: idle");
+
+    {
+        let mut sim = chess.world_mut().resource_mut::<Simulation>();
+        sim.settings.games = 2;
+    }
+    chess.world_mut().write_message(SimRequest::Run);
+    chess.update();
+    if chess.world().resource::<Simulation>().running.is_some() {
+        chess.update();
+        assert!(asked_to_redraw(&chess), "a simulation runs: its progress is drawn");
+    }
+    assert!(
+        chess.world().resource::<Simulation>().running.is_some() || chess.world().resource::<Simulation>().result.is_some(),
+        "the run started"
+    );
+    assert_eq!(session(&chess).game.ply(), 0);
+}
+
+fn app_at_start() -> App {
+    app("chess")
+}
+
+#[test]
+fn a_modifiers_event_that_repeats_the_last_one_is_dropped_so_egui_can_sleep() {
+    use bevy_egui::{EguiInput, egui};
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_systems(Update, sandbox::redraw::quiet_modifiers);
+    let none = egui::Event::ModifiersChanged(egui::Modifiers::NONE);
+    let ctrl = egui::Event::ModifiersChanged(egui::Modifiers::CTRL);
+    let context = app.world_mut().spawn(EguiInput::default()).id();
+    let mut frame = |events: Vec<egui::Event>| {
+        app.world_mut().get_mut::<EguiInput>(context).expect("the input").0.events = events;
+        app.update();
+        app.world().get::<EguiInput>(context).expect("the input").0.events.clone()
+    };
+    assert_eq!(frame(vec![none.clone()]), vec![none.clone()], "the first report is news");
+    assert_eq!(frame(vec![none.clone()]), vec![], "the same again is not: no event, no repaint");
+    let key = egui::Event::Text("x".into());
+    assert_eq!(frame(vec![key.clone(), none.clone()]), vec![key], "other events stay");
+    assert_eq!(frame(vec![ctrl.clone()]), vec![ctrl.clone()], "Ctrl pressed is news");
+    assert_eq!(frame(vec![ctrl.clone()]), vec![]);
+    assert_eq!(frame(vec![none.clone()]), vec![none], "and its release");
+}
+
+fn temp_dir(what: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("shell-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("a temporary folder");
+    d
+}
+
+#[test]
+fn a_saved_scenario_is_titled_after_its_file_and_the_save_is_logged_with_where_it_went() {
+    use sandbox::session::{Action, Apply};
+    let mut app = app("chess");
+    app.world_mut().write_message(Apply(Action::Play("e2e4".into())));
+    app.update();
+    let path = temp_dir("save").join("king-pawn-opening.ron");
+    app.world_mut().write_message(Apply(Action::Save(path.clone(), Default::default())));
+    app.update();
+    let text = std::fs::read_to_string(&path).expect("written");
+    assert!(text.contains("title: \"king pawn opening\""), "a title of its own: {text}");
+    assert!(
+        !text.contains(&session(&app).title),
+        "not the opened one's ({}): {text}",
+        session(&app).title
+    );
+    let entry = session(&app).log.last().expect("logged");
+    assert!(entry.ok && entry.said.contains(&path.display().to_string()), "{:?}", entry.said);
+    assert_eq!(session(&app).game.ply(), 1, "a save leaves the game as it was");
+
+    app.world_mut().write_message(Apply(Action::Save(path.clone(), Default::default())));
+    app.update();
+    let entry = session(&app).log.last().expect("logged");
+    assert!(!entry.ok && entry.said.contains("already exists"), "{:?}", entry.said);
+}
+
+#[test]
+fn scenarios_are_saved_in_the_users_data_folder_by_default() {
+    use sandbox::editor::save_dir_from;
+    use std::ffi::OsStr;
+    assert_eq!(
+        save_dir_from(Some(OsStr::new("/data")), Some(OsStr::new("/home/ann"))),
+        PathBuf::from("/data/arbiter/scenarios")
+    );
+    assert_eq!(
+        save_dir_from(None, Some(OsStr::new("/home/ann"))),
+        PathBuf::from("/home/ann/.local/share/arbiter/scenarios")
+    );
+    assert_eq!(
+        save_dir_from(Some(OsStr::new("relative")), Some(OsStr::new("/home/ann"))),
+        PathBuf::from("/home/ann/.local/share/arbiter/scenarios"),
+        "a relative XDG_DATA_HOME is ignored, as the XDG spec says"
+    );
+    let home = std::env::var_os("HOME").filter(|h| PathBuf::from(h).is_absolute());
+    if let Some(home) = home {
+        let default = sandbox::editor::default_save_path(session(&app("chess")));
+        assert!(
+            default.starts_with(&home) || std::env::var_os("XDG_DATA_HOME").is_some(),
+            "{default:?}"
+        );
+        assert!(default.is_absolute(), "not under the current directory: {default:?}");
+    }
+}
+
+#[test]
+fn reload_errors_are_rendered_as_the_command_line_renders_them() {
+    let dir = temp_dir("typo");
+    let file = dir.join("typo.rules");
+    let good = std::fs::read_to_string(root().join("rulesets/tic-tac-toe.rules")).expect("the bundled rules");
+    std::fs::write(&file, good.replace("along orthogonal | diagonal", "along orthogonl | diagonal")).expect("written");
+    let errors = match sandbox::source::reopen("tic-tac-toe", &file, &[]) {
+        Err(e) => e,
+        Ok(_) => panic!("the typo is an error"),
+    };
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let e = &errors[0];
+    assert!(e.starts_with("error[E0101]: unknown direction `orthogonl`"), "{e}");
+    assert!(e.contains("typo.rules:20:36"), "where: {e}");
+    assert!(e.contains("along orthogonl | diagonal"), "the source line: {e}");
+    assert!(e.contains("^^^^^^^^^"), "a caret under the name: {e}");
+    assert!(e.contains("did you mean `orthogonal`?"), "the help: {e}");
+}
+
+/// Where each piece of text of the panel is drawn, after laying out `session`'s panel in a bare
+/// egui context as wide as the sandbox's (two passes: egui settles sizes on the first).
+fn panel_texts(session: &Session, tools: &mut sandbox::session::Tools) -> Vec<(String, bevy_egui::egui::Pos2)> {
+    use bevy_egui::egui;
+    let ctx = egui::Context::default();
+    let input = || egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(sandbox::panel::PANEL_WIDTH, 2000.0),
+        )),
+        ..Default::default()
+    };
+    let (mut auto, mut computer, mut sim) = (Autoplay::default(), Computer::default(), Simulation::default());
+    let mut out = None;
+    for _ in 0..2 {
+        let mut flipped = false;
+        let mut o = ctx.run_ui(input(), |ui| {
+            sandbox::panel::contents(
+                ui,
+                session,
+                tools,
+                (&mut auto, &mut Default::default()),
+                Some(&mut flipped),
+                (&mut computer, &mut sim),
+                (&Default::default(), &mut String::new()),
+            );
+        });
+        // No renderer takes the font atlas here.
+        o.textures_delta.clear();
+        out = Some(o);
+    }
+    let shapes = out.expect("a pass").shapes;
+    let mut texts = Vec::new();
+    for clipped in shapes {
+        if let egui::Shape::Text(t) = clipped.shape {
+            texts.push((t.galley.text().to_string(), t.pos));
+        }
+    }
+    texts
+}
+
+fn at(texts: &[(String, bevy_egui::egui::Pos2)], label: &str) -> bevy_egui::egui::Pos2 {
+    texts
+        .iter()
+        .find(|(t, _)| t == label)
+        .map(|(_, p)| *p)
+        .unwrap_or_else(|| panic!("`{label}` in the panel: {:?}", texts.iter().map(|t| &t.0).collect::<Vec<_>>()))
+}
+
+#[test]
+fn the_panels_buttons_stay_put_when_check_a_ruling_or_an_outcome_appears() {
+    use sandbox::session::{Action, Tools};
+    let opened = || sandbox::source::open(Some("chess")).expect("chess");
+    let mut tools = Tools::default();
+    let quiet = Session::new(opened());
+    let before = panel_texts(&quiet, &mut tools);
+
+    let mut check = Session::new(opened());
+    for m in ["e2e4", "f7f6", "d1h5"] {
+        check.apply(Action::Play(m.into())).expect("legal");
+    }
+    assert!(check.game.current().in_check());
+    // A refused move: its ruling is shown too.
+    let g8 = check.engine.rules().board.square(6, 7);
+    let e5 = check.engine.rules().board.square(4, 4);
+    check.click(g8);
+    check.click(e5);
+    assert!(check.refusal.is_some(), "a ruling to show");
+    let during = panel_texts(&check, &mut tools);
+    assert!(during.iter().any(|(t, _)| t.starts_with("In check")), "the check is shown");
+
+    let mut mate = Session::new(opened());
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        mate.apply(Action::Play(m.into())).expect("legal");
+    }
+    let after = panel_texts(&mate, &mut tools);
+    for label in [
+        "Take back",
+        "Random move",
+        "Copy FEN",
+        "Save as scenario",
+        "Move now",
+        "Flip board",
+        "Edit",
+    ] {
+        assert_eq!(at(&before, label), at(&during, label), "`{label}` with a check and a ruling shown");
+        assert_eq!(at(&before, label), at(&after, label), "`{label}` with the outcome shown");
+    }
+    // A draw that may be claimed: its sentence once (the outcome's message and the claim line both
+    // had it), and the buttons above it where they were.
+    let mut repeated = Session::new(opened());
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"] {
+        repeated.apply(Action::Play(m.into())).expect("legal");
+    }
+    assert!(!repeated.game.outcome().claimable.is_empty(), "a draw to claim");
+    let claim = panel_texts(&repeated, &mut tools);
+    let sentences = claim.iter().filter(|(t, _)| t.contains("may claim")).count();
+    assert_eq!(sentences, 1, "{claim:?}");
+    for label in ["Take back", "Random move", "Copy FEN", "Save as scenario"] {
+        assert_eq!(at(&before, label), at(&claim, label), "`{label}` with a claim shown");
+    }
+}
+
+#[test]
+fn a_pass_button_is_offered_wherever_the_ruleset_allows_a_pass_and_greyed_when_not_legal() {
+    use sandbox::session::Action;
+    let go = Session::new(sandbox::source::open(Some("go")).expect("go"));
+    let moves = sandbox::panel::special_moves(&go);
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    assert!(moves[0].text == "pass" && moves[0].legal, "{moves:?}");
+    let chess = Session::new(sandbox::source::open(Some("chess")).expect("chess"));
+    assert!(sandbox::panel::special_moves(&chess).is_empty(), "chess has no pass");
+    // Two passes end a go game by hand; then the button is greyed, not gone.
+    let mut go = go;
+    go.apply(Action::Play("pass".into())).expect("a pass is legal");
+    go.apply(Action::Play("pass".into())).expect("a pass is legal");
+    assert_ne!(go.game.outcome().status, arbiter::game::Status::Ongoing, "two passes end the game");
+    let moves = sandbox::panel::special_moves(&go);
+    assert!(moves.len() == 1 && !moves[0].legal, "{moves:?}");
+    let mut tools = sandbox::session::Tools::default();
+    at(&panel_texts(&go, &mut tools), "Pass");
+}
+
+#[test]
+fn copy_fen_hands_the_fen_to_egui_as_a_clipboard_command() {
+    use bevy_egui::egui;
+    let session = Session::new(sandbox::source::open(Some("chess")).expect("chess"));
+    let mut tools = sandbox::session::Tools::default();
+    let ctx = egui::Context::default();
+    let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+        sandbox::panel::copy_fen(ui.ctx(), &session, &mut tools);
+    });
+    out.textures_delta.clear();
+    let fen = session.game.current().fen();
+    assert!(
+        out.platform_output.commands.contains(&egui::OutputCommand::CopyText(fen.clone())),
+        "{:?}",
+        out.platform_output.commands
+    );
+    assert_eq!(tools.copied, Some(fen));
+    // bevy_egui turns that command into a system clipboard call (and Ctrl+V into a paste) only
+    // with its `manage_clipboard` feature, which is what defines this type: without the feature
+    // this test does not build.
+    let clipboard: Option<bevy_egui::EguiClipboard> = None;
+    assert!(clipboard.is_none());
+}
