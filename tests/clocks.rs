@@ -150,4 +150,8 @@ fn clock_arguments_are_checked() {
         assert_eq!(out.code, Some(1), "{args:?}");
         assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
     }
+    // An illegal move is ruled illegal, whatever time it carries: only a legal move spends time.
+    let out = common::arbiter(&["play", "xiangqi", "--clock", "rapid-30", "h3h9@400"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("illegal"), "{}", out.stderr);
 }

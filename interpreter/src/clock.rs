@@ -163,6 +163,17 @@ impl Clocks {
     }
 }
 
+/// Charges `game`'s side to move for a move that took `spent_ms`, before the move is made. Past
+/// what the player had, its flag falls ([`Game::flag_fall`](crate::game::Game::flag_fall)) and
+/// `true` is returned: the move is not to be made, and the ruleset's `flag fallen` rules decide.
+pub fn charge(clocks: &mut Clocks, game: &mut crate::game::Game, spent_ms: u64) -> bool {
+    let flagged = clocks.spend(game.current().side_to_move().index(), spent_ms).is_err();
+    if flagged {
+        game.flag_fall();
+    }
+    flagged
+}
+
 /// Splits a move written with the seconds it took, `e2e4@12.5`, into the move and milliseconds.
 /// The time is what follows the last `@` when it starts like a number: a drop (`P@e4`) has no time
 /// (`P@e4@3` does). On a board whose squares are named by numbers alone, give a drop's time always.

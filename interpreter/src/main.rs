@@ -901,20 +901,6 @@ fn play_on_clock(
                 i + 1
             )));
         }
-        if let Some(c) = clocks.as_mut()
-            && game.outcome().status == arbiter::game::Status::Ongoing
-            && c.spend(game.current().side_to_move().index(), spent.unwrap_or(0)).is_err()
-        {
-            game.flag_fall();
-            if game.outcome().status == arbiter::game::Status::Ongoing {
-                return Err(Failure::input(format!(
-                    "move {} `{text}`: the flag fell, and the ruleset has no end rule for it (`flag fallen`)",
-                    i + 1
-                )));
-            }
-            continue;
-        }
-        let text = &text.to_string();
         let pos = game.current().clone();
         let outcome = game.outcome();
         let found: Result<Move, arbiter::game::Illegal> = if outcome.status != arbiter::game::Status::Ongoing {
@@ -936,6 +922,19 @@ fn play_on_clock(
             }
         };
         match found {
+            // On a clock, a legal move's time is charged first: past the player's time it is not made.
+            Ok(_)
+                if clocks
+                    .as_mut()
+                    .is_some_and(|c| arbiter::clock::charge(c, &mut game, spent.unwrap_or(0))) =>
+            {
+                if game.outcome().status == arbiter::game::Status::Ongoing {
+                    return Err(Failure::input(format!(
+                        "move {} `{text}`: the flag fell, and the ruleset has no end rule for it (`flag fallen`)",
+                        i + 1
+                    )));
+                }
+            }
             Ok(m) => game.play(m),
             Err(ill) => {
                 let ply = i + 1;

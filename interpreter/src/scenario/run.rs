@@ -612,20 +612,19 @@ fn play_text(game: &mut Game, timer: &mut Option<Timer>, text: &str) -> Result<(
     if spent.is_some() && timer.is_none() {
         return Err(format!("`{text}@…` gives a move's time, but the scenario has no `clock`"));
     }
-    if let Some(t) = timer.as_mut()
-        && game.outcome().status == Status::Ongoing
-        && find_move(game.current(), text).is_some()
-    {
-        t.before.push((game.ply(), t.clocks.clone()));
-        if t.clocks.spend(game.current().side_to_move().index(), spent.unwrap_or(0)).is_err() {
-            game.flag_fall();
-            return Ok(());
-        }
-    }
     let found = (game.outcome().status == Status::Ongoing)
         .then(|| find_move(game.current(), text))
         .flatten();
     match found {
+        // On a clock, a legal move's time is charged first: past the player's time it is not made.
+        Some(_)
+            if timer.as_mut().is_some_and(|t| {
+                t.before.push((game.ply(), t.clocks.clone()));
+                crate::clock::charge(&mut t.clocks, game, spent.unwrap_or(0))
+            }) =>
+        {
+            Ok(())
+        }
         Some(m) => {
             game.play(m);
             Ok(())
