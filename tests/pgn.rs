@@ -207,3 +207,39 @@ fn the_opera_game_ends_with_black_mated_on_the_back_rank() {
     assert_eq!(game.current().fen(), "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17");
     assert_eq!(game.outcome().result(), Some("1-0"));
 }
+
+#[test]
+fn written_variations_follow_the_pgn_export_format() {
+    let engine = chess();
+    let rec = pgn::parse("1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 (1... c5 2. Nf3) 2. Nf3 *").expect("it parses");
+    assert_eq!(rec.variations.len(), 2);
+    let game = replay(&engine, &rec, "inline");
+    let (written, notes) = pgn::write_tree(&game, &[], &rec.variations);
+    assert!(notes.is_empty(), "{notes:?}");
+    // A variation in parentheses after the move it replaces, the second player's move numbered
+    // again after it, and a variation of a variation's first move written beside it.
+    assert!(
+        written.ends_with("\n1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 (1... c5 2. Nf3) 2. Nf3 *\n"),
+        "{written}"
+    );
+    // A variation whose move is illegal where it stands is cut there, and the writer says so.
+    let bad = vec![arbiter::notation::variation::Branch {
+        at: 1,
+        moves: vec!["c5".into(), "Ke3".into()],
+        branches: Vec::new(),
+    }];
+    let (written, notes) = pgn::write_tree(&game, &[], &bad);
+    assert!(written.contains("1. e4 e5 (1... c5) 2. Nf3 *"), "{written}");
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("`Ke3`"), "{notes:?}");
+}
+
+#[test]
+fn variations_nested_without_end_are_refused_with_their_place() {
+    let deep = format!("1. e4 {}", "(1. d4 ".repeat(100));
+    let e = pgn::parse(&deep).expect_err("too deep");
+    assert_eq!(e.problem, pgn::PgnProblem::TooDeep);
+    let unclosed = pgn::parse("1. e4 (1. d4 d5\n\n[Event \"next\"]\n1. c4 *").expect_err("never closed");
+    assert_eq!((e.line, unclosed.line, unclosed.column), (1, 1, 7));
+    assert_eq!(unclosed.problem, pgn::PgnProblem::UnclosedVariation);
+}

@@ -9,6 +9,7 @@ pub mod record;
 pub mod san;
 pub mod sgf;
 pub mod uci;
+pub mod variation;
 pub mod wxf;
 
 use crate::game::{Move, Position};

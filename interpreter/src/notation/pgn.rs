@@ -1,8 +1,9 @@
 //! PGN game records: reading the first game of a file ([`parse`]) and writing a [`Game`] ([`write`]).
 //!
 //! Reading keeps what replaying needs — the tag pairs, the `FEN` tag, the main line's moves as
-//! written (less move numbers and `!`/`?` glyphs) and the result token — and skips comments
-//! (`{...}`, `;` to end of line, `%` escape lines), NAGs (`$12`) and variations (`( ... )`, nested).
+//! written (less move numbers and `!`/`?` glyphs), its variations (`( ... )`, nested up to
+//! [`MAX_DEPTH`] deep) as [`Branch`]es, and the result token — and skips comments (`{...}`, `;` to
+//! end of line, `%` escape lines) and NAGs (`$12`).
 //! Moves stay text here: which move a text names depends on the position, so the caller matches
 //! them with [`san::find`](notation::san::find) or [`wxf::find`](notation::wxf::find) while
 //! replaying. Invariant: [`parse`] returns a [`PgnError`] with a line and column for malformed
@@ -11,9 +12,10 @@
 use super::cursor::Cursor;
 use thiserror::Error;
 
-use crate::game::Game;
+use crate::game::{Game, Move};
 use crate::model::Side;
 use crate::notation;
+use crate::notation::variation::{self, Branch, Line, MAX_DEPTH};
 
 /// The first game of a PGN text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -26,6 +28,8 @@ pub struct Record {
     pub moves: Vec<String>,
     /// The result token ending the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), if there is one.
     pub result: Option<String>,
+    /// The variations, hanging off the main line's moves they replace.
+    pub variations: Vec<Branch>,
 }
 
 impl Record {
@@ -61,6 +65,8 @@ pub enum PgnProblem {
     UnclosedVariation,
     #[error("`)` without a `(` before it")]
     UnopenedVariation,
+    #[error("variations nested more than {MAX_DEPTH} deep")]
+    TooDeep,
     #[error("unexpected `{0}` in the movetext")]
     Unexpected(char),
 }
@@ -105,7 +111,11 @@ pub fn parse(text: &str) -> Result<Record, PgnError> {
             '%' if c.column == 1 => c.skip_line(),
             '(' => {
                 in_movetext = true;
-                c.variation()?;
+                let (moves, branches) = c.variation(1)?;
+                // A variation before the first move replaces nothing: it is read and dropped.
+                if let Some(at) = rec.moves.len().checked_sub(1) {
+                    rec.variations.push(Branch { at, moves, branches });
+                }
             }
             ')' => return Err(at.error(PgnProblem::UnopenedVariation)),
             '$' => {
@@ -139,6 +149,14 @@ pub fn parse(text: &str) -> Result<Record, PgnError> {
 /// The result is the game's own ([`crate::game::Outcome::result`]) when the rules have ended it;
 /// otherwise the `Result` of `tags` if it is a result token (a resignation, say), else `*`.
 pub fn write(game: &Game, tags: &[(String, String)]) -> String {
+    write_tree(game, tags, &[]).0
+}
+
+/// As [`write`], with variations: each [`Branch`] (its moves in coordinates or the ruleset's
+/// notation) is written in `( ... )` after the main-line move it replaces, nested as given; a
+/// branch at the end of the main line continues it. Also returns notes on branch moves that are not
+/// legal where they stand (the branch is cut there).
+pub fn write_tree(game: &Game, tags: &[(String, String)], branches: &[Branch]) -> (String, Vec<String>) {
     let result = game
         .outcome()
         .result()
@@ -173,30 +191,58 @@ pub fn write(game: &Game, tags: &[(String, String)]) -> String {
     }
     out.push('\n');
 
+    let mut g = Game::new(game.engine().clone(), start.clone());
+    let mut notes = Vec::new();
+    let line = variation::normalize(variation::resolve(&mut g, game.moves(), branches, &mut notes, ""));
     let mut words = Vec::new();
-    for (i, (pos, &m)) in game.positions().iter().zip(game.moves()).enumerate() {
-        if pos.side_to_move() == Side::FIRST {
-            words.push(format!("{}.", pos.fullmove()));
-        } else if i == 0 {
-            words.push(format!("{}...", pos.fullmove()));
-        }
-        words.push(notation::written(pos, m));
-    }
+    line_words(&mut g, &line, &mut words);
     words.push(result);
     let mut line_len = 0;
+    let mut glue = false;
     for w in words {
+        let closing = w == ")";
         if line_len > 0 && line_len + 1 + w.len() > 79 {
             out.push('\n');
             line_len = 0;
-        } else if line_len > 0 {
+        } else if line_len > 0 && !glue && !closing {
             out.push(' ');
             line_len += 1;
         }
+        glue = w == "(";
         line_len += w.len();
         out.push_str(&w);
     }
     out.push('\n');
-    out
+    (out, notes)
+}
+
+/// The movetext words of `line` from `g`'s position (left as it was): move numbers, moves, and each
+/// variation in `(` `)` after the move it replaces. A move by the second player gets its number
+/// (`3...`) at the start of a line and after a variation.
+fn line_words(g: &mut Game, line: &Line, words: &mut Vec<String>) {
+    let mut numbered = false;
+    let mut branches = line.branches.iter().peekable();
+    for (i, &m) in line.moves.iter().enumerate() {
+        let pos = g.current();
+        if pos.side_to_move() == Side::FIRST {
+            words.push(format!("{}.", pos.fullmove()));
+        } else if !numbered {
+            words.push(format!("{}...", pos.fullmove()));
+        }
+        words.push(notation::written(pos, m));
+        numbered = true;
+        while let Some((_, l)) = branches.next_if(|(at, _)| *at == i) {
+            words.push("(".to_string());
+            line_words(g, l, words);
+            words.push(")".to_string());
+            numbered = false;
+        }
+        g.play(m);
+    }
+    let played: &[Move] = &line.moves;
+    for _ in played {
+        g.undo();
+    }
 }
 
 fn push_tag(out: &mut String, name: &str, value: &str) {
@@ -279,30 +325,50 @@ impl Cursor {
             }
         }
     }
-    /// `( ... )` with nested variations and comments, from its `(`; the moves in it are skipped.
-    fn variation(&mut self) -> Result<(), PgnError> {
-        let mut open = vec![self.at()];
+    /// `( ... )` from its `(`: the variation's moves, and the variations nested in it (each
+    /// replacing the move before its `(`). `depth` counts the `(`s open, this one included.
+    fn variation(&mut self, depth: usize) -> Result<(Vec<String>, Vec<Branch>), PgnError> {
+        let open = self.at();
+        if depth > MAX_DEPTH {
+            return Err(open.error(PgnProblem::TooDeep));
+        }
         self.bump();
-        while let Some(&innermost) = open.last() {
+        let mut moves: Vec<String> = Vec::new();
+        let mut branches = Vec::new();
+        loop {
+            self.skip_space();
+            let at = self.at();
             match self.peek() {
-                None => return Err(innermost.error(PgnProblem::UnclosedVariation)),
-                Some('{') => self.comment()?,
-                Some('}') => return Err(self.at().error(PgnProblem::UnopenedComment)),
-                Some(';') => self.skip_line(),
-                Some('(') => {
-                    open.push(self.at());
-                    self.bump();
-                }
+                // A tag section (the next game) inside a variation: this `(` was never closed.
+                None | Some('[') => return Err(open.error(PgnProblem::UnclosedVariation)),
                 Some(')') => {
-                    open.pop();
                     self.bump();
+                    return Ok((moves, branches));
                 }
-                Some(_) => {
+                Some('(') => {
+                    let (m, b) = self.variation(depth + 1)?;
+                    if let Some(at) = moves.len().checked_sub(1) {
+                        branches.push(Branch { at, moves: m, branches: b });
+                    }
+                }
+                Some('{') => self.comment()?,
+                Some('}') => return Err(at.error(PgnProblem::UnopenedComment)),
+                Some(';') => self.skip_line(),
+                Some('%') if self.column == 1 => self.skip_line(),
+                Some('$') => {
                     self.bump();
+                    self.take_while(|ch| ch.is_ascii_digit());
+                }
+                Some(ch @ (']' | '"')) => return Err(at.error(PgnProblem::Unexpected(ch))),
+                Some(_) => {
+                    let token = self.take_while(|ch| !is_delimiter(ch));
+                    // A result inside a variation (some programs write one) ends nothing.
+                    if let Token::Move(m) = read_token(&token) {
+                        moves.push(m.to_string());
+                    }
                 }
             }
         }
-        Ok(())
     }
     /// `[Name "value"]`, from its `[`.
     fn tag(&mut self) -> Result<(String, String), PgnError> {

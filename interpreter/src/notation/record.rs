@@ -12,6 +12,7 @@ use std::fmt;
 use std::path::Path;
 
 use crate::game::{Engine, Game, Position, Ruling, Status};
+use crate::notation::variation::{self, Branch};
 use crate::notation::{find, pgn, sgf};
 
 /// The formats of game records.
@@ -61,6 +62,8 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// The result the record states (`1-0`, `B+2.5`), if any.
     pub result: Option<String>,
+    /// The variations, as written, hanging off the main line's moves they replace.
+    pub variations: Vec<Branch>,
 }
 
 /// Why a record could not be read or set up, and where when the reader knows.
@@ -113,6 +116,10 @@ pub struct Replayed {
     pub game: Game,
     /// The first move that could not be played, if one could not.
     pub stopped: Option<Stop>,
+    /// The record's variations that could be played, in coordinates ([`crate::notation::uci`]).
+    pub variations: Vec<Branch>,
+    /// What was skipped of the variations: moves that are not legal where they stand.
+    pub skipped: Vec<String>,
 }
 
 /// Reads a record in `format`.
@@ -142,6 +149,7 @@ pub fn read(text: &str, format: Format) -> Result<GameRecord, RecordError> {
             };
             let game = sgf::parse(text).map_err(at)?;
             let moves = game.gtp_moves().map_err(at)?;
+            let variations = game.gtp_variations().map_err(at)?;
             let mut tags = vec![("SZ".to_string(), game.size.to_string())];
             if let Some(k) = game.komi {
                 tags.push(("KM".to_string(), k.to_string()));
@@ -152,6 +160,7 @@ pub fn read(text: &str, format: Format) -> Result<GameRecord, RecordError> {
                 start: RecordStart::Sgf(game),
                 moves,
                 result: None,
+                variations,
             })
         }
     }
@@ -176,6 +185,7 @@ fn read_pgn(text: &str, line_offset: usize, mut tags: Vec<(String, String)>, for
         start: fen.map_or(RecordStart::Setup, RecordStart::Fen),
         moves: rec.moves,
         result,
+        variations: rec.variations,
     })
 }
 
@@ -261,7 +271,13 @@ impl GameRecord {
     pub fn replay(&self, engine: &Engine) -> Result<Replayed, RecordError> {
         let mut game = Game::new(engine.clone(), self.start_position(engine)?);
         let stopped = play_line(&mut game, &self.moves).err();
-        Ok(Replayed { game, stopped })
+        let (variations, skipped) = variation::replay(&game, &self.variations);
+        Ok(Replayed {
+            game,
+            stopped,
+            variations,
+            skipped,
+        })
     }
 }
 

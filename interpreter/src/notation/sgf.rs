@@ -12,6 +12,7 @@
 //! `I`, rows counted from the bottom).
 
 use super::cursor::Cursor;
+use super::variation::{self, Branch, Line, MAX_DEPTH};
 use thiserror::Error;
 
 use crate::game::{Game, MoveKind, Status};
@@ -78,7 +79,16 @@ impl SgfMove {
     }
 }
 
-/// The main line of an SGF game record.
+/// A line played instead of move `at` of the line it branches off (an SGF game tree after the first
+/// at its branch point).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SgfVariation {
+    pub at: usize,
+    pub moves: Vec<SgfMove>,
+    pub variations: Vec<SgfVariation>,
+}
+
+/// The main line of an SGF game record, and its variations.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SgfGame {
     /// Lines each way (`SZ`, 19 when absent).
@@ -96,6 +106,8 @@ pub struct SgfGame {
     pub to_play: Option<Colour>,
     /// Where `SZ` stands, as (line, column); (1, 1) when absent. Errors about the size point here.
     pub size_at: (usize, usize),
+    /// The variations off the main line (their setup properties are not read).
+    pub variations: Vec<SgfVariation>,
 }
 
 /// Why a record could not be read, and where.
@@ -119,6 +131,8 @@ pub enum SgfErrorKind {
     EmptyTree,
     #[error("a node after a variation: the nodes of a sequence come before its variations")]
     NodeAfterVariation,
+    #[error("variations nested more than {MAX_DEPTH} deep")]
+    TooDeep,
     #[error("property {0} has no value")]
     NoValue(String),
     #[error("GM[{0}] is not go (GM[1])")]
@@ -152,6 +166,7 @@ pub enum SgfErrorKind {
 }
 
 /// A property value as read, with where it starts.
+#[derive(Clone)]
 struct Value {
     text: String,
     line: usize,
@@ -221,6 +236,20 @@ struct Frame {
     main: bool,
     variations: usize,
     nodes: usize,
+    /// The line (index into [`Raw::lines`]) its moves belong to: its parent's for a first
+    /// variation, which continues the parent's line; a new one for any other.
+    line: usize,
+    /// The length of its line when its first variation opened: where the others branch off.
+    split: usize,
+}
+
+/// A line of the tree as read: its moves off the main line (the main line's are [`Raw::moves`]),
+/// the lines branching off it as `(index of the move they replace, line)`, and how deeply it is nested.
+#[derive(Default)]
+struct RawLine {
+    moves: Vec<(Colour, Value)>,
+    branches: Vec<(usize, usize)>,
+    depth: usize,
 }
 
 /// What the main line said, before the points are checked against the final board size.
@@ -232,9 +261,12 @@ struct Raw {
     setup: Vec<(Colour, Value)>,
     moves: Vec<(Colour, Value)>,
     to_play: Option<Value>,
+    /// Line 0 is the main line (its moves are `moves`); the others are variations.
+    lines: Vec<RawLine>,
 }
 
-/// Reads the first game of an SGF collection: its main line (the first variation at each branch).
+/// Reads the first game of an SGF collection: its main line (the first variation at each branch)
+/// and the moves of its other variations.
 ///
 /// # Errors
 /// An [`SgfError`] with the line and column of the first problem: broken syntax, a game other
@@ -250,7 +282,10 @@ struct Raw {
 /// ```
 pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
     let mut cur = Cursor::new(text);
-    let mut raw = Raw::default();
+    let mut raw = Raw {
+        lines: vec![RawLine::default()],
+        ..Raw::default()
+    };
     let mut stack: Vec<Frame> = Vec::new();
     cur.skip_space();
     if cur.peek() != Some('(') {
@@ -264,8 +299,8 @@ pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
         match cur.peek() {
             None => return Err(cur.error(SgfErrorKind::UnexpectedEnd)),
             Some('(') => {
-                let main = match stack.last_mut() {
-                    None => true,
+                let (main, line) = match stack.last_mut() {
+                    None => (true, 0),
                     Some(parent) => {
                         if parent.nodes == 0 {
                             let (line, column) = parent.open;
@@ -276,7 +311,27 @@ pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
                             });
                         }
                         parent.variations += 1;
-                        parent.main && parent.variations == 1
+                        let len = if parent.line == 0 {
+                            raw.moves.len()
+                        } else {
+                            raw.lines[parent.line].moves.len()
+                        };
+                        if parent.variations == 1 {
+                            parent.split = len;
+                            (parent.main, parent.line)
+                        } else {
+                            let depth = raw.lines[parent.line].depth + 1;
+                            if depth > MAX_DEPTH {
+                                return Err(cur.error(SgfErrorKind::TooDeep));
+                            }
+                            let id = raw.lines.len();
+                            raw.lines.push(RawLine {
+                                depth,
+                                ..RawLine::default()
+                            });
+                            raw.lines[parent.line].branches.push((parent.split, id));
+                            (false, id)
+                        }
                     }
                 };
                 stack.push(Frame {
@@ -284,6 +339,8 @@ pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
                     main,
                     variations: 0,
                     nodes: 0,
+                    line,
+                    split: 0,
                 });
                 cur.bump();
             }
@@ -319,9 +376,9 @@ pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
                     return Err(cur.error(SgfErrorKind::NodeAfterVariation));
                 }
                 frame.nodes += 1;
-                let main = frame.main;
+                let (main, line) = (frame.main, frame.line);
                 cur.bump();
-                node(&mut cur, &mut raw, main)?;
+                node(&mut cur, &mut raw, main, line)?;
             }
             Some(_) => {
                 let expected = if stack.last().is_some_and(|f| f.nodes == 0) {
@@ -340,7 +397,8 @@ pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
 }
 
 /// Reads the properties of one node; the cursor stands after its `;`.
-fn node(cur: &mut Cursor, raw: &mut Raw, main: bool) -> Result<(), SgfError> {
+/// Off the main line only moves are kept, in line `branch` of [`Raw::lines`].
+fn node(cur: &mut Cursor, raw: &mut Raw, main: bool, branch: usize) -> Result<(), SgfError> {
     let mut moved: Option<(usize, usize)> = None;
     loop {
         cur.skip_space();
@@ -381,6 +439,11 @@ fn node(cur: &mut Cursor, raw: &mut Raw, main: bool) -> Result<(), SgfError> {
             });
         };
         if !main {
+            if (id == "B" || id == "W") && moved.is_none() {
+                moved = Some((line, column));
+                let colour = if id == "B" { Colour::Black } else { Colour::White };
+                raw.lines[branch].moves.push((colour, first.clone()));
+            }
             continue;
         }
         let one = || Value {
@@ -508,29 +571,8 @@ fn resolve(raw: Raw) -> Result<SgfGame, SgfError> {
             }
         }
     }
-    let mut moves = Vec::new();
-    for (colour, v) in raw.moves {
-        let t = v.text.trim();
-        let p = if t.is_empty() || (t == "tt" && size <= 19) {
-            None
-        } else {
-            Some(point(t, size).ok_or_else(|| {
-                at(
-                    &v,
-                    SgfErrorKind::Point {
-                        value: v.text.clone(),
-                        size,
-                    },
-                )
-            })?)
-        };
-        moves.push(SgfMove {
-            colour,
-            point: p,
-            line: v.line,
-            column: v.column,
-        });
-    }
+    let moves = sgf_moves(&raw.moves, size)?;
+    let variations = variations_of(&raw, 0, size)?;
     Ok(SgfGame {
         size,
         komi,
@@ -540,7 +582,54 @@ fn resolve(raw: Raw) -> Result<SgfGame, SgfError> {
         moves,
         to_play,
         size_at,
+        variations,
     })
+}
+
+/// Moves as read, their points checked against the board size (`tt` is a pass up to 19 × 19).
+fn sgf_moves(raw: &[(Colour, Value)], size: usize) -> Result<Vec<SgfMove>, SgfError> {
+    let mut moves = Vec::new();
+    for (colour, v) in raw {
+        let t = v.text.trim();
+        let p = if t.is_empty() || (t == "tt" && size <= 19) {
+            None
+        } else {
+            Some(point(t, size).ok_or_else(|| {
+                at(
+                    v,
+                    SgfErrorKind::Point {
+                        value: v.text.clone(),
+                        size,
+                    },
+                )
+            })?)
+        };
+        moves.push(SgfMove {
+            colour: *colour,
+            point: p,
+            line: v.line,
+            column: v.column,
+        });
+    }
+    Ok(moves)
+}
+
+/// The variations branching off line `id` of the raw tree (not nested deeper than [`MAX_DEPTH`]).
+fn variations_of(raw: &Raw, id: usize, size: usize) -> Result<Vec<SgfVariation>, SgfError> {
+    let mut out = Vec::new();
+    for &(at, line) in &raw.lines[id].branches {
+        let l = &raw.lines[line];
+        // A variation without a move (comments only) adds no line.
+        if l.moves.is_empty() && l.branches.is_empty() {
+            continue;
+        }
+        out.push(SgfVariation {
+            at,
+            moves: sgf_moves(&l.moves, size)?,
+            variations: variations_of(raw, line, size)?,
+        });
+    }
+    Ok(out)
 }
 
 /// `cd` → (2, 3): letters `a..z` then `A..Z`, within the board.
@@ -615,9 +704,35 @@ impl SgfGame {
     /// A move out of turn (two black moves in a row), or a point past GTP's 25 letters; the error
     /// names the move's place in the record.
     pub fn gtp_moves(&self) -> Result<Vec<String>, SgfError> {
-        let mut turn = self.first_to_move();
-        let mut out = Vec::with_capacity(self.moves.len());
-        for m in &self.moves {
+        self.gtp_line(&self.moves, self.first_to_move())
+    }
+
+    /// The variations as [`Branch`]es of GTP text, checked as [`SgfGame::gtp_moves`] checks the
+    /// main line: each line alternates from the colour of the move it replaces.
+    ///
+    /// # Errors
+    /// As [`SgfGame::gtp_moves`], for a move of any variation.
+    pub fn gtp_variations(&self) -> Result<Vec<Branch>, SgfError> {
+        self.gtp_branches(&self.variations, self.first_to_move())
+    }
+
+    fn gtp_branches(&self, variations: &[SgfVariation], first: Colour) -> Result<Vec<Branch>, SgfError> {
+        let mut out = Vec::new();
+        for v in variations {
+            let start = if v.at % 2 == 0 { first } else { first.other() };
+            out.push(Branch {
+                at: v.at,
+                moves: self.gtp_line(&v.moves, start)?,
+                branches: self.gtp_branches(&v.variations, start)?,
+            });
+        }
+        Ok(out)
+    }
+
+    fn gtp_line(&self, moves: &[SgfMove], first: Colour) -> Result<Vec<String>, SgfError> {
+        let mut turn = first;
+        let mut out = Vec::with_capacity(moves.len());
+        for m in moves {
             let err = |kind| SgfError {
                 line: m.line,
                 column: m.column,
@@ -664,6 +779,14 @@ fn fen_row(row: &[Option<char>]) -> String {
 /// result). Written for games whose moves are placements and passes; any other move is written as
 /// the point it goes to.
 pub fn write(game: &Game) -> String {
+    write_tree(game, &[]).0
+}
+
+/// As [`write`], with variations: each [`Branch`] (its moves in coordinates) becomes a game tree
+/// after the main line's continuation at the move it replaces, nested as given; a branch at the end
+/// of the main line continues it. Also returns notes on branch moves that are not legal where they
+/// stand (the branch is cut there).
+pub fn write_tree(game: &Game, branches: &[Branch]) -> (String, Vec<String>) {
     let rules = game.engine().rules();
     let b = &rules.board;
     let start = &game.positions()[0];
@@ -719,16 +842,49 @@ pub fn write(game: &Game) -> String {
     if start.side_to_move() == Side::SECOND {
         s.push_str("PL[W]");
     }
-    for (pos, m) in game.positions().iter().zip(game.moves()) {
-        let who = if pos.side_to_move() == Side::FIRST { "B" } else { "W" };
+    let mut g = Game::new(game.engine().clone(), start.clone());
+    let mut notes = Vec::new();
+    let line = variation::normalize(variation::resolve(&mut g, game.moves(), branches, &mut notes, ""));
+    write_line(&mut g, &line, &pt, &mut s);
+    s.push_str(")\n");
+    (s, notes)
+}
+
+/// The nodes of `line` from `g`'s position (left as it was): one per move up to the first move with
+/// variations, then the rest of the line and each variation as game trees of their own.
+fn write_line(g: &mut Game, line: &Line, pt: &dyn Fn(usize) -> String, s: &mut String) {
+    let split = line.branches.first().map_or(line.moves.len(), |(at, _)| *at);
+    for &m in &line.moves[..split] {
+        let who = if g.current().side_to_move() == Side::FIRST { "B" } else { "W" };
         let value = match m.kind {
             MoveKind::Pass => String::new(),
             _ => pt(m.to as usize),
         };
         s.push_str(&format!("\n;{who}[{value}]"));
+        g.play(m);
     }
-    s.push_str(")\n");
-    s
+    if split < line.moves.len() {
+        let rest = Line {
+            moves: line.moves[split..].to_vec(),
+            branches: line
+                .branches
+                .iter()
+                .filter(|(at, _)| *at > split)
+                .map(|(at, l)| (at - split, l.clone()))
+                .collect(),
+        };
+        s.push_str("\n(");
+        write_line(g, &rest, pt, s);
+        s.push(')');
+        for (_, l) in line.branches.iter().filter(|(at, _)| *at == split) {
+            s.push_str("\n(");
+            write_line(g, l, pt, s);
+            s.push(')');
+        }
+    }
+    for _ in 0..split {
+        g.undo();
+    }
 }
 
 #[cfg(test)]
@@ -742,7 +898,7 @@ mod tests {
     }
 
     #[test]
-    fn reads_the_main_line_and_skips_variations() {
+    fn reads_the_main_line_and_its_variations() {
         let g = parse(
             "(;FF[4]GM[1]SZ[9]KM[7.5]C[a comment \\] with an escaped bracket]\n;B[ee];W[cc]\n(;B[gg](;W[])(;W[aa]))\n(;B[dd];W[tt]))",
         )
@@ -760,6 +916,57 @@ mod tests {
             ]
         );
         assert_eq!((g.moves[2].line, g.moves[2].column), (3, 4));
+        // `(;W[aa])` replaces the pass (move 3); `(;B[dd];W[tt])` replaces B[gg] (move 2). The
+        // second's `tt` is a pass on a 9 × 9 board.
+        let v = g.gtp_variations().expect("the variations alternate");
+        let shape: Vec<_> = v.iter().map(|b| (b.at, b.moves.clone())).collect();
+        assert_eq!(
+            shape,
+            vec![(3, vec!["A9".to_string()]), (2, vec!["D6".to_string(), "pass".to_string()])]
+        );
+        let nested = parse("(;SZ[9];B[ee](;W[cc](;B[gg])(;B[dd](;W[aa])(;W[bb])))(;W[gc]))").expect("valid");
+        let v = nested.gtp_variations().expect("valid");
+        assert_eq!((v.len(), v[0].at, v[1].at), (2, 2, 1));
+        assert_eq!(
+            (v[0].moves.clone(), v[0].branches[0].at),
+            (vec!["D6".to_string(), "A9".to_string()], 1)
+        );
+        let deep = format!("(;SZ[9];B[ee]{}", "(;W[aa])(;W[bb]".repeat(MAX_DEPTH + 2));
+        assert_eq!(parse(&deep).expect_err("too deep").kind, SgfErrorKind::TooDeep);
+    }
+
+    #[test]
+    fn written_variations_are_game_trees_after_the_main_continuation() {
+        let checked = crate::check::check_file(
+            std::path::Path::new("../rulesets/go.rules"),
+            &[("size".to_string(), "9".to_string())],
+        );
+        let engine = crate::game::Engine::new(checked.rules.expect("go.rules is valid"));
+        let mut game = Game::new(engine.clone(), engine.start());
+        crate::notation::record::play_line(&mut game, &["E5", "C7", "G7"]).expect("legal");
+        let branches = vec![
+            Branch {
+                at: 1,
+                moves: vec!["pass".into(), "C3".into()],
+                branches: Vec::new(),
+            },
+            Branch {
+                at: 2,
+                moves: vec!["C3".into()],
+                branches: Vec::new(),
+            },
+            Branch {
+                at: 3,
+                moves: vec!["G3".into()],
+                branches: Vec::new(),
+            },
+        ];
+        let (text, notes) = write_tree(&game, &branches);
+        assert!(notes.is_empty(), "{notes:?}");
+        let moves = &text[text.find(";B[ee]").expect("the first move")..];
+        assert_eq!(moves, ";B[ee]\n(\n;W[cc]\n(\n;B[gc]\n;W[gg])\n(\n;B[cg]))\n(\n;W[]\n;B[cg]))\n");
+        let back = parse(&text).expect("it reads what it wrote");
+        assert_eq!(back.gtp_variations().expect("valid").len(), 2);
     }
 
     #[test]
