@@ -45,6 +45,9 @@ pub enum Action {
     /// Save the game as a RON scenario at this path with the trainer's marks and caption
     /// (`editor::save_scenario`); the position stays.
     Save(std::path::PathBuf, crate::marks::Marks),
+    /// Write the game with its variations as a record (PGN, or SGF for games that capture chains)
+    /// at this path ([`crate::records::export`]); the position stays.
+    Export(std::path::PathBuf),
 }
 
 /// An edit of the position.
@@ -94,6 +97,7 @@ impl Session {
             Action::Save(path, marks) => {
                 crate::editor::save_scenario(self, marks, path).map(|p| format!("saved {} (it passes the scenario runner)", p.display()))
             }
+            Action::Export(path) => crate::records::export(self, path),
         };
         let (ok, said) = match &result {
             Ok(s) => (true, s.clone()),
@@ -350,7 +354,7 @@ impl Session {
 
 /// Plays a frame's moves on `game`; when they do not lead to the frame's position (a take-back, a
 /// dead marking, a script that starts over), the game starts afresh from the frame's FEN.
-fn follow(engine: &arbiter::game::Engine, game: &mut Game, frame: &Frame) -> Result<(), String> {
+pub(crate) fn follow(engine: &arbiter::game::Engine, game: &mut Game, frame: &Frame) -> Result<(), String> {
     let before = game.ply();
     let reached = !frame.played.is_empty() && record::play_line(game, &frame.played).is_ok() && game.current().fen() == frame.fen;
     if !reached {

@@ -51,7 +51,7 @@ fn replace_field(fen: &str, index: usize, value: &str) -> String {
 }
 
 /// A file name made of the title's letters and digits.
-fn slug(title: &str) -> String {
+pub(crate) fn slug(title: &str) -> String {
     let mut s = String::new();
     for c in title.chars() {
         if c.is_alphanumeric() {

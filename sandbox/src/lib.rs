@@ -26,6 +26,7 @@ pub mod movelist;
 pub mod navigate;
 pub mod panel;
 pub mod recompile;
+pub mod records;
 pub mod redraw;
 pub mod reload;
 pub mod replay;

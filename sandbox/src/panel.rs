@@ -653,6 +653,25 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
         marks.caption = caption.clone();
         req.actions.push(Action::Save(path, marks));
     }
+    let format = crate::records::RecordFormat::of(&session.engine);
+    if ui
+        .button(format!("Export as {}", format.name()))
+        .on_hover_text(format!(
+            "Write the game with its variations as a {} record (by default in {}; a path ending .{} above is used instead)",
+            format.name(),
+            editor::save_dir().display(),
+            format.extension()
+        ))
+        .clicked()
+    {
+        let typed = tools.save_path.trim();
+        let path = if typed.to_ascii_lowercase().ends_with(&format!(".{}", format.extension())) {
+            std::path::PathBuf::from(typed)
+        } else {
+            crate::records::default_export_path(session)
+        };
+        req.actions.push(Action::Export(path));
+    }
 }
 
 /// Puts the position's FEN on the clipboard (through egui's output, which bevy_egui's
@@ -673,7 +692,12 @@ fn referee_messages(ui: &mut egui::Ui, session: &Session, tools: &Tools) {
     if let Some(f) = &tools.copied {
         ui.label(egui::RichText::new(format!("Copied: {f}")).monospace().small());
     }
-    if let Some(entry) = session.log.iter().rev().find(|e| matches!(e.action, Action::Save(..))) {
+    if let Some(entry) = session
+        .log
+        .iter()
+        .rev()
+        .find(|e| matches!(e.action, Action::Save(..) | Action::Export(_)))
+    {
         let colour = if entry.ok { GOOD } else { BAD };
         ui.colored_label(colour, &entry.said);
     }
@@ -707,6 +731,7 @@ fn label(a: &Action) -> String {
         Action::ClaimDraw(_) => "claim".to_string(),
         Action::Reload => "reload".to_string(),
         Action::Save(..) => "save".to_string(),
+        Action::Export(_) => "export".to_string(),
     }
 }
 

@@ -198,7 +198,7 @@ impl Session {
             step: 0,
             game,
             off_script: 0,
-            variations: crate::tree::Tree::default(),
+            variations: opened.variations,
             node: None,
             replayed: 0,
             selected: None,
@@ -206,7 +206,9 @@ impl Session {
             targets: Vec::new(),
             choice: None,
             refusal: None,
-            note: opened.stopped,
+            note: opened.stopped.or_else(|| {
+                (!opened.skipped.is_empty()).then(|| format!("Skipped in the record's variations: {}", opened.skipped.join("; ")))
+            }),
             edit_error: None,
             log: Vec::new(),
             rule_errors: Vec::new(),

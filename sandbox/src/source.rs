@@ -33,6 +33,10 @@ pub struct Opened {
     /// A record move the rules refuse, as a sentence: the timeline ends before it. Only [`reopen`]
     /// returns a record cut short; [`open`] reports it as an error.
     pub stopped: Option<String>,
+    /// A record's variations, as branches off the timeline's steps.
+    pub variations: crate::tree::Tree,
+    /// What was skipped of a record's variations (moves not legal where they stand).
+    pub skipped: Vec<String>,
 }
 
 /// Why something could not be opened: errors in the ruleset (rendered one per line), or anything else.
@@ -218,6 +222,8 @@ fn open_with(arg: &str, rules: Option<&Path>, params: &[(String, String)]) -> Re
         rules_path: path,
         params: params.to_vec(),
         stopped: None,
+        variations: Default::default(),
+        skipped: Vec::new(),
     })
 }
 
@@ -268,6 +274,8 @@ fn open_scenario(origin: &str, path: &Path, rules: Option<&Path>) -> Result<Open
         rules_path,
         params,
         stopped: None,
+        variations: Default::default(),
+        skipped: Vec::new(),
     })
 }
 
@@ -397,6 +405,8 @@ fn open_record(origin: &str, path: &Path, format: Format, rules: Option<&Path>) 
         rules_path: chosen.path,
         params: chosen.params,
         stopped: replayed.stopped.map(|s| format!("{}: {s}", path.display())),
+        variations: crate::records::tree_of(&replayed.game, &replayed.variations),
+        skipped: replayed.skipped,
         engine: chosen.engine,
     })
 }

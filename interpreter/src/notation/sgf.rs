@@ -860,7 +860,10 @@ fn write_line(g: &mut Game, line: &Line, pt: &dyn Fn(usize) -> String, s: &mut S
             MoveKind::Pass => String::new(),
             _ => pt(m.to as usize),
         };
-        s.push_str(&format!("\n;{who}[{value}]"));
+        if !s.ends_with('(') {
+            s.push('\n');
+        }
+        s.push_str(&format!(";{who}[{value}]"));
         g.play(m);
     }
     if split < line.moves.len() {
@@ -964,7 +967,7 @@ mod tests {
         let (text, notes) = write_tree(&game, &branches);
         assert!(notes.is_empty(), "{notes:?}");
         let moves = &text[text.find(";B[ee]").expect("the first move")..];
-        assert_eq!(moves, ";B[ee]\n(\n;W[cc]\n(\n;B[gc]\n;W[gg])\n(\n;B[cg]))\n(\n;W[]\n;B[cg]))\n");
+        assert_eq!(moves, ";B[ee]\n(;W[cc]\n(;B[gc]\n;W[gg])\n(;B[cg]))\n(;W[]\n;B[cg]))\n");
         let back = parse(&text).expect("it reads what it wrote");
         assert_eq!(back.gtp_variations().expect("valid").len(), 2);
     }

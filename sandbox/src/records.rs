@@ -1,0 +1,274 @@
+//! The game with its variations as a record: exported as PGN (moves in the ruleset's notation: SAN,
+//! WXF, coordinates) or, for games that capture chains, SGF; and a record's variations brought into
+//! the variation tree when it is opened, so what was exported opens again as it was.
+//!
+//! The record's main line is the timeline's game: its frames followed move by move from the start
+//! (or from the last frame that set up a position rather than playing to it). Each branch of the
+//! [`Tree`] hangs off the timeline step it left, which is a ply of that game. The interpreter writes
+//! and reads the records ([`arbiter::notation::pgn::write_tree`], [`arbiter::notation::sgf::write_tree`],
+//! [`arbiter::notation::variation`]); nothing here knows a game.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use arbiter::game::{Engine, Game};
+use arbiter::notation::variation::Branch;
+use arbiter::notation::{find, pgn, sgf, written};
+
+use crate::session::Session;
+use crate::tree::{NodeId, Tree};
+
+/// The formats the sandbox exports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordFormat {
+    Pgn,
+    Sgf,
+}
+
+impl RecordFormat {
+    /// SGF for games whose moves place stones that are captured as chains, PGN for the others.
+    pub fn of(engine: &Engine) -> RecordFormat {
+        if engine.start().chain_game() {
+            RecordFormat::Sgf
+        } else {
+            RecordFormat::Pgn
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            RecordFormat::Pgn => "pgn",
+            RecordFormat::Sgf => "sgf",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RecordFormat::Pgn => "PGN",
+            RecordFormat::Sgf => "SGF",
+        }
+    }
+}
+
+/// The timeline's game and, for each step, its ply in that game (`None` for steps before the last
+/// frame that set up a position: they are not in the record).
+fn main_line(session: &Session) -> Result<(Game, Vec<Option<usize>>), String> {
+    let first = session.timeline.first().ok_or("the timeline is empty")?;
+    let start = session.engine.from_fen(&first.fen).map_err(|e| format!("step 0: {e}"))?;
+    let mut game = Game::new(session.engine.clone(), start);
+    let mut plies = vec![Some(0)];
+    for (k, f) in session.timeline.iter().enumerate().skip(1) {
+        let (before, start_fen) = (game.ply(), game.positions()[0].fen());
+        crate::actions::follow(&session.engine, &mut game, f).map_err(|e| format!("step {k}: {e}"))?;
+        let reset = game.ply() != before + f.played.len() || game.positions()[0].fen() != start_fen;
+        if reset {
+            plies.iter_mut().for_each(|p| *p = None);
+        }
+        plies.push(Some(game.ply()));
+    }
+    Ok((game, plies))
+}
+
+/// The branches of the tree from `id` on: the line through first children, and the other
+/// children as branches of that line.
+fn branch_from(tree: &Tree, id: NodeId, at: usize) -> Branch {
+    let mut b = Branch {
+        at,
+        moves: Vec::new(),
+        branches: Vec::new(),
+    };
+    let mut cur = Some(id);
+    while let Some(n) = cur.and_then(|c| tree.node(c).map(|node| (c, node))) {
+        let (c, node) = n;
+        b.moves.push(node.coords.clone());
+        let children = tree.children(node.anchor, Some(c));
+        for &other in children.iter().skip(1) {
+            b.branches.push(branch_from(tree, other, b.moves.len()));
+        }
+        cur = children.first().copied();
+    }
+    b
+}
+
+/// The tree's branches as the record's variations, each at the ply of the step it left; and how
+/// many branches left steps that are not in the record.
+fn variations(session: &Session, plies: &[Option<usize>]) -> (Vec<Branch>, usize) {
+    let mut out = Vec::new();
+    let mut left_out = 0;
+    for (step, ply) in plies.iter().enumerate() {
+        for root in session.variations.roots(step) {
+            match ply {
+                Some(p) => out.push(branch_from(&session.variations, root, *p)),
+                None => left_out += 1,
+            }
+        }
+    }
+    (out, left_out)
+}
+
+/// Today's date as PGN writes it (`2026.12.01`), from the system clock (UTC).
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// The session's game and variations as record text, with notes on what was left out.
+pub fn record_text(session: &Session) -> Result<(String, RecordFormat, Vec<String>), String> {
+    let (game, plies) = main_line(session)?;
+    let (branches, left_out) = variations(session, &plies);
+    let format = RecordFormat::of(&session.engine);
+    let (text, mut notes) = match format {
+        RecordFormat::Sgf => sgf::write_tree(&game, &branches),
+        RecordFormat::Pgn => {
+            let rules_name = session
+                .rules_path
+                .as_deref()
+                .and_then(Path::file_stem)
+                .and_then(|s| s.to_str())
+                .unwrap_or("?")
+                .to_string();
+            let players = &session.engine.rules().players;
+            let tags = vec![
+                ("Event".to_string(), session.title.clone()),
+                ("Site".to_string(), "Arbiter sandbox".to_string()),
+                ("Date".to_string(), today()),
+                ("White".to_string(), players[0].name.clone()),
+                ("Black".to_string(), players[1].name.clone()),
+                ("Variant".to_string(), rules_name),
+            ];
+            pgn::write_tree(&game, &tags, &branches)
+        }
+    };
+    if left_out > 0 {
+        notes.push(format!(
+            "{left_out} variation(s) before the last set-up position are not in the record"
+        ));
+    }
+    Ok((text, format, notes))
+}
+
+/// `<save_dir>/<title>-<n>.<pgn|sgf>` with the first `n` not taken.
+pub fn default_export_path(session: &Session) -> PathBuf {
+    let dir = crate::editor::save_dir();
+    let base = crate::editor::slug(&session.title);
+    let ext = RecordFormat::of(&session.engine).extension();
+    (1..)
+        .map(|n| dir.join(format!("{base}-{n}.{ext}")))
+        .find(|p| !p.exists())
+        .expect("some numbered name is free")
+}
+
+/// Writes the game with its variations to `path` (never over an existing file); says what it wrote.
+///
+/// # Errors
+/// The file exists or cannot be written, or the timeline cannot be replayed.
+pub fn export(session: &Session, path: &Path) -> Result<String, String> {
+    let (text, format, notes) = record_text(session)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let mut file = OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            format!("{} already exists; nothing was overwritten (choose another name)", path.display())
+        } else {
+            format!("cannot write {}: {e}", path.display())
+        }
+    })?;
+    file.write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let branches = session.variations.nodes.iter().filter(|n| !n.deleted).count();
+    let mut said = format!(
+        "exported the game as {} to {} ({} move(s) by hand in variations)",
+        format.name(),
+        path.display(),
+        branches
+    );
+    for n in notes {
+        said.push_str("; ");
+        said.push_str(&n);
+    }
+    Ok(said)
+}
+
+/// A record's variations (in coordinates, as [`arbiter::notation::record::Replayed`] gives them) as
+/// a tree whose branches leave the steps of `game`'s plies; `game` is left as it was.
+pub fn tree_of(game: &Game, branches: &[Branch]) -> Tree {
+    let mut tree = Tree::default();
+    let mut g = Game::new(game.engine().clone(), game.positions()[0].clone());
+    let main = game.moves().to_vec();
+    let mut played = 0;
+    let mut sorted: Vec<&Branch> = branches.iter().collect();
+    sorted.sort_by_key(|b| b.at);
+    for b in sorted {
+        if b.at > main.len() {
+            continue;
+        }
+        while played < b.at {
+            g.play(main[played]);
+            played += 1;
+        }
+        add_line(&mut tree, &mut g, b.at, None, b);
+    }
+    tree
+}
+
+/// Adds branch `b` after `parent` (or as a root at `anchor`) with its nested branches; `g` stands
+/// at the branch's start and is left there.
+fn add_line(tree: &mut Tree, g: &mut Game, anchor: usize, parent: Option<NodeId>, b: &Branch) {
+    let mut ids: Vec<Option<NodeId>> = vec![parent];
+    let mut played = 0;
+    for text in &b.moves {
+        let Some(m) = find(g.current(), text) else { break };
+        let id = tree.add(anchor, *ids.last().expect("never empty"), text, &written(g.current(), m));
+        g.play(m);
+        played += 1;
+        ids.push(Some(id));
+    }
+    // A nested branch at `at` replaces move `at`: it follows the node before it.
+    for nested in &b.branches {
+        if nested.at > played {
+            continue;
+        }
+        for _ in nested.at..played {
+            g.undo();
+        }
+        add_line(tree, g, anchor, ids[nested.at], nested);
+        for m in &b.moves[nested.at..played] {
+            let mv = find(g.current(), m).expect("played before");
+            g.play(mv);
+        }
+    }
+    for _ in 0..played {
+        g.undo();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_become_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_788), (2026, 12, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+}

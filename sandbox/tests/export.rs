@@ -1,0 +1,137 @@
+//! Export in a bare `App`: the game with the variations played by hand is written as a record
+//! (PGN for games that move pieces, SGF for games that capture chains) and opens again with the
+//! same main line and the same tree; a record's own variations open as branches.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use sandbox::session::{Action, Apply, Replay, Session};
+use sandbox::tree::Tree;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn app_of(opened: sandbox::source::Opened) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins).add_plugins(sandbox::session::plugin);
+    app.insert_resource(Session::new(opened));
+    app.update();
+    app
+}
+
+fn open(what: &str) -> App {
+    app_of(sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}")))
+}
+
+fn session(app: &App) -> &Session {
+    app.world().resource::<Session>()
+}
+
+fn send<M: Message>(app: &mut App, m: M) {
+    app.world_mut().write_message(m);
+    app.update();
+}
+
+fn play(app: &mut App, moves: &[&str]) {
+    for m in moves {
+        send(app, Apply(Action::Play(m.to_string())));
+        let last = session(app).log.last().expect("logged");
+        assert!(last.ok, "{m}: {}", last.said);
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// Every branch of the tree as `anchor: moves`, sorted.
+fn lines(tree: &Tree) -> Vec<String> {
+    let mut out: Vec<String> = (0..tree.nodes.len())
+        .map(sandbox::tree::NodeId)
+        .filter(|&id| tree.node(id).is_some_and(|n| tree.children(n.anchor, Some(id)).is_empty()))
+        .map(|leaf| format!("{}: {}", tree.nodes[leaf.0].anchor, tree.line(leaf).join(" ")))
+        .collect();
+    out.sort();
+    out
+}
+
+fn fens(s: &Session) -> Vec<String> {
+    s.timeline.iter().map(|f| f.fen.clone()).collect()
+}
+
+fn export(app: &mut App, name: &str) -> PathBuf {
+    let path = scratch(name);
+    send(app, Apply(Action::Export(path.clone())));
+    let last = session(app).log.last().expect("logged");
+    assert!(last.ok, "{}", last.said);
+    assert!(last.said.contains(&path.display().to_string()), "{}", last.said);
+    path
+}
+
+#[test]
+fn a_record_with_variations_played_by_hand_exports_and_opens_again_the_same() {
+    let mut app = open(root().join("tests/pgn/opera-game.pgn").to_str().expect("UTF-8"));
+    // 2. d4 exd4 instead of 2. Nf3; 5... Qf6 instead of 5... dxe5, with 6. Qxf6 and 6. Nc3.
+    send(&mut app, Replay::To(2));
+    play(&mut app, &["d2d4", "e5d4"]);
+    send(&mut app, Replay::To(9));
+    play(&mut app, &["d8f6", "f3f6"]);
+    send(&mut app, Replay::Back);
+    play(&mut app, &["b1c3"]);
+    let before = lines(&session(&app).variations);
+    assert_eq!(before.len(), 3, "{before:?}");
+    let path = export(&mut app, "opera-variations.pgn");
+    let text = std::fs::read_to_string(&path).expect("written");
+    assert!(text.contains("[Variant \"chess\"]"), "{text}");
+    assert!(text.contains("2. d4 exd4"), "{text}");
+
+    let again = open(path.to_str().expect("UTF-8"));
+    let s = session(&again);
+    assert_eq!(fens(s), fens(session(&app)), "the same main line");
+    assert_eq!(lines(&s.variations), before, "the same variations");
+    // The written text of a branch's move is the ruleset's notation.
+    let written: Vec<&str> = s.variations.nodes.iter().map(|n| n.written.as_str()).collect();
+    assert!(written.contains(&"exd4") && written.contains(&"Qxf6"), "{written:?}");
+    // An existing file is never overwritten.
+    let mut app = app;
+    send(&mut app, Apply(Action::Export(path.clone())));
+    let last = session(&app).log.last().expect("logged");
+    assert!(!last.ok && last.said.contains("already exists"), "{}", last.said);
+}
+
+#[test]
+fn a_go_game_played_by_hand_exports_as_sgf_with_its_alternatives() {
+    let opened = sandbox::source::open_with_params(Some("go"), &[("size".to_string(), "9".to_string())]).expect("go opens");
+    let mut app = app_of(opened);
+    play(&mut app, &["E5", "C7", "G7", "pass", "C3"]);
+    // Back two moves by hand, then another line: a branch of the hand-played line.
+    send(&mut app, Replay::Back);
+    send(&mut app, Replay::Back);
+    play(&mut app, &["G3", "C3"]);
+    let path = export(&mut app, "go-9.sgf");
+    let text = std::fs::read_to_string(&path).expect("written");
+    assert!(text.starts_with("(;FF[4]GM[1]") && text.contains("SZ[9]"), "{text}");
+
+    let again = open(path.to_str().expect("UTF-8"));
+    let s = session(&again);
+    // The first line played became the main line; the other is a variation at ply 3.
+    assert_eq!(s.timeline.len(), 6, "the start and five moves");
+    assert_eq!(lines(&s.variations), vec!["3: G3 C3".to_string()]);
+}
+
+#[test]
+fn a_records_own_variations_open_as_branches() {
+    let app = open(root().join("tests/pgn/variations-two-knights.pgn").to_str().expect("UTF-8"));
+    let s = session(&app);
+    let l = lines(&s.variations);
+    assert!(l.contains(&"5: f8c5 c2c3 g8f6 d2d4".to_string()), "{l:?}");
+    assert!(l.contains(&"9: f6d5 d2d4".to_string()), "{l:?}");
+    assert!(l.contains(&"6: d2d4 e5d4 e4e5 d7d5".to_string()), "{l:?}");
+    assert_eq!(l.len(), 6, "{l:?}");
+    assert_eq!(s.note, None);
+}
