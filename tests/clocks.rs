@@ -155,3 +155,90 @@ fn clock_arguments_are_checked() {
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert!(out.stderr.contains("illegal"), "{}", out.stderr);
 }
+
+/// Runs `arbiter ARGS`, expecting success; its standard output.
+fn arbiter_out(args: &[&str]) -> String {
+    let out = common::arbiter(args);
+    assert_eq!(out.code, Some(0), "arbiter {args:?}: {}", out.stderr);
+    out.stdout
+}
+
+/// Python's answer to `code` (python-chess, sgfmill: installed by scripts/setup).
+fn python(code: &str) -> String {
+    let out = std::process::Command::new("python3")
+        .args(["-c", code])
+        .output()
+        .expect("python3 runs (run scripts/setup)");
+    assert!(out.status.success(), "{code}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8").trim().to_string()
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-clocks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+const PGN_CLOCKS: &str = "import chess.pgn, sys\ng = chess.pgn.read_game(open(sys.argv[1]))\nassert not g.errors, g.errors\nprint(g.headers.get('TimeControl'), [n.clock() for n in g.mainline()])";
+
+/// A blitz record's `[%clk]` comments drive the clocks: the time each move took is what the mover
+/// had, plus the increment, less what the comment says was left. What Arbiter writes back,
+/// python-chess reads to the same clock after every move.
+#[test]
+fn a_pgn_records_clock_comments_run_the_clocks_and_are_written_back() {
+    let v = play_json(&["play", "chess", "--pgn", "tests/pgn/blitz-with-clocks.pgn", "--json"]);
+    assert_eq!(v["clock"], "180+2");
+    assert_eq!(
+        (v["clocks"]["white"].as_f64(), v["clocks"]["black"].as_f64()),
+        (Some(174.3), Some(160.2))
+    );
+    assert_eq!(v["reason"], "checkmate");
+    let path = scratch("blitz.pgn");
+    let p = path.to_str().expect("UTF-8");
+    arbiter_out(&[
+        "play",
+        "chess",
+        "--pgn",
+        "tests/pgn/blitz-with-clocks.pgn",
+        "--write",
+        "pgn",
+        "--out",
+        p,
+    ]);
+    let original = common::root().join("tests/pgn/blitz-with-clocks.pgn");
+    let read = |f: &str| python(&PGN_CLOCKS.replace("sys.argv[1]", &format!("{f:?}")));
+    assert_eq!(read(p), read(original.to_str().expect("UTF-8")));
+    assert_eq!(read(p), "180+2 [180.0, 180.0, 178.4, 179.1, 175.0, 160.2, 174.3]");
+    // Moves timed on the command line are written as the clocks they leave.
+    let text = arbiter_out(&["play", "chess", "--clock", "blitz", "e4@3", "e5@4.5", "--write", "pgn"]);
+    assert!(text.contains("[TimeControl \"180+2\"]"), "{text}");
+    assert!(text.contains("1. e4 {[%clk 0:02:59]} 1... e5 {[%clk 0:02:57.5]} *"), "{text}");
+    // The file is never overwritten.
+    let out = common::arbiter(&["play", "chess", "e4", "--write", "pgn", "--out", p]);
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains("nothing was overwritten"), "{}", out.stderr);
+}
+
+const SGF_CLOCKS: &str = "from sgfmill import sgf\ng = sgf.Sgf_game.from_bytes(open(PATH, 'rb').read())\nr = g.get_root()\nprint(r.get('TM'), r.get('OT'), [{k: n.get(k) for k in sorted(n.properties()) if k in ('BL', 'WL', 'OB', 'OW')} for n in g.get_main_sequence()[1:]])";
+
+/// A go record's `TM`, `OT` and `BL`/`WL`/`OB`/`OW` drive main time and byo-yomi: black runs out of
+/// main time and then loses a period, as the record says; sgfmill reads what Arbiter writes back
+/// to the same times and periods.
+#[test]
+fn an_sgf_records_times_and_periods_run_the_clocks_and_are_written_back() {
+    let v = play_json(&["play", "go", "--sgf", "tests/go/byoyomi-clocks.sgf", "--json"]);
+    assert_eq!(
+        (v["clocks"]["black"].as_f64(), v["clocks"]["white"].as_f64()),
+        (Some(30.0), Some(1.5))
+    );
+    assert_eq!((v["periods"]["black"].as_u64(), v["periods"]["white"].as_u64()), (Some(2), Some(3)));
+    let path = scratch("byoyomi.sgf");
+    let p = path.to_str().expect("UTF-8");
+    arbiter_out(&["play", "go", "--sgf", "tests/go/byoyomi-clocks.sgf", "--write", "sgf", "--out", p]);
+    let original = common::root().join("tests/go/byoyomi-clocks.sgf");
+    let read = |f: &str| python(&SGF_CLOCKS.replace("PATH", &format!("{f:?}")));
+    assert_eq!(read(p), read(original.to_str().expect("UTF-8")));
+    assert!(read(p).starts_with("60.0 3x30 byo-yomi"), "{}", read(p));
+}

@@ -574,3 +574,31 @@ fn pgn_export_writes_wxf_and_reads_back() {
         assert_eq!(json(&stdout)["position"], game.current().fen().as_str(), "{written}");
     }
 }
+
+/// `play --write wxf` writes a WXF file (header lines, the movetext between `START{` and `}END`)
+/// that reads back to the same game and clocks.
+#[test]
+fn a_written_wxf_file_reads_back_to_the_same_game_and_clocks() {
+    let run = common::arbiter(&["play", "xiangqi", "--clock", "classical", "h3e3@30", "h10g8@45", "--write", "wxf"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stdout.starts_with("FORMAT WXF\n"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("START{\n1. C2.5 {[%clk 1:29:30]} 1... H8+7 {[%clk 1:29:15]} *\n}END\n"),
+        "{}",
+        run.stdout
+    );
+    let path = std::env::temp_dir().join(format!("arbiter-wxf-{}.wxf", std::process::id()));
+    std::fs::write(&path, &run.stdout).expect("written");
+    let back = common::arbiter(&["play", "xiangqi", "--pgn", path.to_str().expect("UTF-8"), "--json"]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(back.code, Some(0), "{}", back.stderr);
+    let v: serde_json::Value = serde_json::from_str(&back.stdout).expect("JSON");
+    let direct = common::arbiter(&["play", "xiangqi", "h3e3", "h10g8", "--json"]);
+    let d: serde_json::Value = serde_json::from_str(&direct.stdout).expect("JSON");
+    assert_eq!(v["position"], d["position"]);
+    assert_eq!(
+        (v["clocks"]["red"].as_f64(), v["clocks"]["black"].as_f64()),
+        (Some(5370.0), Some(5355.0))
+    );
+}

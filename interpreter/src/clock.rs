@@ -163,6 +163,122 @@ impl Clocks {
     }
 }
 
+/// A move's time as a game record gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stamp {
+    /// The mover's time left after the move (PGN `[%clk 1:29:55]`, SGF `BL`/`WL`).
+    Left(u64),
+    /// The time the move took (PGN `[%emt 0:00:05]`).
+    Spent(u64),
+    /// In byo-yomi after the move: the time left in the period and the periods left (SGF `BL`
+    /// with `OB`, `WL` with `OW`).
+    Overtime { left_ms: u64, periods: u32 },
+}
+
+/// `h:mm:ss`, `m:ss` or `s`, each with an optional fraction (`0:00:05.3`), as milliseconds.
+pub fn parse_hms(text: &str) -> Option<u64> {
+    let mut ms = 0f64;
+    let parts: Vec<&str> = text.trim().split(':').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    for (i, p) in parts.iter().enumerate() {
+        let last = i + 1 == parts.len();
+        let v: f64 = if last { p.parse().ok()? } else { f64::from(p.parse::<u32>().ok()?) };
+        if !(v.is_finite() && v >= 0.0) {
+            return None;
+        }
+        ms = ms * 60.0 + v;
+    }
+    let ms = (ms * 1000.0).round();
+    (ms <= MAX_TIME_MS as f64).then_some(ms as u64)
+}
+
+/// Milliseconds as `h:mm:ss`, with tenths when the time is not whole seconds (`0:00:05.3`).
+pub fn write_hms(ms: u64) -> String {
+    let (h, m, s) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60);
+    let tenths = ms % 1000 / 100;
+    if ms % 1000 == 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{h}:{m:02}:{s:02}.{tenths}")
+    }
+}
+
+/// The clock command in a PGN comment: `[%clk …]` (time left) or else `[%emt …]` (time spent).
+pub fn stamp_in_comment(comment: &str) -> Option<Stamp> {
+    let value = |cmd: &str| {
+        let at = comment.find(cmd)? + cmd.len();
+        let rest = &comment[at..];
+        let end = rest.find(']')?;
+        parse_hms(&rest[..end])
+    };
+    value("[%clk ").map(Stamp::Left).or_else(|| value("[%emt ").map(Stamp::Spent))
+}
+
+impl Clocks {
+    /// The time a move by `side` took, from what a record says of it: given, or the difference
+    /// between the time the player had (with what the move itself earns: an increment, the next
+    /// stage's time) and what the record says was left after it.
+    pub fn spent_for(&self, side: usize, stamp: Stamp) -> u64 {
+        match stamp {
+            Stamp::Spent(ms) => ms,
+            // The main time, then each period lost in full; a move within a period costs nothing
+            // of it, so 1 ms past the lost ones stands for the time spent in the period kept.
+            Stamp::Overtime { periods, .. } => {
+                let c = &self.sides[side];
+                let period = self.control.byoyomi.map_or(0, |(_, p)| p);
+                let main = if c.in_byoyomi { 0 } else { c.left_ms };
+                let lost = u64::from(c.periods_left.saturating_sub(periods));
+                main + lost * period + 1
+            }
+            Stamp::Left(after) => {
+                let mut free = self.clone();
+                let _ = free.spend(side, 0);
+                let c = &free.sides[side];
+                let had = if c.in_byoyomi {
+                    self.control.byoyomi.map_or(0, |(_, p)| p)
+                } else {
+                    c.left_ms
+                };
+                had.saturating_sub(after)
+            }
+        }
+    }
+
+    /// The time `side` has left now: main time, or the current period in byo-yomi.
+    pub fn left_ms(&self, side: usize) -> u64 {
+        let c = &self.sides[side];
+        match (c.in_byoyomi, c.periods_left) {
+            (true, 0) => 0,
+            (true, _) => self.control.byoyomi.map_or(0, |(_, p)| p),
+            (false, _) => c.left_ms,
+        }
+    }
+}
+
+/// A game's clock as a record writes it: the control, and for each move of the main line the
+/// mover's time left after it and, in byo-yomi, the periods left.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timing {
+    pub control: TimeControl,
+    /// `(milliseconds left, byo-yomi periods left if in byo-yomi)` after each move, in order.
+    pub after: Vec<(u64, Option<u32>)>,
+}
+
+/// An SGF `OT` value Arbiter understands: `5x30 byo-yomi` (periods × seconds).
+pub fn parse_sgf_overtime(text: &str) -> Option<(u32, u64)> {
+    let t = text.trim().to_ascii_lowercase();
+    let (spec, kind) = t.split_once(char::is_whitespace)?;
+    if !kind.trim().starts_with("byo") {
+        return None;
+    }
+    let (n, secs) = spec.split_once('x')?;
+    let n: u32 = n.parse().ok().filter(|&n| n > 0 && n <= 1000)?;
+    let ms = seconds_ms(secs, "OT").ok().filter(|&ms| ms > 0)?;
+    Some((n, ms))
+}
+
 /// Charges `game`'s side to move for a move that took `spent_ms`, before the move is made. Past
 /// what the player had, its flag falls ([`Game::flag_fall`](crate::game::Game::flag_fall)) and
 /// `true` is returned: the move is not to be made, and the ruleset's `flag fallen` rules decide.
@@ -459,5 +575,51 @@ mod tests {
         for bad in ["40/", "x/300", "300:40/60x", "0/300", "*180", "300:40/300", "1e30"] {
             assert!(parse_pgn_time_control(bad).is_err(), "{bad} is refused");
         }
+    }
+
+    #[test]
+    fn record_times_read_and_write() {
+        assert_eq!(parse_hms("1:29:55"), Some(5_395_000));
+        assert_eq!(parse_hms("0:00:05.3"), Some(5_300));
+        assert_eq!(parse_hms("2:05"), Some(125_000));
+        assert_eq!(parse_hms("12.5"), Some(12_500));
+        for bad in ["", "a:00", "1:2:3:4", "-1", "1:-2:00", "99999999:00:00"] {
+            assert_eq!(parse_hms(bad), None, "{bad}");
+        }
+        assert_eq!(write_hms(5_395_000), "1:29:55");
+        assert_eq!(write_hms(5_300), "0:00:05.3");
+        assert_eq!(stamp_in_comment(" [%clk 0:02:58.4] good move"), Some(Stamp::Left(178_400)));
+        assert_eq!(stamp_in_comment("[%emt 0:00:07] [%eval 0.3]"), Some(Stamp::Spent(7_000)));
+        assert_eq!(stamp_in_comment("[%clk 0:02"), None);
+        assert_eq!(parse_sgf_overtime("5x30 byo-yomi"), Some((5, 30 * S)));
+        assert_eq!(parse_sgf_overtime("25/600 Canadian"), None);
+    }
+
+    /// What a record says was left after a move gives the time the move took: the increment and
+    /// a stage's new time count as earned by the move, and in byo-yomi the periods lost.
+    #[test]
+    fn the_time_a_move_took_follows_from_the_time_left_after_it() {
+        let mut s = stage(None, 3 * MIN, false);
+        s.increment_ms = 2 * S;
+        let clocks = Clocks::new(&control(vec![s], None));
+        assert_eq!(clocks.spent_for(0, Stamp::Left(3 * MIN - 8 * S)), 10 * S);
+        assert_eq!(clocks.spent_for(0, Stamp::Spent(4 * S)), 4 * S);
+        let c = control(vec![stage(Some(2), MIN, false), stage(None, MIN, false)], None);
+        let mut clocks = Clocks::new(&c);
+        clocks.spend(1, 10 * S).expect("in time");
+        // The second move ends the first stage: the next minute comes with it.
+        assert_eq!(clocks.spent_for(1, Stamp::Left(MIN + 30 * S)), 20 * S);
+        let go = control(vec![stage(None, MIN, false)], Some((3, 30 * S)));
+        let clocks = Clocks::new(&go);
+        let spent = clocks.spent_for(
+            0,
+            Stamp::Overtime {
+                left_ms: 30 * S,
+                periods: 2,
+            },
+        );
+        let mut after = clocks.clone();
+        after.spend(0, spent).expect("in time");
+        assert_eq!((after.sides[0].in_byoyomi, after.sides[0].periods_left), (true, 2));
     }
 }

@@ -123,6 +123,14 @@ enum Command {
         /// `e2e4@12.5`; a flag falls when a move takes more than the player has.
         #[arg(long, value_name = "NAME|TIMECONTROL")]
         clock: Option<String>,
+        /// Write the game as a record: PGN (moves in the ruleset's notation), WXF, SGF (games
+        /// that place stones) or the final FEN; with the record's variations, and on a clock the
+        /// time control and each move's time left. On standard output unless `--out` is given.
+        #[arg(long, value_name = "FORMAT", value_parser = ["pgn", "wxf", "sgf", "fen"])]
+        write: Option<String>,
+        /// The file `--write` writes (never over an existing one).
+        #[arg(long, value_name = "FILE", requires = "write")]
+        out: Option<PathBuf>,
         moves: Vec<String>,
     },
     /// Play MOVE... and explain the ruling on the last one: legal or not, why, and the clause.
@@ -438,6 +446,8 @@ fn run(cmd: Command) -> Result<(), Failure> {
             sgf: sgf_file,
             dead,
             clock,
+            write,
+            out,
             moves,
         } => {
             // A record is read before the ruleset is loaded: an SGF record sets the board size and komi.
@@ -477,11 +487,21 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 }
                 _ => (common.fen.clone(), moves),
             };
-            let control = match &clock {
-                Some(text) => Some(time_control(&e, text)?),
-                None => None,
+            // A record's clock: its control unless `--clock` gives one, and its moves' times.
+            if let Some(rec) = &record {
+                for n in &rec.notes {
+                    eprintln!("note: {n}");
+                }
+            }
+            let control = match (&clock, record.as_ref().and_then(|r| r.control.clone())) {
+                (Some(text), _) => Some(time_control(&e, text)?),
+                (None, from_record) => from_record,
             };
-            let (mut game, clocks) = play_on_clock(&e, fen.as_deref(), &moves, json, control.as_ref())?;
+            let stamps = record.as_ref().map(|r| r.stamps.clone()).unwrap_or_default();
+            if control.is_none() && stamps.iter().any(Option::is_some) {
+                eprintln!("note: the record's move times are not used: it states no time control (give --clock)");
+            }
+            let (mut game, clocks, after) = play_on_clock(&e, fen.as_deref(), &moves, &stamps, json, control.as_ref())?;
             let board = &e.rules().board;
             let mut squares = Vec::new();
             for d in &dead {
@@ -492,6 +512,15 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 }
             }
             game.set_dead(squares);
+            if let Some(format) = &write {
+                let branches = record.as_ref().map(|r| r.variations.clone()).unwrap_or_default();
+                let timing = clocks.as_ref().map(|c| arbiter::clock::Timing {
+                    control: c.control.clone(),
+                    after,
+                });
+                let tags = record.as_ref().map(|r| r.tags.clone()).unwrap_or_default();
+                return write_record(&game, format, &tags, &branches, timing.as_ref(), out.as_deref());
+            }
             report(&game, clocks.as_ref(), json);
             Ok(())
         }
@@ -872,7 +901,50 @@ fn read_record(path: &Path, format: Format) -> Result<GameRecord, Failure> {
 }
 
 fn play_line(engine: &Engine, fen: Option<&str>, moves: &[String], json: bool) -> Result<Game, Failure> {
-    play_on_clock(engine, fen, moves, json, None).map(|(g, _)| g)
+    play_on_clock(engine, fen, moves, &[], json, None).map(|(g, _, _)| g)
+}
+
+/// `play --write`: the game as a record in `format`, on standard output or in a new file `out`.
+fn write_record(
+    game: &Game,
+    format: &str,
+    tags: &[(String, String)],
+    branches: &[arbiter::notation::variation::Branch],
+    timing: Option<&arbiter::clock::Timing>,
+    out: Option<&Path>,
+) -> Result<(), Failure> {
+    let (text, notes) = match format {
+        "fen" => (format!("{}\n", game.current().fen()), Vec::new()),
+        "sgf" if !game.current().chain_game() => {
+            return Err(Failure::input(
+                "--write sgf: SGF records games that place stones and capture chains; use pgn".to_string(),
+            ));
+        }
+        "sgf" => arbiter::notation::sgf::write_timed(game, branches, timing),
+        "wxf" => arbiter::notation::record::write_wxf(game, tags, branches, timing),
+        _ => arbiter::notation::pgn::write_timed(game, tags, branches, timing),
+    };
+    for n in notes {
+        eprintln!("note: {n}");
+    }
+    match out {
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+        Some(path) => {
+            use std::io::Write as _;
+            let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|err| {
+                if err.kind() == std::io::ErrorKind::AlreadyExists {
+                    Failure::input(format!("--out {}: the file exists; nothing was overwritten", path.display()))
+                } else {
+                    Failure::input(format!("--out {}: {err}", path.display()))
+                }
+            })?;
+            f.write_all(text.as_bytes())
+                .map_err(|err| Failure::input(format!("--out {}: {err}", path.display())))
+        }
+    }
 }
 
 /// The time control `--clock` names: one of the ruleset's, or a PGN `TimeControl` value.
@@ -883,13 +955,20 @@ fn time_control(engine: &Engine, text: &str) -> Result<arbiter::clock::TimeContr
 /// [`play_line`] on a clock: each move's time (`@seconds`, none counts as 0) is charged to its
 /// player before the move is made; a move that takes more than the player has is not made, and the
 /// flag falls (the game's end rules with `flag fallen` rule on it).
+///
+/// `stamps[i]`, a record's time for move `i` (left after it, or spent), counts where the move
+/// carries no `@seconds`. Also returns each move's clock after it: the mover's time left and, in
+/// byo-yomi, the periods left.
+#[allow(clippy::type_complexity)]
 fn play_on_clock(
     engine: &Engine,
     fen: Option<&str>,
     moves: &[String],
+    stamps: &[Option<arbiter::clock::Stamp>],
     json: bool,
     control: Option<&arbiter::clock::TimeControl>,
-) -> Result<(Game, Option<arbiter::clock::Clocks>), Failure> {
+) -> Result<(Game, Option<arbiter::clock::Clocks>, Vec<(u64, Option<u32>)>), Failure> {
+    let mut after = Vec::new();
     let start = start(engine, fen)?;
     let mut game = Game::new(engine.clone(), start);
     let mut clocks = control.map(arbiter::clock::Clocks::new);
@@ -924,9 +1003,11 @@ fn play_on_clock(
         match found {
             // On a clock, a legal move's time is charged first: past the player's time it is not made.
             Ok(_)
-                if clocks
-                    .as_mut()
-                    .is_some_and(|c| arbiter::clock::charge(c, &mut game, spent.unwrap_or(0))) =>
+                if clocks.as_mut().is_some_and(|c| {
+                    let side = game.current().side_to_move().index();
+                    let from_record = stamps.get(i).copied().flatten().map(|st| c.spent_for(side, st));
+                    arbiter::clock::charge(c, &mut game, spent.or(from_record).unwrap_or(0))
+                }) =>
             {
                 if game.outcome().status == arbiter::game::Status::Ongoing {
                     return Err(Failure::input(format!(
@@ -935,7 +1016,14 @@ fn play_on_clock(
                     )));
                 }
             }
-            Ok(m) => game.play(m),
+            Ok(m) => {
+                if let Some(c) = &clocks {
+                    let side = game.current().side_to_move().index();
+                    let periods = c.sides[side].in_byoyomi.then_some(c.sides[side].periods_left);
+                    after.push((c.left_ms(side), periods));
+                }
+                game.play(m);
+            }
             Err(ill) => {
                 let ply = i + 1;
                 let _ = json;
@@ -948,7 +1036,7 @@ fn play_on_clock(
             }
         }
     }
-    Ok((game, clocks))
+    Ok((game, clocks, after))
 }
 
 fn report(game: &Game, clocks: Option<&arbiter::clock::Clocks>, json: bool) {

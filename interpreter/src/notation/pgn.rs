@@ -12,6 +12,7 @@
 use super::cursor::Cursor;
 use thiserror::Error;
 
+use crate::clock::{Stamp, Timing, stamp_in_comment, write_hms, write_pgn_time_control};
 use crate::game::{Game, Move};
 use crate::model::Side;
 use crate::notation;
@@ -30,6 +31,9 @@ pub struct Record {
     pub result: Option<String>,
     /// The variations, hanging off the main line's moves they replace.
     pub variations: Vec<Branch>,
+    /// Each main-line move's time from the comment after it (`[%clk …]`, `[%emt …]`), if given;
+    /// as long as `moves`.
+    pub stamps: Vec<Option<Stamp>>,
 }
 
 impl Record {
@@ -105,7 +109,13 @@ pub fn parse(text: &str) -> Result<Record, PgnError> {
                 }
                 rec.tags.push((name, value));
             }
-            '{' => c.comment()?,
+            '{' => {
+                let comment = c.comment()?;
+                if let (Some(stamp), Some(last)) = (stamp_in_comment(&comment), rec.moves.len().checked_sub(1)) {
+                    rec.stamps.resize(rec.moves.len(), None);
+                    rec.stamps[last] = Some(stamp);
+                }
+            }
             '}' => return Err(at.error(PgnProblem::UnopenedComment)),
             ';' => c.skip_line(),
             '%' if c.column == 1 => c.skip_line(),
@@ -138,6 +148,7 @@ pub fn parse(text: &str) -> Result<Record, PgnError> {
             }
         }
     }
+    rec.stamps.resize(rec.moves.len(), None);
     Ok(rec)
 }
 
@@ -157,6 +168,12 @@ pub fn write(game: &Game, tags: &[(String, String)]) -> String {
 /// branch at the end of the main line continues it. Also returns notes on branch moves that are not
 /// legal where they stand (the branch is cut there).
 pub fn write_tree(game: &Game, tags: &[(String, String)], branches: &[Branch]) -> (String, Vec<String>) {
+    write_timed(game, tags, branches, None)
+}
+
+/// As [`write_tree`], on a clock: the control as the `TimeControl` tag (unless `tags` give one),
+/// and after each main-line move the mover's time left as a `{[%clk h:mm:ss]}` comment.
+pub fn write_timed(game: &Game, tags: &[(String, String)], branches: &[Branch], timing: Option<&Timing>) -> (String, Vec<String>) {
     let result = game
         .outcome()
         .result()
@@ -183,6 +200,11 @@ pub fn write_tree(game: &Game, tags: &[(String, String)], branches: &[Branch]) -
             push_tag(&mut out, name, value);
         }
     }
+    if let Some(t) = timing
+        && given("TimeControl").is_none()
+    {
+        push_tag(&mut out, "TimeControl", &write_pgn_time_control(&t.control));
+    }
     let start = &game.positions()[0];
     let start_fen = start.fen();
     if start_fen != game.engine().start().fen() {
@@ -195,7 +217,10 @@ pub fn write_tree(game: &Game, tags: &[(String, String)], branches: &[Branch]) -
     let mut notes = Vec::new();
     let line = variation::normalize(variation::resolve(&mut g, game.moves(), branches, &mut notes, ""));
     let mut words = Vec::new();
-    line_words(&mut g, &line, &mut words);
+    let clk: Vec<Option<u64>> = timing
+        .map(|t| t.after.iter().map(|(ms, _)| Some(*ms)).collect())
+        .unwrap_or_default();
+    line_words(&mut g, &line, &mut words, &clk);
     words.push(result);
     let mut line_len = 0;
     let mut glue = false;
@@ -218,8 +243,9 @@ pub fn write_tree(game: &Game, tags: &[(String, String)], branches: &[Branch]) -
 
 /// The movetext words of `line` from `g`'s position (left as it was): move numbers, moves, and each
 /// variation in `(` `)` after the move it replaces. A move by the second player gets its number
-/// (`3...`) at the start of a line and after a variation.
-fn line_words(g: &mut Game, line: &Line, words: &mut Vec<String>) {
+/// (`3...`) at the start of a line and after a variation. `clk[i]`, if given, is written after
+/// move `i` as a `[%clk]` comment.
+fn line_words(g: &mut Game, line: &Line, words: &mut Vec<String>, clk: &[Option<u64>]) {
     let mut numbered = false;
     let mut branches = line.branches.iter().peekable();
     for (i, &m) in line.moves.iter().enumerate() {
@@ -231,9 +257,13 @@ fn line_words(g: &mut Game, line: &Line, words: &mut Vec<String>) {
         }
         words.push(notation::written(pos, m));
         numbered = true;
+        if let Some(Some(ms)) = clk.get(i) {
+            words.push(format!("{{[%clk {}]}}", write_hms(*ms)));
+            numbered = false;
+        }
         while let Some((_, l)) = branches.next_if(|(at, _)| *at == i) {
             words.push("(".to_string());
-            line_words(g, l, words);
+            line_words(g, l, words, &[]);
             words.push(")".to_string());
             numbered = false;
         }
@@ -313,14 +343,15 @@ impl Cursor {
             }
         }
     }
-    /// `{ ... }`, from its `{`.
-    fn comment(&mut self) -> Result<(), PgnError> {
+    /// `{ ... }`, from its `{`: the text between the braces.
+    fn comment(&mut self) -> Result<String, PgnError> {
         let at = self.at();
         self.bump();
+        let mut text = String::new();
         loop {
             match self.bump() {
-                Some('}') => return Ok(()),
-                Some(_) => {}
+                Some('}') => return Ok(text),
+                Some(c) => text.push(c),
                 None => return Err(at.error(PgnProblem::UnterminatedComment)),
             }
         }
@@ -351,7 +382,9 @@ impl Cursor {
                         branches.push(Branch { at, moves: m, branches: b });
                     }
                 }
-                Some('{') => self.comment()?,
+                Some('{') => {
+                    self.comment()?;
+                }
                 Some('}') => return Err(at.error(PgnProblem::UnopenedComment)),
                 Some(';') => self.skip_line(),
                 Some('%') if self.column == 1 => self.skip_line(),

@@ -11,6 +11,7 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::clock::{Stamp, TimeControl};
 use crate::game::{Engine, Game, Position, Ruling, Status};
 use crate::notation::variation::{self, Branch};
 use crate::notation::{find, pgn, sgf};
@@ -64,6 +65,12 @@ pub struct GameRecord {
     pub result: Option<String>,
     /// The variations, as written, hanging off the main line's moves they replace.
     pub variations: Vec<Branch>,
+    /// The time control the record states (PGN `TimeControl`, SGF `TM` and `OT`).
+    pub control: Option<TimeControl>,
+    /// Each main-line move's time (PGN `[%clk]`/`[%emt]`, SGF `BL`/`WL`), if given; as long as `moves`.
+    pub stamps: Vec<Option<Stamp>>,
+    /// What the reader skipped, in words (a `TimeControl` it cannot read, an `OT` it does not know).
+    pub notes: Vec<String>,
 }
 
 /// Why a record could not be read or set up, and where when the reader knows.
@@ -154,13 +161,21 @@ pub fn read(text: &str, format: Format) -> Result<GameRecord, RecordError> {
             if let Some(k) = game.komi {
                 tags.push(("KM".to_string(), k.to_string()));
             }
+            let notes = game
+                .overtime_unread
+                .iter()
+                .map(|ot| format!("OT[{ot}]: only byo-yomi (`5x30 byo-yomi`) is read; the clock has main time only"))
+                .collect();
             Ok(GameRecord {
                 format,
                 tags,
+                control: game.control.clone(),
+                stamps: game.stamps.clone(),
                 start: RecordStart::Sgf(game),
                 moves,
                 result: None,
                 variations,
+                notes,
             })
         }
     }
@@ -179,6 +194,17 @@ fn read_pgn(text: &str, line_offset: usize, mut tags: Vec<(String, String)>, for
         .result
         .or_else(|| tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("RESULT")).map(|(_, v)| v.clone()));
     tags.extend(rec.tags);
+    let mut notes = Vec::new();
+    let control = match tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("TimeControl")) {
+        None => None,
+        Some((_, v)) => match crate::clock::parse_pgn_time_control(v) {
+            Ok(c) => c,
+            Err(e) => {
+                notes.push(format!("{e}: the game is read without a clock"));
+                None
+            }
+        },
+    };
     Ok(GameRecord {
         format,
         tags,
@@ -186,6 +212,9 @@ fn read_pgn(text: &str, line_offset: usize, mut tags: Vec<(String, String)>, for
         moves: rec.moves,
         result,
         variations: rec.variations,
+        control,
+        stamps: rec.stamps,
+        notes,
     })
 }
 
@@ -312,4 +341,69 @@ pub fn play_line<S: AsRef<str>>(game: &mut Game, moves: &[S]) -> Result<(), Stop
         }
     }
     Ok(())
+}
+
+/// Writes a game as a WXF file: `FORMAT WXF`, the header lines (`GAME`, `RED`, `BLACK`, `DATE`,
+/// `RESULT`, `FEN` when the game does not start from the setup, then the other `tags`), and the
+/// movetext of [`pgn::write_timed`] (WXF moves for a ruleset whose notation is WXF) between
+/// `START{` and `}END`. Also returns the writer's notes on variations cut short.
+pub fn write_wxf(
+    game: &Game,
+    tags: &[(String, String)],
+    branches: &[Branch],
+    timing: Option<&crate::clock::Timing>,
+) -> (String, Vec<String>) {
+    let (pgn_text, notes) = pgn::write_timed(game, tags, branches, timing);
+    let (head, movetext) = pgn_text.split_once("\n\n").unwrap_or(("", pgn_text.as_str()));
+    let pgn_tag = |name: &str| {
+        head.lines().find_map(|l| {
+            let rest = l.strip_prefix('[')?.strip_suffix(']')?;
+            let (n, v) = rest.split_once(' ')?;
+            (n == name).then(|| v.trim_matches('"').replace("\\\"", "\"").replace("\\\\", "\\"))
+        })
+    };
+    let mut out = String::from("FORMAT WXF\n");
+    let given = |name: &str| tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
+    let line = |out: &mut String, key: &str, value: Option<String>| {
+        if let Some(v) = value.filter(|v| !v.is_empty() && v != "?") {
+            out.push_str(&format!("{key} {}\n", v.replace('\n', " ")));
+        }
+    };
+    line(&mut out, "GAME", given("GAME").or_else(|| given("Event")));
+    line(&mut out, "RED", given("RED").or_else(|| given("White")));
+    line(&mut out, "BLACK", given("BLACK").or_else(|| given("Black")));
+    line(
+        &mut out,
+        "DATE",
+        given("DATE").or_else(|| given("Date")).filter(|d| d != "????.??.??"),
+    );
+    line(&mut out, "RESULT", pgn_tag("Result"));
+    line(&mut out, "FEN", pgn_tag("FEN"));
+    line(&mut out, "TIMECONTROL", pgn_tag("TimeControl"));
+    let known = [
+        "GAME",
+        "Event",
+        "RED",
+        "White",
+        "BLACK",
+        "Black",
+        "DATE",
+        "Date",
+        "RESULT",
+        "Result",
+        "FEN",
+        "SetUp",
+        "FORMAT",
+        "TimeControl",
+        "TIMECONTROL",
+    ];
+    for (name, value) in tags {
+        if !known.iter().any(|k| k.eq_ignore_ascii_case(name)) && !name.contains(char::is_whitespace) {
+            line(&mut out, &name.to_ascii_uppercase(), Some(value.clone()));
+        }
+    }
+    out.push_str("START{\n");
+    out.push_str(movetext.trim_end());
+    out.push_str("\n}END\n");
+    (out, notes)
 }

@@ -13,6 +13,7 @@
 
 use super::cursor::Cursor;
 use super::variation::{self, Branch, Line, MAX_DEPTH};
+use crate::clock::{Stamp, TimeControl, Timing};
 use thiserror::Error;
 
 use crate::game::{Game, MoveKind, Status};
@@ -108,6 +109,12 @@ pub struct SgfGame {
     pub size_at: (usize, usize),
     /// The variations off the main line (their setup properties are not read).
     pub variations: Vec<SgfVariation>,
+    /// `TM`, the main time, and `OT` when it is byo-yomi (`5x30 byo-yomi`): the game's control.
+    pub control: Option<TimeControl>,
+    /// `OT` as written when Arbiter does not understand it.
+    pub overtime_unread: Option<String>,
+    /// Each main-line move's `BL`/`WL` (time left after it), if given; as long as `moves`.
+    pub stamps: Vec<Option<Stamp>>,
 }
 
 /// Why a record could not be read, and where.
@@ -145,6 +152,10 @@ pub enum SgfErrorKind {
     Komi(String),
     #[error("HA[{0}]: expected a number of handicap stones")]
     Handicap(String),
+    #[error("`{0}` is not a number of seconds")]
+    Time(String),
+    #[error("`{0}` is not a number of byo-yomi periods")]
+    Periods(String),
     #[error("`{value}` is not a point of a {size} × {size} board")]
     Point { value: String, size: usize },
     #[error("PL[{0}]: expected B or W")]
@@ -263,6 +274,10 @@ struct Raw {
     to_play: Option<Value>,
     /// Line 0 is the main line (its moves are `moves`); the others are variations.
     lines: Vec<RawLine>,
+    main_time: Option<Value>,
+    overtime: Option<Value>,
+    /// `(index into moves, BL/WL value, OB/OW value)`.
+    left: Vec<(usize, Value, Option<Value>)>,
 }
 
 /// Reads the first game of an SGF collection: its main line (the first variation at each branch)
@@ -400,11 +415,19 @@ pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
 /// Off the main line only moves are kept, in line `branch` of [`Raw::lines`].
 fn node(cur: &mut Cursor, raw: &mut Raw, main: bool, branch: usize) -> Result<(), SgfError> {
     let mut moved: Option<(usize, usize)> = None;
+    // `BL`/`WL`: the time left after this node's move, in any order with it.
+    let mut left: Option<Value> = None;
+    let mut periods: Option<Value> = None;
     loop {
         cur.skip_space();
         match cur.peek() {
             Some(c) if c.is_ascii_alphabetic() => {}
-            _ => return Ok(()),
+            _ => {
+                if let (Some(v), Some(_), true) = (left, moved, main) {
+                    raw.left.push((raw.moves.len() - 1, v, periods));
+                }
+                return Ok(());
+            }
         }
         let (line, column) = (cur.line, cur.column);
         // FF[1-3] allowed lowercase letters in identifiers (`AddBlack`); only capitals count.
@@ -459,6 +482,10 @@ fn node(cur: &mut Cursor, raw: &mut Raw, main: bool, branch: usize) -> Result<()
                 return Err(at(first, SgfErrorKind::Format(first.text.clone())));
             }
             "SZ" => raw.size = Some(one()),
+            "TM" => raw.main_time = Some(one()),
+            "OT" => raw.overtime = Some(one()),
+            "BL" | "WL" => left = Some(one()),
+            "OB" | "OW" => periods = Some(one()),
             "KM" => raw.komi = Some(one()),
             "HA" => raw.handicap = Some(one()),
             "PL" if raw.moves.is_empty() => raw.to_play = Some(one()),
@@ -573,6 +600,55 @@ fn resolve(raw: Raw) -> Result<SgfGame, SgfError> {
     }
     let moves = sgf_moves(&raw.moves, size)?;
     let variations = variations_of(&raw, 0, size)?;
+    let mut stamps = vec![None; moves.len()];
+    for (i, v, periods) in &raw.left {
+        let left_ms = match v.text.trim().parse::<f64>() {
+            Ok(secs) if secs.is_finite() && secs >= 0.0 && secs * 1000.0 <= crate::clock::MAX_TIME_MS as f64 => {
+                (secs * 1000.0).round() as u64
+            }
+            _ => return Err(at(v, SgfErrorKind::Time(v.text.clone()))),
+        };
+        stamps[*i] = Some(match periods {
+            None => Stamp::Left(left_ms),
+            Some(p) => match p.text.trim().parse::<u32>() {
+                Ok(periods) => Stamp::Overtime { left_ms, periods },
+                Err(_) => return Err(at(p, SgfErrorKind::Periods(p.text.clone()))),
+            },
+        });
+    }
+    let mut overtime_unread = None;
+    let control = match &raw.main_time {
+        None => None,
+        Some(v) => {
+            let secs: f64 = v.text.trim().parse().map_err(|_| at(v, SgfErrorKind::Time(v.text.clone())))?;
+            if !(secs.is_finite() && secs >= 0.0 && secs * 1000.0 <= crate::clock::MAX_TIME_MS as f64) {
+                return Err(at(v, SgfErrorKind::Time(v.text.clone())));
+            }
+            let byoyomi = raw.overtime.as_ref().and_then(|o| {
+                let read = crate::clock::parse_sgf_overtime(&o.text);
+                if read.is_none() {
+                    overtime_unread = Some(o.text.clone());
+                }
+                read
+            });
+            let mut name = format!("TM[{}]", v.text.trim());
+            if let Some(o) = &raw.overtime {
+                name.push_str(&format!(" OT[{}]", o.text.trim()));
+            }
+            Some(TimeControl {
+                name,
+                stages: vec![crate::clock::Stage {
+                    moves: None,
+                    time_ms: (secs * 1000.0).round() as u64,
+                    increment_ms: 0,
+                    delay_ms: 0,
+                    repeat: false,
+                }],
+                byoyomi,
+                cite: None,
+            })
+        }
+    };
     Ok(SgfGame {
         size,
         komi,
@@ -583,6 +659,9 @@ fn resolve(raw: Raw) -> Result<SgfGame, SgfError> {
         to_play,
         size_at,
         variations,
+        control,
+        overtime_unread,
+        stamps,
     })
 }
 
@@ -787,6 +866,13 @@ pub fn write(game: &Game) -> String {
 /// of the main line continues it. Also returns notes on branch moves that are not legal where they
 /// stand (the branch is cut there).
 pub fn write_tree(game: &Game, branches: &[Branch]) -> (String, Vec<String>) {
+    write_timed(game, branches, None)
+}
+
+/// As [`write_tree`], on a clock: `TM` (the first stage's time), `OT` for byo-yomi (`5x30
+/// byo-yomi`), and on each main-line move the mover's time left (`BL`/`WL`, seconds) and, in
+/// byo-yomi, the periods left (`OB`/`OW`).
+pub fn write_timed(game: &Game, branches: &[Branch], timing: Option<&Timing>) -> (String, Vec<String>) {
     let rules = game.engine().rules();
     let b = &rules.board;
     let start = &game.positions()[0];
@@ -842,19 +928,29 @@ pub fn write_tree(game: &Game, branches: &[Branch]) -> (String, Vec<String>) {
     if start.side_to_move() == Side::SECOND {
         s.push_str("PL[W]");
     }
+    if let Some(t) = timing {
+        let secs = |ms: u64| format!("{}", ms as f64 / 1000.0);
+        s.push_str(&format!("TM[{}]", secs(t.control.stages.first().map_or(0, |st| st.time_ms))));
+        if let Some((n, p)) = t.control.byoyomi {
+            s.push_str(&format!("OT[{n}x{} byo-yomi]", secs(p)));
+        }
+    }
     let mut g = Game::new(game.engine().clone(), start.clone());
     let mut notes = Vec::new();
     let line = variation::normalize(variation::resolve(&mut g, game.moves(), branches, &mut notes, ""));
-    write_line(&mut g, &line, &pt, &mut s);
+    let after = timing.map(|t| t.after.as_slice()).unwrap_or_default();
+    write_line(&mut g, &line, &pt, after, &mut s);
     s.push_str(")\n");
     (s, notes)
 }
 
 /// The nodes of `line` from `g`'s position (left as it was): one per move up to the first move with
 /// variations, then the rest of the line and each variation as game trees of their own.
-fn write_line(g: &mut Game, line: &Line, pt: &dyn Fn(usize) -> String, s: &mut String) {
+///
+/// `after[i]` (the main line's clock after move `i`) is written on move `i`'s node.
+fn write_line(g: &mut Game, line: &Line, pt: &dyn Fn(usize) -> String, after: &[(u64, Option<u32>)], s: &mut String) {
     let split = line.branches.first().map_or(line.moves.len(), |(at, _)| *at);
-    for &m in &line.moves[..split] {
+    for (i, &m) in line.moves[..split].iter().enumerate() {
         let who = if g.current().side_to_move() == Side::FIRST { "B" } else { "W" };
         let value = match m.kind {
             MoveKind::Pass => String::new(),
@@ -864,6 +960,12 @@ fn write_line(g: &mut Game, line: &Line, pt: &dyn Fn(usize) -> String, s: &mut S
             s.push('\n');
         }
         s.push_str(&format!(";{who}[{value}]"));
+        if let Some((ms, periods)) = after.get(i) {
+            s.push_str(&format!("{who}L[{}]", *ms as f64 / 1000.0));
+            if let Some(p) = periods {
+                s.push_str(&format!("O{who}[{p}]"));
+            }
+        }
         g.play(m);
     }
     if split < line.moves.len() {
@@ -877,11 +979,11 @@ fn write_line(g: &mut Game, line: &Line, pt: &dyn Fn(usize) -> String, s: &mut S
                 .collect(),
         };
         s.push_str("\n(");
-        write_line(g, &rest, pt, s);
+        write_line(g, &rest, pt, after.get(split..).unwrap_or_default(), s);
         s.push(')');
         for (_, l) in line.branches.iter().filter(|(at, _)| *at == split) {
             s.push_str("\n(");
-            write_line(g, l, pt, s);
+            write_line(g, l, pt, &[], s);
             s.push(')');
         }
     }
