@@ -198,7 +198,7 @@ pub fn parse_hms(text: &str) -> Option<u64> {
 pub fn write_hms(ms: u64) -> String {
     let (h, m, s) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60);
     let tenths = ms % 1000 / 100;
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{h}:{m:02}:{s:02}")
     } else {
         format!("{h}:{m:02}:{s:02}.{tenths}")

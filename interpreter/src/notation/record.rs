@@ -49,7 +49,7 @@ pub enum RecordStart {
     /// A FEN (PGN's `FEN` tag, a WXF file's `FEN` line).
     Fen(String),
     /// An SGF record's board: its size, setup stones and player to move.
-    Sgf(sgf::SgfGame),
+    Sgf(Box<sgf::SgfGame>),
 }
 
 /// A game record, read but not yet replayed.
@@ -171,7 +171,7 @@ pub fn read(text: &str, format: Format) -> Result<GameRecord, RecordError> {
                 tags,
                 control: game.control.clone(),
                 stamps: game.stamps.clone(),
-                start: RecordStart::Sgf(game),
+                start: RecordStart::Sgf(Box::new(game)),
                 moves,
                 result: None,
                 variations,
