@@ -512,8 +512,9 @@ fn the_editor_places_and_removes_pieces_and_gives_the_move_through_fen() {
     assert_eq!(fen(&app), "4k3/8/8/8/1Q6/8/8/4K3 w - - 0 1");
     let why = session(&app).edit_error.clone().expect("refused");
     assert!(why.contains("no white Pawn can ever stand on a1"), "{why}");
-    // By a click in edit mode, with the eraser.
+    // By a click in edit mode, with the eraser armed.
     app.world_mut().resource_mut::<Tools>().mode = Mode::Edit;
+    app.world_mut().resource_mut::<Tools>().brush = Some(sandbox::session::Brush::Erase);
     send(&mut app, Clicked(b4));
     assert_eq!(fen(&app), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     act(&mut app, Action::Edit(Edit::SideToMove(Side::SECOND)));

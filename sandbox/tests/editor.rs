@@ -1,0 +1,271 @@
+//! The referee's editor around the board: the palette stays where it was while lines come and go
+//! below it (in a low window, scrolled down to reach it), and the armed brush shows and is put down
+//! by a second click on it, Esc, a right-click, a click beside the board or leaving the editor.
+
+use arbiter::model::{KindId, Side};
+use bevy::prelude::*;
+use bevy_egui::egui;
+use sandbox::board::BoardLayout;
+use sandbox::input::{Button, Pointer};
+use sandbox::layout::Layout;
+use sandbox::session::{Action, Brush, Clicked, Edit, Mode, Session, Tools};
+
+/// The panel laid out frame after frame in one egui context (so its scrolling persists), as high
+/// as a window of `height`.
+struct Panel {
+    ctx: egui::Context,
+    height: f32,
+    events: Vec<egui::Event>,
+    auto: sandbox::replay::Autoplay,
+    list: sandbox::panel::ListState,
+    computer: sandbox::computer::Computer,
+    sim: sandbox::simulate::Simulation,
+}
+
+impl Panel {
+    fn new(height: f32) -> Panel {
+        Panel {
+            ctx: egui::Context::default(),
+            height,
+            events: Vec::new(),
+            auto: Default::default(),
+            list: Default::default(),
+            computer: Default::default(),
+            sim: Default::default(),
+        }
+    }
+
+    /// One frame with the events queued: every text drawn and where.
+    fn frame(&mut self, session: &Session, tools: &mut Tools) -> Vec<(String, egui::Pos2)> {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(sandbox::panel::PANEL_WIDTH, self.height),
+            )),
+            events: std::mem::take(&mut self.events),
+            ..Default::default()
+        };
+        let mut flipped = false;
+        let mut out = self.ctx.run_ui(input, |ui| {
+            sandbox::panel::contents(
+                ui,
+                session,
+                tools,
+                (&mut self.auto, &mut self.list),
+                Some(&mut flipped),
+                (&mut self.computer, &mut self.sim),
+                (&Default::default(), &mut String::new()),
+            );
+        });
+        // No renderer takes the font atlas here.
+        out.textures_delta.clear();
+        out.shapes
+            .into_iter()
+            .filter_map(|c| match c.shape {
+                egui::Shape::Text(t) => Some((t.galley.text().to_string(), t.pos)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A few frames (egui settles sizes and scrolling over more than one); the last one's texts.
+    fn settle(&mut self, session: &Session, tools: &mut Tools) -> Vec<(String, egui::Pos2)> {
+        for _ in 0..3 {
+            self.frame(session, tools);
+        }
+        self.frame(session, tools)
+    }
+
+    /// The mouse wheel turned far down over the panel.
+    fn scroll_down(&mut self) {
+        self.events.push(egui::Event::PointerMoved(egui::pos2(100.0, self.height / 2.0)));
+        self.events.push(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -10_000.0),
+            modifiers: egui::Modifiers::NONE,
+            phase: egui::TouchPhase::Move,
+        });
+    }
+
+    /// A left click at `at` (pressed in one frame, released in the next).
+    fn click(&mut self, session: &Session, tools: &mut Tools, at: egui::Pos2) {
+        let button = |pressed| egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        };
+        self.events.extend([egui::Event::PointerMoved(at), button(true)]);
+        self.frame(session, tools);
+        self.events.push(button(false));
+        self.frame(session, tools);
+    }
+}
+
+fn at(texts: &[(String, egui::Pos2)], label: &str) -> egui::Pos2 {
+    texts
+        .iter()
+        .find(|(t, _)| t == label)
+        .map(|(_, p)| *p)
+        .unwrap_or_else(|| panic!("`{label}` in the panel: {:?}", texts.iter().map(|t| &t.0).collect::<Vec<_>>()))
+}
+
+fn chess() -> Session {
+    Session::new(sandbox::source::open(Some("chess")).expect("chess"))
+}
+
+#[test]
+fn the_palette_stays_put_in_a_low_window_scrolled_down_when_a_refusal_comes_and_goes() {
+    let mut session = chess();
+    let mut tools = Tools {
+        mode: Mode::Edit,
+        ..Tools::default()
+    };
+    tools.arm(Brush::Piece(KindId(1), Side::FIRST));
+    let board = session.engine.rules().board.clone();
+    // The log full, so a new entry adds no line.
+    for _ in 0..8 {
+        session.apply(Action::Edit(Edit::SideToMove(Side::FIRST))).expect("an edit");
+    }
+    // A window as low as 560 pixels: the palette is reached by scrolling the panel down.
+    let mut panel = Panel::new(560.0);
+    panel.settle(&session, &mut tools);
+    panel.scroll_down();
+    let scrolled = panel.settle(&session, &mut tools);
+    let labels = ["Erase", "Q Queen", "p Pawn", "Set from FEN", "Copy FEN", "Save as scenario"];
+    assert!(at(&scrolled, "Erase").y < 400.0, "scrolled down: the palette came up");
+    // An edit refused: its reason appears below the controls.
+    let e1 = board.parse_square("e1").expect("e1");
+    assert!(session.apply(Action::Edit(Edit::Clear(e1))).is_err(), "no king: refused");
+    let refused = panel.settle(&session, &mut tools);
+    assert!(refused.iter().any(|(t, _)| t.contains("refused")), "the reason is shown");
+    // The next edit passes: the reason goes.
+    let d4 = board.parse_square("d4").expect("d4");
+    session
+        .apply(Action::Edit(Edit::Clear(d4)))
+        .expect("emptying an empty square is fine");
+    assert!(session.edit_error.is_none());
+    let after = panel.settle(&session, &mut tools);
+    for label in labels {
+        assert_eq!(at(&scrolled, label), at(&refused, label), "`{label}` when the refusal came");
+        assert_eq!(at(&scrolled, label), at(&after, label), "`{label}` when the refusal went");
+    }
+}
+
+#[test]
+fn a_second_click_on_the_armed_brush_puts_it_down_and_the_panel_says_which_is_armed() {
+    let session = chess();
+    let mut tools = Tools {
+        mode: Mode::Edit,
+        ..Tools::default()
+    };
+    let mut panel = Panel::new(1000.0);
+    let texts = panel.settle(&session, &mut tools);
+    assert!(texts.iter().any(|(t, _)| t == "No brush"), "none armed on entering the editor");
+    let queen = at(&texts, "Q Queen") + egui::vec2(4.0, 4.0);
+    panel.click(&session, &mut tools, queen);
+    assert_eq!(tools.brush, Some(Brush::Piece(KindId(1), Side::FIRST)));
+    let texts = panel.settle(&session, &mut tools);
+    assert!(
+        texts.iter().any(|(t, _)| t.starts_with("Brush: Q white's queen")),
+        "the armed brush is named: {:?}",
+        texts.iter().map(|t| &t.0).collect::<Vec<_>>()
+    );
+    assert_eq!(at(&texts, "Q Queen") + egui::vec2(4.0, 4.0), queen, "the palette did not move");
+    panel.click(&session, &mut tools, queen);
+    assert_eq!(tools.brush, None, "a second click puts it down");
+    // Leaving the editor puts an armed brush down too.
+    panel.click(&session, &mut tools, queen);
+    assert!(tools.brush.is_some());
+    let texts = panel.settle(&session, &mut tools);
+    panel.click(&session, &mut tools, at(&texts, "Play") + egui::vec2(4.0, 4.0));
+    assert_eq!((tools.mode, tools.brush), (Mode::Play, None));
+}
+
+/// A bare App with the session's systems, the keyboard and the board's pointer, in the editor.
+fn editor_app() -> App {
+    let session = chess();
+    let layout = Layout::new(&session.engine.rules().board);
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins((sandbox::session::plugin, sandbox::marks::plugin, sandbox::input::pointer_plugin))
+        .init_resource::<ButtonInput<KeyCode>>()
+        .add_plugins(sandbox::keys::plugin)
+        .insert_resource(session)
+        .insert_resource(BoardLayout(layout));
+    app.update();
+    app.world_mut().resource_mut::<Tools>().mode = Mode::Edit;
+    app
+}
+
+fn arm(app: &mut App, brush: Brush) {
+    app.world_mut().resource_mut::<Tools>().brush = Some(brush);
+}
+
+fn brush(app: &App) -> Option<Brush> {
+    app.world().resource::<Tools>().brush
+}
+
+fn fen(app: &App) -> String {
+    app.world().resource::<Session>().game.current().fen()
+}
+
+fn pointer(app: &mut App, button: Button, pressed: bool, square: &str) {
+    let layout = app.world().resource::<BoardLayout>().0.clone();
+    let sq = app
+        .world()
+        .resource::<Session>()
+        .engine
+        .rules()
+        .board
+        .parse_square(square)
+        .expect("a square");
+    app.world_mut().write_message(Pointer {
+        button,
+        pressed,
+        at: layout.center(sq),
+    });
+    app.update();
+}
+
+#[test]
+fn esc_a_right_click_or_a_click_beside_the_board_puts_the_brush_down_and_then_clicks_change_nothing() {
+    let mut app = editor_app();
+    let start = fen(&app);
+    // Esc.
+    arm(&mut app, Brush::Erase);
+    app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(KeyCode::Escape);
+    app.update();
+    assert_eq!(brush(&app), None, "Esc puts the brush down");
+    // A click on a square with no brush changes nothing, and says why.
+    let a2 = app
+        .world()
+        .resource::<Session>()
+        .engine
+        .rules()
+        .board
+        .parse_square("a2")
+        .expect("a2");
+    app.world_mut().write_message(Clicked(a2));
+    app.update();
+    assert_eq!(fen(&app), start, "no brush: nothing erased");
+    let note = app.world().resource::<Session>().note.clone().expect("a note");
+    assert!(note.contains("No brush"), "{note}");
+    // A right-click on the board: the brush goes down, and no square is marked.
+    arm(&mut app, Brush::Erase);
+    pointer(&mut app, Button::Right, true, "a2");
+    pointer(&mut app, Button::Right, false, "a2");
+    assert_eq!(brush(&app), None, "a right-click puts the brush down");
+    assert!(!app.world().resource::<sandbox::marks::Marks>().any(), "and marks nothing");
+    pointer(&mut app, Button::Left, true, "a2");
+    pointer(&mut app, Button::Left, false, "a2");
+    assert_eq!(fen(&app), start, "the next left click erases nothing");
+    // With the brush armed the same click erases; a click beside the board puts it down.
+    arm(&mut app, Brush::Erase);
+    pointer(&mut app, Button::Left, true, "a2");
+    pointer(&mut app, Button::Left, false, "a2");
+    assert_ne!(fen(&app), start, "the armed eraser empties a2");
+    app.world_mut().write_message(sandbox::session::ClickedAway);
+    app.update();
+    assert_eq!(brush(&app), None, "a click beside the board puts it down");
+}
