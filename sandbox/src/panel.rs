@@ -635,7 +635,13 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
             tools.fen_text = fen.clone();
             tools.fen_shown = fen;
         }
-        ui.add(egui::TextEdit::singleline(&mut tools.fen_text).desired_width(f32::INFINITY));
+        ui.add(egui::TextEdit::singleline(&mut tools.fen_text).desired_width(f32::INFINITY))
+            .on_hover_text("Paste a FEN here (Ctrl+V), then Set from FEN");
+        // bevy_egui hands a paste to the field as typed text, line breaks and all (text copied
+        // from a terminal or a page often ends with one): a FEN is one line.
+        if tools.fen_text.contains(['\n', '\r']) {
+            tools.fen_text = tools.fen_text.split_whitespace().collect::<Vec<_>>().join(" ");
+        }
         ui.horizontal(|ui| {
             if ui
                 .button("Set from FEN")

@@ -20,6 +20,8 @@ struct Panel {
     list: sandbox::panel::ListState,
     computer: sandbox::computer::Computer,
     sim: sandbox::simulate::Simulation,
+    /// What the panel asked for in the last frame.
+    asked: sandbox::panel::Requests,
 }
 
 impl Panel {
@@ -32,6 +34,7 @@ impl Panel {
             list: Default::default(),
             computer: Default::default(),
             sim: Default::default(),
+            asked: Default::default(),
         }
     }
 
@@ -46,8 +49,9 @@ impl Panel {
             ..Default::default()
         };
         let mut flipped = false;
+        let mut asked = Default::default();
         let mut out = self.ctx.run_ui(input, |ui| {
-            sandbox::panel::contents(
+            asked = sandbox::panel::contents(
                 ui,
                 session,
                 tools,
@@ -57,6 +61,7 @@ impl Panel {
                 (&Default::default(), &mut String::new()),
             );
         });
+        self.asked = asked;
         // No renderer takes the font atlas here.
         out.textures_delta.clear();
         out.shapes
@@ -100,6 +105,18 @@ impl Panel {
         self.events.push(button(false));
         self.frame(session, tools);
     }
+}
+
+/// A key pressed and released with Ctrl held (Ctrl is egui's `command` off macOS).
+fn ctrl_key(key: egui::Key) -> [egui::Event; 2] {
+    let event = |pressed| egui::Event::Key {
+        key,
+        physical_key: Some(key),
+        pressed,
+        repeat: false,
+        modifiers: egui::Modifiers::COMMAND,
+    };
+    [event(true), event(false)]
 }
 
 fn at(texts: &[(String, egui::Pos2)], label: &str) -> egui::Pos2 {
@@ -268,4 +285,107 @@ fn esc_a_right_click_or_a_click_beside_the_board_puts_the_brush_down_and_then_cl
     app.world_mut().write_message(sandbox::session::ClickedAway);
     app.update();
     assert_eq!(brush(&app), None, "a click beside the board puts it down");
+}
+
+#[test]
+fn ctrl_v_pastes_into_the_fen_field_and_set_from_fen_asks_for_that_position() {
+    let session = chess();
+    let mut tools = Tools {
+        mode: Mode::Edit,
+        ..Tools::default()
+    };
+    let start = session.game.current().fen();
+    let mut panel = Panel::new(1000.0);
+    let texts = panel.settle(&session, &mut tools);
+    assert_eq!(tools.fen_text, start, "the field shows the position");
+    // Click into the field, select all with Ctrl+A, and paste with Ctrl+V: bevy_egui (with its
+    // `manage_clipboard` feature) reads the system clipboard on Ctrl+V and hands egui its text as
+    // `Event::Text`, after the key event itself. The clipboard's text ends with a newline, as text
+    // copied from a terminal or a web page often does.
+    let field = at(&texts, &start) + egui::vec2(20.0, 4.0);
+    panel.click(&session, &mut tools, field);
+    let wanted = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+    panel.events.extend(ctrl_key(egui::Key::A));
+    panel.events.extend(ctrl_key(egui::Key::V));
+    panel.events.push(egui::Event::Text(format!("{wanted}\n")));
+    panel.frame(&session, &mut tools);
+    assert_eq!(tools.fen_text, wanted, "the clipboard's FEN replaced the field's text, on one line");
+    let texts = panel.settle(&session, &mut tools);
+    assert_eq!(tools.fen_text, wanted, "and stays there while the position does not change");
+    assert!(texts.iter().any(|(t, _)| t == wanted), "the field shows it");
+    panel.click(&session, &mut tools, at(&texts, "Set from FEN") + egui::vec2(4.0, 4.0));
+    assert_eq!(
+        panel.asked.actions,
+        vec![Action::Edit(Edit::Fen(wanted.to_string()))],
+        "Set from FEN asks for the pasted position"
+    );
+    // Other integrations send a paste as `Event::Paste`: it lands the same way.
+    let texts = panel.settle(&session, &mut tools);
+    panel.click(&session, &mut tools, at(&texts, wanted) + egui::vec2(20.0, 4.0));
+    panel.events.extend(ctrl_key(egui::Key::A));
+    panel.events.push(egui::Event::Paste(start.clone()));
+    panel.frame(&session, &mut tools);
+    assert_eq!(tools.fen_text, start);
+}
+
+/// What bevy_egui's reading of the keys sees of Ctrl, frame by frame.
+#[derive(Resource, Default)]
+struct SeenCtrl(Vec<bool>);
+
+fn see_ctrl(state: Res<bevy_egui::input::ModifierKeysState>, mut seen: ResMut<SeenCtrl>) {
+    seen.0.push(!state.text_input_is_allowed());
+}
+
+#[test]
+fn a_ctrl_chord_typed_within_one_frame_reaches_egui_as_a_chord_and_ctrl_does_not_stick() {
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::{Key, KeyboardFocusLost, KeyboardInput};
+    use bevy_egui::EguiInputSet;
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_message::<KeyboardInput>()
+        .add_message::<KeyboardFocusLost>()
+        .init_resource::<bevy_egui::input::ModifierKeysState>()
+        .init_resource::<SeenCtrl>()
+        .add_systems(
+            PreUpdate,
+            (
+                bevy_egui::input::write_modifiers_keys_state_system.in_set(EguiInputSet::InitReading),
+                see_ctrl.in_set(EguiInputSet::ReadBevyMessages),
+            ),
+        )
+        .configure_sets(PreUpdate, (EguiInputSet::InitReading, EguiInputSet::ReadBevyMessages).chain())
+        .add_plugins(sandbox::chords::plugin);
+    let window = app.world_mut().spawn_empty().id();
+    let key = |key_code: KeyCode, logical_key: Key, pressed: bool| KeyboardInput {
+        key_code,
+        logical_key,
+        state: if pressed { ButtonState::Pressed } else { ButtonState::Released },
+        text: None,
+        repeat: false,
+        window,
+    };
+    let ctrl = |pressed| key(KeyCode::ControlLeft, Key::Control, pressed);
+    let v = |pressed| key(KeyCode::KeyV, Key::Character("v".into()), pressed);
+    // Ctrl+V, all four messages in one frame.
+    app.world_mut().write_message_batch([ctrl(true), v(true), v(false), ctrl(false)]);
+    app.update();
+    // Then a plain v.
+    app.world_mut().write_message_batch([v(true), v(false)]);
+    app.update();
+    // Ctrl held over two frames, as a slow hand types it.
+    app.world_mut().write_message(ctrl(true));
+    app.update();
+    app.world_mut().write_message_batch([v(true), v(false)]);
+    app.update();
+    app.world_mut().write_message(ctrl(false));
+    app.update();
+    app.world_mut().write_message_batch([v(true), v(false)]);
+    app.update();
+    assert_eq!(
+        app.world().resource::<SeenCtrl>().0,
+        [true, false, true, true, false, false],
+        "the chord in one frame is a chord; Ctrl is up for the plain v after it"
+    );
+    assert!(!app.world().resource::<bevy_egui::input::ModifierKeysState>().ctrl);
 }
