@@ -186,7 +186,7 @@ fn messages(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
     let rules = pos.rules();
     let outcome = session.game.outcome();
     let stm = &rules.players[pos.side_to_move().index()].name;
-    ui.label(format!("To move: {stm}    Ply: {}", session.game.ply()));
+    ui.label(format!("To move: {stm}    Ply: {}", movelist::ply_number(&session.game)));
     if let Some(m) = movelist::last_move_written(session) {
         ui.label(format!("Last move: {m}"));
     }

@@ -159,6 +159,8 @@ pub struct Session {
     /// The ruleset parameters in force (a scenario's or a record's).
     pub params: Vec<(String, String)>,
     pub timeline: Vec<Frame>,
+    /// The moves that lead to the timeline's first frame, if it has a history of its own.
+    pub prelude: Option<crate::source::Prelude>,
     /// Index into `timeline` of the position last loaded from it.
     pub step: usize,
     pub game: Game,
@@ -204,6 +206,7 @@ impl Session {
             rules_path: Some(opened.rules_path),
             params: opened.params,
             timeline: opened.timeline,
+            prelude: opened.prelude,
             step: 0,
             game,
             off_script: 0,

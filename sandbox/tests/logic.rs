@@ -234,6 +234,67 @@ fn an_sgf_record_sets_the_board_size_and_komi_and_replays_to_its_count() {
 }
 
 #[test]
+fn a_scenario_that_starts_from_an_sgf_record_keeps_the_records_history_in_its_frames() {
+    let rec_path = root().join("scenarios/go/records/teaching-9x9.sgf");
+    let rec = sgf::parse(&std::fs::read_to_string(&rec_path).expect("the file")).expect("parses");
+    let plies = rec.gtp_moves().expect("alternating").len();
+    let mut app = app_for_file("scenarios/go/sgf-record.ron");
+    let over = |app: &App| session(app).game.outcome().status != Status::Ongoing;
+    let ply = |app: &App| sandbox::movelist::ply_number(&session(app).game);
+    // The start: the record played out, its two passes ending the game.
+    assert_eq!(session(&app).step, 0);
+    assert_eq!(session(&app).game.ply(), plies, "the record's moves are the game's history");
+    assert_eq!(ply(&app), plies as u64);
+    assert!(over(&app), "two passes ended the game: {:?}", session(&app).game.outcome());
+    assert_eq!(session(&app).last_move_text().as_deref(), Some("pass"));
+    send(&mut app, Replay::Forward);
+    assert!(over(&app) && ply(&app) == plies as u64, "step 1: still over");
+    // Step 2 takes the last pass back: the game goes on, one ply fewer.
+    send(&mut app, Replay::Forward);
+    assert_eq!(session(&app).step, 2);
+    assert!(!over(&app), "the game reopened");
+    assert_eq!(ply(&app), plies as u64 - 1);
+    // And back to the start, by a jump.
+    send(&mut app, Replay::First);
+    assert!(over(&app) && ply(&app) == plies as u64, "over again at the start");
+    // A handicap record: its stones are the start, white moves first.
+    let app = app_for_file("scenarios/go/handicap-sgf-record.ron");
+    assert!(over(&app), "{:?}", session(&app).game.outcome());
+    assert_eq!(
+        session(&app).game.outcome().result_text(session(&app).engine.rules()).as_deref(),
+        Some("B+14")
+    );
+}
+
+#[test]
+fn a_scenario_set_up_from_the_middle_of_a_game_counts_plies_from_the_fens_move_number() {
+    let dir = temp_dir("fen-start");
+    let path = dir.join("endgame.ron");
+    std::fs::write(
+        &path,
+        r#"(
+    title: "A rook endgame at move 30",
+    ruleset: "chess",
+    start: Fen("4k3/8/8/8/8/8/8/4K2R w K - 0 30"),
+    steps: [(caption: "Castles.", do: Line(["e1g1"]))],
+)"#,
+    )
+    .expect("written");
+    let mut app = app(path.to_str().expect("UTF-8"));
+    assert_eq!(
+        sandbox::movelist::ply_number(&session(&app).game),
+        58,
+        "29 moves of each side came before"
+    );
+    send(&mut app, Replay::Forward);
+    assert_eq!(sandbox::movelist::ply_number(&session(&app).game), 59);
+    assert_eq!(
+        sandbox::movelist::ply_number(&Game::new(engine("chess", &[]), engine("chess", &[]).start())),
+        0
+    );
+}
+
+#[test]
 fn a_bad_record_is_one_sentence_naming_the_file_and_place() {
     let dir = temp_dir("bad-records");
     let sgf = dir.join("broken.sgf");

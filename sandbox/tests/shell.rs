@@ -341,3 +341,24 @@ fn copy_fen_hands_the_fen_to_egui_as_a_clipboard_command() {
     let clipboard: Option<bevy_egui::EguiClipboard> = None;
     assert!(clipboard.is_none());
 }
+
+#[test]
+fn the_panel_gives_a_scenario_from_an_sgf_record_the_records_ply_and_outcome() {
+    let path = root().join("scenarios/go/sgf-record.ron");
+    let session = Session::new(sandbox::source::open(path.to_str()).expect("the scenario"));
+    let mut tools = sandbox::session::Tools::default();
+    let texts = panel_texts(&session, &mut tools);
+    let plies = session.game.ply();
+    assert!(plies > 20, "the record's moves: {plies}");
+    assert!(
+        texts.iter().any(|(t, _)| t.ends_with(&format!("Ply: {plies}"))),
+        "{:?}",
+        texts.iter().map(|t| &t.0).collect::<Vec<_>>()
+    );
+    let all: Vec<&String> = texts.iter().map(|t| &t.0).collect();
+    assert!(all.iter().any(|t| t.contains("black wins (score)")), "the outcome: {all:?}");
+    assert!(
+        all.iter().any(|t| t.starts_with("Score:") && t.ends_with("black by 2.5")),
+        "the final count, not an estimate: {all:?}"
+    );
+}
