@@ -5,107 +5,11 @@
 use arbiter::model::{KindId, Side};
 use bevy::prelude::*;
 use bevy_egui::egui;
-use sandbox::board::BoardLayout;
-use sandbox::input::{Button, Pointer};
-use sandbox::layout::Layout;
+use sandbox::input::Button;
 use sandbox::session::{Action, Brush, Clicked, Edit, Mode, Session, Tools};
 
-/// The panel laid out frame after frame in one egui context (so its scrolling persists), as high
-/// as a window of `height`.
-struct Panel {
-    ctx: egui::Context,
-    height: f32,
-    events: Vec<egui::Event>,
-    auto: sandbox::replay::Autoplay,
-    list: sandbox::panel::ListState,
-    computer: sandbox::computer::Computer,
-    sim: sandbox::simulate::Simulation,
-    /// What the panel asked for in the last frame.
-    asked: sandbox::panel::Requests,
-}
-
-impl Panel {
-    fn new(height: f32) -> Panel {
-        Panel {
-            ctx: egui::Context::default(),
-            height,
-            events: Vec::new(),
-            auto: Default::default(),
-            list: Default::default(),
-            computer: Default::default(),
-            sim: Default::default(),
-            asked: Default::default(),
-        }
-    }
-
-    /// One frame with the events queued: every text drawn and where.
-    fn frame(&mut self, session: &Session, tools: &mut Tools) -> Vec<(String, egui::Pos2)> {
-        let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(
-                egui::Pos2::ZERO,
-                egui::vec2(sandbox::panel::PANEL_WIDTH, self.height),
-            )),
-            events: std::mem::take(&mut self.events),
-            ..Default::default()
-        };
-        let mut flipped = false;
-        let mut asked = Default::default();
-        let mut out = self.ctx.run_ui(input, |ui| {
-            asked = sandbox::panel::contents(
-                ui,
-                session,
-                tools,
-                (&mut self.auto, &mut self.list),
-                Some(&mut flipped),
-                (&mut self.computer, &mut self.sim),
-                (&Default::default(), &mut String::new()),
-            );
-        });
-        self.asked = asked;
-        // No renderer takes the font atlas here.
-        out.textures_delta.clear();
-        out.shapes
-            .into_iter()
-            .filter_map(|c| match c.shape {
-                egui::Shape::Text(t) => Some((t.galley.text().to_string(), t.pos)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// A few frames (egui settles sizes and scrolling over more than one); the last one's texts.
-    fn settle(&mut self, session: &Session, tools: &mut Tools) -> Vec<(String, egui::Pos2)> {
-        for _ in 0..3 {
-            self.frame(session, tools);
-        }
-        self.frame(session, tools)
-    }
-
-    /// The mouse wheel turned far down over the panel.
-    fn scroll_down(&mut self) {
-        self.events.push(egui::Event::PointerMoved(egui::pos2(100.0, self.height / 2.0)));
-        self.events.push(egui::Event::MouseWheel {
-            unit: egui::MouseWheelUnit::Point,
-            delta: egui::vec2(0.0, -10_000.0),
-            modifiers: egui::Modifiers::NONE,
-            phase: egui::TouchPhase::Move,
-        });
-    }
-
-    /// A left click at `at` (pressed in one frame, released in the next).
-    fn click(&mut self, session: &Session, tools: &mut Tools, at: egui::Pos2) {
-        let button = |pressed| egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        };
-        self.events.extend([egui::Event::PointerMoved(at), button(true)]);
-        self.frame(session, tools);
-        self.events.push(button(false));
-        self.frame(session, tools);
-    }
-}
+mod common;
+use common::*;
 
 /// A key pressed and released with Ctrl held (Ctrl is egui's `command` off macOS).
 fn ctrl_key(key: egui::Key) -> [egui::Event; 2] {
@@ -117,14 +21,6 @@ fn ctrl_key(key: egui::Key) -> [egui::Event; 2] {
         modifiers: egui::Modifiers::COMMAND,
     };
     [event(true), event(false)]
-}
-
-fn at(texts: &[(String, egui::Pos2)], label: &str) -> egui::Pos2 {
-    texts
-        .iter()
-        .find(|(t, _)| t == label)
-        .map(|(_, p)| *p)
-        .unwrap_or_else(|| panic!("`{label}` in the panel: {:?}", texts.iter().map(|t| &t.0).collect::<Vec<_>>()))
 }
 
 fn chess() -> Session {
@@ -201,16 +97,8 @@ fn a_second_click_on_the_armed_brush_puts_it_down_and_the_panel_says_which_is_ar
 
 /// A bare App with the session's systems, the keyboard and the board's pointer, in the editor.
 fn editor_app() -> App {
-    let session = chess();
-    let layout = Layout::new(&session.engine.rules().board);
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .add_plugins((sandbox::session::plugin, sandbox::marks::plugin, sandbox::input::pointer_plugin))
-        .init_resource::<ButtonInput<KeyCode>>()
-        .add_plugins(sandbox::keys::plugin)
-        .insert_resource(session)
-        .insert_resource(BoardLayout(layout));
-    app.update();
+    let mut app = pointer_app("chess");
+    app.init_resource::<ButtonInput<KeyCode>>().add_plugins(sandbox::keys::plugin);
     app.world_mut().resource_mut::<Tools>().mode = Mode::Edit;
     app
 }
@@ -221,28 +109,6 @@ fn arm(app: &mut App, brush: Brush) {
 
 fn brush(app: &App) -> Option<Brush> {
     app.world().resource::<Tools>().brush
-}
-
-fn fen(app: &App) -> String {
-    app.world().resource::<Session>().game.current().fen()
-}
-
-fn pointer(app: &mut App, button: Button, pressed: bool, square: &str) {
-    let layout = app.world().resource::<BoardLayout>().0.clone();
-    let sq = app
-        .world()
-        .resource::<Session>()
-        .engine
-        .rules()
-        .board
-        .parse_square(square)
-        .expect("a square");
-    app.world_mut().write_message(Pointer {
-        button,
-        pressed,
-        at: layout.center(sq),
-    });
-    app.update();
 }
 
 #[test]

@@ -14,66 +14,14 @@ use bevy::time::TimeUpdateStrategy;
 use sandbox::input::{ClickTarget, click_at};
 use sandbox::layout::Layout;
 use sandbox::replay::Autoplay;
-use sandbox::session::{Action, Apply, Clicked, ClickedAway, ClickedHand, Edit, Mode, Replay, Session, Tools};
+use sandbox::session::{Action, Clicked, ClickedAway, ClickedHand, Edit, Mode, Replay, Tools};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn app(what: &str) -> App {
-    let opened = sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
-    app_with(Session::new(opened))
-}
-
-fn app_with(session: Session) -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(sandbox::session::plugin);
-    app.insert_resource(session);
-    app.update();
-    app
-}
-
-fn session(app: &App) -> &Session {
-    app.world().resource::<Session>()
-}
-
-fn session_mut(app: &mut App) -> Mut<'_, Session> {
-    app.world_mut().resource_mut::<Session>()
-}
-
-fn send<M: Message>(app: &mut App, m: M) {
-    app.world_mut().write_message(m);
-    app.update();
-}
-
-fn act(app: &mut App, a: Action) {
-    send(app, Apply(a));
-}
-
-fn square(app: &App, name: &str) -> usize {
-    session(app)
-        .engine
-        .rules()
-        .board
-        .parse_square(name)
-        .unwrap_or_else(|| panic!("no square {name}"))
-}
-
-fn fen(app: &App) -> String {
-    session(app).game.current().fen()
-}
+mod common;
+use common::*;
 
 fn engine(ruleset: &str, params: &[(String, String)]) -> Engine {
     let checked = arbiter::check::check_file(&root().join(format!("rulesets/{ruleset}.rules")), params);
     Engine::new(checked.rules.expect("a bundled ruleset is valid"))
-}
-
-/// A fresh folder under the system's temporary folder.
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sandbox-logic-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("a temporary folder");
-    d
 }
 
 #[test]
@@ -122,7 +70,7 @@ fn the_frames_of_a_scenario_carry_each_expectation_with_pass_or_fail() {
     assert!(all.iter().all(|e| e.passed && e.instead.is_none()), "{all:?}");
     assert!(all.iter().any(|e| e.text.contains("checkmate")), "{all:?}");
 
-    let broken = app_for_file("tests/scenarios-broken/wrong-expectation.ron");
+    let broken = file("tests/scenarios-broken/wrong-expectation.ron");
     let frames = &session(&broken).timeline;
     assert_eq!(frames.len(), 3, "the start, step 1, and step 2 where the runner stops");
     let step2: Vec<(bool, &str)> = frames[2].expectations.iter().map(|e| (e.passed, e.text.as_str())).collect();
@@ -132,13 +80,9 @@ fn the_frames_of_a_scenario_carry_each_expectation_with_pass_or_fail() {
     assert!(frames[2].expectations[1].instead.as_deref().is_some_and(|i| i.contains("black")));
 }
 
-fn app_for_file(rel: &str) -> App {
-    app(root().join(rel).to_str().expect("a UTF-8 path"))
-}
-
 #[test]
 fn a_pgn_record_becomes_one_frame_per_ply_ending_where_the_interpreter_replays_it() {
-    let app = app_for_file("tests/pgn/opera-game.pgn");
+    let app = file("tests/pgn/opera-game.pgn");
     let s = session(&app);
     let rec = pgn::parse(&std::fs::read_to_string(root().join("tests/pgn/opera-game.pgn")).expect("the file")).expect("parses");
     assert_eq!(s.timeline.len(), rec.moves.len() + 1);
@@ -176,7 +120,7 @@ fn xiangqi_line() -> (Vec<String>, String) {
 fn a_record_with_wxf_movetext_opens_under_the_ruleset_that_writes_wxf() {
     let (moves, last_fen) = xiangqi_line();
     // As PGN with WXF movetext and no tag naming the game: chosen by which ruleset reads the moves.
-    let app = app_for_file("tests/wxf/central-cannon-screen-horses.pgn");
+    let app = file("tests/wxf/central-cannon-screen-horses.pgn");
     let s = session(&app);
     assert_eq!(s.engine.rules().name, "Xiangqi");
     assert_eq!(s.timeline.len(), moves.len() + 1);
@@ -238,7 +182,7 @@ fn a_scenario_that_starts_from_an_sgf_record_keeps_the_records_history_in_its_fr
     let rec_path = root().join("scenarios/go/records/teaching-9x9.sgf");
     let rec = sgf::parse(&std::fs::read_to_string(&rec_path).expect("the file")).expect("parses");
     let plies = rec.gtp_moves().expect("alternating").len();
-    let mut app = app_for_file("scenarios/go/sgf-record.ron");
+    let mut app = file("scenarios/go/sgf-record.ron");
     let over = |app: &App| session(app).game.outcome().status != Status::Ongoing;
     let ply = |app: &App| sandbox::movelist::ply_number(&session(app).game);
     // The start: the record played out, its two passes ending the game.
@@ -258,7 +202,7 @@ fn a_scenario_that_starts_from_an_sgf_record_keeps_the_records_history_in_its_fr
     send(&mut app, Replay::First);
     assert!(over(&app) && ply(&app) == plies as u64, "over again at the start");
     // A handicap record: its stones are the start, white moves first.
-    let app = app_for_file("scenarios/go/handicap-sgf-record.ron");
+    let app = file("scenarios/go/handicap-sgf-record.ron");
     assert!(over(&app), "{:?}", session(&app).game.outcome());
     assert_eq!(
         session(&app).game.outcome().result_text(session(&app).engine.rules()).as_deref(),
@@ -336,7 +280,7 @@ fn autoplay_steps_with_time_and_stops_at_the_end() {
 
 #[test]
 fn a_click_on_the_move_list_jumps_to_that_ply_with_the_line_behind_it() {
-    let mut app = app_for_file("tests/pgn/opera-game.pgn");
+    let mut app = file("tests/pgn/opera-game.pgn");
     send(&mut app, Replay::To(10));
     let s = session(&app);
     assert_eq!(s.step, 10);
@@ -496,7 +440,7 @@ fn take_back_restores_the_previous_position() {
     let last = session(&app).log.last().expect("logged").clone();
     assert!(!last.ok && last.said.contains("nothing to take back"), "{last:?}");
     // Taking back along a record's timeline goes one ply back and stays on the script.
-    let mut app = app_for_file("tests/pgn/opera-game.pgn");
+    let mut app = file("tests/pgn/opera-game.pgn");
     send(&mut app, Replay::To(5));
     act(&mut app, Action::TakeBack);
     let s = session(&app);
@@ -614,7 +558,7 @@ fn save_as_scenario_writes_a_file_the_scenario_runner_passes_and_never_overwrite
     assert!(again.contains("already exists"), "{again}");
     assert_eq!(std::fs::read_to_string(&path).expect("still there"), text);
     // An edited position with dead chains marked: the count is part of the scenario.
-    let mut go = app_for_file("scenarios/go/dead-stones.ron");
+    let mut go = file("scenarios/go/dead-stones.ron");
     send(&mut go, Replay::To(1));
     let a3 = square(&go, "A3");
     act(&mut go, Action::MarkDead(a3));
@@ -631,7 +575,7 @@ fn save_as_scenario_writes_a_file_the_scenario_runner_passes_and_never_overwrite
 
 #[test]
 fn marking_a_chain_dead_changes_the_count() {
-    let mut app = app_for_file("scenarios/go/dead-stones.ron");
+    let mut app = file("scenarios/go/dead-stones.ron");
     send(&mut app, Replay::To(1));
     let score = |app: &App| session(app).game.outcome().score.expect("counted after two passes").points;
     assert_eq!(score(&app), [10.0, 15.0]);
