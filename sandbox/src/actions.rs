@@ -256,16 +256,32 @@ impl Session {
         }
     }
 
-    /// The game at frame `i`, played from frame 0.
+    /// The game at frame `i`, played from frame 0 (itself reached through the prelude's moves,
+    /// when there are some).
     fn rebuild(&mut self, i: usize) -> Result<(), String> {
-        let start = self.engine.from_fen(&self.timeline[0].fen).map_err(|e| e.to_string())?;
-        let mut game = Game::new(self.engine.clone(), start);
+        let mut game = self.first_frame_game()?;
         game.set_dead(self.timeline[0].dead.clone());
         for f in &self.timeline[1..=i] {
             follow(&self.engine, &mut game, f)?;
         }
         self.game = game;
         Ok(())
+    }
+
+    /// The game at frame 0: the prelude played from its start where it reaches the frame, else a
+    /// game that starts at the frame's FEN.
+    fn first_frame_game(&self) -> Result<Game, String> {
+        let first = &self.timeline[0].fen;
+        if let Some(p) = &self.prelude
+            && let Ok(start) = self.engine.from_fen(&p.fen)
+        {
+            let mut game = Game::new(self.engine.clone(), start);
+            if record::play_line(&mut game, &p.moves).is_ok() && game.current().fen() == *first {
+                return Ok(game);
+            }
+        }
+        let start = self.engine.from_fen(first).map_err(|e| e.to_string())?;
+        Ok(Game::new(self.engine.clone(), start))
     }
 
     fn edit(&mut self, e: &Edit) -> Result<String, String> {
@@ -360,6 +376,14 @@ pub(crate) fn follow(engine: &arbiter::game::Engine, game: &mut Game, frame: &Fr
     if !reached {
         while game.ply() > before {
             game.undo();
+        }
+        // A frame reached by taking moves back: undone here too, so the game keeps its history.
+        if game.current().fen() != frame.fen
+            && let Some(back) = game.positions().iter().rev().position(|p| p.fen() == frame.fen)
+        {
+            for _ in 0..back {
+                game.undo();
+            }
         }
         if game.current().fen() != frame.fen {
             let pos = engine.from_fen(&frame.fen).map_err(|e| e.to_string())?;

@@ -364,12 +364,15 @@ fn draw_board(
     }
 }
 
-/// Meshes for pieces of one size.
+/// Meshes for pieces of one size, and one material per colour they are drawn in: pieces that
+/// share a mesh and a material are drawn in one batch (a 19 × 19 board full of stones took a draw
+/// call and a material of its own per stone — tens of megabytes in a software renderer).
 struct PieceMeshes {
     radius: f32,
     disc: Handle<Mesh>,
     rim: Handle<Mesh>,
     crown: Handle<Mesh>,
+    paints: Vec<([u8; 4], Handle<ColorMaterial>)>,
 }
 
 impl PieceMeshes {
@@ -380,7 +383,19 @@ impl PieceMeshes {
             disc: meshes.add(Circle::new(cell * 0.42)),
             rim: meshes.add(Circle::new(cell * 0.45)),
             crown: meshes.add(Annulus::new(cell * 0.2, cell * 0.27)),
+            paints: Vec::new(),
         }
+    }
+
+    /// The material of `colour`, made once.
+    fn paint(&mut self, materials: &mut Assets<ColorMaterial>, colour: Color) -> Handle<ColorMaterial> {
+        let key = colour.to_srgba().to_u8_array();
+        if let Some((_, h)) = self.paints.iter().find(|(k, _)| *k == key) {
+            return h.clone();
+        }
+        let h = materials.add(colour);
+        self.paints.push((key, h.clone()));
+        h
     }
 }
 
@@ -392,7 +407,7 @@ fn draw_piece(
     materials: &mut Assets<ColorMaterial>,
     fonts: &GlyphFonts,
     rules: &Rules,
-    shapes: &PieceMeshes,
+    shapes: &mut PieceMeshes,
     at: Vec2,
     kind: arbiter::model::KindId,
     side: Side,
@@ -403,13 +418,13 @@ fn draw_piece(
     let colour = solid.with_alpha(alpha);
     commands.spawn((
         Mesh2d(shapes.rim.clone()),
-        MeshMaterial2d(materials.add(contrast(solid).with_alpha(0.8 * alpha))),
+        MeshMaterial2d(shapes.paint(materials, contrast(solid).with_alpha(0.8 * alpha))),
         Transform::from_translation(at.extend(4.0)),
         tag.clone(),
     ));
     commands.spawn((
         Mesh2d(shapes.disc.clone()),
-        MeshMaterial2d(materials.add(colour)),
+        MeshMaterial2d(shapes.paint(materials, colour)),
         Transform::from_translation(at.extend(5.0)),
         tag.clone(),
     ));
@@ -417,7 +432,7 @@ fn draw_piece(
     if is_crowned(glyph) {
         commands.spawn((
             Mesh2d(shapes.crown.clone()),
-            MeshMaterial2d(materials.add(contrast(solid).with_alpha(alpha))),
+            MeshMaterial2d(shapes.paint(materials, contrast(solid).with_alpha(alpha))),
             Transform::from_translation(at.extend(5.5)),
             tag.clone(),
         ));
@@ -493,7 +508,7 @@ fn redraw(
     if let Some(sq) = session.selected {
         mark(&mut commands, sq, SELECTED);
     }
-    let shapes = PieceMeshes::new(&mut meshes, cell);
+    let mut shapes = PieceMeshes::new(&mut meshes, cell);
     let dot = meshes.add(Circle::new(cell * 0.14));
     let head = meshes.add(Circle::new(cell * 0.12));
     let dead = scoring::dead_stones(&session.game);
@@ -506,7 +521,7 @@ fn redraw(
             &mut materials,
             &fonts,
             &rules,
-            &shapes,
+            &mut shapes,
             layout.center(sq),
             kind,
             side,
@@ -562,7 +577,7 @@ fn redraw(
     let kinds = session.hand_kinds();
     if !kinds.is_empty() {
         let pitch = layout.hand_pitch();
-        let small = PieceMeshes::new(&mut meshes, pitch * 0.95);
+        let mut small = PieceMeshes::new(&mut meshes, pitch * 0.95);
         let halo = meshes.add(Circle::new(pitch * 0.5));
         let count_size = (pitch * 0.32).clamp(12.0, 20.0);
         for side in [Side::FIRST, Side::SECOND] {
@@ -596,7 +611,7 @@ fn redraw(
                     &mut materials,
                     &fonts,
                     &rules,
-                    &small,
+                    &mut small,
                     at,
                     kind,
                     side,
@@ -788,6 +803,24 @@ mod tests {
 
     fn at<'a>(texts: &'a [(String, Vec2)], name: &str) -> &'a Vec2 {
         &texts.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no text {name}")).1
+    }
+
+    #[test]
+    fn a_board_full_of_stones_shares_one_material_per_colour_so_the_stones_draw_in_batches() {
+        let record = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/go/random-300-19x19.sgf");
+        let mut app = app(record);
+        let empty = app.world().resource::<Assets<ColorMaterial>>().len();
+        app.world_mut().resource_mut::<Session>().go_to(300);
+        app.update();
+        let stones: std::collections::HashSet<usize> = app.world_mut().query::<&PieceOn>().iter(app.world()).map(|p| p.0).collect();
+        let stones = stones.len();
+        assert!(stones > 200, "a crowded board: {stones} stones");
+        let materials = app.world().resource::<Assets<ColorMaterial>>().len();
+        // A rim and a disc per side (and the marks of the last move), not two per stone.
+        assert!(
+            materials <= empty + 8,
+            "{materials} materials for {stones} stones ({empty} on the empty board)"
+        );
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! is the second click (a press on the piece already selected lets it go only if released there); a
 //! piece dragged from a hand onto a square is dropped there.
 //! The right button draws the trainer's [`Marks`]: a click marks a square, a drag an arrow; a left
-//! press clears them. Clicks on the egui panel never reach the board.
+//! press clears them; in the editor, while a brush is armed, a right-click puts the brush down
+//! instead ([`ClickedAway`]). Clicks on the egui panel never reach the board.
 //!
 //! Two steps: the window's buttons and cursor become [`Pointer`] messages in world positions
 //! (windowed only), and [`handle_pointer`] turns those into clicks and marks (no window needed).
@@ -16,7 +17,7 @@ use bevy_egui::input::egui_wants_any_pointer_input;
 
 use crate::board::BoardLayout;
 use crate::marks::Marks;
-use crate::session::{Clicked, ClickedAway, ClickedHand, Session};
+use crate::session::{Clicked, ClickedAway, ClickedHand, Session, Tools};
 
 /// A mouse button pressed or released over the board's world (not over the panel), where.
 #[derive(Message, Clone, Copy, Debug, PartialEq)]
@@ -76,6 +77,7 @@ pub fn handle_pointer(
     mut pointer: MessageReader<Pointer>,
     layout: Res<BoardLayout>,
     session: Res<Session>,
+    tools: Option<Res<Tools>>,
     mut press: ResMut<Press>,
     mut drag: ResMut<Drag>,
     mut marks: ResMut<Marks>,
@@ -129,6 +131,11 @@ pub fn handle_pointer(
                     }
                     _ => {}
                 }
+            }
+            // An armed brush is put down first: the right-click does not mark.
+            (Button::Right, true) if tools.as_ref().is_some_and(|t| t.brush.is_some()) => {
+                press.right = None;
+                away.write(ClickedAway);
             }
             (Button::Right, true) => press.right = square,
             (Button::Right, false) => match (press.right.take(), square) {

@@ -6,7 +6,8 @@
 //!
 //! One plugin per feature, each a `plugin(app)` function: [`session`] (the game, its messages, its
 //! actions and autoplay; no window needed), [`board`] (drawing), [`input`] (mouse), [`panel`] (egui),
-//! [`reload`] (watching the ruleset file), [`redraw`] (drawing only when needed), [`shot`] (screenshots), [`marks`] (the trainer's squares,
+//! [`reload`] (watching the ruleset file), [`redraw`] (drawing only when needed), [`chords`] (Ctrl
+//! shortcuts typed within one frame), [`shot`] (screenshots), [`marks`] (the trainer's squares,
 //! arrows and caption). Beside them: [`source`] (opening rulesets, scenarios and records),
 //! [`actions`] (the action model), [`editor`] (positions by hand, saving scenarios), [`replay`]
 //! (autoplay), [`recompile`] (the session's side of a reload), [`layout`] (geometry and the screen's
@@ -16,6 +17,7 @@
 
 pub mod actions;
 pub mod board;
+pub mod chords;
 pub mod computer;
 pub mod editor;
 pub mod input;
@@ -98,6 +100,7 @@ pub fn plugin(app: &mut App) {
         sim_window::plugin,
         keys::plugin,
         redraw::plugin,
+        chords::plugin,
     ));
     app.add_systems(EguiPrimaryContextPass, install_fonts);
 }

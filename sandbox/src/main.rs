@@ -1,4 +1,4 @@
-//! `sandbox [PATH] [--param NAME=VALUE]... [--flip] [--size WxH] [--simulate N] [--screenshot OUT.png [--window] [--ply N]]`:
+//! `sandbox [PATH] [--param NAME=VALUE]... [--flip] [--size WxH] [--simulate N] [--ply N] [--play MOVES] [--screenshot OUT.png [--window]]`:
 //! opens a ruleset (a `.rules` path or a bundled name, with parameters as `arbiter` takes them), a RON
 //! scenario or a game record in a window, or renders one frame and exits — offscreen
 //! by default (no display needed), or in a real window with `--window`.
@@ -22,6 +22,8 @@ struct Args {
     window: bool,
     flip: bool,
     ply: Option<usize>,
+    /// Moves played by hand after `--ply`, as the panel's moves are.
+    play: Vec<String>,
     simulate: Option<u64>,
     size: (u32, u32),
     /// `--param NAME=VALUE` overrides, in order.
@@ -29,7 +31,7 @@ struct Args {
     help: bool,
 }
 
-const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--param NAME=VALUE]... [--flip] [--size WxH] [--simulate N] [--screenshot OUT.png [--window] [--ply N]]";
+const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--param NAME=VALUE]... [--flip] [--size WxH] [--simulate N] [--ply N] [--play MOVES] [--screenshot OUT.png [--window]]";
 
 const HELP: &str = "
   --param NAME=VALUE  override a parameter the ruleset declares, as `arbiter` does (e.g. `go --param
@@ -41,6 +43,8 @@ const HELP: &str = "
   --screenshot OUT    render one frame to OUT (PNG) and exit; offscreen, no display needed
   --window            with --screenshot: capture a real window instead (needs a display, e.g. xvfb-run)
   --ply N             show step N of a scenario's or a record's timeline (an error past its end)
+  --play MOVES        then play these moves by hand (coordinates or the ruleset's notation, separated
+                      by commas or spaces), as clicks would: off the timeline they start a variation
   -h, --help          print this help and exit
 Without --screenshot the sandbox opens a window (needs DISPLAY or WAYLAND_DISPLAY).";
 
@@ -51,6 +55,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         window: false,
         flip: false,
         ply: None,
+        play: Vec::new(),
         simulate: None,
         size: SIZE,
         params: Vec::new(),
@@ -66,6 +71,15 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--ply" => {
                 let n = it.next().ok_or("--ply needs a number")?;
                 parsed.ply = Some(n.parse().map_err(|_| format!("--ply `{n}`: not a number"))?);
+            }
+            "--play" => {
+                let moves = it.next().ok_or("--play needs moves, e.g. `e2e4,e7e5`")?;
+                parsed.play.extend(
+                    moves
+                        .split([',', ' '])
+                        .filter(|m| !m.trim().is_empty())
+                        .map(|m| m.trim().to_string()),
+                );
             }
             "--simulate" => {
                 let n = it.next().ok_or("--simulate needs a number of games")?;
@@ -210,6 +224,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
         session.go_to(n);
+    }
+    for (i, m) in args.play.iter().enumerate() {
+        if let Err(why) = session.apply(sandbox::session::Action::Play(m.clone())) {
+            eprintln!("sandbox: --play: move {} (`{m}`) is refused: {why}", i + 1);
+            return ExitCode::from(2);
+        }
     }
     let title = format!("Arbiter sandbox: {}", session.title);
     let mut app = App::new();

@@ -308,3 +308,12 @@ pub fn last_move_written(session: &Session) -> Option<String> {
     let before = positions.get(positions.len().checked_sub(2)?)?;
     Some(notation::written(before, m))
 }
+
+/// The game's ply counted from the first move of the whole game: the moves played since the game's
+/// start, and the plies the start's FEN says came before it (its move number and side to move), so
+/// a position set up from the middle of a game is not "ply 0".
+pub fn ply_number(game: &arbiter::game::Game) -> u64 {
+    let start = &game.positions()[0];
+    let before = start.fullmove().saturating_sub(1).saturating_mul(2) + u64::from(start.side_to_move() == Side::SECOND);
+    before.saturating_add(game.ply() as u64)
+}

@@ -14,7 +14,10 @@
 //! outcome, claims, the ruling, the choice, notes, the step's caption), and the buttons shown depend
 //! only on the ruleset, the mode and whether there is a timeline — so a status line appearing never
 //! moves a button under the pointer, and a second click on it hits it. A button that does not
-//! apply now (take back at the start, pass when not legal) is greyed, not removed.
+//! apply now (take back at the start, pass when not legal) is greyed, not removed. The lines
+//! that come and go scroll in a region of their own below the controls, so the panel's height does
+//! not depend on them either: scrolled down in a low window (to the editor's palette), a line that
+//! goes does not pull the controls down under the pointer.
 
 use arbiter::game::{MoveKind, Status};
 use arbiter::model::{KindId, Rules, Side};
@@ -45,6 +48,10 @@ const LOG_SHOWN: usize = 8;
 
 /// The move list's height: fixed, so the controls below it stay put.
 const MOVE_LIST_HEIGHT: f32 = 150.0;
+
+/// The least height of the region of messages below the controls (it takes the rest of the panel
+/// where the window is high enough).
+const MESSAGES_MIN_HEIGHT: f32 = 240.0;
 
 /// The move list's cache (the main line's written moves) and the entry it last scrolled to.
 #[derive(Default)]
@@ -122,7 +129,9 @@ pub fn contents(
 ) -> Requests {
     let mut req = Requests::default();
     list.main.update(session);
+    let viewport = ui.available_height();
     egui::ScrollArea::vertical().id_salt("panel").show(ui, |ui| {
+        let top = ui.cursor().top();
         header(ui, session, flipped, &mut req);
         // Always shown, so that the first move played by hand (which starts the move list) moves
         // no control below it.
@@ -131,12 +140,25 @@ pub fn contents(
         computer_section(ui, session, computer, sim);
         referee(ui, session, tools, &mut req, (marks, caption));
         ui.separator();
-        reload_problems(ui, session);
-        messages(ui, session, &mut req);
-        computer_messages(ui, session, computer);
-        referee_messages(ui, session, tools);
-        frame_notes(ui, session, list);
-        log(ui, session);
+        // The lines that come and go scroll in a region of their own, the rest of the panel (at
+        // least MESSAGES_MIN_HEIGHT): the panel's height never depends on them, so when the panel
+        // is scrolled down (a low window, the editor's palette) a line that goes never pulls the
+        // controls under the pointer.
+        let controls = ui.cursor().top() - top;
+        let height = (viewport - controls - 1.0).max(MESSAGES_MIN_HEIGHT);
+        egui::ScrollArea::vertical()
+            .id_salt("messages")
+            .auto_shrink([false, false])
+            .min_scrolled_height(height)
+            .max_height(height)
+            .show(ui, |ui| {
+                reload_problems(ui, session);
+                messages(ui, session, &mut req);
+                computer_messages(ui, session, computer);
+                referee_messages(ui, session, tools);
+                frame_notes(ui, session, list);
+                log(ui, session);
+            });
     });
     req
 }
@@ -164,7 +186,7 @@ fn messages(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
     let rules = pos.rules();
     let outcome = session.game.outcome();
     let stm = &rules.players[pos.side_to_move().index()].name;
-    ui.label(format!("To move: {stm}    Ply: {}", session.game.ply()));
+    ui.label(format!("To move: {stm}    Ply: {}", movelist::ply_number(&session.game)));
     if let Some(m) = movelist::last_move_written(session) {
         ui.label(format!("Last move: {m}"));
     }
@@ -551,6 +573,7 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
     ui.separator();
     let pos = session.game.current();
     let rules = pos.rules();
+    let mode = tools.mode;
     ui.horizontal(|ui| {
         ui.radio_value(&mut tools.mode, Mode::Play, "Play")
             .on_hover_text("Clicks on the board play moves");
@@ -561,26 +584,41 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
                 .on_hover_text("Clicks on the board mark chains dead for the count");
         }
     });
-    ui.small(match tools.mode {
-        Mode::Play => "Click a piece of the side to move (or one in its hand, right of the board), then a target; in placing games, click a point or cell.",
-        Mode::Edit => "Click a square to put the chosen piece there (or empty it).",
-        Mode::MarkDead => "Click a chain to mark it dead, or alive again; the score follows.",
-    });
+    if tools.mode != mode {
+        // A brush left armed would change the position at the first click on coming back.
+        tools.brush = None;
+    }
+    match tools.mode {
+        Mode::Play => ui.small("Click a piece of the side to move (or one in its hand, right of the board), then a target; in placing games, click a point or cell."),
+        Mode::Edit => brush_lines(ui, rules, tools.brush),
+        Mode::MarkDead => ui.small("Click a chain to mark it dead, or alive again; the score follows."),
+    };
     if tools.mode == Mode::Edit {
-        // One row of kinds per player.
+        // One row of kinds per player; a click arms a brush, a second click puts it down.
         for side in [Side::FIRST, Side::SECOND] {
             let player = &rules.players[side.index()].name;
             ui.horizontal_wrapped(|ui| {
                 ui.label(format!("{player}:"));
                 for (k, kind) in rules.kinds.iter().enumerate() {
+                    let brush = Brush::Piece(KindId(k as u8), side);
                     let label = format!("{} {}", kind.glyphs[side.index()], kind.name);
-                    ui.selectable_value(&mut tools.brush, Brush::Piece(KindId(k as u8), side), label)
-                        .on_hover_text(format!("{player}'s {}", kind.name.to_lowercase()));
+                    if ui
+                        .selectable_label(tools.brush == Some(brush), label)
+                        .on_hover_text(format!("{player}'s {}", kind.name.to_lowercase()))
+                        .clicked()
+                    {
+                        tools.arm(brush);
+                    }
                 }
             });
         }
-        ui.selectable_value(&mut tools.brush, Brush::Erase, "Erase")
-            .on_hover_text("Clicks empty a square");
+        if ui
+            .selectable_label(tools.brush == Some(Brush::Erase), "Erase")
+            .on_hover_text("Clicks empty a square")
+            .clicked()
+        {
+            tools.arm(Brush::Erase);
+        }
         ui.horizontal(|ui| {
             ui.label("To move:");
             for side in [Side::FIRST, Side::SECOND] {
@@ -597,7 +635,13 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
             tools.fen_text = fen.clone();
             tools.fen_shown = fen;
         }
-        ui.add(egui::TextEdit::singleline(&mut tools.fen_text).desired_width(f32::INFINITY));
+        ui.add(egui::TextEdit::singleline(&mut tools.fen_text).desired_width(f32::INFINITY))
+            .on_hover_text("Paste a FEN here (Ctrl+V), then Set from FEN");
+        // bevy_egui hands a paste to the field as typed text, line breaks and all (text copied
+        // from a terminal or a page often ends with one): a FEN is one line.
+        if tools.fen_text.contains(['\n', '\r']) {
+            tools.fen_text = tools.fen_text.split_whitespace().collect::<Vec<_>>().join(" ");
+        }
         ui.horizontal(|ui| {
             if ui
                 .button("Set from FEN")
@@ -672,6 +716,30 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
         };
         req.actions.push(Action::Export(path));
     }
+}
+
+/// The editor's brush in two lines of one height each, whatever the brush (cut short, whole on
+/// hover), so the palette below never moves: what is armed, and how to use it or put it down.
+fn brush_lines(ui: &mut egui::Ui, rules: &Rules, brush: Option<Brush>) -> egui::Response {
+    let (what, how) = match brush {
+        Some(Brush::Piece(k, side)) => (
+            format!(
+                "Brush: {} {}'s {}",
+                rules.kind(k).glyphs[side.index()],
+                rules.players[side.index()].name,
+                rules.kind(k).name.to_lowercase()
+            ),
+            "Click squares to put it; Esc or right-click puts it down",
+        ),
+        Some(Brush::Erase) => (
+            "Brush: Erase".to_string(),
+            "Click squares to empty them; Esc or right-click puts it down",
+        ),
+        None => ("No brush".to_string(), "Choose a piece or Erase, then click squares"),
+    };
+    let colour = if brush.is_some() { WARN } else { ui.visuals().weak_text_color() };
+    ui.add(egui::Label::new(egui::RichText::new(what).strong().color(colour)).truncate());
+    ui.add(egui::Label::new(egui::RichText::new(how).small()).truncate())
 }
 
 /// Puts the position's FEN on the clipboard (through egui's output, which bevy_egui's

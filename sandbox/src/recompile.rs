@@ -81,6 +81,7 @@ impl Session {
         self.generation += 1;
         self.title = opened.title;
         self.timeline = opened.timeline;
+        self.prelude = opened.prelude;
         self.rules_path = Some(opened.rules_path);
         self.params = opened.params;
         self.rule_errors.clear();

@@ -91,17 +91,16 @@ pub enum Mode {
     /// Select a piece, play to a target, place a piece.
     #[default]
     Play,
-    /// Put the [`Tools::brush`] on the square ([`Action::Edit`]).
+    /// Put the [`Tools::brush`] on the square ([`Action::Edit`]); nothing while no brush is armed.
     Edit,
     /// Mark the chain under the click dead, or alive again ([`Action::MarkDead`]).
     MarkDead,
 }
 
 /// What the editor puts on a clicked square.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Brush {
     Piece(KindId, Side),
-    #[default]
     Erase,
 }
 
@@ -109,7 +108,10 @@ pub enum Brush {
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct Tools {
     pub mode: Mode,
-    pub brush: Brush,
+    /// The editor's armed brush (`None`: a click in the editor changes nothing). Armed from the
+    /// panel's palette; put down by a second click on it, Esc, a right-click or a click beside the
+    /// board ([`ClickedAway`]), or leaving the editor.
+    pub brush: Option<Brush>,
     /// The seed of the next "random move" (shown, and editable, in the panel).
     pub seed: u64,
     /// The editor's FEN field.
@@ -122,11 +124,18 @@ pub struct Tools {
     pub copied: Option<String>,
 }
 
+impl Tools {
+    /// Arms `brush`, or puts it down when it is the one armed (a second click on it in the palette).
+    pub fn arm(&mut self, brush: Brush) {
+        self.brush = if self.brush == Some(brush) { None } else { Some(brush) };
+    }
+}
+
 impl Default for Tools {
     fn default() -> Tools {
         Tools {
             mode: Mode::Play,
-            brush: Brush::Erase,
+            brush: None,
             seed: 1,
             fen_text: String::new(),
             fen_shown: String::new(),
@@ -150,6 +159,8 @@ pub struct Session {
     /// The ruleset parameters in force (a scenario's or a record's).
     pub params: Vec<(String, String)>,
     pub timeline: Vec<Frame>,
+    /// The moves that lead to the timeline's first frame, if it has a history of its own.
+    pub prelude: Option<crate::source::Prelude>,
     /// Index into `timeline` of the position last loaded from it.
     pub step: usize,
     pub game: Game,
@@ -195,6 +206,7 @@ impl Session {
             rules_path: Some(opened.rules_path),
             params: opened.params,
             timeline: opened.timeline,
+            prelude: opened.prelude,
             step: 0,
             game,
             off_script: 0,
@@ -305,11 +317,14 @@ impl Session {
         }
         match (tools.mode, tools.brush) {
             (Mode::Play, _) => self.click(sq),
-            (Mode::Edit, Brush::Piece(kind, side)) => {
+            (Mode::Edit, Some(Brush::Piece(kind, side))) => {
                 let _ = self.apply(Action::Edit(Edit::Put { square: sq, kind, side }));
             }
-            (Mode::Edit, Brush::Erase) => {
+            (Mode::Edit, Some(Brush::Erase)) => {
                 let _ = self.apply(Action::Edit(Edit::Clear(sq)));
+            }
+            (Mode::Edit, None) => {
+                self.note = Some("No brush: choose a piece or Erase in the panel, then click squares".to_string());
             }
             (Mode::MarkDead, _) => {
                 let _ = self.apply(Action::MarkDead(sq));
@@ -551,10 +566,15 @@ fn handle_hand_clicks(mut clicks: MessageReader<ClickedHand>, mut session: ResMu
     }
 }
 
-fn handle_away(mut clicks: MessageReader<ClickedAway>, mut session: ResMut<Session>) {
+/// A click beside the board (or Esc) drops the selection, the pending choice and the editor's
+/// brush (each written only if there was one, so nothing redraws for nothing).
+fn handle_away(mut clicks: MessageReader<ClickedAway>, mut session: ResMut<Session>, mut tools: ResMut<Tools>) {
     for _ in clicks.read() {
         if session.selected.is_some() || session.selected_hand.is_some() || session.choice.is_some() {
             session.click_away();
+        }
+        if tools.brush.is_some() {
+            tools.brush = None;
         }
     }
 }

@@ -37,6 +37,16 @@ pub struct Opened {
     pub variations: crate::tree::Tree,
     /// What was skipped of a record's variations (moves not legal where they stand).
     pub skipped: Vec<String>,
+    /// The moves that lead to the timeline's first frame (a scenario that starts from a game
+    /// record), so its game has a history: ply, passes, repetitions, the last move.
+    pub prelude: Option<Prelude>,
+}
+
+/// A start and the moves played from it, in coordinates, before the timeline's first frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prelude {
+    pub fen: String,
+    pub moves: Vec<String>,
 }
 
 /// Why something could not be opened: errors in the ruleset (rendered one per line), or anything else.
@@ -224,6 +234,7 @@ fn open_with(arg: &str, rules: Option<&Path>, params: &[(String, String)]) -> Re
         stopped: None,
         variations: Default::default(),
         skipped: Vec::new(),
+        prelude: None,
     })
 }
 
@@ -266,6 +277,12 @@ fn open_scenario(origin: &str, path: &Path, rules: Option<&Path>) -> Result<Open
     if timeline.is_empty() {
         return Err(format!("{}: the scenario produced no positions", path.display()).into());
     }
+    // A start from a game record: the record's moves lead to the first frame (the runner played
+    // them before the first step).
+    let prelude = scenario::start_position(&engine, &sc.start, here)
+        .ok()
+        .filter(|(_, moves)| !moves.is_empty())
+        .map(|(pos, moves)| Prelude { fen: pos.fen(), moves });
     Ok(Opened {
         engine,
         title: sc.title,
@@ -276,6 +293,7 @@ fn open_scenario(origin: &str, path: &Path, rules: Option<&Path>) -> Result<Open
         stopped: None,
         variations: Default::default(),
         skipped: Vec::new(),
+        prelude,
     })
 }
 
@@ -408,5 +426,6 @@ fn open_record(origin: &str, path: &Path, format: Format, rules: Option<&Path>) 
         variations: crate::records::tree_of(&replayed.game, &replayed.variations),
         skipped: replayed.skipped,
         engine: chosen.engine,
+        prelude: None,
     })
 }

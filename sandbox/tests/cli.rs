@@ -170,3 +170,14 @@ fn param_overrides_reach_the_checker_and_the_board() {
     assert_eq!(lines(&[], "go19.png"), 19, "the ruleset's own size");
     assert_eq!(lines(&["--param", "size=9"], "go9.png"), 9, "--param size=9");
 }
+
+#[test]
+fn moves_given_with_play_are_played_by_hand_and_a_refused_one_is_an_error_that_says_why() {
+    let (code, err) = run(&["chess", "--play", "e2e4,e7e5,e1e3", "--screenshot", "unused.png"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--play: move 3 (`e1e3`) is refused"), "{err}");
+    let (code, err) = run(&["chess", "--play"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--play needs moves"), "{err}");
+    assert!(!std::path::Path::new("unused.png").exists(), "nothing rendered");
+}

@@ -14,66 +14,14 @@ use bevy::time::TimeUpdateStrategy;
 use sandbox::input::{ClickTarget, click_at};
 use sandbox::layout::Layout;
 use sandbox::replay::Autoplay;
-use sandbox::session::{Action, Apply, Clicked, ClickedAway, ClickedHand, Edit, Mode, Replay, Session, Tools};
+use sandbox::session::{Action, Clicked, ClickedAway, ClickedHand, Edit, Mode, Replay, Tools};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn app(what: &str) -> App {
-    let opened = sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
-    app_with(Session::new(opened))
-}
-
-fn app_with(session: Session) -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(sandbox::session::plugin);
-    app.insert_resource(session);
-    app.update();
-    app
-}
-
-fn session(app: &App) -> &Session {
-    app.world().resource::<Session>()
-}
-
-fn session_mut(app: &mut App) -> Mut<'_, Session> {
-    app.world_mut().resource_mut::<Session>()
-}
-
-fn send<M: Message>(app: &mut App, m: M) {
-    app.world_mut().write_message(m);
-    app.update();
-}
-
-fn act(app: &mut App, a: Action) {
-    send(app, Apply(a));
-}
-
-fn square(app: &App, name: &str) -> usize {
-    session(app)
-        .engine
-        .rules()
-        .board
-        .parse_square(name)
-        .unwrap_or_else(|| panic!("no square {name}"))
-}
-
-fn fen(app: &App) -> String {
-    session(app).game.current().fen()
-}
+mod common;
+use common::*;
 
 fn engine(ruleset: &str, params: &[(String, String)]) -> Engine {
     let checked = arbiter::check::check_file(&root().join(format!("rulesets/{ruleset}.rules")), params);
     Engine::new(checked.rules.expect("a bundled ruleset is valid"))
-}
-
-/// A fresh folder under the system's temporary folder.
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sandbox-logic-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("a temporary folder");
-    d
 }
 
 #[test]
@@ -122,7 +70,7 @@ fn the_frames_of_a_scenario_carry_each_expectation_with_pass_or_fail() {
     assert!(all.iter().all(|e| e.passed && e.instead.is_none()), "{all:?}");
     assert!(all.iter().any(|e| e.text.contains("checkmate")), "{all:?}");
 
-    let broken = app_for_file("tests/scenarios-broken/wrong-expectation.ron");
+    let broken = file("tests/scenarios-broken/wrong-expectation.ron");
     let frames = &session(&broken).timeline;
     assert_eq!(frames.len(), 3, "the start, step 1, and step 2 where the runner stops");
     let step2: Vec<(bool, &str)> = frames[2].expectations.iter().map(|e| (e.passed, e.text.as_str())).collect();
@@ -132,13 +80,9 @@ fn the_frames_of_a_scenario_carry_each_expectation_with_pass_or_fail() {
     assert!(frames[2].expectations[1].instead.as_deref().is_some_and(|i| i.contains("black")));
 }
 
-fn app_for_file(rel: &str) -> App {
-    app(root().join(rel).to_str().expect("a UTF-8 path"))
-}
-
 #[test]
 fn a_pgn_record_becomes_one_frame_per_ply_ending_where_the_interpreter_replays_it() {
-    let app = app_for_file("tests/pgn/opera-game.pgn");
+    let app = file("tests/pgn/opera-game.pgn");
     let s = session(&app);
     let rec = pgn::parse(&std::fs::read_to_string(root().join("tests/pgn/opera-game.pgn")).expect("the file")).expect("parses");
     assert_eq!(s.timeline.len(), rec.moves.len() + 1);
@@ -176,7 +120,7 @@ fn xiangqi_line() -> (Vec<String>, String) {
 fn a_record_with_wxf_movetext_opens_under_the_ruleset_that_writes_wxf() {
     let (moves, last_fen) = xiangqi_line();
     // As PGN with WXF movetext and no tag naming the game: chosen by which ruleset reads the moves.
-    let app = app_for_file("tests/wxf/central-cannon-screen-horses.pgn");
+    let app = file("tests/wxf/central-cannon-screen-horses.pgn");
     let s = session(&app);
     assert_eq!(s.engine.rules().name, "Xiangqi");
     assert_eq!(s.timeline.len(), moves.len() + 1);
@@ -234,6 +178,67 @@ fn an_sgf_record_sets_the_board_size_and_komi_and_replays_to_its_count() {
 }
 
 #[test]
+fn a_scenario_that_starts_from_an_sgf_record_keeps_the_records_history_in_its_frames() {
+    let rec_path = root().join("scenarios/go/records/teaching-9x9.sgf");
+    let rec = sgf::parse(&std::fs::read_to_string(&rec_path).expect("the file")).expect("parses");
+    let plies = rec.gtp_moves().expect("alternating").len();
+    let mut app = file("scenarios/go/sgf-record.ron");
+    let over = |app: &App| session(app).game.outcome().status != Status::Ongoing;
+    let ply = |app: &App| sandbox::movelist::ply_number(&session(app).game);
+    // The start: the record played out, its two passes ending the game.
+    assert_eq!(session(&app).step, 0);
+    assert_eq!(session(&app).game.ply(), plies, "the record's moves are the game's history");
+    assert_eq!(ply(&app), plies as u64);
+    assert!(over(&app), "two passes ended the game: {:?}", session(&app).game.outcome());
+    assert_eq!(session(&app).last_move_text().as_deref(), Some("pass"));
+    send(&mut app, Replay::Forward);
+    assert!(over(&app) && ply(&app) == plies as u64, "step 1: still over");
+    // Step 2 takes the last pass back: the game goes on, one ply fewer.
+    send(&mut app, Replay::Forward);
+    assert_eq!(session(&app).step, 2);
+    assert!(!over(&app), "the game reopened");
+    assert_eq!(ply(&app), plies as u64 - 1);
+    // And back to the start, by a jump.
+    send(&mut app, Replay::First);
+    assert!(over(&app) && ply(&app) == plies as u64, "over again at the start");
+    // A handicap record: its stones are the start, white moves first.
+    let app = file("scenarios/go/handicap-sgf-record.ron");
+    assert!(over(&app), "{:?}", session(&app).game.outcome());
+    assert_eq!(
+        session(&app).game.outcome().result_text(session(&app).engine.rules()).as_deref(),
+        Some("B+14")
+    );
+}
+
+#[test]
+fn a_scenario_set_up_from_the_middle_of_a_game_counts_plies_from_the_fens_move_number() {
+    let dir = temp_dir("fen-start");
+    let path = dir.join("endgame.ron");
+    std::fs::write(
+        &path,
+        r#"(
+    title: "A rook endgame at move 30",
+    ruleset: "chess",
+    start: Fen("4k3/8/8/8/8/8/8/4K2R w K - 0 30"),
+    steps: [(caption: "Castles.", do: Line(["e1g1"]))],
+)"#,
+    )
+    .expect("written");
+    let mut app = app(path.to_str().expect("UTF-8"));
+    assert_eq!(
+        sandbox::movelist::ply_number(&session(&app).game),
+        58,
+        "29 moves of each side came before"
+    );
+    send(&mut app, Replay::Forward);
+    assert_eq!(sandbox::movelist::ply_number(&session(&app).game), 59);
+    assert_eq!(
+        sandbox::movelist::ply_number(&Game::new(engine("chess", &[]), engine("chess", &[]).start())),
+        0
+    );
+}
+
+#[test]
 fn a_bad_record_is_one_sentence_naming_the_file_and_place() {
     let dir = temp_dir("bad-records");
     let sgf = dir.join("broken.sgf");
@@ -275,7 +280,7 @@ fn autoplay_steps_with_time_and_stops_at_the_end() {
 
 #[test]
 fn a_click_on_the_move_list_jumps_to_that_ply_with_the_line_behind_it() {
-    let mut app = app_for_file("tests/pgn/opera-game.pgn");
+    let mut app = file("tests/pgn/opera-game.pgn");
     send(&mut app, Replay::To(10));
     let s = session(&app);
     assert_eq!(s.step, 10);
@@ -435,7 +440,7 @@ fn take_back_restores_the_previous_position() {
     let last = session(&app).log.last().expect("logged").clone();
     assert!(!last.ok && last.said.contains("nothing to take back"), "{last:?}");
     // Taking back along a record's timeline goes one ply back and stays on the script.
-    let mut app = app_for_file("tests/pgn/opera-game.pgn");
+    let mut app = file("tests/pgn/opera-game.pgn");
     send(&mut app, Replay::To(5));
     act(&mut app, Action::TakeBack);
     let s = session(&app);
@@ -512,8 +517,9 @@ fn the_editor_places_and_removes_pieces_and_gives_the_move_through_fen() {
     assert_eq!(fen(&app), "4k3/8/8/8/1Q6/8/8/4K3 w - - 0 1");
     let why = session(&app).edit_error.clone().expect("refused");
     assert!(why.contains("no white Pawn can ever stand on a1"), "{why}");
-    // By a click in edit mode, with the eraser.
+    // By a click in edit mode, with the eraser armed.
     app.world_mut().resource_mut::<Tools>().mode = Mode::Edit;
+    app.world_mut().resource_mut::<Tools>().brush = Some(sandbox::session::Brush::Erase);
     send(&mut app, Clicked(b4));
     assert_eq!(fen(&app), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     act(&mut app, Action::Edit(Edit::SideToMove(Side::SECOND)));
@@ -552,7 +558,7 @@ fn save_as_scenario_writes_a_file_the_scenario_runner_passes_and_never_overwrite
     assert!(again.contains("already exists"), "{again}");
     assert_eq!(std::fs::read_to_string(&path).expect("still there"), text);
     // An edited position with dead chains marked: the count is part of the scenario.
-    let mut go = app_for_file("scenarios/go/dead-stones.ron");
+    let mut go = file("scenarios/go/dead-stones.ron");
     send(&mut go, Replay::To(1));
     let a3 = square(&go, "A3");
     act(&mut go, Action::MarkDead(a3));
@@ -569,7 +575,7 @@ fn save_as_scenario_writes_a_file_the_scenario_runner_passes_and_never_overwrite
 
 #[test]
 fn marking_a_chain_dead_changes_the_count() {
-    let mut app = app_for_file("scenarios/go/dead-stones.ron");
+    let mut app = file("scenarios/go/dead-stones.ron");
     send(&mut app, Replay::To(1));
     let score = |app: &App| session(app).game.outcome().score.expect("counted after two passes").points;
     assert_eq!(score(&app), [10.0, 15.0]);

@@ -2,44 +2,11 @@
 //! variations, promoting and deleting), a reload that refuses a move keeping the line, and steps
 //! that play or undo only the moves between two positions (a 300-move record).
 
-use std::path::{Path, PathBuf};
-
 use bevy::prelude::*;
-use sandbox::session::{Action, Apply, Replay, Session};
+use sandbox::session::{Action, Replay};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn app(what: &str) -> App {
-    let opened = sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(sandbox::session::plugin);
-    app.insert_resource(Session::new(opened));
-    app.update();
-    app
-}
-
-fn file(rel: &str) -> App {
-    app(root().join(rel).to_str().expect("a UTF-8 path"))
-}
-
-fn session(app: &App) -> &Session {
-    app.world().resource::<Session>()
-}
-
-fn send<M: Message>(app: &mut App, m: M) {
-    app.world_mut().write_message(m);
-    app.update();
-}
-
-fn act(app: &mut App, a: Action) {
-    send(app, Apply(a));
-}
-
-fn fen(app: &App) -> String {
-    session(app).game.current().fen()
-}
+mod common;
+use common::*;
 
 #[test]
 fn moves_by_hand_stay_in_the_tree_through_steps_jumps_and_list_clicks() {
@@ -153,7 +120,7 @@ fn a_variation_is_deleted_or_promoted_to_the_main_line() {
 
 #[test]
 fn a_reload_that_refuses_a_move_by_hand_keeps_it_and_what_follows_in_the_tree() {
-    let dir = std::env::temp_dir().join(format!("sandbox-nav-{}", std::process::id()));
+    let dir = temp_dir("reload");
     std::fs::create_dir_all(&dir).expect("a folder");
     let path = dir.join("chess.rules");
     let original = std::fs::read_to_string(root().join("rulesets/chess.rules")).expect("chess.rules");

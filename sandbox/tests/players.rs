@@ -12,26 +12,11 @@ use arbiter::notation::uci;
 use arbiter::sim::{Budget, PlayerSpec};
 use bevy::prelude::*;
 use sandbox::computer::{Computer, Seats, walk_of_game};
-use sandbox::session::{Action, Apply, Session};
+use sandbox::session::{Action, Session};
 use sandbox::simulate::{SimRequest, SimSettings, Simulation, command_line};
 
-fn app(what: &str) -> App {
-    let opened = sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(sandbox::session::plugin);
-    app.insert_resource(Session::new(opened));
-    app.update();
-    app
-}
-
-fn session(app: &App) -> &Session {
-    app.world().resource::<Session>()
-}
-
-fn act(app: &mut App, a: Action) {
-    app.world_mut().write_message(Apply(a));
-    app.update();
-}
+mod common;
+use common::*;
 
 /// Runs the app's update until `done` holds, failing the test after `limit`.
 fn update_until(app: &mut App, limit: Duration, what: &str, done: impl Fn(&App) -> bool) {

@@ -6,45 +6,14 @@
 use bevy::prelude::*;
 use sandbox::board::BoardLayout;
 use sandbox::input::{Button, Pointer};
-use sandbox::layout::Layout;
 use sandbox::marks::Marks;
 use sandbox::session::{Action, Apply, Session};
 
-fn app(what: &str) -> App {
-    let opened = sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let session = Session::new(opened);
-    let layout = Layout::new(&session.engine.rules().board);
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .add_plugins((sandbox::session::plugin, sandbox::marks::plugin, sandbox::input::pointer_plugin))
-        .insert_resource(session)
-        .insert_resource(BoardLayout(layout));
-    app.update();
-    app
-}
-
-fn session(app: &App) -> &Session {
-    app.world().resource::<Session>()
-}
+mod common;
+use common::*;
 
 fn marks(app: &App) -> &Marks {
     app.world().resource::<Marks>()
-}
-
-fn square(app: &App, name: &str) -> usize {
-    session(app)
-        .engine
-        .rules()
-        .board
-        .parse_square(name)
-        .unwrap_or_else(|| panic!("no square {name}"))
-}
-
-/// The button pressed or released over the centre of `name`.
-fn pointer(app: &mut App, button: Button, pressed: bool, name: &str) {
-    let at = app.world().resource::<BoardLayout>().0.center(square(app, name));
-    app.world_mut().write_message(Pointer { button, pressed, at });
-    app.update();
 }
 
 fn drag(app: &mut App, button: Button, from: &str, to: &str) {
@@ -60,7 +29,7 @@ fn piece_on(app: &App, name: &str) -> Option<String> {
 
 #[test]
 fn a_piece_dragged_to_a_target_moves_there() {
-    let mut app = app("chess");
+    let mut app = pointer_app("chess");
     pointer(&mut app, Button::Left, true, "e2");
     assert_eq!(session(&app).selected, Some(square(&app, "e2")), "the press selects");
     pointer(&mut app, Button::Left, false, "e4");
@@ -80,7 +49,7 @@ fn a_piece_dragged_to_a_target_moves_there() {
 
 #[test]
 fn a_selected_piece_dragged_moves_and_clicked_again_is_let_go() {
-    let mut app = app("chess");
+    let mut app = pointer_app("chess");
     drag(&mut app, Button::Left, "g1", "g1");
     assert_eq!(session(&app).selected, Some(square(&app, "g1")));
     // Pressed again and dragged: a move, not a let-go followed by nothing.
@@ -97,7 +66,7 @@ fn a_selected_piece_dragged_moves_and_clicked_again_is_let_go() {
 
 #[test]
 fn right_clicks_mark_squares_right_drags_draw_arrows_and_a_left_press_or_a_move_clears_them() {
-    let mut app = app("chess");
+    let mut app = pointer_app("chess");
     let (e4, d5, g1, f3) = (square(&app, "e4"), square(&app, "d5"), square(&app, "g1"), square(&app, "f3"));
     drag(&mut app, Button::Right, "e4", "e4");
     drag(&mut app, Button::Right, "g1", "f3");
@@ -126,13 +95,13 @@ fn right_clicks_mark_squares_right_drags_draw_arrows_and_a_left_press_or_a_move_
 
 #[test]
 fn a_caption_and_marks_are_saved_in_the_scenario_and_load_back_with_it() {
-    let mut app = app("chess");
+    let mut app = pointer_app("chess");
     app.world_mut().write_message(Apply(Action::Play("e2e4".into())));
     app.update();
     drag(&mut app, Button::Right, "d7", "d5");
     drag(&mut app, Button::Right, "e4", "e4");
     app.world_mut().resource_mut::<Marks>().caption = "Black strikes \"back\" in the centre".into();
-    let dir = std::env::temp_dir().join(format!("arbiter-pointer-{}", std::process::id()));
+    let dir = temp_dir("caption");
     let _ = std::fs::remove_dir_all(&dir);
     let path = dir.join("marks.ron");
     let saved = sandbox::editor::save_scenario(session(&app), marks(&app), &path).expect("saved and passing");
@@ -157,7 +126,7 @@ fn a_caption_and_marks_are_saved_in_the_scenario_and_load_back_with_it() {
 
 #[test]
 fn a_piece_dragged_from_the_hand_onto_a_square_is_dropped_there() {
-    let mut app = app("crazyhouse");
+    let mut app = pointer_app("crazyhouse");
     app.world_mut().write_message(Apply(Action::Edit(sandbox::session::Edit::Fen(
         "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R[Pn] w KQkq - 0 5".into(),
     ))));

@@ -3,7 +3,8 @@
 //! lines, the river and palaces of xiangqi, go's star points and stones, go's dead stones faded with
 //! each point's owner, hex's rhombus of cells with its stones and coloured edges (flipped too), pieces
 //! in hand beside a crazyhouse board, the path and jumped squares of a draughts capture, the panel's
-//! text, the Simulate window's outcome bars and length histogram after a run. Offscreen always (no
+//! text, a variation played by hand drawn as an indented, highlighted branch of the move list with
+//! Promote and Delete live, the Simulate window's outcome bars and length histogram after a run. Offscreen always (no
 //! display needed; needs Vulkan's loader and
 //! Mesa's software driver: Debian `libvulkan1 mesa-vulkan-drivers`), and in a real window under
 //! `xvfb-run` when it is on PATH; in CI (`CI` set) a missing `xvfb-run` fails instead of skipping.
@@ -640,6 +641,101 @@ fn an_offscreen_picture_of_a_simulation_shows_the_outcome_bars_and_the_length_hi
     assert!(lengths > 1500, "{what}: the length histogram: {lengths} pixels");
     // The bars stand in the window, not on the board's left: nothing of them left of it.
     assert_eq!(shot.count((0, 320, 0, 800), FIRST_WINS), 0, "{what}: no bar under the side panel");
+}
+
+/// egui's fill of a selected entry (the current move in the list).
+const SELECTION: [u8; 3] = [0, 92, 128];
+/// The move list's part of the panel (the opera game's three-line title above it), and the row of
+/// Promote and Delete under it, in a 1280 × 800 picture.
+const MOVE_LIST: (usize, usize, usize, usize) = (0, 320, 177, 326);
+const BRANCH_BUTTONS: (usize, usize, usize, usize) = (0, 125, 330, 352);
+
+impl Shot {
+    /// The smallest rectangle holding every pixel of `colour` in `area`, if any.
+    fn bounds(&self, (x0, x1, y0, y1): (usize, usize, usize, usize), colour: [u8; 3]) -> Option<(usize, usize, usize, usize)> {
+        let hits: Vec<(usize, usize)> = (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| near(self.rgb[y * self.width + x], colour, 8))
+            .collect();
+        let xs = hits.iter().map(|p| p.0);
+        let ys = hits.iter().map(|p| p.1);
+        Some((xs.clone().min()?, xs.max()?, ys.clone().min()?, ys.max()?))
+    }
+
+    /// The lines of bright text in `area`, top to bottom: each line's rows and the leftmost bright
+    /// pixel on any of them (the panel's text is light grey on near-black; greyed and weak text is
+    /// dimmer).
+    fn text_lines(&self, (x0, x1, y0, y1): (usize, usize, usize, usize)) -> Vec<((usize, usize), usize)> {
+        let bright = |p: [u8; 3]| p.iter().all(|&c| c > 130);
+        let mut lines: Vec<((usize, usize), usize)> = Vec::new();
+        for y in y0..y1 {
+            let Some(left) = (x0..x1).find(|&x| bright(self.rgb[y * self.width + x])) else {
+                continue;
+            };
+            match lines.last_mut() {
+                Some(((_, end), min)) if *end + 1 == y => {
+                    *end = y;
+                    *min = (*min).min(left);
+                }
+                _ => lines.push(((y, y), left)),
+            }
+        }
+        lines
+    }
+}
+
+#[test]
+fn a_move_played_by_hand_from_an_earlier_position_is_drawn_as_a_branch_in_the_move_list() {
+    let record = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/pgn/opera-game.pgn");
+    // At step 2 (after 1. e4 e5) the record goes on 2. Nf3; 2. Nc3 Nc6 played by hand instead start
+    // a variation, and the position is its last move.
+    let shots = shoot_all(
+        &[(record, &["--ply", "2"]), (record, &["--ply", "2", "--play", "b1c3,b8c6"])],
+        Target::Offscreen,
+    );
+    let [plain, branch] = [&shots[0], &shots[1]];
+    for shot in [plain, branch] {
+        shot.check_frame();
+    }
+    let what = &branch.name;
+    // The current move's highlight: on the main line's first row without the branch (1... e5);
+    // with it, two rows lower (the variation's row, after 2. Nf3) and indented.
+    let here = plain.bounds(MOVE_LIST, SELECTION).expect("the current move is highlighted");
+    let there = branch.bounds(MOVE_LIST, SELECTION).expect("the current move is highlighted");
+    assert!(
+        there.2 >= here.2 + 2 * 18,
+        "{what}: the highlight two rows lower: {here:?} → {there:?}"
+    );
+    assert!(there.0 >= here.0 + 14, "{what}: and indented: {here:?} → {there:?}");
+    // Every line of the main line starts at the same place; the variation's line, further right.
+    let starts = |s: &Shot| s.text_lines(MOVE_LIST).iter().map(|l| l.1).collect::<Vec<_>>();
+    let main = *starts(plain).iter().min().expect("lines in the list");
+    assert!(
+        starts(plain).iter().all(|&x| x == main),
+        "{}: the main line's rows align: {:?}",
+        plain.name,
+        starts(plain)
+    );
+    let indented: Vec<_> = branch.text_lines(MOVE_LIST).into_iter().filter(|l| l.1 >= main + 10).collect();
+    assert_eq!(
+        indented.len(),
+        1,
+        "{what}: one indented line, the variation's: {:?}",
+        branch.text_lines(MOVE_LIST)
+    );
+    let (rows, _) = indented[0];
+    assert!(
+        rows.0 <= there.3 && there.2 <= rows.1,
+        "{what}: the highlight is on the variation's line: {rows:?}, {there:?}"
+    );
+    // Promote and Delete are live in the variation (bright), greyed on the main line (dim).
+    let lit = |s: &Shot| s.pixels(BRANCH_BUTTONS).iter().filter(|p| p.iter().all(|&c| c > 130)).count();
+    assert_eq!(lit(plain), 0, "{}: Promote and Delete greyed on the main line", plain.name);
+    assert!(
+        lit(branch) > 100,
+        "{what}: Promote and Delete live in the variation: {} bright pixels",
+        lit(branch)
+    );
 }
 
 fn in_ci() -> bool {

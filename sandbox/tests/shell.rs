@@ -10,16 +10,13 @@ use sandbox::replay::Autoplay;
 use sandbox::session::Session;
 use sandbox::simulate::{SimRequest, Simulation};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+use common::*;
 
-fn app(what: &str) -> App {
-    let opened = sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .add_plugins((sandbox::session::plugin, sandbox::redraw::plugin));
-    app.insert_resource(Session::new(opened))
+/// [`common::app`] with the redraw plugin, noting whether each update asked for another frame.
+fn watched_app(what: &str) -> App {
+    let mut app = common::app(what);
+    app.add_plugins(sandbox::redraw::plugin)
         .init_resource::<Asked>()
         .add_systems(Last, note_requests);
     app.update();
@@ -34,10 +31,6 @@ fn note_requests(mut requests: MessageReader<RequestRedraw>, mut asked: ResMut<A
     asked.0 = requests.read().count() > 0;
 }
 
-fn session(app: &App) -> &Session {
-    app.world().resource::<Session>()
-}
-
 /// Did the last update ask for another frame?
 fn asked_to_redraw(app: &App) -> bool {
     app.world().resource::<Asked>().0
@@ -46,7 +39,7 @@ fn asked_to_redraw(app: &App) -> bool {
 #[test]
 fn an_idle_window_asks_for_no_frames_but_autoplay_the_computer_and_a_simulation_do() {
     let record = root().join("tests/pgn/opera-game.pgn");
-    let mut app = app(record.to_str().expect("a UTF-8 path"));
+    let mut app = watched_app(record.to_str().expect("a UTF-8 path"));
     for _ in 0..3 {
         app.update();
         assert!(!asked_to_redraw(&app), "nothing under way: no frame asked for");
@@ -89,7 +82,7 @@ fn an_idle_window_asks_for_no_frames_but_autoplay_the_computer_and_a_simulation_
 }
 
 fn app_at_start() -> App {
-    app("chess")
+    watched_app("chess")
 }
 
 #[test]
@@ -115,17 +108,10 @@ fn a_modifiers_event_that_repeats_the_last_one_is_dropped_so_egui_can_sleep() {
     assert_eq!(frame(vec![none.clone()]), vec![none], "and its release");
 }
 
-fn temp_dir(what: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("shell-{what}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("a temporary folder");
-    d
-}
-
 #[test]
 fn a_saved_scenario_is_titled_after_its_file_and_the_save_is_logged_with_where_it_went() {
     use sandbox::session::{Action, Apply};
-    let mut app = app("chess");
+    let mut app = watched_app("chess");
     app.world_mut().write_message(Apply(Action::Play("e2e4".into())));
     app.update();
     let path = temp_dir("save").join("king-pawn-opening.ron");
@@ -167,7 +153,7 @@ fn scenarios_are_saved_in_the_users_data_folder_by_default() {
     );
     let home = std::env::var_os("HOME").filter(|h| PathBuf::from(h).is_absolute());
     if let Some(home) = home {
-        let default = sandbox::editor::default_save_path(session(&app("chess")));
+        let default = sandbox::editor::default_save_path(session(&watched_app("chess")));
         assert!(
             default.starts_with(&home) || std::env::var_os("XDG_DATA_HOME").is_some(),
             "{default:?}"
@@ -193,55 +179,6 @@ fn reload_errors_are_rendered_as_the_command_line_renders_them() {
     assert!(e.contains("along orthogonl | diagonal"), "the source line: {e}");
     assert!(e.contains("^^^^^^^^^"), "a caret under the name: {e}");
     assert!(e.contains("did you mean `orthogonal`?"), "the help: {e}");
-}
-
-/// Where each piece of text of the panel is drawn, after laying out `session`'s panel in a bare
-/// egui context as wide as the sandbox's (two passes: egui settles sizes on the first).
-fn panel_texts(session: &Session, tools: &mut sandbox::session::Tools) -> Vec<(String, bevy_egui::egui::Pos2)> {
-    use bevy_egui::egui;
-    let ctx = egui::Context::default();
-    let input = || egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(sandbox::panel::PANEL_WIDTH, 2000.0),
-        )),
-        ..Default::default()
-    };
-    let (mut auto, mut computer, mut sim) = (Autoplay::default(), Computer::default(), Simulation::default());
-    let mut out = None;
-    for _ in 0..2 {
-        let mut flipped = false;
-        let mut o = ctx.run_ui(input(), |ui| {
-            sandbox::panel::contents(
-                ui,
-                session,
-                tools,
-                (&mut auto, &mut Default::default()),
-                Some(&mut flipped),
-                (&mut computer, &mut sim),
-                (&Default::default(), &mut String::new()),
-            );
-        });
-        // No renderer takes the font atlas here.
-        o.textures_delta.clear();
-        out = Some(o);
-    }
-    let shapes = out.expect("a pass").shapes;
-    let mut texts = Vec::new();
-    for clipped in shapes {
-        if let egui::Shape::Text(t) = clipped.shape {
-            texts.push((t.galley.text().to_string(), t.pos));
-        }
-    }
-    texts
-}
-
-fn at(texts: &[(String, bevy_egui::egui::Pos2)], label: &str) -> bevy_egui::egui::Pos2 {
-    texts
-        .iter()
-        .find(|(t, _)| t == label)
-        .map(|(_, p)| *p)
-        .unwrap_or_else(|| panic!("`{label}` in the panel: {:?}", texts.iter().map(|t| &t.0).collect::<Vec<_>>()))
 }
 
 #[test]
@@ -340,4 +277,25 @@ fn copy_fen_hands_the_fen_to_egui_as_a_clipboard_command() {
     // this test does not build.
     let clipboard: Option<bevy_egui::EguiClipboard> = None;
     assert!(clipboard.is_none());
+}
+
+#[test]
+fn the_panel_gives_a_scenario_from_an_sgf_record_the_records_ply_and_outcome() {
+    let path = root().join("scenarios/go/sgf-record.ron");
+    let session = Session::new(sandbox::source::open(path.to_str()).expect("the scenario"));
+    let mut tools = sandbox::session::Tools::default();
+    let texts = panel_texts(&session, &mut tools);
+    let plies = session.game.ply();
+    assert!(plies > 20, "the record's moves: {plies}");
+    assert!(
+        texts.iter().any(|(t, _)| t.ends_with(&format!("Ply: {plies}"))),
+        "{:?}",
+        texts.iter().map(|t| &t.0).collect::<Vec<_>>()
+    );
+    let all: Vec<&String> = texts.iter().map(|t| &t.0).collect();
+    assert!(all.iter().any(|t| t.contains("black wins (score)")), "the outcome: {all:?}");
+    assert!(
+        all.iter().any(|t| t.starts_with("Score:") && t.ends_with("black by 2.5")),
+        "the final count, not an estimate: {all:?}"
+    );
 }

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 pub use run::{
     Checked, Failure, Frame, INTERRUPTED, MAX_PERFT_DEPTH, MAX_RANDOM_PLIES, MAX_SCENARIO_RANDOM_PLIES, Report, Runner, Verdict, collect,
-    find_move, pick_random,
+    find_move, pick_random, start_position,
 };
 
 /// One scenario file.

@@ -449,8 +449,12 @@ fn step_name(n: usize, step: &Step) -> String {
     }
 }
 
-/// The start position and the moves of a game record to play from it, or why there is none.
-fn start_position(engine: &Engine, start: &Start, dir: &Path) -> Result<(Position, Vec<String>), String> {
+/// The start position of `start` and the moves of a game record to play from it (none but for an
+/// SGF start), or why there is none; `dir` is the scenario's folder, where a record's path starts.
+///
+/// # Errors
+/// A record that cannot be read, a FEN or board the rules refuse, in a sentence.
+pub fn start_position(engine: &Engine, start: &Start, dir: &Path) -> Result<(Position, Vec<String>), String> {
     let rules = engine.rules();
     let fen = match start {
         Start::Setup => return Ok((engine.start(), Vec::new())),
