@@ -2,36 +2,14 @@
 //! (PGN for games that move pieces, SGF for games that capture chains) and opens again with the
 //! same main line and the same tree; a record's own variations open as branches.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 
 use bevy::prelude::*;
+use common::{app_with, file, send, session, temp_dir};
 use sandbox::session::{Action, Apply, Replay, Session};
 use sandbox::tree::Tree;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn app_of(opened: sandbox::source::Opened) -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(sandbox::session::plugin);
-    app.insert_resource(Session::new(opened));
-    app.update();
-    app
-}
-
-fn open(what: &str) -> App {
-    app_of(sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}")))
-}
-
-fn session(app: &App) -> &Session {
-    app.world().resource::<Session>()
-}
-
-fn send<M: Message>(app: &mut App, m: M) {
-    app.world_mut().write_message(m);
-    app.update();
-}
 
 fn play(app: &mut App, moves: &[&str]) {
     for m in moves {
@@ -42,11 +20,7 @@ fn play(app: &mut App, moves: &[&str]) {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-export-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let path = dir.join(name);
-    let _ = std::fs::remove_file(&path);
-    path
+    temp_dir(&format!("export-{name}")).join(name)
 }
 
 /// Every branch of the tree as `anchor: moves`, sorted.
@@ -75,7 +49,7 @@ fn export(app: &mut App, name: &str) -> PathBuf {
 
 #[test]
 fn a_record_with_variations_played_by_hand_exports_and_opens_again_the_same() {
-    let mut app = open(root().join("tests/pgn/opera-game.pgn").to_str().expect("UTF-8"));
+    let mut app = file("tests/pgn/opera-game.pgn");
     // 2. d4 exd4 instead of 2. Nf3; 5... Qf6 instead of 5... dxe5, with 6. Qxf6 and 6. Nc3.
     send(&mut app, Replay::To(2));
     play(&mut app, &["d2d4", "e5d4"]);
@@ -90,7 +64,7 @@ fn a_record_with_variations_played_by_hand_exports_and_opens_again_the_same() {
     assert!(text.contains("[Variant \"chess\"]"), "{text}");
     assert!(text.contains("2. d4 exd4"), "{text}");
 
-    let again = open(path.to_str().expect("UTF-8"));
+    let again = common::app(path.to_str().expect("UTF-8"));
     let s = session(&again);
     assert_eq!(fens(s), fens(session(&app)), "the same main line");
     assert_eq!(lines(&s.variations), before, "the same variations");
@@ -107,7 +81,7 @@ fn a_record_with_variations_played_by_hand_exports_and_opens_again_the_same() {
 #[test]
 fn a_go_game_played_by_hand_exports_as_sgf_with_its_alternatives() {
     let opened = sandbox::source::open_with_params(Some("go"), &[("size".to_string(), "9".to_string())]).expect("go opens");
-    let mut app = app_of(opened);
+    let mut app = app_with(Session::new(opened));
     play(&mut app, &["E5", "C7", "G7", "pass", "C3"]);
     // Back two moves by hand, then another line: a branch of the hand-played line.
     send(&mut app, Replay::Back);
@@ -117,7 +91,7 @@ fn a_go_game_played_by_hand_exports_as_sgf_with_its_alternatives() {
     let text = std::fs::read_to_string(&path).expect("written");
     assert!(text.starts_with("(;FF[4]GM[1]") && text.contains("SZ[9]"), "{text}");
 
-    let again = open(path.to_str().expect("UTF-8"));
+    let again = common::app(path.to_str().expect("UTF-8"));
     let s = session(&again);
     // The first line played became the main line; the other is a variation at ply 3.
     assert_eq!(s.timeline.len(), 6, "the start and five moves");
@@ -126,7 +100,7 @@ fn a_go_game_played_by_hand_exports_as_sgf_with_its_alternatives() {
 
 #[test]
 fn a_records_own_variations_open_as_branches() {
-    let app = open(root().join("tests/pgn/variations-two-knights.pgn").to_str().expect("UTF-8"));
+    let app = file("tests/pgn/variations-two-knights.pgn");
     let s = session(&app);
     let l = lines(&s.variations);
     assert!(l.contains(&"5: f8c5 c2c3 g8f6 d2d4".to_string()), "{l:?}");
