@@ -299,3 +299,43 @@ fn the_panel_gives_a_scenario_from_an_sgf_record_the_records_ply_and_outcome() {
         "the final count, not an estimate: {all:?}"
     );
 }
+
+/// Every button drawn as an icon alone (transport ⏮ ⏪ ▶ ⏩ ⏭, and any other glyph without words)
+/// explains itself when the pointer rests on it: a tooltip appears with words in it.
+#[test]
+fn every_icon_button_has_a_tooltip() {
+    use bevy_egui::egui;
+    use sandbox::session::Tools;
+    let session = Session::new(sandbox::source::open(Some(&format!("{}/tests/pgn/opera-game.pgn", root().display()))).expect("opens"));
+    let mut tools = Tools::default();
+    let mut panel = Panel::new(2000.0);
+    let texts = panel.settle(&session, &mut tools);
+    let icons: Vec<(String, egui::Pos2)> = texts
+        .iter()
+        .filter(|(t, _)| {
+            let t = t.trim();
+            !t.is_empty() && t.chars().count() <= 2 && t.chars().all(|c| !c.is_ascii() && !c.is_alphabetic())
+        })
+        .cloned()
+        .collect();
+    for transport in ["⏮", "⏪", "▶", "⏩", "⏭"] {
+        assert!(icons.iter().any(|(t, _)| t == transport), "{transport} is drawn: {icons:?}");
+    }
+    for (icon, pos) in &icons {
+        // Rest the pointer on the glyph's middle for a second of frames (egui waits before a tooltip).
+        let spot = *pos + egui::vec2(5.0, 7.0);
+        let mut shown = Vec::new();
+        panel.events.push(egui::Event::PointerMoved(spot));
+        for _ in 0..90 {
+            shown = panel.frame(&session, &mut tools);
+        }
+        let new: Vec<&String> = shown
+            .iter()
+            .map(|(t, _)| t)
+            .filter(|t| t.split_whitespace().count() >= 2 && !texts.iter().any(|(old, _)| old == *t))
+            .collect();
+        assert!(!new.is_empty(), "no tooltip on `{icon}`");
+        panel.events.push(egui::Event::PointerGone);
+        panel.frame(&session, &mut tools);
+    }
+}
