@@ -242,3 +242,47 @@ fn an_sgf_records_times_and_periods_run_the_clocks_and_are_written_back() {
     assert_eq!(read(p), read(original.to_str().expect("UTF-8")));
     assert!(read(p).starts_with("60.0 3x30 byo-yomi"), "{}", read(p));
 }
+
+/// `explain` rules on a move's time as `play` does: past what the player had, the flag falls
+/// before the move is made, with the clause of the ruleset's flag rule; within it, the clocks after.
+#[test]
+fn explain_rules_on_a_flag_fall_with_its_clause() {
+    let run = common::arbiter(&[
+        "explain",
+        "xiangqi",
+        "--clock",
+        "sudden-death",
+        "h3e3@3000",
+        "h10g8@100",
+        "b3b5@700",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("red took 700 s with 600 s left: the flag falls"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("flag-fall (CXA 4.1)"), "{}", run.stdout);
+    let v = play_json(&[
+        "explain", "go", "--param", "size=9", "--clock", "club", "E5@3590", "C7@10", "G7@75", "--json",
+    ]);
+    assert_eq!(
+        (v["reason"].as_str(), v["end_clause"].as_str()),
+        (Some("flag-fall"), Some("ch. 2 art. 3"))
+    );
+    assert_eq!(v["status"], "win");
+    assert!(
+        v["flag_fall"]
+            .as_str()
+            .is_some_and(|f| f.contains("black took 75 s with 10 s left")),
+        "{v}"
+    );
+    let v = play_json(&[
+        "explain", "go", "--param", "size=9", "--clock", "club", "E5@3590", "C7@10", "G7@50", "--json",
+    ]);
+    assert_eq!((v["flag_fall"].is_null(), v["status"].as_str()), (true, Some("ongoing")));
+    assert_eq!(v["clocks"]["black"].as_f64(), Some(60.0), "in byo-yomi: the period");
+    let bad = common::arbiter(&["explain", "chess", "e2e4@2"]);
+    assert_eq!(bad.code, Some(1));
+    assert!(bad.stderr.contains("needs a clock"), "{}", bad.stderr);
+}

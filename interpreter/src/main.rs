@@ -139,6 +139,10 @@ enum Command {
         common: Common,
         #[arg(long)]
         json: bool,
+        /// Play on a clock, as `play --clock` does (moves may carry their seconds, `e2e4@12.5`):
+        /// a last move that takes more than the player has is ruled as a flag fall.
+        #[arg(long, value_name = "NAME|TIMECONTROL")]
+        clock: Option<String>,
         #[arg(required = true)]
         moves: Vec<String>,
     },
@@ -562,10 +566,25 @@ fn run(cmd: Command) -> Result<(), Failure> {
             }),
             json,
         }),
-        Command::Explain { common, json, moves } => {
+        Command::Explain {
+            common,
+            json,
+            clock,
+            moves,
+        } => {
             let e = engine(&common)?;
             let (last, before) = moves.split_last().expect("clap requires one move");
-            let game = play_line(&e, common.fen.as_deref(), before, json)?;
+            let control = match &clock {
+                Some(text) => Some(time_control(&e, text)?),
+                None => None,
+            };
+            let (game, clocks, _) = play_on_clock(&e, common.fen.as_deref(), before, &[], json, control.as_ref())?;
+            let (last, spent) = arbiter::clock::split_timed(last).map_err(|err| Failure::input(format!("move `{last}`: {err}")))?;
+            if spent.is_some() && clocks.is_none() {
+                return Err(Failure::input(format!(
+                    "move `{last}@…`: a move's time needs a clock (`--clock NAME`)"
+                )));
+            }
             let pos = game.current();
             let rules = pos.rules();
             let over = game.outcome();
@@ -585,18 +604,47 @@ fn run(cmd: Command) -> Result<(), Failure> {
             match ruling {
                 Ruling::Legal { mv, clause, message } => {
                     let mut after = game.clone();
-                    after.play(mv);
+                    // On a clock the move's time is charged first: past what the player had, the
+                    // flag falls and the move is not made.
+                    let mut flag = None;
+                    let mut clocks_after = clocks.clone();
+                    if let Some(c) = clocks_after.as_mut() {
+                        let side = pos.side_to_move().index();
+                        let had = c.left_ms(side);
+                        if arbiter::clock::charge(c, &mut after, spent.unwrap_or(0)) {
+                            flag = Some(format!(
+                                "{} took {} s with {} s left{}: the flag falls before the move is made",
+                                rules.players[side].name,
+                                spent.unwrap_or(0) as f64 / 1000.0,
+                                had as f64 / 1000.0,
+                                if c.control.byoyomi.is_some() { " (and no period left)" } else { "" }
+                            ));
+                        }
+                    }
+                    if flag.is_none() {
+                        after.play(mv);
+                    }
                     let o = after.outcome();
                     let said = o.message(after.current());
                     if json {
-                        outln!(
-                            "{}",
-                            json!({"move": last, "legal": true, "clause": clause, "message": message,
-                                   "san": san::to_san(pos, mv), "status": o.status.as_str(), "reason": o.reason,
-                                   "end_clause": o.clause, "end_message": o.reason.as_ref().map(|_| said.clone())})
-                        );
+                        let mut v = json!({"move": last, "legal": true, "clause": clause, "message": message,
+                               "san": san::to_san(pos, mv), "status": o.status.as_str(), "reason": o.reason,
+                               "end_clause": o.clause, "end_message": o.reason.as_ref().map(|_| said.clone())});
+                        if let Some(c) = &clocks_after {
+                            let names: Vec<String> = rules.players.iter().map(|p| p.name.clone()).collect();
+                            let left = c.seconds_left();
+                            v["clocks"] = json!({names[0].clone(): left[0], names[1].clone(): left[1]});
+                            v["flag_fall"] = json!(flag);
+                        }
+                        outln!("{v}");
                     } else {
                         outln!("{last}: legal — {message}{}", clause.map(|c| format!(" ({c})")).unwrap_or_default());
+                        if let Some(f) = &flag {
+                            outln!("on the clock: {f}");
+                            if o.reason.is_none() {
+                                outln!("the ruleset has no end rule for a flag fall (`flag fallen`): the game goes on");
+                            }
+                        }
                         if let Some(r) = o.reason {
                             outln!(
                                 "it ends the game: {r}{} — {said}",
