@@ -18,6 +18,7 @@
 pub mod actions;
 pub mod board;
 pub mod chords;
+pub mod clocks;
 pub mod computer;
 pub mod editor;
 pub mod input;
@@ -101,6 +102,7 @@ pub fn plugin(app: &mut App) {
         keys::plugin,
         redraw::plugin,
         chords::plugin,
+        clocks::plugin,
     ));
     app.add_systems(EguiPrimaryContextPass, install_fonts);
 }

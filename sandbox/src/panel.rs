@@ -137,6 +137,7 @@ pub fn contents(
         // no control below it.
         timeline(ui, session, auto, list, &mut req);
         play(ui, session, tools, &mut req);
+        clock_section(ui, session, tools);
         computer_section(ui, session, computer, sim);
         referee(ui, session, tools, &mut req, (marks, caption));
         ui.separator();
@@ -475,6 +476,82 @@ fn choice_and_ruling(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
 
 /// Which sides the computer plays, its player and seed, its search under way, and the button that
 /// opens the Simulate window.
+/// The ruleset's time controls: choose one, start or stop the clocks, and both players' time
+/// (the side to move's running). Shown only for a ruleset that names controls.
+fn clock_section(ui: &mut egui::Ui, session: &Session, tools: &mut Tools) {
+    let controls = &session.engine.rules().clocks;
+    if controls.is_empty() {
+        return;
+    }
+    let live = &mut tools.clock;
+    if !controls.iter().any(|c| c.name == live.chosen) {
+        live.chosen = controls[0].name.clone();
+    }
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.label("Clock");
+        egui::ComboBox::from_id_salt("clock-control")
+            .selected_text(live.chosen.clone())
+            .show_ui(ui, |ui| {
+                for c in controls {
+                    let text = match &c.cite {
+                        Some(cite) => format!("{} [{cite}]", c.name),
+                        None => c.name.clone(),
+                    };
+                    ui.selectable_value(&mut live.chosen, c.name.clone(), text);
+                }
+            });
+        let (label, tip, request) = if live.running {
+            ("Stop", "Stop the clocks", crate::clocks::ClockRequest::Stop)
+        } else {
+            (
+                "Start",
+                "Start the clocks from this position: the side to move's runs; a move charges its time, and a flag that falls ends the game as the ruleset says",
+                crate::clocks::ClockRequest::Start(live.chosen.clone()),
+            )
+        };
+        if ui.button(label).on_hover_text(tip).clicked() {
+            live.request = Some(request);
+        }
+    });
+    // The times line and the status line are always there, so nothing below moves when the
+    // clocks start or stop.
+    let fresh;
+    let (shown, periods) = match &live.clocks {
+        Some(_) => (live.shown, live.periods),
+        None => {
+            fresh = controls
+                .iter()
+                .find(|c| c.name == live.chosen)
+                .map(arbiter::clock::Clocks::new)
+                .map_or([0.0; 2], |c| c.seconds_left());
+            (fresh, [None; 2])
+        }
+    };
+    let to_move = session.game.current().side_to_move().index();
+    let players = &session.engine.rules().players;
+    let text = (0..2)
+        .map(|side| {
+            let mut t = format!("{} {}", players[side].name, crate::clocks::clock_text(shown[side]));
+            if let Some(p) = periods[side] {
+                t.push_str(&format!(" ({p} period{})", if p == 1 { "" } else { "s" }));
+            }
+            if live.running && side == to_move {
+                t.push_str(" (running)");
+            }
+            t
+        })
+        .collect::<Vec<_>>()
+        .join("   ");
+    ui.label(egui::RichText::new(text).monospace());
+    let status = match (&live.stopped, live.running) {
+        (_, true) => "running",
+        (Some(why), false) => why.as_str(),
+        (None, false) => "not started",
+    };
+    ui.label(egui::RichText::new(status).small());
+}
+
 fn computer_section(ui: &mut egui::Ui, session: &Session, computer: &mut Computer, sim: &mut Simulation) {
     ui.separator();
     let rules = session.engine.rules();

@@ -122,6 +122,8 @@ pub struct Tools {
     pub save_path: String,
     /// The FEN last put on the clipboard.
     pub copied: Option<String>,
+    /// The clocks of a game played live ([`crate::clocks`]).
+    pub clock: crate::clocks::LiveClock,
 }
 
 impl Tools {
@@ -141,6 +143,7 @@ impl Default for Tools {
             fen_shown: String::new(),
             save_path: String::new(),
             copied: None,
+            clock: Default::default(),
         }
     }
 }

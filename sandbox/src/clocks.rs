@@ -1,0 +1,161 @@
+//! Running clocks for a game played live: one of the ruleset's named time controls, started from
+//! the panel. The side to move's clock runs on real time (`Time<Real>`: never clamped or paused);
+//! a move made charges the time it took to its player ([`arbiter::clock::Clocks::spend`]: increments, stages, byo-yomi periods), and a
+//! clock that runs out makes the flag fall ([`arbiter::game::Game::flag_fall`]), so the ruleset's
+//! own `flag fallen` rule rules on it — with its clause — as it does on the command line.
+//!
+//! The clocks only follow moves: a take-back, a step or a jump in the timeline, or an edit stops
+//! them (what is on them stays shown). Nothing here knows a game: the controls and what a flag fall
+//! means come from the ruleset.
+
+use bevy::prelude::*;
+use bevy::window::RequestRedraw;
+
+use arbiter::clock::Clocks;
+
+use crate::session::{Session, Tools};
+
+/// What the panel asks of the clocks.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClockRequest {
+    /// Start the named control of the ruleset from the current position, the side to move's clock first.
+    Start(String),
+    Stop,
+}
+
+/// The live clocks (kept in [`Tools`]: the panel shows and starts them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LiveClock {
+    pub clocks: Option<Clocks>,
+    pub running: bool,
+    /// The control chosen in the panel (a name of the ruleset's).
+    pub chosen: String,
+    /// A request from the panel, taken by [`tick`].
+    pub request: Option<ClockRequest>,
+    /// Seconds left on each clock as of this frame (the side to move's running down), and the
+    /// byo-yomi periods left when in byo-yomi.
+    pub shown: [f64; 2],
+    pub periods: [Option<u32>; 2],
+    /// Why the clocks stopped, in words (a flag fell, the position changed other than by a move).
+    pub stopped: Option<String>,
+    /// When the current move began (`Time` elapsed seconds), and the game's ply then.
+    began: f64,
+    ply: usize,
+}
+
+impl LiveClock {
+    fn show(&mut self, now: f64, to_move: usize) {
+        let Some(c) = &self.clocks else { return };
+        for side in 0..2 {
+            let mut left = c.left_ms(side) as f64 / 1000.0;
+            if self.running && side == to_move {
+                left = (left - (now - self.began)).max(0.0);
+            }
+            self.shown[side] = left;
+            self.periods[side] = c.sides[side].in_byoyomi.then_some(c.sides[side].periods_left);
+        }
+    }
+}
+
+/// `h:mm:ss` (or `m:ss` under an hour) with tenths under ten seconds, as clocks show time.
+pub fn clock_text(secs: f64) -> String {
+    let secs = secs.max(0.0);
+    let whole = secs.floor() as u64;
+    let (h, m, s) = (whole / 3600, whole / 60 % 60, whole % 60);
+    if secs < 10.0 {
+        format!("0:{s:02}.{}", ((secs - secs.floor()) * 10.0).floor() as u64)
+    } else if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+/// Runs the clocks: takes the panel's request, charges a move made to its player, stops on any
+/// other change of position, and makes the flag fall when the side to move's time is gone.
+pub fn tick(time: Res<Time<Real>>, mut tools: ResMut<Tools>, mut session: ResMut<Session>, mut redraw: MessageWriter<RequestRedraw>) {
+    let now = time.elapsed_secs_f64();
+    let to_move = session.game.current().side_to_move().index();
+    let ply = session.game.ply();
+    let live = &mut tools.clock;
+    match live.request.take() {
+        Some(ClockRequest::Start(name)) => match session.engine.rules().clocks.iter().find(|c| c.name == name) {
+            Some(control) => {
+                live.clocks = Some(Clocks::new(control));
+                live.running = session.game.outcome().status == arbiter::game::Status::Ongoing;
+                live.stopped = (!live.running).then(|| "the game is over".to_string());
+                live.began = now;
+                live.ply = ply;
+            }
+            None => live.stopped = Some(format!("the ruleset has no time control `{name}`")),
+        },
+        Some(ClockRequest::Stop) => {
+            live.running = false;
+            live.stopped = Some("stopped".to_string());
+        }
+        None => {}
+    }
+    if !live.running {
+        live.show(now, to_move);
+        return;
+    }
+    if ply == live.ply + 1 && live.clocks.is_some() {
+        // The move just made took the time since the last one.
+        let mover = session.game.positions()[ply - 1].side_to_move().index();
+        let spent = ((now - live.began).max(0.0) * 1000.0).round() as u64;
+        if let Some(c) = live.clocks.as_mut() {
+            let _ = c.spend(mover, spent);
+        }
+        live.began = now;
+        live.ply = ply;
+    } else if ply != live.ply {
+        live.running = false;
+        live.stopped = Some("the position changed other than by a move: the clocks stopped".to_string());
+        live.show(now, to_move);
+        return;
+    }
+    if session.game.outcome().status != arbiter::game::Status::Ongoing {
+        live.running = false;
+        live.stopped = Some("the game is over".to_string());
+        live.show(now, to_move);
+        return;
+    }
+    // The side to move's time, as the clock would charge it if the move came now.
+    let spent = ((now - live.began).max(0.0) * 1000.0).round() as u64;
+    let flagged = live.clocks.as_ref().is_some_and(|c| c.clone().spend(to_move, spent).is_err());
+    if flagged {
+        if let Some(c) = live.clocks.as_mut() {
+            let _ = c.spend(to_move, spent);
+        }
+        live.running = false;
+        live.show(now, to_move);
+        session.game.flag_fall();
+        let name = session.engine.rules().players[to_move].name.clone();
+        let outcome = session.game.outcome();
+        live.stopped = Some(if outcome.status == arbiter::game::Status::Ongoing {
+            format!("{name}'s flag fell; the ruleset has no end rule for it (`flag fallen`)")
+        } else {
+            format!("{name}'s flag fell: {}", outcome.message(session.game.current()))
+        });
+        return;
+    }
+    live.show(now, to_move);
+    redraw.write(RequestRedraw);
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_message::<RequestRedraw>().add_systems(Update, tick);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_text_shows_tenths_only_near_the_end() {
+        assert_eq!(clock_text(5400.0), "1:30:00");
+        assert_eq!(clock_text(59.9), "0:59");
+        assert_eq!(clock_text(9.46), "0:09.4");
+        assert_eq!(clock_text(-1.0), "0:00.0");
+    }
+}
