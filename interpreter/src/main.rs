@@ -24,6 +24,8 @@ use serde_json::json;
 
 #[path = "cli/compare.rs"]
 mod compare;
+#[path = "cli/engine.rs"]
+mod engine_protocol;
 #[path = "cli/simulate.rs"]
 mod simulate;
 #[path = "cli/tournament.rs"]
@@ -149,6 +151,20 @@ enum Command {
     /// Play games between players and report the statistics: results with 95% intervals, why games
     /// ended, their length, moves per ply (`simulate merge` joins the reports of shards).
     Simulate(simulate::SimulateArgs),
+    /// Speak an engine protocol on standard input and output: UCI (`UCI_Variant` names any bundled
+    /// ruleset), UCCI (xiangqi GUIs) or GTP v2 (go programs), playing with a simulation player.
+    Engine {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long, value_parser = ["uci", "ucci", "gtp"])]
+        protocol: String,
+        /// Who chooses the moves: `random`, `mcts:N` or `mcts:Nms`.
+        #[arg(long, default_value = "random")]
+        player: String,
+        /// The seed of the player's random numbers.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// A knockout between N entrants played by the players given: rounds paired by drawing cards,
     /// byes by lot, best-of-three matches with extra games or a lot for a level one.
     Tournament(tournament::TournamentArgs),
@@ -254,7 +270,7 @@ fn main() -> ExitCode {
         | Command::Play { json, .. }
         | Command::Explain { json, .. }
         | Command::Compare { json, .. } => *json,
-        Command::Perft { .. } => false,
+        Command::Perft { .. } | Command::Engine { .. } => false,
         Command::Simulate(a) => a.json || matches!(a.command, Some(simulate::SimulateCommand::Merge { json: true, .. })),
         Command::Tournament(a) => a.json,
         Command::Scenario {
@@ -531,6 +547,44 @@ fn run(cmd: Command) -> Result<(), Failure> {
         Command::Scenario {
             command: ScenarioCommand::Run { paths, json },
         } => run_scenarios(&paths, json),
+        Command::Engine {
+            common,
+            protocol,
+            player,
+            seed,
+        } => {
+            let e = engine(&common)?;
+            let player = arbiter::sim::PlayerSpec::parse(&player).map_err(|err| Failure::input(format!("--player {err}")))?;
+            let protocol = engine_protocol::Protocol::parse(&protocol).expect("clap checks the protocol");
+            let loader = |name: &str, params: &[String]| -> Result<Engine, String> {
+                let (checked, path) = load(name, params).map_err(|f| f.message)?;
+                checked.rules.map(Engine::new).ok_or_else(|| {
+                    format!(
+                        "{} has errors: {}",
+                        path.display(),
+                        diag::render(&checked.sources, &checked.diagnostics, false)
+                    )
+                })
+            };
+            let mut variants: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets"))
+                .map(|rd| {
+                    rd.flatten()
+                        .filter_map(|f| f.file_name().to_str().and_then(|n| n.strip_suffix(".rules")).map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default();
+            variants.sort();
+            let name = Path::new(&common.ruleset)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or(&common.ruleset)
+                .to_string();
+            let state = engine_protocol::State::new(protocol, &name, common.params.clone(), e, player, seed);
+            let stdin = std::io::stdin();
+            let mut stdout = std::io::stdout();
+            engine_protocol::run(state, &loader, variants, std::io::BufReader::new(stdin), &mut stdout)
+                .map_err(|err| Failure::input(format!("engine: {err}")))
+        }
         Command::Compare {
             a,
             b,

@@ -1,0 +1,622 @@
+//! `arbiter engine`: Arbiter as an engine that GUIs, tournament managers and other programs drive
+//! over standard input and output — UCI (chess-like games, `UCI_Variant` naming any bundled
+//! ruleset), UCCI (xiangqi GUIs: ranks counted from 0) and GTP v2 (go programs and GUIs). It plays
+//! with one of the simulation's players (`random`, `mcts:N`, `mcts:Nms`) and rules with the
+//! interpreter: a move it is given that is not legal is answered with the ruling, never a crash.
+//!
+//! The protocols share one [`State`]: the engine (ruleset) in use, the game, the player. Moves go
+//! out and come in as each protocol writes them ([`State::move_text`], [`State::find_move`]).
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use arbiter::game::{Engine, Game, Move, MoveKind, Position, Ruling, Status};
+use arbiter::notation::uci;
+use arbiter::sim::{Budget, PlayerSpec, Walk};
+
+/// The protocols spoken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Uci,
+    Ucci,
+    Gtp,
+}
+
+impl Protocol {
+    pub fn parse(text: &str) -> Option<Protocol> {
+        match text {
+            "uci" => Some(Protocol::Uci),
+            "ucci" => Some(Protocol::Ucci),
+            "gtp" => Some(Protocol::Gtp),
+            _ => None,
+        }
+    }
+}
+
+/// Loads a ruleset by name with parameters (`size=9`), as the command line does.
+pub type Loader = dyn Fn(&str, &[String]) -> Result<Engine, String>;
+
+/// What the engine knows between commands.
+pub struct State {
+    pub protocol: Protocol,
+    pub ruleset: String,
+    pub params: Vec<String>,
+    pub engine: Engine,
+    pub game: Game,
+    pub player: PlayerSpec,
+    pub seed: u64,
+    /// Moves chosen so far (each search draws from its own seed).
+    searches: u64,
+}
+
+impl State {
+    pub fn new(protocol: Protocol, ruleset: &str, params: Vec<String>, engine: Engine, player: PlayerSpec, seed: u64) -> State {
+        let game = Game::new(engine.clone(), engine.start());
+        State {
+            protocol,
+            ruleset: ruleset.to_string(),
+            params,
+            engine,
+            game,
+            player,
+            seed,
+            searches: 0,
+        }
+    }
+
+    /// A move as the protocol writes it: UCI coordinates (`e2e4`, `e7e8q`, `P@e4`); UCCI's, with
+    /// ranks counted from 0 (`h2e2`); GTP's vertex (`D4`, `pass`).
+    pub fn move_text(&self, pos: &Position, m: Move) -> String {
+        let text = uci::to_text(pos, m);
+        match self.protocol {
+            Protocol::Ucci => {
+                let b = &pos.rules().board;
+                if matches!(m.kind, MoveKind::Form(_)) {
+                    let sq = |s: u16| format!("{}{}", (b'a' + b.file(s as usize) as u8) as char, b.rank(s as usize));
+                    format!("{}{}", sq(m.from), sq(m.to))
+                } else {
+                    text
+                }
+            }
+            _ => text,
+        }
+    }
+
+    /// The legal move `text` names in the protocol's writing (case-insensitive for GTP).
+    pub fn find_move(&self, text: &str) -> Option<Move> {
+        let pos = self.game.current();
+        let wanted = text.trim();
+        pos.legal_moves().into_iter().find(|&m| {
+            let t = self.move_text(pos, m);
+            t == wanted || (self.protocol == Protocol::Gtp && t.eq_ignore_ascii_case(wanted))
+        })
+    }
+
+    /// Why `text` is not a legal move here, in words with the clause.
+    pub fn refusal(&self, text: &str) -> String {
+        if self.game.outcome().status != Status::Ongoing {
+            return format!("the game is over: {}", self.game.outcome().message(self.game.current()));
+        }
+        // The interpreter's ruling reads coordinates: UCCI's ranks are shifted back first.
+        let coords = match self.protocol {
+            Protocol::Ucci => ucci_to_coordinates(text),
+            _ => text.to_string(),
+        };
+        match self.game.current().explain(&coords) {
+            Ruling::Illegal(i) => match i.clause {
+                Some(c) => format!("{} ({}, {c})", i.message, i.code),
+                None => format!("{} ({})", i.message, i.code),
+            },
+            Ruling::Legal { .. } => format!("`{text}` is not written as this protocol writes moves"),
+        }
+    }
+
+    /// A new game of `ruleset` with `params` (the current one if `ruleset` is `None`).
+    pub fn reload(&mut self, loader: &Loader, ruleset: Option<&str>, params: Vec<String>) -> Result<(), String> {
+        let name = ruleset.unwrap_or(&self.ruleset).to_string();
+        let engine = loader(&name, &params)?;
+        self.ruleset = name;
+        self.params = params;
+        self.game = Game::new(engine.clone(), engine.start());
+        self.engine = engine;
+        Ok(())
+    }
+
+    /// A player's search for the current position, on a thread of its own; its move comes back
+    /// through the handle (`None` if stopped before it chose, or nothing to choose).
+    fn search(&mut self, budget: Option<Budget>, stop: Arc<AtomicBool>) -> JoinHandle<Option<Move>> {
+        let spec = match (self.player, budget) {
+            (PlayerSpec::Mcts(_), Some(b)) => PlayerSpec::Mcts(b),
+            (p, _) => p,
+        };
+        self.searches += 1;
+        let seed = self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(self.searches);
+        let walk = walk_of(&self.game);
+        std::thread::spawn(move || {
+            if walk.legal().is_empty() || walk.end().is_some() {
+                return None;
+            }
+            let mut player = spec.build(seed);
+            player.choose_unless(&walk, &stop).or_else(|| walk.legal().first().copied())
+        })
+    }
+}
+
+/// The game as a [`Walk`] from its start, so repetition rules count its earlier positions.
+fn walk_of(game: &Game) -> Walk {
+    let mut walk = Walk::new(game.positions()[0].clone());
+    for &m in game.moves() {
+        if walk.end().is_some() || !walk.legal().contains(&m) {
+            return Walk::new(game.current().clone());
+        }
+        walk.play(m);
+    }
+    walk
+}
+
+/// `h2e2` (UCCI, ranks from 0) as `h3e3` (ranks from 1); anything else as it is.
+fn ucci_to_coordinates(text: &str) -> String {
+    let b = text.as_bytes();
+    if b.len() == 4 && b[1].is_ascii_digit() && b[3].is_ascii_digit() {
+        format!("{}{}{}{}", b[0] as char, b[1] - b'0' + 1, b[2] as char, b[3] - b'0' + 1)
+    } else {
+        text.to_string()
+    }
+}
+
+/// Runs the protocol on `input` and `output` until `quit` or the end of input.
+pub fn run(
+    mut state: State,
+    loader: &Loader,
+    variants: Vec<String>,
+    input: impl BufRead + Send,
+    output: &mut (impl Write + Send),
+) -> std::io::Result<()> {
+    match state.protocol {
+        Protocol::Gtp => gtp(&mut state, loader, input, output),
+        Protocol::Uci | Protocol::Ucci => uci_loop(&mut state, loader, &variants, input, output),
+    }
+}
+
+/// The thinking time for a UCI `go`: `movetime`, or a share of the clock (a 30th of what is left
+/// plus half the increment), or `nodes` as iterations; `infinite` thinks until `stop`.
+fn uci_budget(words: &[&str], white_to_move: bool) -> Option<Budget> {
+    let value = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    if words.contains(&"infinite") {
+        return Some(Budget::Time(arbiter::sim::MAX_THINK));
+    }
+    if let Some(ms) = value("movetime") {
+        return Some(Budget::Time(Duration::from_millis(ms.max(1))));
+    }
+    if let Some(n) = value("nodes") {
+        return Some(Budget::Iterations(n.clamp(1, u64::from(arbiter::sim::MAX_ITERATIONS)) as u32));
+    }
+    if let Some(d) = value("depth") {
+        return Some(Budget::Iterations(
+            (d * 200).clamp(1, u64::from(arbiter::sim::MAX_ITERATIONS)) as u32
+        ));
+    }
+    let (time, inc) = if white_to_move { ("wtime", "winc") } else { ("btime", "binc") };
+    let left = value(time).or_else(|| value("time"))?;
+    let ms = left / 30 + value(inc).or_else(|| value("increment")).unwrap_or(0) / 2;
+    Some(Budget::Time(Duration::from_millis(ms.clamp(10, left.max(10)))))
+}
+
+fn uci_loop(
+    state: &mut State,
+    loader: &Loader,
+    variants: &[String],
+    input: impl BufRead + Send,
+    out: &mut (impl Write + Send),
+) -> std::io::Result<()> {
+    let mut thinking: Option<(JoinHandle<Option<Move>>, Arc<AtomicBool>, Position)> = None;
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    // Input on a thread of its own, so `stop` is read while a search runs.
+    std::thread::scope(|scope| -> std::io::Result<()> {
+        scope.spawn(move || {
+            for line in input.lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        let ucci = state.protocol == Protocol::Ucci;
+        loop {
+            // A finished search answers at once, even with no command waiting.
+            if let Some((handle, _, _)) = &thinking
+                && handle.is_finished()
+            {
+                let (handle, _, pos) = thinking.take().expect("present");
+                answer(state, out, &pos, handle)?;
+            }
+            let line = match rx.recv_timeout(Duration::from_millis(5)) {
+                Ok(l) => l,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    if let Some((handle, stop, pos)) = thinking.take() {
+                        stop.store(true, Ordering::Relaxed);
+                        answer(state, out, &pos, handle)?;
+                    }
+                    return Ok(());
+                }
+            };
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let Some(&command) = words.first() else { continue };
+            // Commands are taken in order: anything but `stop`, `isready` and `quit` waits for the
+            // search under way to give its move first (a GUI waits for `bestmove` anyway).
+            if !matches!(command, "stop" | "isready" | "quit")
+                && let Some((handle, _, pos)) = thinking.take()
+            {
+                answer(state, out, &pos, handle)?;
+            }
+            match command {
+                "uci" | "ucci" => {
+                    writeln!(out, "id name Arbiter {} ({})", env!("CARGO_PKG_VERSION"), state.ruleset)?;
+                    writeln!(out, "id author the Arbiter authors")?;
+                    if !ucci {
+                        let vars = variants.iter().map(|v| format!(" var {v}")).collect::<String>();
+                        writeln!(out, "option name UCI_Variant type combo default {}{vars}", state.ruleset)?;
+                    }
+                    writeln!(out, "option name Player type string default {}", state.player)?;
+                    writeln!(out, "{}", if ucci { "ucciok" } else { "uciok" })?;
+                }
+                "isready" => writeln!(out, "readyok")?,
+                "ucinewgame" => {
+                    state.game = Game::new(state.engine.clone(), state.engine.start());
+                }
+                "setoption" => {
+                    let name_at = words.iter().position(|w| *w == "name").map(|i| i + 1);
+                    let value_at = words.iter().position(|w| *w == "value");
+                    let name = name_at
+                        .map(|i| words[i..value_at.unwrap_or(words.len())].join(" "))
+                        .unwrap_or_default();
+                    let value = value_at.map(|i| words[i + 1..].join(" ")).unwrap_or_default();
+                    match name.as_str() {
+                        "UCI_Variant" if !variants.contains(&value) => {
+                            writeln!(
+                                out,
+                                "info string unknown variant `{value}`; the variants are {}",
+                                variants.join(", ")
+                            )?;
+                        }
+                        "UCI_Variant" => {
+                            if let Err(e) = state.reload(loader, Some(&value), state.params.clone()) {
+                                writeln!(out, "info string {}", e.replace('\n', " "))?;
+                            }
+                        }
+                        "Player" => match PlayerSpec::parse(&value) {
+                            Ok(p) => state.player = p,
+                            Err(e) => writeln!(out, "info string {e}")?,
+                        },
+                        _ => writeln!(out, "info string unknown option `{name}`")?,
+                    }
+                }
+                "position" => position(state, &words, out)?,
+                "go" => {
+                    let white = state.game.current().side_to_move().index() == 0;
+                    let stop = Arc::new(AtomicBool::new(false));
+                    let budget = uci_budget(&words, white);
+                    let pos = state.game.current().clone();
+                    writeln!(out, "info string {} thinks", state.player)?;
+                    let handle = state.search(budget, stop.clone());
+                    thinking = Some((handle, stop, pos));
+                }
+                "stop" => {
+                    if let Some((handle, stop, pos)) = thinking.take() {
+                        stop.store(true, Ordering::Relaxed);
+                        answer(state, out, &pos, handle)?;
+                    }
+                }
+                "quit" => {
+                    if let Some((_, stop, _)) = &thinking {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    // The reader thread ends with the process.
+                    out.flush()?;
+                    std::process::exit(0);
+                }
+                "d" => writeln!(out, "info string {}", state.game.current().fen())?,
+                other => writeln!(out, "info string unknown command `{other}`")?,
+            }
+            out.flush()?;
+        }
+    })
+}
+
+/// Writes `bestmove` for a finished search (`(none)` when there was nothing to play).
+fn answer(state: &State, out: &mut impl Write, pos: &Position, handle: JoinHandle<Option<Move>>) -> std::io::Result<()> {
+    match handle.join().ok().flatten() {
+        Some(m) => writeln!(out, "bestmove {}", state.move_text(pos, m))?,
+        None => writeln!(out, "bestmove (none)")?,
+    }
+    out.flush()
+}
+
+/// `position startpos|fen FEN [moves M...]`: the game from there; an illegal move stops the line
+/// with an `info string` saying why (the moves before it stay played).
+fn position(state: &mut State, words: &[&str], out: &mut impl Write) -> std::io::Result<()> {
+    let moves_at = words.iter().position(|w| *w == "moves");
+    let head = &words[1..moves_at.unwrap_or(words.len())];
+    let start = match head.first() {
+        Some(&"startpos") => Ok(state.engine.start()),
+        Some(&"fen") => state.engine.from_fen(&head[1..].join(" ")).map_err(|e| e.to_string()),
+        _ => Err("expected `startpos` or `fen`".to_string()),
+    };
+    match start {
+        Ok(p) => state.game = Game::new(state.engine.clone(), p),
+        Err(e) => return writeln!(out, "info string position: {e}"),
+    }
+    for (i, text) in words[moves_at.map_or(words.len(), |m| m + 1)..].iter().enumerate() {
+        match state.find_move(text) {
+            Some(m) if state.game.outcome().status == Status::Ongoing => state.game.play(m),
+            _ => {
+                return writeln!(out, "info string move {} `{text}` is illegal: {}", i + 1, state.refusal(text));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// GTP v2: `=` answers, `?` errors, an empty line after each; ids echoed.
+fn gtp(state: &mut State, loader: &Loader, input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
+    const COMMANDS: [&str; 21] = [
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "quit",
+        "boardsize",
+        "clear_board",
+        "komi",
+        "play",
+        "genmove",
+        "undo",
+        "showboard",
+        "final_score",
+        "final_status_list",
+        "loadsgf",
+        "set_free_handicap",
+        "fixed_handicap",
+        "arbiter-explain",
+        "arbiter-fen",
+        "arbiter-dead",
+    ];
+    for line in input.lines() {
+        let line = line?;
+        let line = line.split('#').next().unwrap_or("").trim().to_string();
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        let id = words[0].parse::<u64>().ok();
+        if id.is_some() {
+            words.remove(0);
+        }
+        let Some(&command) = words.first() else { continue };
+        let args = &words[1..];
+        let reply: Result<String, String> = match command {
+            "protocol_version" => Ok("2".into()),
+            "name" => Ok("Arbiter".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "known_command" => Ok(COMMANDS.contains(&args.first().copied().unwrap_or("")).to_string()),
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "quit" => {
+                write_reply(out, id, Ok(String::new()))?;
+                return Ok(());
+            }
+            "boardsize" => match args.first().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) => {
+                    let mut params: Vec<String> = state.params.iter().filter(|p| !p.starts_with("size=")).cloned().collect();
+                    params.push(format!("size={n}"));
+                    state
+                        .reload(loader, None, params)
+                        .map(|()| String::new())
+                        .map_err(|_| "unacceptable size".to_string())
+                }
+                None => Err("boardsize not an integer".into()),
+            },
+            "clear_board" => {
+                state.game = Game::new(state.engine.clone(), state.engine.start());
+                Ok(String::new())
+            }
+            "komi" => match args.first().and_then(|k| k.parse::<f64>().ok()) {
+                Some(k) => {
+                    let mut params: Vec<String> = state.params.iter().filter(|p| !p.starts_with("komi=")).cloned().collect();
+                    params.push(format!("komi={k}"));
+                    let moves: Vec<Move> = state.game.moves().to_vec();
+                    state.reload(loader, None, params).map_err(|e| e.replace('\n', " ")).map(|()| {
+                        for m in moves {
+                            state.game.play(m);
+                        }
+                        String::new()
+                    })
+                }
+                None => Err("komi not a float".into()),
+            },
+            "play" => match args {
+                [colour, vertex] => {
+                    if !colour_matches(state, colour) {
+                        Err(format!(
+                            "illegal move: it is {}'s turn",
+                            state.engine.rules().players[state.game.current().side_to_move().index()].name
+                        ))
+                    } else {
+                        match state.find_move(vertex) {
+                            Some(m) if state.game.outcome().status == Status::Ongoing => {
+                                state.game.play(m);
+                                Ok(String::new())
+                            }
+                            _ => Err(format!("illegal move: {}", state.refusal(vertex))),
+                        }
+                    }
+                }
+                _ => Err("syntax error: play COLOR VERTEX".into()),
+            },
+            "genmove" => match args.first() {
+                Some(colour) if colour_matches(state, colour) => {
+                    let handle = state.search(None, Arc::new(AtomicBool::new(false)));
+                    let pos = state.game.current().clone();
+                    match handle.join().ok().flatten() {
+                        Some(m) => {
+                            state.game.play(m);
+                            Ok(state.move_text(&pos, m))
+                        }
+                        None => Ok("resign".into()),
+                    }
+                }
+                Some(_) => Err("genmove for the side not to move: Arbiter's players alternate".into()),
+                None => Err("syntax error: genmove COLOR".into()),
+            },
+            "undo" => state.game.undo().map(|_| String::new()).ok_or_else(|| "cannot undo".to_string()),
+            "showboard" => Ok(format!("\n{}", board_text(state.game.current()))),
+            "final_score" => {
+                let komi = state
+                    .params
+                    .iter()
+                    .find_map(|p| p.strip_prefix("komi=").and_then(|k| k.parse::<f64>().ok()))
+                    .or_else(|| {
+                        state
+                            .engine
+                            .rules()
+                            .params
+                            .iter()
+                            .find(|(n, _)| n == "komi")
+                            .and_then(|(_, v)| v.trim().parse().ok())
+                    })
+                    .unwrap_or(0.0);
+                let s = state.game.area_score(komi);
+                let margin = s.points[0] - s.points[1] - s.komi;
+                Ok(if margin > 0.0 {
+                    format!("B+{margin:.1}")
+                } else if margin < 0.0 {
+                    format!("W+{:.1}", -margin)
+                } else {
+                    "0".into()
+                })
+            }
+            "final_status_list" => Ok(match args.first() {
+                Some(&"dead") => {
+                    let b = &state.engine.rules().board;
+                    state.game.dead().iter().map(|&sq| b.name(sq)).collect::<Vec<_>>().join(" ")
+                }
+                _ => String::new(),
+            }),
+            // Marks the chains on these points dead for `final_score` (as a referee agrees them).
+            "arbiter-dead" => {
+                let b = &state.engine.rules().board;
+                let mut squares = Vec::new();
+                let mut bad = None;
+                for v in args {
+                    match b.parse_square(v).or_else(|| b.parse_square(&v.to_ascii_uppercase())) {
+                        Some(sq) if state.game.current().piece_at(sq).is_some() => squares.extend(state.game.current().chain_at(sq)),
+                        _ => bad = Some(format!("no stone on `{v}`")),
+                    }
+                }
+                match bad {
+                    Some(e) => Err(e),
+                    None => {
+                        squares.sort_unstable();
+                        squares.dedup();
+                        state.game.set_dead(squares);
+                        Ok(String::new())
+                    }
+                }
+            }
+            "loadsgf" => match args.first() {
+                Some(file) => load_sgf(state, loader, file, args.get(1).and_then(|n| n.parse().ok())),
+                None => Err("syntax error: loadsgf FILE [MOVE]".into()),
+            },
+            "arbiter-explain" => match args.first() {
+                Some(vertex) => Ok(match state.find_move(vertex) {
+                    Some(_) => format!("{vertex} is legal"),
+                    None => state.refusal(vertex),
+                }),
+                None => Err("syntax error: arbiter-explain VERTEX".into()),
+            },
+            "arbiter-fen" => Ok(state.game.current().fen()),
+            other => Err(format!("unknown command `{other}`")),
+        };
+        write_reply(out, id, reply)?;
+    }
+    Ok(())
+}
+
+fn write_reply(out: &mut impl Write, id: Option<u64>, reply: Result<String, String>) -> std::io::Result<()> {
+    let id = id.map(|i| i.to_string()).unwrap_or_default();
+    match reply {
+        Ok(text) => write!(out, "={id}{}{text}\n\n", if text.is_empty() { "" } else { " " })?,
+        Err(text) => write!(out, "?{id} {text}\n\n")?,
+    }
+    out.flush()
+}
+
+/// GTP's colour (`b`, `black`, `w`, `white`) is the side to move.
+fn colour_matches(state: &State, colour: &str) -> bool {
+    let side = state.game.current().side_to_move().index();
+    let c = colour.to_ascii_lowercase();
+    matches!((side, c.as_str()), (0, "b" | "black") | (1, "w" | "white"))
+}
+
+/// `loadsgf FILE [N]`: the record's game, up to move `N` (all of it by default).
+fn load_sgf(state: &mut State, loader: &Loader, file: &str, upto: Option<usize>) -> Result<String, String> {
+    let text = arbiter::input::read_text(std::path::Path::new(file), arbiter::input::RECORD_LIMIT)
+        .map_err(|e| format!("cannot load file: {e}"))?;
+    let rec =
+        arbiter::notation::record::read(&text, arbiter::notation::record::Format::Sgf).map_err(|e| format!("cannot load file: {e}"))?;
+    let mut params: Vec<String> = state
+        .params
+        .iter()
+        .filter(|p| !rec.params().iter().any(|(k, _)| p.starts_with(&format!("{k}="))))
+        .cloned()
+        .collect();
+    params.extend(rec.params().into_iter().map(|(k, v)| format!("{k}={v}")));
+    state.reload(loader, None, params)?;
+    let start = rec.start_position(&state.engine).map_err(|e| e.to_string())?;
+    state.game = Game::new(state.engine.clone(), start);
+    let moves = &rec.moves[..upto.map_or(rec.moves.len(), |n| n.saturating_sub(1).min(rec.moves.len()))];
+    arbiter::notation::record::play_line(&mut state.game, moves).map_err(|s| format!("cannot load file: {s}"))?;
+    let side = state.game.current().side_to_move().index();
+    Ok(if side == 0 { "black".into() } else { "white".into() })
+}
+
+/// The board as rows of letters (`.` for empty), top row first, with the side to move.
+fn board_text(pos: &Position) -> String {
+    let b = &pos.rules().board;
+    let mut s = String::new();
+    for rank in (0..b.height).rev() {
+        for file in 0..b.width {
+            let sq = b.square(file, rank);
+            let c = match pos.piece_at(sq) {
+                Some((k, side)) => {
+                    let l = pos.rules().kind(k).letter;
+                    if side.index() == 0 {
+                        l.to_ascii_uppercase()
+                    } else {
+                        l.to_ascii_lowercase()
+                    }
+                }
+                None => '.',
+            };
+            s.push(c);
+            s.push(' ');
+        }
+        s.push('\n');
+    }
+    s.push_str(&format!("{} to move", pos.rules().players[pos.side_to_move().index()].name));
+    s
+}

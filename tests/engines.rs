@@ -1,0 +1,171 @@
+//! `arbiter engine` against real clients: python-chess's engine module plays complete chess games
+//! against the UCI engine and checks every move it receives with its own rules
+//! (`tests/oracles/uci_games.py`); GNU Go and Arbiter's GTP engine play complete 9 × 9 games, each
+//! side's moves accepted by the other, and the final position and count compared. Both clients are
+//! installed by `scripts/setup`.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+#[test]
+fn python_chess_plays_complete_games_against_the_uci_engine() {
+    let script = common::root().join("tests/oracles/uci_games.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg("4")
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["engine", "chess", "--protocol", "uci", "--player", "mcts:30"])
+        .output()
+        .expect("python3 runs (run scripts/setup)");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    let plies: usize = said.split_whitespace().nth(2).and_then(|p| p.parse().ok()).expect("ok GAMES PLIES");
+    assert!(plies > 100, "{said}");
+}
+
+/// A GTP program on pipes.
+struct Gtp {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Gtp {
+    fn start(program: &str, args: &[&str]) -> Gtp {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {program}: {e} (run scripts/setup)"));
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        Gtp { child, stdin, stdout }
+    }
+
+    /// The answer to `command`: `Ok` for `=`, `Err` for `?`, without the sign.
+    fn ask(&mut self, command: &str) -> Result<String, String> {
+        writeln!(self.stdin, "{command}").expect("the program reads");
+        self.stdin.flush().expect("the program reads");
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            let n = self.stdout.read_line(&mut line).expect("the program answers");
+            assert!(n > 0, "the program ended while answering `{command}`");
+            let line = line.trim_end().to_string();
+            if line.is_empty() && !lines.is_empty() {
+                break;
+            }
+            if !line.is_empty() {
+                lines.push(line);
+            }
+        }
+        let text = lines.join("\n");
+        match text.chars().next() {
+            Some('=') => Ok(text[1..].trim().to_string()),
+            Some('?') => Err(text[1..].trim().to_string()),
+            _ => panic!("not a GTP answer to `{command}`: {text}"),
+        }
+    }
+}
+
+impl Drop for Gtp {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn gnu_go_and_the_gtp_engine_play_complete_games_and_agree_on_the_board() {
+    let gnugo = ["/usr/games/gnugo", "/usr/bin/gnugo"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .expect("GNU Go is installed (run scripts/setup)");
+    for (game, arbiter_is) in [(0, "black"), (1, "white")] {
+        let mut arbiter = Gtp::start(
+            env!("CARGO_BIN_EXE_arbiter"),
+            &["engine", "go", "--protocol", "gtp", "--seed", &game.to_string()],
+        );
+        let mut gnu = Gtp::start(gnugo, &["--mode", "gtp", "--level", "1", "--chinese-rules"]);
+        for p in [&mut arbiter, &mut gnu] {
+            assert_eq!(p.ask("boardsize 9"), Ok(String::new()));
+            assert_eq!(p.ask("clear_board"), Ok(String::new()));
+            assert_eq!(p.ask("komi 7"), Ok(String::new()));
+        }
+        let mut passes = 0;
+        let mut moves = 0;
+        let mut colour = "black";
+        while passes < 2 && moves < 300 {
+            let (mover, other) = if colour == arbiter_is {
+                (&mut arbiter, &mut gnu)
+            } else {
+                (&mut gnu, &mut arbiter)
+            };
+            let m = mover.ask(&format!("genmove {colour}")).expect("a move");
+            if m.eq_ignore_ascii_case("resign") {
+                break;
+            }
+            assert_eq!(
+                other.ask(&format!("play {colour} {m}")),
+                Ok(String::new()),
+                "game {game}: {colour} {m} refused"
+            );
+            passes = if m.eq_ignore_ascii_case("pass") { passes + 1 } else { 0 };
+            moves += 1;
+            colour = if colour == "black" { "white" } else { "black" };
+        }
+        assert!(moves > 20, "game {game}: {moves} moves");
+        // Both see the same stones on the same points.
+        let theirs = gnu.ask("showboard").expect("a board");
+        let ours = arbiter.ask("arbiter-fen").expect("a FEN");
+        let rows: Vec<String> = ours.split_whitespace().next().expect("a board").split('/').map(expand).collect();
+        for (r, row) in rows.iter().enumerate() {
+            let label = format!("{}", 9 - r);
+            let line = theirs
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{label} ")))
+                .unwrap_or_else(|| panic!("row {label} in GNU Go's board:\n{theirs}"));
+            let cells: String = line
+                .split_whitespace()
+                .skip(1)
+                .take(9)
+                .map(|c| match c {
+                    "X" => 'X',
+                    "O" => 'O',
+                    _ => '.',
+                })
+                .collect();
+            assert_eq!(&cells, row, "game {game}, row {label}:\n{theirs}\n{ours}");
+        }
+        // With the stones GNU Go finds dead marked dead, Arbiter's area count is GNU Go's
+        // (both count by area with komi 7).
+        let dead = gnu.ask("final_status_list dead").expect("a list");
+        let points: Vec<&str> = dead.split_whitespace().collect();
+        assert_eq!(arbiter.ask(&format!("arbiter-dead {}", points.join(" "))), Ok(String::new()));
+        assert_eq!(
+            arbiter.ask("final_score"),
+            gnu.ask("final_score"),
+            "game {game}, dead: {dead}\n{theirs}"
+        );
+    }
+}
+
+/// A FEN row of go.rules (`X` black, `x` white, digits for runs of empty points) as GNU Go draws
+/// it (`X`, `O`, `.`).
+fn expand(row: &str) -> String {
+    let mut s = String::new();
+    for c in row.chars() {
+        match c {
+            'X' => s.push('X'),
+            'x' => s.push('O'),
+            d if d.is_ascii_digit() => s.push_str(&".".repeat(d.to_digit(10).unwrap_or(0) as usize)),
+            _ => s.push('?'),
+        }
+    }
+    s
+}
