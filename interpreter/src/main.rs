@@ -538,7 +538,19 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     control: c.control.clone(),
                     after,
                 });
-                let tags = record.as_ref().map(|r| r.tags.clone()).unwrap_or_default();
+                let mut tags = record.as_ref().map(|r| r.tags.clone()).unwrap_or_default();
+                let has = |tags: &[(String, String)], name: &str| tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+                // Which rules the game was played under, and why it ended, for other programs.
+                if !has(&tags, "Variant") {
+                    let stem = Path::new(&common.ruleset)
+                        .file_stem()
+                        .and_then(|s| s.to_str())
+                        .unwrap_or(&common.ruleset);
+                    tags.push(("Variant".to_string(), stem.to_string()));
+                }
+                if let Some(reason) = game.outcome().reason.filter(|_| !has(&tags, "Termination")) {
+                    tags.push(("Termination".to_string(), reason));
+                }
                 return write_record(&game, format, &tags, &branches, timing.as_ref(), out.as_deref());
             }
             report(&game, clocks.as_ref(), json);

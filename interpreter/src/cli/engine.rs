@@ -127,7 +127,7 @@ impl State {
 
     /// A player's search for the current position, on a thread of its own; its move comes back
     /// through the handle (`None` if stopped before it chose, or nothing to choose).
-    fn search(&mut self, budget: Option<Budget>, stop: Arc<AtomicBool>) -> JoinHandle<Option<Move>> {
+    fn search(&mut self, budget: Option<Budget>, stop: Arc<AtomicBool>) -> JoinHandle<Option<(Move, u64)>> {
         let spec = match (self.player, budget) {
             (PlayerSpec::Mcts(_), Some(b)) => PlayerSpec::Mcts(b),
             (p, _) => p,
@@ -140,7 +140,8 @@ impl State {
                 return None;
             }
             let mut player = spec.build(seed);
-            player.choose_unless(&walk, &stop).or_else(|| walk.legal().first().copied())
+            let chosen = player.choose_unless(&walk, &stop).or_else(|| walk.legal().first().copied());
+            chosen.map(|m| (m, player.last_iterations()))
         })
     }
 }
@@ -218,7 +219,7 @@ fn uci_loop(
     input: impl BufRead + Send,
     out: &mut (impl Write + Send),
 ) -> std::io::Result<()> {
-    let mut thinking: Option<(JoinHandle<Option<Move>>, Arc<AtomicBool>, Position)> = None;
+    let mut thinking: Option<(JoinHandle<Option<(Move, u64)>>, Arc<AtomicBool>, Position)> = None;
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     // Input on a thread of its own, so `stop` is read while a search runs.
     std::thread::scope(|scope| -> std::io::Result<()> {
@@ -338,9 +339,13 @@ fn uci_loop(
 }
 
 /// Writes `bestmove` for a finished search (`(none)` when there was nothing to play).
-fn answer(state: &State, out: &mut impl Write, pos: &Position, handle: JoinHandle<Option<Move>>) -> std::io::Result<()> {
+fn answer(state: &State, out: &mut impl Write, pos: &Position, handle: JoinHandle<Option<(Move, u64)>>) -> std::io::Result<()> {
     match handle.join().ok().flatten() {
-        Some(m) => writeln!(out, "bestmove {}", state.move_text(pos, m))?,
+        Some((m, nodes)) => {
+            let pv = state.move_text(pos, m);
+            writeln!(out, "info depth 1 nodes {nodes} pv {pv}")?;
+            writeln!(out, "bestmove {pv}")?;
+        }
         None => writeln!(out, "bestmove (none)")?,
     }
     out.flush()
@@ -472,7 +477,7 @@ fn gtp(state: &mut State, loader: &Loader, input: impl BufRead, out: &mut impl W
                     let handle = state.search(None, Arc::new(AtomicBool::new(false)));
                     let pos = state.game.current().clone();
                     match handle.join().ok().flatten() {
-                        Some(m) => {
+                        Some((m, _)) => {
                             state.game.play(m);
                             Ok(state.move_text(&pos, m))
                         }
