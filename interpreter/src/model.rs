@@ -345,6 +345,8 @@ pub enum Verdict {
     /// The player with more pieces on the board wins; equal counts draw.
     MostPieces,
     CheckerLoses,
+    /// The side that chased throughout the repetition loses (`chasing side loses`).
+    ChaserLoses,
     ClaimableDraw,
     Draw,
     /// Count stones plus empty points surrounded by one side (shared points halved); `komi` is added
@@ -392,6 +394,9 @@ pub enum Condition {
     NoneOf(Vec<KindId>),
     /// In the repetition cycle, one side gave check with every move and the other did not.
     CheckingThroughout,
+    /// In the repetition cycle, one side chased (as [`Rules::chase`] defines it) with every move
+    /// and the other did not.
+    ChasingThroughout,
     /// The last moves were this many passes in a row.
     Passes(u32),
     /// The side to move's flag fell: its time ran out under the game's clock.
@@ -428,6 +433,28 @@ pub struct EndRule {
 pub struct Hand {
     /// A promoted piece goes to the hand as the kind it promoted from.
     pub demote: bool,
+    pub cite: Option<String>,
+}
+
+/// `chase { ... }`: what counts as chasing a piece, for the end condition `one side chasing
+/// throughout`. A move chases an enemy piece when, after it, one of the mover's pieces could capture
+/// that piece and could not before (a new attack), the piece is no royal (that is check), and nothing
+/// could take back on its square after the capture (it is unprotected) — except as the clauses say.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChaseRule {
+    /// `never KINDS [within ZONE]`: pieces of these kinds (standing in the zone of their own side,
+    /// when one is given) are never chased.
+    pub never: Vec<(KindId, Option<BySide<SquareSet>>)>,
+    /// `never by KINDS`: attacks by these kinds are never chases.
+    pub never_by: Vec<KindId>,
+    /// `even protected KINDS by KINDS`: an attack on a victim of the first kinds by an attacker of
+    /// the second is a chase even when the victim is protected.
+    pub even_protected: Vec<(Vec<KindId>, Vec<KindId>)>,
+    /// `not an exchange`: a victim of the attacker's own kind that could capture the attacker back
+    /// is offered an exchange, not chased.
+    pub exchanges_allowed: bool,
+    /// `checks count`: a move that gives check counts as a move of the chase (one check, one chase).
+    pub checks_count: bool,
     pub cite: Option<String>,
 }
 
@@ -480,6 +507,8 @@ pub struct Rules {
     pub suicide_forbidden: Option<Option<String>>,
     /// `forbid repetition ...`, with its citation.
     pub repetition_forbidden: Option<(RepetitionRule, Option<String>)>,
+    /// `chase { ... }`: what `one side chasing throughout` counts as a chase.
+    pub chase: Option<ChaseRule>,
     pub end_rules: Vec<EndRule>,
     pub setup: String,
     /// Parameter values in force, for display.

@@ -5,7 +5,14 @@ use crate::diag::{Diagnostic, codes};
 use crate::model::*;
 use crate::syntax::ast;
 
-pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has_check: bool, has_pass: bool) -> Vec<EndRule> {
+pub(super) fn resolve_ends(
+    cx: &mut Cx,
+    items: &[ast::Item],
+    kinds: &[Kind],
+    has_check: bool,
+    has_pass: bool,
+    has_chase: bool,
+) -> Vec<EndRule> {
     let mut out = Vec::new();
     // By name, so many end rules cost no more than their number.
     let mut seen: std::collections::HashMap<String, crate::diag::Span> = std::collections::HashMap::new();
@@ -39,6 +46,7 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
                 ast::Verdict::MoverWins => Verdict::MoverWins,
                 ast::Verdict::MostPieces => Verdict::MostPieces,
                 ast::Verdict::CheckerLoses => Verdict::CheckerLoses,
+                ast::Verdict::ChaserLoses => Verdict::ChaserLoses,
                 ast::Verdict::ClaimableDraw => Verdict::ClaimableDraw,
                 ast::Verdict::Draw => Verdict::Draw,
                 ast::Verdict::NoResult => Verdict::NoResult,
@@ -83,6 +91,37 @@ pub(super) fn resolve_ends(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has
                     "`one side checking throughout` needs a `repetition` condition to define the cycle",
                 )
                 .label = "no `repetition` in this rule".into();
+                ok = false;
+            }
+            let chasing = r.conditions.iter().find_map(|c| match c {
+                ast::Condition::ChasingThroughout(span) => Some(*span),
+                _ => None,
+            });
+            if let Some(span) = chasing.filter(|_| !has_rep && conditions.iter().any(|c| matches!(c, Condition::ChasingThroughout))) {
+                cx.error(
+                    codes::CONTRADICTION,
+                    span,
+                    "`one side chasing throughout` needs a `repetition` condition to define the cycle",
+                )
+                .label = "no `repetition` in this rule".into();
+                ok = false;
+            }
+            if let Some(span) = chasing.filter(|_| !has_chase) {
+                cx.error(
+                    codes::MISSING,
+                    span,
+                    "`one side chasing throughout` needs a `chase { ... }` block saying what a chase is",
+                )
+                .label = "no `chase` block in the ruleset".into();
+                ok = false;
+            }
+            if verdict == Verdict::ChaserLoses && !conditions.iter().any(|c| matches!(c, Condition::ChasingThroughout)) {
+                cx.error(
+                    codes::CONTRADICTION,
+                    r.verdict.1,
+                    "`chasing side loses` needs the condition `one side chasing throughout`",
+                )
+                .label = "no chasing side defined".into();
                 ok = false;
             }
             if verdict == Verdict::CheckerLoses && !conditions.iter().any(|c| matches!(c, Condition::CheckingThroughout)) {
@@ -294,5 +333,6 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, h
             }
             Condition::CheckingThroughout
         }
+        ast::Condition::ChasingThroughout(_) => Condition::ChasingThroughout,
     })
 }

@@ -4,6 +4,7 @@
 //! definitions — never stopping at the first and never panicking.
 
 mod board;
+mod chase;
 mod clocks;
 mod ends;
 mod handicap;
@@ -789,7 +790,9 @@ fn resolve(
         }
         _ => None,
     };
-    let end_rules = ends::resolve_ends(&mut cx, items, &kinds, royal_safety.is_some() || royals_facing.is_some(), has_pass);
+    let has_check = royal_safety.is_some() || royals_facing.is_some();
+    let chase = chase::resolve_chase(&mut cx, items, has_check);
+    let end_rules = ends::resolve_ends(&mut cx, items, &kinds, has_check, has_pass, chase.is_some());
 
     // Setup.
     let setups: Vec<&ast::Setup> = items
@@ -863,6 +866,7 @@ fn resolve(
         chain_capture,
         suicide_forbidden,
         repetition_forbidden,
+        chase,
         params,
         cite_prefix,
         notation,

@@ -827,7 +827,9 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
         .map(|c| match c {
             Condition::NoLegalMove => CCond::NoLegalMove,
             Condition::InCheck => CCond::InCheck,
-            Condition::Repetition(_) | Condition::CheckingThroughout | Condition::FlagFallen => CCond::History,
+            Condition::Repetition(_) | Condition::CheckingThroughout | Condition::ChasingThroughout | Condition::FlagFallen => {
+                CCond::History
+            }
             Condition::Counter { plies, resetting_kind } => CCond::Counter {
                 index: t.counters.iter().position(|c| c == resetting_kind).unwrap_or(0),
                 plies: *plies,

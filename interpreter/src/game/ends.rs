@@ -68,14 +68,21 @@ impl<B: Bits> Pos<B> {
         if side == self.stm {
             self.legal_moves(&mut buf);
         } else {
-            let mut other = self.clone();
+            self.turned(side).legal_moves(&mut buf);
+        }
+        buf.iter().any(|m| m.kind != MoveKind::Pass)
+    }
+
+    /// This position with `side` to move (a null move when it is not: no en-passant square).
+    pub(crate) fn turned(&self, side: Side) -> Pos<B> {
+        let mut other = self.clone();
+        if side != self.stm {
             other.stm = side;
             other.hash ^= self.t.z_side;
             other.ep = B::EMPTY;
             other.ep_victim = NO_SQ;
-            other.legal_moves(&mut buf);
         }
-        buf.iter().any(|m| m.kind != MoveKind::Pass)
+        other
     }
 
     /// Where a run of `n` (exactly `n`, when `exact`) of `side`'s pieces along one of `dirs`

@@ -4,6 +4,7 @@
 
 pub mod bits;
 mod chains;
+mod chase;
 mod effects;
 mod ends;
 mod explain;
@@ -23,6 +24,8 @@ use crate::compile::{Tables, compile};
 use crate::model::*;
 use crate::notation::fen::{self, FenError};
 
+pub use chase::Chase;
+pub(crate) use chase::chaser_in_cycle;
 pub use explain::{Illegal, Ruling};
 pub use outcome::{Game, Outcome, Score, Status};
 pub(crate) use outcome::{History, checker_in_cycle, rule_holds, verdict_result};
@@ -389,6 +392,18 @@ impl Position {
             p.make(m);
             p.clear_undo();
         });
+    }
+    /// This position with `side` to move: a null move when it is not (for what the other side
+    /// could do here, as chases ask).
+    pub(crate) fn turned(&self, side: Side) -> Position {
+        Position {
+            rules: self.rules.clone(),
+            inner: match &self.inner {
+                Inner::Small(p) => Inner::Small(p.turned(side)),
+                Inner::Medium(p) => Inner::Medium(p.turned(side)),
+                Inner::Large(p) => Inner::Large(p.turned(side)),
+            },
+        }
     }
     /// Drops the records only `unmake` reads (a position a game keeps is never unmade).
     pub(crate) fn forget_undo(&mut self) {

@@ -2,7 +2,7 @@
 //! end rule and clause, and which draws a player could claim. End rules are tried in the order the
 //! ruleset lists them; the first automatic one that holds ends the game.
 
-use super::{Engine, Move, Position};
+use super::{Chase, Engine, Move, Position, chaser_in_cycle};
 use crate::model::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +43,9 @@ pub struct Outcome {
     pub claim_moves: Vec<(String, Vec<Move>)>,
     /// The count, when the game ended by scoring.
     pub score: Option<Score>,
+    /// The chase, when the game ended because one side chased throughout a repetition: who, and
+    /// what it chased.
+    pub chase: Option<Chase>,
 }
 
 /// An area count: each side's stones and surrounded points (shared points halved), before komi.
@@ -137,7 +140,9 @@ impl Outcome {
             }
             (status, rule) => {
                 let checker = self.winner.map(Side::other);
-                let why = rule.map(|r| conditions_sentence(pos, r, checker)).unwrap_or_default();
+                let why = rule
+                    .map(|r| conditions_sentence(pos, r, checker, self.chase.as_ref()))
+                    .unwrap_or_default();
                 let verdict = match (status, self.winner) {
                     (Status::Win, Some(w)) => format!("{} wins", name(w)),
                     (Status::Win, None) => "the game is won".to_string(),
@@ -153,7 +158,7 @@ impl Outcome {
     /// moves by each side had no capture and no pawn move`. `None` for a reason the rules do not have.
     pub fn claim_message(pos: &Position, reason: &str) -> Option<String> {
         let rule = pos.rules().end_rules.iter().find(|e| e.reason == reason)?;
-        Some(conditions_sentence(pos, rule, None))
+        Some(conditions_sentence(pos, rule, None, None))
     }
 
     /// Why the draw `reason` may be claimed in `pos`, the position this outcome was read from: as
@@ -176,7 +181,7 @@ impl Outcome {
         };
         Some(format!(
             "by declaring {declaring}, after which {}",
-            conditions_sentence(&after, rule, None)
+            conditions_sentence(&after, rule, None, None)
         ))
     }
 }
@@ -213,6 +218,30 @@ fn piece_on(pos: &Position, sq: usize) -> String {
     format!("the {} on {}", kind_name(pos, sq), pos.rules().board.name(sq))
 }
 
+/// `red chased black's cannon on a5 (unprotected) with every move of the repetition`.
+fn chase_sentence(pos: &Position, c: &Chase) -> String {
+    let rules = pos.rules();
+    let victims: Vec<String> = c
+        .victims
+        .iter()
+        .map(|&sq| {
+            let owner = pos.piece_at(sq).map_or(c.chaser.other(), |(_, s)| s);
+            format!(
+                "{}'s {} on {}",
+                rules.players[owner.index()].name,
+                kind_name(pos, sq),
+                rules.board.name(sq)
+            )
+        })
+        .collect();
+    let how = if c.with_checks {
+        "with every move of the repetition that did not give check (one check, one chase)"
+    } else {
+        "with every move of the repetition"
+    };
+    format!("{} chased {} {how}", rules.players[c.chaser.index()].name, join_and(&victims))
+}
+
 /// `a, b and c`.
 fn join_and(items: &[String]) -> String {
     match items {
@@ -232,8 +261,9 @@ fn join_or(items: &[String]) -> String {
 }
 
 /// The conditions of an end rule as they hold in `pos`, joined with "and". `checker` is the side
-/// that gave check throughout a repetition, where the rule asks for one.
-fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) -> String {
+/// that gave check throughout a repetition, where the rule asks for one; `chase` what was chased
+/// throughout, where the rule asks for a chase.
+fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>, chase: Option<&Chase>) -> String {
     let rules = pos.rules();
     let name = |s: Side| rules.players[s.index()].name.clone();
     let stm = pos.side_to_move();
@@ -327,6 +357,10 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) ->
                 Some(s) => parts.push(format!("{} gave check with every move of the repetition", name(s))),
                 None => parts.push("one side gave check with every move of the repetition".to_string()),
             },
+            Condition::ChasingThroughout => parts.push(match chase {
+                Some(c) => chase_sentence(pos, c),
+                None => "one side chased the same piece with every move of the repetition".to_string(),
+            }),
             Condition::Passes(n) => parts.push(format!("the last {n} moves were passes")),
             Condition::FlagFallen => parts.push(format!("{}'s time ran out (the flag fell)", name(pos.side_to_move()))),
         }
@@ -522,6 +556,18 @@ impl Game {
         checker_in_cycle(&self.keys, &self.checks, |i| self.positions[i].side_to_move())
     }
 
+    /// The side that chased the same piece with every move since the earliest earlier occurrence
+    /// of the current position, if exactly one side did (replays that cycle: call it only once a
+    /// repetition is known).
+    fn perpetual_chaser(&self) -> Option<Chase> {
+        let k = *self.keys.last()?;
+        let first = self.keys.iter().position(|x| *x == k)?;
+        if first == self.moves.len() {
+            return None;
+        }
+        chaser_in_cycle(&self.positions[first], &self.moves[first..])
+    }
+
     /// Evaluates the end rules on the current position (a claimed draw ends the game as its rule says).
     pub fn outcome(&self) -> Outcome {
         let rules = self.engine.rules().clone();
@@ -537,6 +583,7 @@ impl Game {
                 claimable: Vec::new(),
                 claim_moves: Vec::new(),
                 score: None,
+                chase: None,
             };
         }
         let mut legal_cache: Option<bool> = None;
@@ -548,10 +595,11 @@ impl Game {
             claimable: Vec::new(),
             claim_moves: Vec::new(),
             score: None,
+            chase: None,
         };
         for (ri, r) in rules.end_rules.iter().enumerate() {
             let mut no_legal = || *legal_cache.get_or_insert_with(|| pos.legal_moves().is_empty());
-            let Some(checker) = rule_holds(pos, ri, r, self, &mut no_legal) else {
+            let Some(offender) = rule_holds(pos, ri, r, self, &mut no_legal) else {
                 if r.verdict == Verdict::ClaimableDraw {
                     let moves = self.moves_producing(ri, r);
                     if !moves.is_empty() {
@@ -562,7 +610,7 @@ impl Game {
                 continue;
             };
             let clause = rules.citation(&r.cite);
-            let Some((status, winner, score)) = verdict_result(r, pos, checker, &self.dead) else {
+            let Some((status, winner, score)) = verdict_result(r, pos, offender.side, &self.dead) else {
                 out.claimable.push((r.reason.clone(), clause));
                 continue;
             };
@@ -574,6 +622,7 @@ impl Game {
                 claimable: Vec::new(),
                 claim_moves: Vec::new(),
                 score,
+                chase: offender.chase,
             };
         }
         out
@@ -719,6 +768,10 @@ pub(crate) trait History {
     /// The side that gave check with every move since the earliest earlier occurrence of the
     /// current position, if exactly one side did.
     fn perpetual_checker(&self) -> Option<Side>;
+    /// The side that chased the same piece with every move since the earliest earlier occurrence
+    /// of the current position, if exactly one side did, and what it chased. Expensive: asked only
+    /// once every other condition of its rule holds.
+    fn perpetual_chaser(&self) -> Option<Chase>;
     /// How many of the last moves were passes.
     fn trailing_passes(&self) -> usize;
     /// The side to move's time ran out (only a game on a clock knows).
@@ -734,6 +787,9 @@ impl History for Game {
     fn perpetual_checker(&self) -> Option<Side> {
         Game::perpetual_checker(self)
     }
+    fn perpetual_chaser(&self) -> Option<Chase> {
+        Game::perpetual_chaser(self)
+    }
     fn trailing_passes(&self) -> usize {
         Game::trailing_passes(self)
     }
@@ -742,29 +798,47 @@ impl History for Game {
     }
 }
 
-/// Does end rule `r` (index `ri`) hold on `pos` after `history`? `Some(checker)` if it does, with
-/// the side that checked throughout where the rule asks for one. `no_legal` says whether the side
-/// to move has no legal move (asked at most once per rule; callers cache it).
+/// Who an end rule that holds blames: the side that checked or chased throughout, where the rule
+/// asks for one, and what it chased.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Offender {
+    pub side: Option<Side>,
+    pub chase: Option<Chase>,
+}
+
+/// Does end rule `r` (index `ri`) hold on `pos` after `history`? `Some` if it does, with the side
+/// that checked or chased throughout where the rule asks for one. `no_legal` says whether the side
+/// to move has no legal move (asked at most once per rule; callers cache it). A chase, the costly
+/// condition, is looked for only once every other condition of the rule holds.
 pub(crate) fn rule_holds(
     pos: &Position,
     ri: usize,
     r: &EndRule,
     history: &impl History,
     no_legal: &mut dyn FnMut() -> bool,
-) -> Option<Option<Side>> {
-    let mut checker = None;
+) -> Option<Offender> {
+    let mut out = Offender::default();
     let holds = r.conditions.iter().enumerate().all(|(ci, c)| match c {
         Condition::NoLegalMove => no_legal(),
         Condition::Repetition(n) => history.occurrences() >= *n as usize,
         Condition::CheckingThroughout => {
-            checker = history.perpetual_checker();
-            checker.is_some()
+            out.side = history.perpetual_checker();
+            out.side.is_some()
         }
+        Condition::ChasingThroughout => true,
         Condition::Passes(n) => history.trailing_passes() >= *n as usize,
         Condition::FlagFallen => history.flag_fallen(),
         _ => pos.end_condition_holds(ri, ci),
     });
-    holds.then_some(checker)
+    if !holds {
+        return None;
+    }
+    if r.conditions.contains(&Condition::ChasingThroughout) {
+        let chase = history.perpetual_chaser()?;
+        out.side = Some(chase.chaser);
+        out.chase = Some(chase);
+    }
+    Some(out)
 }
 
 /// The result end rule `r` gives when it holds on `pos`: status, winner, and the count for a
@@ -793,7 +867,7 @@ pub(crate) fn verdict_result(
                 std::cmp::Ordering::Equal => (Status::Draw, None),
             }
         }
-        Verdict::CheckerLoses => (Status::Win, checker.map(Side::other)),
+        Verdict::CheckerLoses | Verdict::ChaserLoses => (Status::Win, checker.map(Side::other)),
         Verdict::NoResult => (Status::NoResult, None),
         Verdict::ScoreByArea { komi } => {
             let s = area_score(pos, dead, komi);

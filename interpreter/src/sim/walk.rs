@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use rand_chacha::rand_core::RngCore;
 
-use crate::game::{History, Move, MoveKind, Position, Score, Status, checker_in_cycle, rule_holds, verdict_result};
+use crate::game::{Chase, History, Move, MoveKind, Position, Score, Status, chaser_in_cycle, checker_in_cycle, rule_holds, verdict_result};
 use crate::model::{Condition, Rules, Side, Verdict};
 
 /// How a game ended.
@@ -77,6 +77,9 @@ struct Needs {
     keys: bool,
     /// Whether each position's side to move is in check: a rule asks who checked throughout.
     checks: bool,
+    /// The moves played: a rule asks who chased throughout (worked out from them only once a
+    /// position repeats).
+    moves: bool,
     /// Random playouts may take the chain games' fast path: the only automatic end rule asks for
     /// two passes in a row, where that path stops.
     fast_playout: bool,
@@ -93,6 +96,7 @@ impl Needs {
         Needs {
             keys: conds().any(|c| matches!(c, Condition::Repetition(_))),
             checks: conds().any(|c| matches!(c, Condition::CheckingThroughout)),
+            moves: conds().any(|c| matches!(c, Condition::ChasingThroughout)),
             fast_playout: pos.chain_game() && !auto.is_empty() && conds().all(|c| matches!(c, Condition::Passes(2))),
             auto: auto.into(),
         }
@@ -110,6 +114,8 @@ pub struct Walk {
     /// ask), with how often each key occurred.
     keys: Vec<u64>,
     checks: Vec<bool>,
+    /// The moves played (when the rules ask who chased).
+    moves: Vec<Move>,
     seen: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     /// How often the current position has occurred (counted when the rules ask).
     occurrences: u32,
@@ -129,6 +135,12 @@ impl History for Walk {
         let first = self.first;
         checker_in_cycle(&self.keys, &self.checks, |i| if i % 2 == 0 { first } else { first.other() })
     }
+    fn perpetual_chaser(&self) -> Option<Chase> {
+        // The current position is where the cycle began: replay its moves from here.
+        let k = *self.keys.last()?;
+        let first = self.keys.iter().position(|x| *x == k)?;
+        chaser_in_cycle(&self.pos, self.moves.get(first..).filter(|m| !m.is_empty())?)
+    }
     fn trailing_passes(&self) -> usize {
         self.pos.passes() as usize
     }
@@ -146,6 +158,7 @@ impl Walk {
             legal: Vec::with_capacity(64),
             keys: Vec::new(),
             checks: Vec::new(),
+            moves: Vec::new(),
             // Room for a long game's positions, so that the table rarely grows while it is played.
             seen: HashMap::with_capacity_and_hasher(if needs.keys { 512 } else { 0 }, Default::default()),
             occurrences: 0,
@@ -186,6 +199,9 @@ impl Walk {
         let them = self.pos.side_to_move().other().index();
         let before = self.pos.piece_counts()[them];
         let taken = if chains { 0 } else { self.pos.captures_of(m) as u64 };
+        if self.needs.moves {
+            self.moves.push(m);
+        }
         self.pos.play_forward(m);
         // In games that capture chains a placement's captures are the stones it removes.
         self.captures += if chains {
@@ -202,7 +218,7 @@ impl Walk {
     /// empty until the next [`Walk::play`]. Where the end rules need a record of every position
     /// (repetition, checks), this is [`Walk::play`].
     pub fn advance(&mut self, m: Move) {
-        if self.needs.keys || self.needs.checks {
+        if self.needs.keys || self.needs.checks || self.needs.moves {
             return self.play(m);
         }
         self.pos.play_forward(m);
@@ -232,10 +248,10 @@ impl Walk {
         let rules = &*self.rules;
         for &ri in self.needs.auto.iter() {
             let r = &rules.end_rules[ri];
-            let Some(checker) = rule_holds(&self.pos, ri, r, self, &mut || self.legal.is_empty()) else {
+            let Some(offender) = rule_holds(&self.pos, ri, r, self, &mut || self.legal.is_empty()) else {
                 continue;
             };
-            if let Some((status, winner, score)) = verdict_result(r, &self.pos, checker, &[]) {
+            if let Some((status, winner, score)) = verdict_result(r, &self.pos, offender.side, &[]) {
                 return Some(End {
                     status,
                     winner,

@@ -63,6 +63,8 @@ pub enum Item {
     Hand(HandDecl),
     /// `must capture [the most]`.
     Must(MustDecl),
+    /// `chase { ... }`: what counts as a chase.
+    Chase(ChaseDecl),
     End(Vec<EndRule>),
     /// `clock { NAME: STAGE, then STAGE ... }`.
     Clock(Vec<ClockControl>),
@@ -128,6 +130,29 @@ pub struct MustDecl {
     pub most: bool,
     pub cite: Option<Cite>,
     pub span: Span,
+}
+
+/// `chase [cite] { ... }`: what `one side chasing throughout` counts as a chase.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChaseDecl {
+    pub clauses: Vec<ChaseClause>,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+/// One clause of a `chase` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChaseClause {
+    /// `never KINDS [within ZONE]`: never chased.
+    Never(Vec<Ident>, Option<ZoneExpr>, Span),
+    /// `never by KINDS`: attacks by these are never chases.
+    NeverBy(Vec<Ident>, Span),
+    /// `even protected KINDS by KINDS`.
+    EvenProtected(Vec<Ident>, Vec<Ident>, Span),
+    /// `not an exchange`.
+    NotAnExchange(Span),
+    /// `checks count`.
+    ChecksCount(Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -429,6 +454,8 @@ pub enum Condition {
     Material(Vec<Material>, Span),
     NoneOf(Vec<Ident>, Span),
     CheckingThroughout(Span),
+    /// `one side chasing throughout`.
+    ChasingThroughout(Span),
     Passes(Count, Span),
     FlagFallen(Span),
     /// `[exactly] N in a row along DIRS`.
@@ -459,6 +486,7 @@ pub enum Verdict {
     MoverWins,
     MostPieces,
     CheckerLoses,
+    ChaserLoses,
     ClaimableDraw,
     Draw,
     ScoreByArea,

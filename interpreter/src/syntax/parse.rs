@@ -217,6 +217,7 @@ const TOP_KEYWORDS: &[&str] = &[
     "after",
     "captures",
     "must",
+    "chase",
     "end",
     "setup",
     "override",
@@ -241,7 +242,7 @@ struct Construct {
 
 const CONDITIONS: &str = "no legal move, in check, repetition N, N moves without capture [or KIND move], \
 N passes in a row, [exactly] N in a row along DIRS, only PATTERN, none of KINDS, one side checking throughout, \
-captured [KIND], no pieces left, no KIND left, connects ZONE and ZONE, neither side can move, KIND in ZONE";
+one side chasing throughout, captured [KIND], no pieces left, no KIND left, connects ZONE and ZONE, neither side can move, KIND in ZONE";
 const CONDITION_WORDS: &[&str] = &[
     "no",
     "in",
@@ -254,9 +255,10 @@ const CONDITION_WORDS: &[&str] = &[
     "neither",
     "exactly",
 ];
-const VERDICTS: &str = "side to move loses, side to move wins, mover wins, mover loses, checking side loses, draw, \
+const VERDICTS: &str = "side to move loses, side to move wins, mover wins, mover loses, checking side loses, \
+chasing side loses, draw, \
 claimable draw, score by area [with PARAM], no result, most pieces wins";
-const VERDICT_WORDS: &[&str] = &["side", "mover", "checking", "draw", "claimable", "score", "no", "most"];
+const VERDICT_WORDS: &[&str] = &["side", "mover", "checking", "chasing", "draw", "claimable", "score", "no", "most"];
 const MOVEMENTS: &str = "step DIRS [N], slide DIRS [up to N], leap (A,B) [blocked at (C,D)], hop DIRS over N, \
 jump DIRS [over enemy|own|any], place on empty, drop; or promotes on ZONE to KINDS, castle with KIND moving N { ... }";
 const MOVEMENT_WORDS: &[&str] = &["step", "slide", "leap", "hop", "jump", "place", "drop", "promotes", "castle"];
@@ -302,6 +304,7 @@ fn in_condition(r: Rule) -> bool {
             | Rule::kw_one
             | Rule::kw_side
             | Rule::kw_checking
+            | Rule::kw_chasing
             | Rule::kw_throughout
             | Rule::kw_captured
             | Rule::kw_pieces
@@ -319,6 +322,7 @@ fn in_condition(r: Rule) -> bool {
             | Rule::cond_material
             | Rule::cond_none_of
             | Rule::cond_checking
+            | Rule::cond_chasing
             | Rule::cond_captured
             | Rule::cond_no_left
             | Rule::cond_connects
@@ -340,6 +344,7 @@ fn in_verdict(r: Rule) -> bool {
             | Rule::kw_most
             | Rule::kw_pieces
             | Rule::kw_checking
+            | Rule::kw_chasing
             | Rule::kw_claimable
             | Rule::kw_draw
             | Rule::kw_score
@@ -354,6 +359,7 @@ fn in_verdict(r: Rule) -> bool {
             | Rule::v_mover_loses
             | Rule::v_mover_wins
             | Rule::v_checker_loses
+            | Rule::v_chaser_loses
             | Rule::v_claimable_draw
             | Rule::v_draw
             | Rule::v_score
@@ -577,6 +583,7 @@ fn describe(r: Rule) -> Option<String> {
         Rule::after_decl => "`after`",
         Rule::hand_decl => "`captures go to hand`",
         Rule::must_decl => "`must capture`",
+        Rule::chase_decl => "`chase`",
         Rule::end_decl => "`end`",
         Rule::clock_decl => "`clock`",
         Rule::setup_decl => "`setup`",
@@ -676,6 +683,7 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
             }
             Item::Must(MustDecl { most, cite, span })
         }
+        Rule::chase_decl => Item::Chase(chase(cx, p)),
         Rule::end_decl => Item::End(end(cx, p)),
         Rule::clock_decl => Item::Clock(clock(cx, p)),
         Rule::setup_decl => {
@@ -1536,6 +1544,50 @@ fn clock_control(cx: &mut Cx, p: P) -> ClockControl {
     c
 }
 
+fn kind_list(cx: &Cx, p: P) -> Vec<Ident> {
+    p.into_inner().filter(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k)).collect()
+}
+
+fn chase(cx: &mut Cx, p: P) -> ChaseDecl {
+    let span = cx.span(&p);
+    let mut out = ChaseDecl {
+        clauses: Vec::new(),
+        cite: None,
+        span,
+    };
+    for c in p.into_inner() {
+        let cspan = cx.span(&c);
+        let rule = c.as_rule();
+        let mut lists = Vec::new();
+        let mut zone = None;
+        if matches!(rule, Rule::chase_never | Rule::chase_never_by | Rule::chase_even) {
+            for k in c.clone().into_inner() {
+                match k.as_rule() {
+                    Rule::kind_list => lists.push(kind_list(cx, k)),
+                    Rule::zone_expr => zone = Some(zone_expr(cx, k)),
+                    _ => {}
+                }
+            }
+        }
+        let mut lists = lists.into_iter();
+        let mut list = || lists.next().expect("grammar: the clause names its kinds");
+        match rule {
+            Rule::cite => out.cite = Some(cx.cite(c)),
+            Rule::chase_never => out.clauses.push(ChaseClause::Never(list(), zone, cspan)),
+            Rule::chase_never_by => out.clauses.push(ChaseClause::NeverBy(list(), cspan)),
+            Rule::chase_even => {
+                let victims = list();
+                out.clauses.push(ChaseClause::EvenProtected(victims, list(), cspan))
+            }
+            Rule::chase_exchange => out.clauses.push(ChaseClause::NotAnExchange(cspan)),
+            Rule::chase_checks => out.clauses.push(ChaseClause::ChecksCount(cspan)),
+            Rule::bad_clause => cx.bad(&c, Rule::chase_clause_only, "chase clause"),
+            _ => {}
+        }
+    }
+    out
+}
+
 fn end(cx: &mut Cx, p: P) -> Vec<EndRule> {
     let mut rules = Vec::new();
     for c in p.into_inner() {
@@ -1567,6 +1619,7 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
             Rule::cond_no_legal_move => r.conditions.push(Condition::NoLegalMove(cspan)),
             Rule::cond_in_check => r.conditions.push(Condition::InCheck(cspan)),
             Rule::cond_checking => r.conditions.push(Condition::CheckingThroughout(cspan)),
+            Rule::cond_chasing => r.conditions.push(Condition::ChasingThroughout(cspan)),
             Rule::cond_flag => r.conditions.push(Condition::FlagFallen(cspan)),
             Rule::cond_passes => {
                 let n = cx.count(c.into_inner().next().expect("grammar: passes count"));
@@ -1693,6 +1746,7 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
                 ));
             }
             Rule::v_checker_loses => r.verdict = (Verdict::CheckerLoses, cspan),
+            Rule::v_chaser_loses => r.verdict = (Verdict::ChaserLoses, cspan),
             Rule::v_claimable_draw => r.verdict = (Verdict::ClaimableDraw, cspan),
             Rule::v_draw => r.verdict = (Verdict::Draw, cspan),
             Rule::cite => r.cite = Some(cx.cite(c)),
