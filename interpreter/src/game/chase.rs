@@ -182,10 +182,12 @@ pub(crate) fn chaser_in_cycle(start: &Position, moves: &[Move]) -> Option<Chase>
 
 #[cfg(test)]
 mod tests {
+    use super::chaser_in_cycle;
+    use crate::game::Move;
     use crate::notation::uci;
     use crate::sim::tests::engine;
 
-    /// The squares `text` (a move in coordinates) chases from `fen`.
+    /// The squares `text` (a move in coordinates) chases from `fen`, under xiangqi's `chase` block.
     fn chased(fen: &str, text: &str) -> Vec<String> {
         let pos = engine("xiangqi").from_fen(fen).expect("a valid FEN");
         let m = uci::find(&pos, text).expect("a legal move");
@@ -194,19 +196,80 @@ mod tests {
     }
 
     #[test]
-    fn debug_horse() {
-        for (fen, line) in [
-            ("2baka1r1/C4rN2/9/1Rp1p4/9/9/4P4/9/4A4/4KA3 w - - 0 1", "b7b9 f10e9 b9b10 e9f10 b10b9 f10e9 b9b10 e9f10 b10b9"),
-            ("5k3/9/9/9/9/9/7r1/9/2nRA3c/4K4 w - - 0 1", "e2f1 h4h2 f1e2 h2h4 e2f1 h4h2 f1e2 h2h4"),
-        ] {
-            let mut p = engine("xiangqi").from_fen(fen).unwrap();
-            for t in line.split(' ') {
-                let m = uci::find(&p, t).unwrap();
-                let b = p.rules().board.clone();
-                eprintln!("{t}: {:?}", p.chased_by(m).iter().map(|s| b.name(*s)).collect::<Vec<_>>());
-                p.play_unchecked(m);
-            }
-            eprintln!("--");
+    fn a_new_attack_on_an_unprotected_piece_is_a_chase_and_on_a_protected_one_is_not() {
+        assert_eq!(chased("3k5/9/9/9/1R7/c8/9/9/9/4K4 w - - 0 1", "b6b5"), ["a5"]);
+        // The chariot on a10 would take back on a5.
+        assert!(chased("r2k5/9/9/9/1R7/c8/9/9/9/4K4 w - - 0 1", "b6b5").is_empty());
+    }
+
+    #[test]
+    fn keeping_an_attack_is_no_chase() {
+        // The chariot on f4 attacked the horse on d4 already; stepping along the line keeps it.
+        assert!(chased("9/4k4/9/9/9/9/3n1R3/9/9/3K5 w - - 0 1", "f4h4").is_empty());
+    }
+
+    #[test]
+    fn a_weaker_attacker_chases_even_a_protected_chariot() {
+        // `even protected Chariot by Horse, Cannon`: the chariot on a10 protects a7, no matter.
+        assert_eq!(chased("r4k3/9/9/r8/1N7/9/9/9/9/4K4 w - - 0 1", "b6c8"), ["a7"]);
+    }
+
+    #[test]
+    fn a_soldier_at_home_is_never_chased_and_one_across_the_river_is() {
+        // Black's soldier on a7 has not crossed; on a4 it has.
+        assert!(chased("3k5/9/9/p8/9/9/9/9/9/1R2K4 w - - 0 1", "b1a1").is_empty());
+        assert_eq!(chased("3k5/9/9/9/9/9/p8/9/9/1R2K4 w - - 0 1", "b1a1"), ["a4"]);
+    }
+
+    #[test]
+    fn attacks_by_a_general_or_a_soldier_are_never_chases() {
+        assert!(chased("3k5/9/9/9/9/9/9/9/3c5/4K4 w - - 0 1", "e1e2").is_empty());
+        assert!(chased("3k5/9/9/4c4/3P5/9/9/9/9/5K3 w - - 0 1", "d6e6").is_empty());
+    }
+
+    #[test]
+    fn an_offered_exchange_is_no_chase_unless_the_piece_cannot_take_back() {
+        // Chariot against chariot: black's could take red's back.
+        assert!(chased("3k5/9/9/9/1R7/r8/9/9/9/4K4 w - - 0 1", "b6b5").is_empty());
+        // Black's chariot on d7 is pinned by red's on d3 (its general on d10 would be attacked):
+        // it cannot take back, so it is chased.
+        assert_eq!(chased("3k5/9/9/3r5/9/9/9/3R5/R8/5K3 w - - 0 1", "a2a7"), ["d7"]);
+    }
+
+    #[test]
+    fn a_ruleset_without_a_chase_block_has_no_chases() {
+        let pos = engine("chess").start();
+        let m = uci::find(&pos, "e2e4").expect("a legal move");
+        assert!(pos.chased_by(m).is_empty());
+    }
+
+    /// The cycle `texts` played from `fen`: (start, moves).
+    fn cycle(fen: &str, texts: &[&str]) -> (crate::game::Position, Vec<Move>) {
+        let start = engine("xiangqi").from_fen(fen).expect("a valid FEN");
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for t in texts {
+            let m = uci::find(&pos, t).expect("a legal move");
+            pos.play_unchecked(m);
+            moves.push(m);
         }
+        (start, moves)
+    }
+
+    #[test]
+    fn the_chaser_is_the_side_that_chased_the_same_piece_with_every_move() {
+        let (start, moves) = cycle("3k5/9/9/9/9/n8/8R/9/9/4K4 w - - 0 1", &["i4i5", "a5c4", "i5i4", "c4a5"]);
+        let chase = chaser_in_cycle(&start, &moves).expect("red chases the horse");
+        assert_eq!(chase.chaser, crate::model::Side::FIRST);
+        assert_eq!(chase.victims, [start.rules().board.parse_square("a5").expect("a square")]);
+        assert!(!chase.with_checks);
+    }
+
+    #[test]
+    fn a_cycle_where_a_side_checks_with_every_move_is_no_chase() {
+        // Both sides check with every move (and black's chariot also attacks red's on d1): the
+        // check rules judge this cycle, not the chase.
+        let (start, moves) = cycle("9/4c4/3k5/3r5/9/9/4C4/9/4K4/3R5 w - - 0 1", &["e4d4", "d7e7", "d4e4", "e7d7"]);
+        assert_eq!(chaser_in_cycle(&start, &moves), None);
     }
 }
