@@ -63,7 +63,12 @@ fn cases() -> Vec<Case> {
             }
             "differs" => {
                 let (status, why) = rest.split_once(' ').unwrap_or((rest, ""));
-                assert!(!why.trim().is_empty(), "{}:{}: a difference needs its reason", path.display(), i + 1);
+                assert!(
+                    !why.trim().is_empty(),
+                    "{}:{}: a difference needs its reason",
+                    path.display(),
+                    i + 1
+                );
                 c.differs = Some((status.to_string(), why.trim().to_string()));
             }
             _ => panic!("{}:{}: unknown line `{l}`", path.display(), i + 1),
@@ -112,7 +117,10 @@ impl Oracle {
         self.stdout.read_line(&mut line).expect("the oracle answers");
         match line.trim().strip_prefix("ok ") {
             Some(status) => status.to_string(),
-            None => panic!("pyffish did not rule on `{fen} ; {}`: {line:?} (run scripts/setup)", moves.join(" ")),
+            None => panic!(
+                "pyffish did not rule on `{fen} ; {}`: {line:?} (run scripts/setup)",
+                moves.join(" ")
+            ),
         }
     }
 }
@@ -139,8 +147,8 @@ fn ours(engine: &arbiter::game::Engine, c: &Case) -> (String, String) {
             i + 1,
             game.outcome().message(game.current())
         );
-        let m = uci::find(game.current(), text)
-            .unwrap_or_else(|| panic!("case `{}`: move {} ({text}) is not legal in Arbiter", c.name, i + 1));
+        let m =
+            uci::find(game.current(), text).unwrap_or_else(|| panic!("case `{}`: move {} ({text}) is not legal in Arbiter", c.name, i + 1));
         game.play(m);
     }
     let o = game.outcome();
