@@ -361,6 +361,31 @@ fn play_rejects_castling_through_an_attacked_square() {
 }
 
 #[test]
+fn explain_names_the_chase_and_what_was_chased() {
+    // Red's chariot chases black's lone cannon up and down the a-file; the last move ends the game.
+    let line = ["b6b5", "a5a6", "b5b6", "a6a5", "b6b5", "a5a6", "b5b6", "a6a5"];
+    let mut args = vec!["explain", "xiangqi", "--fen", "3k5/9/9/9/1R7/c8/9/9/9/4K4 w - - 0 1"];
+    args.extend(line);
+    let r = arbiter(&args);
+    assert_eq!(
+        r.code,
+        Some(0),
+        "stderr:
+{}",
+        r.stderr
+    );
+    assert!(r.stdout.contains("it ends the game: perpetual-chase (CXA 4.1)"), "{}", r.stdout);
+    assert!(r.stdout.contains("red chased black's cannon on a5"), "{}", r.stdout);
+    assert!(r.stdout.contains("black wins"), "{}", r.stdout);
+    args.insert(1, "--json");
+    let json = arbiter(&args);
+    let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).expect("one JSON object");
+    assert_eq!(v["reason"], "perpetual-chase", "{v}");
+    assert_eq!(v["end_clause"], "CXA 4.1", "{v}");
+    assert!(v["end_message"].as_str().is_some_and(|m| m.contains("cannon on a5")), "{v}");
+}
+
+#[test]
 fn explain_prints_the_clause_an_illegal_castling_breaks() {
     let r = arbiter(&["explain", "chess", "--fen", CASTLE_THROUGH_CHECK, "e1g1"]);
     assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);

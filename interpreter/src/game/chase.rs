@@ -34,68 +34,83 @@ impl Position {
     /// legality, so a protector pinned to its general, or a capture that gives check, leaves the
     /// piece unprotected.
     pub fn chased_by(&self, m: Move) -> Vec<usize> {
-        if self.rules().chase.is_none() {
+        self.chased_among(m, None)
+    }
+
+    /// [`Position::chased_by`], looking only at the pieces on `only` when it is given (the pieces a
+    /// side has chased so far in a cycle: no other can keep its chase going).
+    fn chased_among(&self, m: Move, only: Option<&[usize]>) -> Vec<usize> {
+        if self.rules().chase.is_none() || only.is_some_and(|o| o.is_empty()) {
             return Vec::new();
         }
         let us = self.side_to_move();
-        let before = self.threats();
         let mut after = self.clone();
         after.play_unchecked(m);
+        let ours = after.turned(us);
+        let mut replies = None;
+        let mut threats: Vec<(usize, usize)> = Vec::new();
+        for c in ours.legal_moves() {
+            let v = c.to as usize;
+            if only.is_some_and(|o| !o.contains(&v)) || threats.contains(&(c.from as usize, v)) {
+                continue;
+            }
+            if ours.threat(c, &mut replies) {
+                threats.push((c.from as usize, v));
+            }
+        }
+        if threats.is_empty() {
+            return Vec::new();
+        }
         // Where the moved piece came from: a threat it made from there is not new.
         let moved = matches!(m.kind, MoveKind::Form(_) | MoveKind::Castle(_)).then_some((m.to as usize, m.from as usize));
-        let mut chased: Vec<usize> = Vec::new();
-        for (a, v) in after.turned(us).threats() {
+        let before = self.legal_moves();
+        let mut replies_before = None;
+        let mut chased = Vec::new();
+        for (a, v) in threats {
             let was = match moved {
                 Some((to, from)) if to == a => from,
                 _ => a,
             };
-            if !before.contains(&(was, v)) && !chased.contains(&v) {
+            let old = before.iter().find(|c| c.from as usize == was && c.to as usize == v);
+            if !chased.contains(&v) && old.is_none_or(|&c| !self.threat(c, &mut replies_before)) {
                 chased.push(v);
             }
         }
         chased
     }
 
-    /// The threats of the side to move here: (attacker, victim) for each capture of an enemy piece
-    /// that the `chase` block counts.
-    fn threats(&self) -> Vec<(usize, usize)> {
-        let rules = self.rules().clone();
+    /// Is the legal move `c` of the side to move a capture of an enemy piece that the `chase`
+    /// block counts as a threat? `replies` caches the other side's moves here (asked for only when
+    /// an exchange is to be told).
+    fn threat(&self, c: Move, replies: &mut Option<Vec<Move>>) -> bool {
+        let rules = self.rules();
         let Some(rule) = rules.chase.as_ref() else {
-            return Vec::new();
+            return false;
         };
         let them = self.side_to_move().other();
-        let mut replies: Option<Vec<Move>> = None;
-        let mut out = Vec::new();
-        for c in self.legal_moves() {
-            let (a, v) = (c.from as usize, c.to as usize);
-            let (Some((kv, sv)), Some((ka, _))) = (self.piece_at(v), self.piece_at(a)) else {
-                continue;
-            };
-            if sv != them || !matches!(c.kind, MoveKind::Form(_)) || out.contains(&(a, v)) {
-                continue;
-            }
-            if rules.kind(kv).royal
-                || rule.never_by.contains(&ka)
-                || rule
-                    .never
-                    .iter()
-                    .any(|(k, zone)| *k == kv && zone.as_ref().is_none_or(|z| z[them].contains(v)))
-            {
-                continue;
-            }
-            // An exchange offered: the piece attacked could take the attacker back.
-            if rule.exchanges_allowed && ka == kv {
-                let replies = replies.get_or_insert_with(|| self.turned(them).legal_moves());
-                if replies.iter().any(|r| r.from as usize == v && r.to as usize == a) {
-                    continue;
-                }
-            }
-            let even = rule.even_protected.iter().any(|(vs, atts)| vs.contains(&kv) && atts.contains(&ka));
-            if even || !protected_after(self, c) {
-                out.push((a, v));
+        let (a, v) = (c.from as usize, c.to as usize);
+        let (Some((kv, sv)), Some((ka, _))) = (self.piece_at(v), self.piece_at(a)) else {
+            return false;
+        };
+        if sv != them
+            || !matches!(c.kind, MoveKind::Form(_))
+            || rules.kind(kv).royal
+            || rule.never_by.contains(&ka)
+            || rule
+                .never
+                .iter()
+                .any(|(k, zone)| *k == kv && zone.as_ref().is_none_or(|z| z[them].contains(v)))
+        {
+            return false;
+        }
+        // An exchange offered: the piece attacked could take the attacker back.
+        if rule.exchanges_allowed && ka == kv {
+            let replies = replies.get_or_insert_with(|| self.turned(them).legal_moves());
+            if replies.iter().any(|r| r.from as usize == v && r.to as usize == a) {
+                return false;
             }
         }
-        out
+        rule.even_protected.iter().any(|(vs, atts)| vs.contains(&kv) && atts.contains(&ka)) || !protected_after(self, c)
     }
 }
 
@@ -129,10 +144,11 @@ pub(crate) fn chaser_in_cycle(start: &Position, moves: &[Move]) -> Option<Chase>
     let mut record = [Record::default(), Record::default()];
     for &m in moves {
         let mover = pos.side_to_move();
-        let victims = if record[mover.index()].broken {
+        let r = &record[mover.index()];
+        let victims = if r.broken {
             Vec::new()
         } else {
-            pos.chased_by(m)
+            pos.chased_among(m, r.tracked.as_deref())
         };
         pos.play_unchecked(m);
         let check = pos.in_check();
@@ -161,6 +177,10 @@ pub(crate) fn chaser_in_cycle(start: &Position, moves: &[Move]) -> Option<Chase>
             r.checked = true;
         } else {
             r.broken = true;
+            // Neither side can be the chaser any more: the rest of the cycle cannot change that.
+            if record.iter().all(|r| r.broken) {
+                return None;
+            }
         }
     }
     if record.iter().any(|r| r.moved && !r.quiet) {

@@ -390,6 +390,26 @@ mod tests {
     }
 
     #[test]
+    fn a_walk_rules_a_perpetual_chase_as_the_game_record_does() {
+        // Red's chariot chases black's unprotected cannon: the walk replays the cycle from its
+        // current position (it keeps no earlier ones) and must find the same chaser.
+        let xq = engine("xiangqi");
+        let start = "3k5/9/9/9/1R7/c8/9/9/9/4K4 w - - 0 1";
+        let mut walk = Walk::new(xq.from_fen(start).expect("a legal position"));
+        let mut game = Game::new(xq.clone(), xq.from_fen(start).expect("a legal position"));
+        for t in ["b6b5", "a5a6", "b5b6", "a6a5", "b6b5", "a5a6", "b5b6", "a6a5"] {
+            assert!(walk.end().is_none(), "the walk ended before {t}");
+            let m = uci::find(game.current(), t).unwrap_or_else(|| panic!("{t} is legal"));
+            walk.play(m);
+            game.play(m);
+        }
+        let end = walk.end().expect("perpetual chase ends the game");
+        assert_eq!(end.reason(xq.rules()), "perpetual-chase");
+        assert_eq!(end.winner, Some(Side::SECOND));
+        assert_eq!(game.outcome().reason.as_deref(), Some("perpetual-chase"));
+    }
+
+    #[test]
     fn random_games_end_as_the_game_record_says() {
         use rand::SeedableRng;
         for name in ["chess", "xiangqi", "tic-tac-toe", "othello", "draughts"] {
