@@ -2,7 +2,7 @@
 //! end rule and clause, and which draws a player could claim. End rules are tried in the order the
 //! ruleset lists them; the first automatic one that holds ends the game.
 
-use super::{Engine, Move, Position};
+use super::{Bounds, Engine, Move, Position};
 use crate::model::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,6 +277,14 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) ->
                 None => parts.push(format!("{}'s pieces join its two edges", name(mover))),
             },
             Condition::NeitherCanMove => parts.push("neither side can move".to_string()),
+            Condition::CannotWin(who) => {
+                let sides = who.sides(stm);
+                let why: Vec<String> = sides.iter().map(|&s| cannot_win_why(pos, s)).collect();
+                parts.push(match who {
+                    Contender::Either => format!("neither side can win by any series of legal moves ({})", why.join("; ")),
+                    _ => format!("{} cannot win by any series of legal moves ({})", name(sides[0]), why.join("; ")),
+                });
+            }
             Condition::KindIn(k, zone) => {
                 let at: Vec<String> = zone[mover]
                     .iter()
@@ -342,6 +350,25 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) ->
         ));
     }
     join_and(&parts)
+}
+
+/// Why `side` cannot win in `pos`, as the search proves it: `white: none of the 212 positions
+/// reachable is a win for it`.
+fn cannot_win_why(pos: &Position, side: Side) -> String {
+    let rules = pos.rules();
+    let name = rules.players[side.index()].name.clone();
+    let royal = rules.kinds.iter().find(|k| k.royal).map_or("royal piece".to_string(), |k| k.name.to_lowercase());
+    let other = rules.players[side.other().index()].name.clone();
+    match pos.winnability(side, Bounds::FULL).verdict {
+        super::Winnability::CannotWin(super::Proof::NoWinningRule) => format!("{name}: no end rule can give it the game"),
+        super::Winnability::CannotWin(super::Proof::Blocked) => format!(
+            "{name}: past pieces that can never move, none of its pieces can ever attack a square {other}'s {royal} can reach"
+        ),
+        super::Winnability::CannotWin(super::Proof::Exhausted(n)) => {
+            format!("{name}: none of the {n} positions reachable is a win for it")
+        }
+        _ => format!("{name}: proved as the game went on"),
+    }
 }
 
 /// A line of play from a start position, with what repetition rules need.
@@ -725,6 +752,23 @@ pub(crate) trait History {
     fn flag_fallen(&self) -> bool {
         false
     }
+    /// Has this game just started (no move played yet)?
+    fn at_start(&self) -> bool;
+    /// The bounds of a `cannot win` search asked as the game goes on.
+    fn search_bounds(&self) -> Bounds {
+        Bounds::GAME
+    }
+    /// Does a `cannot win` condition for `who` hold on `pos`? `one_off`: the rule also needs an event
+    /// that happens once (a flag fall), so the search runs in full. Otherwise it runs only where
+    /// the position starts a stretch of moves the counters call reversible (positions within one
+    /// reach each other, so one answer holds for all), and searches in full only where some pieces can
+    /// never move, or briefly ([`History::search_bounds`]).
+    fn cannot_win(&self, pos: &Position, who: Contender, one_off: bool) -> bool {
+        if one_off {
+            return pos.cannot_win(who, Bounds::FULL);
+        }
+        (self.at_start() || pos.counters_reset()) && pos.cannot_win(who, self.search_bounds())
+    }
 }
 
 impl History for Game {
@@ -740,6 +784,9 @@ impl History for Game {
     fn flag_fallen(&self) -> bool {
         self.flag_fell == Some(self.ply())
     }
+    fn at_start(&self) -> bool {
+        self.ply() == 0
+    }
 }
 
 /// Does end rule `r` (index `ri`) hold on `pos` after `history`? `Some(checker)` if it does, with
@@ -753,6 +800,7 @@ pub(crate) fn rule_holds(
     no_legal: &mut dyn FnMut() -> bool,
 ) -> Option<Option<Side>> {
     let mut checker = None;
+    let one_off = r.conditions.contains(&Condition::FlagFallen);
     let holds = r.conditions.iter().enumerate().all(|(ci, c)| match c {
         Condition::NoLegalMove => no_legal(),
         Condition::Repetition(n) => history.occurrences() >= *n as usize,
@@ -762,6 +810,7 @@ pub(crate) fn rule_holds(
         }
         Condition::Passes(n) => history.trailing_passes() >= *n as usize,
         Condition::FlagFallen => history.flag_fallen(),
+        Condition::CannotWin(who) => history.cannot_win(pos, *who, one_off),
         _ => pos.end_condition_holds(ri, ci),
     });
     holds.then_some(checker)

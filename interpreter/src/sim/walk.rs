@@ -132,6 +132,12 @@ impl History for Walk {
     fn trailing_passes(&self) -> usize {
         self.pos.passes() as usize
     }
+    fn at_start(&self) -> bool {
+        self.plies == 0
+    }
+    fn search_bounds(&self) -> crate::game::Bounds {
+        crate::game::Bounds::EVERY_PLY
+    }
 }
 
 impl Walk {

@@ -241,7 +241,8 @@ struct Construct {
 
 const CONDITIONS: &str = "no legal move, in check, repetition N, N moves without capture [or KIND move], \
 N passes in a row, [exactly] N in a row along DIRS, only PATTERN, none of KINDS, one side checking throughout, \
-captured [KIND], no pieces left, no KIND left, connects ZONE and ZONE, neither side can move, KIND in ZONE";
+captured [KIND], no pieces left, no KIND left, connects ZONE and ZONE, neither side can win, mover cannot win, side to move cannot win, neither side can move, \
+KIND in ZONE";
 const CONDITION_WORDS: &[&str] = &[
     "no",
     "in",
@@ -252,6 +253,7 @@ const CONDITION_WORDS: &[&str] = &[
     "captured",
     "connects",
     "neither",
+    "mover",
     "exactly",
 ];
 const VERDICTS: &str = "side to move loses, side to move wins, mover wins, mover loses, checking side loses, draw, \
@@ -309,6 +311,8 @@ fn in_condition(r: Rule) -> bool {
             | Rule::kw_connects
             | Rule::kw_neither
             | Rule::kw_can
+            | Rule::kw_win
+            | Rule::kw_cannot
             | Rule::condition
             | Rule::cond_no_legal_move
             | Rule::cond_in_check
@@ -323,6 +327,8 @@ fn in_condition(r: Rule) -> bool {
             | Rule::cond_no_left
             | Rule::cond_connects
             | Rule::cond_neither
+            | Rule::cond_neither_win
+            | Rule::cond_cannot_win
             | Rule::cond_kind_in
     )
 }
@@ -1676,6 +1682,15 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
                 r.conditions.push(Condition::Connects(a, b, cspan));
             }
             Rule::cond_neither => r.conditions.push(Condition::NeitherCanMove(cspan)),
+            Rule::cond_neither_win => r.conditions.push(Condition::CannotWin(Whose::Neither, cspan)),
+            Rule::cond_cannot_win => {
+                let whose = if c.into_inner().any(|k| k.as_rule() == Rule::kw_mover) {
+                    Whose::Mover
+                } else {
+                    Whose::ToMove
+                };
+                r.conditions.push(Condition::CannotWin(whose, cspan));
+            }
             Rule::cond_kind_in => {
                 let mut kind = None;
                 let mut zone = None;
