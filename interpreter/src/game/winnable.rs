@@ -498,13 +498,41 @@ impl<B: Bits> Pos<B> {
         let forms_of = |s: Side, k: KindId| t.forms[s.index()].iter().filter(move |f| f.kind == k);
         let bounded = |f: &crate::compile::CForm<B>| matches!(f.how, Gen::Leap { .. } | Gen::Slide { .. } | Gen::Lame { .. });
         let captures = |f: &crate::compile::CForm<B>| matches!(f.target, Target::Any | Target::Enemy);
+        // A royal never gives check where royals may not be left attacked and attack each other
+        // alike (the same kind, leaping both ways): attacking the other royal, it would stand
+        // attacked by it.
+        let royal_checks = |s: Side, k: KindId| -> bool {
+            if !t.royal_kinds.contains(&k) || !t.royal_safety {
+                return true;
+            }
+            let loser = s.other();
+            if self.royals(loser).iter().any(|r| self.piece_at(r).is_some_and(|(lk, _)| lk != k)) {
+                return true;
+            }
+            let leaps = |side: Side| -> Option<Vec<B>> {
+                let mut all = vec![B::EMPTY; t.squares];
+                for f in forms_of(side, k).filter(|f| captures(f)) {
+                    let Gen::Leap { targets } = &f.how else { return None };
+                    for (x, to) in targets.iter().enumerate().take(t.squares) {
+                        all[x] |= *to & f.within;
+                    }
+                }
+                Some(all)
+            };
+            let (Some(a), Some(b)) = (leaps(s), leaps(loser)) else { return true };
+            // Symmetric: whenever one attacks the other, the other attacks it back.
+            !(0..t.squares).all(|x| a[x].iter().all(|y| b[y].has(x)))
+        };
         let mut regions: Vec<(usize, B)>;
         let mut attack: [B; 2];
+        // What could give check: the attacks of every piece but royals that never can.
+        let mut check: [B; 2];
         loop {
             let mobile = occ & !fixed;
             regions = Vec::new();
             let mut reach = [B::EMPTY; 2];
             attack = [B::EMPTY; 2];
+            check = [B::EMPTY; 2];
             // Squares a royal may never step on: attacked by an enemy piece that can never move,
             // by a leap (which nothing can block).
             let mut barred = [B::EMPTY; 2];
@@ -554,12 +582,19 @@ impl<B: Bits> Pos<B> {
                 }
                 reach[s.index()] |= region;
                 attack[s.index()] |= att;
+                if royal_checks(s, k) {
+                    check[s.index()] |= att;
+                }
                 regions.push((sq, region));
             }
             for sq in fixed.iter() {
                 let Some((k, s)) = self.piece_at(sq) else { continue };
                 for f in forms_of(s, k).filter(|f| captures(f) && f.from.has(sq)) {
-                    attack[s.index()] |= self.form_targets(f, sq, fixed) & f.within;
+                    let att = self.form_targets(f, sq, fixed) & f.within;
+                    attack[s.index()] |= att;
+                    if royal_checks(s, k) {
+                        check[s.index()] |= att;
+                    }
                 }
             }
             // A piece stays fixed only if it can never move and never be taken.
@@ -602,7 +637,7 @@ impl<B: Bits> Pos<B> {
         for r in self.royals(loser).iter() {
             zone |= regions.iter().find(|(sq, _)| *sq == r).map_or(B::bit(r), |(_, reg)| *reg);
         }
-        if (attack[side.index()] & zone).is_empty() {
+        if (check[side.index()] & zone).is_empty() {
             Walls::Proved
         } else {
             Walls::Fixed(fixed)
