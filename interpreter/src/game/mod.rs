@@ -384,6 +384,10 @@ impl Position {
             )
         })
     }
+    /// Can a piece of `kind` of the side to move promote (somewhere)?
+    pub fn promotes(&self, kind: KindId) -> bool {
+        with!(self, p => p.t.promotion[p.stm.index()].get(kind.0 as usize).is_some_and(|x| x.is_some()))
+    }
     /// Did the last move start a new stretch of the game's move counters (a capture or a move of
     /// the kind that resets them), or has the ruleset none? Moves within a stretch are ones the
     /// counters call reversible, so whether a side can still win is asked at its start.

@@ -758,13 +758,13 @@ pub(crate) trait History {
     fn search_bounds(&self) -> Bounds {
         Bounds::GAME
     }
-    /// Does a `cannot win` condition for `who` hold on `pos`? `one_off`: the rule also needs an event
-    /// that happens once (a flag fall), so the search runs in full. Otherwise it runs only where
+    /// Does a `cannot win` condition for `who` of `rule` hold on `pos`? A rule that also needs an
+    /// event that happens once (a flag fall) has the search run in full. Otherwise it runs only where
     /// the position starts a stretch of moves the counters call reversible (positions within one
     /// reach each other, so one answer holds for all), and searches in full only where some pieces can
     /// never move, or briefly ([`History::search_bounds`]).
-    fn cannot_win(&self, pos: &Position, who: Contender, one_off: bool) -> bool {
-        if one_off {
+    fn cannot_win(&self, pos: &Position, who: Contender, rule: &EndRule) -> bool {
+        if rule.conditions.contains(&Condition::FlagFallen) {
             return pos.cannot_win(who, Bounds::FULL);
         }
         (self.at_start() || pos.counters_reset()) && pos.cannot_win(who, self.search_bounds())
@@ -800,7 +800,6 @@ pub(crate) fn rule_holds(
     no_legal: &mut dyn FnMut() -> bool,
 ) -> Option<Option<Side>> {
     let mut checker = None;
-    let one_off = r.conditions.contains(&Condition::FlagFallen);
     let holds = r.conditions.iter().enumerate().all(|(ci, c)| match c {
         Condition::NoLegalMove => no_legal(),
         Condition::Repetition(n) => history.occurrences() >= *n as usize,
@@ -810,7 +809,7 @@ pub(crate) fn rule_holds(
         }
         Condition::Passes(n) => history.trailing_passes() >= *n as usize,
         Condition::FlagFallen => history.flag_fallen(),
-        Condition::CannotWin(who) => history.cannot_win(pos, *who, one_off),
+        Condition::CannotWin(who) => history.cannot_win(pos, *who, r),
         _ => pos.end_condition_holds(ri, ci),
     });
     holds.then_some(checker)

@@ -65,11 +65,12 @@ impl Bounds {
         depth: 400,
         quick_depth: 0,
     };
-    /// For simulated games (`simulate`, tournaments, benchmarks): only where pieces are walled in.
+    /// For simulated games (`simulate`, tournaments, benchmarks): the static proof alone, no search
+    /// (a random game reaches walled-in positions too often for a search to be cheap).
     pub const EVERY_PLY: Bounds = Bounds {
-        nodes: 40_000,
+        nodes: 0,
         open_nodes: 0,
-        depth: 200,
+        depth: 0,
         quick_depth: 0,
     };
 }
@@ -409,7 +410,7 @@ impl<B: Bits> Pos<B> {
             return answer(Winnability::Unknown, 0);
         }
         let fixed = if plan.wins_need_check && !plan.incomplete {
-            match self.walled_off(side) {
+            match self.walled_off(side, bounds.nodes == 0 && bounds.open_nodes == 0) {
                 Walls::Proved => return answer(Winnability::CannotWin(Proof::Blocked), 0),
                 Walls::Fixed(f) => f,
                 Walls::NotApplicable => B::EMPTY,
@@ -468,7 +469,8 @@ impl<B: Bits> Pos<B> {
     /// side's royal could reach. Over-approximates reach (other movable pieces are taken off the
     /// board), so [`Walls::Proved`] is a proof; gives up on move kinds it cannot bound (hops,
     /// jumps, placements), on promotions and castling still possible.
-    fn walled_off(&self, side: Side) -> Walls<B> {
+    /// `static_only`: the caller will not search, so stop as soon as the proof fails.
+    fn walled_off(&self, side: Side, static_only: bool) -> Walls<B> {
         let t = &*self.t;
         if t.swap || t.must_capture.is_some() || t.general && t.forms.iter().flatten().any(|f| f.effects) {
             return Walls::NotApplicable;
@@ -523,6 +525,16 @@ impl<B: Bits> Pos<B> {
             // Symmetric: whenever one attacks the other, the other attacks it back.
             !(0..t.squares).all(|x| a[x].iter().all(|y| b[y].has(x)))
         };
+        // Pieces that can move now and whose reach the proof cannot bound: give up before any work.
+        for sq in (occ & !fixed).iter() {
+            let Some((k, s)) = self.piece_at(sq) else { continue };
+            if t.promotion[s.index()].get(k.0 as usize).is_some_and(|p| p.is_some())
+                || (!t.castles[s.index()].is_empty() && self.virgin.has(sq))
+                || forms_of(s, k).any(|f| !bounded(f))
+            {
+                return Walls::NotApplicable;
+            }
+        }
         let mut regions: Vec<(usize, B)>;
         let mut attack: [B; 2];
         // What could give check: the attacks of every piece but royals that never can.
@@ -597,6 +609,18 @@ impl<B: Bits> Pos<B> {
                     }
                 }
             }
+            // Later rounds only free pieces and grow what others reach: a check possible now stays
+            // possible, and a caller that will not search has its answer.
+            if static_only {
+                let loser = side.other();
+                let mut zone = B::EMPTY;
+                for r in self.royals(loser).iter() {
+                    zone |= regions.iter().find(|(sq, _)| *sq == r).map_or(B::bit(r), |(_, reg)| *reg);
+                }
+                if (check[side.index()] & zone).any() {
+                    return Walls::Fixed(B::EMPTY);
+                }
+            }
             // A piece stays fixed only if it can never move and never be taken.
             let mut broken = B::EMPTY;
             for sq in fixed.iter() {
@@ -653,4 +677,81 @@ enum Walls<B> {
     Fixed(B),
     /// The rules have moves the proof cannot bound.
     NotApplicable,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Engine, Position};
+
+    fn engine(name: &str) -> Engine {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../rulesets/{name}.rules"));
+        Engine::new(crate::check::check_file(&path, &[]).rules.expect("a bundled ruleset is valid"))
+    }
+
+    fn answer(pos: &Position, side: Side, bounds: Bounds) -> Answer {
+        pos.winnability(side, bounds)
+    }
+
+    #[test]
+    fn locked_pawns_wall_the_kings_apart() {
+        let e = engine("chess");
+        let pos = e.from_fen("3k4/8/8/p2p2p1/P2P2P1/8/3K4/8 w - - 0 1").expect("a legal FEN");
+        for side in [Side::FIRST, Side::SECOND] {
+            assert_eq!(answer(&pos, side, Bounds::EVERY_PLY).verdict, Winnability::CannotWin(Proof::Blocked));
+        }
+    }
+
+    #[test]
+    fn a_bare_king_cannot_win_and_a_queen_can() {
+        let e = engine("chess");
+        let pos = e.from_fen("8/8/2k5/8/8/8/4K3/3Q4 w - - 0 1").expect("a legal FEN");
+        assert_eq!(answer(&pos, Side::SECOND, Bounds::EVERY_PLY).verdict, Winnability::CannotWin(Proof::Blocked));
+        let Winnability::CanWin(line) = answer(&pos, Side::FIRST, Bounds::FULL).verdict else {
+            panic!("king and queen can mate a king");
+        };
+        let mut p = pos.clone();
+        for m in line {
+            assert!(p.legal_moves().contains(&m), "the line is played move by move");
+            p.play_unchecked(m);
+        }
+        assert!(p.in_check() && p.legal_moves().is_empty(), "the line ends in checkmate: {}", p.fen());
+    }
+
+    #[test]
+    fn an_open_position_is_unknown_within_small_bounds_never_dead() {
+        let e = engine("chess");
+        let tiny = Bounds {
+            nodes: 50,
+            open_nodes: 50,
+            depth: 10,
+            quick_depth: 2,
+        };
+        let a = answer(&e.start(), Side::FIRST, tiny);
+        assert_eq!(a.verdict, Winnability::Unknown);
+        assert!(a.nodes <= 50, "the bounds hold: {} nodes", a.nodes);
+    }
+
+    #[test]
+    fn rulesets_the_search_cannot_walk_answer_unknown_at_once() {
+        let go = engine("go");
+        let a = answer(&go.start(), Side::FIRST, Bounds::FULL);
+        assert_eq!((a.verdict, a.nodes), (Winnability::Unknown, 0));
+        // Xiangqi's cannons hop: no static proof, and a game asking as it goes does not search.
+        let xq = engine("xiangqi");
+        let a = answer(&xq.start(), Side::FIRST, Bounds::EVERY_PLY);
+        assert_eq!((a.verdict, a.nodes), (Winnability::Unknown, 0));
+    }
+
+    #[test]
+    fn a_ruleset_without_a_winning_rule_cannot_be_won() {
+        let src = "game \"G\" { players white \"w\", black \"b\" }\nboard 3 x 3 squares { files a..c ranks 1..3 }\n\
+                   piece King \"K\" royal { step any }\nend { stuck: no legal move -> draw }\nsetup \"k2/3/2K w - - 0 1\"\n";
+        let checked = crate::check::check_source("draw-only.rules", src, None, &[]);
+        let Some(rules) = checked.rules else {
+            panic!("{:?}", checked.diagnostics.items.iter().map(|d| &d.message).collect::<Vec<_>>())
+        };
+        let e = Engine::new(rules);
+        assert_eq!(answer(&e.start(), Side::FIRST, Bounds::FULL).verdict, Winnability::CannotWin(Proof::NoWinningRule));
+    }
 }

@@ -1728,6 +1728,31 @@ mod tests {
     }
 
     #[test]
+    fn reads_who_cannot_win() {
+        let (f, d) = parse(
+            "end {\n  dead: neither side can win -> draw [5.2.2]\n  flag: flag fallen, mover cannot win -> draw\n  own: side to move cannot win -> draw\n}\n",
+        );
+        assert!(d.items.is_empty(), "{d:?}");
+        let Item::End(rules) = &f.items[0] else {
+            panic!("expected end rules, got {:?}", f.items)
+        };
+        let whose: Vec<Vec<Whose>> = rules
+            .iter()
+            .map(|r| {
+                r.conditions
+                    .iter()
+                    .filter_map(|c| match c {
+                        Condition::CannotWin(w, _) => Some(*w),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(whose, [vec![Whose::Neither], vec![Whose::Mover], vec![Whose::ToMove]]);
+        assert!(matches!(rules[1].conditions[0], Condition::FlagFallen(_)));
+    }
+
+    #[test]
     fn reads_a_piece_with_forms_and_citations() {
         let (f, d) = parse(
             "piece Pawn \"P\" {\n  step forward to empty [3.7.1]\n  step forward 2, to empty, from rank 2, marks en-passant\n  promotes on rank 8 to Queen, Knight [3.7.3.3]\n}\n",
