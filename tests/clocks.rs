@@ -154,7 +154,11 @@ fn clock_arguments_are_checked() {
     // Chess rules on a flag fall (FIDE 6.9): the opponent could still mate, so the player loses.
     let out = common::arbiter(&["play", "chess", "--clock", "blitz", "--json", "e4@181"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert!(out.stdout.contains(r#""reason":"flag-fall""#) && out.stdout.contains(r#""winner":"black""#), "{}", out.stdout);
+    assert!(
+        out.stdout.contains(r#""reason":"flag-fall""#) && out.stdout.contains(r#""winner":"black""#),
+        "{}",
+        out.stdout
+    );
     // An illegal move is ruled illegal, whatever time it carries: only a legal move spends time.
     let out = common::arbiter(&["play", "xiangqi", "--clock", "rapid-30", "h3h9@400"]);
     assert_eq!(out.code, Some(2), "{}", out.stderr);

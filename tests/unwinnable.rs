@@ -36,7 +36,11 @@ fn the_search_never_contradicts_the_labels_and_decides_most() {
         let [label, fen, ..] = fields[..] else {
             panic!("`{line}`: expected LABEL | FEN");
         };
-        let fen = if fen.split_whitespace().count() == 4 { format!("{fen} 0 1") } else { fen.to_string() };
+        let fen = if fen.split_whitespace().count() == 4 {
+            format!("{fen} 0 1")
+        } else {
+            fen.to_string()
+        };
         let pos = match engine.from_fen(&fen) {
             Ok(p) => p,
             Err(e) if std::env::var("UNWINNABLE_CASES").is_ok() => {
@@ -58,7 +62,10 @@ fn the_search_never_contradicts_the_labels_and_decides_most() {
                 }
                 Winnability::CanWin(l) => {
                     assert!(can, "{fen}: labelled {label}, but the search found a win for {letter}: {l:?}");
-                    assert!(line_wins(&pos, &engine, l, side), "{fen}: the line for {letter} does not end in its win");
+                    assert!(
+                        line_wins(&pos, &engine, l, side),
+                        "{fen}: the line for {letter} does not end in its win"
+                    );
                     decided += 1;
                     both_cannot = false;
                 }
@@ -68,8 +75,7 @@ fn the_search_never_contradicts_the_labels_and_decides_most() {
         // The ruleset as a whole: a dead position is drawn at once, by a pattern or by the search.
         let game = Game::new(engine.clone(), pos.clone());
         let o = game.outcome();
-        let drawn_dead = o.status == Status::Draw
-            && matches!(o.reason.as_deref(), Some("insufficient-material" | "dead-position"));
+        let drawn_dead = o.status == Status::Draw && matches!(o.reason.as_deref(), Some("insufficient-material" | "dead-position"));
         if std::env::var("UNWINNABLE_CASES").is_ok() {
             let said: Vec<String> = [Side::FIRST, Side::SECOND]
                 .iter()
@@ -84,7 +90,10 @@ fn the_search_never_contradicts_the_labels_and_decides_most() {
             assert!(!drawn_dead, "{fen}: labelled {label}, but the game calls it dead ({:?})", o.reason);
         }
         if both_cannot {
-            assert!(drawn_dead || o.status != Status::Ongoing, "{fen}: both sides proved unable to win, but the game goes on");
+            assert!(
+                drawn_dead || o.status != Status::Ongoing,
+                "{fen}: both sides proved unable to win, but the game goes on"
+            );
         }
     }
     eprintln!("{decided} of {asked} questions decided; {dead_found} of {dead_total} dead positions drawn; {nodes} nodes");

@@ -25,9 +25,9 @@ use crate::model::*;
 use crate::notation::fen::{self, FenError};
 
 pub use explain::{Illegal, Ruling};
-pub use winnable::{Answer, Bounds, Proof, Winnability};
 pub use outcome::{Game, Outcome, Score, Status};
 pub(crate) use outcome::{History, checker_in_cycle, rule_holds, verdict_result};
+pub use winnable::{Answer, Bounds, Proof, Winnability};
 
 /// What produced a move: one of the mover's movement clauses, or a castling rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -357,13 +357,17 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>) ->
 fn cannot_win_why(pos: &Position, side: Side) -> String {
     let rules = pos.rules();
     let name = rules.players[side.index()].name.clone();
-    let royal = rules.kinds.iter().find(|k| k.royal).map_or("royal piece".to_string(), |k| k.name.to_lowercase());
+    let royal = rules
+        .kinds
+        .iter()
+        .find(|k| k.royal)
+        .map_or("royal piece".to_string(), |k| k.name.to_lowercase());
     let other = rules.players[side.other().index()].name.clone();
     match pos.winnability(side, Bounds::FULL).verdict {
         super::Winnability::CannotWin(super::Proof::NoWinningRule) => format!("{name}: no end rule can give it the game"),
-        super::Winnability::CannotWin(super::Proof::Blocked) => format!(
-            "{name}: past pieces that can never move, none of its pieces can ever attack a square {other}'s {royal} can reach"
-        ),
+        super::Winnability::CannotWin(super::Proof::Blocked) => {
+            format!("{name}: past pieces that can never move, none of its pieces can ever attack a square {other}'s {royal} can reach")
+        }
         super::Winnability::CannotWin(super::Proof::Exhausted(n)) => {
             format!("{name}: none of the {n} positions reachable is a win for it")
         }

@@ -141,9 +141,11 @@ fn plan<B: Bits>(p: &Pos<B>, rules: &Rules) -> Plan {
             continue;
         }
         let can_win = !matches!(r.verdict, Verdict::Draw | Verdict::NoResult);
-        let judged = p.t.ends.get(ri).is_some_and(|e| {
-            e.conds.iter().all(|c| !matches!(c, CCond::History | CCond::Counter { .. }))
-        }) && !matches!(r.verdict, Verdict::ScoreByArea { .. } | Verdict::CheckerLoses);
+        let judged =
+            p.t.ends
+                .get(ri)
+                .is_some_and(|e| e.conds.iter().all(|c| !matches!(c, CCond::History | CCond::Counter { .. })))
+                && !matches!(r.verdict, Verdict::ScoreByArea { .. } | Verdict::CheckerLoses);
         if can_win {
             out.any_win = true;
             // The loser is the side to move, in check.
@@ -209,7 +211,11 @@ impl<B: Bits> Search<'_, B> {
         let mut legal = Some(!moves.is_empty());
         for &(ri, v) in &self.plan.rules {
             if p.t.ends[ri].conds.iter().all(|c| p.cond_holds(c, &mut legal)) {
-                return if winner(v, p) == Some(self.side) { Judged::Win } else { Judged::Over };
+                return if winner(v, p) == Some(self.side) {
+                    Judged::Win
+                } else {
+                    Judged::Over
+                };
             }
         }
         if moves.is_empty() {
@@ -521,7 +527,9 @@ impl<B: Bits> Pos<B> {
                 }
                 Some(all)
             };
-            let (Some(a), Some(b)) = (leaps(s), leaps(loser)) else { return true };
+            let (Some(a), Some(b)) = (leaps(s), leaps(loser)) else {
+                return true;
+            };
             // Symmetric: whenever one attacks the other, the other attacks it back.
             !(0..t.squares).all(|x| a[x].iter().all(|y| b[y].has(x)))
         };
@@ -643,7 +651,8 @@ impl<B: Bits> Pos<B> {
                         Target::Enemy => (to & (enemy_fixed | reach[e.index()])).any(),
                         // A mark needs an enemy piece that makes one and can still move.
                         Target::EnPassant => regions.iter().any(|(x, _)| {
-                            self.piece_at(*x).is_some_and(|(ek, es)| es == e && forms_of(es, ek).any(|g| g.marks_ep))
+                            self.piece_at(*x)
+                                .is_some_and(|(ek, es)| es == e && forms_of(es, ek).any(|g| g.marks_ep))
                         }),
                     };
                 }
@@ -698,7 +707,10 @@ mod tests {
         let e = engine("chess");
         let pos = e.from_fen("3k4/8/8/p2p2p1/P2P2P1/8/3K4/8 w - - 0 1").expect("a legal FEN");
         for side in [Side::FIRST, Side::SECOND] {
-            assert_eq!(answer(&pos, side, Bounds::EVERY_PLY).verdict, Winnability::CannotWin(Proof::Blocked));
+            assert_eq!(
+                answer(&pos, side, Bounds::EVERY_PLY).verdict,
+                Winnability::CannotWin(Proof::Blocked)
+            );
         }
     }
 
@@ -706,7 +718,10 @@ mod tests {
     fn a_bare_king_cannot_win_and_a_queen_can() {
         let e = engine("chess");
         let pos = e.from_fen("8/8/2k5/8/8/8/4K3/3Q4 w - - 0 1").expect("a legal FEN");
-        assert_eq!(answer(&pos, Side::SECOND, Bounds::EVERY_PLY).verdict, Winnability::CannotWin(Proof::Blocked));
+        assert_eq!(
+            answer(&pos, Side::SECOND, Bounds::EVERY_PLY).verdict,
+            Winnability::CannotWin(Proof::Blocked)
+        );
         let Winnability::CanWin(line) = answer(&pos, Side::FIRST, Bounds::FULL).verdict else {
             panic!("king and queen can mate a king");
         };
@@ -715,7 +730,11 @@ mod tests {
             assert!(p.legal_moves().contains(&m), "the line is played move by move");
             p.play_unchecked(m);
         }
-        assert!(p.in_check() && p.legal_moves().is_empty(), "the line ends in checkmate: {}", p.fen());
+        assert!(
+            p.in_check() && p.legal_moves().is_empty(),
+            "the line ends in checkmate: {}",
+            p.fen()
+        );
     }
 
     #[test]
@@ -752,6 +771,9 @@ mod tests {
             panic!("{:?}", checked.diagnostics.items.iter().map(|d| &d.message).collect::<Vec<_>>())
         };
         let e = Engine::new(rules);
-        assert_eq!(answer(&e.start(), Side::FIRST, Bounds::FULL).verdict, Winnability::CannotWin(Proof::NoWinningRule));
+        assert_eq!(
+            answer(&e.start(), Side::FIRST, Bounds::FULL).verdict,
+            Winnability::CannotWin(Proof::NoWinningRule)
+        );
     }
 }

@@ -953,9 +953,7 @@ fn expect(game: &Game, timer: Option<&Timer>, e: &Expect, stop: &Arc<AtomicBool>
                     Err(format!("{name} can win: {}", texts.join(" ")))
                 }
                 (crate::game::Winnability::CannotWin(how), true) => Err(format!("{name} cannot win ({how:?})")),
-                (crate::game::Winnability::Unknown, _) => {
-                    Err(format!("undecided within the search's bounds ({} positions)", answer.nodes))
-                }
+                (crate::game::Winnability::Unknown, _) => Err(format!("undecided within the search's bounds ({} positions)", answer.nodes)),
             }
         }
         Expect::Fen(f) => {

@@ -147,7 +147,11 @@ impl History for Walk {
         }
         // A capture, or a piece that may promote and can move (whose reach the static proof does
         // not bound), and the proof fails: skip it.
-        if self.legal.iter().any(|&m| pos.is_capture(m) || pos.piece_at(m.from as usize).is_some_and(|(k, _)| pos.promotes(k))) {
+        if self
+            .legal
+            .iter()
+            .any(|&m| pos.is_capture(m) || pos.piece_at(m.from as usize).is_some_and(|(k, _)| pos.promotes(k)))
+        {
             return false;
         }
         let mut movers: Vec<u16> = self.legal.iter().map(|m| m.from).collect();
