@@ -141,8 +141,9 @@ fn clock_arguments_are_checked() {
             "`30x` after `@` is not a number of seconds",
         ),
         (&["play", "chess", "--clock", "40/x", "e4"][..], "TimeControl field `40/x`"),
+        // Crazyhouse states no flag rule (chess's own decides a flag fall: see below).
         (
-            &["play", "chess", "--clock", "blitz", "e4@181"][..],
+            &["play", "crazyhouse", "--clock", "180", "e4@181"][..],
             "the flag fell, and the ruleset has no end rule for it",
         ),
     ] {
@@ -150,6 +151,14 @@ fn clock_arguments_are_checked() {
         assert_eq!(out.code, Some(1), "{args:?}");
         assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
     }
+    // Chess rules on a flag fall (FIDE 6.9): the opponent could still mate, so the player loses.
+    let out = common::arbiter(&["play", "chess", "--clock", "blitz", "--json", "e4@181"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stdout.contains(r#""reason":"flag-fall""#) && out.stdout.contains(r#""winner":"black""#),
+        "{}",
+        out.stdout
+    );
     // An illegal move is ruled illegal, whatever time it carries: only a legal move spends time.
     let out = common::arbiter(&["play", "xiangqi", "--clock", "rapid-30", "h3h9@400"]);
     assert_eq!(out.code, Some(2), "{}", out.stderr);

@@ -133,6 +133,10 @@ enum Command {
         /// The file `--write` writes (never over an existing one).
         #[arg(long, value_name = "FILE", requires = "write")]
         out: Option<PathBuf>,
+        /// Also say, for each player, whether it can still win by some series of legal moves: a
+        /// winning line found, "cannot" with its proof, or undecided within the search's bounds.
+        #[arg(long)]
+        winnable: bool,
         moves: Vec<String>,
     },
     /// Play MOVE... and explain the ruling on the last one: legal or not, why, and the clause.
@@ -468,6 +472,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             clock,
             write,
             out,
+            winnable,
             moves,
         } => {
             // A record is read before the ruleset is loaded: an SGF record sets the board size and komi.
@@ -553,7 +558,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 }
                 return write_record(&game, format, &tags, &branches, timing.as_ref(), out.as_deref());
             }
-            report(&game, clocks.as_ref(), json);
+            report(&game, clocks.as_ref(), json, winnable);
             Ok(())
         }
         Command::Scenario {
@@ -1153,12 +1158,37 @@ fn play_on_clock(
     Ok((game, clocks, after))
 }
 
-fn report(game: &Game, clocks: Option<&arbiter::clock::Clocks>, json: bool) {
+/// Each player's answer to "can it still win?" in `pos`: (name, `can` / `cannot` / `unknown`, the
+/// winning line in the ruleset's notation or the proof, positions searched).
+fn winnability(pos: &arbiter::game::Position) -> Vec<(String, &'static str, String, u64)> {
+    use arbiter::game::{Bounds, Proof, Winnability};
+    let rules = pos.rules();
+    [arbiter::model::Side::FIRST, arbiter::model::Side::SECOND]
+        .into_iter()
+        .map(|s| {
+            let a = pos.winnability(s, Bounds::FULL);
+            let (answer, how) = match a.verdict {
+                Winnability::CanWin(line) => ("can", arbiter::notation::written_line(pos, &line).join(" ")),
+                Winnability::CannotWin(Proof::NoWinningRule) => ("cannot", "no end rule can give it the game".to_string()),
+                Winnability::CannotWin(Proof::Blocked) => (
+                    "cannot",
+                    "past pieces that can never move, none of its pieces can attack a square the other royal can reach".to_string(),
+                ),
+                Winnability::CannotWin(Proof::Exhausted(n)) => ("cannot", format!("none of the {n} positions reachable is a win")),
+                Winnability::Unknown => ("unknown", "undecided within the search's bounds".to_string()),
+            };
+            (rules.players[s.index()].name.clone(), answer, how, a.nodes)
+        })
+        .collect()
+}
+
+fn report(game: &Game, clocks: Option<&arbiter::clock::Clocks>, json: bool, winnable: bool) {
     let pos = game.current();
     let rules = pos.rules();
     let o = game.outcome();
     let side = |s: arbiter::model::Side| rules.players[s.index()].name.clone();
     let names = [rules.players[0].name.clone(), rules.players[1].name.clone()];
+    let can_win = if winnable { winnability(pos) } else { Vec::new() };
     if json {
         let mut v = json!({
             "position": pos.fen(),
@@ -1187,6 +1217,16 @@ fn report(game: &Game, clocks: Option<&arbiter::clock::Clocks>, json: bool) {
             if c.control.byoyomi.is_some() {
                 v["periods"] = json!({names[0].clone(): c.sides[0].periods_left, names[1].clone(): c.sides[1].periods_left});
             }
+        }
+        if winnable {
+            v["winnable"] = can_win
+                .iter()
+                .map(|(name, answer, how, nodes)| {
+                    let detail = if *answer == "can" { "line" } else { "why" };
+                    (name.clone(), json!({"answer": answer, detail: how, "nodes": nodes}))
+                })
+                .collect::<serde_json::Map<String, serde_json::Value>>()
+                .into();
         }
         outln!("{v}");
         return;
@@ -1247,6 +1287,15 @@ fn report(game: &Game, clocks: Option<&arbiter::clock::Clocks>, json: bool) {
             clause.clone().map(|c| format!(" ({c})")).unwrap_or_default(),
             o.claim_why(pos, reason).map(|m| format!(" — {m}")).unwrap_or_default()
         );
+    }
+    for (name, answer, how, nodes) in &can_win {
+        let said = match *answer {
+            "can" if how.is_empty() => "has won".to_string(),
+            "can" => format!("can still win: {how}"),
+            "cannot" => format!("cannot win: {how}"),
+            _ => format!("undecided ({how})"),
+        };
+        outln!("winnable: {name} {said} ({nodes} positions searched)");
     }
 }
 

@@ -415,8 +415,33 @@ pub enum Condition {
     Connects(BySide<SquareSet>, BySide<SquareSet>),
     /// Neither player has a move other than a pass.
     NeitherCanMove,
+    /// No series of legal moves leads this player (either player, for [`Contender::Either`]) to a
+    /// position an end rule scores as its win: proved by [`crate::game::Position::winnability`].
+    CannotWin(Contender),
     /// A piece of the mover's of this kind stands in the mover's zone.
     KindIn(KindId, BySide<SquareSet>),
+}
+
+/// Whose win a [`Condition::CannotWin`] rules out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Contender {
+    /// Neither player can win.
+    Either,
+    /// The player who made the last move.
+    Mover,
+    /// The player to move.
+    ToMove,
+}
+
+impl Contender {
+    /// The players whose win is ruled out, when `stm` is to move.
+    pub fn sides(self, stm: Side) -> Vec<Side> {
+        match self {
+            Contender::Either => vec![Side::FIRST, Side::SECOND],
+            Contender::Mover => vec![stm.other()],
+            Contender::ToMove => vec![stm],
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -316,6 +316,11 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, h
             Condition::Connects(za, zb)
         }
         ast::Condition::NeitherCanMove(_) => Condition::NeitherCanMove,
+        ast::Condition::CannotWin(whose, _) => Condition::CannotWin(match whose {
+            ast::Whose::Neither => Contender::Either,
+            ast::Whose::Mover => Contender::Mover,
+            ast::Whose::ToMove => Contender::ToMove,
+        }),
         ast::Condition::KindIn(k, z, _) => {
             let kind = cx.kind(k);
             let zone = board::zone_by_side(cx, z);

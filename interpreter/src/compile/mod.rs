@@ -827,9 +827,13 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
         .map(|c| match c {
             Condition::NoLegalMove => CCond::NoLegalMove,
             Condition::InCheck => CCond::InCheck,
-            Condition::Repetition(_) | Condition::CheckingThroughout | Condition::ChasingThroughout | Condition::FlagFallen => {
-                CCond::History
-            }
+            // `cannot win` is a search, run where the game asks for it (see `Game::outcome`), never
+            // inside perft or the search itself.
+            Condition::Repetition(_)
+            | Condition::CheckingThroughout
+            | Condition::ChasingThroughout
+            | Condition::FlagFallen
+            | Condition::CannotWin(_) => CCond::History,
             Condition::Counter { plies, resetting_kind } => CCond::Counter {
                 index: t.counters.iter().position(|c| c == resetting_kind).unwrap_or(0),
                 plies: *plies,

@@ -12,6 +12,7 @@ mod outcome;
 mod playout;
 pub mod position;
 pub(crate) mod validity;
+mod winnable;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -29,6 +30,7 @@ pub(crate) use chase::chaser_in_cycle;
 pub use explain::{Illegal, Ruling};
 pub use outcome::{Game, Outcome, Score, Status};
 pub(crate) use outcome::{History, checker_in_cycle, rule_holds, verdict_result};
+pub use winnable::{Answer, Bounds, Proof, Winnability};
 
 /// What produced a move: one of the mover's movement clauses, or a castling rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -358,6 +360,42 @@ impl Position {
             let mut legal = None;
             p.t.ends.get(rule).and_then(|e| e.conds.get(cond)).is_some_and(|c| p.cond_holds(c, &mut legal))
         })
+    }
+    /// Can `side` still win from here, by any series of legal moves (both players helping)? An
+    /// answer within `bounds`: see [`Winnability`].
+    ///
+    /// # Examples
+    /// ```
+    /// # let checked = arbiter::check::check_file(std::path::Path::new("../rulesets/chess.rules"), &[]);
+    /// # let engine = arbiter::game::Engine::new(checked.rules.expect("chess.rules is valid"));
+    /// use arbiter::game::{Bounds, Winnability};
+    /// use arbiter::model::Side;
+    /// // Kings and a locked chain of pawns: neither king can ever reach the other side.
+    /// let locked = engine.from_fen("8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1").expect("a legal FEN");
+    /// assert!(matches!(locked.winnability(Side::FIRST, Bounds::FULL).verdict, Winnability::CannotWin(_)));
+    /// ```
+    pub fn winnability(&self, side: Side, bounds: Bounds) -> Answer {
+        with!(self, p => p.winnability(&self.rules, side, bounds))
+    }
+    /// Does a `cannot win` condition for `who` hold: is "cannot win" proved for each player it
+    /// names, within `bounds`?
+    pub fn cannot_win(&self, who: Contender, bounds: Bounds) -> bool {
+        who.sides(self.side_to_move()).into_iter().all(|s| {
+            matches!(
+                with!(self, p => p.winnability(&self.rules, s, bounds)).verdict,
+                Winnability::CannotWin(_)
+            )
+        })
+    }
+    /// Can a piece of `kind` of the side to move promote (somewhere)?
+    pub fn promotes(&self, kind: KindId) -> bool {
+        with!(self, p => p.t.promotion[p.stm.index()].get(kind.0 as usize).is_some_and(|x| x.is_some()))
+    }
+    /// Did the last move start a new stretch of the game's move counters (a capture or a move of
+    /// the kind that resets them), or has the ruleset none? Moves within a stretch are ones the
+    /// counters call reversible, so whether a side can still win is asked at its start.
+    pub fn counters_reset(&self) -> bool {
+        with!(self, p => p.counters.iter().take(p.t.counters.len()).all(|c| *c == 0))
     }
     /// The squares of `side`'s run that an `N in a row` condition of rule `rule` found.
     pub fn end_line(&self, rule: usize, cond: usize, side: Side) -> Option<Vec<usize>> {

@@ -2,7 +2,7 @@
 //! end rule and clause, and which draws a player could claim. End rules are tried in the order the
 //! ruleset lists them; the first automatic one that holds ends the game.
 
-use super::{Chase, Engine, Move, Position, chaser_in_cycle};
+use super::{Bounds, Chase, Engine, Move, Position, chaser_in_cycle};
 use crate::model::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -307,6 +307,14 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>, ch
                 None => parts.push(format!("{}'s pieces join its two edges", name(mover))),
             },
             Condition::NeitherCanMove => parts.push("neither side can move".to_string()),
+            Condition::CannotWin(who) => {
+                let sides = who.sides(stm);
+                let why: Vec<String> = sides.iter().map(|&s| cannot_win_why(pos, s)).collect();
+                parts.push(match who {
+                    Contender::Either => format!("neither side can win by any series of legal moves ({})", why.join("; ")),
+                    _ => format!("{} cannot win by any series of legal moves ({})", name(sides[0]), why.join("; ")),
+                });
+            }
             Condition::KindIn(k, zone) => {
                 let at: Vec<String> = zone[mover]
                     .iter()
@@ -376,6 +384,29 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>, ch
         ));
     }
     join_and(&parts)
+}
+
+/// Why `side` cannot win in `pos`, as the search proves it: `white: none of the 212 positions
+/// reachable is a win for it`.
+fn cannot_win_why(pos: &Position, side: Side) -> String {
+    let rules = pos.rules();
+    let name = rules.players[side.index()].name.clone();
+    let royal = rules
+        .kinds
+        .iter()
+        .find(|k| k.royal)
+        .map_or("royal piece".to_string(), |k| k.name.to_lowercase());
+    let other = rules.players[side.other().index()].name.clone();
+    match pos.winnability(side, Bounds::FULL).verdict {
+        super::Winnability::CannotWin(super::Proof::NoWinningRule) => format!("{name}: no end rule can give it the game"),
+        super::Winnability::CannotWin(super::Proof::Blocked) => {
+            format!("{name}: past pieces that can never move, none of its pieces can ever attack a square {other}'s {royal} can reach")
+        }
+        super::Winnability::CannotWin(super::Proof::Exhausted(n)) => {
+            format!("{name}: none of the {n} positions reachable is a win for it")
+        }
+        _ => format!("{name}: proved as the game went on"),
+    }
 }
 
 /// A line of play from a start position, with what repetition rules need.
@@ -778,6 +809,23 @@ pub(crate) trait History {
     fn flag_fallen(&self) -> bool {
         false
     }
+    /// Has this game just started (no move played yet)?
+    fn at_start(&self) -> bool;
+    /// The bounds of a `cannot win` search asked as the game goes on.
+    fn search_bounds(&self) -> Bounds {
+        Bounds::GAME
+    }
+    /// Does a `cannot win` condition for `who` of `rule` hold on `pos`? A rule that also needs an
+    /// event that happens once (a flag fall) has the search run in full. Otherwise it runs only where
+    /// the position starts a stretch of moves the counters call reversible (positions within one
+    /// reach each other, so one answer holds for all), and searches in full only where some pieces can
+    /// never move, or briefly ([`History::search_bounds`]).
+    fn cannot_win(&self, pos: &Position, who: Contender, rule: &EndRule) -> bool {
+        if rule.conditions.contains(&Condition::FlagFallen) {
+            return pos.cannot_win(who, Bounds::FULL);
+        }
+        (self.at_start() || pos.counters_reset()) && pos.cannot_win(who, self.search_bounds())
+    }
 }
 
 impl History for Game {
@@ -795,6 +843,9 @@ impl History for Game {
     }
     fn flag_fallen(&self) -> bool {
         self.flag_fell == Some(self.ply())
+    }
+    fn at_start(&self) -> bool {
+        self.ply() == 0
     }
 }
 
@@ -828,6 +879,7 @@ pub(crate) fn rule_holds(
         Condition::ChasingThroughout => true,
         Condition::Passes(n) => history.trailing_passes() >= *n as usize,
         Condition::FlagFallen => history.flag_fallen(),
+        Condition::CannotWin(who) => history.cannot_win(pos, *who, r),
         _ => pos.end_condition_holds(ri, ci),
     });
     if !holds {

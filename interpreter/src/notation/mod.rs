@@ -35,6 +35,18 @@ pub fn written(pos: &Position, m: Move) -> String {
     }
 }
 
+/// A line of moves from `pos`, each written as [`written`] writes it in the position it is played in.
+pub fn written_line(pos: &Position, line: &[Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    line.iter()
+        .map(|&m| {
+            let text = written(&p, m);
+            p.play_unchecked(m);
+            text
+        })
+        .collect()
+}
+
 /// The legal move a text names: coordinates first (`e2e4`, `h3e3`, `D4`, `pass`), then the ruleset's
 /// own notation (WXF for a ruleset that writes WXF, SAN otherwise).
 ///

@@ -208,6 +208,10 @@ pub enum Expect {
     Clocks { first: f64, second: f64 },
     /// The position's FEN.
     Fen(String),
+    /// Whether the player named `side` can still win by some series of legal moves: `can: true`
+    /// needs a winning line found (and replayed to the win), `can: false` a proof that none
+    /// exists. An answer the search leaves undecided meets neither.
+    Winnable { side: String, can: bool },
 }
 
 impl fmt::Display for Expect {
@@ -266,6 +270,8 @@ impl fmt::Display for Expect {
             Expect::Claimable(v) if v.is_empty() => write!(f, "no claimable draw"),
             Expect::Claimable(v) => write!(f, "claimable draws exactly [{}]", v.join(", ")),
             Expect::Fen(s) => write!(f, "FEN {s}"),
+            Expect::Winnable { side, can: true } => write!(f, "{side} can still win"),
+            Expect::Winnable { side, can: false } => write!(f, "{side} cannot win by any series of legal moves"),
         }
     }
 }

@@ -575,6 +575,7 @@ fn validate(board: &Board, players: &[crate::model::Player; 2], step: &Step) -> 
                 }
             }
             Expect::ToMove(s) => player("ToMove", s)?,
+            Expect::Winnable { side, .. } => player("Winnable side", side)?,
             Expect::Outcome { winner: Some(w), .. } => player("Outcome winner", w)?,
             Expect::Perft { depth, .. } if *depth > MAX_PERFT_DEPTH => {
                 return Err(format!("Perft: depth {depth} is past the limit of {MAX_PERFT_DEPTH}"));
@@ -922,6 +923,37 @@ fn expect(game: &Game, timer: Option<&Timer>, e: &Expect, stop: &Arc<AtomicBool>
                 Err(format!("no claimable draw ({})", o.message(pos)))
             } else {
                 Err(format!("claimable {}", list(&have)))
+            }
+        }
+        Expect::Winnable { side: name, can } => {
+            let Some(s) = rules.players.iter().position(|p| p.name == *name) else {
+                return Err(format!("no player is named `{name}`"));
+            };
+            let s = crate::model::Side(s as u8);
+            let answer = pos.winnability(s, crate::game::Bounds::FULL);
+            match (&answer.verdict, can) {
+                (crate::game::Winnability::CanWin(line), true) => {
+                    let mut g = game.clone();
+                    for &m in line {
+                        if g.outcome().status != Status::Ongoing || !g.current().legal_moves().contains(&m) {
+                            return Err(format!("the winning line found breaks off before {}", uci::to_text(g.current(), m)));
+                        }
+                        g.play(m);
+                    }
+                    let o = g.outcome();
+                    if o.status == Status::Win && o.winner == Some(s) {
+                        Ok(())
+                    } else {
+                        Err(format!("the line found ends in {}", o.message(g.current())))
+                    }
+                }
+                (crate::game::Winnability::CannotWin(_), false) => Ok(()),
+                (crate::game::Winnability::CanWin(line), false) => {
+                    let texts: Vec<String> = crate::notation::written_line(pos, line);
+                    Err(format!("{name} can win: {}", texts.join(" ")))
+                }
+                (crate::game::Winnability::CannotWin(how), true) => Err(format!("{name} cannot win ({how:?})")),
+                (crate::game::Winnability::Unknown, _) => Err(format!("undecided within the search's bounds ({} positions)", answer.nodes)),
             }
         }
         Expect::Fen(f) => {

@@ -144,7 +144,42 @@ impl History for Walk {
     fn trailing_passes(&self) -> usize {
         self.pos.passes() as usize
     }
+    fn at_start(&self) -> bool {
+        self.plies == 0
+    }
+    /// As a game asks ([`History::cannot_win`]), with a cheaper test first, from the legal moves
+    /// already listed: a walled-in position has few moves, no capture, no piece that may promote
+    /// and can move, and pieces of the side to move that cannot move at all. Elsewhere a simulated game does not look for a dead position
+    /// that the cheap end rules miss.
+    /// (A simulated game has no clock: no rule with `flag fallen` is asked.)
+    fn cannot_win(&self, pos: &Position, who: crate::model::Contender, _rule: &crate::model::EndRule) -> bool {
+        use crate::game::Bounds;
+        if !(self.plies == 0 || pos.counters_reset()) || self.legal.len() > WALLED_IN_MOVES {
+            return false;
+        }
+        // A capture, or a piece that may promote and can move (whose reach the static proof does
+        // not bound), and the proof fails: skip it.
+        if self
+            .legal
+            .iter()
+            .any(|&m| pos.is_capture(m) || pos.piece_at(m.from as usize).is_some_and(|(k, _)| pos.promotes(k)))
+        {
+            return false;
+        }
+        let mut movers: Vec<u16> = self.legal.iter().map(|m| m.from).collect();
+        movers.sort_unstable();
+        movers.dedup();
+        let stm = pos.side_to_move();
+        if movers.len() as u32 >= pos.piece_counts()[stm.index()] {
+            return false;
+        }
+        pos.cannot_win(who, Bounds::EVERY_PLY)
+    }
 }
+
+/// The most legal moves a simulated game's side to move may have for it to ask whether a side can
+/// still win (kings and a few pieces behind locked pawns have fewer).
+const WALLED_IN_MOVES: usize = 24;
 
 impl Walk {
     /// Starts a game at `start` (which may already be over).

@@ -473,8 +473,21 @@ pub enum Condition {
     Connects(ZoneExpr, ZoneExpr, Span),
     /// `neither side can move`.
     NeitherCanMove(Span),
+    /// `neither side can win`, `mover cannot win`, `side to move cannot win`.
+    CannotWin(Whose, Span),
     /// `KIND in ZONE`.
     KindIn(Ident, ZoneExpr, Span),
+}
+
+/// Whose win a `cannot win` condition rules out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Whose {
+    /// `neither side can win`.
+    Neither,
+    /// `mover cannot win`: the player who made the last move.
+    Mover,
+    /// `side to move cannot win`.
+    ToMove,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -242,7 +242,8 @@ struct Construct {
 
 const CONDITIONS: &str = "no legal move, in check, repetition N, N moves without capture [or KIND move], \
 N passes in a row, [exactly] N in a row along DIRS, only PATTERN, none of KINDS, one side checking throughout, \
-one side chasing throughout, captured [KIND], no pieces left, no KIND left, connects ZONE and ZONE, neither side can move, KIND in ZONE";
+one side chasing throughout, captured [KIND], no pieces left, no KIND left, connects ZONE and ZONE, neither side can win, \
+mover cannot win, side to move cannot win, neither side can move, KIND in ZONE";
 const CONDITION_WORDS: &[&str] = &[
     "no",
     "in",
@@ -253,6 +254,7 @@ const CONDITION_WORDS: &[&str] = &[
     "captured",
     "connects",
     "neither",
+    "mover",
     "exactly",
 ];
 const VERDICTS: &str = "side to move loses, side to move wins, mover wins, mover loses, checking side loses, \
@@ -312,6 +314,8 @@ fn in_condition(r: Rule) -> bool {
             | Rule::kw_connects
             | Rule::kw_neither
             | Rule::kw_can
+            | Rule::kw_win
+            | Rule::kw_cannot
             | Rule::condition
             | Rule::cond_no_legal_move
             | Rule::cond_in_check
@@ -327,6 +331,8 @@ fn in_condition(r: Rule) -> bool {
             | Rule::cond_no_left
             | Rule::cond_connects
             | Rule::cond_neither
+            | Rule::cond_neither_win
+            | Rule::cond_cannot_win
             | Rule::cond_kind_in
     )
 }
@@ -1729,6 +1735,15 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
                 r.conditions.push(Condition::Connects(a, b, cspan));
             }
             Rule::cond_neither => r.conditions.push(Condition::NeitherCanMove(cspan)),
+            Rule::cond_neither_win => r.conditions.push(Condition::CannotWin(Whose::Neither, cspan)),
+            Rule::cond_cannot_win => {
+                let whose = if c.into_inner().any(|k| k.as_rule() == Rule::kw_mover) {
+                    Whose::Mover
+                } else {
+                    Whose::ToMove
+                };
+                r.conditions.push(Condition::CannotWin(whose, cspan));
+            }
             Rule::cond_kind_in => {
                 let mut kind = None;
                 let mut zone = None;
@@ -1764,6 +1779,31 @@ mod tests {
         let mut d = Diagnostics::default();
         let f = parse_file(src, FileId(0), &mut d);
         (f, d)
+    }
+
+    #[test]
+    fn reads_who_cannot_win() {
+        let (f, d) = parse(
+            "end {\n  dead: neither side can win -> draw [5.2.2]\n  flag: flag fallen, mover cannot win -> draw\n  own: side to move cannot win -> draw\n}\n",
+        );
+        assert!(d.items.is_empty(), "{d:?}");
+        let Item::End(rules) = &f.items[0] else {
+            panic!("expected end rules, got {:?}", f.items)
+        };
+        let whose: Vec<Vec<Whose>> = rules
+            .iter()
+            .map(|r| {
+                r.conditions
+                    .iter()
+                    .filter_map(|c| match c {
+                        Condition::CannotWin(w, _) => Some(*w),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(whose, [vec![Whose::Neither], vec![Whose::Mover], vec![Whose::ToMove]]);
+        assert!(matches!(rules[1].conditions[0], Condition::FlagFallen(_)));
     }
 
     #[test]
