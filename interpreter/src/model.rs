@@ -423,7 +423,7 @@ pub enum Condition {
 }
 
 /// Whose win a [`Condition::CannotWin`] rules out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Contender {
     /// Neither player can win.
     Either,

@@ -430,7 +430,14 @@ pub struct Game {
     claimed: Option<(String, Option<String>, usize)>,
     /// The ply at which the side to move's flag fell (its time ran out), if it did.
     flag_fell: Option<usize>,
+    /// `cannot win` answers already searched, by position hash, contender and full search: the
+    /// answer depends on the position alone, and a viewer asks for the outcome many times a frame.
+    /// Shared by clones (the answers stay true); bounded by [`CANNOT_WIN_CACHE`].
+    cannot_win_seen: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<(u64, Contender, bool), bool>>>,
 }
+
+/// The most `cannot win` answers a game keeps (a long game forgets the oldest all at once).
+const CANNOT_WIN_CACHE: usize = 4096;
 
 impl Game {
     pub fn new(engine: Engine, mut start: Position) -> Game {
@@ -446,6 +453,7 @@ impl Game {
             checks: vec![check],
             claimed: None,
             flag_fell: None,
+            cannot_win_seen: Default::default(),
         }
     }
     pub fn engine(&self) -> &Engine {
@@ -846,6 +854,25 @@ impl History for Game {
     }
     fn at_start(&self) -> bool {
         self.ply() == 0
+    }
+    /// As the trait's, remembering each answer for the position (see `Game::cannot_win_seen`).
+    fn cannot_win(&self, pos: &Position, who: Contender, rule: &EndRule) -> bool {
+        let full = rule.conditions.contains(&Condition::FlagFallen);
+        if !full && !(self.at_start() || pos.counters_reset()) {
+            return false;
+        }
+        let key = (pos.hash(), who, full);
+        if let Some(&known) = self.cannot_win_seen.lock().ok().as_ref().and_then(|m| m.get(&key)) {
+            return known;
+        }
+        let answer = pos.cannot_win(who, if full { Bounds::FULL } else { self.search_bounds() });
+        if let Ok(mut seen) = self.cannot_win_seen.lock() {
+            if seen.len() >= CANNOT_WIN_CACHE {
+                seen.clear();
+            }
+            seen.insert(key, answer);
+        }
+        answer
     }
 }
 
