@@ -226,12 +226,11 @@ pub fn scenario_text(session: &Session, marks: &Marks, title: &str) -> String {
     out
 }
 
-/// Writes [`scenario_text`] (with the trainer's `marks` and caption) to `path` (never over an existing file) and runs it through the
-/// interpreter's scenario runner.
+/// Writes `text` to a new file at `path`, creating its folder; never over an existing file.
 ///
 /// # Errors
-/// The file exists or cannot be written, or the written scenario does not pass (a sentence saying why).
-pub fn save_scenario(session: &Session, marks: &Marks, path: &Path) -> Result<PathBuf, String> {
+/// The file exists (nothing is overwritten) or cannot be written, as a sentence naming it.
+pub fn write_new(path: &Path, text: &str) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
@@ -242,8 +241,17 @@ pub fn save_scenario(session: &Session, marks: &Marks, path: &Path) -> Result<Pa
             format!("cannot write {}: {e}", path.display())
         }
     })?;
-    file.write_all(scenario_text(session, marks, &title_of(path)).as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    file.write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Writes [`scenario_text`] (with the trainer's `marks` and caption) to `path` (never over an existing file) and runs it through the
+/// interpreter's scenario runner.
+///
+/// # Errors
+/// The file exists or cannot be written, or the written scenario does not pass (a sentence saying why).
+pub fn save_scenario(session: &Session, marks: &Marks, path: &Path) -> Result<PathBuf, String> {
+    write_new(path, &scenario_text(session, marks, &title_of(path)))?;
     let report = Runner::new(source::ruleset_dirs()).run_file(path);
     if report.passed() {
         Ok(path.to_path_buf())

@@ -8,8 +8,6 @@
 //! and reads the records ([`arbiter::notation::pgn::write_tree`], [`arbiter::notation::sgf::write_tree`],
 //! [`arbiter::notation::variation`]); nothing here knows a game.
 
-use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use arbiter::game::{Engine, Game};
@@ -182,18 +180,7 @@ pub fn default_export_path(session: &Session) -> PathBuf {
 /// The file exists or cannot be written, or the timeline cannot be replayed.
 pub fn export(session: &Session, path: &Path) -> Result<String, String> {
     let (text, format, notes) = record_text(session)?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let mut file = OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            format!("{} already exists; nothing was overwritten (choose another name)", path.display())
-        } else {
-            format!("cannot write {}: {e}", path.display())
-        }
-    })?;
-    file.write_all(text.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::editor::write_new(path, &text)?;
     let branches = session.variations.nodes.iter().filter(|n| !n.deleted).count();
     let mut said = format!(
         "exported the game as {} to {} ({} move(s) by hand in variations)",
