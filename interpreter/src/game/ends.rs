@@ -31,14 +31,17 @@ impl<B: Bits> Pos<B> {
                 if (self.side_bb[0] | self.side_bb[1]).count() > *most {
                     return false;
                 }
-                let counts = |side: Side| -> Vec<u8> {
-                    (0..pats.first().map_or(0, |p| p.0[0].len()))
-                        .map(|k| (self.kind_bb[k] & self.side_bb[side.index()]).count() as u8)
-                        .collect()
+                // Counted against each pattern as it is read, without collecting the counts: a
+                // game asks this on every ply once few pieces are left.
+                let has = |side: Side, pat: &[u8]| {
+                    let own = self.side_bb[side.index()];
+                    pat.iter()
+                        .enumerate()
+                        .all(|(k, &n)| self.kind_bb.get(k).is_some_and(|bb| (*bb & own).count() == n as u32))
                 };
-                let (a, b) = (counts(Side::FIRST), counts(Side::SECOND));
                 pats.iter().any(|(p, same)| {
-                    let fits = (a == p[0] && b == p[1]) || (a == p[1] && b == p[0]);
+                    let fits =
+                        (has(Side::FIRST, &p[0]) && has(Side::SECOND, &p[1])) || (has(Side::FIRST, &p[1]) && has(Side::SECOND, &p[0]));
                     fits && same.is_none_or(|k| {
                         let bb = self.kind_bb[k.0 as usize] & t.board_mask;
                         (bb & t.dark).is_empty() || (bb & !t.dark).is_empty()

@@ -387,6 +387,12 @@ impl Position {
             )
         })
     }
+    /// A cheap necessary test for the static "cannot win" proof, from the side to move's legal
+    /// moves: none captures, no piece that may promote can move, and some piece of the side to move
+    /// cannot move at all. False means the proof would fail; true means it may hold.
+    pub fn may_be_walled_in(&self, legal: &[Move]) -> bool {
+        with!(self, p => p.may_be_walled_in(legal))
+    }
     /// Can a piece of `kind` of the side to move promote (somewhere)?
     pub fn promotes(&self, kind: KindId) -> bool {
         with!(self, p => p.t.promotion[p.stm.index()].get(kind.0 as usize).is_some_and(|x| x.is_some()))

@@ -403,6 +403,58 @@ fn shortcut<B: Bits>(start: &Pos<B>, line: Vec<Move>) -> Vec<Move> {
 }
 
 impl<B: Bits> Pos<B> {
+    /// Could the static proof succeed here, judging by the side to move's `legal` moves alone?
+    /// Not if a move captures, if a piece that may promote can move (the proof cannot bound its
+    /// reach) or if every piece of the side to move can move (nothing walls the board). One pass
+    /// over the moves with bit sets: a simulated game asks this on many plies.
+    pub(super) fn may_be_walled_in(&self, legal: &[Move]) -> bool {
+        let t = &*self.t;
+        let enemy = self.side_bb[self.stm.other().index()];
+        let mut movers = B::EMPTY;
+        for &m in legal {
+            // Most captures land on an enemy piece; the forms that may capture elsewhere (en
+            // passant, jumps, enclosures) and placements are asked in full.
+            let elsewhere = match m.kind {
+                MoveKind::Form(fi) => t.forms[self.stm.index()]
+                    .get(fi as usize)
+                    .is_none_or(|f| f.target == Target::EnPassant || f.jump.is_some_and(|j| j.capturing) || f.enclose.is_some()),
+                _ => true,
+            };
+            if enemy.has(m.to as usize) || (elsewhere && self.captures_of(m) > 0) {
+                return false;
+            }
+            movers |= B::bit(m.from as usize);
+        }
+        let promotes = |s: Side, k: KindId| t.promotion[s.index()].get(k.0 as usize).is_some_and(|p| p.is_some());
+        if movers.iter().any(|sq| self.piece_at(sq).is_some_and(|(k, s)| promotes(s, k))) {
+            return false;
+        }
+        if movers.count() >= self.side_bb[self.stm.index()].count() {
+            return false;
+        }
+        // The other side's pieces that may promote must not be able to move either.
+        let other = self.stm.other();
+        let occ = self.occ();
+        let theirs = self.side_bb[other.index()];
+        let ours = self.side_bb[self.stm.index()];
+        !theirs.iter().any(|sq| {
+            self.piece_at(sq).is_some_and(|(k, s)| promotes(s, k))
+                && t.forms[other.index()].iter().filter(|f| f.from.has(sq)).any(|f| {
+                    if self.piece_at(sq).is_none_or(|(k, _)| f.kind != k) || (f.unmoved && !self.virgin.has(sq)) {
+                        return false;
+                    }
+                    let to = self.form_targets(f, sq, occ) & f.within & t.board_mask;
+                    match f.target {
+                        Target::Empty => (to & !occ).any(),
+                        Target::Enemy => (to & ours).any(),
+                        Target::Any => (to & !theirs).any(),
+                        // The other side has no en-passant mark to take.
+                        Target::EnPassant => false,
+                    }
+                })
+        })
+    }
+
     /// Can `side` still win from here? See the module documentation.
     pub(super) fn winnability(&self, rules: &Rules, side: Side, bounds: Bounds) -> Answer {
         let t = &*self.t;
@@ -564,7 +616,17 @@ impl<B: Bits> Pos<B> {
                     }
                 }
             }
-            for sq in mobile.iter() {
+            // The loser's royals first, then the side's pieces: a caller that will not search can
+            // stop at the first piece of the side that could check the loser's royal somewhere.
+            let loser = side.other();
+            let loser_royals = self.royals(loser);
+            let ours = self.side_bb[side.index()] & !loser_royals;
+            let mut zone = loser_royals & fixed;
+            let order = (mobile & loser_royals)
+                .iter()
+                .chain((mobile & ours).iter())
+                .chain((mobile & !ours & !loser_royals).iter());
+            for sq in order {
                 let Some((k, s)) = self.piece_at(sq) else { continue };
                 let royal = t.royal_kinds.contains(&k);
                 if t.promotion[s.index()].get(k.0 as usize).is_some_and(|p| p.is_some()) {
@@ -602,8 +664,14 @@ impl<B: Bits> Pos<B> {
                 }
                 reach[s.index()] |= region;
                 attack[s.index()] |= att;
+                if royal && s == loser {
+                    zone |= region;
+                }
                 if royal_checks(s, k) {
                     check[s.index()] |= att;
+                    if static_only && s == side && (att & zone).any() {
+                        return Walls::Fixed(B::EMPTY);
+                    }
                 }
                 regions.push((sq, region));
             }

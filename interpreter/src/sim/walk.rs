@@ -80,6 +80,10 @@ struct Needs {
     /// The moves played: a rule asks who chased throughout (worked out from them only once a
     /// position repeats).
     moves: bool,
+    /// Which of `auto` ask whether a side cannot win (bit `i` for `auto[i]`; rules past the 64th
+    /// are always judged): judged only where [`Walk::may_be_walled_in`] says the static proof may
+    /// hold.
+    cannot_win: u64,
     /// Random playouts may take the chain games' fast path: the only automatic end rule asks for
     /// two passes in a row, where that path stops.
     fast_playout: bool,
@@ -97,6 +101,10 @@ impl Needs {
             keys: conds().any(|c| matches!(c, Condition::Repetition(_))),
             checks: conds().any(|c| matches!(c, Condition::CheckingThroughout)),
             moves: conds().any(|c| matches!(c, Condition::ChasingThroughout)),
+            cannot_win: auto.iter().take(64).enumerate().fold(0, |mask, (bit, &i)| {
+                let asks = rules.end_rules[i].conditions.iter().any(|c| matches!(c, Condition::CannotWin(_)));
+                mask | (asks as u64) << bit
+            }),
             fast_playout: pos.chain_game() && !auto.is_empty() && conds().all(|c| matches!(c, Condition::Passes(2))),
             auto: auto.into(),
         }
@@ -147,33 +155,12 @@ impl History for Walk {
     fn at_start(&self) -> bool {
         self.plies == 0
     }
-    /// As a game asks ([`History::cannot_win`]), with a cheaper test first, from the legal moves
-    /// already listed: a walled-in position has few moves, no capture, no piece that may promote
-    /// and can move, and pieces of the side to move that cannot move at all. Elsewhere a simulated game does not look for a dead position
-    /// that the cheap end rules miss.
-    /// (A simulated game has no clock: no rule with `flag fallen` is asked.)
+    /// As a game asks ([`History::cannot_win`]), by the static proof alone, and only where
+    /// [`Walk::may_be_walled_in`] let the rule be judged: elsewhere a simulated game does not look
+    /// for a dead position that the cheap end rules miss. (A simulated game has no clock: no rule
+    /// with `flag fallen` is asked.)
     fn cannot_win(&self, pos: &Position, who: crate::model::Contender, _rule: &crate::model::EndRule) -> bool {
-        use crate::game::Bounds;
-        if !(self.plies == 0 || pos.counters_reset()) || self.legal.len() > WALLED_IN_MOVES {
-            return false;
-        }
-        // A capture, or a piece that may promote and can move (whose reach the static proof does
-        // not bound), and the proof fails: skip it.
-        if self
-            .legal
-            .iter()
-            .any(|&m| pos.is_capture(m) || pos.piece_at(m.from as usize).is_some_and(|(k, _)| pos.promotes(k)))
-        {
-            return false;
-        }
-        let mut movers: Vec<u16> = self.legal.iter().map(|m| m.from).collect();
-        movers.sort_unstable();
-        movers.dedup();
-        let stm = pos.side_to_move();
-        if movers.len() as u32 >= pos.piece_counts()[stm.index()] {
-            return false;
-        }
-        pos.cannot_win(who, Bounds::EVERY_PLY)
+        pos.cannot_win(who, crate::game::Bounds::EVERY_PLY)
     }
 }
 
@@ -278,10 +265,20 @@ impl Walk {
         self.end = self.judge();
     }
 
+    /// Could the static "cannot win" proof hold here? The cheap tests, cheapest first, from the
+    /// legal moves already listed: a walled-in position has few moves, comes at the start of a
+    /// stretch of reversible moves, and passes [`Position::may_be_walled_in`].
+    fn may_be_walled_in(&self) -> bool {
+        self.legal.len() <= WALLED_IN_MOVES && (self.plies == 0 || self.pos.counters_reset()) && self.pos.may_be_walled_in(&self.legal)
+    }
+
     /// The first automatic end rule that holds here, in the ruleset's order.
     fn judge(&self) -> Option<End> {
         let rules = &*self.rules;
-        for &ri in self.needs.auto.iter() {
+        for (i, &ri) in self.needs.auto.iter().enumerate() {
+            if i < 64 && self.needs.cannot_win >> i & 1 != 0 && !self.may_be_walled_in() {
+                continue;
+            }
             let r = &rules.end_rules[ri];
             let Some(offender) = rule_holds(&self.pos, ri, r, self, &mut || self.legal.is_empty()) else {
                 continue;
@@ -392,6 +389,26 @@ mod tests {
             assert_eq!(walk.end().map(|end| end.reason(e.rules()).to_string()), o.reason, "after {t}");
         }
         walk.end().cloned()
+    }
+
+    #[test]
+    fn a_walk_rules_a_walled_in_position_dead_by_the_static_proof() {
+        let chess = engine("chess");
+        // Kings on either side of a locked chain of pawns: neither can ever give check.
+        let locked = chess.from_fen("8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1").expect("a legal FEN");
+        let end = Walk::new(locked.clone()).end().cloned().expect("a dead position ends the game");
+        assert_eq!(end.reason(chess.rules()), "dead-position");
+        assert_eq!(end.status, Status::Draw);
+        assert!(locked.may_be_walled_in(&locked.legal_moves()));
+        // One pawn free to advance (and promote): the cheap test lets the proof off, the game goes on.
+        let open = chess.from_fen("8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K2P/8 w - - 0 1").expect("a legal FEN");
+        assert!(!open.may_be_walled_in(&open.legal_moves()));
+        assert!(Walk::new(open).end().is_none());
+        // A capture on the board: not walled in.
+        let capture = chess
+            .from_fen("8/4k3/8/p1p1p1p1/P1P1P1P1/5n2/4K3/8 w - - 0 1")
+            .expect("a legal FEN");
+        assert!(!capture.may_be_walled_in(&capture.legal_moves()));
     }
 
     #[test]
