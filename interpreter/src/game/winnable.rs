@@ -47,6 +47,10 @@ pub struct Bounds {
     pub depth: u32,
     /// The deepest line of the short helpmate search (phase 3).
     pub quick_depth: u32,
+    /// Where the static proof finds no piece that can never move, the most legal moves both sides
+    /// together may have (each counted as if to move) for the search to run at all: with more,
+    /// `open_nodes` positions are a few plies, which prove nothing.
+    pub open_moves: usize,
 }
 
 impl Bounds {
@@ -56,6 +60,7 @@ impl Bounds {
         open_nodes: 400_000,
         depth: 400,
         quick_depth: 6,
+        open_moves: usize::MAX,
     };
     /// For a game asking as it goes, at the start of each stretch of reversible moves (`arbiter
     /// play`, scenarios, the sandbox): in full where pieces are walled in, briefly elsewhere.
@@ -64,6 +69,7 @@ impl Bounds {
         open_nodes: 5_000,
         depth: 400,
         quick_depth: 0,
+        open_moves: 32,
     };
     /// For simulated games (`simulate`, tournaments, benchmarks): the static proof alone, no search
     /// (a random game reaches walled-in positions too often for a search to be cheap).
@@ -72,6 +78,7 @@ impl Bounds {
         open_nodes: 0,
         depth: 0,
         quick_depth: 0,
+        open_moves: 0,
     };
 }
 
@@ -455,6 +462,14 @@ impl<B: Bits> Pos<B> {
         })
     }
 
+    /// The legal moves of both sides: `own` for the side to move, and the other side's as if it
+    /// were to move.
+    fn mobility(&self, own: usize) -> usize {
+        let mut buf = Vec::new();
+        self.turned(self.stm.other()).legal_moves(&mut buf);
+        own + buf.len()
+    }
+
     /// Can `side` still win from here? See the module documentation.
     pub(super) fn winnability(&self, rules: &Rules, side: Side, bounds: Bounds) -> Answer {
         let t = &*self.t;
@@ -498,6 +513,9 @@ impl<B: Bits> Pos<B> {
                     Winnability::CannotWin(Proof::Exhausted(1))
                 };
                 return answer(v, 0);
+            }
+            Judged::Open(m) if fixed.is_empty() && bounds.open_moves < usize::MAX && self.mobility(m.len()) > bounds.open_moves => {
+                return answer(Winnability::Unknown, 0);
             }
             Judged::Open(m) => m,
         };
@@ -813,10 +831,20 @@ mod tests {
             open_nodes: 50,
             depth: 10,
             quick_depth: 2,
+            open_moves: usize::MAX,
         };
         let a = answer(&e.start(), Side::FIRST, tiny);
         assert_eq!(a.verdict, Winnability::Unknown);
         assert!(a.nodes <= 50, "the bounds hold: {} nodes", a.nodes);
+        // A game's brief search does not start where the sides have many moves (20 each here).
+        let few = Bounds { open_moves: 39, ..tiny };
+        assert_eq!(
+            answer(&e.start(), Side::FIRST, few),
+            Answer {
+                verdict: Winnability::Unknown,
+                nodes: 0
+            }
+        );
     }
 
     #[test]
