@@ -82,10 +82,7 @@ impl Drop for Gtp {
 
 #[test]
 fn gnu_go_and_the_gtp_engine_play_complete_games_and_agree_on_the_board() {
-    let gnugo = ["/usr/games/gnugo", "/usr/bin/gnugo"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists())
-        .expect("GNU Go is installed (run scripts/setup)");
+    let gnugo = gnu_go();
     for (game, arbiter_is) in [(0, "black"), (1, "white")] {
         let mut arbiter = Gtp::start(
             env!("CARGO_BIN_EXE_arbiter"),
@@ -120,30 +117,10 @@ fn gnu_go_and_the_gtp_engine_play_complete_games_and_agree_on_the_board() {
             colour = if colour == "black" { "white" } else { "black" };
         }
         assert!(moves > 20, "game {game}: {moves} moves");
-        // Both see the same stones on the same points.
-        let theirs = gnu.ask("showboard").expect("a board");
-        let ours = arbiter.ask("arbiter-fen").expect("a FEN");
-        let rows: Vec<String> = ours.split_whitespace().next().expect("a board").split('/').map(expand).collect();
-        for (r, row) in rows.iter().enumerate() {
-            let label = format!("{}", 9 - r);
-            let line = theirs
-                .lines()
-                .find(|l| l.trim_start().starts_with(&format!("{label} ")))
-                .unwrap_or_else(|| panic!("row {label} in GNU Go's board:\n{theirs}"));
-            let cells: String = line
-                .split_whitespace()
-                .skip(1)
-                .take(9)
-                .map(|c| match c {
-                    "X" => 'X',
-                    "O" => 'O',
-                    _ => '.',
-                })
-                .collect();
-            assert_eq!(&cells, row, "game {game}, row {label}:\n{theirs}\n{ours}");
-        }
+        same_board(&mut gnu, &mut arbiter, 9, &format!("game {game}"));
         // With the stones GNU Go finds dead marked dead, Arbiter's area count is GNU Go's
         // (both count by area with komi 7).
+        let theirs = gnu.ask("showboard").expect("a board");
         let dead = gnu.ask("final_status_list dead").expect("a list");
         let points: Vec<&str> = dead.split_whitespace().collect();
         assert_eq!(arbiter.ask(&format!("arbiter-dead {}", points.join(" "))), Ok(String::new()));
@@ -153,6 +130,108 @@ fn gnu_go_and_the_gtp_engine_play_complete_games_and_agree_on_the_board() {
             "game {game}, dead: {dead}\n{theirs}"
         );
     }
+}
+
+fn gnu_go() -> &'static str {
+    ["/usr/games/gnugo", "/usr/bin/gnugo"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .expect("GNU Go is installed (run scripts/setup)")
+}
+
+/// Both programs see the same stones on the same points of a `size` board.
+fn same_board(gnu: &mut Gtp, arbiter: &mut Gtp, size: usize, context: &str) {
+    let theirs = gnu.ask("showboard").expect("a board");
+    let ours = arbiter.ask("arbiter-fen").expect("a FEN");
+    let rows: Vec<String> = ours.split_whitespace().next().expect("a board").split('/').map(expand).collect();
+    assert_eq!(rows.len(), size, "{context}: {ours}");
+    for (r, row) in rows.iter().enumerate() {
+        let label = format!("{}", size - r);
+        let line = theirs
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{label} ")))
+            .unwrap_or_else(|| panic!("{context}: row {label} in GNU Go's board:\n{theirs}"));
+        let cells: String = line
+            .split_whitespace()
+            .skip(1)
+            .take(size)
+            .map(|c| match c {
+                "X" => 'X',
+                "O" => 'O',
+                _ => '.',
+            })
+            .collect();
+        assert_eq!(&cells, row, "{context}, row {label}:\n{theirs}\n{ours}");
+    }
+}
+
+/// `loadsgf` (a whole record, and its first N moves) and `undo`, as a GTP controller such as
+/// GoGui or Sabaki sends them: after each, Arbiter's board is GNU Go's, and both accept the same
+/// next moves.
+#[test]
+fn loadsgf_and_undo_leave_the_same_board_as_gnu_go() {
+    let record = common::root().join("tests/go/variations-9x9.sgf");
+    let record = record.to_str().expect("a UTF-8 path");
+    let mut arbiter = Gtp::start(env!("CARGO_BIN_EXE_arbiter"), &["engine", "go", "--protocol", "gtp"]);
+    let mut gnu = Gtp::start(gnu_go(), &["--mode", "gtp", "--level", "1", "--chinese-rules"]);
+    // The whole main line, then only its first 6 moves (GTP counts the move to stop before).
+    for (command, what) in [
+        (format!("loadsgf {record}"), "the whole record"),
+        (format!("loadsgf {record} 7"), "6 moves"),
+    ] {
+        let to_move = gnu.ask(&command).expect("GNU Go loads the record");
+        assert_eq!(arbiter.ask(&command), Ok(to_move.clone()), "{what}: the colour to move");
+        same_board(&mut gnu, &mut arbiter, 9, what);
+    }
+    // Three moves GNU Go chooses, told to Arbiter, then taken back one at a time.
+    for colour in ["black", "white", "black"] {
+        let m = gnu.ask(&format!("genmove {colour}")).expect("a move");
+        assert_eq!(arbiter.ask(&format!("play {colour} {m}")), Ok(String::new()), "{colour} {m}");
+    }
+    for n in 1..=3 {
+        assert_eq!(arbiter.ask("undo"), gnu.ask("undo").map(|_| String::new()), "undo {n}");
+        same_board(&mut gnu, &mut arbiter, 9, &format!("after undo {n}"));
+    }
+    // Stones of one colour twice in a row, as a controller places setup stones: the other side
+    // passes in between, and `undo` takes back each stone with its pass.
+    for vertex in ["B2", "H8"] {
+        assert_eq!(gnu.ask(&format!("play white {vertex}")), Ok(String::new()));
+        assert_eq!(arbiter.ask(&format!("play white {vertex}")), Ok(String::new()), "white {vertex}");
+    }
+    same_board(&mut gnu, &mut arbiter, 9, "after two white stones");
+    assert_eq!(arbiter.ask("undo"), gnu.ask("undo").map(|_| String::new()), "undo H8");
+    same_board(&mut gnu, &mut arbiter, 9, "after undoing H8");
+    // Arbiter moves for a side out of turn too, and GNU Go accepts its move.
+    let m = arbiter.ask("genmove white").expect("a move");
+    assert_eq!(gnu.ask(&format!("play white {m}")), Ok(String::new()), "white {m}");
+    same_board(&mut gnu, &mut arbiter, 9, "after Arbiter's move");
+    // A refused move changes nothing, and says why in GTP's words.
+    let refusal = arbiter.ask("play black B2").expect_err("B2 is taken");
+    assert!(refusal.starts_with("illegal move"), "{refusal}");
+    same_board(&mut gnu, &mut arbiter, 9, "after a refused move");
+}
+
+/// Arbiter's UCCI engine plays complete xiangqi games against Fairy-Stockfish's (Debian's
+/// `fairy-stockfish`, in UCCI mode), refereed by `tests/oracles/ucci_match.py`: every move either
+/// sends is checked with pyffish before the other is told it, in UCCI's square names, and
+/// Arbiter's board after each game is pyffish's.
+#[test]
+fn fairy_stockfish_and_the_ucci_engine_play_complete_xiangqi_games() {
+    let fsf = ["/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .expect("Fairy-Stockfish is installed (run scripts/setup)");
+    let out = Command::new("python3")
+        .arg(common::root().join("tests/oracles/ucci_match.py"))
+        .args(["4", fsf, "--"])
+        .arg(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["engine", "xiangqi", "--protocol", "ucci", "--player", "mcts:30", "--seed", "5"])
+        .output()
+        .expect("python3 runs (run scripts/setup)");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    let plies: usize = said.split_whitespace().nth(2).and_then(|p| p.parse().ok()).expect("ok GAMES PLIES");
+    assert!(plies > 60, "{said}");
 }
 
 /// A FEN row of go.rules (`X` black, `x` white, digits for runs of empty points) as GNU Go draws

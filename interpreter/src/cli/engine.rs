@@ -50,6 +50,10 @@ pub struct State {
     pub seed: u64,
     /// Moves chosen so far (each search draws from its own seed).
     searches: u64,
+    /// GTP: the plies of passes Arbiter played for a side so that the other could move out of
+    /// turn (`play white D4` with black to move, as a controller sets up stones); `undo` takes
+    /// such a pass back with the move it made room for.
+    implied_passes: Vec<usize>,
 }
 
 impl State {
@@ -64,7 +68,51 @@ impl State {
             player,
             seed,
             searches: 0,
+            implied_passes: Vec::new(),
         }
+    }
+
+    /// GTP's `play`/`genmove` name the colour: when it is not the side to move, the side to move
+    /// passes first (where its rules allow a pass), as GTP controllers expect of go engines.
+    /// `Err` with GTP's words where it cannot.
+    fn turn_to(&mut self, colour: &str) -> Result<(), String> {
+        if colour_matches(self, colour) {
+            return Ok(());
+        }
+        let pos = self.game.current();
+        let to_move = &self.engine.rules().players[pos.side_to_move().index()].name;
+        let pass = pos.legal_moves().into_iter().find(|m| m.kind == arbiter::game::MoveKind::Pass);
+        match pass {
+            Some(p) if self.game.outcome().status == Status::Ongoing => {
+                self.implied_passes.push(self.game.ply());
+                self.game.play(p);
+                Ok(())
+            }
+            _ => Err(format!("illegal move: it is {to_move}'s turn, and {to_move} cannot pass")),
+        }
+    }
+
+    /// A new game (a new position, a record loaded, another ruleset).
+    fn set_game(&mut self, game: Game) {
+        self.game = game;
+        self.implied_passes.clear();
+    }
+
+    /// Takes back a pass [`State::turn_to`] played, if it was the last move.
+    fn untake_implied_pass(&mut self) {
+        if self.implied_passes.last().is_some_and(|&ply| ply + 1 == self.game.ply()) {
+            self.implied_passes.pop();
+            self.game.undo();
+        }
+    }
+
+    /// GTP's `undo`: the last move, with the pass played to make room for it.
+    fn undo(&mut self) -> bool {
+        if self.game.undo().is_none() {
+            return false;
+        }
+        self.untake_implied_pass();
+        true
     }
 
     /// A move as the protocol writes it: UCI coordinates (`e2e4`, `e7e8q`, `P@e4`); UCCI's, with
@@ -120,7 +168,7 @@ impl State {
         let engine = loader(&name, &params)?;
         self.ruleset = name;
         self.params = params;
-        self.game = Game::new(engine.clone(), engine.start());
+        self.set_game(Game::new(engine.clone(), engine.start()));
         self.engine = engine;
         Ok(())
     }
@@ -277,7 +325,7 @@ fn uci_loop(
                 }
                 "isready" => writeln!(out, "readyok")?,
                 "ucinewgame" => {
-                    state.game = Game::new(state.engine.clone(), state.engine.start());
+                    state.set_game(Game::new(state.engine.clone(), state.engine.start()));
                 }
                 "setoption" => {
                     let name_at = words.iter().position(|w| *w == "name").map(|i| i + 1);
@@ -362,7 +410,7 @@ fn position(state: &mut State, words: &[&str], out: &mut impl Write) -> std::io:
         _ => Err("expected `startpos` or `fen`".to_string()),
     };
     match start {
-        Ok(p) => state.game = Game::new(state.engine.clone(), p),
+        Ok(p) => state.set_game(Game::new(state.engine.clone(), p)),
         Err(e) => return writeln!(out, "info string position: {e}"),
     }
     for (i, text) in words[moves_at.map_or(words.len(), |m| m + 1)..].iter().enumerate() {
@@ -436,7 +484,7 @@ fn gtp(state: &mut State, loader: &Loader, input: impl BufRead, out: &mut impl W
                 None => Err("boardsize not an integer".into()),
             },
             "clear_board" => {
-                state.game = Game::new(state.engine.clone(), state.engine.start());
+                state.set_game(Game::new(state.engine.clone(), state.engine.start()));
                 Ok(String::new())
             }
             "komi" => match args.first().and_then(|k| k.parse::<f64>().ok()) {
@@ -454,40 +502,37 @@ fn gtp(state: &mut State, loader: &Loader, input: impl BufRead, out: &mut impl W
                 None => Err("komi not a float".into()),
             },
             "play" => match args {
-                [colour, vertex] => {
-                    if !colour_matches(state, colour) {
-                        Err(format!(
-                            "illegal move: it is {}'s turn",
-                            state.engine.rules().players[state.game.current().side_to_move().index()].name
-                        ))
-                    } else {
-                        match state.find_move(vertex) {
-                            Some(m) if state.game.outcome().status == Status::Ongoing => {
-                                state.game.play(m);
-                                Ok(String::new())
-                            }
-                            _ => Err(format!("illegal move: {}", state.refusal(vertex))),
-                        }
+                [colour, vertex] => state.turn_to(colour).and_then(|()| match state.find_move(vertex) {
+                    Some(m) if state.game.outcome().status == Status::Ongoing => {
+                        state.game.play(m);
+                        Ok(String::new())
                     }
-                }
+                    _ => {
+                        let refusal = format!("illegal move: {}", state.refusal(vertex));
+                        state.untake_implied_pass();
+                        Err(refusal)
+                    }
+                }),
                 _ => Err("syntax error: play COLOR VERTEX".into()),
             },
             "genmove" => match args.first() {
-                Some(colour) if colour_matches(state, colour) => {
+                Some(colour) => state.turn_to(colour).map(|()| {
                     let handle = state.search(None, Arc::new(AtomicBool::new(false)));
                     let pos = state.game.current().clone();
                     match handle.join().ok().flatten() {
                         Some((m, _)) => {
                             state.game.play(m);
-                            Ok(state.move_text(&pos, m))
+                            state.move_text(&pos, m)
                         }
-                        None => Ok("resign".into()),
+                        None => {
+                            state.untake_implied_pass();
+                            "resign".into()
+                        }
                     }
-                }
-                Some(_) => Err("genmove for the side not to move: Arbiter's players alternate".into()),
+                }),
                 None => Err("syntax error: genmove COLOR".into()),
             },
-            "undo" => state.game.undo().map(|_| String::new()).ok_or_else(|| "cannot undo".to_string()),
+            "undo" => state.undo().then(String::new).ok_or_else(|| "cannot undo".to_string()),
             "showboard" => Ok(format!("\n{}", board_text(state.game.current()))),
             "final_score" => {
                 let komi = state
@@ -592,7 +637,7 @@ fn load_sgf(state: &mut State, loader: &Loader, file: &str, upto: Option<usize>)
     params.extend(rec.params().into_iter().map(|(k, v)| format!("{k}={v}")));
     state.reload(loader, None, params)?;
     let start = rec.start_position(&state.engine).map_err(|e| e.to_string())?;
-    state.game = Game::new(state.engine.clone(), start);
+    state.set_game(Game::new(state.engine.clone(), start));
     let moves = &rec.moves[..upto.map_or(rec.moves.len(), |n| n.saturating_sub(1).min(rec.moves.len()))];
     arbiter::notation::record::play_line(&mut state.game, moves).map_err(|s| format!("cannot load file: {s}"))?;
     let side = state.game.current().side_to_move().index();
