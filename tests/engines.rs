@@ -26,6 +26,67 @@ fn python_chess_plays_complete_games_against_the_uci_engine() {
     assert!(plies > 100, "{said}");
 }
 
+/// `go infinite` thinks until `stop`, says what it has done every second, and then answers with
+/// the best move it found, not the first it could: here the mate in one.
+#[test]
+fn go_infinite_reports_as_it_thinks_and_stop_answers_with_the_search_s_move() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["engine", "chess", "--protocol", "uci", "--player", "mcts:1000", "--seed", "3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("arbiter starts");
+    let mut stdin = child.stdin.take().expect("piped");
+    let stdout = BufReader::new(child.stdout.take().expect("piped"));
+    // Scholar's mate: Qxf7 mates; the queen's move comes late in generation order.
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+    writeln!(stdin, "uci\nposition fen {fen}\ngo infinite").expect("arbiter reads");
+    stdin.flush().expect("arbiter reads");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let began = std::time::Instant::now();
+    let mut infos = Vec::new();
+    while began.elapsed() < std::time::Duration::from_millis(2600) {
+        if let Ok(line) = rx.recv_timeout(std::time::Duration::from_millis(50)) {
+            assert!(!line.starts_with("bestmove"), "answered before stop: {line}");
+            if line.starts_with("info depth") {
+                infos.push(line);
+            }
+        }
+    }
+    assert!(infos.len() >= 2, "an info line a second while thinking: {infos:?}");
+    let nodes = |l: &str| -> u64 {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        w.iter()
+            .position(|x| *x == "nodes")
+            .and_then(|i| w.get(i + 1))
+            .and_then(|n| n.parse().ok())
+            .expect("nodes N")
+    };
+    assert!(nodes(&infos[1]) > nodes(&infos[0]), "the work grows: {infos:?}");
+    assert!(infos.iter().all(|l| l.contains(" pv ")), "{infos:?}");
+    writeln!(stdin, "stop").expect("arbiter reads");
+    stdin.flush().expect("arbiter reads");
+    let best = loop {
+        let line = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("bestmove soon after stop");
+        if let Some(m) = line.strip_prefix("bestmove ") {
+            break m.split_whitespace().next().unwrap_or("").to_string();
+        }
+    };
+    assert_eq!(best, "h5f7");
+    let _ = writeln!(stdin, "quit");
+    let _ = child.wait();
+}
+
 /// A GTP program on pipes.
 struct Gtp {
     child: Child,

@@ -11,11 +11,11 @@ use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use arbiter::game::{Engine, Game, Move, MoveKind, Position, Ruling, Status};
 use arbiter::notation::uci;
-use arbiter::sim::{Budget, PlayerSpec, Walk};
+use arbiter::sim::{Budget, PlayerSpec, Progress, Walk};
 
 /// The protocols spoken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,8 +174,9 @@ impl State {
     }
 
     /// A player's search for the current position, on a thread of its own; its move comes back
-    /// through the handle (`None` if stopped before it chose, or nothing to choose).
-    fn search(&mut self, budget: Option<Budget>, stop: Arc<AtomicBool>) -> JoinHandle<Option<(Move, u64)>> {
+    /// through the handle (`None` when there is nothing to choose). Raising `stop` has it answer
+    /// with its best move so far; `progress` shows its work as it goes.
+    fn search(&mut self, budget: Option<Budget>, stop: Arc<AtomicBool>, progress: Arc<Progress>) -> JoinHandle<Option<(Move, u64)>> {
         let spec = match (self.player, budget) {
             (PlayerSpec::Mcts(_), Some(b)) => PlayerSpec::Mcts(b),
             (p, _) => p,
@@ -188,8 +189,8 @@ impl State {
                 return None;
             }
             let mut player = spec.build(seed);
-            let chosen = player.choose_unless(&walk, &stop).or_else(|| walk.legal().first().copied());
-            chosen.map(|m| (m, player.last_iterations()))
+            let chosen = player.think(&walk, &stop, &progress);
+            Some((chosen, player.last_iterations()))
         })
     }
 }
@@ -267,7 +268,7 @@ fn uci_loop(
     input: impl BufRead + Send,
     out: &mut (impl Write + Send),
 ) -> std::io::Result<()> {
-    let mut thinking: Option<(JoinHandle<Option<(Move, u64)>>, Arc<AtomicBool>, Position)> = None;
+    let mut thinking: Option<Thinking> = None;
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     // Input on a thread of its own, so `stop` is read while a search runs.
     std::thread::scope(|scope| -> std::io::Result<()> {
@@ -285,20 +286,27 @@ fn uci_loop(
         });
         let ucci = state.protocol == Protocol::Ucci;
         loop {
-            // A finished search answers at once, even with no command waiting.
-            if let Some((handle, _, _)) = &thinking
-                && handle.is_finished()
+            // A finished search answers at once, even with no command waiting; one under way
+            // shows its work every second.
+            if let Some(t) = &thinking
+                && t.handle.is_finished()
             {
-                let (handle, _, pos) = thinking.take().expect("present");
-                answer(state, out, &pos, handle)?;
+                let t = thinking.take().expect("present");
+                answer(state, out, t)?;
+            } else if let Some(t) = &mut thinking
+                && t.shown.elapsed() >= INFO_EVERY
+            {
+                t.shown = Instant::now();
+                writeln!(out, "{}", t.info(state))?;
+                out.flush()?;
             }
             let line = match rx.recv_timeout(Duration::from_millis(5)) {
                 Ok(l) => l,
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    if let Some((handle, stop, pos)) = thinking.take() {
-                        stop.store(true, Ordering::Relaxed);
-                        answer(state, out, &pos, handle)?;
+                    if let Some(t) = thinking.take() {
+                        t.stop.store(true, Ordering::Relaxed);
+                        answer(state, out, t)?;
                     }
                     return Ok(());
                 }
@@ -308,9 +316,9 @@ fn uci_loop(
             // Commands are taken in order: anything but `stop`, `isready` and `quit` waits for the
             // search under way to give its move first (a GUI waits for `bestmove` anyway).
             if !matches!(command, "stop" | "isready" | "quit")
-                && let Some((handle, _, pos)) = thinking.take()
+                && let Some(t) = thinking.take()
             {
-                answer(state, out, &pos, handle)?;
+                answer(state, out, t)?;
             }
             match command {
                 "uci" | "ucci" => {
@@ -361,18 +369,26 @@ fn uci_loop(
                     let budget = uci_budget(&words, white);
                     let pos = state.game.current().clone();
                     writeln!(out, "info string {} thinks", state.player)?;
-                    let handle = state.search(budget, stop.clone());
-                    thinking = Some((handle, stop, pos));
+                    let progress = Arc::new(Progress::default());
+                    let handle = state.search(budget, stop.clone(), progress.clone());
+                    thinking = Some(Thinking {
+                        handle,
+                        stop,
+                        pos,
+                        progress,
+                        began: Instant::now(),
+                        shown: Instant::now(),
+                    });
                 }
                 "stop" => {
-                    if let Some((handle, stop, pos)) = thinking.take() {
-                        stop.store(true, Ordering::Relaxed);
-                        answer(state, out, &pos, handle)?;
+                    if let Some(t) = thinking.take() {
+                        t.stop.store(true, Ordering::Relaxed);
+                        answer(state, out, t)?;
                     }
                 }
                 "quit" => {
-                    if let Some((_, stop, _)) = &thinking {
-                        stop.store(true, Ordering::Relaxed);
+                    if let Some(t) = &thinking {
+                        t.stop.store(true, Ordering::Relaxed);
                     }
                     // The reader thread ends with the process.
                     out.flush()?;
@@ -386,12 +402,43 @@ fn uci_loop(
     })
 }
 
+/// How often a search under way says what it has done.
+const INFO_EVERY: Duration = Duration::from_secs(1);
+
+/// A UCI/UCCI search under way.
+struct Thinking {
+    handle: JoinHandle<Option<(Move, u64)>>,
+    stop: Arc<AtomicBool>,
+    /// The position searched.
+    pos: Position,
+    progress: Arc<Progress>,
+    began: Instant,
+    /// When the last `info` line was written.
+    shown: Instant,
+}
+
+impl Thinking {
+    /// `info` for the work so far: iterations as nodes, the time, the rate, and the move the search
+    /// would play now.
+    fn info(&self, state: &State) -> String {
+        let ms = self.began.elapsed().as_millis().max(1) as u64;
+        let nodes = self.progress.iterations();
+        let mut line = format!("info depth 1 nodes {nodes} time {ms} nps {}", nodes * 1000 / ms);
+        if let Some(m) = self.progress.best() {
+            line += &format!(" pv {}", state.move_text(&self.pos, m));
+        }
+        line
+    }
+}
+
 /// Writes `bestmove` for a finished search (`(none)` when there was nothing to play).
-fn answer(state: &State, out: &mut impl Write, pos: &Position, handle: JoinHandle<Option<(Move, u64)>>) -> std::io::Result<()> {
-    match handle.join().ok().flatten() {
+fn answer(state: &State, out: &mut impl Write, t: Thinking) -> std::io::Result<()> {
+    let began = t.began;
+    match t.handle.join().ok().flatten() {
         Some((m, nodes)) => {
-            let pv = state.move_text(pos, m);
-            writeln!(out, "info depth 1 nodes {nodes} pv {pv}")?;
+            let pv = state.move_text(&t.pos, m);
+            let ms = began.elapsed().as_millis().max(1) as u64;
+            writeln!(out, "info depth 1 nodes {nodes} time {ms} nps {} pv {pv}", nodes * 1000 / ms)?;
             writeln!(out, "bestmove {pv}")?;
         }
         None => writeln!(out, "bestmove (none)")?,
@@ -517,7 +564,7 @@ fn gtp(state: &mut State, loader: &Loader, input: impl BufRead, out: &mut impl W
             },
             "genmove" => match args.first() {
                 Some(colour) => state.turn_to(colour).map(|()| {
-                    let handle = state.search(None, Arc::new(AtomicBool::new(false)));
+                    let handle = state.search(None, Arc::new(AtomicBool::new(false)), Arc::default());
                     let pos = state.game.current().clone();
                     match handle.join().ok().flatten() {
                         Some((m, _)) => {

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand_chacha::ChaCha8Rng;
 
-use super::player::{Budget, Deadline, Player};
+use super::player::{Budget, Deadline, Player, Progress};
 use super::walk::{Walk, below};
 use crate::game::Move;
 use crate::model::Side;
@@ -81,6 +81,19 @@ impl Mcts {
 
     /// [`Mcts::search`] that gives up (`None`) within a few iterations of `stop` being raised.
     pub fn search_unless(&mut self, root: &Walk, stop: &AtomicBool) -> Option<(Move, u64)> {
+        self.run(root, stop, None)
+    }
+
+    /// [`Mcts::search`] that reports to `progress` every few hundred iterations and, when `stop`
+    /// is raised, answers with the most visited move so far.
+    pub fn search_until(&mut self, root: &Walk, stop: &AtomicBool, progress: &Progress) -> (Move, u64) {
+        let (m, n) = self.run(root, stop, Some(progress)).unwrap_or((root.legal()[0], 0));
+        progress.report(n, Some(m));
+        (m, n)
+    }
+
+    /// The search: on `stop`, `None` without `progress`, the best move so far with it.
+    fn run(&mut self, root: &Walk, stop: &AtomicBool, progress: Option<&Progress>) -> Option<(Move, u64)> {
         let mover = root.position().side_to_move().other();
         let first = root.legal()[0];
         let mut tree = vec![self.node(root, first, mover)];
@@ -93,7 +106,15 @@ impl Mcts {
         let mut done = 0u64;
         loop {
             if done % 64 == 63 && stop.load(Ordering::Relaxed) {
-                return None;
+                if progress.is_none() {
+                    return None;
+                }
+                break;
+            }
+            if let Some(p) = progress
+                && done % 256 == 0
+            {
+                p.report(done, most_visited(&tree));
             }
             match self.budget {
                 Budget::Iterations(n) if done >= n as u64 => break,
@@ -147,13 +168,18 @@ impl Mcts {
             }
             done += 1;
         }
-        let best = tree[0]
-            .children
-            .iter()
-            .max_by_key(|&&c| tree[c as usize].visits)
-            .map_or(tree[0].untried.first().copied().unwrap_or(first), |&c| tree[c as usize].mv);
+        let best = most_visited(&tree).unwrap_or(tree[0].untried.first().copied().unwrap_or(first));
         Some((best, done))
     }
+}
+
+/// The root's most visited move, once one has been tried.
+fn most_visited(tree: &[Node]) -> Option<Move> {
+    tree[0]
+        .children
+        .iter()
+        .max_by_key(|&&c| tree[c as usize].visits)
+        .map(|&c| tree[c as usize].mv)
 }
 
 /// Can no child of the root other than the most visited reach its visits in `left` more
@@ -187,6 +213,11 @@ impl Player for Mcts {
         let (m, n) = self.search_unless(walk, stop)?;
         self.last_iterations = n;
         Some(m)
+    }
+    fn think(&mut self, walk: &Walk, stop: &AtomicBool, progress: &Progress) -> Move {
+        let (m, n) = self.search_until(walk, stop, progress);
+        self.last_iterations = n;
+        m
     }
     fn last_iterations(&self) -> u64 {
         self.last_iterations

@@ -17,7 +17,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub use mcts::Mcts;
-pub use player::{Budget, MAX_ITERATIONS, MAX_THINK, Player, PlayerSpec, Random};
+pub use player::{Budget, MAX_ITERATIONS, MAX_THINK, Player, PlayerSpec, Progress, Random};
 pub use stats::{GameSummary, Interval, PHASES, Tally, Z95};
 pub use walk::{End, STUCK, Walk};
 

@@ -4,7 +4,8 @@
 //! `mcts:500ms` (thinking time).
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -23,9 +24,41 @@ pub trait Player: Send {
     fn choose_unless(&mut self, walk: &Walk, stop: &AtomicBool) -> Option<Move> {
         (!stop.load(Ordering::Relaxed)).then(|| self.choose(walk))
     }
+    /// [`Player::choose`] for an onlooker: a player that searches reports its work and its best
+    /// move so far in `progress` as it goes, and answers with that move soon after `stop` is
+    /// raised (an engine's `stop`).
+    fn think(&mut self, walk: &Walk, stop: &AtomicBool, progress: &Progress) -> Move {
+        let _ = (stop, progress);
+        self.choose(walk)
+    }
     /// What the last choice cost: MCTS iterations run (0 for players that do not search).
     fn last_iterations(&self) -> u64 {
         0
+    }
+}
+
+/// What a search has done so far, read by another thread while it runs ([`Player::think`]).
+#[derive(Debug, Default)]
+pub struct Progress {
+    iterations: AtomicU64,
+    best: Mutex<Option<Move>>,
+}
+
+impl Progress {
+    /// Records the work so far and the move the search would play now.
+    pub fn report(&self, iterations: u64, best: Option<Move>) {
+        self.iterations.store(iterations, Ordering::Relaxed);
+        if let Ok(mut b) = self.best.lock() {
+            *b = best;
+        }
+    }
+    /// The iterations run so far.
+    pub fn iterations(&self) -> u64 {
+        self.iterations.load(Ordering::Relaxed)
+    }
+    /// The move the search would play now, once it has one.
+    pub fn best(&self) -> Option<Move> {
+        self.best.lock().ok().and_then(|b| *b)
     }
 }
 
