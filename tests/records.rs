@@ -40,6 +40,13 @@ fn leaves(main: &[String], branches: &[Branch]) -> Vec<String> {
 /// What the independent reader makes of a record file: its first line (`fen …` or `size …`) and
 /// the lines of its tree, main line first.
 fn oracle(kind: &str, path: &Path) -> (String, Vec<String>) {
+    let (head, _, lines) = oracle_all(kind, path);
+    (head, lines)
+}
+
+/// As [`oracle`], with the reader's other lines (`board …`, `tag NAME VALUE`) by their first word
+/// and name.
+fn oracle_all(kind: &str, path: &Path) -> (String, std::collections::BTreeMap<String, String>, Vec<String>) {
     let script = common::root().join("tests/oracles/records.py");
     let out = Command::new("python3")
         .arg(&script)
@@ -56,19 +63,115 @@ fn oracle(kind: &str, path: &Path) -> (String, Vec<String>) {
     );
     let text = String::from_utf8(out.stdout).expect("UTF-8");
     let mut head = String::new();
+    let mut said = std::collections::BTreeMap::new();
     let mut lines = Vec::new();
     for l in text.lines() {
         match l.split_once(' ') {
             Some(("line", moves)) => lines.push(moves.to_lowercase()),
             None if l == "line" => lines.push(String::new()),
-            _ => head = l.to_string(),
+            Some(("fen" | "size", _)) => head = l.to_string(),
+            Some(("tag", rest)) => {
+                let (name, value) = rest.split_once(' ').unwrap_or((rest, ""));
+                said.insert(name.to_string(), value.to_string());
+            }
+            Some((word, rest)) => {
+                said.insert(word.to_string(), rest.to_string());
+            }
+            None => head = l.to_string(),
         }
     }
     let mut rest = lines.split_off(1.min(lines.len()));
     rest.sort();
     rest.dedup();
     lines.extend(rest);
-    (head, lines)
+    (head, said, lines)
+}
+
+/// `arbiter simulate --games-out`, as a user writes the games of a run: python-chess reads every
+/// PGN game to Arbiter's main line and final position, with the rules (`Variant`) and the end
+/// (`Termination`) named; sgfmill reads every SGF game to Arbiter's main line and its board after
+/// it, point by point, with the rules (`RU`) and komi.
+#[test]
+fn simulated_games_written_out_are_read_by_independent_readers() {
+    for (ruleset, params, ext) in [("chess", vec![], "pgn"), ("go", vec!["--param", "size=9"], "sgf")] {
+        let out = scratch(&format!("simulated-{ruleset}.{ext}"));
+        let _ = std::fs::remove_file(&out);
+        let out_text = out.display().to_string();
+        let args = [
+            &["simulate", ruleset, "--games", "4", "--seed", "11", "--games-out", &out_text][..],
+            &params,
+        ]
+        .concat();
+        let r = common::arbiter(&args);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        let text = std::fs::read_to_string(&out).expect("the games were written");
+        let records: Vec<String> = match ext {
+            "pgn" => text
+                .split("\n\n[Event")
+                .enumerate()
+                .map(|(i, t)| if i == 0 { t.to_string() } else { format!("[Event{t}") })
+                .collect(),
+            _ => text
+                .split("\n(;")
+                .enumerate()
+                .map(|(i, t)| if i == 0 { t.to_string() } else { format!("(;{t}") })
+                .collect(),
+        };
+        assert_eq!(records.len(), 4, "{text}");
+        let size = [("size", "9")];
+        let engine = common::engine(&format!("rulesets/{ruleset}.rules"), if ruleset == "go" { &size[..] } else { &[] });
+        for (i, one) in records.iter().enumerate() {
+            let name = format!("{ruleset} game {i}");
+            let path = scratch(&format!("simulated-{ruleset}-{i}.{ext}"));
+            std::fs::write(&path, one).expect("written");
+            let format = if ext == "sgf" { Format::Sgf } else { Format::Pgn };
+            let ours = record::read(one, format)
+                .unwrap_or_else(|e| panic!("{name}: {e}\n{one}"))
+                .replay(&engine)
+                .expect("the start fits");
+            assert!(ours.stopped.is_none(), "{name}: {:?}", ours.stopped);
+            let (head, said, lines) = oracle_all(ext, &path);
+            assert_eq!(
+                lines.first(),
+                Some(&coordinates(&ours.game).join(" ").to_lowercase()),
+                "{name}: the main line"
+            );
+            if ext == "pgn" {
+                let fields = |f: &str| f.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+                assert_eq!(
+                    fields(head.trim_start_matches("fen ")),
+                    fields(&ours.game.current().fen()),
+                    "{name}"
+                );
+                assert_eq!(said.get("Variant").map(String::as_str), Some("chess"), "{name}: {said:?}");
+                let reason = ours.game.outcome().reason.unwrap_or_else(|| "cut at 1000 plies".into());
+                assert_eq!(said.get("Termination"), Some(&reason), "{name}: {said:?}");
+            } else {
+                let board: String = ours
+                    .game
+                    .current()
+                    .fen()
+                    .split_whitespace()
+                    .next()
+                    .expect("a board")
+                    .split('/')
+                    .map(|row| {
+                        row.chars()
+                            .map(|c| match c {
+                                'X' => "X".to_string(),
+                                'x' => "O".to_string(),
+                                d => ".".repeat(d.to_digit(10).unwrap_or(0) as usize),
+                            })
+                            .collect::<String>()
+                    })
+                    .collect::<Vec<_>>()
+                    .join("/");
+                assert_eq!(said.get("board"), Some(&board), "{name}: sgfmill's board after the main line");
+                assert_eq!(said.get("RU").map(String::as_str), Some("Chinese"), "{name}: {said:?}");
+                assert_eq!(said.get("KM").map(String::as_str), Some("7.5"), "{name}: {said:?}");
+            }
+        }
+    }
 }
 
 fn scratch(name: &str) -> PathBuf {

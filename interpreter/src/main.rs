@@ -544,18 +544,8 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     after,
                 });
                 let mut tags = record.as_ref().map(|r| r.tags.clone()).unwrap_or_default();
-                let has = |tags: &[(String, String)], name: &str| tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
                 // Which rules the game was played under, and why it ended, for other programs.
-                if !has(&tags, "Variant") {
-                    let stem = Path::new(&common.ruleset)
-                        .file_stem()
-                        .and_then(|s| s.to_str())
-                        .unwrap_or(&common.ruleset);
-                    tags.push(("Variant".to_string(), stem.to_string()));
-                }
-                if let Some(reason) = game.outcome().reason.filter(|_| !has(&tags, "Termination")) {
-                    tags.push(("Termination".to_string(), reason));
-                }
+                arbiter::notation::pgn::add_game_tags(&mut tags, &common.ruleset, game.outcome().reason);
                 return write_record(&game, format, &tags, &branches, timing.as_ref(), out.as_deref());
             }
             report(&game, clocks.as_ref(), json, winnable);

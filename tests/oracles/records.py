@@ -3,7 +3,9 @@
     python3 tests/oracles/records.py pgn FILE    # python-chess
     python3 tests/oracles/records.py sgf FILE    # sgfmill
 
-One output line per leaf of the record's tree: the moves from the start to that leaf, space
+First `fen FEN` (PGN: the position after the main line) or `size N` and `board ROWS` (SGF: the
+board after the main line), and `tag NAME VALUE` for the tags other programs read; then one output
+line per leaf of the record's tree: the moves from the start to that leaf, space
 separated, the main line first. PGN moves are printed in UCI coordinates (as python-chess reads the
 SAN), SGF moves as GTP points (`D4`, `pass`). A record the reader finds errors in (an illegal or
 ambiguous SAN move, say) makes it print `error: ...` on stderr and exit 1.
@@ -32,6 +34,9 @@ def pgn_lines(path):
     walk(game, [])
     # The first leaf reached is the main line's: python-chess keeps the main line as variation 0.
     print("fen", game.end().board().fen())
+    for tag in ("Variant", "Termination", "Result"):
+        if tag in game.headers:
+            print("tag", tag, game.headers[tag])
     return out
 
 
@@ -57,6 +62,22 @@ def sgf_lines(path):
 
     walk(game.get_root(), [])
     print("size", size)
+    # The board after the main line, as sgfmill plays it (captures included): rows top first,
+    # `X` black, `O` white, `.` empty.
+    from sgfmill import boards, sgf_moves
+
+    board, plays = sgf_moves.get_setup_and_moves(game)
+    for colour, point in plays:
+        if point is not None:
+            board.play(point[0], point[1], colour)
+    rows = []
+    for row in range(size - 1, -1, -1):
+        rows.append("".join({"b": "X", "w": "O", None: "."}[board.get(row, col)] for col in range(size)))
+    print("board", "/".join(rows))
+    root = game.get_root()
+    for prop in ("RU", "KM", "RE"):
+        if root.has_property(prop):
+            print("tag", prop, root.get(prop))
     return out
 
 

@@ -154,7 +154,7 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
         threads,
     };
     if let Some(path) = &args.games_out {
-        write_games(&e, &pos, &info, &out.games, path)?;
+        write_games(&e, &pos, &info, &out.games, &common.ruleset, path)?;
     }
     let shard_out = (shard != Shard::WHOLE).then_some(shard);
     if args.json {
@@ -191,6 +191,7 @@ fn write_games(
     start: &arbiter::game::Position,
     info: &RunInfo,
     games: &[(u64, sim::GameSummary, Vec<arbiter::game::Move>)],
+    ruleset: &str,
     path: &PathBuf,
 ) -> Result<(), Failure> {
     let mut text = String::new();
@@ -215,7 +216,7 @@ fn write_games(
             } else {
                 summary.reason.clone()
             };
-            tags.push(("Termination".to_string(), termination));
+            pgn::add_game_tags(&mut tags, ruleset, Some(termination));
             text.push_str(&pgn::write(&g, &tags));
         }
         text.push('\n');

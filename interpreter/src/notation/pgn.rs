@@ -159,6 +159,31 @@ pub fn parse(text: &str) -> Result<Record, PgnError> {
 ///
 /// The result is the game's own ([`crate::game::Outcome::result`]) when the rules have ended it;
 /// otherwise the `Result` of `tags` if it is a result token (a resignation, say), else `*`.
+/// Adds the tags other programs read to know the rules and the end, where `tags` lack them:
+/// `Variant`, the ruleset's name as given (a bundled name, or a path whose file stem is used), and
+/// `Termination`, the end rule that ended the game (`termination`, when there is one).
+///
+/// # Examples
+/// ```
+/// let mut tags = vec![("Event".to_string(), "club night".to_string())];
+/// arbiter::notation::pgn::add_game_tags(&mut tags, "rulesets/chess.rules", Some("checkmate".into()));
+/// assert_eq!(tags[1], ("Variant".to_string(), "chess".to_string()));
+/// assert_eq!(tags[2], ("Termination".to_string(), "checkmate".to_string()));
+/// ```
+pub fn add_game_tags(tags: &mut Vec<(String, String)>, ruleset: &str, termination: Option<String>) {
+    let has = |tags: &[(String, String)], name: &str| tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+    if !has(tags, "Variant") {
+        let stem = std::path::Path::new(ruleset)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or(ruleset);
+        tags.push(("Variant".to_string(), stem.to_string()));
+    }
+    if let Some(t) = termination.filter(|_| !has(tags, "Termination")) {
+        tags.push(("Termination".to_string(), t));
+    }
+}
+
 pub fn write(game: &Game, tags: &[(String, String)]) -> String {
     write_tree(game, tags, &[]).0
 }

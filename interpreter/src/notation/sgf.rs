@@ -904,6 +904,15 @@ pub fn write_timed(game: &Game, branches: &[Branch], timing: Option<&Timing>) ->
     if let Some(k) = param("komi").map(|k| counted.unwrap_or(k)) {
         s.push_str(&format!("KM[{k}]"));
     }
+    // RU in SGF's own words, where the rules match one of its rule sets: a count by area is the
+    // Chinese rules' (suicide forbidden) or New Zealand's (suicide allowed).
+    if counted.is_some() {
+        s.push_str(if rules.suicide_forbidden.is_some() {
+            "RU[Chinese]"
+        } else {
+            "RU[NZ]"
+        });
+    }
     let outcome = game.outcome();
     if outcome.status != Status::Ongoing {
         let re = match outcome.status {
