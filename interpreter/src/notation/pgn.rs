@@ -34,6 +34,8 @@ pub struct Record {
     /// Each main-line move's time from the comment after it (`[%clk …]`, `[%emt …]`), if given;
     /// as long as `moves`.
     pub stamps: Vec<Option<Stamp>>,
+    /// What the read skipped (comments, annotation glyphs), in words.
+    pub notes: Vec<String>,
 }
 
 impl Record {
@@ -96,6 +98,7 @@ pub fn parse(text: &str) -> Result<Record, PgnError> {
     let mut c = Cursor::new(text);
     let mut rec = Record::default();
     let mut in_movetext = false;
+    let mut dropped = Dropped::default();
     loop {
         c.skip_space();
         let Some(ch) = c.peek() else { break };
@@ -111,20 +114,30 @@ pub fn parse(text: &str) -> Result<Record, PgnError> {
             }
             '{' => {
                 let comment = c.comment()?;
-                if let (Some(stamp), Some(last)) = (stamp_in_comment(&comment), rec.moves.len().checked_sub(1)) {
+                let stamp = stamp_in_comment(&comment);
+                if let (Some(stamp), Some(last)) = (stamp, rec.moves.len().checked_sub(1)) {
                     rec.stamps.resize(rec.moves.len(), None);
                     rec.stamps[last] = Some(stamp);
                 }
+                dropped.comment(&comment, stamp.is_some());
             }
             '}' => return Err(at.error(PgnProblem::UnopenedComment)),
-            ';' => c.skip_line(),
-            '%' if c.column == 1 => c.skip_line(),
+            ';' => {
+                c.skip_line();
+                dropped.comments += 1;
+            }
+            '%' if c.column == 1 => {
+                c.skip_line();
+                dropped.escapes += 1;
+            }
             '(' => {
                 in_movetext = true;
-                let (moves, branches) = c.variation(1)?;
+                let (moves, branches) = c.variation(1, &mut dropped)?;
                 // A variation before the first move replaces nothing: it is read and dropped.
                 if let Some(at) = rec.moves.len().checked_sub(1) {
                     rec.variations.push(Branch { at, moves, branches });
+                } else {
+                    dropped.before_first += 1;
                 }
             }
             ')' => return Err(at.error(PgnProblem::UnopenedVariation)),
@@ -132,6 +145,7 @@ pub fn parse(text: &str) -> Result<Record, PgnError> {
                 in_movetext = true;
                 c.bump();
                 c.take_while(|ch| ch.is_ascii_digit());
+                dropped.glyphs += 1;
             }
             ']' | '"' => return Err(at.error(PgnProblem::Unexpected(ch))),
             _ => {
@@ -142,14 +156,68 @@ pub fn parse(text: &str) -> Result<Record, PgnError> {
                         rec.result = Some(r.to_string());
                         break;
                     }
-                    Token::Move(m) => rec.moves.push(m.to_string()),
+                    Token::Move(m) => {
+                        dropped.glyphs += (token.ends_with(['!', '?'])) as usize;
+                        rec.moves.push(m.to_string())
+                    }
                     Token::Nothing => {}
                 }
             }
         }
     }
     rec.stamps.resize(rec.moves.len(), None);
+    rec.notes.extend(dropped.note());
     Ok(rec)
+}
+
+/// What a read skips of a game's movetext, to say so: Arbiter keeps the moves, the variations and
+/// the clock comments, not the words and signs around them.
+#[derive(Default)]
+struct Dropped {
+    /// Comments (`{…}` with more than a clock, `;…`).
+    comments: usize,
+    /// Annotation glyphs: `$n` and `!`/`?` after a move.
+    glyphs: usize,
+    /// `%` escape lines.
+    escapes: usize,
+    /// Variations before the first move (they replace nothing).
+    before_first: usize,
+}
+
+impl Dropped {
+    /// A `{…}` comment: dropped unless it holds nothing but a clock reading Arbiter keeps.
+    fn comment(&mut self, text: &str, kept_stamp: bool) {
+        // The words left once every `[%command …]` is taken out.
+        let mut words = String::new();
+        let mut rest = text;
+        while let Some(open) = rest.find("[%") {
+            words.push_str(&rest[..open]);
+            rest = rest[open..].find(']').map_or("", |close| &rest[open + close + 1..]);
+        }
+        words.push_str(rest);
+        if !kept_stamp || !words.trim().is_empty() {
+            self.comments += 1;
+        }
+    }
+
+    /// One note naming what was not kept, if anything.
+    fn note(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        let mut say = |n: usize, one: &str, many: &str| {
+            if n > 0 {
+                parts.push(format!("{n} {}", if n == 1 { one } else { many }));
+            }
+        };
+        say(self.comments, "comment", "comments");
+        say(self.glyphs, "annotation glyph ($n, !, ?)", "annotation glyphs ($n, !, ?)");
+        say(self.escapes, "escape line", "escape lines");
+        say(
+            self.before_first,
+            "variation before the first move",
+            "variations before the first move",
+        );
+        (!parts.is_empty()).then(|| format!("skipped {}: Arbiter keeps the moves, variations and clocks", parts.join(", ")))
+    }
 }
 
 /// Writes a game as PGN: the seven-tag roster first (from `tags`, `?` where missing), the other
@@ -383,7 +451,7 @@ impl Cursor {
     }
     /// `( ... )` from its `(`: the variation's moves, and the variations nested in it (each
     /// replacing the move before its `(`). `depth` counts the `(`s open, this one included.
-    fn variation(&mut self, depth: usize) -> Result<(Vec<String>, Vec<Branch>), PgnError> {
+    fn variation(&mut self, depth: usize, dropped: &mut Dropped) -> Result<(Vec<String>, Vec<Branch>), PgnError> {
         let open = self.at();
         if depth > MAX_DEPTH {
             return Err(open.error(PgnProblem::TooDeep));
@@ -402,26 +470,37 @@ impl Cursor {
                     return Ok((moves, branches));
                 }
                 Some('(') => {
-                    let (m, b) = self.variation(depth + 1)?;
+                    let (m, b) = self.variation(depth + 1, dropped)?;
                     if let Some(at) = moves.len().checked_sub(1) {
                         branches.push(Branch { at, moves: m, branches: b });
+                    } else {
+                        dropped.before_first += 1;
                     }
                 }
                 Some('{') => {
                     self.comment()?;
+                    dropped.comments += 1;
                 }
                 Some('}') => return Err(at.error(PgnProblem::UnopenedComment)),
-                Some(';') => self.skip_line(),
-                Some('%') if self.column == 1 => self.skip_line(),
+                Some(';') => {
+                    self.skip_line();
+                    dropped.comments += 1;
+                }
+                Some('%') if self.column == 1 => {
+                    self.skip_line();
+                    dropped.escapes += 1;
+                }
                 Some('$') => {
                     self.bump();
                     self.take_while(|ch| ch.is_ascii_digit());
+                    dropped.glyphs += 1;
                 }
                 Some(ch @ (']' | '"')) => return Err(at.error(PgnProblem::Unexpected(ch))),
                 Some(_) => {
                     let token = self.take_while(|ch| !is_delimiter(ch));
                     // A result inside a variation (some programs write one) ends nothing.
                     if let Token::Move(m) = read_token(&token) {
+                        dropped.glyphs += (token.ends_with(['!', '?'])) as usize;
                         moves.push(m.to_string());
                     }
                 }
@@ -484,6 +563,23 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+
+    #[test]
+    fn a_read_says_what_it_skipped_and_not_what_it_kept() {
+        let rec = parse("1. e4 {[%clk 0:05:00]} e5!? $1 {good} (1... c5 {Sicilian} $2 ; a line comment\n) 2. Nf3 *").expect("valid PGN");
+        assert_eq!(rec.moves, ["e4", "e5", "Nf3"]);
+        assert_eq!(
+            rec.notes,
+            ["skipped 3 comments, 3 annotation glyphs ($n, !, ?): Arbiter keeps the moves, variations and clocks"]
+        );
+        // Clock comments, moves and variations alone: nothing to say.
+        let plain = parse("1. e4 {[%clk 0:05:00]} e5 (1... c5) *").expect("valid PGN");
+        assert!(plain.notes.is_empty(), "{:?}", plain.notes);
+        // A comment with words beside its clock is said to be skipped; the clock is kept.
+        let both = parse("1. e4 {[%clk 0:05:00] fast} *").expect("valid PGN");
+        assert!(both.stamps[0].is_some());
+        assert_eq!(both.notes.len(), 1);
+    }
 
     fn problem(text: &str) -> (usize, usize, PgnProblem) {
         let e = parse(text).expect_err("the text is malformed");

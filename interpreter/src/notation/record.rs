@@ -194,7 +194,7 @@ fn read_pgn(text: &str, line_offset: usize, mut tags: Vec<(String, String)>, for
         .result
         .or_else(|| tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("RESULT")).map(|(_, v)| v.clone()));
     tags.extend(rec.tags);
-    let mut notes = Vec::new();
+    let mut notes = rec.notes;
     let control = match tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("TimeControl")) {
         None => None,
         Some((_, v)) => match crate::clock::parse_pgn_time_control(v) {
