@@ -161,11 +161,22 @@ pub fn read(text: &str, format: Format) -> Result<GameRecord, RecordError> {
             if let Some(k) = game.komi {
                 tags.push(("KM".to_string(), k.to_string()));
             }
-            let notes = game
+            let mut notes: Vec<String> = game
                 .overtime_unread
                 .iter()
                 .map(|ot| format!("OT[{ot}]: only byo-yomi (`5x30 byo-yomi`) is read; the clock has main time only"))
                 .collect();
+            if !game.skipped.is_empty() {
+                let said: Vec<String> = game
+                    .skipped
+                    .iter()
+                    .map(|(id, n)| if *n == 1 { id.clone() } else { format!("{id} ×{n}") })
+                    .collect();
+                notes.push(format!(
+                    "skipped the properties {}: Arbiter keeps the board, stones, moves, variations, komi, handicap and clocks",
+                    said.join(", ")
+                ));
+            }
             Ok(GameRecord {
                 format,
                 tags,

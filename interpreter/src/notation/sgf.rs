@@ -115,6 +115,9 @@ pub struct SgfGame {
     pub overtime_unread: Option<String>,
     /// Each main-line move's `BL`/`WL` (time left after it), if given; as long as `moves`.
     pub stamps: Vec<Option<Stamp>>,
+    /// Properties of the main line Arbiter does not keep (comments, marks, game information), by
+    /// name, with how often each occurred.
+    pub skipped: Vec<(String, usize)>,
 }
 
 /// Why a record could not be read, and where.
@@ -278,6 +281,8 @@ struct Raw {
     overtime: Option<Value>,
     /// `(index into moves, BL/WL value, OB/OW value)`.
     left: Vec<(usize, Value, Option<Value>)>,
+    /// Main-line properties not read, by name (see [`SgfGame::skipped`]).
+    skipped: std::collections::BTreeMap<String, usize>,
 }
 
 /// Reads the first game of an SGF collection: its main line (the first variation at each branch)
@@ -512,7 +517,10 @@ fn node(cur: &mut Cursor, raw: &mut Raw, main: bool, branch: usize) -> Result<()
                 let colour = if id == "B" { Colour::Black } else { Colour::White };
                 raw.moves.push((colour, one()));
             }
-            _ => {}
+            // The file's own format, encoding and the program that wrote it, and the result
+            // (Arbiter rules on the game itself): nothing a reader loses.
+            "GM" | "FF" | "CA" | "AP" | "ST" | "RE" | "PL" => {}
+            _ => *raw.skipped.entry(id).or_default() += 1,
         }
     }
 }
@@ -662,6 +670,7 @@ fn resolve(raw: Raw) -> Result<SgfGame, SgfError> {
         control,
         overtime_unread,
         stamps,
+        skipped: raw.skipped.into_iter().collect(),
     })
 }
 
@@ -1009,6 +1018,16 @@ mod tests {
 
     fn err(text: &str) -> SgfError {
         parse(text).expect_err("an invalid record")
+    }
+
+    #[test]
+    fn the_main_line_s_properties_not_kept_are_counted() {
+        // The first variation continues the main line; the second is a variation's, not counted.
+        let g = parse("(;FF[4]GM[1]CA[UTF-8]SZ[9]KM[7]PB[Lee]C[a game];B[ee]C[center]LB[ee:A];W[cc](;B[dd]C[main])(;B[ff]C[aside]))")
+            .expect("valid SGF");
+        assert_eq!(g.skipped, [("C".to_string(), 3), ("LB".to_string(), 1), ("PB".to_string(), 1)]);
+        let plain = parse("(;FF[4]GM[1]SZ[9]KM[7]RE[B+R];B[ee];W[cc])").expect("valid SGF");
+        assert!(plain.skipped.is_empty(), "{:?}", plain.skipped);
     }
 
     #[test]
