@@ -445,11 +445,13 @@ impl<B: Bits> Pos<B> {
         let theirs = self.side_bb[other.index()];
         let ours = self.side_bb[self.stm.index()];
         !theirs.iter().any(|sq| {
-            self.piece_at(sq).is_some_and(|(k, s)| promotes(s, k))
-                && t.forms[other.index()].iter().filter(|f| f.from.has(sq)).any(|f| {
-                    if self.piece_at(sq).is_none_or(|(k, _)| f.kind != k) || (f.unmoved && !self.virgin.has(sq)) {
-                        return false;
-                    }
+            let Some((k, _)) = self.piece_at(sq).filter(|&(k, _)| promotes(other, k)) else {
+                return false;
+            };
+            t.forms[other.index()]
+                .iter()
+                .filter(|f| f.kind == k && f.from.has(sq) && !(f.unmoved && !self.virgin.has(sq)))
+                .any(|f| {
                     let to = self.form_targets(f, sq, occ) & f.within & t.board_mask;
                     match f.target {
                         Target::Empty => (to & !occ).any(),
