@@ -1,8 +1,9 @@
 """The oracle engines behind oracle.py, each wrapped to speak Arbiter's notation.
 
 Every engine is an independent implementation installed from PyPI by scripts/setup:
-open_spiel (module pyspiel), pyffish (Fairy-Stockfish) and pydraughts (module draughts).
-An engine works on opaque, immutable nodes:
+open_spiel (module pyspiel), pyffish (Fairy-Stockfish), pydraughts (module draughts) and
+python-chess (module chess); tapatan.py beside this file is a brute-force reference of our own
+for a game no package plays. An engine works on opaque, immutable nodes:
 
     root(fen)          the start position (or a FEN, where the engine reads one)
     legal(node)        [(arbiter_move, native_move), ...]; empty once the game has ended
@@ -12,6 +13,8 @@ An engine works on opaque, immutable nodes:
 Square names follow Arbiter: file letter + rank number, files a.. from the left, rank 1 on the
 first player's side. README.md beside this file gives each mapping and how selftest proves it.
 """
+
+import importlib
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
@@ -32,7 +35,7 @@ def parse_sq(name):
 
 def _import(module):
     try:
-        return __import__(module)
+        return importlib.import_module(module)
     except ImportError as e:
         raise OracleError(f"python module {module} is missing ({e}); run scripts/setup") from None
 
@@ -199,6 +202,41 @@ class OsCrazyhouse(OpenSpiel):
         return state.action_to_string(state.current_player(), action)
 
 
+class OsClobber(OpenSpiel):
+    # open_spiel clobber loaded with rows=6, columns=5 (its default is 5 rows of 6) gives Fairy-
+    # Stockfish's 5x6 board, but its player 0 (moving first) starts on a1, c1, e1, b2, ...: its
+    # rank r is Arbiter's rank 7 - r (a reflection; clobber's moves have no direction).
+    def __init__(self):
+        super().__init__("clobber", {"rows": 6, "columns": 5})
+
+    def name(self, state, action):
+        s = state.action_to_string(state.current_player(), action)
+        return f"{s[0]}{7 - int(s[1])}{s[2]}{7 - int(s[3])}"
+
+
+class OsY(OpenSpiel):
+    # action = x + y * size is the cell of file x, rank y + 1 (cells with x + y < size, i.e. file +
+    # rank <= size + 1 counted from 1); open_spiel's own names (a1 .. s1, a19) agree.
+    def __init__(self, board_size=19):
+        super().__init__("y", {"board_size": board_size})
+        self.size = board_size
+
+    def name(self, state, action):
+        return sq(action % self.size, action // self.size + 1)
+
+
+class OsLinesOfAction(OpenSpiel):
+    # open_spiel's names (b1-b3, a capture c1xa3) are Arbiter's without the '-' or 'x'. Its player 0
+    # ("x", on ranks 1 and 8) moves first. Status is open_spiel's own, its draws included: a board
+    # seen before (whoever is to move) and the 1000th ply end the game drawn (README.md).
+    def __init__(self):
+        super().__init__("lines_of_action")
+
+    def name(self, state, action):
+        s = state.action_to_string(state.current_player(), action)
+        return s[:2] + s[3:]
+
+
 # --------------------------------------------------------------------------------------------
 # Fairy-Stockfish (pyffish)
 
@@ -239,9 +277,15 @@ class Fsf:
     White (the FEN's 'w') is Arbiter's first player in every variant used here. Each pyffish call
     costs about 1.4 ms whatever it does (it re-initialises the variant), so keep perft depths small.
 
+    Moves are Arbiter's as pyffish writes them (name() changes them only for placement games):
+    UCI with castling as the king's two-square move, gating as a suffix (seirawan `b1c3h`), and a
+    move followed by a second action after a comma (duck-chess `e2e4,e4d5`: the duck to d5;
+    isolation `c1c2,c2d5`: d5 removed).
+
     Status: a game ends when pyffish reports an immediate end (a line of N, a piece on its flag
-    rank) or when the side to move has no legal move (then game_result rules). Optional ends
-    (Fairy-Stockfish's 50-move rule and repetition, both claimable in chess) are not reported."""
+    rank, a king captured or exploded, the third check) or when the side to move has no legal move
+    (then game_result rules). Optional ends (Fairy-Stockfish's 50-move rule and repetition, both
+    claimable in chess) are not reported."""
 
     oracle = "fairy-stockfish"
 
@@ -337,19 +381,44 @@ def draughts_square(n):
     return sq(file_index, rank)
 
 
+def russian_square(n):
+    """Arbiter's square for square n (1..32) of pydraughts' Russian board (its public numbering, in
+    its moves and numeric FENs: white, the first player, starts on 1-12). Row (n-1)//4 is rank 1 +
+    that; within a rank the numbers run from the a side over the dark squares (a1 dark): rank 1 is
+    1=a1 2=c1 3=e1 4=g1, rank 2 is 5=b2 6=d2 7=f2 8=h2. pydraughts' own algebraic names agree."""
+    i, k = divmod(n - 1, 4)
+    return sq(2 * k + i % 2, i + 1)
+
+
+def turkish_square(n):
+    """Arbiter's square for square n (1..64) of pydraughts' Turkish board (all 64 squares; white, the
+    first player, starts on 9-24 = ranks 2-3): n = 8 (rank - 1) + file index + 1, so 1=a1 .. 8=h1,
+    9=a2 .. 64=h8. pydraughts' own algebraic names agree."""
+    i, k = divmod(n - 1, 8)
+    return sq(k, i + 1)
+
+
 class Pydraughts:
-    """pydraughts' English draughts through its public Board API. Status follows Arbiter's rule
-    only: the side to move without a legal move loses. pydraughts' own draw rules (threefold
-    repetition, 40 moves each of kings without a capture) are not reported."""
+    """pydraughts through its public Board API: English (the default), Russian or Turkish draughts.
+    A move is from + every landing square, each leg's landing as pydraughts gives it (a flying king
+    lands where the player chooses, and each choice is a move of its own). Status follows Arbiter's
+    rule only: the side to move without a legal move loses. pydraughts' own draw rules (threefold
+    repetition; English: 40 moves each of kings without a capture; Russian: 15 moves each of kings
+    and its endgame counts; Turkish: one piece each) are not reported."""
 
     oracle = "pydraughts"
 
-    def __init__(self):
+    # variant: (square of a public number, the first player: pydraughts' BLACK (1) or WHITE (2))
+    VARIANTS = {"english": (draughts_square, 1), "russian": (russian_square, 2), "turkish": (turkish_square, 2)}
+
+    def __init__(self, variant="english"):
         self.draughts = _import("draughts")
+        self.variant = variant
+        self.square, self.first = self.VARIANTS[variant]
 
     def root(self, fen=None):
         try:
-            return self.draughts.Board("english", fen or "startpos")
+            return self.draughts.Board(self.variant, fen or "startpos")
         except Exception as e:
             raise OracleError(f"pydraughts rejects the FEN: {e}") from None
 
@@ -357,21 +426,104 @@ class Pydraughts:
         out = []
         for m in board.legal_moves():
             steps = m.steps_move
-            out.append(("".join(draughts_square(s) for s in steps), m))
+            out.append(("".join(self.square(s) for s in steps), m))
         return out
 
     def apply(self, board, m):
         # From the position's FEN rather than board.copy(): the copy drags the whole history along
         # (it serves only pydraughts' draw rules, which are not reported) and costs far more.
-        child = self.draughts.Board("english", board.fen)
+        child = self.draughts.Board(self.variant, board.fen)
         child.push(m)
         return child
 
     def status(self, board):
         if board.legal_moves():
             return "ongoing"
-        # draughts.BLACK (1) is the first player in pydraughts' English convention.
-        return "win:second" if board.turn == self.draughts.BLACK else "win:first"
+        return "win:second" if board.turn == self.first else "win:first"
+
+
+# --------------------------------------------------------------------------------------------
+# python-chess
+
+
+class PyChess:
+    """A board class of python-chess's chess.variant (AntichessBoard, AtomicBoard, ThreeCheckBoard),
+    the cross-check of Fairy-Stockfish's variant of the same rules. Its UCI is Fairy-Stockfish's
+    (castling e1g1, promotion e7e8q, antichess's e7e8k), and it reads Fairy-Stockfish's FENs of these
+    variants (three-check's `3+3`, the checks each side has still to give, and lichess's `+0+0`,
+    the checks given, after the move numbers).
+
+    Status: the variant's own end (a side without pieces or stalemated in antichess, a king
+    exploded, the third check), else no legal move: checkmate loses, stalemate draws. python-chess's
+    other ends (insufficient material, the 75-move rule, fivefold repetition) are not reported."""
+
+    oracle = "python-chess"
+
+    def __init__(self, board_class):
+        self.chess = _import("chess")
+        self.cls = getattr(_import("chess.variant"), board_class)
+
+    def root(self, fen=None):
+        try:
+            return self.cls(fen.strip()) if fen is not None else self.cls()
+        except ValueError as e:
+            raise OracleError(f"python-chess rejects the FEN: {e}") from None
+
+    def legal(self, board):
+        if board.is_variant_end():
+            return []
+        return [(m.uci(), m) for m in board.legal_moves]
+
+    def apply(self, board, m):
+        child = board.copy(stack=False)
+        child.push(m)
+        return child
+
+    def status(self, board):
+        mover_first = board.turn == self.chess.WHITE  # the side to move
+        if board.is_variant_loss():
+            lost = True
+        elif board.is_variant_win():
+            lost = False
+        elif board.is_variant_draw():
+            return "draw"
+        elif any(True for _ in board.generate_legal_moves()):
+            return "ongoing"
+        elif board.is_check():
+            lost = True
+        else:
+            return "draw"
+        return "win:second" if lost == mover_first else "win:first"
+
+
+# --------------------------------------------------------------------------------------------
+# tapatan.py: our own brute-force reference
+
+
+class Tapatan:
+    """tapatan.py, played straight from the rules written in it (moves: a point while placing, from+to
+    after). Nodes are its immutable tuples."""
+
+    oracle = "reference"
+
+    def __init__(self):
+        import tapatan
+
+        self.t = tapatan
+
+    def root(self, fen=None):
+        if fen is not None:
+            raise OracleError("tapatan takes no FEN")
+        return self.t.root()
+
+    def legal(self, node):
+        return [(m, m) for m in self.t.legal(node)]
+
+    def apply(self, node, m):
+        return self.t.apply(node, m)
+
+    def status(self, node):
+        return self.t.status(node)
 
 
 # --------------------------------------------------------------------------------------------
@@ -385,13 +537,28 @@ GAMES = {
     "breakthrough": {"fairy-stockfish": lambda: Fsf("breakthrough"), "open_spiel": OsBreakthrough},
     "crazyhouse": {"fairy-stockfish": lambda: Fsf("crazyhouse", immediate_ends=False)},
     "hex": {"open_spiel": OsHex},
+    "antichess": {"fairy-stockfish": lambda: Fsf("antichess"), "python-chess": lambda: PyChess("AntichessBoard")},
+    "atomic": {"fairy-stockfish": lambda: Fsf("atomic"), "python-chess": lambda: PyChess("AtomicBoard")},
+    "three-check": {"fairy-stockfish": lambda: Fsf("3check"), "python-chess": lambda: PyChess("ThreeCheckBoard")},
+    "duck-chess": {"fairy-stockfish": lambda: Fsf("duck")},
+    "isolation": {"fairy-stockfish": lambda: Fsf("isolation")},
+    "seirawan": {"fairy-stockfish": lambda: Fsf("seirawan")},
+    "clobber": {"fairy-stockfish": lambda: Fsf("clobber"), "open_spiel": OsClobber},
+    "russian-draughts": {"pydraughts": lambda: Pydraughts("russian")},
+    "turkish-draughts": {"pydraughts": lambda: Pydraughts("turkish")},
+    "y": {"open_spiel": OsY},
+    "lines-of-action": {"open_spiel": OsLinesOfAction},
+    "tapatan": {"reference": Tapatan},
 }
 
 # Engines that count but do not speak Arbiter's notation (used by perft cross-checks only).
 COUNT_ONLY = {"crazyhouse": {"open_spiel": OsCrazyhouse}}
 
+# Parameters a game takes (`--param KEY=VALUE`), with their defaults; every oracle of the game takes them.
+PARAMS = {"y": {"board_size": 19}}
 
-def engine(game, oracle=None, count_only=False):
+
+def engine(game, oracle=None, count_only=False, params=None):
     if game not in GAMES:
         raise OracleError(f"unknown game {game} (one of: {', '.join(GAMES)})")
     table = dict(GAMES[game])
@@ -401,7 +568,11 @@ def engine(game, oracle=None, count_only=False):
         oracle = next(iter(table))
     if oracle not in table:
         raise OracleError(f"{game} has no oracle {oracle} (one of: {', '.join(table)})")
-    return table[oracle]()
+    known = PARAMS.get(game, {})
+    for key in params or {}:
+        if key not in known:
+            raise OracleError(f"{game} takes no parameter {key}" + (f" (only {', '.join(known)})" if known else ""))
+    return table[oracle](**(params or {}))
 
 
 def play_line(eng, node, moves):

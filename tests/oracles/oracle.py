@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""Arbiter's test oracle: independent engines (open_spiel, Fairy-Stockfish, pydraughts) answering in
-Arbiter's notation. See README.md beside this file.
+"""Arbiter's test oracle: independent engines (open_spiel, Fairy-Stockfish, pydraughts, python-chess,
+and tapatan.py of our own) answering in Arbiter's notation. See README.md beside this file.
 
-    oracle.py serve GAME [--oracle NAME]          line protocol on stdin/stdout (below)
-    oracle.py perft GAME DEPTH [--fen FEN] [--moves "M1 M2 ..."] [--oracle NAME] [--divide]
+    oracle.py serve GAME [--oracle NAME] [--param KEY=VALUE ...]   line protocol on stdin/stdout (below)
+    oracle.py perft GAME DEPTH [--fen FEN] [--moves "M1 M2 ..."] [--oracle NAME] [--param KEY=VALUE ...] [--divide]
     oracle.py selftest [--quick]                  mapping and cross-oracle checks; exit 1 on failure
     oracle.py available                           the oracle packages and their versions; exit 1 if one is missing
 
-serve reads lines `moves M1 M2 ...` (moves from the game's start; the list may be empty) or, for
-FEN-reading games (crazyhouse, breakthrough), `fen FEN ; M1 M2 ...`, and answers each with one
-line: `ok STATUS MOVE ...` (STATUS: ongoing, win:first, win:second, draw; the legal moves sorted
-by bytes, none once the game has ended) or `error REASON`. It flushes after each line and exits
-on end of input.
+--param sets a game's parameter (y: board_size, default 19). serve reads lines `moves M1 M2 ...`
+(moves from the game's start; the list may be empty) or, for FEN-reading games (FEN_GAMES below,
+Fairy-Stockfish's FEN), `fen FEN ; M1 M2 ...`, and answers each with one line: `ok STATUS MOVE ...`
+(STATUS: ongoing, win:first, win:second, draw; the legal moves sorted by bytes, none once the game
+has ended) or `error REASON`. It flushes after each line and exits on end of input.
 """
 
 import os
@@ -21,9 +21,10 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ left in the work tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from engines import GAMES, OracleError, engine, perft, play_line  # noqa: E402
+from engines import GAMES, PARAMS, OracleError, engine, perft, play_line  # noqa: E402
 
-FEN_GAMES = ("crazyhouse", "breakthrough")
+# Games whose `fen` requests and --fen take Fairy-Stockfish's FEN of the variant.
+FEN_GAMES = ("crazyhouse", "breakthrough", "antichess", "atomic", "three-check", "duck-chess", "isolation", "seirawan")
 
 
 def usage(msg=None):
@@ -42,6 +43,31 @@ def take_option(args, name, default=None):
         del args[i : i + 2]
         return value
     return default
+
+
+def take_params(args):
+    """The --param KEY=VALUE options, each value converted to the type of the parameter's default."""
+    params = {}
+    while "--param" in args:
+        text = take_option(args, "--param")
+        key, sep, value = text.partition("=")
+        if not sep:
+            usage(f"--param {text}: expected KEY=VALUE")
+        params[key] = value
+    return params
+
+
+def typed_params(game, params):
+    known = PARAMS.get(game, {})
+    out = {}
+    for key, value in params.items():
+        if key in known:
+            try:
+                value = type(known[key])(value)
+            except ValueError:
+                raise OracleError(f"--param {key}={value}: {key} takes an integer") from None
+        out[key] = value
+    return out
 
 
 def take_flag(args, name):
@@ -70,9 +96,10 @@ class Session:
     """Answers requests, reusing the nodes of the previous line when the new one extends it (a
     test sending every prefix of a game then costs one step per line)."""
 
-    def __init__(self, game, oracle):
+    def __init__(self, game, oracle, params=None):
         self.game = game
         self.oracle = oracle
+        self.params = params
         self.eng = None
         self.key = None  # fen of the cached line
         self.line = []  # moves of the cached line
@@ -80,7 +107,7 @@ class Session:
 
     def answer(self, text):
         if self.eng is None:
-            self.eng = engine(self.game, self.oracle)
+            self.eng = engine(self.game, self.oracle, params=typed_params(self.game, self.params or {}))
         fen, moves = parse_request(self.game, text)
         if fen != self.key or not self.nodes:
             self.key, self.line, self.nodes = fen, [], [self.eng.root(fen)]
@@ -103,6 +130,7 @@ class Session:
 
 def serve(args):
     oracle = take_option(args, "--oracle")
+    params = take_params(args)
     if len(args) != 1:
         usage("serve takes one GAME")
     game = args[0]
@@ -111,7 +139,7 @@ def serve(args):
     sys.stdout.flush()
     proto = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
-    session = Session(game, oracle)
+    session = Session(game, oracle, params)
     while True:
         raw = sys.stdin.readline()
         if not raw:
@@ -122,7 +150,7 @@ def serve(args):
             out = f"error {e}"
         except Exception as e:  # an engine's own failure must not end the session
             out = f"error {type(e).__name__}: {e}"
-            session = Session(game, oracle)
+            session = Session(game, oracle, params)
         try:
             proto.write(" ".join(out.split()) + "\n")
             proto.flush()
@@ -134,11 +162,12 @@ def cmd_perft(args):
     fen = take_option(args, "--fen")
     moves = take_option(args, "--moves", "")
     oracle = take_option(args, "--oracle")
+    params = take_params(args)
     divide = take_flag(args, "--divide")
     if len(args) != 2:
         usage("perft takes GAME DEPTH")
     game, depth = args[0], int(args[1])
-    eng = engine(game, oracle, count_only=True)
+    eng = engine(game, oracle, count_only=True, params=typed_params(game, params))
     node = eng.root(fen)
     if moves.split():
         node = play_line(eng, node, moves.split())
@@ -160,7 +189,7 @@ def available(args):
     import importlib.metadata as md
 
     ok = True
-    for module, dist in (("pyspiel", "open_spiel"), ("pyffish", "pyffish"), ("draughts", "pydraughts")):
+    for module, dist in (("pyspiel", "open_spiel"), ("pyffish", "pyffish"), ("draughts", "pydraughts"), ("chess", "chess")):
         try:
             __import__(module)
             print(f"{dist} {md.version(dist)}")
