@@ -455,19 +455,26 @@ class PyChess:
 
     Status: the variant's own end (a side without pieces or stalemated in antichess, a king
     exploded, the third check), else no legal move: checkmate loses, stalemate draws. python-chess's
-    other ends (insufficient material, the 75-move rule, fivefold repetition) are not reported."""
+    other ends (insufficient material, the 75-move rule, fivefold repetition) are not reported.
+
+    no_castling (antichess): python-chess's AntichessBoard castles where a FEN grants the right;
+    Fairy-Stockfish's antichess, like lichess, never castles, so the rights are dropped."""
 
     oracle = "python-chess"
 
-    def __init__(self, board_class):
+    def __init__(self, board_class, no_castling=False):
         self.chess = _import("chess")
         self.cls = getattr(_import("chess.variant"), board_class)
+        self.no_castling = no_castling
 
     def root(self, fen=None):
         try:
-            return self.cls(fen.strip()) if fen is not None else self.cls()
+            board = self.cls(fen.strip()) if fen is not None else self.cls()
         except ValueError as e:
             raise OracleError(f"python-chess rejects the FEN: {e}") from None
+        if self.no_castling:
+            board.castling_rights = self.chess.BB_EMPTY
+        return board
 
     def legal(self, board):
         if board.is_variant_end():
@@ -537,7 +544,7 @@ GAMES = {
     "breakthrough": {"fairy-stockfish": lambda: Fsf("breakthrough"), "open_spiel": OsBreakthrough},
     "crazyhouse": {"fairy-stockfish": lambda: Fsf("crazyhouse", immediate_ends=False)},
     "hex": {"open_spiel": OsHex},
-    "antichess": {"fairy-stockfish": lambda: Fsf("antichess"), "python-chess": lambda: PyChess("AntichessBoard")},
+    "antichess": {"fairy-stockfish": lambda: Fsf("antichess"), "python-chess": lambda: PyChess("AntichessBoard", no_castling=True)},
     "atomic": {"fairy-stockfish": lambda: Fsf("atomic"), "python-chess": lambda: PyChess("AtomicBoard")},
     "three-check": {"fairy-stockfish": lambda: Fsf("3check"), "python-chess": lambda: PyChess("ThreeCheckBoard")},
     "duck-chess": {"fairy-stockfish": lambda: Fsf("duck")},

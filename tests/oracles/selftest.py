@@ -15,7 +15,9 @@ from engines import (
     parse_sq,
     perft,
     play_line,
+    russian_square,
     sq,
+    turkish_square,
 )
 
 results = {"passed": 0, "failed": 0}
@@ -218,11 +220,607 @@ def small_games():
 
 
 # --------------------------------------------------------------------------------------------
+# antichess, atomic, three-check: hand-made positions, each played by both oracles
+
+
+def after(game, fen=None, moves="", oracle=None):
+    """(status, sorted legal moves) after moves from fen (or the start)."""
+    eng = engine(game, oracle)
+    node = play_line(eng, eng.root(fen), moves.split())
+    return eng.status(node), sorted(n for n, _ in eng.legal(node))
+
+
+def chess_variants():
+    for oracle in ("fairy-stockfish", "python-chess"):
+        def both(name, game, fen, moves, want, pick=lambda r: r):
+            check(f"{game}: {name} ({oracle})", pick(after(game, fen, moves, oracle)), want)
+
+        e1 = lambda r: [m for m in r[1] if m.startswith("e1")]
+        both("no castling, even where the FEN grants it", "antichess",
+             "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", "", ["e1d1", "e1f1"], e1)
+        both("capturing is compulsory", "antichess", None, "e2e4 d7d5", ("ongoing", ["e4d5"]))
+        both("en passant is a capture, so compulsory too", "antichess", "8/8/8/8/1p6/8/P7/8 w - - 0 1", "a2a4",
+             ("ongoing", ["b4a3"]))
+        both("a pawn promotes to a king too", "antichess", "8/P7/8/8/8/8/8/7p w - - 0 1", "",
+             ("ongoing", ["a7a8b", "a7a8k", "a7a8n", "a7a8q", "a7a8r"]))
+        both("the king may step next to the other king", "antichess", "8/8/8/8/8/k7/8/2K5 w - - 0 1", "",
+             ("ongoing", ["c1b1", "c1b2", "c1c2", "c1d1", "c1d2"]))
+        both("a side that loses its last piece wins", "antichess", "8/8/8/8/8/1p6/P7/8 w - - 0 1", "a2b3",
+             ("win:second", []))
+        both("a stalemated side wins", "antichess", "8/8/8/8/8/p7/P7/8 w - - 0 1", "", ("win:first", []))
+        both("castling is the king's two-square move", "atomic", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "",
+             ["e1c1", "e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "e1g1"], e1)
+        both("a capture next to the king explodes it: a win", "atomic", "4k3/3p4/8/8/8/8/8/3QK3 w - - 0 1",
+             "d1d7", ("win:first", []))
+        both("a king never captures (it would explode)", "atomic", "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1", "",
+             ("ongoing", ["e1d1", "e1e2", "e1f1", "e1f2"]))
+        both("kings may touch (no check between them)", "atomic", "8/8/8/8/8/k7/8/2K5 w - - 0 1", "",
+             ("ongoing", ["c1b1", "c1b2", "c1c2", "c1d1", "c1d2"]))
+        both("touching kings: neither is in check", "atomic", "8/8/8/8/8/8/1k6/K7 w - - 0 1", "",
+             ("ongoing", ["a1a2", "a1b1"]))
+        line = "e2e4 e7e5 f1c4 b8c6 c4f7 e8f7 d1h5 g7g6"
+        both("two checks given: the game goes on", "three-check", None, line, "ongoing", lambda r: r[0])
+        both("the third check wins", "three-check", None, line + " h5f3", ("win:first", []))
+        both("FEN 1+3: white has one check to give", "three-check",
+             "r1bq1bnr/pppp1kpp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1K1NR b KQ - 1+3 1 4", "g7g6 h5f3", ("win:first", []))
+        both("lichess's FEN +2+0 (checks given) reads alike", "three-check",
+             "r1bq1bnr/pppp1kpp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1K1NR b KQ - 1 4 +2+0", "g7g6 h5f3", ("win:first", []))
+    eng = engine("three-check")
+    fen = eng.sf.get_fen("3check", eng.sf.start_fen("3check"), "e2e4 e7e5 f1c4 b8c6 c4f7 e8f7 d1h5".split())
+    check("three-check: Fairy-Stockfish's FEN writes the checks still to give (1+3 after two by white)",
+          fen, "r1bq1bnr/pppp1kpp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1K1NR b KQ - 1+3 1 4")
+
+
+# --------------------------------------------------------------------------------------------
+# duck chess, isolation, seirawan: what Fairy-Stockfish does, by hand-made positions
+
+
+def fsf_rules():
+    start = after("duck-chess")[1]
+    check("duck-chess: 640 first moves, each a move then the duck's square (20 moves x 32 empty squares)",
+          (len(start), len({m.split(",")[0] for m in start}), all(m[2:4] == m[5:7] for m in start)), (640, 20, True))
+    check("duck-chess: the duck may land on the square just left", "a2a3,a3a2" in start, True)
+    st, black = after("duck-chess", None, "a2a3,a3a2")
+    check("duck-chess: the duck must move: no answer leaves it on a2, every answer moves it",
+          (len(black), [m for m in black if m.endswith("a2")], all("," in m for m in black)), (620, [], True))
+    check("duck-chess: nothing passes through or lands on the duck (e7 blocked by a duck on e6)",
+          [m for m in after("duck-chess", None, "e2e4,e4e6")[1] if m.startswith("e7")], [])
+    kings = lambda fen: sorted({m.split(",")[0] for m in after("duck-chess", fen)[1] if m.startswith("e1")})
+    check("duck-chess: no check: castling through an attacked f1, and the king steps onto it",
+          kings("4k3/8/8/5r2/8/8/8/4K2R w K - 0 1"), ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "e1g1"])
+    check("duck-chess: castling out of an attack on e1 too",
+          kings("4k3/8/8/4r3/8/8/8/4K2R w K - 0 1"), ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "e1g1"])
+    check("duck-chess: capturing the king wins at once", after("duck-chess", "4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", "e7e8,e8a1"),
+          ("win:first", []))
+    check("duck-chess: a side with no move (king and pawns walled in by the duck) wins",
+          after("duck-chess", "4K3/8/8/8/8/8/pp6/k*6 b - - 0 1"), ("win:second", []))
+
+    st, first = after("isolation")
+    check("isolation: 225 first moves = 5 steps x 45 squares to remove (not c1, d8, or the piece's own)",
+          (len(first), sorted({m.split(",")[0] for m in first}), all(m[2:4] == m[5:7] for m in first)),
+          (225, ["c1b1", "c1b2", "c1c2", "c1d1", "c1d2"], True))
+    check("isolation: the start squares c1 and d8 are never removed", [m for m in first if m[-2:] in ("c1", "d8")], [])
+    line = "c1b1,b1a1 d8e8,e8f8"
+    st, third = after("isolation", None, line)
+    check("isolation: c1 and d8 stay unremovable once left", [m for m in third if m[-2:] in ("c1", "d8")], [])
+    check("isolation: a piece steps like a king onto empty squares only (a1 removed)",
+          sorted({m.split(",")[0] for m in third}), ["b1a2", "b1b2", "b1c1", "b1c2"])
+    check("isolation: the square just left may be removed", "b1c1,c1b1" in third, True)
+    fen = engine("isolation").sf.get_fen("isolation", engine("isolation").sf.start_fen("isolation"), (line + " b1c1,c1b1").split())
+    check("isolation: removed squares are * in the FEN", fen, "4p*/6/6/6/6/6/6/**P3 b - - 3 2")
+    check("isolation: a piece never steps onto the other",
+          sorted({m.split(",")[0] for m in after("isolation", "6/6/6/6/6/6/2p3/2P3 w - - 0 1")[1]}),
+          ["c1b1", "c1b2", "c1d1", "c1d2"])
+    check("isolation: the side to move with no step loses",
+          after("isolation", "6/6/6/6/6/3p2/***3/*P*3 w - - 0 1"), ("win:second", []))
+
+    st, first = after("seirawan")
+    check("seirawan: 28 first moves: a knight's first move may gate H or E onto its square",
+          [m for m in first if m.startswith("b1")], ["b1a3", "b1a3e", "b1a3h", "b1c3", "b1c3e", "b1c3h"])
+    check("seirawan: pawns never gate", [m for m in first if m.startswith("e2")], ["e2e3", "e2e4"])
+    fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[HEhe] w KQkq - 0 1"
+    castles = [m for m in after("seirawan", fen)[1] if m in ("e1g1", "e1g1h", "h1e1h", "e1c1", "e1c1e", "a1e1e")]
+    check("seirawan: castling gates onto e1 as e1g1h, onto h1 as h1e1h (rook's square + king's square)",
+          castles, ["a1e1e", "e1c1", "e1c1e", "e1g1", "e1g1h", "h1e1h"])
+    sf = engine("seirawan").sf
+    got = [sf.get_fen("seirawan", fen, [m]).split()[0] for m in ("e1g1h", "h1e1h", "a1e1e")]
+    check("seirawan: e1g1h puts the hawk on e1, h1e1h on h1, a1e1e the elephant on a1",
+          got, ["r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3HRK1[Eeh]", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RKH[Eeh]",
+                "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/E1KR3R[Heh]"])
+    check("seirawan: no gating with an empty hand", [m for m in after("seirawan", fen.replace("HEhe", "he"))[1]
+                                                     if m[:2] in ("a1", "e1", "h1") and len(m) == 5], [])
+    check("seirawan: a piece that moved without gating may not gate later",
+          [m for m in after("seirawan", None, "g1f3 g8f6 f3g1 f6g8")[1] if m.startswith("g1")], ["g1f3", "g1h3"])
+    check("seirawan: black gates with the same lower-case letters",
+          [m for m in after("seirawan", None, "e2e4")[1] if m.startswith("g8")], ["g8f6", "g8f6e", "g8f6h", "g8h6", "g8h6e", "g8h6h"])
+    check("seirawan: a pawn promotes to a hawk or an elephant too",
+          [m for m in after("seirawan", "4k3/P7/8/8/8/8/8/4K3[] w - - 0 1")[1] if m.startswith("a7")],
+          ["a7a8b", "a7a8e", "a7a8h", "a7a8n", "a7a8q", "a7a8r"])
+
+
+# --------------------------------------------------------------------------------------------
+# clobber: open_spiel's board against Fairy-Stockfish's
+
+
+def clobber_mapping():
+    import pyspiel
+
+    state = pyspiel.load_game("clobber", {"rows": 6, "columns": 5}).new_initial_state()
+    rows = [line[1:] for line in str(state).strip().split("\n")[:6]]  # its ranks 6..1, as it prints them
+    at = lambda name: rows[6 - int(name[1])][FILES.index(name[0])]
+    symbol = at(state.action_to_string(0, state.legal_actions()[0])[:2])  # player 0's stones
+    first = sorted(sq(f, 7 - (6 - i)) for i, row in enumerate(rows) for f, c in enumerate(row) if c == symbol)
+    fsf = engine("clobber")
+    fen_rows = fsf.root()[0].split()[0].split("/")  # ranks 6..1
+    white = sorted(sq(f, 6 - i) for i, row in enumerate(fen_rows) for f, c in enumerate(row) if c == "P")
+    check("clobber: open_spiel's player 0 stones, rank r taken as 7 - r, are Fairy-Stockfish's white stones",
+          (state.current_player(), first), (0, white))
+    check("clobber: the same 49 first moves", moves_after("clobber", "", "open_spiel"), moves_after("clobber", ""))
+    check("clobber: a move takes an orthogonal neighbour of the other colour",
+          [m for m in moves_after("clobber", "") if m.startswith("a2") or m.startswith("b1")], ["a2a1", "a2a3", "a2b2", "b1a1", "b1b2", "b1c1"])
+
+
+# --------------------------------------------------------------------------------------------
+# Russian and Turkish draughts: pydraughts' square numbers onto Arbiter's board
+
+
+def ray(name, df, dr, size=8):
+    """The squares from name (excluded) in direction (df, dr) to the edge."""
+    f, r = parse_sq(name)
+    out = []
+    while True:
+        f, r = f + df, r + dr
+        if not (0 <= f < size and 1 <= r <= size):
+            return out
+        out.append(sq(f, r))
+
+
+def variant_geometry(game, square, count, men, kings, start):
+    """square maps pydraughts' numbers 1..count one to one onto the playable squares; for every square a
+    lone king (flying) reaches exactly its rays, a first player's man the men[0] steps, a second
+    player's man the men[1] steps; pydraughts' own algebraic names in its FENs agree."""
+    eng = engine(game)
+    names = [square(n) for n in range(1, count + 1)]
+    if count == 32:
+        playable = sorted(sq(f, r) for f in range(8) for r in range(1, 9) if (f + r - 1) % 2 == 0)
+        check(f"{game}: the 32 numbers map one to one onto the dark squares (a1 dark)", sorted(names), playable)
+    else:
+        check(f"{game}: the 64 numbers map one to one onto the board", sorted(names), sorted(sq(f, r) for f in range(8) for r in range(1, 9)))
+    bad = []
+    for n in range(1, count + 1):
+        here = square(n)
+        _, rank = parse_sq(here)
+        # A far piece of the other side: a corner that no probe's ray or step reaches from here.
+        far = next(m for m in range(1, count + 1)
+                   if all(square(m) not in ray(here, *d) for d in kings) and abs(parse_sq(square(m))[1] - rank) >= 2
+                   and abs(parse_sq(square(m))[0] - parse_sq(here)[0]) >= 2)
+        cases = [
+            (f"W:WK{n}:B{far}", sorted(here + t for d in kings for t in ray(here, *d))),
+            (f"W:W{n}:B{far}", sorted(here + t for d in men[0] for t in ray(here, *d)[:1])) if rank < 8 else None,
+            (f"B:W{far}:B{n}", sorted(here + t for d in men[1] for t in ray(here, *d)[:1])) if rank > 1 else None,
+        ]
+        for case in cases:
+            if case is None:
+                continue
+            fen, want = case
+            board = eng.root(fen)
+            got = sorted(m for m, _ in eng.legal(board) if m.startswith(here))
+            if got != want:
+                bad.append((fen, got, want))
+    check(f"{game}: every square's moves (flying king, men of both sides) are Arbiter's", bad, [])
+    board = eng.root()
+    pieces = {}
+    for part in board.fen.split(":")[1:]:
+        side, squares = part[0], part[1:].split(",")
+        pieces[side] = sorted(squares)
+    check(f"{game}: pydraughts' start FEN (its algebraic names) has white on ranks {start[0]}, black on {start[1]}",
+          (pieces["W"], pieces["B"]),
+          (sorted(square(n) for n in range(1, count + 1) if parse_sq(square(n))[1] in start[0]),
+           sorted(square(n) for n in range(1, count + 1) if parse_sq(square(n))[1] in start[1])))
+
+
+def draughts_variants():
+    diagonals = [(1, 1), (-1, 1), (1, -1), (-1, -1)]
+    orthogonals = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+    variant_geometry("russian-draughts", russian_square, 32, ([(1, 1), (-1, 1)], [(1, -1), (-1, -1)]), diagonals,
+                     ((1, 2, 3), (6, 7, 8)))
+    variant_geometry("turkish-draughts", turkish_square, 64, ([(0, 1), (1, 0), (-1, 0)], [(0, -1), (1, 0), (-1, 0)]),
+                     orthogonals, ((2, 3), (6, 7)))
+    check("russian-draughts: start moves (white first)", moves_after("russian-draughts", ""),
+          "a3b4 c3b4 c3d4 e3d4 e3f4 g3f4 g3h4".split())
+    check("turkish-draughts: start moves (white first)", moves_after("turkish-draughts", ""),
+          "a3a4 b3b4 c3c4 d3d4 e3e4 f3f4 g3g4 h3h4".split())
+    ru = lambda fen: after("russian-draughts", fen)[1]
+    tr = lambda fen: after("turkish-draughts", fen)[1]
+    check("russian-draughts: a man captures backwards", ru("W:Wd4,a1:Bc3,h8"), ["d4b2"])
+    check("russian-draughts: a flying king lands on any empty square beyond, each a move of its own",
+          ru("W:WKa1:Bc3,h8"), ["a1d4", "a1e5", "a1f6", "a1g7"])
+    check("russian-draughts: ... but only where the capture can go on, if it can somewhere",
+          ru("W:WKa1:Bc3,f4,h8"), ["a1e5g3", "a1e5h2"])
+    check("russian-draughts: a man crowned mid-capture goes on capturing as a (flying) king",
+          ru("W:Wb6:Bc7,f6,a1"), ["b6d8g5", "b6d8h4"])
+    check("russian-draughts: any capture may be chosen, not only the longest, but it is played out",
+          ru("W:Wc3,h2:Bd4,f6,g3"), ["c3e5g7", "h2f4"])
+    check("russian-draughts: captured pieces stay until the move ends (no passing d4 again from b6)",
+          ru("W:WKb2:Bd4,e7,c7,e3"), ["b2e5b8", "b2f6d8a5", "b2f6d8b6"])
+    check("russian-draughts: no legal move loses", after("russian-draughts", "W:Wa1:Bb2,c3"), ("win:second", []))
+    check("turkish-draughts: a man captures forwards and sideways, not backwards",
+          tr("W:Wd4:Bd5,c4,e4,d3,h8"), ["d4b4", "d4d6", "d4f4"])
+    check("turkish-draughts: the capture taking most pieces is compulsory", tr("W:Wd4,a2:Bd5,d7,a3,h8"), ["d4d6d8"])
+    check("turkish-draughts: captured pieces go at once (the king crosses c4 again)",
+          tr("W:WKa4:Bc4,e6,d7,c2"), ["a4e4e7c7c1"])
+    check("turkish-draughts: a king never turns back 180 degrees within a capture",
+          tr("W:WKd4:Bd6,d2"), ["d4d1", "d4d7", "d4d8"])
+    check("turkish-draughts: a man reaching the last rank mid-capture goes on as a man (pydraughts)",
+          (tr("W:Wb6:Bb7,e8,h1"), tr("W:Wb6:Bb7,c8,e8,h1")), (["b6b8"], ["b6b8d8f8"]))
+    check("turkish-draughts: no legal move loses", after("turkish-draughts", "B:Wa1,b2,c2:Ba2"), ("win:first", []))
+
+
+# --------------------------------------------------------------------------------------------
+# y: open_spiel's cells, neighbours and win against an independent check
+
+
+def y_cells(size):
+    return [(f, r) for r in range(1, size + 1) for f in range(size) if f + r <= size]  # 0-based file, 1-based rank
+
+
+def y_neighbours(cell, size):
+    f, r = cell
+    out = []
+    for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1), (-1, 1), (1, -1)):
+        g, s = f + df, r + dr
+        if g >= 0 and s >= 1 and g + s <= size:
+            out.append((g, s))
+    return out
+
+
+def y_won(stones, size):
+    """Some chain of stones touches file a, rank 1 and the long side (file + rank = size + 1, 1-based)."""
+    seen = set()
+    for start in stones:
+        if start in seen:
+            continue
+        seen.add(start)
+        chain, todo = [start], [start]
+        while todo:
+            for n in y_neighbours(todo.pop(), size):
+                if n in stones and n not in seen:
+                    seen.add(n)
+                    chain.append(n)
+                    todo.append(n)
+        if any(f == 0 for f, _ in chain) and any(r == 1 for _, r in chain) and any(f + r == size for f, r in chain):
+            return True
+    return False
+
+
+def y_geometry(quick):
+    size = 19
+    eng = engine("y")
+    state = eng.root()
+    names = sorted(state.action_to_string(0, a) for a in state.legal_actions())
+    check("y: 190 cells, file + rank <= 20, named as open_spiel names them",
+          (len(names), names == sorted(n for n, _ in eng.legal(state))),
+          (190, True))
+    check("y: the cells are those of file + rank <= 20", sorted(n for n, _ in eng.legal(state)),
+          sorted(sq(f, r) for f, r in y_cells(size)))
+
+    def line(first, second):
+        seq = []
+        for i in range(max(len(first), len(second))):
+            seq += first[i : i + 1] + second[i : i + 1]
+        return " ".join(seq)
+
+    interior = [sq(f, r) for f, r in y_cells(size) if f >= 3 and r >= 4 and f + r <= size - 3]  # touch no side
+
+    def filler(n, chain):
+        """n stones for the other player, spread over cells touching no side and off the chain."""
+        return [c for c in interior if c not in chain][::3][:n]
+
+    file_a = [f"a{r}" for r in range(1, 20)]
+    check("y: first player up file a (corners a1 and a19 count for both their sides) wins at a19, not before",
+          (status_after("y", line(file_a[:-1], filler(18, file_a))), status_after("y", line(file_a, filler(18, file_a)))),
+          ("ongoing", "win:first"))
+    long_side = [sq(i, 19 - i) for i in range(19)]  # a19 b18 ... s1: steps (f+1, r-1)
+    check("y: second player along the long side a19..s1 (steps (f+1, r-1), i.e. (f-1, r+1) back) wins",
+          status_after("y", line(filler(19, long_side), long_side)), "win:second")
+    rank1 = [sq(i, 1) for i in range(19)]
+    check("y: first player along rank 1 (steps (f+1, r)) wins", status_after("y", line(rank1, filler(18, rank1))), "win:first")
+    main = [sq(i, i + 1) for i in range(10)]  # a1 b2 ... j10: steps (f+1, r+1); j10 is on the long side
+    check("y: a1 b2 .. j10 (steps (f+1, r+1), not neighbours) does not connect",
+          status_after("y", line(main, filler(10, main))), "ongoing")
+    bent = [sq(i, 10 - i) for i in range(10)]  # a10 b9 ... j1: touches file a and rank 1 only
+    check("y: a chain touching two sides only does not win", status_after("y", line(bent, filler(10, bent))), "ongoing")
+    # Random games on several sizes: open_spiel's status after every move against y_won.
+    rng = random.Random(1)
+    bad = []
+    games = 0
+    for size in (3, 4, 5, 6, 7, 9) + (() if quick else (12, 19)):
+        e = engine("y", params={"board_size": size})
+        for _ in range(30 if quick else 100):
+            games += 1
+            state = e.root()
+            stones = ({}, {})
+            player = 0
+            while True:
+                want = "win:first" if y_won(stones[0], size) else "win:second" if y_won(stones[1], size) else "ongoing"
+                if e.status(state) != want:
+                    bad.append((size, e.status(state), want))
+                    break
+                if want != "ongoing":
+                    break
+                name, action = rng.choice(e.legal(state))
+                stones[player][parse_sq(name)] = True
+                state = e.apply(state, action)
+                player = 1 - player
+    check(f"y: open_spiel's status after every move is Arbiter's (neighbours (f±1, r), (f, r±1), (f-1, r+1), "
+          f"(f+1, r-1); a chain touching all three sides) ({games} random games)", bad, [])
+
+
+# --------------------------------------------------------------------------------------------
+# lines of action: open_spiel against an independent move generator and connection test
+
+
+LOA_DIRS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)]
+
+
+def loa_moves(board, me):
+    """from+to of every legal move: a piece moves exactly as many squares as there are pieces (both
+    sides', itself included) on the line it moves along, over own pieces but not enemy ones, onto an
+    empty square or an enemy piece."""
+    out = []
+    for (f, r), piece in board.items():
+        if piece != me:
+            continue
+        for df, dr in LOA_DIRS:
+            n = sum(1 for k in range(-7, 8) if board.get((f + k * df, r + k * dr)))
+            tf, tr = f + n * df, r + n * dr
+            if not (0 <= tf < 8 and 1 <= tr <= 8) or board.get((tf, tr)) == me:
+                continue
+            if any(board.get((f + k * df, r + k * dr)) not in (None, me) for k in range(1, n)):
+                continue
+            out.append(sq(f, r) + sq(tf, tr))
+    return sorted(out)
+
+
+def loa_connected(board, me):
+    cells = [c for c, p in board.items() if p == me]
+    seen, todo = {cells[0]}, [cells[0]]
+    while todo:
+        f, r = todo.pop()
+        for df in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                c = (f + df, r + dr)
+                if board.get(c) == me and c not in seen:
+                    seen.add(c)
+                    todo.append(c)
+    return len(seen) == len(cells)
+
+
+def loa_status(board, mover, seen, plies):
+    """open_spiel's rules: the mover wins if connected, else the other side if it is; then a 1000th ply or
+    a board seen before (whoever was to move) draws; the side to move without a move loses."""
+    other = "o" if mover == "x" else "x"
+    first = lambda side: "win:first" if side == "x" else "win:second"
+    won = first(mover) if loa_connected(board, mover) else first(other) if loa_connected(board, other) else None
+    if plies >= 1000 or seen:
+        return "draw"
+    if won:
+        return won
+    return "ongoing" if loa_moves(board, other) else first(mover)
+
+
+def lines_of_action(quick):
+    start = {}
+    for f in range(1, 7):
+        start[(f, 1)] = start[(f, 8)] = "x"
+    for r in range(2, 8):
+        start[(0, r)] = start[(7, r)] = "o"
+    check("lines-of-action: open_spiel's start (x on ranks 1 and 8, moving first) has these 36 moves",
+          moves_after("lines-of-action", ""), loa_moves(start, "x"))
+    first = moves_after("lines-of-action", "")
+    check("lines-of-action: b1h1 over five own pieces (six on rank 1), c1a3 captures, b1b3 (two on file b)",
+          [m in first for m in ("b1h1", "c1a3", "b1b3", "b1d3")], [True] * 4)
+    eng = engine("lines-of-action")
+    rng = random.Random(1)
+    bad = []
+    ends = {}
+    count = 0
+    for _ in range(15 if quick else 60):
+        board, me, state, boards, plies = dict(start), "x", eng.root(), {tuple(sorted(start.items()))}, 0
+        while True:
+            status = eng.status(state)
+            legal = dict(eng.legal(state))
+            count += 1
+            if status == "ongoing" and sorted(legal) != loa_moves(board, me):
+                bad.append((plies, sorted(legal), loa_moves(board, me)))
+                break
+            if status != "ongoing":
+                ends[status] = ends.get(status, 0) + 1
+                break
+            m = rng.choice(sorted(legal))
+            board[parse_sq(m[2:])] = board.pop(parse_sq(m[:2]))
+            state, plies = eng.apply(state, legal[m]), plies + 1
+            key = tuple(sorted(board.items()))
+            want = loa_status(board, me, key in boards, plies)
+            boards.add(key)
+            me = "o" if me == "x" else "x"
+            if eng.status(state) != want:
+                bad.append((plies, eng.status(state), want))
+                break
+    check(f"lines-of-action: open_spiel's moves and status are the independent ones' ({count} positions; "
+          f"ends {', '.join(f'{k} {v}' for k, v in sorted(ends.items()))})", bad, [])
+    def loa_perft(board, me, depth):
+        moves = loa_moves(board, me)
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for m in moves:
+            child = dict(board)
+            child[parse_sq(m[2:])] = child.pop(parse_sq(m[:2]))
+            total += loa_perft(child, "o" if me == "x" else "x", depth - 1)
+        return total
+
+    depth = 3 if quick else 4
+    check(f"lines-of-action: perft {depth} by open_spiel and by the independent generator (the earliest end is at ply 4, a repeated board, still a leaf)",
+          perft(eng, eng.root(), depth), loa_perft(start, "x", depth))
+    line = "b1b3 a2c2 b3b1 c2a2"
+    check("lines-of-action: a board seen before ends the game drawn (here the start, after four plies)",
+          (status_after("lines-of-action", line[:-5]), status_after("lines-of-action", line)), ("ongoing", "draw"))
+    both = LOA_BOTH_CONNECTED.split()
+    check("lines-of-action: a move joining both sides' pieces at once (x captures o's last straggler) wins for the mover",
+          (status_after("lines-of-action", " ".join(both[:-1])), status_after("lines-of-action", " ".join(both))),
+          ("ongoing", "win:first"))
+    import pyspiel
+
+    short = pyspiel.load_game("lines_of_action", {"max_game_length": len(both)})
+    state = short.new_initial_state()
+    for m in both:
+        state.apply_action(next(a for a in state.legal_actions() if eng.name(state, a) == m))
+    check("lines-of-action: the last ply of max_game_length (1000 by default) draws, even a winning one",
+          (eng.game.get_parameters()["max_game_length"], state.returns()), (1000, [0.0, 0.0]))
+
+
+# Found in seeded random games: x's 88th move, b4e7, joins x (e7 f8) while capturing all but o's g7.
+LOA_BOTH_CONNECTED = """g1a1 a7c7 a1b2 a4c6 f1h3 a2c4 d8f6 c7e7 d1d2 e7e4 c8e6 h5f5 g8c8 h2f4 d2d3 c4a2 d3f1 f5h5
+f6h4 a5c3 f8h6 h5g4 b8a7 a6c8 c1f4 c3e1 e6g8 g4h5 e8e5 c8e6 h4e4 e6b6 f4f2 e1b1 e5g7 b6e6 g7g5 h7e4 f2g3 c6d7 g3f4
+d7c6 a7b7 b1d1 b7c7 a3a5 b2a3 d1b1 g5h4 h5f5 f4h2 e4c4 f1h1 c6f6 h6g7 c4c6 h4g3 e6h6 h3f5 b1b2 g7g4 f6d4 h1g1 h6h4
+h2e2 a5a8 g1g5 b2b3 g8d5 c6b5 f5b5 d4g4 c7b6 a2b1 d5b7 b3e3 e2f2 b1b5 b7a6 h4h3 b6c7 g4h4 f2g2 e3g5 g2f2 h3h5 c7d8
+h5e5 g3e3 b5b4 e3g3 b4d4 a3c3 g5d8 c3b4 a8b7 b4c5 h4f4 g3f3 f4h4 a6a7 d4d6 c5c4 d6c5 c4b3 e5g5 f2h4 d8c7 h4h3 c5b4
+f3f2 c7f7 h3g4 b4d4 b3a3 b7e7 f2f4 f7g6 f4e5 g6f6 g4h3 f6g6 a7c7 g6f6 h3g4 d4b4 g4f5 g5h6 a3a2 e7g7 f5e6 h6f8 e5f5
+f8f5 c7b6 g7h7 a2a1 f6h8 b6d6 f5f4 d6d7 h8g8 e6g8 b4a5 d7e8 f4f3 e8e7 h7g6 a1a3 g6f7 e7e6 f3f5 a3b4 f5e4 g8h8 e4g4
+e6d6 g4g5 d6c7 g5h6 h8g7 h6g6 c7d6 a5b5 d6d5 f7d7 d5d7 b5d7 b4a4 d7e6 a4b4 e6e7 g7f8 g6g7 b4e7"""
+
+
+# --------------------------------------------------------------------------------------------
+# tapatan: tapatan.py against a second implementation written apart from it
+
+
+class TapatanBits:
+    """Tapatan once more from its rules (tapatan.py's docstring), sharing no code with tapatan.py:
+    point (x, y) is bit 3y + x of a mask per side; lines and steps are worked out from coordinates.
+    A node is (white's mask, black's mask, side to move 0/1, placements made, positions so far)."""
+
+    oracle = "bit masks"
+
+    def __init__(self):
+        points = [(x, y) for y in range(3) for x in range(3)]
+        bit = lambda x, y: 1 << (3 * y + x)
+        self.points = [bit(x, y) for x, y in points]
+        self.names = {bit(x, y): "abc"[x] + str(y + 1) for x, y in points}
+        self.lines = [sum(bit(x, k) for x in range(3)) for k in range(3)] + [sum(bit(k, y) for y in range(3)) for k in range(3)]
+        self.lines += [bit(0, 0) | bit(1, 1) | bit(2, 2), bit(0, 2) | bit(1, 1) | bit(2, 0)]
+        self.steps = {}
+        for x, y in points:
+            for u, v in points:
+                d = (abs(x - u), abs(y - v))
+                if d in ((0, 1), (1, 0)) or (d == (1, 1) and (1, 1) in ((x, y), (u, v))):
+                    self.steps.setdefault(bit(x, y), []).append(bit(u, v))
+
+    def root(self, fen=None):
+        return (0, 0, 0, 0, ((0, 0, 0),))
+
+    def _moves(self, node):
+        men, turn, placed = node[:2], node[2], node[3]
+        busy = men[0] | men[1]
+        if placed < 6:
+            return [(self.names[p], (p,)) for p in self.points if not busy & p]
+        return [(self.names[p] + self.names[q], (p, q)) for p in self.points if men[turn] & p for q in self.steps[p] if not busy & q]
+
+    def status(self, node):
+        white, black, turn, _, seen = node
+        last = (white, black)[1 - turn]
+        if any(line & last == line for line in self.lines):
+            return "win:first" if turn == 1 else "win:second"
+        if not self._moves(node):
+            return "win:second" if turn == 0 else "win:first"
+        if seen.count((white, black, turn)) >= 3:
+            return "draw"
+        return "ongoing"
+
+    def legal(self, node):
+        return self._moves(node) if self.status(node) == "ongoing" else []
+
+    def apply(self, node, move):
+        men, turn, placed, seen = [node[0], node[1]], node[2], node[3], node[4]
+        if len(move) == 1:
+            men[turn] |= move[0]
+            placed += 1
+        else:
+            men[turn] = men[turn] & ~move[0] | move[1]
+        return (men[0], men[1], 1 - turn, placed, seen + ((men[0], men[1], 1 - turn),))
+
+
+def tapatan_ends(eng, depth):
+    """For each ply up to depth, how many games end there: (first player's wins, second's, draws)."""
+    ends = [[0, 0, 0] for _ in range(depth + 1)]
+
+    def walk(node, ply):
+        st = eng.status(node)
+        if st != "ongoing":
+            ends[ply][("win:first", "win:second", "draw").index(st)] += 1
+            return
+        if ply < depth:
+            for _, m in eng.legal(node):
+                walk(eng.apply(node, m), ply + 1)
+
+    walk(eng.root(), 0)
+    return [tuple(e) for e in ends]
+
+
+def tapatan(quick):
+    ref, bits = engine("tapatan"), TapatanBits()
+    check("tapatan: placing first (a point), white first", moves_after("tapatan", ""), sorted(p + r for r in "123" for p in "abc"))
+    place = "b2 a1 c1 a3 a2 c3"  # all placed: white b2 c1 a2, black a1 a3 c3; b1 c2 b3 empty
+    check("tapatan: after six placements a man steps along a line (a2 has no diagonal, c1's only one is to b2)",
+          moves_after("tapatan", place), ["b2b1", "b2b3", "b2c2", "c1b1", "c1c2"])
+    check("tapatan: three on a line while placing wins (a1 b2 c3)", status_after("tapatan", "a1 a2 b2 b1 c3"), "win:first")
+    check("tapatan: ... for the second player too (file b)", status_after("tapatan", "a1 b1 a2 b2 c3 b3"), "win:second")
+    check("tapatan: three on a line by a step wins (rank 2)", status_after("tapatan", place + " c1c2"), "win:first")
+    check("tapatan: ... the second player's (a1 b2 c3 by a3b2)", status_after("tapatan", place + " b2b3 a3b2"), "win:second")
+    check("tapatan: corners step diagonally only to b2 (white a1 c1 a3, black b1 b2 c3)",
+          moves_after("tapatan", "a1 b2 c1 b1 a3 c3"), ["a1a2", "a3a2", "a3b3", "c1c2"])
+    cycle = place + " c1b1 c3c2 b1c1 c2c3 c1b1 c3c2 b1c1 c2c3"
+    check("tapatan: the position after placing, seen a third time, draws",
+          (status_after("tapatan", cycle.rsplit(" ", 1)[0]), status_after("tapatan", cycle)), ("ongoing", "draw"))
+    # Exhaustively: of the 1680 boards of three men each, 1372 have no line, and on none of them is
+    # the side to move without a step: the no-move rule never decides a game of tapatan.
+    import itertools
+
+    free = blocked = 0
+    for white in itertools.combinations(range(9), 3):
+        for black in itertools.combinations([i for i in range(9) if i not in white], 3):
+            w, b = sum(1 << i for i in white), sum(1 << i for i in black)
+            if any(line & w == line or line & b == line for line in bits.lines):
+                continue
+            free += 1
+            blocked += sum(1 for turn in (0, 1) if not bits._moves((w, b, turn, 6, ())))
+    check("tapatan: 1372 boards of 3 + 3 men without a line, on none of them a side without a step", (free, blocked), (1372, 0))
+    depth = 7 if quick else 8
+    for eng in (ref, bits):
+        start = time.time()
+        got = [perft(eng, eng.root(), d) for d in range(1, depth + 1)]
+        check(f"tapatan: perft 1..{depth} by {eng.oracle} ({time.time() - start:.1f} s)", got, TAPATAN_PERFT[:depth])
+    depth = 7 if quick else 9
+    for eng in (ref, bits):
+        check(f"tapatan: games ending at each ply to {depth} (first's wins, second's, draws), by {eng.oracle}",
+              tapatan_ends(eng, depth), TAPATAN_ENDS[: depth + 1])
+    cross("tapatan", 40 if quick else 200, 300, engines=(ref, bits))
+
+
+# Counts both implementations give (README.md, "tapatan").
+TAPATAN_PERFT = [9, 72, 504, 3024, 15120, 54720, 199296, 705312, 2567232, 9503136]
+TAPATAN_ENDS = [(0, 0, 0)] * 5 + [(1440, 0, 0), (0, 5328, 0), (20160, 0, 0), (0, 68688, 0), (230400, 0, 0)]
+
+
+# --------------------------------------------------------------------------------------------
 # counts with published or independently derived values
 
 
 def known_counts(quick):
+    fsf_tests = "Fairy-Stockfish tests/perft.sh"
     cases = [
+        # (game, oracle, depth, count, source[, FEN[, in the quick run too]]); by default a count
+        # deeper than 6 runs in the full selftest only.
         ("tic-tac-toe", None, 9, 127872, "derived: 255168 games, 127872 of them last 9 plies"),
         ("connect-four", None, 6, 117649, "7^6: no game ends before ply 7"),
         ("connect-four", None, 7, 823536, "7^7 - 7: a file holds six pieces"),
@@ -232,14 +830,44 @@ def known_counts(quick):
         ("breakthrough", "open_spiel", 4, 256036, "Fairy-Stockfish tests/perft.sh"),
         ("crazyhouse", None, 3, 8902, "equal to chess until a capture can be dropped"),
         ("hex", None, 2, 121 * 120, "121 * 120"),
+        ("antichess", "fairy-stockfish", 3, 8067, "python-chess's too"),
+        ("antichess", "python-chess", 4, 153299, fsf_tests),
+        ("atomic", "fairy-stockfish", 3, 8902, "equal to chess until a capture can explode a king"),
+        ("atomic", "python-chess", 4, 197326, fsf_tests),
+        ("atomic", "fairy-stockfish", 2, 148, fsf_tests, "r4b1r/2kb1N2/p2Bpnp1/8/2Pp3p/1P1PPP2/P5PP/R3K2R b KQ - 0 1"),
+        ("atomic", "python-chess", 2, 148, fsf_tests, "r4b1r/2kb1N2/p2Bpnp1/8/2Pp3p/1P1PPP2/P5PP/R3K2R b KQ - 0 1"),
+        ("atomic", "python-chess", 4, 714499, fsf_tests, "rn1qkb1r/p5pp/2p5/3p4/N3P3/5P2/PPP4P/R1BQK3 w Qkq - 0 1", False),
+        ("three-check", "fairy-stockfish", 3, 8902, "equal to chess: three checks take five plies at least"),
+        ("three-check", "python-chess", 4, 197281, "equal to chess (the same)"),
+        ("three-check", "fairy-stockfish", 3, 12407, fsf_tests, "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1+3 1 39"),
+        ("three-check", "python-chess", 3, 12407, fsf_tests, "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1+3 1 39"),
+        ("three-check", "python-chess", 3, 12407, fsf_tests, "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1 39 +2+0"),
+        ("duck-chess", None, 1, 640, "20 moves x 32 empty squares for the duck"),
+        ("duck-chess", None, 2, 379440, "Fairy-Stockfish only (no second source)", None, False),
+        ("isolation", None, 1, 225, "5 steps x 45 squares to remove"),
+        ("seirawan", None, 2, 784, "28 x 28: no first move changes the other side's 28"),
+        ("seirawan", None, 4, 782599, fsf_tests, None, False),
+        ("clobber", "open_spiel", 4, 2630382, "Fairy-Stockfish agrees to depth 3 (below)", None, True),
+        ("clobber", "fairy-stockfish", 2, 2116, "open_spiel's"),
+        ("clobber", "fairy-stockfish", 3, 80063, "open_spiel's", None, False),
+        ("russian-draughts", None, 4, 1469, "equal to English draughts until a man can capture backwards"),
+        ("russian-draughts", None, 5, 7482, "pydraughts only (Brazilian's 7473, with its majority rule, is near)", None, False),
+        ("turkish-draughts", None, 3, 708, "pydraughts only"),
+        ("y", None, 2, 190 * 189, "190 * 189"),
+        ("y", None, 3, 190 * 189 * 188, "190 * 189 * 188: no win before ply 19", None, False),
+        ("lines-of-action", None, 4, 1563208, "the independent generator's (README.md)", None, True),
     ]
-    for game, oracle, depth, want, source in cases:
-        if quick and depth > 6:
+    for case in cases:
+        game, oracle, depth, want, source = case[:5]
+        fen = case[5] if len(case) > 5 else None
+        in_quick = case[6] if len(case) > 6 else depth <= 6
+        if quick and not in_quick:
             continue
         eng = engine(game, oracle)
         start = time.time()
-        got = perft(eng, eng.root(), depth)
-        check(f"{game} perft {depth} by {eng.oracle} = {want} ({source}; {time.time() - start:.1f} s)", got, want)
+        got = perft(eng, eng.root(fen), depth)
+        where = f" of {fen}" if fen else ""
+        check(f"{game} perft {depth}{where} by {eng.oracle} = {want} ({source}; {time.time() - start:.1f} s)", got, want)
     eng = engine("crazyhouse")
     got = perft(eng, eng.root("2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1"), 2)
     check("crazyhouse perft 2 of 2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w = 75353 (Fairy-Stockfish tests/perft.sh)", got, 75353)
@@ -249,10 +877,14 @@ def known_counts(quick):
 # the oracles of a game against one another
 
 
-def cross(game, games, plies, seed=1):
-    """Random games: at every ply both oracles list the same moves and the same status."""
-    names = list(GAMES[game])
-    a, b = engine(game, names[0]), engine(game, names[1])
+def cross(game, games, plies, seed=1, engines=None):
+    """Random games: at every ply both oracles (GAMES' first two, or the engines given) list the same
+    moves and the same status."""
+    if engines:
+        a, b = engines
+    else:
+        names = list(GAMES[game])
+        a, b = engine(game, names[0]), engine(game, names[1])
     rng = random.Random(seed)
     diffs = []
     count = 0
@@ -312,6 +944,31 @@ def crazyhouse_cross(games, plies, seed=1):
     check(f"crazyhouse: Fairy-Stockfish and open_spiel count alike ({games} random games, {count} positions)", diffs, [])
 
 
+def draughts_random(game, games, plies, seed=1):
+    """Random games: no two legal moves share a name, and where pydraughts itself sees a winner it is
+    the side Arbiter's rule names."""
+    eng = engine(game)
+    rng = random.Random(seed)
+    bad = []
+    count = 0
+    for _ in range(games):
+        board = eng.root()
+        for _ in range(plies):
+            legal = eng.legal(board)
+            names = [n for n, _ in legal]
+            status = eng.status(board)
+            count += 1
+            if len(set(names)) != len(names):
+                bad.append((board.fen, "repeated names", sorted(names)))
+            winner = board.winner()  # pydraughts: 2 white, 1 black, 0 a draw, None going on
+            if winner in (1, 2) and status != ("win:first" if winner == 2 else "win:second"):
+                bad.append((board.fen, winner, status))
+            if not legal:
+                break
+            board = eng.apply(board, rng.choice(legal)[1])
+    check(f"{game}: moves named one to one, and pydraughts' own winners agree ({games} random games, {count} positions)", bad, [])
+
+
 def main(args):
     quick = "--quick" in args
     start = time.time()
@@ -326,6 +983,19 @@ def main(args):
         lambda: cross("breakthrough", 3 if quick else 8, 200),
         lambda: cross("draughts", 3 if quick else 8, 150),
         lambda: crazyhouse_cross(2 if quick else 5, 60),
+        chess_variants,
+        fsf_rules,
+        clobber_mapping,
+        draughts_variants,
+        lambda: y_geometry(quick),
+        lambda: lines_of_action(quick),
+        lambda: tapatan(quick),
+        lambda: cross("antichess", 3 if quick else 10, 300),
+        lambda: cross("atomic", 2 if quick else 8, 150 if quick else 300),
+        lambda: cross("three-check", 3 if quick else 10, 300),
+        lambda: cross("clobber", 4 if quick else 20, 60),
+        lambda: draughts_random("russian-draughts", 2 if quick else 8, 150),
+        lambda: draughts_random("turkish-draughts", 2 if quick else 8, 150),
     ]
     for section in sections:
         try:
