@@ -306,7 +306,8 @@ def fsf_rules():
     check("isolation: a piece steps like a king onto empty squares only (a1 removed)",
           sorted({m.split(",")[0] for m in third}), ["b1a2", "b1b2", "b1c1", "b1c2"])
     check("isolation: the square just left may be removed", "b1c1,c1b1" in third, True)
-    fen = engine("isolation").sf.get_fen("isolation", engine("isolation").sf.start_fen("isolation"), (line + " b1c1,c1b1").split())
+    sf = engine("isolation").sf
+    fen = sf.get_fen("isolation", sf.start_fen("isolation"), (line + " b1c1,c1b1").split())
     check("isolation: removed squares are * in the FEN", fen, "4p*/6/6/6/6/6/6/**P3 b - - 3 2")
     check("isolation: a piece never steps onto the other",
           sorted({m.split(",")[0] for m in after("isolation", "6/6/6/6/6/6/2p3/2P3 w - - 0 1")[1]}),
