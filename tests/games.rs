@@ -408,6 +408,10 @@ fn every_width_generates_the_same_new_moves() {
         ("crazyhouse", 3),
         ("connect-four", 5),
         ("breakthrough", 3),
+        ("antichess", 3),
+        ("clobber", 3),
+        ("duck-chess", 2),
+        ("isolation", 2),
     ] {
         let rules = common::rules(&format!("rulesets/{name}.rules"), &[]);
         let counts: Vec<u64> = [Width::Small, Width::Medium, Width::Large]
@@ -433,6 +437,10 @@ fn make_and_unmake_restore_everything_in_the_new_games() {
         "breakthrough",
         "hex",
         "tic-tac-toe",
+        "antichess",
+        "clobber",
+        "duck-chess",
+        "isolation",
     ] {
         let e = common::bundled(name);
         for _ in 0..20 {

@@ -151,3 +151,40 @@ fn crazyhouse_agrees_with_fairy_stockfish() {
 fn hex_agrees_with_open_spiel() {
     agree("hex", 8, 121);
 }
+
+// The third family: turns of several parts, counts, obligations.
+
+#[test]
+fn antichess_agrees_with_fairy_stockfish() {
+    agree("antichess", 12, 80);
+}
+
+#[test]
+fn three_check_agrees_with_fairy_stockfish() {
+    agree("three-check", 12, 80);
+}
+
+#[test]
+fn duck_chess_agrees_with_fairy_stockfish() {
+    agree("duck-chess", 6, 60);
+}
+
+#[test]
+fn isolation_agrees_with_fairy_stockfish() {
+    agree("isolation", 10, 48);
+}
+
+#[test]
+fn clobber_agrees_with_fairy_stockfish() {
+    agree("clobber", 20, 60);
+}
+
+#[test]
+fn atomic_agrees_with_fairy_stockfish() {
+    agree("atomic", 16, 100);
+}
+
+#[test]
+fn seirawan_agrees_with_fairy_stockfish() {
+    agree("seirawan", 12, 80);
+}

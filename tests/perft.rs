@@ -93,3 +93,41 @@ fn crazyhouse_perft_matches_published_counts_and_the_oracles() {
 fn hex_perft_matches_the_oracles() {
     run("hex");
 }
+
+#[test]
+fn antichess_perft_matches_fairy_stockfish() {
+    // `must capture` without jumps: the obligation filters every list, plain moves included.
+    run("antichess");
+}
+
+#[test]
+fn clobber_perft_matches_fairy_stockfish() {
+    run("clobber");
+}
+
+#[test]
+fn duck_chess_perft_matches_fairy_stockfish() {
+    // Turns of two parts: the move, then the duck.
+    run("duck-chess");
+}
+
+#[test]
+fn isolation_perft_matches_fairy_stockfish() {
+    run("isolation");
+}
+
+#[test]
+fn atomic_perft_matches_fairy_stockfish_and_python_chess() {
+    run("atomic");
+}
+
+#[test]
+fn three_check_perft_matches_fairy_stockfish_and_python_chess() {
+    run("three-check");
+}
+
+#[test]
+fn seirawan_perft_matches_fairy_stockfish() {
+    // Gating: a turn's later part, a drop on the square the move left.
+    run("seirawan");
+}

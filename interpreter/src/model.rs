@@ -321,6 +321,10 @@ pub struct Kind {
     /// promotes from.
     pub plus: bool,
     pub royal: bool,
+    /// Belongs to no player: never moves by itself, is never captured, and blocks every line; a
+    /// turn's later part puts it on the board (a duck, a hole). Its FEN letter is the same for
+    /// everyone (`*`).
+    pub neutral: bool,
     /// Written without its letter in SAN (the chess pawn).
     pub unlettered: bool,
     /// What the board draws, per side (defaults to the FEN letters).
@@ -356,6 +360,45 @@ pub enum Verdict {
     },
     /// The game ends without a result.
     NoResult,
+}
+
+/// A later part of a turn: after the move of a piece, a choice the mover makes (`then ...`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    pub action: PartAction,
+    /// `may`: the mover may leave it out.
+    pub optional: bool,
+    /// The part is there only when this holds after the turn so far.
+    pub condition: Option<PartCondition>,
+    /// Only onto (or from) these squares, per side.
+    pub within: Option<BySide<SquareSet>>,
+    /// Only squares a slide along these directions from the moved piece's landing square reaches.
+    pub along: Option<Vec<(i32, i32)>>,
+    pub cite: Option<String>,
+    /// The part as written, for explanations.
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PartAction {
+    /// A piece of this kind (neutral, or the mover's own) onto an empty square; `moving`: the one
+    /// on the board leaves its square.
+    Place { kind: KindId, moving: bool },
+    /// An enemy piece leaves the board; `row_safe`: except pieces standing in a row of that many
+    /// along those directions, unless every enemy piece does.
+    Remove { row_safe: Option<(u32, Vec<(i32, i32)>)> },
+    /// A piece of one of these kinds from the mover's hand onto a square the move left empty
+    /// (gating); `unmoved`: only where the piece that left it had not moved before.
+    Gate { kinds: Vec<KindId>, unmoved: bool },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PartCondition {
+    /// The turn so far made a row of at least `n` of the mover's pieces along one of the
+    /// directions, through the square the piece landed on.
+    MadeRow { n: u32, dirs: Vec<(i32, i32)> },
+    /// The turn's move captured.
+    Captured,
 }
 
 /// Which earlier positions a move may not recreate.
@@ -420,7 +463,110 @@ pub enum Condition {
     CannotWin(Contender),
     /// A piece of the mover's of this kind stands in the mover's zone.
     KindIn(KindId, BySide<SquareSet>),
+    /// A count of one player compared with a number.
+    Compare {
+        count: CountOf,
+        whose: Whom,
+        op: Cmp,
+        value: i64,
+    },
 }
+
+/// What a comparison counts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CountOf {
+    /// A declared count (an index into [`Rules::counts`]).
+    Declared(usize),
+    /// The player's pieces on the board (of a kind; in the player's part of a zone).
+    Pieces {
+        kind: Option<KindId>,
+        zone: Option<BySide<SquareSet>>,
+    },
+}
+
+/// Whose count a comparison reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Whom {
+    /// The player who made the last move.
+    Mover,
+    /// The player to move.
+    ToMove,
+    /// This player.
+    Player(Side),
+}
+
+impl Whom {
+    /// The player meant, when `stm` is to move.
+    pub fn side(self, stm: Side) -> Side {
+        match self {
+            Whom::Mover => stm.other(),
+            Whom::ToMove => stm,
+            Whom::Player(s) => s,
+        }
+    }
+}
+
+/// A comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Ge,
+    Le,
+    Gt,
+    Lt,
+}
+
+impl Cmp {
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Ge => a >= b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Lt => a < b,
+        }
+    }
+    /// As written in a rule.
+    pub fn text(self) -> &'static str {
+        match self {
+            Cmp::Eq => "is",
+            Cmp::Ne => "is not",
+            Cmp::Ge => ">=",
+            Cmp::Le => "<=",
+            Cmp::Gt => ">",
+            Cmp::Lt => "<",
+        }
+    }
+}
+
+/// `count NAME = START, plus N for each EVENT`: a number each player has, kept in the position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tally {
+    pub name: String,
+    pub start: i64,
+    /// Each change: the amount (negative for `less`) per event.
+    pub changes: Vec<(i64, TallyEvent)>,
+    pub cite: Option<String>,
+}
+
+/// What changes a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TallyEvent {
+    /// The player's turn left the other player in check.
+    CheckGiven,
+    /// Each piece (of this kind) the player's turn captured.
+    Captured(Option<KindId>),
+    /// Each turn the player made.
+    Turn,
+}
+
+/// The most counts a ruleset may declare.
+pub const MAX_TALLIES: usize = 4;
+/// The bounds of a count's value.
+pub const TALLY_MIN: i64 = -10_000;
+pub const TALLY_MAX: i64 = 10_000;
 
 /// Whose win a [`Condition::CannotWin`] rules out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -483,6 +629,17 @@ pub struct ChaseRule {
     pub cite: Option<String>,
 }
 
+/// `captures explode[, sparing KINDS]`: a capture also removes the capturing piece and every piece
+/// next to the square it lands on, except the kinds spared. Under `forbid royal attacked`, a royal
+/// is attacked only by a capture that would not blow up the attacker's own royal (so a royal next
+/// to the enemy's is never attacked), a move may not blow up the mover's own royal, and a move
+/// that blows up every enemy royal is legal whatever it leaves attacked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explosion {
+    pub sparing: Vec<KindId>,
+    pub cite: Option<String>,
+}
+
 /// `must capture`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MustCapture {
@@ -526,6 +683,8 @@ pub struct Rules {
     pub hand: Option<Hand>,
     /// `must capture [the most]`.
     pub must_capture: Option<MustCapture>,
+    /// `captures explode`.
+    pub explosion: Option<Explosion>,
     /// `after each move capture chains without liberties`, with its citation.
     pub chain_capture: Option<Option<String>>,
     /// `forbid suicide`, with its citation.
@@ -534,6 +693,10 @@ pub struct Rules {
     pub repetition_forbidden: Option<(RepetitionRule, Option<String>)>,
     /// `chase { ... }`: what `one side chasing throughout` counts as a chase.
     pub chase: Option<ChaseRule>,
+    /// `turn { move  then ... }`: the later parts of every turn (none: a turn is one move).
+    pub turn: Vec<Part>,
+    /// `count ...`: numbers each player has, kept in the position.
+    pub counts: Vec<Tally>,
     pub end_rules: Vec<EndRule>,
     pub setup: String,
     /// Parameter values in force, for display.
@@ -557,12 +720,31 @@ impl Rules {
     }
     pub fn kind_by_letter(&self, c: char) -> Option<(KindId, Side)> {
         let up = c.to_ascii_uppercase();
-        let k = self.kinds.iter().position(|k| k.letter == up && !k.plus)?;
+        let k = self.kinds.iter().position(|k| k.letter == up && !k.plus && !k.neutral)?;
         Some((KindId(k as u8), if c.is_ascii_uppercase() { Side::FIRST } else { Side::SECOND }))
     }
     pub fn letter(&self, kind: KindId, side: Side) -> char {
         let l = self.kinds[kind.0 as usize].letter;
         if side == Side::FIRST { l } else { l.to_ascii_lowercase() }
+    }
+    /// Do the players keep hands: do captures go to hand, or does any piece come from one (a
+    /// drop, a turn's part that drops on the square a move left)? FEN then writes the hands.
+    pub fn keeps_hands(&self) -> bool {
+        self.hand.is_some()
+            || self.kinds.iter().any(|k| k.forms.iter().any(|f| f.primitive == Primitive::Drop))
+            || self.turn.iter().any(|p| matches!(p.action, PartAction::Gate { .. }))
+    }
+    /// The squares a turn's drop on the square a move left may use, per side (its `within`).
+    pub fn gate_zone(&self) -> Option<&BySide<SquareSet>> {
+        self.turn.iter().find_map(|p| match p.action {
+            PartAction::Gate { .. } => p.within.as_ref(),
+            _ => None,
+        })
+    }
+    /// The neutral kind written with this letter (the same for everyone).
+    pub fn neutral_by_letter(&self, c: char) -> Option<KindId> {
+        let up = c.to_ascii_uppercase();
+        self.kinds.iter().position(|k| k.neutral && k.letter == up).map(|k| KindId(k as u8))
     }
     /// The kind written `+` and this letter, and its side.
     pub fn kind_by_plus_letter(&self, c: char) -> Option<(KindId, Side)> {

@@ -12,6 +12,7 @@ pub(super) fn resolve_ends(
     has_check: bool,
     has_pass: bool,
     has_chase: bool,
+    tallies: &[Tally],
 ) -> Vec<EndRule> {
     let mut out = Vec::new();
     // By name, so many end rules cost no more than their number.
@@ -34,7 +35,11 @@ pub(super) fn resolve_ends(
             let mut conditions = Vec::new();
             let mut ok = true;
             for c in &r.conditions {
-                match condition(cx, c, kinds, has_check, has_pass) {
+                let resolved = match c {
+                    ast::Condition::Compare { .. } => super::counts::compare(cx, c, tallies),
+                    _ => condition(cx, c, kinds, has_check, has_pass),
+                };
+                match resolved {
                     Some(c) => conditions.push(c),
                     None => ok = false,
                 }
@@ -339,5 +344,6 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, h
             Condition::CheckingThroughout
         }
         ast::Condition::ChasingThroughout(_) => Condition::ChasingThroughout,
+        ast::Condition::Compare { .. } => unreachable!("comparisons are resolved by `counts::compare`"),
     })
 }

@@ -6,10 +6,12 @@
 mod board;
 mod chase;
 mod clocks;
+mod counts;
 mod ends;
 mod handicap;
 mod load;
 mod pieces;
+mod turn;
 
 use std::collections::HashMap;
 
@@ -17,6 +19,7 @@ use crate::diag::{Diagnostic, Diagnostics, Sources, Span, codes, suggest};
 use crate::model::*;
 use crate::syntax::ast;
 
+pub use board::builtin_direction;
 pub use load::{Checked, check_file, check_source};
 
 /// A parameter's value after `--param` overrides.
@@ -448,6 +451,7 @@ fn resolve(
     let mut swap = None;
     let mut hand = None;
     let mut must_capture: Option<MustCapture> = None;
+    let mut explosion: Option<Explosion> = None;
     let mut must_span: Option<Span> = None;
     // `allow pass` / `allow swap` as first stated, to report a second one.
     let mut allowed: Vec<(String, Span)> = Vec::new();
@@ -661,6 +665,28 @@ fn resolve(
                 cite: cite(&h.cite),
             });
         }
+        if let ast::Item::Explode(e) = it {
+            if explosion.is_some() {
+                cx.diags
+                    .push(Diagnostic::warning(codes::REDUNDANT, e.span, "`captures explode` is stated twice"));
+            }
+            let sparing: Vec<KindId> = e.sparing.iter().filter_map(|k| cx.kind(k)).collect();
+            if !kinds
+                .iter()
+                .any(|k| k.forms.iter().any(|f| f.captures() || f.target == Target::EnPassant))
+            {
+                cx.error(
+                    codes::CONTRADICTION,
+                    e.span,
+                    "captures explode, but no piece ever lands on a piece it captures",
+                )
+                .label = "never happens".into();
+            }
+            explosion = Some(Explosion {
+                sparing,
+                cite: cite(&e.cite),
+            });
+        }
         if let ast::Item::Must(m) = it {
             if let Some(first) = must_span {
                 cx.diags.push(
@@ -790,9 +816,11 @@ fn resolve(
         }
         _ => None,
     };
+    let turn = turn::resolve_turn(&mut cx, items, &kinds);
     let has_check = royal_safety.is_some() || royals_facing.is_some();
     let chase = chase::resolve_chase(&mut cx, items, has_check);
-    let end_rules = ends::resolve_ends(&mut cx, items, &kinds, has_check, has_pass, chase.is_some());
+    let counts = counts::resolve_counts(&mut cx, items, has_check);
+    let end_rules = ends::resolve_ends(&mut cx, items, &kinds, has_check, has_pass, chase.is_some(), &counts);
 
     // Setup.
     let setups: Vec<&ast::Setup> = items
@@ -821,6 +849,11 @@ fn resolve(
             ),
             ast::Item::Direction(d) if !cx.used.contains(&format!("direction {}", d.name.name)) => cx.diags.push(
                 Diagnostic::warning(codes::UNUSED, d.name.span, format!("direction `{}` is never used", d.name.name)).label("defined here"),
+            ),
+            ast::Item::Count(c) if !cx.used.contains(&format!("count {}", c.name.name)) => cx.diags.push(
+                Diagnostic::warning(codes::UNUSED, c.name.span, format!("count `{}` is never used", c.name.name))
+                    .label("defined here")
+                    .help("compare it in an end rule: `NAME of mover is N -> mover wins`"),
             ),
             _ => {}
         }
@@ -863,10 +896,13 @@ fn resolve(
         swap,
         hand,
         must_capture,
+        explosion,
         chain_capture,
         suicide_forbidden,
         repetition_forbidden,
         chase,
+        turn,
+        counts,
         params,
         cite_prefix,
         notation,
@@ -890,7 +926,12 @@ fn resolve(
                 .kinds
                 .iter()
                 .any(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&id)))
-                || k.forms.iter().any(|f| matches!(f.primitive, Primitive::Place | Primitive::Drop));
+                || k.forms.iter().any(|f| matches!(f.primitive, Primitive::Place | Primitive::Drop))
+                || rules.turn.iter().any(|p| match &p.action {
+                    PartAction::Place { kind, .. } => *kind == id,
+                    PartAction::Gate { kinds, .. } => kinds.contains(&id),
+                    PartAction::Remove { .. } => false,
+                });
             if !on_board
                 && !promoted
                 && let Some(span) = items.iter().find_map(|it| match it {

@@ -25,7 +25,7 @@ pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
         let body = p.letter.value.strip_prefix('+').unwrap_or(&p.letter.value);
         let mut chars = body.chars();
         match (chars.next(), chars.next()) {
-            (Some(c), None) if c.is_ascii_alphabetic() => {
+            (Some(c), None) if c.is_ascii_alphabetic() || (c == '*' && p.neutral.is_some() && body.len() == p.letter.value.len()) => {
                 let written = format!(
                     "{}{}",
                     if body.len() < p.letter.value.len() { "+" } else { "" },
@@ -43,7 +43,11 @@ pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
                 cx.error(
                     codes::TYPE,
                     p.letter.span,
-                    "a piece's letter must be one ASCII letter (its FEN letter), or `+` and a letter for a promoted kind",
+                    if p.neutral.is_some() {
+                        "a neutral piece's letter must be one ASCII letter or `*` (its FEN letter, the same for everyone)"
+                    } else {
+                        "a piece's letter must be one ASCII letter (its FEN letter), or `+` and a letter for a promoted kind"
+                    },
                 )
                 .label = "not one letter".into();
             }
@@ -110,7 +114,37 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
             format!("a piece may have at most {MAX_FORMS_PER_KIND} movement clauses"),
         );
     }
-    if p.forms.is_empty() && p.castles.is_empty() {
+    if let Some(span) = p.neutral {
+        // A neutral piece belongs to no one: nobody moves it by its clauses, and it is nobody's royal.
+        let first = p
+            .forms
+            .first()
+            .map(|f| f.span)
+            .or(p.promotions.first().map(|pr| pr.span))
+            .or(p.castles.first().map(|c| c.span));
+        if let Some(at) = first {
+            let d = Diagnostic::error(
+                codes::CONTRADICTION,
+                at,
+                format!(
+                    "`{}` is neutral: it belongs to no player, so no player moves it by a clause of its own",
+                    p.name.name
+                ),
+            )
+            .label("a clause of a neutral piece")
+            .with(span, "neutral")
+            .help("a later part of a turn puts it on the board: `turn { move  then place ... on empty, moving it }`");
+            cx.diags.push(d);
+        }
+        if p.royal {
+            cx.error(
+                codes::CONTRADICTION,
+                span,
+                "a neutral piece belongs to no player, so it cannot be royal",
+            )
+            .label = "neutral and royal".into();
+        }
+    } else if p.forms.is_empty() && p.castles.is_empty() {
         cx.diags.push(
             Diagnostic::warning(codes::REDUNDANT, p.name.span, format!("piece `{}` has no way to move", p.name.name)).label("never moves"),
         );
@@ -196,6 +230,7 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
         letter,
         plus,
         royal: p.royal,
+        neutral: p.neutral.is_some(),
         unlettered: p.unlettered,
         glyphs,
         written: match &p.written {

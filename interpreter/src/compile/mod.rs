@@ -77,6 +77,22 @@ pub enum CCond<B> {
     Connects([B; 2], [B; 2]),
     NeitherCanMove,
     KindIn(KindId, [B; 2]),
+    /// A count of one player compared with a number.
+    Compare {
+        count: CCount<B>,
+        whose: Whom,
+        op: Cmp,
+        value: i64,
+    },
+}
+
+/// What a compiled comparison counts.
+#[derive(Clone, Debug)]
+pub enum CCount<B> {
+    /// A declared count: an index into [`Tables::tallies`].
+    Declared(usize),
+    /// The player's pieces (of a kind), within the player's part of a zone (all squares if none).
+    Pieces { kind: Option<KindId>, zone: [B; 2] },
 }
 
 /// A compiled end rule: its conditions, and whether it ends the game by itself (not only claimable).
@@ -172,6 +188,34 @@ fn shifts_of<B: Bits>(how: &Gen<B>, from: B) -> Vec<Shift<B>> {
         return Vec::new();
     }
     parts
+}
+
+/// A later part of the turn (see [`crate::model::Part`]), compiled: zones as bitboards per side,
+/// directions as ray indices per side.
+#[derive(Clone, Debug)]
+pub struct CPart<B> {
+    pub action: PartAction,
+    pub optional: bool,
+    pub condition: Option<CPartCond>,
+    /// The squares it may act on, per side (all where unrestricted).
+    pub within: [B; 2],
+    /// Per side: the ray directions along which it reaches from the moved piece's landing square
+    /// (none: any square).
+    pub along: [Vec<u8>; 2],
+    /// Per side: the rows (a ray direction and its reverse) that spare a piece from a removal.
+    pub row_safe: Option<(u32, [Vec<(u8, u8)>; 2])>,
+    /// Indices into [`Tables::part_choices`] of this part's choices (one per kind for a drop).
+    pub choices: Vec<u8>,
+}
+
+/// When a later part is there, compiled.
+#[derive(Clone, Debug)]
+pub enum CPartCond {
+    /// A row of at least `n` of the mover's pieces through the landing square, along one of the
+    /// rays (a direction and its reverse) of the mover's side.
+    MadeRow { n: u32, dirs: [Vec<(u8, u8)>; 2] },
+    /// The move captured.
+    Captured,
 }
 
 /// A promotion rule of one kind for one side.
@@ -348,6 +392,26 @@ pub struct Tables<B> {
     /// Where each kind can ever stand and how many there can be (`None` if the setup is unreadable):
     /// what a position must obey to be one a game could reach.
     pub reach: Option<reach::Reach<B>>,
+    /// The later parts of every turn (empty: a turn is one move).
+    pub parts: Vec<CPart<B>>,
+    /// Per kind: it is neutral (belongs to no player; stands on `Pos::walls`).
+    pub kinds_neutral: Vec<bool>,
+    /// A later part's choices: (index into `parts`, the kind it drops where it chooses one). A
+    /// move's part slot holds an index into this list.
+    pub part_choices: Vec<(u8, Option<KindId>)>,
+    /// `captures explode`: per square, the squares around it (the blast); a bit per kind spared.
+    pub explosion: Option<(Vec<B>, u32)>,
+    /// The declared counts (see [`crate::model::Tally`]).
+    pub tallies: Vec<Tally>,
+    /// Zobrist keys of counts: per side, per count; a value `v` hashes as `key × v`.
+    pub z_tally: [[u64; MAX_TALLIES]; 2],
+    /// Some count changes with checks given (so `make` asks whether the move gives check).
+    pub tally_checks: bool,
+    /// Some count changes with captures (so `make` counts the pieces a move removed).
+    pub tally_captures: bool,
+    /// Each whole turn is made and tested for an exposed royal: a part moves a neutral piece, which
+    /// may open a line to a royal (a turn's move is legal by itself in any case).
+    pub turn_decides_legality: bool,
 }
 
 /// The most legs a continuing move may have (its route is kept in 28 bits of the move).
@@ -437,6 +501,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     let z_virgin = (0..n).map(|_| rng.next_u64()).collect();
     let z_ep = (0..n).map(|_| rng.next_u64()).collect();
     let z_hand = [0, 1].map(|_| rules.kinds.iter().map(|_| rng.next_u64() | 1).collect());
+    let z_tally_keys = [0, 1].map(|_| [0; MAX_TALLIES].map(|_: u64| rng.next_u64() | 1));
     let mut dark = B::EMPTY;
     for sq in 0..n {
         if board.is_dark(sq) == Some(true) {
@@ -537,6 +602,21 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     .any(|f| f.enclose.is_some() || matches!(f.primitive, Primitive::Jump { .. } | Primitive::Drop))
             }),
         reach: None,
+        explosion: rules.explosion.as_ref().map(|e| {
+            let around = crate::check::builtin_direction("any", board.hexes).unwrap_or_default();
+            (leap_table::<B>(board, &around), e.sparing.iter().fold(0u32, |m, k| m | 1 << k.0))
+        }),
+        tallies: rules.counts.clone(),
+        z_tally: [[0; MAX_TALLIES]; 2],
+        tally_checks: rules.counts.iter().any(|c| c.changes.iter().any(|e| e.1 == TallyEvent::CheckGiven)),
+        tally_captures: rules
+            .counts
+            .iter()
+            .any(|c| c.changes.iter().any(|e| matches!(e.1, TallyEvent::Captured(_)))),
+        parts: Vec::new(),
+        kinds_neutral: rules.kinds.iter().map(|k| k.neutral).collect(),
+        part_choices: Vec::new(),
+        turn_decides_legality: false,
     };
     // Jump directions first, so that a route's leg is an index into a short list.
     for side in [Side::FIRST, Side::SECOND] {
@@ -776,13 +856,18 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     let ends: Vec<CEnd<B>> = rules.end_rules.iter().map(|r| compile_end(&mut t, rules, r)).collect();
     // Passes and captures are counted where an end rule or a pass can ask for them.
     t.general |= t.attacks.iter().any(|a| !a.hops_not.is_empty());
+    // `must capture` filters the finished list, which only the general path's tail does.
     t.general |= t.pass
         || t.swap
+        || t.must_capture.is_some()
         || ends
             .iter()
             .flat_map(|e| &e.conds)
             .any(|c| matches!(c, CCond::Captured(_) | CCond::Passes(_)));
     t.ends = ends;
+    t.z_tally = z_tally_keys;
+    t.general |= !t.tallies.is_empty() || t.explosion.is_some();
+    compile_parts(&mut t, rules);
     // Evasions are simple only where, besides the attacks, nothing else makes a move illegal.
     let plain = t.royal_safety && t.facing.is_empty() && !t.general;
     for a in &mut t.attacks {
@@ -790,6 +875,71 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     }
     t.reach = reach::compute(rules, &t);
     t
+}
+
+/// The turn's later parts: their zones, rays and choices per side.
+fn compile_parts<B: Bits>(t: &mut Tables<B>, rules: &Rules) {
+    let board = &rules.board;
+    for (pi, part) in rules.turn.iter().enumerate() {
+        let mut per_side = |d: &[(i32, i32)], rev: bool| -> [Vec<(u8, u8)>; 2] {
+            [1, -1].map(|flip| {
+                let fx = if board.hexes { flip } else { 1 };
+                d.iter()
+                    .map(|&(dx, dy)| {
+                        let a = t.ray_index((dx * fx, dy * flip), board);
+                        let b = if rev { t.ray_index((-dx * fx, -dy * flip), board) } else { a };
+                        (a, b)
+                    })
+                    .collect()
+            })
+        };
+        let condition = part.condition.as_ref().map(|c| match c {
+            PartCondition::MadeRow { n, dirs } => CPartCond::MadeRow {
+                n: *n,
+                dirs: per_side(dirs, true),
+            },
+            PartCondition::Captured => CPartCond::Captured,
+        });
+        let row_safe = match &part.action {
+            PartAction::Remove { row_safe: Some((n, dirs)) } => Some((*n, per_side(dirs, true))),
+            _ => None,
+        };
+        let along = part
+            .along
+            .as_ref()
+            .map(|d| per_side(d, false).map(|v| v.into_iter().map(|x| x.0).collect()))
+            .unwrap_or_default();
+        let within = match &part.within {
+            Some(z) => sides_bits(z),
+            None => [t.board_mask; 2],
+        };
+        let kinds: Vec<Option<KindId>> = match &part.action {
+            PartAction::Gate { kinds, .. } => kinds.iter().map(|k| Some(*k)).collect(),
+            _ => vec![None],
+        };
+        let mut choices = Vec::new();
+        for k in kinds {
+            choices.push(t.part_choices.len() as u8);
+            t.part_choices.push((pi as u8, k));
+        }
+        t.parts.push(CPart {
+            action: part.action.clone(),
+            optional: part.optional,
+            condition,
+            within: [within[0] & t.board_mask, within[1] & t.board_mask],
+            along,
+            row_safe,
+            choices,
+        });
+    }
+    if !t.parts.is_empty() {
+        t.general = true;
+        // Under `forbid royal attacked` (or facing royals) the turn's move must be legal by itself,
+        // as Fairy-Stockfish judges gating: a piece dropped or placed later never shields the
+        // royal. A neutral piece moved away may expose it: then each whole turn is made and looked at.
+        let moves_neutral = t.parts.iter().any(|p| matches!(p.action, PartAction::Place { moving: true, .. }));
+        t.turn_decides_legality = (t.royal_safety || !t.facing.is_empty()) && moves_neutral;
+    }
 }
 
 /// The squares from which a piece of `kind` has no move on an empty board, ever (a drop there
@@ -868,6 +1018,18 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
             Condition::Connects(a, b) => CCond::Connects(sides_bits(a), sides_bits(b)),
             Condition::NeitherCanMove => CCond::NeitherCanMove,
             Condition::KindIn(k, z) => CCond::KindIn(*k, sides_bits(z)),
+            Condition::Compare { count, whose, op, value } => CCond::Compare {
+                count: match count {
+                    CountOf::Declared(i) => CCount::Declared(*i),
+                    CountOf::Pieces { kind, zone } => CCount::Pieces {
+                        kind: *kind,
+                        zone: zone.as_ref().map_or([t.board_mask; 2], sides_bits),
+                    },
+                },
+                whose: *whose,
+                op: *op,
+                value: *value,
+            },
         })
         .collect();
     CEnd {

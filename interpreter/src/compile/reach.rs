@@ -8,7 +8,7 @@
 
 use super::{CForm, Gen, Tables};
 use crate::game::bits::Bits;
-use crate::model::{Enclose, KindId, Rules, Side};
+use crate::model::{Enclose, KindId, PartAction, Rules, Side};
 
 /// What a position must obey, per side and kind.
 #[derive(Clone, Debug)]
@@ -40,7 +40,14 @@ pub fn compute<B: Bits>(rules: &Rules, t: &Tables<B>) -> Option<Reach<B>> {
             side_reach(rules, t, side, &setup.board)
         }
     });
-    let placed = changes_owner || rules.hand.is_some() || t.forms.iter().flatten().any(|f| matches!(f.how, Gen::Place | Gen::Drop));
+    let placed = changes_owner
+        || rules.keeps_hands()
+        || t.forms.iter().flatten().any(|f| matches!(f.how, Gen::Place | Gen::Drop))
+        || rules.turn.iter().any(|p| match p.action {
+            PartAction::Place { kind, .. } => !rules.kind(kind).neutral,
+            PartAction::Gate { .. } => true,
+            PartAction::Remove { .. } => false,
+        });
     let setup_counts = (!placed).then(|| {
         [Side::FIRST, Side::SECOND].map(|side| {
             let mut c = vec![0u32; kinds];
@@ -83,10 +90,21 @@ fn side_reach<B: Bits>(rules: &Rules, t: &Tables<B>, side: Side, board: &[Option
             reach[k.0 as usize] |= B::bit(sq);
         }
     }
-    // Placements and drops put a piece anywhere their clause allows.
+    // Placements and drops put a piece anywhere their clause allows; so do a turn's later parts.
     for f in &t.forms[s] {
         if matches!(f.how, Gen::Place | Gen::Drop) {
             reach[f.kind.0 as usize] |= f.within & !f.stuck;
+        }
+    }
+    for p in &t.parts {
+        match &p.action {
+            PartAction::Place { kind, .. } => reach[kind.0 as usize] |= p.within[s],
+            PartAction::Gate { kinds, .. } => {
+                for k in kinds {
+                    reach[k.0 as usize] |= p.within[s];
+                }
+            }
+            PartAction::Remove { .. } => {}
         }
     }
     // Every square is added at most once per kind, so this ends within kinds × squares rounds.

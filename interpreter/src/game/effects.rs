@@ -93,7 +93,7 @@ impl<B: Bits> Pos<B> {
         let mut cur = from;
         let mask = (1u32 << t.leg_bits) - 1;
         for i in 0..legs {
-            let leg = (m.route >> (4 + i * t.leg_bits)) & mask;
+            let leg = (m.route >> (4 + i * t.leg_bits)) as u32 & mask;
             let d = t.legs[leg as usize] as usize;
             let over = t.next[d][cur] as usize;
             out.push(over);
@@ -205,7 +205,7 @@ impl<B: Bits> Pos<B> {
         let us = self.stm;
         let own = self.side_bb[us.index()];
         let enemy = self.side_bb[us.other().index()];
-        let occ = own | enemy;
+        let occ = own | enemy | self.walls;
         let empty = !occ & t.board_mask;
         match &f.how {
             Gen::Place | Gen::Drop => {
@@ -268,7 +268,7 @@ impl<B: Bits> Pos<B> {
                 let over_ok = match j.over {
                     Over::Enemy => enemy,
                     Over::Own => own,
-                    Over::Any => occ,
+                    Over::Any => own | enemy,
                 };
                 let start = out.len();
                 for from in pieces.iter() {
@@ -279,7 +279,7 @@ impl<B: Bits> Pos<B> {
                         }
                         if j.continuing {
                             let lifted = occ & !B::bit(from);
-                            let route = 1 | (leg as u32) << 4;
+                            let route = 1 | (leg as u64) << 4;
                             self.continue_jump(out, fi, f.kind, from, land, lifted, B::bit(over), route);
                         } else {
                             self.push_jump(out, fi, f.kind, from, land, 0);
@@ -305,7 +305,7 @@ impl<B: Bits> Pos<B> {
     }
 
     /// Emits a jump landing on `to` (one move per promotion choice where the piece promotes there).
-    fn push_jump(&self, out: &mut Vec<Move>, fi: usize, kind: KindId, from: usize, to: usize, route: u32) {
+    fn push_jump(&self, out: &mut Vec<Move>, fi: usize, kind: KindId, from: usize, to: usize, route: u64) {
         let m = Move {
             from: from as u16,
             to: to as u16,
@@ -321,10 +321,10 @@ impl<B: Bits> Pos<B> {
     /// piece can; emits the move where it cannot (or where it promotes and that ends the move, or
     /// where the route is full).
     #[allow(clippy::too_many_arguments)]
-    fn continue_jump(&self, out: &mut Vec<Move>, fi: usize, kind: KindId, from: usize, at: usize, occ: B, dead: B, route: u32) {
+    fn continue_jump(&self, out: &mut Vec<Move>, fi: usize, kind: KindId, from: usize, at: usize, occ: B, dead: B, route: u64) {
         let t = &*self.t;
         let us = self.stm;
-        let legs = route & 15;
+        let legs = (route & 15) as u32;
         let promoting = t.promotion[us.index()][kind.0 as usize]
             .as_ref()
             .is_some_and(|p| p.split(from, B::bit(at)).0.any());
@@ -343,7 +343,7 @@ impl<B: Bits> Pos<B> {
                 let over_ok = match j.over {
                     Over::Enemy => enemy,
                     Over::Own => self.side_bb[us.index()] & !B::bit(from),
-                    Over::Any => occ & !dead,
+                    Over::Any => occ & !dead & !self.walls,
                 };
                 for &(over, land, leg) in &entries[at] {
                     let (over, land) = (over as usize, land as usize);
@@ -351,7 +351,7 @@ impl<B: Bits> Pos<B> {
                         continue;
                     }
                     went_on = true;
-                    let next = (route & !15) | (leg as u32) << (4 + legs * t.leg_bits) | (legs + 1);
+                    let next = (route & !15) | (leg as u64) << (4 + legs * t.leg_bits) | (legs as u64 + 1);
                     self.continue_jump(out, fi, kind, from, land, occ, dead | B::bit(over), next);
                 }
             }
@@ -471,6 +471,16 @@ impl<B: Bits> Pos<B> {
         let us = self.stm;
         let mut after = self.clone();
         after.make(m);
+        if self.t.explosion.is_some() && self.t.royal_safety {
+            // A move may not blow up its own royal; one that blows up every enemy royal wins, and
+            // what it leaves attacked no longer matters.
+            if after.royals(us).count() < self.royals(us).count() {
+                return false;
+            }
+            if self.royals(us.other()).any() && after.royals(us.other()).is_empty() {
+                return true;
+            }
+        }
         !after.side_exposed(us)
     }
 
@@ -479,7 +489,33 @@ impl<B: Bits> Pos<B> {
         let occ = self.occ();
         self.royals(side)
             .iter()
-            .any(|r| (self.t.royal_safety && self.attacked(r, side.other(), occ, B::EMPTY)) || self.faces(r, side, occ, B::EMPTY))
+            .any(|r| (self.t.royal_safety && self.threatened(r, side.other(), occ)) || self.faces(r, side, occ, B::EMPTY))
+    }
+
+    /// A capture landing on `to` explodes: the captor and every piece around `to` leave the board,
+    /// except the kinds spared (each logged for `unmake`).
+    pub(super) fn explode(&mut self, to: usize) {
+        let Some((blast, spare)) = &self.t.explosion else { return };
+        let us = self.stm;
+        let around = blast[to] & (self.side_bb[0] | self.side_bb[1]);
+        let spare = *spare;
+        let promoted = self.promoted;
+        for sq in around.iter().chain(std::iter::once(to)) {
+            let c = self.cells[sq];
+            if c == 0 || (sq != to && spare >> cell_kind(c).0 & 1 == 1) {
+                continue;
+            }
+            self.log.push((sq as u16, c));
+            self.remove(sq);
+            if cell_side(c) != us {
+                self.last_captured |= 1 << cell_kind(c).0;
+                if self.t.hand {
+                    self.hand_gain(us, c, sq, promoted);
+                }
+            }
+            self.promoted &= !B::bit(sq);
+            self.virgin &= !B::bit(sq);
+        }
     }
 
     /// Would `m` checkmate at once (the opponent in check, with no legal move)?

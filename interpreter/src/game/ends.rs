@@ -62,6 +62,21 @@ impl<B: Bits> Pos<B> {
             CCond::Connects(a, b) => self.connection(mover, a[mover.index()], b[mover.index()]).is_some(),
             CCond::NeitherCanMove => !self.can_move(stm) && !self.can_move(mover),
             CCond::KindIn(k, zone) => (self.pieces(mover, *k) & zone[mover.index()]).any(),
+            CCond::Compare { count, whose, op, value } => op.holds(self.count_of(count, whose.side(stm)), *value),
+        }
+    }
+
+    /// The value of a compiled count for `side`.
+    pub(crate) fn count_of(&self, c: &crate::compile::CCount<B>, side: Side) -> i64 {
+        match c {
+            crate::compile::CCount::Declared(i) => self.tallies[side.index()][*i] as i64,
+            crate::compile::CCount::Pieces { kind, zone } => {
+                let mut own = self.side_bb[side.index()] & zone[side.index()];
+                if let Some(k) = kind {
+                    own &= self.kind_bb[k.0 as usize];
+                }
+                own.count() as i64
+            }
         }
     }
 

@@ -24,22 +24,32 @@ pub enum Ruling {
     Illegal(Illegal),
 }
 
-fn piece_name(pos: &Position, sq: usize) -> String {
+pub(super) fn piece_name(pos: &Position, sq: usize) -> String {
     let rules = pos.rules();
-    match pos.piece_at(sq) {
-        Some((k, _)) => format!("the {} on {}", rules.kind(k).name.to_lowercase(), rules.board.name(sq)),
+    match pos.piece_at(sq).map(|p| p.0).or_else(|| pos.neutral_at(sq)) {
+        Some(k) => format!("the {} on {}", rules.kind(k).name.to_lowercase(), rules.board.name(sq)),
         None => format!("the empty square {}", rules.board.name(sq)),
     }
 }
 
-fn illegal(code: &'static str, message: String, clause: Option<String>) -> Ruling {
+pub(super) fn illegal(code: &'static str, message: String, clause: Option<String>) -> Ruling {
     Ruling::Illegal(Illegal { code, message, clause })
 }
 
 impl Position {
     /// Rules on a move written in coordinates (`e2e4`, `e7e8q`), or as the point a piece is placed on
-    /// (`D4`) or `pass` in games that place pieces.
+    /// (`D4`) or `pass` in games that place pieces; in games whose turns have several parts, the
+    /// whole turn (`e2e4,e4d5`), each part in turn.
     pub fn explain(&self, text: &str) -> Ruling {
+        if self.rules().turn.is_empty() {
+            self.explain_one(text)
+        } else {
+            self.explain_turn(text)
+        }
+    }
+
+    /// Rules on a move of one part (the first part of a turn).
+    pub(super) fn explain_one(&self, text: &str) -> Ruling {
         // Moves whose text is more than from and to (continuing jumps, drops, the swap) are legal
         // exactly when the generator lists them.
         if let Some(m) = uci::find(self, text)
@@ -145,6 +155,23 @@ impl Position {
             .filter(|m| m.from as usize == mt.from && m.to as usize == mt.to)
             .collect();
         if let Some(&m) = pseudo.first() {
+            // Where captures explode: blowing up one's own royal.
+            if let Some(ex) = &rules.explosion {
+                let mut after = self.clone();
+                after.play_unchecked(m);
+                let lost: Vec<usize> = self
+                    .royal_squares(us)
+                    .into_iter()
+                    .filter(|&r| after.piece_at(r) != self.piece_at(r) || (r == mt.from && after.piece_at(mt.to).is_none()))
+                    .collect();
+                if let Some(&r) = lost.first() {
+                    return illegal(
+                        "royal-explodes",
+                        format!("capturing on {} would blow up {} with it", b.name(mt.to), piece_name(self, r)),
+                        rules.citation(&ex.cite),
+                    );
+                }
+            }
             let castle = matches!(m.kind, MoveKind::Castle(_));
             let exposed = self.exposing(m);
             if let Some(&(r, a)) = exposed.first() {
@@ -331,7 +358,7 @@ impl Position {
         ))
     }
 
-    fn clause_of(&self, m: Move) -> Option<String> {
+    pub(super) fn clause_of(&self, m: Move) -> Option<String> {
         let rules = self.rules();
         if let Some((k, i)) = self.form_of(m) {
             return rules.citation(&rules.kind(k).forms[i].cite);
@@ -339,7 +366,7 @@ impl Position {
         self.castle_of(m).and_then(|(k, i)| rules.citation(&rules.kind(k).castles[i].cite))
     }
 
-    fn describe(&self, m: Move) -> String {
+    pub(super) fn describe(&self, m: Move) -> String {
         let rules = self.rules();
         let b = &rules.board;
         let player = &rules.players[self.side_to_move().index()].name;
@@ -1023,7 +1050,7 @@ impl Position {
 }
 
 /// ` (`place on empty`)`: the clause as written, without its citation, for a message.
-fn written_clause(f: &Form) -> String {
+pub(super) fn written_clause(f: &Form) -> String {
     let written = match f.text.rfind('[') {
         Some(i) if f.text.trim_end().ends_with(']') => f.text[..i].trim_end(),
         _ => f.text.as_str(),

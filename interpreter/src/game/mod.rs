@@ -8,9 +8,11 @@ mod chase;
 mod effects;
 mod ends;
 mod explain;
+mod explain_turn;
 mod outcome;
 mod playout;
 pub mod position;
+mod turn;
 pub(crate) mod validity;
 mod winnable;
 
@@ -50,18 +52,25 @@ pub enum MoveKind {
     Swap,
 }
 
-/// A move: from, to, how, the kind promoted to (0 = none, else kind + 1), and for a continuing
-/// move the legs after the first (see [`Move::legs`]).
+/// A move — a whole turn: from, to, how, the kind promoted to (0 = none, else kind + 1), and in
+/// `route` what else the turn holds: for a continuing move the legs after the first (see
+/// [`Move::legs`]), for a turn of several parts its later parts (see [`Move::part`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     pub from: u16,
     pub to: u16,
     pub kind: MoveKind,
     pub promo: u8,
-    /// A continuing move's legs: the count in the low 4 bits, then one leg index (into the
-    /// compiled jump directions) per leg, `leg_bits` each. 0 for every other move.
-    pub route: u32,
+    /// A continuing move's legs: the count in the low 4 bits, then one leg (an index into the
+    /// compiled jump directions, and for a jump over a distance the squares it lands beyond) per
+    /// leg, `leg_bits` each: in the low 32 bits where the turn has later parts, in all 64
+    /// otherwise. The later parts of a turn, 16 bits each, from bit 32 (see [`Move::part`]). 0 for
+    /// a move of one piece.
+    pub route: u64,
 }
+
+/// The most later parts a turn holds (after its first, the move of a piece).
+pub const MAX_PARTS: usize = 2;
 
 impl Move {
     pub fn promotion(&self) -> Option<KindId> {
@@ -69,8 +78,38 @@ impl Move {
     }
     /// The number of legs of a continuing move (0 for a move of one leg).
     pub fn legs(&self) -> u32 {
-        self.route & 15
+        (self.route & 15) as u32
     }
+    /// The `i`th later part of a turn (0 for none): the choice (an index into the compiled
+    /// parts' choices, plus one) in the high 6 bits, the square in the low 10.
+    pub fn part(&self, i: usize) -> u16 {
+        (self.route >> (32 + 16 * i)) as u16
+    }
+    /// This move with its `i`th later part set to `slot`.
+    pub fn with_part(self, i: usize, slot: u16) -> Move {
+        let shift = 32 + 16 * i;
+        Move {
+            route: (self.route & !(0xFFFF << shift)) | (slot as u64) << shift,
+            ..self
+        }
+    }
+    /// The move without its later parts: the turn's first part.
+    pub fn first_part(self) -> Move {
+        Move {
+            route: self.route & 0xFFFF_FFFF,
+            ..self
+        }
+    }
+}
+
+/// A later part's slot: `choice` (see [`crate::compile::CPart`]) and the square it acts on.
+pub fn part_slot(choice: usize, sq: usize) -> u16 {
+    ((choice as u16 + 1) << 10) | sq as u16
+}
+
+/// The choice and square of a part's slot (`None` for an empty slot).
+pub fn slot_parts(slot: u16) -> Option<(usize, usize)> {
+    (slot != 0).then(|| ((slot >> 10) as usize - 1, (slot & 0x3FF) as usize))
 }
 
 #[derive(Clone, Debug)]
@@ -247,6 +286,16 @@ impl Position {
     pub fn piece_at(&self, sq: usize) -> Option<(KindId, Side)> {
         with!(self, p => p.piece_at(sq))
     }
+    /// The `i`th later part of the turn `m`: the index of the ruleset's part it is (in
+    /// `Rules::turn`), the kind it drops where it chooses one, and its square.
+    pub fn part_of(&self, m: Move, i: usize) -> Option<(usize, Option<KindId>, usize)> {
+        let (choice, sq) = slot_parts(m.part(i))?;
+        with!(self, p => p.t.part_choices.get(choice).map(|&(pi, k)| (pi as usize, k, sq)))
+    }
+    /// The neutral piece on `sq` (a duck, a hole), if there is one: it belongs to no player.
+    pub fn neutral_at(&self, sq: usize) -> Option<KindId> {
+        with!(self, p => p.neutral_at(sq))
+    }
     pub fn fullmove(&self) -> u64 {
         with!(self, p => p.fullmove)
     }
@@ -414,6 +463,17 @@ impl Position {
     pub fn end_connection(&self, rule: usize, cond: usize, side: Side) -> Option<Vec<usize>> {
         with!(self, p => match p.t.ends.get(rule).and_then(|e| e.conds.get(cond)) {
             Some(crate::compile::CCond::Connects(a, b)) => p.connection(side, a[side.index()], b[side.index()]),
+            _ => None,
+        })
+    }
+    /// The value of `side`'s declared count `i` (see [`crate::model::Tally`]).
+    pub fn tally(&self, side: Side, i: usize) -> i64 {
+        with!(self, p => p.tallies[side.index()].get(i).map_or(0, |v| *v as i64))
+    }
+    /// The count a comparison of end rule `rule` (condition `cond`) reads, for `side`.
+    pub fn end_count(&self, rule: usize, cond: usize, side: Side) -> Option<i64> {
+        with!(self, p => match p.t.ends.get(rule).and_then(|e| e.conds.get(cond)) {
+            Some(crate::compile::CCond::Compare { count, .. }) => Some(p.count_of(count, side)),
             _ => None,
         })
     }

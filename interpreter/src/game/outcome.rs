@@ -371,6 +371,21 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>, ch
             }),
             Condition::Passes(n) => parts.push(format!("the last {n} moves were passes")),
             Condition::FlagFallen => parts.push(format!("{}'s time ran out (the flag fell)", name(pos.side_to_move()))),
+            Condition::Compare { count, whose, op, value } => {
+                let who = whose.side(stm);
+                let (what, have) = match count {
+                    CountOf::Declared(i) => (rules.counts[*i].name.clone(), pos.tally(who, *i)),
+                    CountOf::Pieces { kind, .. } => (
+                        kind.map_or("pieces".to_string(), |k| rules.kind(k).name.to_lowercase()),
+                        pos.end_count(ri, ci, who).unwrap_or(0),
+                    ),
+                };
+                let relation = match op {
+                    Cmp::Eq => String::new(),
+                    _ => format!(" ({} {value})", op.text()),
+                };
+                parts.push(format!("{}'s {what} is {have}{relation}", name(who)));
+            }
         }
     }
     if rule.verdict == Verdict::MostPieces {

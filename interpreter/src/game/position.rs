@@ -44,6 +44,10 @@ struct Extra<B> {
     passes: u8,
     /// Length of the effect log before the move.
     log_len: u32,
+    /// What the turn's later parts changed.
+    parts: super::turn::PartsUndo,
+    /// The counts before the move.
+    tallies: [[i16; MAX_TALLIES]; 2],
 }
 
 #[derive(Clone, Debug)]
@@ -64,6 +68,9 @@ pub struct Pos<B: Bits> {
     pub fullmove: u64,
     /// Zobrist hash of the pieces and the side to move.
     pub hash: u64,
+    /// Squares holding neutral pieces (each also in its kind's bitboard, in no side's, and empty
+    /// in `cells`): they block every line and are never captured.
+    pub walls: B,
     /// Chains and liberties, in games that capture chains.
     pub chains: Option<Box<super::chains::Chains>>,
     /// Keys of the positions so far, in games that forbid repetition (superko, ko).
@@ -80,6 +87,8 @@ pub struct Pos<B: Bits> {
     pub last_captured: u32,
     /// How many of the last moves were passes.
     pub passes: u8,
+    /// The declared counts' values, per side (see [`crate::model::Tally`]).
+    pub tallies: [[i16; MAX_TALLIES]; 2],
     /// Squares changed by effects (jumped, enclosed or swapped pieces), with the cell each held
     /// before, for `unmake`.
     pub(super) log: Vec<(u16, u8)>,
@@ -125,6 +134,7 @@ impl<B: Bits> Pos<B> {
             counters: [0; MAX_COUNTERS],
             fullmove: 1,
             hash: 0,
+            walls: B::EMPTY,
             chains: None,
             history: Vec::new(),
             seen: Default::default(),
@@ -133,6 +143,7 @@ impl<B: Bits> Pos<B> {
             promoted: B::EMPTY,
             last_captured: 0,
             passes: 0,
+            tallies: [[0; MAX_TALLIES]; 2],
             log: Vec::new(),
             mate_probe: false,
             extra: Vec::new(),
@@ -176,9 +187,10 @@ impl<B: Bits> Pos<B> {
         self.remove(sq);
     }
 
+    /// The occupied squares: both sides' pieces and the neutral ones.
     #[inline(always)]
     pub fn occ(&self) -> B {
-        self.side_bb[0] | self.side_bb[1]
+        self.side_bb[0] | self.side_bb[1] | self.walls
     }
     #[inline(always)]
     pub fn pieces(&self, side: Side, kind: KindId) -> B {
@@ -375,7 +387,21 @@ impl<B: Bits> Pos<B> {
             return false;
         }
         let occ = self.occ();
-        self.royals(side).iter().any(|r| self.attacked(r, side.other(), occ, B::EMPTY))
+        self.royals(side).iter().any(|r| self.threatened(r, side.other(), occ))
+    }
+
+    /// Is `sq` attacked by `by` in the sense royal safety means: any attack, or — where captures
+    /// explode — an attack by a piece that is not royal (a royal's capture would blow up the royal
+    /// itself), unless a royal of `by` stands within the blast (the capture would blow it up too).
+    #[inline]
+    pub(crate) fn threatened(&self, sq: usize, by: Side, occ: B) -> bool {
+        match &self.t.explosion {
+            None => self.attacked(sq, by, occ, B::EMPTY),
+            Some((blast, _)) => {
+                let their_royals = self.royals(by);
+                (blast[sq] & their_royals).is_empty() && self.attacked(sq, by, occ, their_royals)
+            }
+        }
     }
 
     // ------------------------------------------------------------------ generation
@@ -386,7 +412,7 @@ impl<B: Bits> Pos<B> {
         let us = self.stm;
         let own = self.side_bb[us.index()];
         let enemy = self.side_bb[us.other().index()];
-        let occ = own | enemy;
+        let occ = own | enemy | self.walls;
         let empty = !occ & t.board_mask;
         for (fi, f) in t.forms[us.index()].iter().enumerate() {
             if matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. }) {
@@ -424,7 +450,7 @@ impl<B: Bits> Pos<B> {
     #[inline(always)]
     fn allowed_targets(&self, f: &CForm<B>, own: B, enemy: B, empty: B) -> B {
         let by_kind = match f.target {
-            Target::Any => !own & self.t.board_mask,
+            Target::Any => !(own | self.walls) & self.t.board_mask,
             Target::Empty => empty,
             Target::Enemy => enemy,
             Target::EnPassant if self.ep_victim == NO_SQ => B::EMPTY,
@@ -564,14 +590,14 @@ impl<B: Bits> Pos<B> {
                         continue;
                     };
                     if c.not_in_check {
-                        let attacked = *checked.get_or_insert_with(|| in_check.unwrap_or_else(|| self.attacked(from, them, occ, B::EMPTY)));
+                        let attacked = *checked.get_or_insert_with(|| in_check.unwrap_or_else(|| self.threatened(from, them, occ)));
                         if attacked {
                             break;
                         }
                     }
                     if c.path_safe {
                         let path = t.ray(d as usize, from) & !t.ray(d as usize, to);
-                        if path.iter().any(|s| self.attacked(s, them, occ, B::EMPTY)) {
+                        if path.iter().any(|s| self.threatened(s, them, occ)) {
                             continue;
                         }
                     }
@@ -631,12 +657,23 @@ impl<B: Bits> Pos<B> {
     /// en-passant capture or castling, not a pinned piece leaving its line, not touching a square
     /// where a lame leaper's block point or a hopper's line meets the royal — are taken whole
     /// target sets at a time (and only counted, when `COUNT`); the rest get the full test.
+    #[inline]
     pub fn generate<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
+        if self.t.parts.is_empty() {
+            self.generate_plain::<COUNT>(out)
+        } else {
+            self.generate_turns::<COUNT>(out)
+        }
+    }
+
+    /// [`Pos::generate`] of turns of one part: the moves of the pieces' clauses, castling, the
+    /// general path's additions and the pass.
+    pub(super) fn generate_plain<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
         let t = &*self.t;
         if COUNT && t.must_capture.is_some() {
             // Which moves are legal depends on all of them: list them, then count.
             let start = out.len();
-            self.generate::<false>(out);
+            self.generate_plain::<false>(out);
             let n = (out.len() - start) as u64;
             out.truncate(start);
             return n;
@@ -644,7 +681,7 @@ impl<B: Bits> Pos<B> {
         let us = self.stm;
         let own = self.side_bb[us.index()];
         let enemy = self.side_bb[us.other().index()];
-        let occ = own | enemy;
+        let occ = own | enemy | self.walls;
         let empty = !occ & t.board_mask;
         let ctx = LegalCtx::new(self);
         let mut n = 0u64;
@@ -809,7 +846,7 @@ impl<B: Bits> Pos<B> {
         let mut occ = self.occ();
         let mut gone = B::EMPTY;
         let mut royals = self.royals(us);
-        if self.t.general && (self.has_effects(m) || !self.t.attacks[them.index()].hops_not.is_empty()) {
+        if self.t.general && (self.has_effects(m) || !self.t.attacks[them.index()].hops_not.is_empty() || self.t.explosion.is_some()) {
             return self.legal_by_making(m);
         }
         match m.kind {
@@ -894,12 +931,19 @@ impl<B: Bits> Pos<B> {
             partner_to: NO_SQ,
         };
         let general = self.t.general;
+        let enemy_before = if general && self.t.tally_captures {
+            self.kind_counts(us.other())
+        } else {
+            [0; MAX_KINDS]
+        };
         if general {
             self.extra.push(Extra {
                 promoted: self.promoted,
                 last_captured: self.last_captured,
                 passes: self.passes,
                 log_len: self.log.len() as u32,
+                parts: [NO_SQ; super::MAX_PARTS],
+                tallies: self.tallies,
             });
             self.last_captured = 0;
             self.passes = if m.kind == MoveKind::Pass {
@@ -962,6 +1006,9 @@ impl<B: Bits> Pos<B> {
                 let placed = if m.promo != 0 { cell(KindId(m.promo - 1), us) } else { c };
                 self.place(to, placed);
                 self.virgin &= !(B::bit(from) | B::bit(to) | B::bit(cap_sq));
+                if general && u.captured != 0 && self.t.explosion.is_some() {
+                    self.explode(to);
+                }
                 if path.any() {
                     self.ep = path;
                     self.ep_victim = to as u16;
@@ -1010,6 +1057,20 @@ impl<B: Bits> Pos<B> {
                 }
             }
         }
+        if general && m.route >> 32 != 0 && !self.t.parts.is_empty() {
+            let mut undo = [NO_SQ; super::MAX_PARTS];
+            if self.make_parts(m, &mut undo) > 0 {
+                for c in self.counters.iter_mut().take(self.t.counters.len().max(1)) {
+                    *c = 0;
+                }
+            }
+            if let Some(e) = self.extra.last_mut() {
+                e.parts = undo;
+            }
+        }
+        if general && !self.t.tallies.is_empty() {
+            self.count_turn(us, &enemy_before);
+        }
         if us == Side::SECOND {
             self.fullmove += 1;
         }
@@ -1017,6 +1078,50 @@ impl<B: Bits> Pos<B> {
         self.hash ^= self.t.z_side;
         self.push_history();
         u
+    }
+
+    /// Each side's pieces by kind, where a count changes with captures (else nothing).
+    fn kind_counts(&self, side: Side) -> [u8; MAX_KINDS] {
+        let mut c = [0u8; MAX_KINDS];
+        if self.t.tally_captures {
+            let own = self.side_bb[side.index()];
+            for (k, n) in c.iter_mut().enumerate() {
+                *n = (self.kind_bb[k] & own).count() as u8;
+            }
+        }
+        c
+    }
+
+    /// Sets `side`'s count `i` to `v` (kept within the counts' bounds), keeping the hash.
+    pub fn set_tally(&mut self, side: Side, i: usize, v: i64) {
+        let v = v.clamp(TALLY_MIN, TALLY_MAX) as i16;
+        let old = self.tallies[side.index()][i];
+        let z = self.t.z_tally[side.index()][i];
+        self.hash ^= z.wrapping_mul(old as u64) ^ z.wrapping_mul(v as u64);
+        self.tallies[side.index()][i] = v;
+    }
+
+    /// Changes `us`'s counts for the turn just made: a check given, the pieces captured (the
+    /// opponent's pieces by kind before the turn were `enemy_before`), the turn itself.
+    fn count_turn(&mut self, us: Side, enemy_before: &[u8; MAX_KINDS]) {
+        let gives_check = self.t.tally_checks && self.side_in_check(us.other());
+        let after = self.kind_counts(us.other());
+        for i in 0..self.t.tallies.len() {
+            let mut delta = 0i64;
+            for &(amount, event) in &self.t.tallies[i].changes {
+                delta += amount
+                    * match event {
+                        TallyEvent::CheckGiven => gives_check as i64,
+                        TallyEvent::Turn => 1,
+                        TallyEvent::Captured(None) => (0..MAX_KINDS).map(|k| enemy_before[k].saturating_sub(after[k]) as i64).sum(),
+                        TallyEvent::Captured(Some(k)) => enemy_before[k.0 as usize].saturating_sub(after[k.0 as usize]) as i64,
+                    };
+            }
+            if delta != 0 {
+                let v = self.tallies[us.index()][i] as i64 + delta;
+                self.set_tally(us, i, v);
+            }
+        }
     }
 
     pub fn unmake(&mut self, m: Move, u: &Undo<B>) {
@@ -1030,6 +1135,12 @@ impl<B: Bits> Pos<B> {
             self.pop_history();
         }
         let extra = if self.t.general { self.extra.pop() } else { None };
+        if let Some(e) = extra
+            && m.route >> 32 != 0
+            && !self.t.parts.is_empty()
+        {
+            self.unmake_parts(m, &e.parts);
+        }
         if let MoveKind::Swap = m.kind {
             // The new stone goes first: it may stand where the old one stood (on the diagonal).
             self.remove(to);
@@ -1077,6 +1188,7 @@ impl<B: Bits> Pos<B> {
             self.promoted = e.promoted;
             self.last_captured = e.last_captured;
             self.passes = e.passes;
+            self.tallies = e.tallies;
         }
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
@@ -1275,6 +1387,14 @@ impl<B: Bits> LegalCtx<B> {
             quick_royal: B::EMPTY,
         };
         if !ctx.constrained {
+            return ctx;
+        }
+        if t.explosion.is_some() {
+            // Captures blow up pieces around their target, and royals next to each other are
+            // immune: every move is made and looked at.
+            ctx.in_check = p.in_check();
+            ctx.slow = !B::EMPTY;
+            ctx.careful = !B::EMPTY;
             return ctx;
         }
         // Checkers and the squares between them and the royal, where evasions are that simple.

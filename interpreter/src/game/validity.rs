@@ -111,8 +111,17 @@ fn attacked<B: Bits>(rules: &Rules, p: &Pos<B>) -> Option<String> {
     let cite = rules.royal_safety.as_ref()?;
     let mover = p.stm.other();
     let occ = p.occ();
+    // Where captures explode, a move that blew up the side to move's royal was legal whatever it
+    // left attacked (the game is over), and royals within a blast of the enemy's are never attacked.
+    if p.t.explosion.is_some() && p.royals(p.stm).is_empty() {
+        return None;
+    }
     for r in p.royals(mover).iter() {
-        let by = p.attackers(r, p.stm, occ, B::EMPTY);
+        if !p.threatened(r, p.stm, occ) {
+            continue;
+        }
+        let gone = if p.t.explosion.is_some() { p.royals(p.stm) } else { B::EMPTY };
+        let by = p.attackers(r, p.stm, occ, gone);
         if let Some(&a) = by.first() {
             let (k, _) = p.piece_at(r)?;
             let (ak, _) = p.piece_at(a)?;

@@ -55,6 +55,14 @@ pub enum FenError {
     Illegal(String),
     #[error("pieces in hand (field 1, in brackets): {0}")]
     Hand(String),
+    #[error("count field (after the en-passant field): {0}")]
+    Count(String),
+}
+
+/// A whole number, maybe negative.
+fn is_int(s: &str) -> bool {
+    let d = s.strip_prefix('-').unwrap_or(s);
+    !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit())
 }
 
 /// The largest halfmove clock a FEN may give: the engine's move counters hold 16 bits (and stop
@@ -89,6 +97,10 @@ pub struct Setup {
     pub hands: Vec<(KindId, Side)>,
     /// Squares of promoted pieces (`~`).
     pub promoted: Vec<usize>,
+    /// Neutral pieces (see [`Kind::neutral`]) and their squares.
+    pub neutral: Vec<(usize, KindId)>,
+    /// The declared counts' values, per side (the start values where the FEN gives none).
+    pub tallies: [[i64; MAX_TALLIES]; 2],
 }
 
 /// Reads a FEN against a ruleset. Missing trailing fields take their defaults (`w - - 0 1`).
@@ -101,8 +113,37 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
     if fields.is_empty() {
         return Err(FenError::Empty);
     }
+    // The counts' fields (`3+3`, one per declared count, first player's value first) follow the
+    // en-passant field, as Fairy-Stockfish writes three-check's checks left; they may be left out.
+    let is_count = |f: &str| f.split_once('+').is_some_and(|(a, b)| is_int(a) && is_int(b));
+    let mut tally_fields: Vec<&str> = Vec::new();
+    let mut fields = fields;
+    if !rules.counts.is_empty() {
+        while fields.len() > 4 && tally_fields.len() < rules.counts.len() && is_count(fields[4]) {
+            tally_fields.push(fields.remove(4));
+        }
+    }
     if fields.len() > 6 {
-        return Err(FenError::TooManyFields(fields.len()));
+        return Err(FenError::TooManyFields(fields.len() + tally_fields.len()));
+    }
+    let mut tallies = [[0i64; MAX_TALLIES]; 2];
+    for (i, t) in rules.counts.iter().enumerate() {
+        tallies[0][i] = t.start;
+        tallies[1][i] = t.start;
+    }
+    for (i, f) in tally_fields.iter().enumerate() {
+        let (a, b) = f.split_once('+').expect("a count field has a `+`");
+        for (side, text) in [a, b].into_iter().enumerate() {
+            match text.parse::<i64>() {
+                Ok(v) if (TALLY_MIN..=TALLY_MAX).contains(&v) => tallies[side][i] = v,
+                _ => {
+                    return Err(FenError::Count(format!(
+                        "`{f}`: `{}` must be between {TALLY_MIN} and {TALLY_MAX}",
+                        rules.counts[i].name
+                    )));
+                }
+            }
+        }
     }
     let (placement, hand_text) = match fields[0].split_once('[') {
         Some((p, rest)) => match rest.strip_suffix(']') {
@@ -113,8 +154,10 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
     };
     let mut hands = Vec::new();
     if let Some(h) = hand_text {
-        if rules.hand.is_none() && !h.is_empty() && h != "-" {
-            return Err(FenError::Hand("this ruleset has no hands (its captures do not go to hand)".into()));
+        if !rules.keeps_hands() && !h.is_empty() && h != "-" {
+            return Err(FenError::Hand(
+                "this ruleset has no hands (its captures do not go to hand, and nothing is dropped)".into(),
+            ));
         }
         let mut count = 0usize;
         for c in h.chars().filter(|c| *c != '-') {
@@ -138,6 +181,7 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
         }
     }
     let mut promoted = Vec::new();
+    let mut neutral = Vec::new();
     let ranks: Vec<&str> = placement.split('/').collect();
     if ranks.len() != b.height {
         return Err(FenError::RankCount {
@@ -181,6 +225,16 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
                 };
                 if file < b.width {
                     board[b.square(file, rank)] = Some((k, s));
+                }
+                file += 1;
+                if file > b.width {
+                    break;
+                }
+                continue;
+            }
+            if let Some(k) = rules.neutral_by_letter(c) {
+                if file < b.width {
+                    neutral.push((b.square(file, rank), k));
                 }
                 file += 1;
                 if file > b.width {
@@ -266,6 +320,8 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
         fullmove,
         hands,
         promoted,
+        neutral,
+        tallies,
     })
 }
 
@@ -284,6 +340,14 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
     }
     for &sq in &s.promoted {
         p.promoted |= B::bit(sq);
+    }
+    for &(sq, k) in &s.neutral {
+        p.put_neutral(sq, k);
+    }
+    for side in [Side::FIRST, Side::SECOND] {
+        for i in 0..rules.counts.len() {
+            p.set_tally(side, i, s.tallies[side.index()][i]);
+        }
     }
     p.stm = s.stm;
     if s.stm == Side::SECOND {
@@ -326,11 +390,32 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
         }
     }
     // Castling rights → unmoved pieces.
+    let gate_zone = rules.gate_zone();
     if s.castling != "-" {
         for ch in s.castling.chars() {
             let side = if ch.is_ascii_uppercase() { Side::FIRST } else { Side::SECOND };
             let castles = &t.castles[side.index()];
+            // A file letter names a piece that may still open its square to a drop (as
+            // Fairy-Stockfish writes S-chess's gating rights), where castling does not claim it.
+            let gate = |p: &mut Pos<B>| -> bool {
+                let Some(z) = gate_zone else { return false };
+                let Some(file) = b.file_names.iter().position(|f| f.eq_ignore_ascii_case(&ch.to_string())) else {
+                    return false;
+                };
+                let own = p.side_bb[side.index()];
+                let on_file: Vec<usize> = z[side].iter().filter(|&sq| b.file(sq) == file && own.has(sq)).collect();
+                match on_file.as_slice() {
+                    [sq] => {
+                        p.virgin |= B::bit(*sq);
+                        true
+                    }
+                    _ => false,
+                }
+            };
             if castles.is_empty() {
+                if gate(&mut p) {
+                    continue;
+                }
                 return Err(FenError::Castling(format!("`{ch}`: this ruleset has no castling")));
             }
             let mut done = false;
@@ -356,6 +441,15 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
                         done = true;
                     }
                 }
+            }
+            if !done && !matches!(ch.to_ascii_uppercase(), 'K' | 'Q') && gate(&mut p) {
+                done = true;
+            }
+            if !done && gate_zone.is_some() && !matches!(ch.to_ascii_uppercase(), 'K' | 'Q') {
+                return Err(FenError::Castling(format!(
+                    "`{ch}`: no piece of the {} on that file can castle, or open its square to a drop",
+                    rules.players[side.index()].name
+                )));
             }
             if !done {
                 return Err(FenError::Castling(format!(
@@ -412,7 +506,9 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
             }
         }
     }
-    if t.royal_safety {
+    // Royals never leave the board where they may not be attacked, unless a capture next to them
+    // explodes (then the game has just ended).
+    if t.royal_safety && t.explosion.is_none() {
         for side in [Side::FIRST, Side::SECOND] {
             if p.royals(side).is_empty() {
                 return Err(FenError::Illegal(format!(
@@ -453,23 +549,48 @@ pub fn placement(rules: &Rules, piece_at: impl Fn(usize) -> Option<(KindId, Side
 
 /// The placement field with `~` after each promoted piece.
 pub fn placement_marked(rules: &Rules, piece_at: impl Fn(usize) -> Option<(KindId, Side)>, promoted: impl Fn(usize) -> bool) -> String {
+    placement_texts(rules, |sq| {
+        piece_at(sq).map(|(k, s)| {
+            let mut t = rules.fen_text(k, s);
+            if promoted(sq) {
+                t.push('~');
+            }
+            t
+        })
+    })
+}
+
+/// The placement field of a position: its pieces (promoted ones marked) and its neutral pieces.
+pub fn placement_of(pos: &Position) -> String {
+    let rules = pos.rules();
+    placement_texts(rules, |sq| match pos.piece_at(sq) {
+        Some((k, s)) => {
+            let mut t = rules.fen_text(k, s);
+            if pos.is_promoted(sq) {
+                t.push('~');
+            }
+            Some(t)
+        }
+        None => pos.neutral_at(sq).map(|k| rules.kind(k).letter.to_string()),
+    })
+}
+
+/// The placement field from what stands on each square as FEN writes it (`None`: empty).
+pub fn placement_texts(rules: &Rules, text_at: impl Fn(usize) -> Option<String>) -> String {
     let b = &rules.board;
     let mut out = String::new();
     for rank in (0..b.height).rev() {
         let mut empty = 0;
         for file in 0..b.width {
             let sq = b.square(file, rank);
-            match piece_at(sq) {
+            match text_at(sq) {
                 None => empty += 1,
-                Some((k, s)) => {
+                Some(text) => {
                     if empty > 0 {
                         out.push_str(&empty.to_string());
                         empty = 0;
                     }
-                    out.push_str(&rules.fen_text(k, s));
-                    if promoted(sq) {
-                        out.push('~');
-                    }
+                    out.push_str(&text);
                 }
             }
         }
@@ -486,8 +607,8 @@ pub fn placement_marked(rules: &Rules, piece_at: impl Fn(usize) -> Option<(KindI
 /// Writes a position as FEN.
 pub fn write(pos: &Position) -> String {
     let rules = pos.rules();
-    let mut out = placement_marked(rules, |sq| pos.piece_at(sq), |sq| pos.is_promoted(sq));
-    if rules.hand.is_some() {
+    let mut out = placement_of(pos);
+    if rules.keeps_hands() {
         out.push('[');
         for side in [Side::FIRST, Side::SECOND] {
             for (k, n) in pos.hand(side) {
@@ -507,6 +628,9 @@ pub fn write(pos: &Position) -> String {
         Some(&sq) => out.push_str(&rules.board.name(sq)),
         None => out.push('-'),
     }
+    for i in 0..rules.counts.len() {
+        out.push_str(&format!(" {}+{}", pos.tally(Side::FIRST, i), pos.tally(Side::SECOND, i)));
+    }
     out.push_str(&format!(" {} {}", pos.halfmove_clock(), pos.fullmove()));
     out
 }
@@ -515,11 +639,13 @@ fn castling_field(pos: &Position) -> String {
     let rules = pos.rules();
     let b = &rules.board;
     let virgin = pos.virgin_squares();
-    let mut s = String::new();
+    let mut letters = [String::new(), String::new()];
+    // The unmoved pieces the castling letters already stand for: castlers and their partners.
+    let mut covered: Vec<usize> = Vec::new();
     for side in [Side::FIRST, Side::SECOND] {
-        for k in &rules.kinds {
+        for (ki, k) in rules.kinds.iter().enumerate() {
             for c in &k.castles {
-                let kid = KindId(rules.kinds.iter().position(|x| x.name == k.name).unwrap_or(0) as u8);
+                let kid = KindId(ki as u8);
                 for &castler in &virgin {
                     if pos.piece_at(castler) != Some((kid, side)) {
                         continue;
@@ -531,14 +657,41 @@ fn castling_field(pos: &Position) -> String {
                         .filter(|&r| b.rank(r) == rank && pos.piece_at(r) == Some((c.partner, side)))
                         .collect();
                     for (letter, right) in [('K', true), ('Q', false)] {
-                        if partners.iter().any(|&r| (b.file(r) > b.file(castler)) == right) {
-                            s.push(if side == Side::FIRST { letter } else { letter.to_ascii_lowercase() });
+                        let that_way = partners.iter().copied().filter(|&r| (b.file(r) > b.file(castler)) == right);
+                        let outermost = if right {
+                            that_way.max_by_key(|&r| b.file(r))
+                        } else {
+                            that_way.min_by_key(|&r| b.file(r))
+                        };
+                        if let Some(r) = outermost {
+                            letters[side.index()].push(if side == Side::FIRST { letter } else { letter.to_ascii_lowercase() });
+                            covered.extend([castler, r]);
                         }
                     }
                 }
             }
         }
     }
+    // Pieces that may still open their square to a drop, by file, where castling does not already
+    // say so and the player has something in hand (as Fairy-Stockfish writes S-chess's gating).
+    if let Some(z) = rules.gate_zone() {
+        for side in [Side::FIRST, Side::SECOND] {
+            if pos.hand(side).is_empty() {
+                continue;
+            }
+            let mut squares: Vec<usize> = virgin
+                .iter()
+                .copied()
+                .filter(|&sq| z[side].contains(sq) && pos.piece_at(sq).is_some_and(|(_, s)| s == side) && !covered.contains(&sq))
+                .collect();
+            squares.sort_by_key(|&sq| b.file(sq));
+            for sq in squares {
+                let f = &b.file_names[b.file(sq)];
+                letters[side.index()].push_str(&if side == Side::FIRST { f.to_uppercase() } else { f.to_lowercase() });
+            }
+        }
+    }
+    let s = letters.concat();
     if s.is_empty() { "-".into() } else { s }
 }
 

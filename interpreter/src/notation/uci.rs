@@ -7,8 +7,45 @@
 use crate::game::{Move, MoveKind, Position};
 use crate::model::Primitive;
 
-/// The coordinate text of a move.
+/// The coordinate text of a move: its first part, then each later part of the turn, as
+/// Fairy-Stockfish writes them: a piece placed or removed as `,` + the moved piece's landing square
+/// + the square (`e2e4,e4d5`), a piece dropped onto the square the move left as its lowercase
+/// letter (`b1c3h`; castling with the drop on the partner's square as partner square, castler's
+/// square and letter, `h1e1h`).
 pub fn to_text(pos: &Position, m: Move) -> String {
+    let first = first_text(pos, m.first_part());
+    if m.route >> 32 == 0 || pos.rules().turn.is_empty() {
+        return first;
+    }
+    let rules = pos.rules();
+    let b = &rules.board;
+    let mut s = first;
+    for i in 0..crate::game::MAX_PARTS {
+        let Some((part, kind, sq)) = pos.part_of(m, i) else { continue };
+        match (&rules.turn[part].action, kind) {
+            (crate::model::PartAction::Gate { .. }, Some(k)) => {
+                let letter = rules.kind(k).letter.to_ascii_lowercase();
+                if sq == m.from as usize {
+                    s.push(letter);
+                } else if matches!(m.kind, MoveKind::Castle(_)) {
+                    s = format!("{}{}{letter}", b.name(sq), b.name(m.from as usize));
+                } else {
+                    s.push(letter);
+                    s.push_str(&b.name(sq));
+                }
+            }
+            _ => {
+                s.push(',');
+                s.push_str(&b.name(m.to as usize));
+                s.push_str(&b.name(sq));
+            }
+        }
+    }
+    s
+}
+
+/// The coordinate text of a turn's first part (a move of one piece, a drop, a pass...).
+pub fn first_text(pos: &Position, m: Move) -> String {
     let b = &pos.rules().board;
     match m.kind {
         MoveKind::Pass => return "pass".into(),

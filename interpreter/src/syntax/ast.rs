@@ -61,14 +61,98 @@ pub enum Item {
     After(Span, Option<Cite>),
     /// `captures go to hand [, unpromoted]`.
     Hand(HandDecl),
+    /// `captures explode[, sparing KINDS]`.
+    Explode(ExplodeDecl),
     /// `must capture [the most]`.
     Must(MustDecl),
     /// `chase { ... }`: what counts as a chase.
     Chase(ChaseDecl),
+    /// `turn { move  then ... }`: turns of several parts.
+    Turn(TurnDecl),
+    /// `count NAME = N, plus 1 for each EVENT`: a number each player has.
+    Count(CountDecl),
     End(Vec<EndRule>),
     /// `clock { NAME: STAGE, then STAGE ... }`.
     Clock(Vec<ClockControl>),
     Setup(Setup),
+}
+
+/// `count NAME = START, (plus|less) N for each EVENT ...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CountDecl {
+    pub name: Ident,
+    pub start: Count,
+    /// Each change: the amount (negative for `less`), the event, and where it is written.
+    pub changes: Vec<(i64, CountEvent, Span)>,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+/// What changes a count.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CountEvent {
+    /// `check given`.
+    CheckGiven,
+    /// `capture` (each piece captured).
+    Capture,
+    /// `KIND captured`.
+    KindCaptured(Ident),
+    /// `turn`.
+    Turn,
+}
+
+/// `turn [cite] { move [cite]  then ... }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnDecl {
+    /// The citation of the turn as a whole, and of its first part (`move`).
+    pub cite: Option<Cite>,
+    pub first_cite: Option<Cite>,
+    pub parts: Vec<TurnPart>,
+    pub span: Span,
+}
+
+/// `then [if COND:] [may] ACTION[, OPTION]*`: a later part of a turn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnPart {
+    pub condition: Option<PartCondition>,
+    /// `may`: optional.
+    pub optional: Option<Span>,
+    pub action: PartAction,
+    pub options: Vec<PartOption>,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PartCondition {
+    /// `if it made N in a row along DIRS:`.
+    MadeRow { n: Count, dirs: Vec<Ident>, span: Span },
+    /// `if it captured:`.
+    Captured(Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PartAction {
+    /// `place KIND on empty`.
+    Place(Ident, Span),
+    /// `remove enemy`.
+    Remove(Span),
+    /// `drop KIND [or KIND]* on the square it left`.
+    Gate(Vec<Ident>, Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PartOption {
+    /// `moving it`.
+    Moving(Span),
+    /// `within ZONE`.
+    Within(ZoneExpr),
+    /// `if it had not moved`.
+    Unmoved(Span),
+    /// `not in a row of N along DIRS unless all are`.
+    RowSafe { n: Count, dirs: Vec<Ident>, span: Span },
+    /// `along DIRS from where it landed`.
+    Along(Vec<Ident>, Span),
 }
 
 /// One named time control of a `clock` section.
@@ -120,6 +204,14 @@ pub struct Duration {
 #[derive(Clone, Debug, PartialEq)]
 pub struct HandDecl {
     pub unpromoted: bool,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExplodeDecl {
+    /// Kinds the explosion leaves standing.
+    pub sparing: Vec<Ident>,
     pub cite: Option<Cite>,
     pub span: Span,
 }
@@ -272,6 +364,8 @@ pub struct PieceDecl {
     pub letter: StringLit,
     pub royal: bool,
     pub unlettered: bool,
+    /// `neutral`: belongs to no player.
+    pub neutral: Option<Span>,
     pub glyphs: Vec<StringLit>,
     /// The letter move notations use, where it differs from the FEN letter.
     pub written: Option<StringLit>,
@@ -477,6 +571,36 @@ pub enum Condition {
     CannotWin(Whose, Span),
     /// `KIND in ZONE`.
     KindIn(Ident, ZoneExpr, Span),
+    /// `COUNT [in ZONE] of WHOSE OP N`.
+    Compare {
+        /// The count's name, a kind's name, or `None` for `pieces`.
+        what: Option<Ident>,
+        zone: Option<ZoneExpr>,
+        whose: Whom,
+        op: CmpOp,
+        value: Count,
+        span: Span,
+    },
+}
+
+/// Whose count a comparison reads.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Whom {
+    Mover,
+    ToMove,
+    /// A player, by name.
+    Player(Ident),
+}
+
+/// A comparison of a count with a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Ge,
+    Le,
+    Gt,
+    Lt,
 }
 
 /// Whose win a `cannot win` condition rules out.

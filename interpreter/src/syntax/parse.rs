@@ -218,7 +218,10 @@ const TOP_KEYWORDS: &[&str] = &[
     "captures",
     "must",
     "chase",
+    "turn",
+    "count",
     "end",
+    "clock",
     "setup",
     "override",
 ];
@@ -589,7 +592,16 @@ fn describe(r: Rule) -> Option<String> {
         Rule::after_decl => "`after`",
         Rule::hand_decl => "`captures go to hand`",
         Rule::must_decl => "`must capture`",
+        Rule::explode_decl => "`captures explode`",
         Rule::chase_decl => "`chase`",
+        Rule::turn_decl => "`turn`",
+        Rule::count_decl => "`count`",
+        Rule::count_change => "a change (`plus 1 for each capture`, `less 1 for each check given`)",
+        Rule::cmp_op => "a comparison (`is`, `is not`, `>=`, `<=`, `>`, `<`)",
+        Rule::whose => "whose count (`mover`, `side to move`, or a player)",
+        Rule::turn_first => "`move` (the turn's first part)",
+        Rule::turn_part => "a later part of the turn (`then place ...`, `then remove enemy`, `then drop ... on the square it left`)",
+        Rule::part_if => "`if it made N in a row along DIRS:` or `if it captured:`",
         Rule::end_decl => "`end`",
         Rule::clock_decl => "`clock`",
         Rule::setup_decl => "`setup`",
@@ -676,6 +688,19 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
             }
             Item::Hand(HandDecl { unpromoted, cite, span })
         }
+        Rule::explode_decl => {
+            let span = cx.span(&p);
+            let mut sparing = Vec::new();
+            let mut cite = None;
+            for c in p.into_inner() {
+                match c.as_rule() {
+                    Rule::kind_list => sparing = kind_list(cx, c),
+                    Rule::cite => cite = Some(cx.cite(c)),
+                    _ => {}
+                }
+            }
+            Item::Explode(ExplodeDecl { sparing, cite, span })
+        }
         Rule::must_decl => {
             let span = cx.span(&p);
             let mut most = false;
@@ -690,6 +715,8 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
             Item::Must(MustDecl { most, cite, span })
         }
         Rule::chase_decl => Item::Chase(chase(cx, p)),
+        Rule::turn_decl => Item::Turn(turn(cx, p)),
+        Rule::count_decl => Item::Count(count_decl(cx, p)),
         Rule::end_decl => Item::End(end(cx, p)),
         Rule::clock_decl => Item::Clock(clock(cx, p)),
         Rule::setup_decl => {
@@ -1105,6 +1132,7 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
         },
         royal: false,
         unlettered: false,
+        neutral: None,
         glyphs: Vec::new(),
         written: None,
         cite: None,
@@ -1123,6 +1151,7 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                 match a.as_rule() {
                     Rule::kw_royal => d.royal = true,
                     Rule::kw_unlettered => d.unlettered = true,
+                    Rule::kw_neutral => d.neutral = Some(cx.span(&a)),
                     Rule::written_attr => d.written = a.into_inner().nth(1).map(|s| cx.string(s)),
                     _ => {
                         d.glyphs = a
@@ -1550,6 +1579,105 @@ fn clock_control(cx: &mut Cx, p: P) -> ClockControl {
     c
 }
 
+fn turn(cx: &mut Cx, p: P) -> TurnDecl {
+    let span = cx.span(&p);
+    let mut d = TurnDecl {
+        cite: None,
+        first_cite: None,
+        parts: Vec::new(),
+        span,
+    };
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::cite => d.cite = Some(cx.cite(c)),
+            Rule::turn_first => d.first_cite = c.into_inner().find(|x| x.as_rule() == Rule::cite).map(|x| cx.cite(x)),
+            Rule::turn_part => d.parts.push(turn_part(cx, c)),
+            Rule::bad_clause => cx.bad(&c, Rule::turn_clause_only, "part of a turn"),
+            _ => {}
+        }
+    }
+    d
+}
+
+fn row_of(cx: &mut Cx, p: P) -> (Count, Vec<Ident>) {
+    let mut n = None;
+    let mut ds = Vec::new();
+    for x in p.into_inner() {
+        match x.as_rule() {
+            Rule::count => n = Some(cx.count(x)),
+            Rule::dirs => ds = dirs(cx, x),
+            _ => {}
+        }
+    }
+    (n.expect("grammar: a row has a length"), ds)
+}
+
+fn turn_part(cx: &mut Cx, p: P) -> TurnPart {
+    let span = cx.span(&p);
+    let mut condition = None;
+    let mut optional = None;
+    let mut action = None;
+    let mut options = Vec::new();
+    let mut cite = None;
+    for c in p.into_inner() {
+        let cspan = cx.span(&c);
+        match c.as_rule() {
+            Rule::part_if => {
+                let inner = c
+                    .into_inner()
+                    .find(|x| matches!(x.as_rule(), Rule::part_made_row | Rule::part_captured));
+                condition = inner.map(|x| match x.as_rule() {
+                    Rule::part_made_row => {
+                        let s = cx.span(&x);
+                        let (n, dirs) = row_of(cx, x);
+                        PartCondition::MadeRow { n, dirs, span: s }
+                    }
+                    _ => PartCondition::Captured(cx.span(&x)),
+                });
+            }
+            Rule::part_may => optional = Some(cspan),
+            Rule::part_place => {
+                let kind = c.into_inner().find(|x| x.as_rule() == Rule::ident).map(|x| cx.ident(x));
+                action = kind.map(|k| PartAction::Place(k, cspan));
+            }
+            Rule::part_remove => action = Some(PartAction::Remove(cspan)),
+            Rule::part_gate => {
+                let kinds = c.into_inner().filter(|x| x.as_rule() == Rule::ident).map(|x| cx.ident(x)).collect();
+                action = Some(PartAction::Gate(kinds, cspan));
+            }
+            Rule::part_moving => options.push(PartOption::Moving(cspan)),
+            Rule::within_zone => {
+                if let Some(z) = c.into_inner().find(|x| x.as_rule() == Rule::zone_expr) {
+                    options.push(PartOption::Within(zone_expr(cx, z)));
+                }
+            }
+            Rule::part_unmoved => options.push(PartOption::Unmoved(cspan)),
+            Rule::part_row_safe => {
+                let (n, dirs) = row_of(cx, c);
+                options.push(PartOption::RowSafe { n, dirs, span: cspan });
+            }
+            Rule::part_along => {
+                let ds = c
+                    .into_inner()
+                    .find(|x| x.as_rule() == Rule::dirs)
+                    .map(|x| dirs(cx, x))
+                    .unwrap_or_default();
+                options.push(PartOption::Along(ds, cspan));
+            }
+            Rule::cite => cite = Some(cx.cite(c)),
+            _ => {}
+        }
+    }
+    TurnPart {
+        condition,
+        optional,
+        action: action.unwrap_or(PartAction::Remove(span)),
+        options,
+        cite,
+        span,
+    }
+}
+
 fn kind_list(cx: &Cx, p: P) -> Vec<Ident> {
     p.into_inner().filter(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k)).collect()
 }
@@ -1760,6 +1888,7 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
                     cspan,
                 ));
             }
+            Rule::cond_compare => r.conditions.push(compare(cx, c)),
             Rule::v_checker_loses => r.verdict = (Verdict::CheckerLoses, cspan),
             Rule::v_chaser_loses => r.verdict = (Verdict::ChaserLoses, cspan),
             Rule::v_claimable_draw => r.verdict = (Verdict::ClaimableDraw, cspan),
@@ -1769,6 +1898,101 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
         }
     }
     r
+}
+
+/// `COUNT [in ZONE] of WHOSE OP N`.
+fn compare(cx: &mut Cx, p: P) -> Condition {
+    let span = cx.span(&p);
+    let mut what = None;
+    let mut zone = None;
+    let mut whose = Whom::Mover;
+    let mut op = CmpOp::Eq;
+    let mut value = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::count_term => {
+                for t in c.into_inner() {
+                    match t.as_rule() {
+                        Rule::ident => what = Some(cx.ident(t)),
+                        Rule::zone_expr => zone = Some(zone_expr(cx, t)),
+                        _ => {}
+                    }
+                }
+            }
+            Rule::whose => {
+                let text = c.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
+                whose = match text.as_str() {
+                    "mover" => Whom::Mover,
+                    "side to move" => Whom::ToMove,
+                    _ => Whom::Player(cx.ident(c.into_inner().next().expect("grammar: a player's name"))),
+                };
+            }
+            Rule::cmp_op => {
+                op = match c.as_str().split_whitespace().collect::<Vec<_>>().join(" ").as_str() {
+                    "is" => CmpOp::Eq,
+                    "is not" => CmpOp::Ne,
+                    ">=" => CmpOp::Ge,
+                    "<=" => CmpOp::Le,
+                    ">" => CmpOp::Gt,
+                    _ => CmpOp::Lt,
+                }
+            }
+            Rule::count => value = Some(cx.count(c)),
+            _ => {}
+        }
+    }
+    Condition::Compare {
+        what,
+        zone,
+        whose,
+        op,
+        value: value.expect("grammar: a comparison ends in a number"),
+        span,
+    }
+}
+
+/// `count NAME = START, (plus|less) N for each EVENT ...`.
+fn count_decl(cx: &mut Cx, p: P) -> CountDecl {
+    let span = cx.span(&p);
+    let mut name = None;
+    let mut start = None;
+    let mut changes = Vec::new();
+    let mut cite = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::ident => name = Some(cx.ident(c)),
+            Rule::count => start = Some(cx.count(c)),
+            Rule::count_change => {
+                let cspan = cx.span(&c);
+                let mut sign = 1;
+                let mut amount = 0;
+                let mut event = CountEvent::Turn;
+                for x in c.into_inner() {
+                    match x.as_rule() {
+                        Rule::kw_less => sign = -1,
+                        Rule::int => amount = x.as_str().parse::<i64>().unwrap_or(i64::MAX),
+                        Rule::ev_check => event = CountEvent::CheckGiven,
+                        Rule::ev_capture => event = CountEvent::Capture,
+                        Rule::ev_turn => event = CountEvent::Turn,
+                        Rule::ev_kind_captured => {
+                            event = CountEvent::KindCaptured(cx.ident(x.into_inner().next().expect("grammar: a kind")));
+                        }
+                        _ => {}
+                    }
+                }
+                changes.push((sign * amount.min(i64::MAX / 2), event, cspan));
+            }
+            Rule::cite => cite = Some(cx.cite(c)),
+            _ => {}
+        }
+    }
+    CountDecl {
+        name: name.expect("grammar: a count has a name"),
+        start: start.expect("grammar: a count starts somewhere"),
+        changes,
+        cite,
+        span,
+    }
 }
 
 #[cfg(test)]

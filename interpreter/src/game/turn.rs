@@ -1,0 +1,286 @@
+//! Turns of several parts: the move of a piece, then each later part of the ruleset's `turn` (a
+//! piece placed — a neutral one moved —, an enemy piece removed, a piece dropped onto a square the
+//! move left), each a choice the mover makes. A whole turn is one [`Move`]: its later parts are
+//! slots in the move's route (see [`Move::part`]), so generation, perft, notation and undo treat it
+//! as one move. Neutral pieces (a duck, a hole) stand on [`Pos::walls`]: they block every line and
+//! are never captured.
+//!
+//! Generation makes each turn so far and looks: a later part's choices depend on the position
+//! the earlier parts leave. A ruleset whose turns have one part never comes here.
+
+use super::bits::Bits;
+use super::position::{NO_SQ, Pos, cell, cell_kind, cell_side};
+use super::{MAX_PARTS, Move, MoveKind, part_slot, slot_parts};
+use crate::compile::{CPart, CPartCond};
+use crate::model::*;
+
+/// What `unmake` needs to take a turn's later parts back, one entry per part slot: the square a
+/// moved neutral piece came from (`NO_SQ`: it was not on the board), or the cell a removal took
+/// (with bit 8 set where the piece had promoted).
+pub(super) type PartsUndo = [u16; MAX_PARTS];
+
+impl<B: Bits> Pos<B> {
+    // ------------------------------------------------------------------ neutral pieces
+
+    /// Puts a neutral piece of `kind` on `sq`.
+    pub(crate) fn put_neutral(&mut self, sq: usize, kind: KindId) {
+        self.walls.set(sq);
+        self.kind_bb[kind.0 as usize].set(sq);
+        self.hash ^= self.t.z_piece[cell(kind, Side::FIRST) as usize][sq];
+    }
+
+    /// Takes the neutral piece of `kind` off `sq`.
+    pub(crate) fn remove_neutral(&mut self, sq: usize, kind: KindId) {
+        self.walls.toggle(sq);
+        self.kind_bb[kind.0 as usize].toggle(sq);
+        self.hash ^= self.t.z_piece[cell(kind, Side::FIRST) as usize][sq];
+    }
+
+    /// The neutral piece on `sq`, if there is one.
+    pub fn neutral_at(&self, sq: usize) -> Option<KindId> {
+        if !self.walls.has(sq) {
+            return None;
+        }
+        (0..self.kind_bb.len()).find(|&k| self.kind_bb[k].has(sq)).map(|k| KindId(k as u8))
+    }
+
+    // ------------------------------------------------------------------ generation
+
+    /// The legal turns (or their number, when `COUNT`): each legal first part with every choice of
+    /// the later parts. A turn's move must be legal by itself (a piece placed or dropped later
+    /// never shields a royal, as Fairy-Stockfish judges gating); where a part moves a neutral
+    /// piece, which may open a line to a royal, each whole turn is also made and tested.
+    pub(super) fn generate_turns<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
+        let start = out.len();
+        self.generate_plain::<false>(out);
+        let firsts: Vec<Move> = out.drain(start..).collect();
+        let mut scratch = self.clone();
+        scratch.forget_undo();
+        let mut n = 0;
+        for m in firsts {
+            n += scratch.extend_turn::<COUNT>(self, out, m, 0);
+        }
+        n
+    }
+
+    /// Emits (or counts) the turns that begin with `m` (its slots before `next` filled), choosing
+    /// each part from `next` on. `self` is a scratch copy of `before`, the position the turn starts from.
+    fn extend_turn<const COUNT: bool>(&mut self, before: &Pos<B>, out: &mut Vec<Move>, m: Move, next: usize) -> u64 {
+        let t = self.t.clone();
+        if m.kind == MoveKind::Pass || m.kind == MoveKind::Swap || next == t.parts.len() {
+            return self.emit_turn::<COUNT>(out, m);
+        }
+        let part = &t.parts[next];
+        let slot_index = (0..MAX_PARTS).find(|&i| m.part(i) == 0).unwrap_or(MAX_PARTS);
+        let u = self.make(m);
+        let mover = self.stm.other();
+        let applies = part.condition.as_ref().is_none_or(|c| self.part_condition(c, mover, m));
+        let choices = if applies && slot_index < MAX_PARTS {
+            self.part_choices(before, part, mover, m)
+        } else {
+            Vec::new()
+        };
+        self.unmake(m, &u);
+        let mut n = 0;
+        if !applies || part.optional {
+            n += self.extend_turn::<COUNT>(before, out, m, next + 1);
+        }
+        if COUNT && next + 1 == t.parts.len() && !t.turn_decides_legality {
+            return n + choices.len() as u64;
+        }
+        for (choice, sq) in choices {
+            n += self.extend_turn::<COUNT>(before, out, m.with_part(slot_index, part_slot(choice, sq)), next + 1);
+        }
+        n
+    }
+
+    /// Emits one whole turn, if it is legal (where parts decide legality, by making it).
+    fn emit_turn<const COUNT: bool>(&mut self, out: &mut Vec<Move>, m: Move) -> u64 {
+        if self.t.turn_decides_legality {
+            let us = self.stm;
+            let u = self.make(m);
+            let exposed = self.side_exposed(us);
+            self.unmake(m, &u);
+            if exposed {
+                return 0;
+            }
+        }
+        if !COUNT {
+            out.push(m);
+        }
+        1
+    }
+
+    /// Does a later part's condition hold after the turn so far (`m`, made: `self` is after it)?
+    fn part_condition(&self, c: &CPartCond, mover: Side, m: Move) -> bool {
+        match c {
+            CPartCond::Captured => self.last_captured != 0,
+            CPartCond::MadeRow { n, dirs } => {
+                let at = m.to as usize;
+                let own = self.side_bb[mover.index()];
+                own.has(at) && dirs[mover.index()].iter().any(|&(d, r)| self.run_through(at, own, d, r) >= *n)
+            }
+        }
+    }
+
+    /// The length of the run of `own` pieces through `at` along ray `d` and its reverse `r`.
+    pub(super) fn run_through(&self, at: usize, own: B, d: u8, r: u8) -> u32 {
+        let t = &*self.t;
+        let mut len = 1;
+        for dir in [d, r] {
+            let next = &t.next[dir as usize];
+            let mut sq = next[at];
+            while sq != NO_SQ && own.has(sq as usize) {
+                len += 1;
+                sq = next[sq as usize];
+            }
+        }
+        len
+    }
+
+    /// A part's choices after the turn so far (`self` is after it; `before` the position the turn
+    /// started from): (index into `part_choices`, square).
+    fn part_choices(&self, before: &Pos<B>, part: &CPart<B>, mover: Side, m: Move) -> Vec<(usize, usize)> {
+        let t = &*self.t;
+        let s = mover.index();
+        let empty = !self.occ() & t.board_mask;
+        let mut out = Vec::new();
+        match &part.action {
+            PartAction::Place { .. } => {
+                let mut squares = empty & part.within[s];
+                if !part.along[s].is_empty() {
+                    let occ = self.occ();
+                    let mut reach = B::EMPTY;
+                    for &d in &part.along[s] {
+                        reach |= t.ray_attacks(d as usize, m.to as usize, occ);
+                    }
+                    squares &= reach;
+                }
+                let choice = part.choices[0] as usize;
+                out.extend(squares.iter().map(|sq| (choice, sq)));
+            }
+            PartAction::Remove { .. } => {
+                let enemy = self.side_bb[mover.other().index()];
+                let mut squares = enemy & part.within[s];
+                if let Some((n, dirs)) = &part.row_safe {
+                    let safe = |sq: usize| dirs[1 - s].iter().any(|&(d, r)| self.run_through(sq, enemy, d, r) >= *n);
+                    let open: Vec<usize> = squares.iter().filter(|&sq| !safe(sq)).collect();
+                    if !open.is_empty() {
+                        squares = open.iter().fold(B::EMPTY, |b, &sq| b | B::bit(sq));
+                    }
+                }
+                let choice = part.choices[0] as usize;
+                out.extend(squares.iter().map(|sq| (choice, sq)));
+            }
+            PartAction::Gate { unmoved, .. } => {
+                // The squares the move left empty: where the piece stood, and a castling partner's.
+                let mut left = Vec::new();
+                if let MoveKind::Form(_) | MoveKind::Castle(_) = m.kind {
+                    left.push(m.from as usize);
+                }
+                if let MoveKind::Castle(ci) = m.kind {
+                    let c = &t.castles[s][ci as usize];
+                    let dir = if m.to > m.from { c.dirs[0] } else { c.dirs[1] } as usize;
+                    if let Some(p) = before.castle_partner(c, dir, m.from as usize) {
+                        left.push(p);
+                    }
+                }
+                for sq in left {
+                    if !empty.has(sq) || !part.within[s].has(sq) || (*unmoved && !before.virgin.has(sq)) {
+                        continue;
+                    }
+                    for &c in &part.choices {
+                        let (_, kind) = t.part_choices[c as usize];
+                        if kind.is_some_and(|k| self.hands[s][k.0 as usize] > 0) {
+                            out.push((c as usize, sq));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    // ------------------------------------------------------------------ make / unmake
+
+    /// Carries out the later parts of `m` after its first part (the side to move is still the
+    /// mover). Returns how many pieces they captured.
+    pub(super) fn make_parts(&mut self, m: Move, undo: &mut PartsUndo) -> u32 {
+        let us = self.stm;
+        let mut captured = 0;
+        for (i, slot) in undo.iter_mut().enumerate() {
+            *slot = NO_SQ;
+            let Some((choice, sq)) = slot_parts(m.part(i)) else { continue };
+            let (pi, kind) = self.t.part_choices[choice];
+            match self.t.parts[pi as usize].action {
+                PartAction::Place { kind: k, moving } => {
+                    if self.t.kinds_neutral[k.0 as usize] {
+                        if moving && let Some(old) = (self.kind_bb[k.0 as usize] & self.walls).iter().next() {
+                            self.remove_neutral(old, k);
+                            *slot = old as u16;
+                        }
+                        self.put_neutral(sq, k);
+                    } else {
+                        self.put(sq, k, us);
+                    }
+                }
+                PartAction::Remove { .. } => {
+                    let c = self.remove(sq);
+                    let promoted = self.promoted.has(sq);
+                    *slot = c as u16 | (promoted as u16) << 8;
+                    self.last_captured |= 1 << cell_kind(c).0;
+                    if self.t.hand {
+                        self.hand_gain(us, c, sq, self.promoted);
+                    }
+                    self.promoted &= !B::bit(sq);
+                    captured += 1;
+                }
+                PartAction::Gate { .. } => {
+                    let k = kind.expect("a drop's choice names its kind");
+                    self.hand_take(us, k);
+                    self.put(sq, k, us);
+                }
+            }
+        }
+        captured
+    }
+
+    /// Takes back the later parts of `m` (the side to move is the mover again).
+    pub(super) fn unmake_parts(&mut self, m: Move, undo: &PartsUndo) {
+        let us = self.stm;
+        for i in (0..MAX_PARTS).rev() {
+            let Some((choice, sq)) = slot_parts(m.part(i)) else { continue };
+            let (pi, kind) = self.t.part_choices[choice];
+            match self.t.parts[pi as usize].action {
+                PartAction::Place { kind: k, .. } => {
+                    if self.t.kinds_neutral[k.0 as usize] {
+                        self.remove_neutral(sq, k);
+                        if undo[i] != NO_SQ {
+                            self.put_neutral(undo[i] as usize, k);
+                        }
+                    } else {
+                        self.remove(sq);
+                    }
+                }
+                PartAction::Remove { .. } => {
+                    let c = (undo[i] & 0xFF) as u8;
+                    self.place(sq, c);
+                    if undo[i] >> 8 & 1 == 1 {
+                        self.promoted |= B::bit(sq);
+                    }
+                    if self.t.hand {
+                        // What the captor's hand gained is what the piece returns as.
+                        let promoted = if undo[i] >> 8 & 1 == 1 { B::bit(sq) } else { B::EMPTY };
+                        self.hand_lose(us, c, sq, promoted);
+                    }
+                    debug_assert_eq!(cell_side(c), us.other());
+                }
+                PartAction::Gate { .. } => {
+                    let k = kind.expect("a drop's choice names its kind");
+                    self.remove(sq);
+                    self.hand_put_back(us, k);
+                }
+            }
+        }
+    }
+}
