@@ -131,3 +131,15 @@ fn seirawan_perft_matches_fairy_stockfish() {
     // Gating: a turn's later part, a drop on the square the move left.
     run("seirawan");
 }
+
+#[test]
+fn tapatan_perft_matches_its_reference() {
+    // Phases: drops while the hands hold men, then steps along the lines.
+    run("tapatan");
+}
+
+#[test]
+fn lines_of_action_perft_matches_open_spiel() {
+    // A slide as long as the pieces on its line, over its own.
+    run("lines-of-action");
+}

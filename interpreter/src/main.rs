@@ -1200,6 +1200,23 @@ fn report(game: &Game, clocks: Option<&arbiter::clock::Clocks>, json: bool, winn
             "check": pos.in_check(),
             "message": o.message(pos),
         });
+        if let Some(phase) = pos.phase_name() {
+            v["phase"] = json!(phase);
+        }
+        if !rules.counts.is_empty() {
+            v["counts"] = rules
+                .counts
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let per_side: serde_json::Map<String, serde_json::Value> = (0..2)
+                        .map(|s| (names[s].clone(), json!(pos.tally(arbiter::model::Side(s as u8), i))))
+                        .collect();
+                    (c.name.clone(), serde_json::Value::Object(per_side))
+                })
+                .collect::<serde_json::Map<String, serde_json::Value>>()
+                .into();
+        }
         if let Some(c) = clocks {
             let left = c.seconds_left();
             v["clock"] = json!(c.control.name);
@@ -1228,6 +1245,19 @@ fn report(game: &Game, clocks: Option<&arbiter::clock::Clocks>, json: bool, winn
         if pos.in_check() { " (in check)" } else { "" }
     );
     outln!("ply:      {}", game.ply());
+    if let Some(phase) = pos.phase_name() {
+        outln!("phase:    {phase}");
+    }
+    for (i, c) in rules.counts.iter().enumerate() {
+        outln!(
+            "{:<9} {} {}, {} {}",
+            format!("{}:", c.name),
+            names[0],
+            pos.tally(arbiter::model::Side::FIRST, i),
+            names[1],
+            pos.tally(arbiter::model::Side::SECOND, i)
+        );
+    }
     if let Some(c) = clocks {
         let left = c.seconds_left();
         let shown = |i: usize| {

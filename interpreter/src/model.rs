@@ -268,6 +268,14 @@ pub struct Form {
     pub only_if: Option<Enclose>,
     /// Restrictions on a drop.
     pub drop: DropRules,
+    /// `as many squares as pieces on its line` (a slide): it goes exactly as far as there are pieces
+    /// on the whole line through its start along the direction, itself included.
+    pub counted: bool,
+    /// `over own` (a slide): it may pass over its own side's pieces.
+    pub over_own: bool,
+    /// `during PHASE`: the phases (a bit per index into [`Rules::phases`]) in which the clause
+    /// applies; `None`: in every phase.
+    pub during: Option<u32>,
     /// A hop may not use pieces of these kinds as screens.
     pub screen_not: Vec<KindId>,
     /// The move may not take pieces of these kinds.
@@ -470,6 +478,11 @@ pub enum Condition {
         op: Cmp,
         value: i64,
     },
+    /// Every piece of the player is in one group, each next to another along the directions.
+    AllConnected {
+        whose: Whom,
+        dirs: Vec<(i32, i32)>,
+    },
 }
 
 /// What a comparison counts.
@@ -561,6 +574,26 @@ pub enum TallyEvent {
     /// Each turn the player made.
     Turn,
 }
+
+/// `phase NAME [until ...]`: a stage of the game; clauses `during` it apply only then.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Phase {
+    pub name: String,
+    /// What ends it, checked after each turn (`None`: the last phase).
+    pub until: Option<PhaseEnd>,
+    pub cite: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PhaseEnd {
+    /// Neither player holds a piece in hand.
+    HandsEmpty,
+    /// All these conditions hold (as in an end rule).
+    Conditions(Vec<Condition>),
+}
+
+/// The most phases a ruleset may declare.
+pub const MAX_PHASES: usize = 8;
 
 /// The most counts a ruleset may declare.
 pub const MAX_TALLIES: usize = 4;
@@ -697,6 +730,8 @@ pub struct Rules {
     pub turn: Vec<Part>,
     /// `count ...`: numbers each player has, kept in the position.
     pub counts: Vec<Tally>,
+    /// `phase ...`: the stages of the game, in order (none: one stage throughout).
+    pub phases: Vec<Phase>,
     pub end_rules: Vec<EndRule>,
     pub setup: String,
     /// Parameter values in force, for display.

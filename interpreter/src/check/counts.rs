@@ -73,6 +73,22 @@ pub(super) fn resolve_counts(cx: &mut Cx, items: &[ast::Item], has_check: bool) 
     out
 }
 
+/// Whose count or pieces a condition reads; an unknown player's name is reported.
+pub(super) fn whom(cx: &mut Cx, w: &ast::Whom) -> Option<Whom> {
+    Some(match w {
+        ast::Whom::Mover => Whom::Mover,
+        ast::Whom::ToMove => Whom::ToMove,
+        ast::Whom::Player(id) => match cx.player_names.iter().position(|n| *n == id.name) {
+            Some(i) => Whom::Player(Side(i as u8)),
+            None => {
+                let names = cx.player_names.clone();
+                cx.unknown(&id.name, id.span, "player", names.iter().map(String::as_str));
+                return None;
+            }
+        },
+    })
+}
+
 /// The values a count can ever take: from its start, only up where every change adds, only down
 /// where every change takes away.
 pub(super) fn range(t: &Tally) -> (i64, i64) {
@@ -104,18 +120,7 @@ pub(super) fn compare(cx: &mut Cx, c: &ast::Condition, tallies: &[Tally]) -> Opt
         ast::CmpOp::Lt => Cmp::Lt,
     };
     let value = cx.count(value, "a count's value", TALLY_MIN, TALLY_MAX)?;
-    let whose = match whose {
-        ast::Whom::Mover => Whom::Mover,
-        ast::Whom::ToMove => Whom::ToMove,
-        ast::Whom::Player(id) => match cx.player_names.iter().position(|n| *n == id.name) {
-            Some(i) => Whom::Player(Side(i as u8)),
-            None => {
-                let names = cx.player_names.clone();
-                cx.unknown(&id.name, id.span, "player", names.iter().map(String::as_str));
-                return None;
-            }
-        },
-    };
+    let whose = whom(cx, whose)?;
     let zone = match zone {
         Some(z) => Some(super::board::zone_by_side(cx, z)?),
         None => None,

@@ -159,7 +159,7 @@ pub(super) fn resolve_ends(
     out
 }
 
-fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, has_pass: bool) -> Option<Condition> {
+pub(super) fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, has_pass: bool) -> Option<Condition> {
     Some(match c {
         ast::Condition::NoLegalMove(_) => Condition::NoLegalMove,
         ast::Condition::InCheck(span) => {
@@ -345,5 +345,17 @@ fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, h
         }
         ast::Condition::ChasingThroughout(_) => Condition::ChasingThroughout,
         ast::Condition::Compare { .. } => unreachable!("comparisons are resolved by `counts::compare`"),
+        ast::Condition::AllConnected { whose, dirs, .. } => {
+            let d = if dirs.is_empty() {
+                let hexes = cx.board.as_ref().is_some_and(|b| b.hexes);
+                super::board::builtin_direction("adjacent", hexes).unwrap_or_default()
+            } else {
+                board::dirs(cx, dirs)
+            };
+            Condition::AllConnected {
+                whose: super::counts::whom(cx, whose)?,
+                dirs: d,
+            }
+        }
     })
 }

@@ -10,6 +10,7 @@ mod counts;
 mod ends;
 mod handicap;
 mod load;
+mod phases;
 mod pieces;
 mod turn;
 
@@ -108,6 +109,8 @@ struct Cx<'a> {
     directions: HashMap<String, (Vec<(i32, i32)>, Span)>,
     kinds: HashMap<String, KindId>,
     kind_names: Vec<String>,
+    /// The phases' names, in order (declared before the pieces that name them).
+    phases: Vec<String>,
     /// A handicap game's compensation: the scoring parameter it replaces, and its value.
     komi_override: Option<(String, f64)>,
     /// What is left of the [`SUGGESTION_BUDGET`].
@@ -281,6 +284,7 @@ fn resolve(
         directions: HashMap::new(),
         kinds: HashMap::new(),
         kind_names: Vec::new(),
+        phases: Vec::new(),
         suggestions_left: SUGGESTION_BUDGET,
     };
 
@@ -439,6 +443,8 @@ fn resolve(
     board::resolve_directions(&mut cx, items);
     board::resolve_zones(&mut cx, items);
 
+    // Phases' names first: clauses name them.
+    phases::declare(&mut cx, items);
     // Pieces.
     let kinds = pieces::resolve_pieces(&mut cx, items);
 
@@ -725,7 +731,22 @@ fn resolve(
             _ => Vec::new(),
         })
     };
-    if hand.is_none() {
+    // Pieces the setup puts in hand (`[MMMmmm]`): a drop may bring those in, even where captures
+    // never fill a hand.
+    let setup_hand = items
+        .iter()
+        .rev()
+        .find_map(|i| if let ast::Item::Setup(s) = i { Some(s) } else { None })
+        .and_then(|s| {
+            s.fen
+                .value
+                .split_whitespace()
+                .next()
+                .and_then(|b| b.split_once('['))
+                .map(|(_, h)| h.trim_end_matches(']').to_string())
+        })
+        .is_some_and(|h| h.chars().any(|c| c.is_ascii_alphabetic()));
+    if hand.is_none() && !setup_hand {
         for (p, f) in forms() {
             if f.primitive == ast::Primitive::Drop {
                 let d = Diagnostic::error(
@@ -734,7 +755,9 @@ fn resolve(
                     format!("`{}` drops from the hand, but nothing ever goes to a hand", p.name.name),
                 )
                 .label("the hand is always empty")
-                .help("add `captures go to hand` (captured pieces join the captor's hand)");
+                .help(
+                    "add `captures go to hand` (captured pieces join the captor's hand), or give the hands pieces in the setup (`[PPpp]`)",
+                );
                 cx.diags.push(d);
             }
         }
@@ -781,6 +804,24 @@ fn resolve(
             }
         }
     }
+    // A slide whose length depends on the whole line has no reversed table of attacks.
+    if let Some(forbid) = royal_safety_span {
+        for (_, f) in forms() {
+            for m in &f.modifiers {
+                if let ast::Modifier::Counted(span) = m {
+                    let d = Diagnostic::error(
+                        codes::CONTRADICTION,
+                        *span,
+                        "`forbid royal attacked` needs to know every square a piece attacks, and a slide as long as its line's pieces has no such table",
+                    )
+                    .label("not with royal safety")
+                    .with(forbid, "royal safety stated here")
+                    .help("end the game when a royal is taken instead: `captured KING -> mover wins`");
+                    cx.diags.push(d);
+                }
+            }
+        }
+    }
     // Checkmate needs check, and check needs a royal.
     if !kinds.iter().any(|k| k.royal) {
         for (_, f) in forms().filter(|(_, f)| f.primitive == ast::Primitive::Drop) {
@@ -820,6 +861,7 @@ fn resolve(
     let has_check = royal_safety.is_some() || royals_facing.is_some();
     let chase = chase::resolve_chase(&mut cx, items, has_check);
     let counts = counts::resolve_counts(&mut cx, items, has_check);
+    let phases = phases::resolve(&mut cx, items, &kinds, has_check, has_pass, &counts);
     let end_rules = ends::resolve_ends(&mut cx, items, &kinds, has_check, has_pass, chase.is_some(), &counts);
 
     // Setup.
@@ -903,6 +945,7 @@ fn resolve(
         chase,
         turn,
         counts,
+        phases,
         params,
         cite_prefix,
         notation,

@@ -354,6 +354,9 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     let mut drop_only: Vec<Span> = Vec::new();
     let mut screen_not = Vec::new();
     let mut target_not = Vec::new();
+    let mut during = None;
+    let mut counted = None;
+    let mut over_own = None;
     for m in &f.modifiers {
         let (t, span) = match m {
             ast::Modifier::ToEmpty(s) => (Some(Target::Empty), *s),
@@ -454,6 +457,31 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             ast::Modifier::NotStuck(s) => {
                 drop.not_stuck = true;
                 drop_only.push(*s);
+                (None, *s)
+            }
+            ast::Modifier::Counted(s) => {
+                counted = Some(*s);
+                (None, *s)
+            }
+            ast::Modifier::OverOwn(s) => {
+                over_own = Some(*s);
+                (None, *s)
+            }
+            ast::Modifier::During(names, s) => {
+                let mut mask = 0u32;
+                for n in names {
+                    match cx.phases.iter().position(|p| *p == n.name) {
+                        Some(i) => {
+                            mask |= 1 << i;
+                            cx.used.insert(format!("phase {}", n.name));
+                        }
+                        None => {
+                            let known = cx.phases.clone();
+                            cx.unknown(&n.name, n.span, "phase", known.iter().map(String::as_str));
+                        }
+                    }
+                }
+                during = Some(mask);
                 (None, *s)
             }
         };
@@ -569,6 +597,27 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             .label = "not a drop".into();
         }
     }
+    let plain_slide = matches!(primitive, Primitive::Slide { max: None, .. });
+    for (span, what) in [(counted, "`as many squares as pieces on its line`"), (over_own, "`over own`")] {
+        if let Some(span) = span
+            && !plain_slide
+        {
+            cx.error(
+                codes::CONTRADICTION,
+                span,
+                format!("{what} is said of a slide without `up to`, and this clause is not one"),
+            )
+            .label = "not a slide".into();
+        }
+    }
+    if let (Some(span), None) = (over_own, counted) {
+        cx.error(
+            codes::CONTRADICTION,
+            span,
+            "`over own` lets a slide pass its own pieces, which only a slide of a set length can do: add `as many squares as pieces on its line`",
+        )
+        .label = "a free slide stops at the first piece".into();
+    }
     let target = if placing || jumping {
         Target::Empty
     } else {
@@ -607,6 +656,9 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         enclose: enclose.map(|(e, d, _)| (e, d)),
         only_if: only_if.map(|o| o.0),
         drop,
+        counted: counted.is_some(),
+        over_own: over_own.is_some(),
+        during,
         screen_not,
         target_not,
         cite: cite(&f.cite),

@@ -31,6 +31,9 @@ pub enum Gen<B> {
         screen_not: u32,
         target_not: u32,
     },
+    /// Along each ray (paired with its reverse), exactly as far as there are pieces on the whole
+    /// line through the start; over own pieces where `over_own`, never over an enemy's.
+    Counted { dirs: Vec<(u8, u8)>, over_own: bool },
     /// A new piece onto an empty square.
     Place,
     /// A piece from the hand onto an empty square.
@@ -77,6 +80,11 @@ pub enum CCond<B> {
     Connects([B; 2], [B; 2]),
     NeitherCanMove,
     KindIn(KindId, [B; 2]),
+    /// Every piece of the player in one group: per square, its neighbours along the directions.
+    AllConnected {
+        whose: Whom,
+        next_to: Vec<B>,
+    },
     /// A count of one player compared with a number.
     Compare {
         count: CCount<B>,
@@ -124,6 +132,8 @@ pub struct CForm<B> {
     pub only_if: Option<Enclose>,
     /// Gravity: the ray direction the piece falls along.
     pub falling: Option<u8>,
+    /// The phases in which the clause applies, a bit per phase (all bits: every phase).
+    pub phases: u32,
     /// Drops: not on a file with an own piece of this kind.
     pub no_file_with: Option<KindId>,
     /// Drops: not a drop that checkmates.
@@ -188,6 +198,15 @@ fn shifts_of<B: Bits>(how: &Gen<B>, from: B) -> Vec<Shift<B>> {
         return Vec::new();
     }
     parts
+}
+
+/// What ends a phase, compiled.
+#[derive(Clone, Debug)]
+pub enum CPhaseEnd<B> {
+    HandsEmpty,
+    Conditions(Vec<CCond<B>>),
+    /// The last phase: it never ends.
+    Never,
 }
 
 /// A later part of the turn (see [`crate::model::Part`]), compiled: zones as bitboards per side,
@@ -401,6 +420,10 @@ pub struct Tables<B> {
     pub part_choices: Vec<(u8, Option<KindId>)>,
     /// `captures explode`: per square, the squares around it (the blast); a bit per kind spared.
     pub explosion: Option<(Vec<B>, u32)>,
+    /// What ends each phase but the last (see [`crate::model::Phase`]).
+    pub phase_ends: Vec<CPhaseEnd<B>>,
+    /// Zobrist keys of the phases (the first's is 0).
+    pub z_phase: Vec<u64>,
     /// The declared counts (see [`crate::model::Tally`]).
     pub tallies: Vec<Tally>,
     /// Zobrist keys of counts: per side, per count; a value `v` hashes as `key × v`.
@@ -502,6 +525,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     let z_ep = (0..n).map(|_| rng.next_u64()).collect();
     let z_hand = [0, 1].map(|_| rules.kinds.iter().map(|_| rng.next_u64() | 1).collect());
     let z_tally_keys = [0, 1].map(|_| [0; MAX_TALLIES].map(|_: u64| rng.next_u64() | 1));
+    let z_phase: Vec<u64> = (0..rules.phases.len()).map(|i| if i == 0 { 0 } else { rng.next_u64() }).collect();
     let mut dark = B::EMPTY;
     for sq in 0..n {
         if board.is_dark(sq) == Some(true) {
@@ -606,6 +630,8 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             let around = crate::check::builtin_direction("any", board.hexes).unwrap_or_default();
             (leap_table::<B>(board, &around), e.sparing.iter().fold(0u32, |m, k| m | 1 << k.0))
         }),
+        phase_ends: Vec::new(),
+        z_phase: Vec::new(),
         tallies: rules.counts.clone(),
         z_tally: [[0; MAX_TALLIES]; 2],
         tally_checks: rules.counts.iter().any(|c| c.changes.iter().any(|e| e.1 == TallyEvent::CheckGiven)),
@@ -722,6 +748,18 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         }
                         Gen::Lame { entries }
                     }
+                    Primitive::Slide { dirs, .. } if f.counted => Gen::Counted {
+                        dirs: dirs
+                            .iter()
+                            .map(|d| {
+                                (
+                                    t.ray_index((d.0 * fx, d.1 * flip), board),
+                                    t.ray_index((-d.0 * fx, -d.1 * flip), board),
+                                )
+                            })
+                            .collect(),
+                        over_own: f.over_own,
+                    },
                     Primitive::Slide { dirs, max } => {
                         let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0 * fx, d.1 * flip), board)).collect();
                         let bounded = max.map(|m| {
@@ -822,6 +860,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     enclose,
                     only_if: f.only_if,
                     falling,
+                    phases: f.during.unwrap_or(u32::MAX),
                     no_file_with: f.drop.no_file_with,
                     not_giving_mate: f.drop.not_giving_mate,
                     stuck,
@@ -866,6 +905,25 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             .any(|c| matches!(c, CCond::Captured(_) | CCond::Passes(_)));
     t.ends = ends;
     t.z_tally = z_tally_keys;
+    t.z_phase = z_phase;
+    t.phase_ends = rules
+        .phases
+        .iter()
+        .map(|p| match &p.until {
+            None => CPhaseEnd::Never,
+            Some(PhaseEnd::HandsEmpty) => CPhaseEnd::HandsEmpty,
+            Some(PhaseEnd::Conditions(cs)) => {
+                let rule = EndRule {
+                    reason: String::new(),
+                    conditions: cs.clone(),
+                    verdict: Verdict::Draw,
+                    cite: None,
+                };
+                CPhaseEnd::Conditions(compile_end(&mut t, rules, &rule).conds)
+            }
+        })
+        .collect();
+    t.general |= !t.phase_ends.is_empty();
     t.general |= !t.tallies.is_empty() || t.explosion.is_some();
     compile_parts(&mut t, rules);
     // Evasions are simple only where, besides the attacks, nothing else makes a move illegal.
@@ -1018,6 +1076,13 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
             Condition::Connects(a, b) => CCond::Connects(sides_bits(a), sides_bits(b)),
             Condition::NeitherCanMove => CCond::NeitherCanMove,
             Condition::KindIn(k, z) => CCond::KindIn(*k, sides_bits(z)),
+            Condition::AllConnected { whose, dirs } => {
+                let both: Vec<(i32, i32)> = dirs.iter().flat_map(|&(a, b)| [(a, b), (-a, -b)]).collect();
+                CCond::AllConnected {
+                    whose: *whose,
+                    next_to: leap_table(&rules.board, &both),
+                }
+            }
             Condition::Compare { count, whose, op, value } => CCond::Compare {
                 count: match count {
                     CountOf::Declared(i) => CCount::Declared(*i),
@@ -1063,7 +1128,7 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
     let forms = t.forms[side].clone();
     for f in forms.iter().filter(|f| matches!(f.target, Target::Any | Target::Enemy)) {
         match &f.how {
-            Gen::Place | Gen::Drop | Gen::Jump { .. } => {}
+            Gen::Place | Gen::Drop | Gen::Jump { .. } | Gen::Counted { .. } => {}
             Gen::HopNot {
                 dirs,
                 screens,

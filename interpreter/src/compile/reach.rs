@@ -168,6 +168,7 @@ fn targets<B: Bits>(t: &Tables<B>, f: &CForm<B>, from: usize) -> B {
             bounded.as_ref().map_or(rays, |bd| rays & bd[from])
         }
         Gen::Hop { dirs, .. } | Gen::HopNot { dirs, .. } => dirs.iter().fold(B::EMPTY, |b, &d| b | t.ray(d as usize, from)),
+        Gen::Counted { dirs, .. } => dirs.iter().fold(B::EMPTY, |b, &(d, _)| b | t.ray(d as usize, from)),
         Gen::Jump { entries } => entries[from].iter().fold(B::EMPTY, |b, e| b | B::bit(e.1 as usize)),
         Gen::Place | Gen::Drop => B::EMPTY,
     }

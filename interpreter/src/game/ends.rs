@@ -63,6 +63,7 @@ impl<B: Bits> Pos<B> {
             CCond::NeitherCanMove => !self.can_move(stm) && !self.can_move(mover),
             CCond::KindIn(k, zone) => (self.pieces(mover, *k) & zone[mover.index()]).any(),
             CCond::Compare { count, whose, op, value } => op.holds(self.count_of(count, whose.side(stm)), *value),
+            CCond::AllConnected { whose, next_to } => self.all_connected(whose.side(stm), next_to),
         }
     }
 
@@ -78,6 +79,23 @@ impl<B: Bits> Pos<B> {
                 own.count() as i64
             }
         }
+    }
+
+    /// Is every piece of `side` in one group, each next to another (`next_to`, per square)?
+    pub(crate) fn all_connected(&self, side: Side, next_to: &[B]) -> bool {
+        let own = self.side_bb[side.index()];
+        let Some(first) = own.iter().next() else { return true };
+        let mut reached = B::bit(first);
+        let mut frontier = reached;
+        while frontier.any() {
+            let mut grow = B::EMPTY;
+            for s in frontier.iter() {
+                grow |= next_to[s];
+            }
+            frontier = grow & own & !reached;
+            reached |= frontier;
+        }
+        reached == own
     }
 
     /// Has `side` a move other than a pass (were it to move here)?

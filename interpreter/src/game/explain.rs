@@ -61,6 +61,13 @@ impl Position {
                 message: self.describe(m),
             };
         }
+        // Where one kind alone enters the board by drops, a drop is written as its square.
+        let square_drop = rules_drop_letter(self.rules()).filter(|_| self.rules().board.parse_square(text.trim()).is_some());
+        if let Some(letter) = square_drop
+            && let Some(r) = self.explain_drop(&format!("{letter}@{}", text.trim()))
+        {
+            return r;
+        }
         if let Some(r) = self.explain_drop(text) {
             return r;
         }
@@ -284,6 +291,9 @@ impl Position {
                 None,
             ));
         };
+        if let Some(r) = self.out_of_phase(form, &format!("{player} drops a {what}")) {
+            return Some(r);
+        }
         if !self.hand(us).iter().any(|(k, n)| *k == kind && *n > 0) {
             return Some(illegal(
                 "not-in-hand",
@@ -355,6 +365,90 @@ impl Position {
             "not-allowed",
             format!("{player} may not drop a {what} on {}{}", b.name(sq), written_clause(form)),
             cite,
+        ))
+    }
+
+    /// A slide as long as its line's pieces, from `from` toward `to`: the distance it must go, or
+    /// the enemy piece in its way (`None` if `to` is on none of its lines).
+    fn explain_counted(&self, f: &Form, from: usize, to: usize, name: &str) -> Option<Ruling> {
+        let rules = self.rules();
+        let b = &rules.board;
+        let Primitive::Slide { dirs, .. } = &f.primitive else { return None };
+        let us = self.side_to_move();
+        let flip = if us == Side::FIRST { 1 } else { -1 };
+        let fx = if b.hexes { flip } else { 1 };
+        let cite = rules.citation(&f.cite);
+        for &(dx, dy) in dirs {
+            let (dx, dy) = (dx * fx, dy * flip);
+            let mut line = vec![];
+            let mut cur = from;
+            while let Some(n) = b.offset(cur, dx, dy) {
+                line.push(n);
+                cur = n;
+            }
+            let Some(at) = line.iter().position(|&s| s == to) else { continue };
+            let mut back = from;
+            let mut pieces = 1;
+            while let Some(n) = b.offset(back, -dx, -dy) {
+                pieces += self.piece_at(n).is_some() as usize;
+                back = n;
+            }
+            pieces += line.iter().filter(|&&s| self.piece_at(s).is_some()).count();
+            let line_name = if dx == 0 {
+                format!("the {} file", b.file_names[b.file(from)])
+            } else if dy == 0 {
+                format!("rank {}", b.rank_names[b.rank(from)])
+            } else {
+                "its diagonal".to_string()
+            };
+            if at + 1 != pieces {
+                return Some(illegal(
+                    "wrong-distance",
+                    format!(
+                        "{name} moves exactly as many squares as there are pieces on its line: {pieces} on {line_name}, not {}{}",
+                        at + 1,
+                        written_clause(f)
+                    ),
+                    cite,
+                ));
+            }
+            if let Some(&e) = line[..at]
+                .iter()
+                .find(|&&s| self.piece_at(s).is_some_and(|(_, side)| side != us || !f.over_own))
+            {
+                return Some(illegal(
+                    "blocked",
+                    format!("{name} cannot pass {}{}", piece_name(self, e), written_clause(f)),
+                    cite,
+                ));
+            }
+        }
+        None
+    }
+
+    /// "Not in this phase": `form` applies only in other phases than the one the game is in.
+    pub(super) fn out_of_phase(&self, form: &Form, who_does: &str) -> Option<Ruling> {
+        let rules = self.rules();
+        let mask = form.during?;
+        if mask >> self.phase() & 1 == 1 {
+            return None;
+        }
+        let when: Vec<&str> = rules
+            .phases
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask >> i & 1 == 1)
+            .map(|(_, p)| p.name.as_str())
+            .collect();
+        Some(illegal(
+            "not-in-phase",
+            format!(
+                "{who_does} only during the {} phase, and the game is in the {} phase{}",
+                when.join(" or "),
+                self.phase_name().unwrap_or("first"),
+                written_clause(form)
+            ),
+            rules.citation(&form.cite),
         ))
     }
 
@@ -545,6 +639,11 @@ impl Position {
         for (i, f) in k.forms.iter().enumerate() {
             // A hop reaches nothing on an empty board; it is the clause in question when the
             // target lies along one of its lines.
+            if f.counted
+                && let Some(r) = self.explain_counted(f, from, to, &name)
+            {
+                return r;
+            }
             let hop_line = hop_along(b, f, us, from, to);
             let outside = f.within.as_ref().is_some_and(|z| !z[us].contains(to)) && shape_reaches(b, f, us, from, to);
             if !hop_line && !outside && !self.clause_reach(us, kind, i, from, true).contains(&to) {
@@ -561,6 +660,12 @@ impl Position {
             } else {
                 format!(" (`{written}`)")
             };
+            if let Some(r) = self.out_of_phase(f, &format!("{name} moves this way")) {
+                if best.is_none() {
+                    best = Some(r);
+                }
+                continue;
+            }
             let r = if outside {
                 illegal(
                     "outside-zone",
@@ -1050,6 +1155,20 @@ impl Position {
 }
 
 /// ` (`place on empty`)`: the clause as written, without its citation, for a message.
+/// The letter of the one kind that enters the board by a drop, where drops are written as their
+/// square alone (no other kind is placed or dropped).
+fn rules_drop_letter(rules: &Rules) -> Option<char> {
+    let entering: Vec<&Kind> = rules
+        .kinds
+        .iter()
+        .filter(|k| k.forms.iter().any(|f| matches!(f.primitive, Primitive::Place | Primitive::Drop)))
+        .collect();
+    match entering.as_slice() {
+        [k] if k.forms.iter().any(|f| f.primitive == Primitive::Drop) => Some(k.letter),
+        _ => None,
+    }
+}
+
 pub(super) fn written_clause(f: &Form) -> String {
     let written = match f.text.rfind('[') {
         Some(i) if f.text.trim_end().ends_with(']') => f.text[..i].trim_end(),

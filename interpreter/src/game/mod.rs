@@ -286,6 +286,14 @@ impl Position {
     pub fn piece_at(&self, sq: usize) -> Option<(KindId, Side)> {
         with!(self, p => p.piece_at(sq))
     }
+    /// The phase the game is in: an index into the ruleset's phases (0 where it has none).
+    pub fn phase(&self) -> usize {
+        with!(self, p => p.phase as usize)
+    }
+    /// The name of the phase the game is in, where the ruleset has phases.
+    pub fn phase_name(&self) -> Option<&str> {
+        self.rules.phases.get(self.phase()).map(|p| p.name.as_str())
+    }
     /// The `i`th later part of the turn `m`: the index of the ruleset's part it is (in
     /// `Rules::turn`), the kind it drops where it chooses one, and its square.
     pub fn part_of(&self, m: Move, i: usize) -> Option<(usize, Option<KindId>, usize)> {

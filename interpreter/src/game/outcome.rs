@@ -371,6 +371,10 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>, ch
             }),
             Condition::Passes(n) => parts.push(format!("the last {n} moves were passes")),
             Condition::FlagFallen => parts.push(format!("{}'s time ran out (the flag fell)", name(pos.side_to_move()))),
+            Condition::AllConnected { whose, .. } => {
+                let who = whose.side(stm);
+                parts.push(format!("all of {}'s pieces form one group", name(who)));
+            }
             Condition::Compare { count, whose, op, value } => {
                 let who = whose.side(stm);
                 let (what, have) = match count {

@@ -48,6 +48,8 @@ struct Extra<B> {
     parts: super::turn::PartsUndo,
     /// The counts before the move.
     tallies: [[i16; MAX_TALLIES]; 2],
+    /// The phase before the move.
+    phase: u8,
 }
 
 #[derive(Clone, Debug)]
@@ -89,6 +91,8 @@ pub struct Pos<B: Bits> {
     pub passes: u8,
     /// The declared counts' values, per side (see [`crate::model::Tally`]).
     pub tallies: [[i16; MAX_TALLIES]; 2],
+    /// The phase the game is in (an index into the ruleset's phases; 0 where it has none).
+    pub phase: u8,
     /// Squares changed by effects (jumped, enclosed or swapped pieces), with the cell each held
     /// before, for `unmake`.
     pub(super) log: Vec<(u16, u8)>,
@@ -144,6 +148,7 @@ impl<B: Bits> Pos<B> {
             last_captured: 0,
             passes: 0,
             tallies: [[0; MAX_TALLIES]; 2],
+            phase: 0,
             log: Vec::new(),
             mate_probe: false,
             extra: Vec::new(),
@@ -415,6 +420,9 @@ impl<B: Bits> Pos<B> {
         let occ = own | enemy | self.walls;
         let empty = !occ & t.board_mask;
         for (fi, f) in t.forms[us.index()].iter().enumerate() {
+            if f.phases >> self.phase & 1 == 0 {
+                continue;
+            }
             if matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. }) {
                 self.effect_moves(out, fi, f, None);
                 continue;
@@ -475,6 +483,34 @@ impl<B: Bits> Pos<B> {
                 b
             }
             Gen::Leap { targets } => targets[from],
+            Gen::Counted { dirs, over_own } => {
+                let us = self.stm;
+                let pieces = self.side_bb[0] | self.side_bb[1];
+                let blocks = if *over_own { occ & !self.side_bb[us.index()] } else { occ };
+                let mut b = B::EMPTY;
+                for &(d, r) in dirs {
+                    let n = ((t.ray(d as usize, from) | t.ray(r as usize, from)) & pieces).count() + 1;
+                    let next = &t.next[d as usize];
+                    let mut sq = from;
+                    let mut open = true;
+                    for step in 1..=n {
+                        let x = next[sq];
+                        if x == NO_SQ {
+                            open = false;
+                            break;
+                        }
+                        sq = x as usize;
+                        if step < n && blocks.has(sq) {
+                            open = false;
+                            break;
+                        }
+                    }
+                    if open {
+                        b |= B::bit(sq);
+                    }
+                }
+                b
+            }
             Gen::Lame { entries } => {
                 let mut b = B::EMPTY;
                 for &(to, block) in &entries[from] {
@@ -692,6 +728,9 @@ impl<B: Bits> Pos<B> {
         // so): the moving loop below tests nothing of theirs.
         for (j, f) in forms[split..].iter().enumerate() {
             let fi = split + j;
+            if f.phases >> self.phase & 1 == 0 {
+                continue;
+            }
             if f.effects || f.falling.is_some() || f.only_if.is_some() || !matches!(f.how, Gen::Place) {
                 let start = out.len();
                 self.effect_moves(out, fi, f, Some(&ctx));
@@ -728,6 +767,9 @@ impl<B: Bits> Pos<B> {
             }
         }
         for (fi, f) in forms[..split].iter().enumerate() {
+            if f.phases >> self.phase & 1 == 0 {
+                continue;
+            }
             let mut pieces = self.pieces(us, f.kind) & f.from;
             if f.unmoved {
                 pieces &= self.virgin;
@@ -944,6 +986,7 @@ impl<B: Bits> Pos<B> {
                 log_len: self.log.len() as u32,
                 parts: [NO_SQ; super::MAX_PARTS],
                 tallies: self.tallies,
+                phase: self.phase,
             });
             self.last_captured = 0;
             self.passes = if m.kind == MoveKind::Pass {
@@ -1076,8 +1119,34 @@ impl<B: Bits> Pos<B> {
         }
         self.stm = us.other();
         self.hash ^= self.t.z_side;
+        if general && !self.t.phase_ends.is_empty() {
+            self.advance_phase();
+        }
         self.push_history();
         u
+    }
+
+    /// Moves on through the phases while the current one's end holds (after a turn, or when a
+    /// position is read).
+    pub(crate) fn advance_phase(&mut self) {
+        while (self.phase as usize) + 1 < self.t.phase_ends.len() && self.phase_ended() {
+            self.hash ^= self.t.z_phase[self.phase as usize];
+            self.phase += 1;
+            self.hash ^= self.t.z_phase[self.phase as usize];
+        }
+    }
+
+    /// Does the current phase's end hold?
+    fn phase_ended(&self) -> bool {
+        let t = self.t.clone();
+        match &t.phase_ends[self.phase as usize] {
+            crate::compile::CPhaseEnd::Never => false,
+            crate::compile::CPhaseEnd::HandsEmpty => self.hands.iter().all(|h| h.iter().all(|&n| n == 0)),
+            crate::compile::CPhaseEnd::Conditions(cs) => {
+                let mut legal = None;
+                cs.iter().all(|c| self.cond_holds(c, &mut legal))
+            }
+        }
     }
 
     /// Each side's pieces by kind, where a count changes with captures (else nothing).
@@ -1189,6 +1258,7 @@ impl<B: Bits> Pos<B> {
             self.last_captured = e.last_captured;
             self.passes = e.passes;
             self.tallies = e.tallies;
+            self.phase = e.phase;
         }
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;

@@ -349,6 +349,7 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
             p.set_tally(side, i, s.tallies[side.index()][i]);
         }
     }
+
     p.stm = s.stm;
     if s.stm == Side::SECOND {
         p.hash ^= t.z_side;
@@ -412,10 +413,18 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
                     _ => false,
                 }
             };
-            if castles.is_empty() {
+            // Where pieces may be dropped on the square a first move leaves, file letters are those
+            // rights and castling is K and Q only, as Fairy-Stockfish reads S-chess's FEN.
+            if gate_zone.is_some() && !matches!(ch.to_ascii_uppercase(), 'K' | 'Q') {
                 if gate(&mut p) {
                     continue;
                 }
+                return Err(FenError::Castling(format!(
+                    "`{ch}`: no piece of the {} stands on that file where a piece may be dropped after its first move",
+                    rules.players[side.index()].name
+                )));
+            }
+            if castles.is_empty() {
                 return Err(FenError::Castling(format!("`{ch}`: this ruleset has no castling")));
             }
             let mut done = false;
@@ -441,15 +450,6 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
                         done = true;
                     }
                 }
-            }
-            if !done && !matches!(ch.to_ascii_uppercase(), 'K' | 'Q') && gate(&mut p) {
-                done = true;
-            }
-            if !done && gate_zone.is_some() && !matches!(ch.to_ascii_uppercase(), 'K' | 'Q') {
-                return Err(FenError::Castling(format!(
-                    "`{ch}`: no piece of the {} on that file can castle, or open its square to a drop",
-                    rules.players[side.index()].name
-                )));
             }
             if !done {
                 return Err(FenError::Castling(format!(
@@ -530,6 +530,8 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
             }
         }
     }
+    // The phase: the first whose end does not hold yet (phases only ever move on).
+    p.advance_phase();
     p.push_history();
     Ok(p)
 }

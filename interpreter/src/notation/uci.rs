@@ -51,8 +51,12 @@ pub fn first_text(pos: &Position, m: Move) -> String {
         MoveKind::Pass => return "pass".into(),
         MoveKind::Swap => return "swap".into(),
         MoveKind::Drop(_) => {
-            let letter = pos.form_of_place(m).map_or('?', |k| pos.rules().kind(k).letter);
-            return format!("{letter}@{}", b.name(m.to as usize));
+            // Just the square where only one kind ever enters the board (tapatan's men), else
+            // `X@e4`.
+            if entering_kinds(pos.rules()) == 1 {
+                return b.name(m.to as usize);
+            }
+            return drop_text(pos, m);
         }
         MoveKind::Place(_) => {
             // Just the square when only one kind can be placed (go: `D4`), else `X@D4`.
@@ -80,6 +84,21 @@ pub fn first_text(pos: &Position, m: Move) -> String {
         s.push(if kind.plus { '+' } else { kind.letter.to_ascii_lowercase() });
     }
     s
+}
+
+/// How many kinds enter the board by a placement or a drop.
+fn entering_kinds(rules: &crate::model::Rules) -> usize {
+    rules
+        .kinds
+        .iter()
+        .filter(|k| k.forms.iter().any(|f| matches!(f.primitive, Primitive::Place | Primitive::Drop)))
+        .count()
+}
+
+/// A drop written with its kind's letter: `P@e4`.
+fn drop_text(pos: &Position, m: Move) -> String {
+    let letter = pos.form_of_place(m).map_or('?', |k| pos.rules().kind(k).letter);
+    format!("{letter}@{}", pos.rules().board.name(m.to as usize))
 }
 
 /// Does the moving piece's promotion offer one choice only (then the text leaves the letter out:
@@ -140,6 +159,14 @@ pub fn find(pos: &Position, text: &str) -> Option<Move> {
     };
     let legal = pos.legal_moves();
     if let Some(m) = legal.iter().find(|m| to_text(pos, **m).eq_ignore_ascii_case(want)) {
+        return Some(*m);
+    }
+    // A drop written with its letter where the square alone would do (`M@b2` for `b2`).
+    if want.contains('@')
+        && let Some(m) = legal
+            .iter()
+            .find(|m| matches!(m.kind, MoveKind::Drop(_)) && m.route >> 32 == 0 && drop_text(pos, **m).eq_ignore_ascii_case(want))
+    {
         return Some(*m);
     }
     // A forced promotion may still be written with its letter.

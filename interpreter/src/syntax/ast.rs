@@ -71,10 +71,30 @@ pub enum Item {
     Turn(TurnDecl),
     /// `count NAME = N, plus 1 for each EVENT`: a number each player has.
     Count(CountDecl),
+    /// `phase NAME [until ...]`.
+    Phase(PhaseDecl),
     End(Vec<EndRule>),
     /// `clock { NAME: STAGE, then STAGE ... }`.
     Clock(Vec<ClockControl>),
     Setup(Setup),
+}
+
+/// `phase NAME [until each hand is empty | until CONDITIONS]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhaseDecl {
+    pub name: Ident,
+    /// `None`: the last phase. `Some(vec![])` stands for `each hand is empty`.
+    pub until: Option<PhaseEnd>,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PhaseEnd {
+    /// `each hand is empty`.
+    HandsEmpty(Span),
+    /// End conditions, all of which must hold.
+    Conditions(Vec<Condition>),
 }
 
 /// `count NAME = START, (plus|less) N for each EVENT ...`.
@@ -450,6 +470,12 @@ pub enum Modifier {
     NotGivingMate(Span),
     /// `not where it cannot move`.
     NotStuck(Span),
+    /// `during PHASE [| PHASE]*`.
+    During(Vec<Ident>, Span),
+    /// `as many squares as pieces on its line`.
+    Counted(Span),
+    /// `over own`.
+    OverOwn(Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -571,6 +597,12 @@ pub enum Condition {
     CannotWin(Whose, Span),
     /// `KIND in ZONE`.
     KindIn(Ident, ZoneExpr, Span),
+    /// `all pieces of WHOSE connected [along DIRS]`.
+    AllConnected {
+        whose: Whom,
+        dirs: Vec<Ident>,
+        span: Span,
+    },
     /// `COUNT [in ZONE] of WHOSE OP N`.
     Compare {
         /// The count's name, a kind's name, or `None` for `pieces`.

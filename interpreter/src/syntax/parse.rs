@@ -220,6 +220,7 @@ const TOP_KEYWORDS: &[&str] = &[
     "chase",
     "turn",
     "count",
+    "phase",
     "end",
     "clock",
     "setup",
@@ -337,6 +338,7 @@ fn in_condition(r: Rule) -> bool {
             | Rule::cond_neither_win
             | Rule::cond_cannot_win
             | Rule::cond_kind_in
+            | Rule::cond_all_connected
     )
 }
 
@@ -596,6 +598,7 @@ fn describe(r: Rule) -> Option<String> {
         Rule::chase_decl => "`chase`",
         Rule::turn_decl => "`turn`",
         Rule::count_decl => "`count`",
+        Rule::phase_decl => "`phase`",
         Rule::count_change => "a change (`plus 1 for each capture`, `less 1 for each check given`)",
         Rule::cmp_op => "a comparison (`is`, `is not`, `>=`, `<=`, `>`, `<`)",
         Rule::whose => "whose count (`mover`, `side to move`, or a player)",
@@ -717,6 +720,38 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
         Rule::chase_decl => Item::Chase(chase(cx, p)),
         Rule::turn_decl => Item::Turn(turn(cx, p)),
         Rule::count_decl => Item::Count(count_decl(cx, p)),
+        Rule::phase_decl => {
+            let span = cx.span(&p);
+            let mut name = None;
+            let mut until = None;
+            let mut cite = None;
+            for c in p.into_inner() {
+                match c.as_rule() {
+                    Rule::ident => name = Some(cx.ident(c)),
+                    Rule::phase_end => {
+                        let mut conds = Vec::new();
+                        for x in c.into_inner() {
+                            if x.as_rule() == Rule::hands_empty {
+                                until = Some(PhaseEnd::HandsEmpty(cx.span(&x)));
+                            } else if let Some(cond) = condition(cx, x) {
+                                conds.push(cond);
+                            }
+                        }
+                        if until.is_none() {
+                            until = Some(PhaseEnd::Conditions(conds));
+                        }
+                    }
+                    Rule::cite => cite = Some(cx.cite(c)),
+                    _ => {}
+                }
+            }
+            Item::Phase(PhaseDecl {
+                name: name.expect("grammar: a phase has a name"),
+                until,
+                cite,
+                span,
+            })
+        }
         Rule::end_decl => Item::End(end(cx, p)),
         Rule::clock_decl => Item::Clock(clock(cx, p)),
         Rule::setup_decl => {
@@ -1334,6 +1369,9 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
             }
             Rule::not_giving_mate => modifiers.push(Modifier::NotGivingMate(cspan)),
             Rule::not_stuck => modifiers.push(Modifier::NotStuck(cspan)),
+            Rule::during => modifiers.push(Modifier::During(dirs(cx, c), cspan)),
+            Rule::counted => modifiers.push(Modifier::Counted(cspan)),
+            Rule::over_own => modifiers.push(Modifier::OverOwn(cspan)),
             Rule::to_empty => modifiers.push(Modifier::ToEmpty(cspan)),
             Rule::to_enemy => {
                 modifiers.push(Modifier::ToEnemy(cspan));
@@ -1748,147 +1786,23 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
     for c in p.into_inner() {
         let cspan = cx.span(&c);
         match c.as_rule() {
+            _ if condition_rule(c.as_rule()) => {
+                if let Some(cond) = condition(cx, c) {
+                    r.conditions.push(cond);
+                }
+            }
             Rule::override_kw => r.overrides = true,
             Rule::ident => r.label = cx.ident(c),
-            Rule::cond_no_legal_move => r.conditions.push(Condition::NoLegalMove(cspan)),
-            Rule::cond_in_check => r.conditions.push(Condition::InCheck(cspan)),
-            Rule::cond_checking => r.conditions.push(Condition::CheckingThroughout(cspan)),
-            Rule::cond_chasing => r.conditions.push(Condition::ChasingThroughout(cspan)),
-            Rule::cond_flag => r.conditions.push(Condition::FlagFallen(cspan)),
-            Rule::cond_passes => {
-                let n = cx.count(c.into_inner().next().expect("grammar: passes count"));
-                r.conditions.push(Condition::Passes(n, cspan));
-            }
             Rule::v_score => {
                 r.verdict = (Verdict::ScoreByArea, cspan);
                 r.komi = c.into_inner().find(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k));
             }
             Rule::v_no_result => r.verdict = (Verdict::NoResult, cspan),
-            Rule::cond_repetition => {
-                let n = cx.count(c.into_inner().nth(1).expect("grammar: repetition count"));
-                r.conditions.push(Condition::Repetition(n, cspan));
-            }
-            Rule::cond_counter => {
-                let mut moves = None;
-                let mut kind = None;
-                for k in c.into_inner() {
-                    match k.as_rule() {
-                        Rule::count => moves = Some(cx.count(k)),
-                        Rule::ident => kind = Some(cx.ident(k)),
-                        _ => {}
-                    }
-                }
-                r.conditions.push(Condition::Counter {
-                    moves: moves.expect("grammar: counter count"),
-                    resetting_kind: kind,
-                    span: cspan,
-                });
-            }
-            Rule::cond_material => {
-                let mut mats = Vec::new();
-                for m in c.into_inner().filter(|m| m.as_rule() == Rule::material) {
-                    let mspan = cx.span(&m);
-                    let mut first = Vec::new();
-                    let mut second = Vec::new();
-                    let mut same = None;
-                    let mut part = 0;
-                    for k in m.into_inner() {
-                        match k.as_rule() {
-                            Rule::letter => {
-                                let ch = k.as_str().chars().next().expect("grammar: letter is one char");
-                                let s = cx.span(&k);
-                                match part {
-                                    0 => first.push((ch, s)),
-                                    1 => second.push((ch, s)),
-                                    _ => same = Some((ch, s)),
-                                }
-                            }
-                            Rule::kw_v | Rule::kw_with => part += 1,
-                            _ => {}
-                        }
-                    }
-                    mats.push(Material {
-                        first,
-                        second,
-                        same_colour: same,
-                        span: mspan,
-                    });
-                }
-                r.conditions.push(Condition::Material(mats, cspan));
-            }
-            Rule::cond_none_of => {
-                let kinds = c.into_inner().filter(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k)).collect();
-                r.conditions.push(Condition::NoneOf(kinds, cspan));
-            }
             Rule::v_to_move_loses => r.verdict = (Verdict::ToMoveLoses, cspan),
             Rule::v_to_move_wins => r.verdict = (Verdict::ToMoveWins, cspan),
             Rule::v_mover_loses => r.verdict = (Verdict::MoverLoses, cspan),
             Rule::v_mover_wins => r.verdict = (Verdict::MoverWins, cspan),
             Rule::v_most_pieces => r.verdict = (Verdict::MostPieces, cspan),
-            Rule::cond_in_a_row => {
-                let mut exact = false;
-                let mut n = None;
-                let mut ds = Vec::new();
-                for k in c.into_inner() {
-                    match k.as_rule() {
-                        Rule::kw_exactly => exact = true,
-                        Rule::count => n = Some(cx.count(k)),
-                        Rule::dirs => ds = dirs(cx, k),
-                        _ => {}
-                    }
-                }
-                r.conditions.push(Condition::InARow {
-                    exact,
-                    n: n.expect("grammar: a count before `in a row`"),
-                    dirs: ds,
-                    span: cspan,
-                });
-            }
-            Rule::cond_captured => {
-                let kind = c.into_inner().find(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k));
-                r.conditions.push(Condition::Captured(kind, cspan));
-            }
-            Rule::cond_no_left => {
-                let kind = c.into_inner().find(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k));
-                r.conditions.push(Condition::NoneLeft(kind, cspan));
-            }
-            Rule::cond_connects => {
-                let zs: Vec<ZoneExpr> = c
-                    .into_inner()
-                    .filter(|k| k.as_rule() == Rule::zone_expr)
-                    .map(|k| zone_expr(cx, k))
-                    .collect();
-                let mut zs = zs.into_iter();
-                let (a, b) = (zs.next().expect("grammar: two zones"), zs.next().expect("grammar: two zones"));
-                r.conditions.push(Condition::Connects(a, b, cspan));
-            }
-            Rule::cond_neither => r.conditions.push(Condition::NeitherCanMove(cspan)),
-            Rule::cond_neither_win => r.conditions.push(Condition::CannotWin(Whose::Neither, cspan)),
-            Rule::cond_cannot_win => {
-                let whose = if c.into_inner().any(|k| k.as_rule() == Rule::kw_mover) {
-                    Whose::Mover
-                } else {
-                    Whose::ToMove
-                };
-                r.conditions.push(Condition::CannotWin(whose, cspan));
-            }
-            Rule::cond_kind_in => {
-                let mut kind = None;
-                let mut zone = None;
-                for k in c.into_inner() {
-                    match k.as_rule() {
-                        Rule::ident => kind = Some(cx.ident(k)),
-                        Rule::zone_expr => zone = Some(zone_expr(cx, k)),
-                        _ => {}
-                    }
-                }
-                r.conditions.push(Condition::KindIn(
-                    kind.expect("grammar: a kind before `in`"),
-                    zone.expect("grammar: a zone after `in`"),
-                    cspan,
-                ));
-            }
-            Rule::cond_compare => r.conditions.push(compare(cx, c)),
             Rule::v_checker_loses => r.verdict = (Verdict::CheckerLoses, cspan),
             Rule::v_chaser_loses => r.verdict = (Verdict::ChaserLoses, cspan),
             Rule::v_claimable_draw => r.verdict = (Verdict::ClaimableDraw, cspan),
@@ -1898,6 +1812,197 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
         }
     }
     r
+}
+
+/// Whose count or pieces: `mover`, `side to move`, or a player by name.
+fn whom(cx: &Cx, c: P) -> Whom {
+    let text = c.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
+    match text.as_str() {
+        "mover" => Whom::Mover,
+        "side to move" => Whom::ToMove,
+        _ => Whom::Player(cx.ident(c.into_inner().next().expect("grammar: a player's name"))),
+    }
+}
+
+/// One condition of an end rule (or of a phase's end).
+fn condition(cx: &mut Cx, c: P) -> Option<Condition> {
+    let cspan = cx.span(&c);
+    match c.as_rule() {
+        Rule::cond_all_connected => {
+            let mut whose = Whom::Mover;
+            let mut ds = Vec::new();
+            for k in c.into_inner() {
+                match k.as_rule() {
+                    Rule::whose => whose = whom(cx, k),
+                    Rule::dirs => ds = dirs(cx, k),
+                    _ => {}
+                }
+            }
+            return Some(Condition::AllConnected {
+                whose,
+                dirs: ds,
+                span: cspan,
+            });
+        }
+        Rule::cond_no_legal_move => return Some(Condition::NoLegalMove(cspan)),
+        Rule::cond_in_check => return Some(Condition::InCheck(cspan)),
+        Rule::cond_checking => return Some(Condition::CheckingThroughout(cspan)),
+        Rule::cond_chasing => return Some(Condition::ChasingThroughout(cspan)),
+        Rule::cond_flag => return Some(Condition::FlagFallen(cspan)),
+        Rule::cond_passes => {
+            let n = cx.count(c.into_inner().next().expect("grammar: passes count"));
+            return Some(Condition::Passes(n, cspan));
+        }
+        Rule::cond_repetition => {
+            let n = cx.count(c.into_inner().nth(1).expect("grammar: repetition count"));
+            return Some(Condition::Repetition(n, cspan));
+        }
+        Rule::cond_counter => {
+            let mut moves = None;
+            let mut kind = None;
+            for k in c.into_inner() {
+                match k.as_rule() {
+                    Rule::count => moves = Some(cx.count(k)),
+                    Rule::ident => kind = Some(cx.ident(k)),
+                    _ => {}
+                }
+            }
+            return Some(Condition::Counter {
+                moves: moves.expect("grammar: counter count"),
+                resetting_kind: kind,
+                span: cspan,
+            });
+        }
+        Rule::cond_material => {
+            let mut mats = Vec::new();
+            for m in c.into_inner().filter(|m| m.as_rule() == Rule::material) {
+                let mspan = cx.span(&m);
+                let mut first = Vec::new();
+                let mut second = Vec::new();
+                let mut same = None;
+                let mut part = 0;
+                for k in m.into_inner() {
+                    match k.as_rule() {
+                        Rule::letter => {
+                            let ch = k.as_str().chars().next().expect("grammar: letter is one char");
+                            let s = cx.span(&k);
+                            match part {
+                                0 => first.push((ch, s)),
+                                1 => second.push((ch, s)),
+                                _ => same = Some((ch, s)),
+                            }
+                        }
+                        Rule::kw_v | Rule::kw_with => part += 1,
+                        _ => {}
+                    }
+                }
+                mats.push(Material {
+                    first,
+                    second,
+                    same_colour: same,
+                    span: mspan,
+                });
+            }
+            return Some(Condition::Material(mats, cspan));
+        }
+        Rule::cond_none_of => {
+            let kinds = c.into_inner().filter(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k)).collect();
+            return Some(Condition::NoneOf(kinds, cspan));
+        }
+        Rule::cond_in_a_row => {
+            let mut exact = false;
+            let mut n = None;
+            let mut ds = Vec::new();
+            for k in c.into_inner() {
+                match k.as_rule() {
+                    Rule::kw_exactly => exact = true,
+                    Rule::count => n = Some(cx.count(k)),
+                    Rule::dirs => ds = dirs(cx, k),
+                    _ => {}
+                }
+            }
+            return Some(Condition::InARow {
+                exact,
+                n: n.expect("grammar: a count before `in a row`"),
+                dirs: ds,
+                span: cspan,
+            });
+        }
+        Rule::cond_captured => {
+            let kind = c.into_inner().find(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k));
+            return Some(Condition::Captured(kind, cspan));
+        }
+        Rule::cond_no_left => {
+            let kind = c.into_inner().find(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k));
+            return Some(Condition::NoneLeft(kind, cspan));
+        }
+        Rule::cond_connects => {
+            let zs: Vec<ZoneExpr> = c
+                .into_inner()
+                .filter(|k| k.as_rule() == Rule::zone_expr)
+                .map(|k| zone_expr(cx, k))
+                .collect();
+            let mut zs = zs.into_iter();
+            let (a, b) = (zs.next().expect("grammar: two zones"), zs.next().expect("grammar: two zones"));
+            return Some(Condition::Connects(a, b, cspan));
+        }
+        Rule::cond_neither => return Some(Condition::NeitherCanMove(cspan)),
+        Rule::cond_neither_win => return Some(Condition::CannotWin(Whose::Neither, cspan)),
+        Rule::cond_cannot_win => {
+            let whose = if c.into_inner().any(|k| k.as_rule() == Rule::kw_mover) {
+                Whose::Mover
+            } else {
+                Whose::ToMove
+            };
+            return Some(Condition::CannotWin(whose, cspan));
+        }
+        Rule::cond_kind_in => {
+            let mut kind = None;
+            let mut zone = None;
+            for k in c.into_inner() {
+                match k.as_rule() {
+                    Rule::ident => kind = Some(cx.ident(k)),
+                    Rule::zone_expr => zone = Some(zone_expr(cx, k)),
+                    _ => {}
+                }
+            }
+            return Some(Condition::KindIn(
+                kind.expect("grammar: a kind before `in`"),
+                zone.expect("grammar: a zone after `in`"),
+                cspan,
+            ));
+        }
+        Rule::cond_compare => return Some(compare(cx, c)),
+        _ => {}
+    }
+    None
+}
+
+/// Is this grammar rule one of the end conditions?
+fn condition_rule(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::cond_compare
+            | Rule::cond_no_legal_move
+            | Rule::cond_in_check
+            | Rule::cond_repetition
+            | Rule::cond_passes
+            | Rule::cond_flag
+            | Rule::cond_counter
+            | Rule::cond_in_a_row
+            | Rule::cond_material
+            | Rule::cond_none_of
+            | Rule::cond_checking
+            | Rule::cond_chasing
+            | Rule::cond_captured
+            | Rule::cond_no_left
+            | Rule::cond_connects
+            | Rule::cond_neither
+            | Rule::cond_neither_win
+            | Rule::cond_cannot_win
+            | Rule::cond_kind_in
+            | Rule::cond_all_connected
+    )
 }
 
 /// `COUNT [in ZONE] of WHOSE OP N`.
@@ -1919,14 +2024,7 @@ fn compare(cx: &mut Cx, p: P) -> Condition {
                     }
                 }
             }
-            Rule::whose => {
-                let text = c.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
-                whose = match text.as_str() {
-                    "mover" => Whom::Mover,
-                    "side to move" => Whom::ToMove,
-                    _ => Whom::Player(cx.ident(c.into_inner().next().expect("grammar: a player's name"))),
-                };
-            }
+            Rule::whose => whose = whom(cx, c),
             Rule::cmp_op => {
                 op = match c.as_str().split_whitespace().collect::<Vec<_>>().join(" ").as_str() {
                     "is" => CmpOp::Eq,
