@@ -214,3 +214,9 @@ fn lines_of_action_agrees_with_open_spiel() {
     // the rules do not: the comparison stops there.
     agree_until_draw("lines-of-action", 12, 150);
 }
+
+#[test]
+fn y_agrees_with_open_spiel() {
+    // A board of hexes cut to a triangle; a chain touching all three sides wins.
+    agree("y", 8, 190);
+}

@@ -143,3 +143,9 @@ fn lines_of_action_perft_matches_open_spiel() {
     // A slide as long as the pieces on its line, over its own.
     run("lines-of-action");
 }
+
+#[test]
+fn y_perft_matches_open_spiel() {
+    // A board cut to a triangle of hexes (`cells where ...`).
+    run("y");
+}

@@ -124,6 +124,9 @@ pub struct Board {
     /// `Some(p)`: checkered, and squares with (file + rank) % 2 == p are dark.
     pub dark_parity: Option<usize>,
     pub drawings: Vec<Drawing>,
+    /// Squares of the grid that are not on the board (`cells ZONE` leaves them out): nothing
+    /// stands there or moves through them. Empty for a whole rectangle.
+    pub holes: SquareSet,
 }
 
 impl Board {
@@ -143,7 +146,13 @@ impl Board {
     pub fn offset(&self, sq: usize, dx: i32, dy: i32) -> Option<usize> {
         let f = self.file(sq) as i32 + dx;
         let r = self.rank(sq) as i32 + dy;
-        (f >= 0 && r >= 0 && (f as usize) < self.width && (r as usize) < self.height).then(|| self.square(f as usize, r as usize))
+        (f >= 0 && r >= 0 && (f as usize) < self.width && (r as usize) < self.height)
+            .then(|| self.square(f as usize, r as usize))
+            .filter(|&x| !self.holes.contains(x))
+    }
+    /// Is `sq` a cell of the board (not left out by `cells`)?
+    pub fn has(&self, sq: usize) -> bool {
+        sq < self.squares() && !self.holes.contains(sq)
     }
     /// The square seen from the other side: top and bottom swapped, or on a board of hexes (which
     /// a mirror would not map onto itself) turned half round.
@@ -462,8 +471,11 @@ pub enum Condition {
     Captured(Option<KindId>),
     /// The side to move has no piece (of this kind) left.
     NoneLeft(Option<KindId>),
-    /// A chain of the mover's adjacent pieces joins the mover's two zones.
-    Connects(BySide<SquareSet>, BySide<SquareSet>),
+    /// A chain of the mover's adjacent pieces touches at least `need` of the mover's zones.
+    Connects {
+        zones: Vec<BySide<SquareSet>>,
+        need: usize,
+    },
     /// Neither player has a move other than a pass.
     NeitherCanMove,
     /// No series of legal moves leads this player (either player, for [`Contender::Either`]) to a

@@ -215,6 +215,7 @@ pub(super) fn resolve_board(cx: &mut Cx, items: &[ast::Item], missing_at: Option
         rank_names,
         dark_parity: None,
         drawings: Vec::new(),
+        holes: SquareSet::new(w * h),
     };
     if let Some((sq, dark, span)) = &b.checkered {
         match board.parse_square(sq) {
@@ -268,6 +269,21 @@ pub(super) fn resolve_board(cx: &mut Cx, items: &[ast::Item], missing_at: Option
         }
     }
     cx.board = Some(board);
+    // Only these cells exist: the rest are holes. Evaluated on the whole grid, before any zone.
+    if let Some(z) = &b.cells {
+        let cells = zone_plain(cx, z, None);
+        if let (Some(cells), Some(board)) = (cells, cx.board.as_mut()) {
+            if cells.is_empty() {
+                cx.diags.push(
+                    Diagnostic::error(codes::CONTRADICTION, z.span, "no cell of the grid is left on the board")
+                        .label("an empty set of cells"),
+                );
+            }
+            let mut holes = SquareSet::full(board.squares());
+            holes.subtract(&cells);
+            board.holes = holes;
+        }
+    }
 }
 
 fn bad_square(cx: &mut Cx, s: &str, span: Span, board: &Board) {
@@ -444,8 +460,41 @@ fn term(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<SquareSet> {
         }
         // Named zones are read by `term_by_side`, which never calls this for them.
         ast::ZoneTerm::Ref(_) => return None,
+        ast::ZoneTerm::Where(left, cmp, right, _) => {
+            let (l, r) = (lin(cx, left)?, lin(cx, right)?);
+            for sq in 0..n {
+                let (f, rk) = (board.file(sq) as i64 + 1, board.rank(sq) as i64 + 1);
+                let (a, b) = (l.0 * f + l.1 * rk + l.2, r.0 * f + r.1 * rk + r.2);
+                let holds = match cmp {
+                    ast::LinCmp::Le => a <= b,
+                    ast::LinCmp::Ge => a >= b,
+                    ast::LinCmp::Lt => a < b,
+                    ast::LinCmp::Gt => a > b,
+                    ast::LinCmp::Eq => a == b,
+                };
+                if holds {
+                    s.insert(sq);
+                }
+            }
+        }
     }
+    // Cells left out of the board belong to no zone.
+    s.subtract(&board.holes);
     Some(s)
+}
+
+/// A sum of `file`, `rank` and numbers as (how many files, how many ranks, the constant).
+fn lin(cx: &mut Cx, l: &ast::Lin) -> Option<(i64, i64, i64)> {
+    let mut out = (0, 0, 0);
+    for (plus, t) in &l.terms {
+        let sign = if *plus { 1 } else { -1 };
+        match t {
+            ast::LinTerm::File => out.0 += sign,
+            ast::LinTerm::Rank => out.1 += sign,
+            ast::LinTerm::Count(c) => out.2 += sign * cx.count(c, "a number in a zone's comparison", -1000, 1000)?,
+        }
+    }
+    Some(out)
 }
 
 pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
@@ -466,6 +515,7 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
             }
             // Zones may refer to zones defined before them.
             let value = match &z.per_player {
+                None if z.both => zone_plain(cx, &z.expr, None).map(|s| BySide([s.clone(), s])),
                 None => zone_by_side(cx, &z.expr),
                 Some((first_player, second_expr, second_player)) => {
                     let sides = [first_player, second_player].map(|p| (p, cx.player_names.iter().position(|n| *n == p.name)));

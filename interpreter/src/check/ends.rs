@@ -290,12 +290,11 @@ pub(super) fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_che
             Some(id) => Some(cx.kind(id)?),
             None => None,
         }),
-        ast::Condition::Connects(a, b, _) => {
-            let za = board::zone_by_side(cx, a);
-            let zb = board::zone_by_side(cx, b);
-            let (za, zb) = (za?, zb?);
-            let mut ok = true;
-            for (z, e) in [(&za, a), (&zb, b)] {
+        ast::Condition::Connects(need, zones, span) => {
+            let resolved: Vec<Option<BySide<SquareSet>>> = zones.iter().map(|z| board::zone_by_side(cx, z)).collect();
+            let mut ok = resolved.iter().all(Option::is_some);
+            for (z, e) in resolved.iter().zip(zones) {
+                let Some(z) = z else { continue };
                 let empty: Vec<usize> = (0..2).filter(|&i| z.0[i].is_empty()).collect();
                 if empty.is_empty() {
                     continue;
@@ -311,14 +310,34 @@ pub(super) fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_che
                 cx.error(
                     codes::CONTRADICTION,
                     e.span,
-                    format!("a connection needs both zones to have squares for each player, and this one has none for {whose}"),
+                    format!("a connection needs every zone to have squares for each player, and this one has none for {whose}"),
                 )
                 .label = "an empty zone".into();
+            }
+            let need = match need {
+                Some(n) => {
+                    let n = cx.count(n, "the number of zones to touch", 1, zones.len() as i64);
+                    ok &= n.is_some();
+                    n.unwrap_or(0) as usize
+                }
+                None => zones.len(),
+            };
+            if need < 2 && ok {
+                cx.error(
+                    codes::CONTRADICTION,
+                    *span,
+                    "a connection joins at least two zones: a chain touching one zone is no connection",
+                )
+                .label = "one zone".into();
+                ok = false;
             }
             if !ok {
                 return None;
             }
-            Condition::Connects(za, zb)
+            Condition::Connects {
+                zones: resolved.into_iter().flatten().collect(),
+                need,
+            }
         }
         ast::Condition::NeitherCanMove(_) => Condition::NeitherCanMove,
         ast::Condition::CannotWin(whose, _) => Condition::CannotWin(match whose {

@@ -77,7 +77,11 @@ pub enum CCond<B> {
     },
     Captured(Option<KindId>),
     NoneLeft(Option<KindId>),
-    Connects([B; 2], [B; 2]),
+    /// Per zone, its squares for each side; a chain must touch `need` of them.
+    Connects {
+        zones: Vec<[B; 2]>,
+        need: usize,
+    },
     NeitherCanMove,
     KindIn(KindId, [B; 2]),
     /// Every piece of the player in one group: per square, its neighbours along the directions.
@@ -514,7 +518,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     let board = &rules.board;
     let n = board.squares();
     let mut board_mask = B::EMPTY;
-    for sq in 0..n {
+    for sq in (0..n).filter(|&sq| board.has(sq)) {
         board_mask |= B::bit(sq);
     }
     let mut rng = ChaCha8Rng::seed_from_u64(0x00A7_B17E_2026);
@@ -1073,7 +1077,10 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
             },
             Condition::Captured(k) => CCond::Captured(*k),
             Condition::NoneLeft(k) => CCond::NoneLeft(*k),
-            Condition::Connects(a, b) => CCond::Connects(sides_bits(a), sides_bits(b)),
+            Condition::Connects { zones, need } => CCond::Connects {
+                zones: zones.iter().map(sides_bits).collect(),
+                need: *need,
+            },
             Condition::NeitherCanMove => CCond::NeitherCanMove,
             Condition::KindIn(k, z) => CCond::KindIn(*k, sides_bits(z)),
             Condition::AllConnected { whose, dirs } => {

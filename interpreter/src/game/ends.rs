@@ -59,7 +59,7 @@ impl<B: Bits> Pos<B> {
                 None => self.side_bb[stm.index()].is_empty(),
                 Some(k) => self.pieces(stm, *k).is_empty(),
             },
-            CCond::Connects(a, b) => self.connection(mover, a[mover.index()], b[mover.index()]).is_some(),
+            CCond::Connects { zones, need } => self.connection_of(mover, zones, *need).is_some(),
             CCond::NeitherCanMove => !self.can_move(stm) && !self.can_move(mover),
             CCond::KindIn(k, zone) => (self.pieces(mover, *k) & zone[mover.index()]).any(),
             CCond::Compare { count, whose, op, value } => op.holds(self.count_of(count, whose.side(stm)), *value),
@@ -162,6 +162,39 @@ impl<B: Bits> Pos<B> {
             cur = self.t.next[d as usize][cur as usize];
         }
         Some(run)
+    }
+
+    /// A chain of `side`'s adjacent pieces touching at least `need` of the zones (each given per
+    /// side): its squares, if there is one.
+    pub fn connection_of(&self, side: Side, zones: &[[B; 2]], need: usize) -> Option<Vec<usize>> {
+        let s = side.index();
+        if let ([a, b], 2) = (zones, need) {
+            return self.connection(side, a[s], b[s]);
+        }
+        let t = &*self.t;
+        let own = self.side_bb[side.index()];
+        let touching = zones.iter().fold(B::EMPTY, |u, z| u | z[s]);
+        let mut seen = B::EMPTY;
+        for start in (own & touching).iter() {
+            if seen.has(start) {
+                continue;
+            }
+            let mut reached = B::bit(start);
+            let mut frontier = reached;
+            while frontier.any() {
+                let mut grow = B::EMPTY;
+                for x in frontier.iter() {
+                    grow |= t.adjacency[x];
+                }
+                frontier = grow & own & !reached;
+                reached |= frontier;
+            }
+            seen |= reached;
+            if zones.iter().filter(|z| (z[s] & reached).any()).count() >= need {
+                return Some(reached.iter().collect());
+            }
+        }
+        None
     }
 
     /// A chain of `side`'s adjacent pieces from zone `a` to zone `b`: its squares, if there is one.

@@ -88,6 +88,9 @@ impl Position {
             );
         };
         let us = self.side_to_move();
+        if let Some(&hole) = [mt.from, mt.to].iter().find(|&&sq| !b.has(sq)) {
+            return illegal("not-a-cell", format!("{} is not a cell of this board", b.name(hole)), None);
+        }
         let Some((kind, side)) = self.piece_at(mt.from) else {
             return illegal("empty-square", format!("there is no piece on {}", b.name(mt.from)), None);
         };
@@ -981,6 +984,9 @@ impl Position {
             }
             return None;
         };
+        if !b.has(sq) {
+            return Some(illegal("not-a-cell", format!("{} is not a cell of this board", b.name(sq)), None));
+        }
         // The placing clauses of the side to move's kinds (all of them, or the one named).
         let clauses: Vec<(KindId, &Form)> = rules
             .kinds

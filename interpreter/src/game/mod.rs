@@ -470,7 +470,7 @@ impl Position {
     /// The chain of `side`'s pieces a `connects` condition of rule `rule` found.
     pub fn end_connection(&self, rule: usize, cond: usize, side: Side) -> Option<Vec<usize>> {
         with!(self, p => match p.t.ends.get(rule).and_then(|e| e.conds.get(cond)) {
-            Some(crate::compile::CCond::Connects(a, b)) => p.connection(side, a[side.index()], b[side.index()]),
+            Some(crate::compile::CCond::Connects { zones, need }) => p.connection_of(side, zones, *need),
             _ => None,
         })
     }

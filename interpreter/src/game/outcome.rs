@@ -296,16 +296,25 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>, ch
             Condition::Captured(Some(k)) => parts.push(format!("the last move captured a {}", rules.kind(*k).name.to_lowercase())),
             Condition::NoneLeft(None) => parts.push(format!("{} has no pieces left", name(stm))),
             Condition::NoneLeft(Some(k)) => parts.push(format!("{} has no {} left", name(stm), rules.kind(*k).name.to_lowercase())),
-            Condition::Connects(..) => match pos.end_connection(ri, ci, mover) {
-                Some(chain) => parts.push(format!(
-                    "{}'s pieces join its two edges ({} connected, from {} to {})",
-                    name(mover),
-                    chain.len(),
-                    b.name(chain[0]),
-                    b.name(chain[chain.len() - 1])
-                )),
-                None => parts.push(format!("{}'s pieces join its two edges", name(mover))),
-            },
+            Condition::Connects { zones, need } => {
+                let what = if *need == 2 && zones.len() == 2 {
+                    "its two edges".to_string()
+                } else if *need == zones.len() {
+                    format!("all {need} of its edges")
+                } else {
+                    format!("{need} of its {} edges", zones.len())
+                };
+                match pos.end_connection(ri, ci, mover) {
+                    Some(chain) => parts.push(format!(
+                        "{}'s pieces join {what} ({} connected, from {} to {})",
+                        name(mover),
+                        chain.len(),
+                        b.name(chain[0]),
+                        b.name(chain[chain.len() - 1])
+                    )),
+                    None => parts.push(format!("{}'s pieces join {what}", name(mover))),
+                }
+            }
             Condition::NeitherCanMove => parts.push("neither side can move".to_string()),
             Condition::CannotWin(who) => {
                 let sides = who.sides(stm);

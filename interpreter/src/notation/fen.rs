@@ -331,6 +331,14 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
     let mut p = Pos::empty(t.clone());
     for (sq, c) in s.board.iter().enumerate() {
         if let Some((k, side)) = c {
+            if !b.has(sq) {
+                return Err(FenError::Illegal(format!(
+                    "{} is not a cell of this board, and the {} {} stands there",
+                    b.name(sq),
+                    rules.players[side.index()].name,
+                    rules.kind(*k).name.to_lowercase()
+                )));
+            }
             p.put(sq, *k, *side);
         }
     }

@@ -313,6 +313,8 @@ pub struct Board {
     pub ranks: Option<Names>,
     pub checkered: Option<(String, bool, Span)>,
     pub drawings: Vec<Drawing>,
+    /// `cells ZONE`: only these cells exist.
+    pub cells: Option<ZoneExpr>,
     pub span: Span,
 }
 
@@ -346,6 +348,8 @@ pub struct ZoneDecl {
     /// `zone goal = rank 11 for red, file k for blue`: the player `expr` is for, and the other
     /// player's own zone and name.
     pub per_player: Option<(Ident, ZoneExpr, Ident)>,
+    /// `for both`: the same squares for both players.
+    pub both: bool,
     pub cite: Option<Cite>,
 }
 
@@ -365,6 +369,30 @@ pub enum ZoneTerm {
     Square(String, Span),
     List(Vec<String>, Span),
     Ref(Ident),
+    /// `where LIN OP LIN`: squares whose file and rank numbers (from 1) meet the comparison.
+    Where(Lin, LinCmp, Lin, Span),
+}
+
+/// A sum of `file`, `rank`, numbers and parameters, each added or subtracted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lin {
+    pub terms: Vec<(bool, LinTerm)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LinTerm {
+    File,
+    Rank,
+    Count(Count),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinCmp {
+    Le,
+    Ge,
+    Lt,
+    Gt,
+    Eq,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -589,8 +617,8 @@ pub enum Condition {
     Captured(Option<Ident>, Span),
     /// `no pieces left` (None) / `no KIND left`.
     NoneLeft(Option<Ident>, Span),
-    /// `connects ZONE and ZONE`.
-    Connects(ZoneExpr, ZoneExpr, Span),
+    /// `connects [N of] ZONE, ZONE ... and ZONE`: one chain touches all the zones (N of them).
+    Connects(Option<Count>, Vec<ZoneExpr>, Span),
     /// `neither side can move`.
     NeitherCanMove(Span),
     /// `neither side can win`, `mover cannot win`, `side to move cannot win`.

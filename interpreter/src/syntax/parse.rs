@@ -567,6 +567,7 @@ fn describe(r: Rule) -> Option<String> {
         Rule::ranks_decl => "`ranks`",
         Rule::checkered_decl => "`checkered`",
         Rule::draw_decl => "`draw`",
+        Rule::cells_decl => "`cells`",
         Rule::cite_decl => "`cite`",
         Rule::players_decl => "`players`",
         Rule::notation_decl => "`notation`",
@@ -942,6 +943,7 @@ fn board(cx: &mut Cx, p: P) -> Board {
         ranks: None,
         checkered: None,
         drawings: Vec::new(),
+        cells: None,
         span,
     };
     let mut counts = 0;
@@ -1016,6 +1018,7 @@ fn board(cx: &mut Cx, p: P) -> Board {
                     }
                 }
             }
+            Rule::cells_decl => b.cells = c.into_inner().find(|z| z.as_rule() == Rule::zone_expr).map(|z| zone_expr(cx, z)),
             Rule::bad_clause => cx.bad(&c, Rule::board_clause_only, "board clause"),
             _ => {}
         }
@@ -1070,6 +1073,48 @@ fn zone_term(cx: &mut Cx, p: P) -> ZoneTerm {
         .map(|c| c.as_str().to_string())
         .collect();
     match rule {
+        Rule::zone_where => {
+            let mut lins = Vec::new();
+            let mut cmp = LinCmp::Le;
+            for c in inner.into_inner() {
+                match c.as_rule() {
+                    Rule::lin => {
+                        let mut terms = Vec::new();
+                        let mut plus = true;
+                        for t in c.into_inner() {
+                            match t.as_rule() {
+                                Rule::lin_op => plus = t.as_str() == "+",
+                                Rule::lin_term => {
+                                    let x = t.into_inner().next().expect("grammar: a term has a child");
+                                    let term = match x.as_rule() {
+                                        Rule::kw_file => LinTerm::File,
+                                        Rule::kw_rank => LinTerm::Rank,
+                                        _ => LinTerm::Count(cx.count(x)),
+                                    };
+                                    terms.push((plus, term));
+                                    plus = true;
+                                }
+                                _ => {}
+                            }
+                        }
+                        lins.push(Lin { terms });
+                    }
+                    Rule::lin_cmp => {
+                        cmp = match c.as_str() {
+                            "<=" => LinCmp::Le,
+                            ">=" => LinCmp::Ge,
+                            "<" => LinCmp::Lt,
+                            ">" => LinCmp::Gt,
+                            _ => LinCmp::Eq,
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let right = lins.pop().expect("grammar: two sides");
+            let left = lins.pop().expect("grammar: two sides");
+            ZoneTerm::Where(left, cmp, right, span)
+        }
         Rule::zone_rect => ZoneTerm::Rect(words[0].clone(), words[1].clone(), span),
         Rule::zone_ranks => ZoneTerm::Ranks(words[0].clone(), words[1].clone(), span),
         Rule::zone_rank => ZoneTerm::Ranks(words[0].clone(), words[0].clone(), span),
@@ -1088,10 +1133,12 @@ fn zone_decl(cx: &mut Cx, p: P) -> ZoneDecl {
     let mut exprs = Vec::new();
     let mut players = Vec::new();
     let mut cite = None;
+    let mut both = false;
     for c in p.into_inner() {
         match c.as_rule() {
             Rule::override_kw => overrides = true,
             Rule::ident => name = Some(cx.ident(c)),
+            Rule::zone_both => both = true,
             Rule::zone_expr => exprs.push(zone_expr(cx, c)),
             Rule::zone_for => {
                 if let Some(id) = c.into_inner().find(|k| k.as_rule() == Rule::ident) {
@@ -1117,6 +1164,7 @@ fn zone_decl(cx: &mut Cx, p: P) -> ZoneDecl {
         name: name.expect("grammar: zone has a name"),
         expr,
         per_player,
+        both,
         cite,
     }
 }
@@ -1937,14 +1985,16 @@ fn condition(cx: &mut Cx, c: P) -> Option<Condition> {
             return Some(Condition::NoneLeft(kind, cspan));
         }
         Rule::cond_connects => {
-            let zs: Vec<ZoneExpr> = c
-                .into_inner()
-                .filter(|k| k.as_rule() == Rule::zone_expr)
-                .map(|k| zone_expr(cx, k))
-                .collect();
-            let mut zs = zs.into_iter();
-            let (a, b) = (zs.next().expect("grammar: two zones"), zs.next().expect("grammar: two zones"));
-            return Some(Condition::Connects(a, b, cspan));
+            let mut need = None;
+            let mut zs = Vec::new();
+            for k in c.into_inner() {
+                match k.as_rule() {
+                    Rule::count => need = Some(cx.count(k)),
+                    Rule::zone_expr => zs.push(zone_expr(cx, k)),
+                    _ => {}
+                }
+            }
+            return Some(Condition::Connects(need, zs, cspan));
         }
         Rule::cond_neither => return Some(Condition::NeitherCanMove(cspan)),
         Rule::cond_neither_win => return Some(Condition::CannotWin(Whose::Neither, cspan)),
