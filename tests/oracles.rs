@@ -220,3 +220,15 @@ fn y_agrees_with_open_spiel() {
     // A board of hexes cut to a triangle; a chain touching all three sides wins.
     agree("y", 8, 190);
 }
+
+#[test]
+fn russian_draughts_agrees_with_pydraughts() {
+    // Flying kings, men capturing backwards, a man crowned in a capture going on as a king.
+    agree("russian-draughts", 20, 150);
+}
+
+#[test]
+fn turkish_draughts_agrees_with_pydraughts() {
+    // Orthogonal moves, captured pieces removed at once, no turning back, the longest capture.
+    agree("turkish-draughts", 20, 150);
+}

@@ -149,3 +149,14 @@ fn y_perft_matches_open_spiel() {
     // A board cut to a triangle of hexes (`cells where ...`).
     run("y");
 }
+
+#[test]
+fn russian_draughts_perft_matches_pydraughts() {
+    // Flying kings, and a man crowned in a capture going on as a king.
+    run("russian-draughts");
+}
+
+#[test]
+fn turkish_draughts_perft_matches_pydraughts() {
+    run("turkish-draughts");
+}

@@ -220,8 +220,9 @@ pub enum Primitive {
     Place,
     /// A piece from the player's hand onto an empty square.
     Drop,
-    /// Over an adjacent piece (of the kind `over` allows) to the empty square beyond it.
-    Jump { dirs: Vec<(i32, i32)>, over: Over },
+    /// Over an adjacent piece (of the kind `over` allows) to the empty square beyond it; `far`: over
+    /// the first piece along the line, however far, to any empty square beyond it.
+    Jump { dirs: Vec<(i32, i32)>, over: Over, far: bool },
 }
 
 /// What a jump may pass over.
@@ -268,6 +269,10 @@ pub struct Form {
     pub capturing: bool,
     /// After a capturing jump, the same piece must jump again while it can (one move in all).
     pub continuing: bool,
+    /// `capturing at once`: each piece jumped leaves the board as it is jumped.
+    pub capture_at_once: bool,
+    /// `never turning back`: no leg of a continuing jump goes straight back along the one before.
+    pub no_reverse: bool,
     /// Gravity: the piece comes to rest on the first square along this direction whose next
     /// square is taken or off the board.
     pub falling: Option<(i32, i32)>,
@@ -308,6 +313,8 @@ pub struct Promotion {
     pub choices: Vec<KindId>,
     /// A continuing move stops where the piece promotes.
     pub ends_move: bool,
+    /// A continuing capture goes on as the promoted kind from where the piece promotes.
+    pub at_once: bool,
     /// The piece may also stay as it is (except in `forced`).
     pub optional: bool,
     /// Where promotion is not optional (per side).

@@ -426,7 +426,38 @@ class Pydraughts:
         out = []
         for m in board.legal_moves():
             steps = m.steps_move
+            if self.variant == "turkish" and not m.captures and self._passes_a_piece(board, steps):
+                continue
             out.append(("".join(self.square(s) for s in steps), m))
+        return out
+
+    def _passes_a_piece(self, board, steps):
+        """Does a plain (non-capturing) move pass over a piece? pydraughts 0.6.7 lets a Turkish king's
+        plain move fly over pieces of either colour (its orthogonal move generator never looks at the
+        squares in between, unlike its diagonal one); no draughts game allows it, so such moves are
+        dropped (README.md, "Where the oracles' rules differ")."""
+        (f0, r0), (f1, r1) = (parse_sq(self.square(steps[0])), parse_sq(self.square(steps[-1])))
+        df, dr = (f1 > f0) - (f1 < f0), (r1 > r0) - (r1 < r0)
+        f, r = f0 + df, r0 + dr
+        taken = self._occupied(board)
+        while (f, r) != (f1, r1):
+            if (f, r) in taken:
+                return True
+            f, r = f + df, r + dr
+        return False
+
+    def _occupied(self, board):
+        """The squares (0-based file, 1-based rank) holding a piece, from pydraughts' FEN."""
+        out = set()
+        # pydraughts' FEN: `W:Wb2,Ka3:Ba6` — the side to move, then each colour's squares (Turkish
+        # squares by their algebraic names, which are Arbiter's; numbers in the other variants).
+        for part in board.fen.split(":")[1:]:
+            for tok in part[1:].split(","):
+                tok = tok.strip().lstrip("K")
+                if tok.isdigit():
+                    out.add(parse_sq(self.square(int(tok))))
+                elif tok:
+                    out.add(parse_sq(tok))
         return out
 
     def apply(self, board, m):

@@ -57,8 +57,8 @@ pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
     for p in decls.iter().take(MAX_KINDS) {
         kinds.push(piece(cx, p));
     }
-    // A continuing move keeps its route in 28 bits: at most 8 jump directions (9 legs each of 3
-    // bits; 14 legs with at most 4 directions).
+    // A continuing move keeps its route in the move: each leg names one of at most 8 jump
+    // directions (and, for jumps over a distance, how far beyond it lands).
     let mut jump_dirs: Vec<(i32, i32)> = Vec::new();
     for k in &kinds {
         for f in &k.forms {
@@ -86,7 +86,7 @@ pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
             format!("jumps may go in at most 8 directions in all, and these go in {}", jump_dirs.len()),
         )
         .help
-        .push("a continuing move keeps its route in the move: 9 legs with up to 8 directions, 14 with up to 4".into());
+        .push("a continuing move keeps its route in the move: up to 15 legs, fewer with more directions and jumps over a distance".into());
     }
     kinds
 }
@@ -199,10 +199,21 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
             }
             None => None,
         };
+        if let (Some(a), Some(e)) = (pr.at_once, pr.ends_move) {
+            let d = Diagnostic::error(
+                codes::CONTRADICTION,
+                a,
+                "a promotion cannot both end a continuing capture and let it go on as the new kind",
+            )
+            .label("goes on")
+            .with(e, "ends");
+            cx.diags.push(d);
+        }
         Some(Promotion {
             zone,
             choices,
             ends_move: pr.ends_move.is_some(),
+            at_once: pr.at_once.is_some(),
             optional: pr.optional.is_some(),
             forced,
             leaving: pr.leaving.is_some(),
@@ -323,7 +334,8 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         }
         ast::Primitive::Place => Primitive::Place,
         ast::Primitive::Drop => Primitive::Drop,
-        ast::Primitive::Jump { dirs, over } => Primitive::Jump {
+        ast::Primitive::Jump { dirs, over, far } => Primitive::Jump {
+            far: far.is_some(),
             dirs: board::dirs(cx, dirs),
             over: match over.map(|o| o.0) {
                 Some(ast::JumpOver::Enemy) => Over::Enemy,
@@ -357,6 +369,8 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     let mut during = None;
     let mut counted = None;
     let mut over_own = None;
+    let mut at_once = None;
+    let mut never_back = None;
     for m in &f.modifiers {
         let (t, span) = match m {
             ast::Modifier::ToEmpty(s) => (Some(Target::Empty), *s),
@@ -457,6 +471,15 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             ast::Modifier::NotStuck(s) => {
                 drop.not_stuck = true;
                 drop_only.push(*s);
+                (None, *s)
+            }
+            ast::Modifier::CapturingAtOnce(s) => {
+                capturing = Some(*s);
+                at_once = Some(*s);
+                (None, *s)
+            }
+            ast::Modifier::NeverBack(s) => {
+                never_back = Some(*s);
                 (None, *s)
             }
             ast::Modifier::Counted(s) => {
@@ -597,6 +620,16 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             .label = "not a drop".into();
         }
     }
+    if let Some(span) = never_back
+        && continuing.is_none()
+    {
+        cx.error(
+            codes::CONTRADICTION,
+            span,
+            "`never turning back` is about the legs of a continuing jump, and this clause does not continue",
+        )
+        .label = "one leg only".into();
+    }
     let plain_slide = matches!(primitive, Primitive::Slide { max: None, .. });
     for (span, what) in [(counted, "`as many squares as pieces on its line`"), (over_own, "`over own`")] {
         if let Some(span) = span
@@ -652,6 +685,8 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         marks_en_passant: marks.is_some(),
         capturing: capturing.is_some(),
         continuing: continuing.is_some(),
+        capture_at_once: at_once.is_some(),
+        no_reverse: never_back.is_some(),
         falling: falling.map(|f| f.0),
         enclose: enclose.map(|(e, d, _)| (e, d)),
         only_if: only_if.map(|o| o.0),

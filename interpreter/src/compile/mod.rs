@@ -38,8 +38,9 @@ pub enum Gen<B> {
     Place,
     /// A piece from the hand onto an empty square.
     Drop,
-    /// Per square: (square jumped over, landing square, leg index into [`Tables::legs`]).
-    Jump { entries: Vec<Vec<(u16, u16, u8)>> },
+    /// Per square: (square jumped over, landing square, leg index into [`Tables::legs`]); and the
+    /// ray directions, for jumps over a distance.
+    Jump { entries: Vec<Vec<(u16, u16, u8)>>, dirs: Vec<u8> },
 }
 
 /// What a jump passes over, and what follows it.
@@ -50,6 +51,12 @@ pub struct JumpRule {
     pub capturing: bool,
     /// The piece jumps again while it can.
     pub continuing: bool,
+    /// Over the first piece along the line, however far, to any empty square beyond.
+    pub far: bool,
+    /// Each piece jumped leaves the board as it is jumped (its square free for the later legs).
+    pub at_once: bool,
+    /// No leg goes straight back along the one before.
+    pub no_reverse: bool,
 }
 
 /// A compiled end condition (see [`Condition`]); zones as bitboards per side, directions as ray indices.
@@ -399,6 +406,17 @@ pub struct Tables<B> {
     pub swap: bool,
     /// Ray directions of jumps: a continuing move's legs are indices into this list.
     pub legs: Vec<u8>,
+    /// Bits of a leg naming its direction (the rest, [`Tables::dist_bits`], how far beyond the
+    /// piece jumped it lands: 0 for one square).
+    pub dir_bits: u32,
+    /// Bits of a leg for its landing distance (0 where no jump goes over a distance).
+    pub dist_bits: u32,
+    /// Bits of the route that legs may use (after the 4 of the count).
+    pub route_bits: u32,
+    /// Per ray direction, the opposite one (`u8::MAX` where it has none).
+    pub reverse: Vec<u8>,
+    /// Per kind: promoting goes on capturing as the new kind (`at once`).
+    pub promotion_at_once: Vec<bool>,
     /// Bits per leg in [`crate::game::Move::route`].
     pub leg_bits: u32,
     /// The squares of each file.
@@ -441,9 +459,10 @@ pub struct Tables<B> {
     pub turn_decides_legality: bool,
 }
 
-/// The most legs a continuing move may have (its route is kept in 28 bits of the move).
-pub fn max_legs(leg_bits: u32) -> u32 {
-    if leg_bits == 0 { 28 } else { 28 / leg_bits }
+/// The most legs a continuing move may have: its route holds the count in 4 bits and the legs in
+/// `route_bits`.
+pub fn max_legs(leg_bits: u32, route_bits: u32) -> u32 {
+    if leg_bits == 0 { 15 } else { (route_bits / leg_bits).min(15) }
 }
 
 /// The number of distinct counter definitions a ruleset may use.
@@ -603,6 +622,15 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         swap: rules.swap.is_some(),
         legs: Vec::new(),
         leg_bits: 0,
+        dir_bits: 0,
+        dist_bits: 0,
+        route_bits: if rules.turn.is_empty() { 60 } else { 28 },
+        reverse: Vec::new(),
+        promotion_at_once: rules
+            .kinds
+            .iter()
+            .map(|k| k.promotion.as_ref().is_some_and(|p| p.at_once))
+            .collect(),
         files: (0..board.width)
             .map(|f| {
                 let mut b = B::EMPTY;
@@ -666,10 +694,22 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             }
         }
     }
-    t.leg_bits = match t.legs.len() {
+    t.dir_bits = match t.legs.len() {
         0 | 1 => 0,
         l => usize::BITS - (l - 1).leading_zeros(),
     };
+    // A jump over a distance lands 1 to (side − 2) squares beyond the piece it jumps.
+    let far = rules
+        .kinds
+        .iter()
+        .any(|k| k.forms.iter().any(|f| matches!(f.primitive, Primitive::Jump { far: true, .. })));
+    t.dist_bits = if far {
+        let most = board.width.max(board.height).saturating_sub(2).max(2);
+        usize::BITS - (most - 1).leading_zeros()
+    } else {
+        0
+    };
+    t.leg_bits = t.dir_bits + t.dist_bits;
     for r in &rules.end_rules {
         for c in &r.conditions {
             if let Condition::Counter { resetting_kind, .. } = c
@@ -791,6 +831,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     Primitive::Place => Gen::Place,
                     Primitive::Drop => Gen::Drop,
                     Primitive::Jump { dirs, .. } => {
+                        let rays: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0 * fx, d.1 * flip), board)).collect();
                         let mut entries = vec![Vec::new(); n];
                         for (sq, e) in entries.iter_mut().enumerate() {
                             for d in dirs {
@@ -804,7 +845,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                                 }
                             }
                         }
-                        Gen::Jump { entries }
+                        Gen::Jump { entries, dirs: rays }
                     }
                     Primitive::Hop { dirs, screens } => {
                         let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0 * fx, d.1 * flip), board)).collect();
@@ -831,10 +872,13 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                 // Gravity pulls the same way for both players: not mirrored.
                 let falling = f.falling.map(|d| t.ray_index(d, board));
                 let jump = match &f.primitive {
-                    Primitive::Jump { over, .. } => Some(JumpRule {
+                    Primitive::Jump { over, far, .. } => Some(JumpRule {
                         over: *over,
                         capturing: f.capturing,
                         continuing: f.continuing,
+                        far: *far,
+                        at_once: f.capture_at_once,
+                        no_reverse: f.no_reverse,
                     }),
                     _ => None,
                 };
@@ -908,6 +952,16 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             .flat_map(|e| &e.conds)
             .any(|c| matches!(c, CCond::Captured(_) | CCond::Passes(_)));
     t.ends = ends;
+    t.reverse = t
+        .dirs
+        .iter()
+        .map(|&(dx, dy, _)| {
+            t.dirs
+                .iter()
+                .position(|&(x, y, _)| (x, y) == (-dx, -dy))
+                .map_or(u8::MAX, |i| i as u8)
+        })
+        .collect();
     t.z_tally = z_tally_keys;
     t.z_phase = z_phase;
     t.phase_ends = rules

@@ -80,24 +80,62 @@ impl<B: Bits> Pos<B> {
 
     /// The squares a jump move passes over, in order (its captured pieces when it captures).
     pub(super) fn jumped(&self, m: Move) -> Vec<usize> {
+        self.route_squares(m).into_iter().map(|(over, _)| over).collect()
+    }
+
+    /// Each leg of a jump move: (the square jumped over, the landing square). Read against the
+    /// board before the move (or during `make`, where the piece already stands on `to`): a leg
+    /// jumps the first piece along its direction (its start and end squares taken as empty; with
+    /// `capturing at once`, the pieces jumped earlier too) and lands its distance beyond.
+    pub(crate) fn route_squares(&self, m: Move) -> Vec<(usize, usize)> {
         let t = &*self.t;
         let (from, to) = (m.from as usize, m.to as usize);
         let legs = m.legs();
         if legs == 0 {
-            // One leg: the square between.
+            // One leg to the next square but one: the square between.
             let w = t.width;
             let over = ((from % w + to % w) / 2) + ((from / w + to / w) / 2) * w;
-            return vec![over];
+            return vec![(over, to)];
         }
+        let at_once = match m.kind {
+            MoveKind::Form(fi) => self.t.forms[self.stm.index()]
+                .get(fi as usize)
+                .and_then(|f| f.jump)
+                .is_some_and(|j| j.at_once),
+            _ => false,
+        };
+        let mut occ = self.occ() & !B::bit(from) & !B::bit(to);
         let mut out = Vec::with_capacity(legs as usize);
         let mut cur = from;
-        let mask = (1u32 << t.leg_bits) - 1;
+        let mask = (1u64 << t.leg_bits) - 1;
+        let dir_mask = (1u64 << t.dir_bits) - 1;
         for i in 0..legs {
-            let leg = (m.route >> (4 + i * t.leg_bits)) as u32 & mask;
-            let d = t.legs[leg as usize] as usize;
-            let over = t.next[d][cur] as usize;
-            out.push(over);
-            cur = t.next[d][over] as usize;
+            let leg = (m.route >> (4 + i * t.leg_bits)) & mask;
+            let Some(&d) = t.legs.get((leg & dir_mask) as usize) else { break };
+            let dist = (leg >> t.dir_bits) + 1;
+            let next = &t.next[d as usize];
+            let mut over = next[cur];
+            while over != NO_SQ && !occ.has(over as usize) {
+                over = next[over as usize];
+            }
+            if over == NO_SQ {
+                break;
+            }
+            let mut land = over;
+            for _ in 0..dist {
+                if land == NO_SQ {
+                    break;
+                }
+                land = next[land as usize];
+            }
+            if land == NO_SQ {
+                break;
+            }
+            out.push((over as usize, land as usize));
+            if at_once {
+                occ &= !B::bit(over as usize);
+            }
+            cur = land as usize;
         }
         out
     }
@@ -259,30 +297,29 @@ impl<B: Bits> Pos<B> {
                     out.push(m);
                 }
             }
-            Gen::Jump { entries } => {
+            Gen::Jump { .. } => {
                 let Some(j) = f.jump else { return };
                 let mut pieces = self.pieces(us, f.kind) & f.from;
                 if f.unmoved {
                     pieces &= self.virgin;
                 }
-                let over_ok = match j.over {
-                    Over::Enemy => enemy,
-                    Over::Own => own,
-                    Over::Any => own | enemy,
-                };
                 let start = out.len();
                 for from in pieces.iter() {
-                    for &(over, land, leg) in &entries[from] {
-                        let (over, land) = (over as usize, land as usize);
-                        if !over_ok.has(over) || !empty.has(land) || !f.within.has(land) {
-                            continue;
-                        }
+                    let lifted = occ & !B::bit(from);
+                    let over_ok = match j.over {
+                        Over::Enemy => enemy,
+                        Over::Own => own & !B::bit(from),
+                        Over::Any => (own | enemy) & !B::bit(from),
+                    };
+                    let legs = self.jump_legs(f, j, from, lifted, over_ok, None);
+                    for (over, land, leg, d) in self.landings_going_on(f.kind, from, j, legs, lifted, B::EMPTY) {
                         if j.continuing {
-                            let lifted = occ & !B::bit(from);
+                            let occ = if j.at_once { lifted & !B::bit(over) } else { lifted };
                             let route = 1 | (leg as u64) << 4;
-                            self.continue_jump(out, fi, f.kind, from, land, lifted, B::bit(over), route);
+                            self.continue_jump(out, fi, f.kind, f.kind, from, land, occ, B::bit(over), route, d);
                         } else {
-                            self.push_jump(out, fi, f.kind, from, land, 0);
+                            let route = if j.far { 1 | (leg as u64) << 4 } else { 0 };
+                            self.push_jump(out, fi, f.kind, None, from, land, route);
                         }
                     }
                 }
@@ -304,8 +341,10 @@ impl<B: Bits> Pos<B> {
         }
     }
 
-    /// Emits a jump landing on `to` (one move per promotion choice where the piece promotes there).
-    fn push_jump(&self, out: &mut Vec<Move>, fi: usize, kind: KindId, from: usize, to: usize, route: u64) {
+    /// Emits a jump landing on `to`: as the kind it became on the way (`became`), or with one move
+    /// per promotion choice where the piece promotes there.
+    #[allow(clippy::too_many_arguments)]
+    fn push_jump(&self, out: &mut Vec<Move>, fi: usize, kind: KindId, became: Option<KindId>, from: usize, to: usize, route: u64) {
         let m = Move {
             from: from as u16,
             to: to as u16,
@@ -313,52 +352,220 @@ impl<B: Bits> Pos<B> {
             promo: 0,
             route,
         };
+        if let Some(k) = became {
+            out.push(Move { promo: k.0 + 1, ..m });
+            return;
+        }
         super::position::emit_set::<B, false>(out, m, B::bit(to), self.t.promotion[self.stm.index()][kind.0 as usize].as_ref());
     }
 
-    /// After a capturing leg landing on `at` (with `dead` the pieces jumped so far, still standing
-    /// until the move ends, and `occ` the board without the moving piece), jumps again while the
-    /// piece can; emits the move where it cannot (or where it promotes and that ends the move, or
-    /// where the route is full).
+    /// The capturing legs of clause `g` (jump rule `j`) from `at`, over a piece of `over_ok`, with
+    /// `occ` the pieces standing (the mover lifted; pieces jumped earlier still there, unless
+    /// captured at once): (square jumped, landing square, leg as the route keeps it, ray
+    /// direction). `prev` is the direction of the leg before, where a leg may not turn back.
+    fn jump_legs(
+        &self,
+        g: &CForm<B>,
+        j: crate::compile::JumpRule,
+        at: usize,
+        occ: B,
+        over_ok: B,
+        prev: Option<u8>,
+    ) -> Vec<(usize, usize, u32, u8)> {
+        let t = &*self.t;
+        let Gen::Jump { entries, dirs } = &g.how else { return Vec::new() };
+        let back = |d: u8| j.no_reverse && prev.is_some_and(|p| t.reverse.get(p as usize) == Some(&d));
+        let leg_of = |d: u8, dist: u32| -> u32 {
+            let i = t.legs.iter().position(|&l| l == d).unwrap_or(0) as u32;
+            i | (dist - 1) << t.dir_bits
+        };
+        let mut out = Vec::new();
+        if !j.far {
+            for &(over, land, leg) in &entries[at] {
+                let d = t.legs[leg as usize];
+                let (over, land) = (over as usize, land as usize);
+                if over_ok.has(over) && !occ.has(land) && g.within.has(land) && !back(d) {
+                    out.push((over, land, leg as u32, d));
+                }
+            }
+            return out;
+        }
+        let most = (1u32 << t.dist_bits).max(1);
+        for &d in dirs {
+            if back(d) {
+                continue;
+            }
+            let next = &t.next[d as usize];
+            let mut x = next[at];
+            while x != NO_SQ && !occ.has(x as usize) {
+                x = next[x as usize];
+            }
+            if x == NO_SQ || !over_ok.has(x as usize) {
+                continue;
+            }
+            let mut y = next[x as usize];
+            let mut dist = 1;
+            while y != NO_SQ && !occ.has(y as usize) && dist <= most {
+                if g.within.has(y as usize) {
+                    out.push((x as usize, y as usize, leg_of(d, dist), d));
+                }
+                y = next[y as usize];
+                dist += 1;
+            }
+        }
+        out
+    }
+
+    /// After a capturing leg in direction `prev` landing on `at` (with `dead` the pieces jumped so
+    /// far — still standing until the move ends, unless captured at once —, and `occ` the board
+    /// without the moving piece), jumps again while the piece can, as the kind it is now (`kind`,
+    /// which promoting at once may have changed from `first`); emits the move where it cannot (or
+    /// where it promotes and that ends the move, or where the route is full). Of the squares a leg
+    /// over a distance may land on, only those from which the capture goes on are taken, if any.
     #[allow(clippy::too_many_arguments)]
-    fn continue_jump(&self, out: &mut Vec<Move>, fi: usize, kind: KindId, from: usize, at: usize, occ: B, dead: B, route: u64) {
+    fn continue_jump(
+        &self,
+        out: &mut Vec<Move>,
+        fi: usize,
+        first: KindId,
+        kind: KindId,
+        from: usize,
+        at: usize,
+        occ: B,
+        dead: B,
+        route: u64,
+        prev: u8,
+    ) {
         let t = &*self.t;
         let us = self.stm;
         let legs = (route & 15) as u32;
-        let promoting = t.promotion[us.index()][kind.0 as usize]
-            .as_ref()
-            .is_some_and(|p| p.split(from, B::bit(at)).0.any());
+        let promo = t.promotion[us.index()][kind.0 as usize].as_ref();
+        let promoting = promo.is_some_and(|p| p.split(from, B::bit(at)).0.any());
+        // Promoting at once: the capture goes on as the new kind (one branch per choice).
+        if promoting && t.promotion_at_once.get(kind.0 as usize).copied().unwrap_or(false) {
+            let choices = promo.map(|p| p.choices.clone()).unwrap_or_default();
+            for c in choices {
+                self.continue_jump(out, fi, first, c, from, at, occ, dead, route, prev);
+            }
+            return;
+        }
         let ends_here = promoting && self.promotion_ends_move(kind);
-        let full = legs >= max_legs(t.leg_bits).min(15);
+        let full = legs >= max_legs(t.leg_bits, t.route_bits);
         let mut went_on = false;
         if !ends_here && !full {
-            let enemy = self.side_bb[us.other().index()] & !dead;
-            for g in t.forms[us.index()].iter().filter(|g| g.kind == kind) {
-                let (Gen::Jump { entries }, Some(j)) = (&g.how, g.jump) else {
-                    continue;
-                };
-                if !j.continuing || !j.capturing {
-                    continue;
-                }
-                let over_ok = match j.over {
-                    Over::Enemy => enemy,
-                    Over::Own => self.side_bb[us.index()] & !B::bit(from),
-                    Over::Any => occ & !dead & !self.walls,
-                };
-                for &(over, land, leg) in &entries[at] {
-                    let (over, land) = (over as usize, land as usize);
-                    if !over_ok.has(over) || occ.has(land) || !g.within.has(land) || dead.has(over) {
-                        continue;
-                    }
-                    went_on = true;
-                    let next = (route & !15) | (leg as u64) << (4 + legs * t.leg_bits) | (legs as u64 + 1);
-                    self.continue_jump(out, fi, kind, from, land, occ, dead | B::bit(over), next);
-                }
+            for (over, land, leg, d, j) in self.next_legs(kind, from, at, occ, dead, Some(prev)) {
+                went_on = true;
+                let next = (route & !15) | (leg as u64) << (4 + legs * t.leg_bits) | (legs as u64 + 1);
+                let occ = if j.at_once { occ & !B::bit(over) } else { occ };
+                self.continue_jump(out, fi, first, kind, from, land, occ, dead | B::bit(over), next, d);
             }
         }
         if !went_on {
-            self.push_jump(out, fi, kind, from, at, route);
+            let became = (kind != first).then_some(kind);
+            self.push_jump(out, fi, first, became, from, at, route);
         }
+    }
+
+    /// The legs a piece of `kind` at `at` may capture with next (see [`Pos::continue_jump`]): of
+    /// the landings over a distance beyond one piece, those from which it can capture again, if
+    /// any.
+    #[allow(clippy::type_complexity)]
+    fn next_legs(
+        &self,
+        kind: KindId,
+        from: usize,
+        at: usize,
+        occ: B,
+        dead: B,
+        prev: Option<u8>,
+    ) -> Vec<(usize, usize, u32, u8, crate::compile::JumpRule)> {
+        let t = &*self.t;
+        let us = self.stm;
+        let mut all = Vec::new();
+        for g in t.forms[us.index()].iter().filter(|g| g.kind == kind) {
+            let (Gen::Jump { .. }, Some(j)) = (&g.how, g.jump) else {
+                continue;
+            };
+            if !j.continuing || !j.capturing {
+                continue;
+            }
+            let standing = if j.at_once { occ } else { occ & !dead };
+            let over_ok = match j.over {
+                Over::Enemy => self.side_bb[us.other().index()] & standing & !dead,
+                Over::Own => self.side_bb[us.index()] & !B::bit(from) & !dead,
+                Over::Any => standing & !dead & !self.walls,
+            };
+            let legs = self.jump_legs(g, j, at, occ, over_ok, prev);
+            let legs = self.landings_going_on(kind, from, j, legs, occ, dead);
+            all.extend(legs.into_iter().map(|(o, l, leg, d)| (o, l, leg, d, j)));
+        }
+        all
+    }
+
+    /// Of the legs over a distance beyond one piece, those landing where the capture can go on, if
+    /// any land so (a capture must go on while it can, so the landing is chosen for it); the other
+    /// legs as they are.
+    fn landings_going_on(
+        &self,
+        kind: KindId,
+        from: usize,
+        j: crate::compile::JumpRule,
+        legs: Vec<(usize, usize, u32, u8)>,
+        occ: B,
+        dead: B,
+    ) -> Vec<(usize, usize, u32, u8)> {
+        if !j.far || !j.continuing {
+            return legs;
+        }
+        let mut out = Vec::with_capacity(legs.len());
+        let mut i = 0;
+        while i < legs.len() {
+            let (over, d) = (legs[i].0, legs[i].3);
+            let group: Vec<_> = legs[i..].iter().take_while(|l| l.0 == over && l.3 == d).cloned().collect();
+            i += group.len();
+            let on: Vec<bool> = group
+                .iter()
+                .map(|&(o, l, _, d)| {
+                    let occ2 = if j.at_once { occ & !B::bit(o) } else { occ };
+                    self.next_legs_exist(kind, from, l, occ2, dead | B::bit(o), d)
+                })
+                .collect();
+            let any_on = on.contains(&true);
+            out.extend(group.into_iter().zip(on).filter(|(_, c)| *c || !any_on).map(|(g, _)| g));
+        }
+        out
+    }
+
+    /// Can a piece of `kind` landed on `at` (after a leg in direction `prev`) capture again?
+    fn next_legs_exist(&self, kind: KindId, from: usize, at: usize, occ: B, dead: B, prev: u8) -> bool {
+        let t = &*self.t;
+        let promo = t.promotion[self.stm.index()][kind.0 as usize].as_ref();
+        let promoting = promo.is_some_and(|p| p.split(from, B::bit(at)).0.any());
+        if promoting && self.promotion_ends_move(kind) {
+            return false;
+        }
+        let kinds: Vec<KindId> = if promoting && t.promotion_at_once.get(kind.0 as usize).copied().unwrap_or(false) {
+            promo.map(|p| p.choices.clone()).unwrap_or_default()
+        } else {
+            vec![kind]
+        };
+        kinds.into_iter().any(|k| {
+            t.forms[self.stm.index()].iter().filter(|g| g.kind == k).any(|g| {
+                let (Gen::Jump { .. }, Some(j)) = (&g.how, g.jump) else {
+                    return false;
+                };
+                if !j.continuing || !j.capturing {
+                    return false;
+                }
+                let standing = if j.at_once { occ } else { occ & !dead };
+                let over_ok = match j.over {
+                    Over::Enemy => self.side_bb[self.stm.other().index()] & standing & !dead,
+                    Over::Own => self.side_bb[self.stm.index()] & !B::bit(from) & !dead,
+                    Over::Any => standing & !dead & !self.walls,
+                };
+                !self.jump_legs(g, j, at, occ, over_ok, Some(prev)).is_empty()
+            })
+        })
     }
 
     /// Does promoting this kind end a continuing move?

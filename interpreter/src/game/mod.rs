@@ -379,19 +379,14 @@ impl Position {
     /// The squares a move lands on, in order: for a continuing move each leg's landing square,
     /// otherwise just `to`.
     pub fn landings(&self, m: Move) -> Vec<usize> {
-        let over = self.jumped(m);
-        if m.legs() == 0 || over.is_empty() {
+        let jump = match m.kind {
+            MoveKind::Form(fi) => with!(self, p => p.t.forms[p.stm.index()].get(fi as usize).is_some_and(|f| f.jump.is_some())),
+            _ => false,
+        };
+        if !jump || m.legs() == 0 {
             return vec![m.to as usize];
         }
-        let b = &self.rules.board;
-        let mut cur = m.from as usize;
-        over.iter()
-            .map(|&o| {
-                let (dx, dy) = (b.file(o) as i32 - b.file(cur) as i32, b.rank(o) as i32 - b.rank(cur) as i32);
-                cur = b.offset(o, dx, dy).unwrap_or(o);
-                cur
-            })
-            .collect()
+        with!(self, p => p.route_squares(m).into_iter().map(|(_, land)| land).collect())
     }
     /// The pieces in `side`'s hand: (kind, count) for each kind it holds.
     pub fn hand(&self, side: Side) -> Vec<(KindId, u32)> {

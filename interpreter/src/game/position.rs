@@ -473,8 +473,17 @@ impl<B: Bits> Pos<B> {
         let t = &*self.t;
         match &f.how {
             Gen::Place | Gen::Drop => B::EMPTY,
-            Gen::Jump { entries } => {
+            Gen::Jump { entries, dirs } => {
                 let mut b = B::EMPTY;
+                if f.jump.is_some_and(|j| j.far) {
+                    // Over the first piece along each line, to the empty squares beyond it.
+                    for &d in dirs {
+                        if let Some(x) = t.first_blocker(d as usize, from, occ) {
+                            b |= t.ray_attacks(d as usize, x, occ) & !occ;
+                        }
+                    }
+                    return b;
+                }
                 for &(over, land, _) in &entries[from] {
                     if occ.has(over as usize) && !occ.has(land as usize) {
                         b |= B::bit(land as usize);

@@ -450,6 +450,8 @@ pub enum Primitive {
     Jump {
         dirs: Vec<Ident>,
         over: Option<(JumpOver, Span)>,
+        /// `at any distance`.
+        far: Option<Span>,
     },
 }
 
@@ -504,6 +506,10 @@ pub enum Modifier {
     Counted(Span),
     /// `over own`.
     OverOwn(Span),
+    /// `capturing at once`.
+    CapturingAtOnce(Span),
+    /// `never turning back`.
+    NeverBack(Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -520,6 +526,8 @@ pub struct Promotion {
     pub kinds: Vec<Ident>,
     /// `, ending the move`: a continuing move stops where the piece promotes.
     pub ends_move: Option<Span>,
+    /// `, at once`: a continuing capture goes on as the promoted kind.
+    pub at_once: Option<Span>,
     /// `, optionally`: the piece may also stay as it is.
     pub optional: Option<Span>,
     /// `, must on ZONE`: where promotion is not optional.

@@ -1253,6 +1253,7 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                 let mut kinds = Vec::new();
                 let mut cite = None;
                 let mut ends_move = None;
+                let mut at_once = None;
                 let mut optional = None;
                 let mut forced = None;
                 let mut leaving = None;
@@ -1261,6 +1262,7 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                         Rule::zone_expr => zone = Some(zone_expr(cx, k)),
                         Rule::ident => kinds.push(cx.ident(k)),
                         Rule::ends_move => ends_move = Some(cx.span(&k)),
+                        Rule::promo_at_once => at_once = Some(cx.span(&k)),
                         Rule::promo_optional => optional = Some(cx.span(&k)),
                         Rule::promo_leaving => leaving = Some(cx.span(&k)),
                         Rule::promo_forced => {
@@ -1274,6 +1276,7 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                     zone: zone.expect("grammar: promotion has a zone"),
                     kinds,
                     ends_move,
+                    at_once,
                     optional,
                     forced,
                     leaving,
@@ -1361,9 +1364,11 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
             Rule::jump => {
                 let mut ds = Vec::new();
                 let mut over = None;
+                let mut far = None;
                 for k in c.into_inner() {
                     match k.as_rule() {
                         Rule::dirs => ds = dirs(cx, k),
+                        Rule::jump_far => far = Some(cx.span(&k)),
                         Rule::jump_over => {
                             let span = cx.span(&k);
                             let what = match k.into_inner().nth(1).map(|w| w.as_rule()) {
@@ -1376,7 +1381,7 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                         _ => {}
                     }
                 }
-                primitive = Some(Primitive::Jump { dirs: ds, over });
+                primitive = Some(Primitive::Jump { dirs: ds, over, far });
             }
             Rule::enclosing => {
                 let mut flip = false;
@@ -1419,6 +1424,8 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
             Rule::not_stuck => modifiers.push(Modifier::NotStuck(cspan)),
             Rule::during => modifiers.push(Modifier::During(dirs(cx, c), cspan)),
             Rule::counted => modifiers.push(Modifier::Counted(cspan)),
+            Rule::capturing_at_once => modifiers.push(Modifier::CapturingAtOnce(cspan)),
+            Rule::never_back => modifiers.push(Modifier::NeverBack(cspan)),
             Rule::over_own => modifiers.push(Modifier::OverOwn(cspan)),
             Rule::to_empty => modifiers.push(Modifier::ToEmpty(cspan)),
             Rule::to_enemy => {
