@@ -113,6 +113,7 @@ impl Session {
         self.selected_hand = None;
         self.targets.clear();
         self.choice = None;
+        self.pending = None;
         self.refusal = None;
     }
 
@@ -139,7 +140,7 @@ impl Session {
         let pos = self.game.current().clone();
         match notation::find(&pos, text) {
             Some(m) => {
-                let written = notation::written(&pos, m);
+                let written = crate::movelist::written(&pos, m);
                 self.game.play(m);
                 if !self.game.dead().is_empty() {
                     self.game.set_dead(Vec::new());
@@ -178,7 +179,7 @@ impl Session {
             self.game.set_dead(Vec::new());
         }
         self.after_take_back();
-        let written = notation::written(self.game.current(), m);
+        let written = crate::movelist::written(self.game.current(), m);
         self.settle();
         Ok(format!("took back {written}"))
     }
@@ -290,12 +291,16 @@ impl Session {
         let (fen, said) = match e {
             Edit::Put { square, kind, side } => (
                 editor::fen_with(&pos, *square, Some((*kind, *side))),
-                format!(
-                    "put {}'s {} on {}",
-                    rules.players[side.index()].name,
-                    rules.kind(*kind).name.to_lowercase(),
-                    rules.board.name(*square)
-                ),
+                if rules.kind(*kind).neutral {
+                    format!("put a {} on {}", rules.kind(*kind).name.to_lowercase(), rules.board.name(*square))
+                } else {
+                    format!(
+                        "put {}'s {} on {}",
+                        rules.players[side.index()].name,
+                        rules.kind(*kind).name.to_lowercase(),
+                        rules.board.name(*square)
+                    )
+                },
             ),
             Edit::Clear(square) => (
                 editor::fen_with(&pos, *square, None),

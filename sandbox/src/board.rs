@@ -4,8 +4,11 @@
 //! colour), coordinate names, pieces as discs with their kind's glyph, the pieces in each player's
 //! hand with their counts, and the path of a move of several legs with the squares it jumped; targets
 //! (a ring where the selected piece takes, a dot where it does not), a ring on the piece the last
-//! move placed, and while scoring the dead stones faded and crossed and each point's owner. No game
-//! is named here.
+//! move placed, and while scoring the dead stones faded and crossed and each point's owner. Neutral
+//! pieces (no one's) stand on a disc of their own colour, or, where their glyph is a filled square,
+//! as a hole in the board; squares the board leaves out are not drawn. While a turn of several
+//! parts is entered, the board shows the position its parts so far leave, those squares marked,
+//! and the next part's choices as targets. No game is named here.
 //!
 //! Two layers, each despawned and drawn anew: the board itself ([`Fixed`]) when the ruleset is replaced
 //! (`Session::generation`), the [`View`] turns or the [`Screen`] changes size (the board fills the
@@ -13,7 +16,7 @@
 //! the screen's size changes.
 
 use arbiter::game::MoveKind;
-use arbiter::model::{Board, Condition, Drawing, Rules, Side, SquareSet};
+use arbiter::model::{Board, Condition, Drawing, KindId, Rules, Side, SquareSet};
 use bevy::prelude::*;
 
 use crate::input::Drag;
@@ -22,7 +25,7 @@ use crate::marks::{Marks, spawn_arrow, spawn_marks};
 use crate::scoring;
 use crate::session::Session;
 
-use crate::GLYPH_FONT;
+use crate::{EMBEDDED_FONTS, font_covers};
 
 pub const BACKGROUND: Color = Color::srgb(0.16, 0.17, 0.19);
 const LIGHT_SQUARE: Color = Color::srgb(0.93, 0.85, 0.71);
@@ -43,15 +46,45 @@ const DEAD_ALPHA: f32 = 0.4;
 const HAND_TRAY: Color = Color::srgb(0.38, 0.36, 0.33);
 /// Cells of a hex board.
 const HEX_CELL: Color = Color::srgb(0.93, 0.85, 0.71);
+/// The disc of a neutral piece (no one's).
+const NEUTRAL: Color = Color::srgb(0.98, 0.80, 0.22);
+/// A neutral piece whose glyph is a filled square: a hole in the board.
+const HOLE: Color = Color::srgb(0.16, 0.17, 0.19);
+/// The squares of a turn of several parts being entered: its move so far and its parts chosen.
+const PENDING: Color = Color::srgba(0.95, 0.50, 0.10, 0.55);
 
 /// The geometry of the board as last drawn (the ruleset's board, the [`View`]); input reads it.
 #[derive(Resource, Clone, Copy)]
 pub struct BoardLayout(pub Layout);
 
-/// Fonts for piece glyphs.
+/// Fonts for piece glyphs: the embedded ones ([`EMBEDDED_FONTS`]), in order.
 #[derive(Resource)]
 struct GlyphFonts {
-    cjk: Handle<Font>,
+    embedded: Vec<Handle<Font>>,
+}
+
+/// Which embedded font draws `glyph`: the first whose character map has each of its characters
+/// (`None` for ASCII, which Bevy's own font draws); the first font when none has them all.
+pub fn glyph_font(glyph: &str) -> Option<usize> {
+    if glyph.is_ascii() {
+        return None;
+    }
+    let covers = |data: &[u8]| glyph.chars().filter(|c| !c.is_whitespace()).all(|c| font_covers(data, c));
+    Some(EMBEDDED_FONTS.iter().position(|(_, data)| covers(data)).unwrap_or(0))
+}
+
+impl GlyphFonts {
+    /// `glyph` at `size`, in the font that has it.
+    fn text_font(&self, glyph: &str, size: f32) -> TextFont {
+        match glyph_font(glyph).and_then(|i| self.embedded.get(i)) {
+            Some(handle) => TextFont {
+                font: handle.clone().into(),
+                font_size: FontSize::Px(size),
+                ..default()
+            },
+            None => TextFont::from_font_size(size),
+        }
+    }
 }
 
 /// The board itself: squares or lines, drawings, coordinate names.
@@ -80,6 +113,12 @@ pub enum Marked {
     Dead,
     /// A point counted for a player while scoring: a small square in their colour.
     Territory(Side),
+    /// A neutral piece (no one's), on a disc of its own colour or as a hole.
+    Neutral,
+    /// A square of the turn being entered: its move so far, or a part chosen.
+    Pending,
+    /// A square a later part of the last turn acted on (a neutral piece placed, a drop).
+    LastPart,
 }
 
 /// A player's colour, from the player's name when it is a colour word, else light for the first player
@@ -112,6 +151,11 @@ fn is_shape(glyph: &str) -> bool {
     glyph
         .chars()
         .all(|c| ('\u{25A0}'..='\u{25FF}').contains(&c) || ('\u{26C0}'..='\u{26C3}').contains(&c) || c.is_whitespace())
+}
+
+/// A filled square (`■`, `▪`): a neutral piece with this glyph is drawn as a hole in the board.
+fn is_square(glyph: &str) -> bool {
+    !glyph.is_empty() && glyph.chars().all(|c| ('\u{25A0}'..='\u{25AB}').contains(&c))
 }
 
 /// Unicode's draughts kings (`⛁ ⛃`, two men stacked): drawn as a disc with a ring inside.
@@ -147,7 +191,7 @@ fn rect(commands: &mut Commands, at: Vec2, size: Vec2, color: Color, z: f32, tag
 
 fn load_fonts(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
     commands.insert_resource(GlyphFonts {
-        cjk: fonts.add(Font::from_bytes(GLYPH_FONT.to_vec())),
+        embedded: EMBEDDED_FONTS.iter().map(|(_, data)| fonts.add(Font::from_bytes(data.to_vec()))).collect(),
     });
 }
 
@@ -163,6 +207,17 @@ fn draw_point_lines(commands: &mut Commands, board: &Board, layout: &Layout) {
     });
     let at = |f, r| layout.center(board.square(f, r));
     let top = board.height - 1;
+    if !board.holes.is_empty() {
+        // Where points are left out: a segment between each two neighbouring points on the board.
+        for sq in (0..board.squares()).filter(|&sq| board.has(sq)) {
+            for (dx, dy) in [(1, 0), (0, 1)] {
+                if let Some(next) = board.offset(sq, dx, dy) {
+                    line(commands, layout.center(sq), layout.center(next), w, INK, 1.0, Fixed);
+                }
+            }
+        }
+        return;
+    }
     for r in 0..board.height {
         line(commands, at(0, r), at(board.width - 1, r), w, INK, 1.0, Fixed);
     }
@@ -182,14 +237,23 @@ fn draw_point_lines(commands: &mut Commands, board: &Board, layout: &Layout) {
 fn draw_squares(commands: &mut Commands, board: &Board, layout: &Layout) {
     let half = layout.half_extent();
     let cell = layout.cell;
-    for sq in 0..board.squares() {
+    for sq in (0..board.squares()).filter(|&sq| board.has(sq)) {
         let color = match board.is_dark(sq) {
             Some(true) => DARK_SQUARE,
             _ => LIGHT_SQUARE,
         };
         rect(commands, layout.center(sq), Vec2::splat(cell), color, 0.0, Fixed);
     }
-    if board.dark_parity.is_none() {
+    if board.dark_parity.is_none() && !board.holes.is_empty() {
+        // Where squares are left out: each square's own outline.
+        let w = (cell / 30.0).max(1.5);
+        for sq in (0..board.squares()).filter(|&sq| board.has(sq)) {
+            let corners = layout.corners(sq);
+            for i in 0..corners.len() {
+                line(commands, corners[i], corners[(i + 1) % corners.len()], w, INK, 1.0, Fixed);
+            }
+        }
+    } else if board.dark_parity.is_none() {
         let w = (cell / 30.0).max(1.5);
         for f in 0..=board.width {
             let x = (f as f32 - board.width as f32 / 2.0) * cell;
@@ -211,7 +275,7 @@ fn draw_hexes(commands: &mut Commands, meshes: &mut Assets<Mesh>, materials: &mu
     let ink = meshes.add(RegularPolygon::new(circumradius((cell + w) / 2.0), 6));
     let fill = meshes.add(RegularPolygon::new(circumradius((cell - w) / 2.0), 6));
     let (ink_colour, fill_colour) = (materials.add(INK), materials.add(HEX_CELL));
-    for sq in 0..board.squares() {
+    for sq in (0..board.squares()).filter(|&sq| board.has(sq)) {
         let at = layout.center(sq);
         commands.spawn((
             Mesh2d(ink.clone()),
@@ -233,10 +297,11 @@ pub fn connection_zones(rules: &Rules) -> Vec<(Side, SquareSet)> {
     let mut zones = Vec::new();
     for rule in &rules.end_rules {
         for c in &rule.conditions {
-            if let Condition::Connects(a, b) = c {
+            if let Condition::Connects { zones: joined, .. } = c {
                 for side in [Side::FIRST, Side::SECOND] {
-                    zones.push((side, a.0[side.index()].clone()));
-                    zones.push((side, b.0[side.index()].clone()));
+                    for zone in joined {
+                        zones.push((side, zone.0[side.index()].clone()));
+                    }
                 }
             }
         }
@@ -441,26 +506,63 @@ fn draw_piece(
         return;
     }
     let size = shapes.radius * 1.2;
-    let font: TextFont = if glyph.is_ascii() {
-        TextFont::from_font_size(size)
-    } else {
-        TextFont {
-            font: fonts.cjk.clone().into(),
-            font_size: FontSize::Px(size),
-            ..default()
-        }
-    };
     commands.spawn((
         Text2d::new(glyph.clone()),
-        font,
+        fonts.text_font(glyph, size),
         TextColor(contrast(solid).with_alpha(alpha)),
         Transform::from_translation(at.extend(6.0)),
         tag,
     ));
 }
 
+/// A neutral piece (no one's) at `at`: where its glyph is a filled square, a hole in the board (a
+/// square of the background's colour over most of the cell); else a disc of its own colour with a
+/// rim, and its glyph unless the glyph is itself a shape.
+#[allow(clippy::too_many_arguments)]
+fn draw_neutral(
+    commands: &mut Commands,
+    materials: &mut Assets<ColorMaterial>,
+    fonts: &GlyphFonts,
+    rules: &Rules,
+    shapes: &mut PieceMeshes,
+    at: Vec2,
+    cell: f32,
+    kind: KindId,
+    tag: impl Bundle + Clone,
+) {
+    let glyph = &rules.kind(kind).glyphs[0];
+    if is_square(glyph) {
+        rect(commands, at, Vec2::splat(cell * 0.9), HOLE, 4.0, (tag, Marked::Neutral));
+        return;
+    }
+    commands.spawn((
+        Mesh2d(shapes.rim.clone()),
+        MeshMaterial2d(shapes.paint(materials, INK.with_alpha(0.8))),
+        Transform::from_translation(at.extend(4.0)),
+        tag.clone(),
+    ));
+    commands.spawn((
+        Mesh2d(shapes.disc.clone()),
+        MeshMaterial2d(shapes.paint(materials, NEUTRAL)),
+        Transform::from_translation(at.extend(5.0)),
+        tag.clone(),
+        Marked::Neutral,
+    ));
+    if glyph.is_empty() || is_shape(glyph) {
+        return;
+    }
+    commands.spawn((
+        Text2d::new(glyph.clone()),
+        fonts.text_font(glyph, shapes.radius * 1.3),
+        TextColor(INK),
+        Transform::from_translation(at.extend(6.0)),
+        tag,
+    ));
+}
+
 /// Pieces, highlights, the selection, targets, arrows and the trainer's marks, the last move's path,
-/// and the hands.
+/// and the hands; while a turn is pending, the position its parts so far leave, those squares
+/// marked and the next part's choices as targets.
 #[allow(clippy::too_many_arguments)]
 fn redraw(
     mut commands: Commands,
@@ -476,7 +578,9 @@ fn redraw(
     for e in &old {
         commands.entity(e).despawn();
     }
-    let pos = session.game.current();
+    let current = session.game.current();
+    let shown = session.shown_position();
+    let pos: &arbiter::game::Position = &shown;
     let rules = pos.rules().clone();
     let layout = Layout::fit(&rules.board, *screen).with_view(*view);
     let cell = layout.cell;
@@ -485,34 +589,65 @@ fn redraw(
         .board
         .hexes
         .then(|| meshes.add(RegularPolygon::new(cell * 0.96 / 3f32.sqrt(), 6)));
-    let mut mark = |commands: &mut Commands, sq: usize, color: Color| match &hexagon {
-        Some(h) => {
-            commands.spawn((
+    let mut mark = |commands: &mut Commands, sq: usize, color: Color, what: Option<Marked>| {
+        let mut e = match &hexagon {
+            Some(h) => commands.spawn((
                 Mesh2d(h.clone()),
                 MeshMaterial2d(materials.add(color)),
                 Transform::from_translation(layout.center(sq).extend(3.0)),
                 Transient,
-            ));
+            )),
+            None => commands.spawn((
+                Sprite {
+                    color,
+                    custom_size: Some(Vec2::splat(cell * 0.96)),
+                    ..default()
+                },
+                Transform::from_translation(layout.center(sq).extend(3.0)),
+                Transient,
+            )),
+        };
+        if let Some(what) = what {
+            e.insert(what);
         }
-        None => rect(commands, layout.center(sq), Vec2::splat(cell * 0.96), color, 3.0, Transient),
     };
     if let Some(frame) = session.frame() {
         for &sq in &frame.highlight {
-            mark(&mut commands, sq, HIGHLIGHT);
+            mark(&mut commands, sq, HIGHLIGHT, None);
         }
     }
     if let Some((a, b)) = session.last_move() {
-        mark(&mut commands, a, LAST_MOVE);
-        mark(&mut commands, b, LAST_MOVE);
+        mark(&mut commands, a, LAST_MOVE, None);
+        mark(&mut commands, b, LAST_MOVE, None);
+    }
+    for sq in session.last_parts() {
+        mark(&mut commands, sq, LAST_MOVE, Some(Marked::LastPart));
     }
     if let Some(sq) = session.selected {
-        mark(&mut commands, sq, SELECTED);
+        mark(&mut commands, sq, SELECTED, None);
+    }
+    for sq in session.pending_squares() {
+        mark(&mut commands, sq, PENDING, Some(Marked::Pending));
     }
     let mut shapes = PieceMeshes::new(&mut meshes, cell);
     let dot = meshes.add(Circle::new(cell * 0.14));
     let head = meshes.add(Circle::new(cell * 0.12));
     let dead = scoring::dead_stones(&session.game);
     for sq in 0..rules.board.squares() {
+        if let Some(kind) = pos.neutral_at(sq) {
+            draw_neutral(
+                &mut commands,
+                &mut materials,
+                &fonts,
+                &rules,
+                &mut shapes,
+                layout.center(sq),
+                cell,
+                kind,
+                Transient,
+            );
+            continue;
+        }
         let Some((kind, side)) = pos.piece_at(sq) else { continue };
         let is_dead = dead.binary_search(&sq).is_ok();
         let alpha = if is_dead { DEAD_ALPHA } else { 1.0 };
@@ -561,7 +696,7 @@ fn redraw(
     // The piece the last move put on the board: a ring on it, in its ink, so the stone does not hide it.
     if let Some((a, b)) = session.last_move()
         && a == b
-        && let Some((_, side)) = pos.piece_at(b)
+        && let Some((_, side)) = current.piece_at(b)
     {
         let ring = meshes.add(Annulus::new(cell * 0.13, cell * 0.2));
         let ink = contrast(side_colour(&rules.players[side.index()].name, side));
@@ -580,6 +715,8 @@ fn redraw(
         let mut small = PieceMeshes::new(&mut meshes, pitch * 0.95);
         let halo = meshes.add(Circle::new(pitch * 0.5));
         let count_size = (pitch * 0.32).clamp(12.0, 20.0);
+        // The kinds the next part of a pending turn may drop: offered in the mover's hand.
+        let offered: Vec<KindId> = session.shown_options().iter().filter_map(|o| o.kind).collect();
         for side in [Side::FIRST, Side::SECOND] {
             // A tray under each hand's slots, so dark pieces show against the background.
             let (first, last) = (layout.hand_slot(side, 0), layout.hand_slot(side, kinds.len() - 1));
@@ -598,7 +735,7 @@ fn redraw(
                     continue;
                 };
                 let at = layout.hand_slot(side, i);
-                if session.selected_hand == Some(kind) && side == pos.side_to_move() {
+                if (session.selected_hand == Some(kind) || offered.contains(&kind)) && side == current.side_to_move() {
                     commands.spawn((
                         Mesh2d(halo.clone()),
                         MeshMaterial2d(materials.add(SELECTED)),
@@ -628,13 +765,20 @@ fn redraw(
             }
         }
     }
-    // Targets: a ring round a square the selected piece takes on, a dot where it moves quietly.
+    // Targets: a ring round a square the selected piece takes on, a dot where it moves quietly;
+    // for a pending turn's next part, a ring where something stands (to be removed), else a dot.
     let takes: Vec<usize> = match session.selected {
-        Some(from) if !session.targets.is_empty() => pos
+        _ if session.pending.is_some() => session
+            .targets
+            .iter()
+            .copied()
+            .filter(|&t| pos.piece_at(t).is_some() || pos.neutral_at(t).is_some())
+            .collect(),
+        Some(from) if !session.targets.is_empty() => current
             .legal_moves()
             .into_iter()
             .filter(|m| matches!(m.kind, MoveKind::Form(_) | MoveKind::Castle(_)) && m.from as usize == from)
-            .filter(|m| pos.is_capture(*m))
+            .filter(|m| current.is_capture(*m))
             .map(|m| m.to as usize)
             .collect(),
         _ => Vec::new(),

@@ -154,6 +154,7 @@ impl Computer {
             && !auto.playing
             && tools.mode == Mode::Play
             && session.choice.is_none()
+            && session.pending.is_none()
             && session.game.outcome().status == Status::Ongoing
     }
 

@@ -19,15 +19,28 @@ use crate::marks::Marks;
 use crate::session::Session;
 use crate::source;
 
-/// The FEN of `pos` with `square` holding `piece` (or emptied); the other fields stay as they are,
-/// and so do the hands (`[Pn]` after the placement) and the other pieces' promoted marks.
+/// The FEN of `pos` with `square` holding `piece` (or emptied; a neutral kind is no one's, whatever
+/// the side); the other fields stay as they are, and so do the hands (`[Pn]` after the placement),
+/// the other pieces' promoted marks and the neutral pieces.
 pub fn fen_with(pos: &Position, square: usize, piece: Option<(KindId, Side)>) -> String {
     let rules = pos.rules();
-    let mut placement = fen::placement_marked(
-        rules,
-        |sq| if sq == square { piece } else { pos.piece_at(sq) },
-        |sq| sq != square && pos.is_promoted(sq),
-    );
+    let text = |kind: KindId, side: Side| {
+        if rules.kind(kind).neutral {
+            rules.kind(kind).letter.to_string()
+        } else {
+            rules.fen_text(kind, side)
+        }
+    };
+    let mut placement = fen::placement_texts(rules, |sq| {
+        if sq == square {
+            return piece.map(|(k, s)| text(k, s));
+        }
+        match pos.piece_at(sq) {
+            Some((k, s)) if pos.is_promoted(sq) => Some(format!("{}~", text(k, s))),
+            Some((k, s)) => Some(text(k, s)),
+            None => pos.neutral_at(sq).map(|k| text(k, Side::FIRST)),
+        }
+    });
     let fen = pos.fen();
     let first = fen.split_whitespace().next().unwrap_or("");
     if let Some(hand) = first.find('[').map(|i| &first[i..]) {

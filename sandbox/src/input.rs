@@ -6,7 +6,8 @@
 //! piece dragged from a hand onto a square is dropped there.
 //! The right button draws the trainer's [`Marks`]: a click marks a square, a drag an arrow; a left
 //! press clears them; in the editor, while a brush is armed, a right-click puts the brush down
-//! instead ([`ClickedAway`]). Clicks on the egui panel never reach the board.
+//! instead ([`ClickedAway`]), and so it cancels a turn of several parts being entered. Clicks on the
+//! egui panel never reach the board, nor do clicks on squares the board leaves out (not drawn).
 //!
 //! Two steps: the window's buttons and cursor become [`Pointer`] messages in world positions
 //! (windowed only), and [`handle_pointer`] turns those into clicks and marks (no window needed).
@@ -51,9 +52,15 @@ pub struct Press {
     pub right: Option<usize>,
 }
 
+/// The cell under world position `at`: a square of the board's grid that is on the board (none
+/// over a square the board leaves out, which is not drawn).
+pub fn cell_at(layout: &crate::layout::Layout, session: &Session, at: Vec2) -> Option<usize> {
+    layout.square_at(at).filter(|&sq| session.engine.rules().board.has(sq))
+}
+
 /// Where a click at world position `at` lands: a square, a slot of a hand, or neither.
 pub fn click_at(layout: &crate::layout::Layout, session: &Session, at: Vec2) -> ClickTarget {
-    if let Some(sq) = layout.square_at(at) {
+    if let Some(sq) = cell_at(layout, session, at) {
         return ClickTarget::Square(sq);
     }
     let kinds = session.hand_kinds();
@@ -86,7 +93,7 @@ pub fn handle_pointer(
     mut away: MessageWriter<ClickedAway>,
 ) {
     for p in pointer.read() {
-        let square = layout.0.square_at(p.at);
+        let square = cell_at(&layout.0, &session, p.at);
         match (p.button, p.pressed) {
             (Button::Left, true) => {
                 if marks.any() {
@@ -132,8 +139,9 @@ pub fn handle_pointer(
                     _ => {}
                 }
             }
-            // An armed brush is put down first: the right-click does not mark.
-            (Button::Right, true) if tools.as_ref().is_some_and(|t| t.brush.is_some()) => {
+            // An armed brush is put down first, a turn being entered cancelled: the right-click
+            // does not mark.
+            (Button::Right, true) if tools.as_ref().is_some_and(|t| t.brush.is_some()) || session.pending.is_some() => {
                 press.right = None;
                 away.write(ClickedAway);
             }

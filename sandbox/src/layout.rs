@@ -8,6 +8,10 @@
 //! Hexes form an N × M rhombus of pointy-top hexagons, each rank shifted half a cell right of the one
 //! below: cell (f, r) is centred at ((f + r/2)·w, r·(√3/2)·w), `w` the distance between neighbouring
 //! centres, so the six cells at (f±1, r), (f, r±1), (f+1, r−1), (f−1, r+1) are the ones touching it.
+//!
+//! A board whose grid has squares that are not cells (`Board::holes`: a triangle of hexes cut from
+//! the rhombus) is laid out on the box of its cells alone: centred on them, and as large as they
+//! allow.
 
 use arbiter::model::{Board, Side};
 use bevy::math::Vec2;
@@ -68,12 +72,51 @@ pub struct Layout {
     pub cell: f32,
     /// Turned half round: the last rank at the bottom, the last file at the left.
     pub flipped: bool,
+    /// The centre of the cells' box, in cells from the grid's centre (unflipped): zero for a whole
+    /// rectangle or rhombus.
+    pub centre: Vec2,
+    /// Half the size of the drawn board in cells (see [`Layout::half_extent`]).
+    pub extent: Vec2,
 }
 
 impl Layout {
-    /// The board as the first player sees it (not flipped), at the default size ([`BOARD_SPAN`]).
+    /// The board as the first player sees it (not flipped), at the default size ([`BOARD_SPAN`]):
+    /// where the grid has holes, the box of its cells fills the span and is centred.
     pub fn new(board: &Board) -> Layout {
-        Layout::of(board.width, board.height, board.points, board.hexes)
+        let whole = Layout::of(board.width, board.height, board.points, board.hexes);
+        if board.holes.is_empty() {
+            return whole;
+        }
+        let unit = Layout {
+            cell: 1.0,
+            ..whole
+        };
+        let centres: Vec<Vec2> = (0..board.squares())
+            .filter(|&sq| board.has(sq))
+            .map(|sq| unit.lattice(board.file(sq) as f32, board.rank(sq) as f32))
+            .collect();
+        if centres.is_empty() {
+            return whole;
+        }
+        let min = centres.iter().fold(Vec2::splat(f32::INFINITY), |a, c| a.min(*c));
+        let max = centres.iter().fold(Vec2::splat(f32::NEG_INFINITY), |a, c| a.max(*c));
+        // Beyond the outer centres: half a hexagon's width and its circumradius, half a square, or
+        // nothing for points (their outer lines are the edge).
+        let margin = if board.hexes {
+            Vec2::new(0.5, 1.0 / 3f32.sqrt())
+        } else if board.points {
+            Vec2::ZERO
+        } else {
+            Vec2::splat(0.5)
+        };
+        let extent = (max - min) / 2.0 + margin;
+        let across = if board.points { extent * 2.0 + Vec2::ONE } else { extent * 2.0 };
+        Layout {
+            cell: BOARD_SPAN / across.x.max(across.y),
+            centre: (min + max) / 2.0,
+            extent,
+            ..whole
+        }
     }
 
     /// The board as the first player sees it, laid out for a screen of `screen`'s size.
@@ -89,23 +132,28 @@ impl Layout {
     /// its larger side counted in squares or points (points keep half a cell of board round the outer
     /// lines), or, for hexes, the larger side of the rhombus's bounding box.
     pub fn of(width: usize, height: usize, points: bool, hexes: bool) -> Layout {
-        let unit = Layout {
-            width,
-            height,
-            points,
-            hexes,
-            cell: 1.0,
-            flipped: false,
+        let (w, h) = (width as f32, height as f32);
+        let extent = if hexes {
+            // The centres' box, plus half a hexagon's width across and its circumradius up and down.
+            Vec2::new((w - 1.0 + (h - 1.0) / 2.0 + 1.0) / 2.0, ((h - 1.0) * ROW + 2.0 / 3f32.sqrt()) / 2.0)
+        } else {
+            let k = if points { 1.0 } else { 0.0 };
+            Vec2::new((w - k) / 2.0, (h - k) / 2.0)
         };
         let across = if hexes {
-            let size = unit.half_extent() * 2.0;
-            size.x.max(size.y)
+            2.0 * extent.x.max(extent.y)
         } else {
             width.max(height) as f32
         };
         Layout {
+            width,
+            height,
+            points,
+            hexes,
             cell: BOARD_SPAN / across,
-            ..unit
+            flipped: false,
+            centre: Vec2::ZERO,
+            extent,
         }
     }
 
@@ -125,11 +173,12 @@ impl Layout {
     /// The unflipped centre of file `f`, rank `r` (either may lie off the board), in cells.
     fn lattice(&self, f: f32, r: f32) -> Vec2 {
         let (w, h) = (self.width as f32 - 1.0, self.height as f32 - 1.0);
-        if self.hexes {
+        let grid = if self.hexes {
             Vec2::new(f + r / 2.0 - (w + h / 2.0) / 2.0, (r - h / 2.0) * ROW)
         } else {
             Vec2::new(f - w / 2.0, r - h / 2.0)
-        }
+        };
+        grid - self.centre
     }
 
     /// The on-screen centre of file `f`, rank `r`, which may lie off the board (an edge's outside).
@@ -197,17 +246,7 @@ impl Layout {
     /// Half the drawn extent: the outer edge of the squares or hexagons, or the outer lines through
     /// the points. The same either way round.
     pub fn half_extent(&self) -> Vec2 {
-        let (w, h) = (self.width as f32, self.height as f32);
-        if self.hexes {
-            // The centres' box, plus half a hexagon's width across and its circumradius up and down.
-            Vec2::new(
-                (w - 1.0 + (h - 1.0) / 2.0 + 1.0) * self.cell / 2.0,
-                ((h - 1.0) * ROW + 2.0 / 3f32.sqrt()) * self.cell / 2.0,
-            )
-        } else {
-            let k = if self.points { 1.0 } else { 0.0 };
-            Vec2::new((w - k) * self.cell / 2.0, (h - k) * self.cell / 2.0)
-        }
+        self.extent * self.cell
     }
 
     /// How far the coordinate names stand from the centres of the outer row and column.
@@ -228,10 +267,13 @@ impl Layout {
             let bottom = if self.flipped { self.height - 1 } else { 0 };
             return self.at(f as i32, bottom as i32) - Vec2::new(0.0, self.label_margin());
         }
-        Vec2::new(
-            self.center(f).x,
-            -(self.height as f32 - 1.0) / 2.0 * self.cell - self.label_margin(),
-        )
+        Vec2::new(self.center(f).x, -self.half_extent().y - self.label_gap())
+    }
+
+    /// How far the coordinate names of squares or points stand outside the board's edge.
+    fn label_gap(&self) -> f32 {
+        let inside = if self.points { 0.0 } else { self.cell / 2.0 };
+        self.label_margin() - inside
     }
 
     /// Where the name of rank `r` is written: beside its row (hexes: beside the row's cell shown
@@ -241,10 +283,7 @@ impl Layout {
             let left = if self.flipped { self.width - 1 } else { 0 };
             return self.at(left as i32, r as i32) - Vec2::new(self.label_margin(), 0.0);
         }
-        Vec2::new(
-            -(self.width as f32 - 1.0) / 2.0 * self.cell - self.label_margin(),
-            self.center(r * self.width).y,
-        )
+        Vec2::new(-self.half_extent().x - self.label_gap(), self.center(r * self.width).y)
     }
 
     /// The distance between the centres of two pieces in hand.

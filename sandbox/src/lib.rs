@@ -40,6 +40,7 @@ pub mod sim_window;
 pub mod simulate;
 pub mod source;
 pub mod tree;
+pub mod turns;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -54,9 +55,22 @@ pub const GLYPH_FONT: &[u8] = include_bytes!("../assets/xiangqi-glyphs.ttf");
 /// (`●`, a stone's glyph), draughts men, arrows — a subset of DejaVu Sans (licence in `assets/`).
 pub const SYMBOL_FONT: &[u8] = include_bytes!("../assets/symbol-glyphs.ttf");
 
+/// Glyphs from the emoji blocks a ruleset may give its pieces, drawn in one colour (a colour emoji
+/// font would not render): a subset of Symbola (licence in `assets/`).
+pub const EMOJI_FONT: &[u8] = include_bytes!("../assets/emoji-glyphs.ttf");
+
+/// The embedded fonts, in the order they are tried for a character egui's or Bevy's own font lacks.
+pub const EMBEDDED_FONTS: [(&str, &[u8]); 3] = [("glyphs", GLYPH_FONT), ("symbols", SYMBOL_FONT), ("emoji", EMOJI_FONT)];
+
+/// Does the font `data` map `c` to a glyph? Read from its character map, as egui does (egui's own
+/// `has_glyph` mistakes glyphs of the font that holds its replacement character for missing ones).
+pub fn font_covers(data: &[u8], c: char) -> bool {
+    skrifa::FontRef::from_index(data, 0).is_ok_and(|font| skrifa::MetadataProvider::charmap(&font).map(c).is_some())
+}
+
 /// The fonts the panel adds to egui's own, each as the last fallback of both families, in order.
 pub fn panel_fonts() -> Vec<egui::epaint::text::FontInsert> {
-    [("glyphs", GLYPH_FONT), ("symbols", SYMBOL_FONT)]
+    EMBEDDED_FONTS
         .into_iter()
         .map(|(name, data)| {
             let families = [egui::FontFamily::Proportional, egui::FontFamily::Monospace]

@@ -44,7 +44,8 @@ const HELP: &str = "
   --window            with --screenshot: capture a real window instead (needs a display, e.g. xvfb-run)
   --ply N             show step N of a scenario's or a record's timeline (an error past its end)
   --play MOVES        then play these moves by hand (coordinates or the ruleset's notation, separated
-                      by commas or spaces), as clicks would: off the timeline they start a variation
+                      by commas or spaces; a turn of several parts as one text, `e2e4,e4d5`), as
+                      clicks would: off the timeline they start a variation
   -h, --help          print this help and exit
 Without --screenshot the sandbox opens a window (needs DISPLAY or WAYLAND_DISPLAY).";
 
@@ -225,11 +226,22 @@ fn main() -> ExitCode {
         }
         session.go_to(n);
     }
-    for (i, m) in args.play.iter().enumerate() {
+    // A turn of several parts is written with commas too (`e2e4,e4d5`): the longest run of the
+    // texts that names a legal turn is one move.
+    let (mut i, mut number) = (0, 1);
+    while i < args.play.len() {
+        let pos = session.game.current();
+        let longest = (1..=(arbiter::game::MAX_PARTS + 1).min(args.play.len() - i))
+            .rev()
+            .find(|&n| arbiter::notation::find(pos, &args.play[i..i + n].join(",")).is_some())
+            .unwrap_or(1);
+        let m = args.play[i..i + longest].join(",");
         if let Err(why) = session.apply(sandbox::session::Action::Play(m.clone())) {
-            eprintln!("sandbox: --play: move {} (`{m}`) is refused: {why}", i + 1);
+            eprintln!("sandbox: --play: move {number} (`{m}`) is refused: {why}");
             return ExitCode::from(2);
         }
+        i += longest;
+        number += 1;
     }
     let title = format!("Arbiter sandbox: {}", session.title);
     let mut app = App::new();

@@ -1,11 +1,12 @@
 //! The move list: the timeline's steps and the variation tree as rows of entries, in the ruleset's
-//! notation (`notation::written`), numbered per move pair where the line is one move a step and the two
-//! sides alternate (`1. e4 e5 2. Nf3`), else one row per step with its caption wrapped. [`rows`] is
-//! plain data (tested without a window); [`show`] draws it in a scroll area that follows the current
-//! move when it changes.
+//! notation ([`written`]), numbered per move pair where the line is one move a step and the two
+//! sides alternate (`1. e4 e5 2. Nf3`), else one row per step with its caption wrapped. A turn of
+//! several parts is one move, one entry (`e2e4,e4d5`, `Nc3/H`). [`rows`] is plain data (tested
+//! without a window); [`show`] draws it in a scroll area that follows the current move when it
+//! changes.
 
-use arbiter::game::Engine;
-use arbiter::model::Side;
+use arbiter::game::{Engine, MAX_PARTS, Move, Position};
+use arbiter::model::{PartAction, Side};
 use arbiter::notation;
 use arbiter::scenario::Frame;
 use bevy_egui::egui;
@@ -13,6 +14,42 @@ use bevy_egui::egui;
 use crate::navigate::Target;
 use crate::session::Session;
 use crate::tree::NodeId;
+
+/// A turn as the ruleset writes it (`notation::written`), its later parts added where that text
+/// leaves them out (SAN writes a move with a piece dropped behind it as the move alone, so two
+/// turns would read alike): `/H` for a piece dropped on the square the move left, `/Hh1` on
+/// another square, `,d5` for a piece placed or removed; check marks stay last.
+pub fn written(pos: &Position, m: Move) -> String {
+    let text = notation::written(pos, m);
+    if (0..MAX_PARTS).all(|i| m.part(i) == 0) {
+        return text;
+    }
+    let bare = |t: &str| t.trim_end_matches(['+', '#']).to_string();
+    let first = bare(&notation::written(pos, m.first_part()));
+    if bare(&text) != first {
+        return text;
+    }
+    let rules = pos.rules();
+    let mut parts = String::new();
+    for i in 0..MAX_PARTS {
+        let Some((part, kind, sq)) = pos.part_of(m, i) else { continue };
+        match (rules.turn.get(part).map(|p| &p.action), kind) {
+            (Some(PartAction::Gate { .. }), Some(k)) => {
+                parts.push('/');
+                parts.push(rules.kind(k).letter);
+                if sq != m.from as usize {
+                    parts.push_str(&rules.board.name(sq));
+                }
+            }
+            _ => {
+                parts.push(',');
+                parts.push_str(&rules.board.name(sq));
+            }
+        }
+    }
+    let marks = &text[bare(&text).len()..];
+    format!("{}{parts}{marks}", bare(&text))
+}
 
 /// One clickable move (or step) of the list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,7 +123,7 @@ impl MainLine {
             for text in &frame.played {
                 match notation::find(&pos, text) {
                     Some(m) => {
-                        written.push(notation::written(&pos, m));
+                        written.push(self::written(&pos, m));
                         pos.play_forward(m);
                     }
                     None => written.push(text.clone()),
@@ -306,7 +343,7 @@ pub fn last_move_written(session: &Session) -> Option<String> {
     let m = *session.game.moves().last()?;
     let positions = session.game.positions();
     let before = positions.get(positions.len().checked_sub(2)?)?;
-    Some(notation::written(before, m))
+    Some(written(before, m))
 }
 
 /// The game's ply counted from the first move of the whole game: the moves played since the game's

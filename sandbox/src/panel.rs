@@ -32,7 +32,7 @@ use crate::movelist;
 use crate::navigate::Target;
 use crate::replay::{Autoplay, SPEEDS};
 use crate::scoring;
-use crate::session::{Action, Apply, Brush, Edit, Mode, Replay, Session, Tools};
+use crate::session::{Action, Apply, Brush, Edit, Mode, Pick, Replay, Session, Tools};
 use crate::sim_window::player_picker;
 use crate::simulate::Simulation;
 
@@ -65,6 +65,8 @@ pub struct ListState {
 pub struct Requests {
     pub replay: Vec<Replay>,
     pub actions: Vec<Action>,
+    /// Options picked for the turn being entered.
+    pub picks: Vec<Pick>,
 }
 
 fn side_panel(
@@ -74,7 +76,7 @@ fn side_panel(
     (mut auto, mut list): (ResMut<Autoplay>, Local<ListState>),
     view: Option<ResMut<View>>,
     (mut computer, mut sim, mut marks): (ResMut<Computer>, ResMut<Simulation>, ResMut<Marks>),
-    (mut replay, mut apply): (MessageWriter<Replay>, MessageWriter<Apply>),
+    (mut replay, mut apply, mut pick): (MessageWriter<Replay>, MessageWriter<Apply>, MessageWriter<Pick>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = egui::Ui::new(
@@ -113,6 +115,7 @@ fn side_panel(
     }
     replay.write_batch(req.replay);
     apply.write_batch(req.actions.into_iter().map(Apply));
+    pick.write_batch(req.picks);
     Ok(())
 }
 
@@ -188,6 +191,10 @@ fn messages(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
     let outcome = session.game.outcome();
     let stm = &rules.players[pos.side_to_move().index()].name;
     ui.label(format!("To move: {stm}    Ply: {}", movelist::ply_number(&session.game)));
+    // The phase and the counts, where the ruleset has them: lines that are always there.
+    for line in status_lines(pos) {
+        ui.label(line);
+    }
     if let Some(m) = movelist::last_move_written(session) {
         ui.label(format!("Last move: {m}"));
     }
@@ -231,6 +238,24 @@ fn messages(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
     if let Some(n) = &session.note {
         ui.colored_label(WARN, n);
     }
+}
+
+/// The phase the game is in and each of the ruleset's counts per player (`Phase: placing`,
+/// `checks-left: white 3, black 2`), as far as the ruleset has them.
+pub fn status_lines(pos: &arbiter::game::Position) -> Vec<String> {
+    let rules = pos.rules();
+    let mut lines = Vec::new();
+    if let Some(phase) = pos.phase_name() {
+        lines.push(format!("Phase: {phase}"));
+    }
+    for (i, count) in rules.counts.iter().enumerate() {
+        let each: Vec<String> = [Side::FIRST, Side::SECOND]
+            .into_iter()
+            .map(|side| format!("{} {}", rules.players[side.index()].name, pos.tally(side, i)))
+            .collect();
+        lines.push(format!("{}: {}", count.name, each.join(", ")));
+    }
+    lines
 }
 
 /// The area count, for rulesets that score by area: final once the game is over, else an estimate.
@@ -460,11 +485,12 @@ fn choice_and_ruling(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
         ui.horizontal_wrapped(|ui| {
             for (text, kind) in &c.options {
                 if ui.button(kind).clicked() {
-                    req.actions.push(Action::Play(text.clone()));
+                    req.picks.push(Pick::First(text.clone()));
                 }
             }
         });
     }
+    pending_turn(ui, session, req);
     if let Some(r) = &session.refusal {
         ui.colored_label(BAD, format!("{}: illegal ({})", r.text, r.code));
         ui.label(&r.message);
@@ -474,8 +500,38 @@ fn choice_and_ruling(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
     }
 }
 
-/// Which sides the computer plays, its player and seed, its search under way, and the button that
-/// opens the Simulate window.
+/// The most choices of a part offered as buttons: beyond, the board's targets alone (every empty
+/// square for a piece placed); the choices a square does not tell apart are buttons whatever their number.
+const PART_BUTTONS: usize = 8;
+
+/// The turn being entered, part by part: the turn so far in coordinates, the part to choose now and
+/// those after it in the ruleset's words, and its choices as buttons where a click on the board
+/// does not tell them apart (the kinds to drop on one square, leaving an optional part out).
+fn pending_turn(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
+    let Some(words) = session.pending_words() else { return };
+    ui.colored_label(WARN, format!("Turn so far: {}", words.so_far));
+    ui.label(format!("Next: {}", words.next));
+    for later in &words.later {
+        ui.label(format!("Then: {later}"));
+    }
+    let options = session.shown_options();
+    let squares = |o: &crate::turns::PartOption| options.iter().filter(|p| p.square.is_some() && p.square == o.square).count();
+    let shared = options.iter().any(|o| squares(o) > 1);
+    let buttons: Vec<&crate::turns::PartOption> = options
+        .iter()
+        .filter(|o| options.len() <= PART_BUTTONS || shared && squares(o) > 1 || o.square.is_none())
+        .collect();
+    ui.small("Click a marked square, or choose below; Esc, a right-click or a click elsewhere cancels");
+    ui.horizontal_wrapped(|ui| {
+        for o in buttons {
+            let label = if o.square.is_none() { format!("{} (leave it out)", o.label) } else { o.label.clone() };
+            if ui.button(label).clicked() {
+                req.picks.push(Pick::Part(o.slot));
+            }
+        }
+    });
+}
+
 /// The ruleset's time controls: choose one, start or stop the clocks, and both players' time
 /// (the side to move's running). Shown only for a ruleset that names controls.
 fn clock_section(ui: &mut egui::Ui, session: &Session, tools: &mut Tools) {
@@ -671,17 +727,34 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
         Mode::MarkDead => ui.small("Click a chain to mark it dead, or alive again; the score follows."),
     };
     if tools.mode == Mode::Edit {
-        // One row of kinds per player; a click arms a brush, a second click puts it down.
+        // One row of kinds per player, and one of the neutral kinds (no one's); a click arms a
+        // brush, a second click puts it down.
         for side in [Side::FIRST, Side::SECOND] {
             let player = &rules.players[side.index()].name;
             ui.horizontal_wrapped(|ui| {
                 ui.label(format!("{player}:"));
-                for (k, kind) in rules.kinds.iter().enumerate() {
+                for (k, kind) in rules.kinds.iter().enumerate().filter(|(_, kind)| !kind.neutral) {
                     let brush = Brush::Piece(KindId(k as u8), side);
                     let label = format!("{} {}", kind.glyphs[side.index()], kind.name);
                     if ui
                         .selectable_label(tools.brush == Some(brush), label)
                         .on_hover_text(format!("{player}'s {}", kind.name.to_lowercase()))
+                        .clicked()
+                    {
+                        tools.arm(brush);
+                    }
+                }
+            });
+        }
+        if rules.kinds.iter().any(|k| k.neutral) {
+            ui.horizontal_wrapped(|ui| {
+                ui.label("Neutral:");
+                for (k, kind) in rules.kinds.iter().enumerate().filter(|(_, kind)| kind.neutral) {
+                    let brush = Brush::Piece(KindId(k as u8), Side::FIRST);
+                    let label = format!("{} {}", kind.glyphs[0], kind.name);
+                    if ui
+                        .selectable_label(tools.brush == Some(brush), label)
+                        .on_hover_text(format!("A {} (no one's)", kind.name.to_lowercase()))
                         .clicked()
                     {
                         tools.arm(brush);
@@ -799,6 +872,10 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
 /// hover), so the palette below never moves: what is armed, and how to use it or put it down.
 fn brush_lines(ui: &mut egui::Ui, rules: &Rules, brush: Option<Brush>) -> egui::Response {
     let (what, how) = match brush {
+        Some(Brush::Piece(k, _)) if rules.kind(k).neutral => (
+            format!("Brush: {} {} (no one's)", rules.kind(k).glyphs[0], rules.kind(k).name.to_lowercase()),
+            "Click squares to put it; Esc or right-click puts it down",
+        ),
         Some(Brush::Piece(k, side)) => (
             format!(
                 "Brush: {} {}'s {}",

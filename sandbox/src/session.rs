@@ -6,8 +6,10 @@
 //!
 //! Input arrives as messages: [`Clicked`] (a square, read by the [`Tools`] mode: play, edit, mark dead),
 //! [`ClickedHand`] (a piece in a player's hand, to drop), [`ClickedAway`] (beside the board: cancel),
-//! [`Replay`] (the timeline) and [`Apply`] (any action, from the panel). Needs no window: the tests
-//! drive it in a bare `App`.
+//! [`Pick`] (an option of the choice or of the turn under way, from the panel), [`Replay`] (the
+//! timeline) and [`Apply`] (any action, from the panel). A turn of several parts is entered part by
+//! part ([`Pending`], `turns.rs`) and played whole, as one [`Action::Play`]. Needs no window: the
+//! tests drive it in a bare `App`.
 
 use std::path::PathBuf;
 
@@ -32,7 +34,7 @@ pub struct ClickedHand {
     pub kind: KindId,
 }
 
-/// A click beside the board and the hands: drops the selection and any pending choice.
+/// A click beside the board and the hands: drops the selection and any pending choice or turn.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClickedAway;
 
@@ -57,6 +59,16 @@ pub enum Replay {
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct Apply(pub Action);
 
+/// An option picked in the panel for the turn being entered (nothing is played until the turn is
+/// whole; then it is played as [`Action::Play`]).
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// One of the [`Choice`]'s options: its move, in coordinates (the turn's first part).
+    First(String),
+    /// A way to make the [`Pending`] turn's next part: its slot (`Move::part`; 0 leaves the part out).
+    Part(u16),
+}
+
 /// A refused move: the interpreter's ruling on it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Refusal {
@@ -72,8 +84,9 @@ pub struct Refusal {
 pub struct Choice {
     pub from: usize,
     pub to: usize,
-    /// Each option: the move in coordinates (to apply as [`Action::Play`]) and its label — the kind it
-    /// makes, or its route (`c3-e5-g7`) when the routes differ.
+    /// Each option: the move in coordinates (to pick as [`Pick::First`]: played as [`Action::Play`],
+    /// or pending where it begins a turn of several parts) and its label — the kind it makes, or its
+    /// route (`c3-e5-g7`) when the routes differ.
     pub options: Vec<(String, String)>,
 }
 
@@ -183,6 +196,8 @@ pub struct Session {
     pub targets: Vec<usize>,
     /// A promotion or route choice waiting for the player.
     pub choice: Option<Choice>,
+    /// A turn of several parts being entered: its move chosen, its later parts chosen one by one.
+    pub pending: Option<crate::turns::Pending>,
     pub refusal: Option<Refusal>,
     /// A note for the panel (a frame that could not be loaded, a record cut short, ...).
     pub note: Option<String>,
@@ -220,6 +235,7 @@ impl Session {
             selected_hand: None,
             targets: Vec::new(),
             choice: None,
+            pending: None,
             refusal: None,
             note: opened.stopped.or_else(|| {
                 (!opened.skipped.is_empty()).then(|| format!("Skipped in the record's variations: {}", opened.skipped.join("; ")))
@@ -313,9 +329,9 @@ impl Session {
         };
     }
 
-    /// A click on `sq` as the [`Tools`] read it.
+    /// A click on `sq` as the [`Tools`] read it (nothing where the board has no cell).
     pub fn click_with(&mut self, sq: usize, tools: &Tools) {
-        if sq >= self.engine.rules().board.squares() {
+        if !self.engine.rules().board.has(sq) {
             return;
         }
         match (tools.mode, tools.brush) {
@@ -337,12 +353,14 @@ impl Session {
 
     /// A click on `sq` in play: select a piece of the side to move, play to a target (asking first
     /// when several moves reach it), drop the piece selected in the hand, place a piece (where pieces
-    /// fall, anywhere in the column), or record the ruling on an illegal move.
+    /// fall, anywhere in the column), or record the ruling on an illegal move. Where the move begins
+    /// a turn of several parts, the turn is pending until they are chosen (`turns.rs`); while one
+    /// is, the click makes its next part.
     pub fn click(&mut self, sq: usize) {
         let pos = self.game.current().clone();
         let rules = pos.rules().clone();
         let board = &rules.board;
-        if sq >= board.squares() {
+        if !board.has(sq) {
             return;
         }
         self.note = None;
@@ -350,12 +368,17 @@ impl Session {
         if self.choice.take().is_some() {
             return;
         }
+        if self.pending.is_some() {
+            self.click_part(sq);
+            return;
+        }
         let us = pos.side_to_move();
         let own = matches!(pos.piece_at(sq), Some((_, side)) if side == us);
         if let Some(kind) = self.selected_hand.take() {
             self.targets.clear();
-            if let Some(m) = self.drops_of(kind).into_iter().find(|m| m.to as usize == sq) {
-                let _ = self.apply(Action::Play(uci::to_text(&pos, m)));
+            let drops: Vec<Move> = self.drops_of(kind).into_iter().filter(|m| m.to as usize == sq).collect();
+            if !drops.is_empty() {
+                self.begin_turn(drops);
                 return;
             }
             if !own {
@@ -365,22 +388,23 @@ impl Session {
         }
         if let Some(from) = self.selected {
             let candidates: Vec<Move> = self.moves_from(from).into_iter().filter(|m| m.to as usize == sq).collect();
-            match candidates.as_slice() {
+            let firsts = crate::turns::first_parts(&candidates);
+            match firsts.as_slice() {
                 // A second click on the piece lets it go (unless a route comes back to it).
                 [] if from == sq => {
                     self.selected = None;
                     self.targets.clear();
                     return;
                 }
-                [m] => {
-                    let _ = self.apply(Action::Play(uci::to_text(&pos, *m)));
+                [_] => {
+                    self.begin_turn(candidates);
                     return;
                 }
                 [_, _, ..] => {
                     self.choice = Some(Choice {
                         from,
                         to: sq,
-                        options: options(&pos, &candidates),
+                        options: options(&pos, &firsts),
                     });
                     self.refusal = None;
                     return;
@@ -389,10 +413,7 @@ impl Session {
             }
         }
         if own {
-            self.selected = Some(sq);
-            self.targets = self.moves_from(sq).iter().map(|m| m.to as usize).collect();
-            self.targets.sort_unstable();
-            self.targets.dedup();
+            self.select(sq);
             self.refusal = None;
             return;
         }
@@ -404,26 +425,62 @@ impl Session {
         }
         let places = rules.kinds.iter().any(|k| k.forms.iter().any(|f| f.primitive == Primitive::Place));
         if pos.chain_game() || places {
-            let exact = pos
+            let exact: Vec<Move> = pos
                 .legal_moves()
                 .into_iter()
-                .find(|m| matches!(m.kind, MoveKind::Place(_)) && m.to as usize == sq);
+                .filter(|m| matches!(m.kind, MoveKind::Place(_)) && m.to as usize == sq)
+                .collect();
             // Where pieces fall, a click anywhere in a column places in that column.
             let column = || uci::find(&pos, &board.file_names[board.file(sq)]);
-            match exact.or_else(column) {
-                Some(m) => {
+            match (exact.is_empty(), column()) {
+                (false, _) => self.begin_turn(exact),
+                (true, Some(m)) => {
                     let _ = self.apply(Action::Play(uci::to_text(&pos, m)));
                 }
-                None => self.refuse(&board.name(sq)),
+                (true, None) => self.refuse(&board.name(sq)),
             }
         }
     }
 
+    /// Selects the piece on `sq`; its targets are where its legal moves land.
+    pub(crate) fn select(&mut self, sq: usize) {
+        self.selected = Some(sq);
+        self.targets = self.moves_from(sq).iter().map(|m| m.to as usize).collect();
+        self.targets.sort_unstable();
+        self.targets.dedup();
+    }
+
+    /// Selects `kind` in the hand of the side to move; its targets are where its legal drops go.
+    pub(crate) fn select_hand(&mut self, kind: KindId) {
+        self.selected_hand = Some(kind);
+        self.targets = self.drops_of(kind).iter().map(|m| m.to as usize).collect();
+        self.targets.sort_unstable();
+        self.targets.dedup();
+    }
+
     /// A click on a kind in `side`'s hand: select it to drop when `side` is to move and holds one
-    /// (a second click lets it go); the targets are the squares its legal drops reach.
+    /// (a second click lets it go); the targets are the squares its legal drops reach. While a turn
+    /// is pending, the kind is the next part's choice (a drop onto a square the move left).
     pub fn click_hand(&mut self, side: Side, kind: KindId) {
         let pos = self.game.current().clone();
         let rules = pos.rules();
+        let us = pos.side_to_move();
+        let not_yours = || {
+            format!(
+                "that is {}'s hand, and it is {}'s move",
+                rules.players[side.index()].name,
+                rules.players[us.index()].name
+            )
+        };
+        if self.pending.is_some() {
+            self.note = None;
+            if side == us {
+                self.click_part_kind(kind);
+            } else {
+                self.note = Some(not_yours());
+            }
+            return;
+        }
         let was = self.selected_hand;
         self.selected = None;
         self.selected_hand = None;
@@ -433,31 +490,24 @@ impl Session {
         if was == Some(kind) {
             return;
         }
-        let us = pos.side_to_move();
         if side != us {
-            self.note = Some(format!(
-                "that is {}'s hand, and it is {}'s move",
-                rules.players[side.index()].name,
-                rules.players[us.index()].name
-            ));
+            self.note = Some(not_yours());
             return;
         }
         if !pos.hand(side).iter().any(|&(k, n)| k == kind && n > 0) {
             return;
         }
-        self.selected_hand = Some(kind);
-        self.targets = self.drops_of(kind).iter().map(|m| m.to as usize).collect();
-        self.targets.sort_unstable();
-        self.targets.dedup();
+        self.select_hand(kind);
         self.refusal = None;
     }
 
-    /// A click beside the board: nothing selected, no choice pending.
+    /// A click beside the board: nothing selected, no choice and no turn pending.
     pub fn click_away(&mut self) {
         self.selected = None;
         self.selected_hand = None;
         self.targets.clear();
         self.choice = None;
+        self.pending = None;
     }
 
     /// The way the game's last move went, when it is more than a step from one square to another:
@@ -561,6 +611,15 @@ fn handle_clicks(mut clicks: MessageReader<Clicked>, mut session: ResMut<Session
     }
 }
 
+fn handle_picks(mut picks: MessageReader<Pick>, mut session: ResMut<Session>) {
+    for p in picks.read() {
+        match p {
+            Pick::First(text) => session.pick_first(text),
+            Pick::Part(slot) => session.pick_part(*slot),
+        }
+    }
+}
+
 fn handle_hand_clicks(mut clicks: MessageReader<ClickedHand>, mut session: ResMut<Session>, tools: Res<Tools>) {
     for c in clicks.read() {
         if tools.mode == Mode::Play {
@@ -569,11 +628,11 @@ fn handle_hand_clicks(mut clicks: MessageReader<ClickedHand>, mut session: ResMu
     }
 }
 
-/// A click beside the board (or Esc) drops the selection, the pending choice and the editor's
+/// A click beside the board (or Esc) drops the selection, the pending choice or turn and the editor's
 /// brush (each written only if there was one, so nothing redraws for nothing).
 fn handle_away(mut clicks: MessageReader<ClickedAway>, mut session: ResMut<Session>, mut tools: ResMut<Tools>) {
     for _ in clicks.read() {
-        if session.selected.is_some() || session.selected_hand.is_some() || session.choice.is_some() {
+        if session.selected.is_some() || session.selected_hand.is_some() || session.choice.is_some() || session.pending.is_some() {
             session.click_away();
         }
         if tools.brush.is_some() {
@@ -590,6 +649,7 @@ pub fn plugin(app: &mut App) {
         .add_message::<ClickedAway>()
         .add_message::<Replay>()
         .add_message::<Apply>()
+        .add_message::<Pick>()
         .init_resource::<Tools>()
         .add_plugins((crate::replay::plugin, crate::computer::plugin, crate::simulate::plugin))
         .add_systems(
@@ -599,6 +659,7 @@ pub fn plugin(app: &mut App) {
                 handle_actions,
                 handle_clicks,
                 handle_hand_clicks,
+                handle_picks,
                 handle_away,
                 crate::replay::autoplay,
                 crate::computer::play_turn,
