@@ -15,6 +15,7 @@ first player's side. README.md beside this file gives each mapping and how selft
 """
 
 import importlib
+import re
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
@@ -225,6 +226,20 @@ class OsY(OpenSpiel):
         return sq(action % self.size, action // self.size + 1)
 
 
+class OsHavannah(OpenSpiel):
+    # open_spiel's cell (x, y), action x + y * D with D = 2N - 1 (N = board_size), is a cell when |x - y| < N;
+    # its neighbours are (x±1, y), (x, y±1), (x+1, y+1), (x-1, y-1); it names the cell letter x + (y + 1).
+    # Here (x, y) is file x, rank D - y (a reflection of ranks, as in breakthrough): the neighbours become
+    # (f±1, r), (f, r±1), (f+1, r-1), (f-1, r+1) and the cells those of N + 1 <= file + rank <= 3N - 1
+    # (files counted from 1). Its player 0 moves first; no swap rule.
+    def __init__(self, board_size=4):
+        super().__init__("havannah", {"board_size": board_size})
+        self.diameter = 2 * board_size - 1
+
+    def name(self, state, action):
+        return sq(action % self.diameter, self.diameter - action // self.diameter)
+
+
 class OsLinesOfAction(OpenSpiel):
     # open_spiel's names (b1-b3, a capture c1xa3) are Arbiter's without the '-' or 'x'. Its player 0
     # ("x", on ranks 1 and 8) moves first. Status is open_spiel's own, its draws included: a board
@@ -277,15 +292,16 @@ class Fsf:
     White (the FEN's 'w') is Arbiter's first player in every variant used here. Each pyffish call
     costs about 1.4 ms whatever it does (it re-initialises the variant), so keep perft depths small.
 
-    Moves are Arbiter's as pyffish writes them (name() changes them only for placement games):
-    UCI with castling as the king's two-square move, gating as a suffix (seirawan `b1c3h`), and a
-    move followed by a second action after a comma (duck-chess `e2e4,e4d5`: the duck to d5;
-    isolation `c1c2,c2d5`: d5 removed).
+    Moves are Arbiter's as pyffish writes them (name() changes them only for the stone-placing games,
+    FsfDrop and flipello, and for ataxx): UCI with castling as the king's two-square move, drops `K@e1` (crazyhouse, placement),
+    gating as a suffix (seirawan `b1c3h`), and a move followed by a second action after a comma
+    (duck-chess `e2e4,e4d5`: the duck to d5; isolation `c1c2,c2d5`: d5 removed; amazons
+    `d1d5,d5d1`: the queen to d5, its arrow to d1).
 
     Status: a game ends when pyffish reports an immediate end (a line of N, a piece on its flag
-    rank, a king captured or exploded, the third check) or when the side to move has no legal move
-    (then game_result rules). Optional ends (Fairy-Stockfish's 50-move rule and repetition, both
-    claimable in chess) are not reported."""
+    rank, a king captured or exploded, the third check, ataxx's full board or second pass in a row)
+    or when the side to move has no legal move (then game_result rules). Optional ends
+    (Fairy-Stockfish's 50-move rule and repetition, both claimable in chess) are not reported."""
 
     oracle = "fairy-stockfish"
 
@@ -365,6 +381,20 @@ class FsfFlipello(Fsf):
             return "pass"
         s = m.split("@", 1)[1]
         return f"{s[0]}{9 - int(s[1:])}"
+
+
+class FsfAtaxx(Fsf):
+    # A jump (two squares away) is from+to as Fairy-Stockfish writes it (g1e1); a new stone next to an own
+    # one, its drop P@f2, is the square alone (f2). A side with stones but no move must pass, which
+    # Fairy-Stockfish writes from = to on the mover's lowest stone (a1a1; c1c1 if a1, b1 hold none): `pass`.
+    def __init__(self):
+        super().__init__("ataxx")
+
+    def name(self, m):
+        if "@" in m:
+            return m.split("@", 1)[1]
+        half = re.fullmatch(r"([a-z][0-9]+)([a-z][0-9]+)", m)
+        return "pass" if half and half.group(1) == half.group(2) else m
 
 
 # --------------------------------------------------------------------------------------------
@@ -587,13 +617,17 @@ GAMES = {
     "y": {"open_spiel": OsY},
     "lines-of-action": {"open_spiel": OsLinesOfAction},
     "tapatan": {"reference": Tapatan},
+    "ataxx": {"fairy-stockfish": FsfAtaxx},
+    "amazons": {"fairy-stockfish": lambda: Fsf("amazons")},
+    "placement": {"fairy-stockfish": lambda: Fsf("placement")},
+    "havannah": {"open_spiel": OsHavannah},
 }
 
 # Engines that count but do not speak Arbiter's notation (used by perft cross-checks only).
 COUNT_ONLY = {"crazyhouse": {"open_spiel": OsCrazyhouse}}
 
 # Parameters a game takes (`--param KEY=VALUE`), with their defaults; every oracle of the game takes them.
-PARAMS = {"y": {"board_size": 19}}
+PARAMS = {"y": {"board_size": 19}, "havannah": {"board_size": 4}}
 
 
 def engine(game, oracle=None, count_only=False, params=None):

@@ -7,11 +7,11 @@ and tapatan.py of our own) answering in Arbiter's notation. See README.md beside
     oracle.py selftest [--quick]                  mapping and cross-oracle checks; exit 1 on failure
     oracle.py available                           the oracle packages and their versions; exit 1 if one is missing
 
---param sets a game's parameter (y: board_size, default 19). serve reads lines `moves M1 M2 ...`
-(moves from the game's start; the list may be empty) or, for FEN-reading games (FEN_GAMES below,
-Fairy-Stockfish's FEN), `fen FEN ; M1 M2 ...`, and answers each with one line: `ok STATUS MOVE ...`
-(STATUS: ongoing, win:first, win:second, draw; the legal moves sorted by bytes, none once the game
-has ended) or `error REASON`. It flushes after each line and exits on end of input.
+--param sets a game's parameter (y: board_size, default 19; havannah: board_size, default 4). serve
+reads lines `moves M1 M2 ...` (moves from the game's start; the list may be empty) or, for FEN-reading
+games (FEN_GAMES below, Fairy-Stockfish's FEN), `fen FEN ; M1 M2 ...`, and answers each with one line:
+`ok STATUS MOVE ...` (STATUS: ongoing, win:first, win:second, draw; the legal moves sorted by bytes,
+none once the game has ended) or `error REASON`. It flushes after each line and exits on end of input.
 """
 
 import os
@@ -24,7 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engines import GAMES, PARAMS, OracleError, engine, perft, play_line  # noqa: E402
 
 # Games whose `fen` requests and --fen take Fairy-Stockfish's FEN of the variant.
-FEN_GAMES = ("crazyhouse", "breakthrough", "antichess", "atomic", "three-check", "duck-chess", "isolation", "seirawan")
+FEN_GAMES = ("crazyhouse", "breakthrough", "antichess", "atomic", "three-check", "duck-chess", "isolation", "seirawan",
+             "ataxx", "amazons", "placement")
 
 
 def usage(msg=None):

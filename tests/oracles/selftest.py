@@ -2,12 +2,14 @@
 oracles of each game against one another along seeded random games. `oracle.py selftest`."""
 
 import random
+import re
 import sys
 import time
 
 from engines import (
     FILES,
     GAMES,
+    OracleError,
     OsCrazyhouse,
     Pydraughts,
     draughts_square,
@@ -42,6 +44,21 @@ def moves_after(game, moves, oracle=None, fen=None):
     eng = engine(game, oracle)
     node = play_line(eng, eng.root(fen), moves.split())
     return sorted(n for n, _ in eng.legal(node))
+
+
+def perft_list(eng, node, depth):
+    """perft 1..depth in one walk of the tree (a finished game has no children)."""
+    counts = [0] * depth
+
+    def walk(node, d):
+        moves = eng.legal(node)
+        counts[d] += len(moves)
+        if d + 1 < depth:
+            for _, m in moves:
+                walk(eng.apply(node, m), d + 1)
+
+    walk(node, 0)
+    return counts
 
 
 # --------------------------------------------------------------------------------------------
@@ -814,6 +831,707 @@ TAPATAN_ENDS = [(0, 0, 0)] * 5 + [(1440, 0, 0), (0, 5328, 0), (20160, 0, 0), (0,
 
 
 # --------------------------------------------------------------------------------------------
+# ataxx and amazons: Fairy-Stockfish against implementations of our own, written from README.md
+
+
+def fen_board(fen):
+    """{(0-based file, 1-based rank): letter} of a Fairy-Stockfish FEN's board (its first row is the top
+    rank; digits, possibly two of them, count empty squares; `*` is kept as a letter)."""
+    rows = fen.split()[0].split("[")[0].split("/")
+    out = {}
+    for i, row in enumerate(rows):
+        f = 0
+        for tok in re.findall(r"\d+|.", row):
+            if tok.isdigit():
+                f += int(tok)
+            else:
+                out[(f, len(rows) - i)] = tok
+                f += 1
+    return out
+
+
+class AtaxxRef:
+    """Ataxx as README.md states it, sharing nothing with Fairy-Stockfish: 7 x 7 squares, square i = file + 7
+    (rank - 1). A move puts a new stone on an empty square next to (8 neighbours) an own stone, named by the
+    square, or jumps an own stone to an empty square at distance two (in files, ranks or both), from+to; then
+    every enemy stone next to the square reached turns. A side with stones and no move passes (`pass`). The
+    game ends when the board is full or after two passes in a row (more stones win; equal, a draw), or when
+    the side to move has no stone (it loses). `*` in a FEN is a blocked square. A node is (white's stones,
+    black's, the side to move, the blocked squares, passes in a row)."""
+
+    oracle = "reference"
+    START = "P5p/7/7/7/7/7/p5P w 0 1"
+
+    def __init__(self):
+        dist = lambda i, j: max(abs(i % 7 - j % 7), abs(i // 7 - j // 7))
+        self.names = [sq(i % 7, i // 7 + 1) for i in range(49)]
+        self.near = [sum(1 << j for j in range(49) if dist(i, j) == 1) for i in range(49)]
+        self.far = [[j for j in range(49) if dist(i, j) == 2] for i in range(49)]
+
+    def root(self, fen=None):
+        fen = fen or self.START
+        stones = [0, 0, 0]  # white, black, blocked
+        for (f, r), ch in fen_board(fen).items():
+            stones["Pp*".index(ch)] |= 1 << (f + 7 * (r - 1))
+        return (stones[0], stones[1], 0 if fen.split()[1] == "w" else 1, stones[2], 0)
+
+    def _moves(self, node):
+        own, other, blocked = node[node[2]], node[1 - node[2]], node[3]
+        empty = ((1 << 49) - 1) & ~(own | other | blocked)
+        out = []
+        for i in range(49):
+            if empty >> i & 1 and self.near[i] & own:
+                out.append((self.names[i], (None, i)))
+            if own >> i & 1:
+                out += [(self.names[i] + self.names[j], (i, j)) for j in self.far[i] if empty >> j & 1]
+        return out or ([("pass", None)] if own else [])
+
+    def status(self, node):
+        white, black, turn, blocked, passes = node
+        if white | black | blocked == (1 << 49) - 1 or passes == 2:
+            w, b = bin(white).count("1"), bin(black).count("1")
+            return "win:first" if w > b else "win:second" if b > w else "draw"
+        if not node[turn]:
+            return "win:second" if turn == 0 else "win:first"
+        return "ongoing"
+
+    def legal(self, node):
+        return self._moves(node) if self.status(node) == "ongoing" else []
+
+    def apply(self, node, move):
+        men, turn = [node[0], node[1]], node[2]
+        if move is not None:
+            frm, to = move
+            if frm is not None:
+                men[turn] &= ~(1 << frm)
+            turned = men[1 - turn] & self.near[to]
+            men[turn] |= 1 << to | turned
+            men[1 - turn] &= ~turned
+        return (men[0], men[1], 1 - turn, node[3], node[4] + 1 if move is None else 0)
+
+
+def ataxx(quick):
+    ref = AtaxxRef()
+    eng = engine("ataxx")
+    sf = eng.sf
+    start = moves_after("ataxx", "")
+    check("ataxx: white (a7, g1) first: new stones next to its own (the square alone), jumps two away (from+to)",
+          start, sorted("a6 b6 b7 f1 f2 g2 a7a5 a7b5 a7c5 a7c6 a7c7 g1e1 g1e2 g1e3 g1f3 g1g3".split()))
+    check("ataxx: Fairy-Stockfish writes the new stone as a drop (P@f2), the jump as from+to",
+          sorted(sf.legal_moves("ataxx", sf.start_fen("ataxx"), [])),
+          sorted("P@a6 P@b6 P@b7 P@f1 P@f2 P@g2 a7a5 a7b5 a7c5 a7c6 a7c7 g1e1 g1e2 g1e3 g1f3 g1g3".split()))
+    get = lambda line, start=None: sf.get_fen("ataxx", start or sf.start_fen("ataxx"), line.split()).split()[0]
+    check("ataxx: a new stone (f2) keeps g1; a jump (g1e3) leaves g1 empty",
+          (get("P@f2"), get("g1e3")), ("P5p/7/7/7/7/5P1/p5P", "P5p/7/7/7/4P2/7/p6"))
+    check("ataxx: enemy stones next to the square reached turn, after a new stone (d3 turns c2) or a jump (d2 turns e2)",
+          (get("g1e2 a1c2 P@d3"), get("g1e2 P@b2 a7c7 b2d2")), ("P5p/7/7/7/3P3/2P1P2/7", "2P3p/7/7/7/7/3pp2/p6"))
+    check("ataxx: a blocked square (* in the FEN) takes no stone (no g1e2)",
+          [m for m in moves_after("ataxx", "", fen="P5p/7/7/7/7/4*2/p5P w 0 1") if m.startswith("g1")],
+          ["g1e1", "g1e3", "g1f3", "g1g3"])
+    blocked = "7/7/7/7/ppp4/ppp4/Ppp4 w 0 1"  # white's a1: every square within two of it taken
+    check("ataxx: a side with stones but no move must pass: Fairy-Stockfish's a1a1 (from = to) is `pass`",
+          (sf.legal_moves("ataxx", blocked, []), after("ataxx", blocked)), (["a1a1"], ("ongoing", ["pass"])))
+    lowest = "7/7/7/7/ppppp2/ppppp2/ppPpp2 w 0 1"
+    answers = after("ataxx", lowest, "pass")[1]
+    check("ataxx: ... written on the mover's lowest stone (c1c1), and the other side then moves (as the reference says)",
+          (sf.legal_moves("ataxx", lowest, []), len(answers) > 0, answers),
+          (["c1c1"], True, sorted(n for n, _ in ref.legal(ref.apply(ref.root(lowest), None)))))
+    walled = "7/7/7/7/*******/*******/P5p w 0 1"  # rank 1 alone is in reach: once it is full, no one can move
+    check("ataxx: where neither side can move (blocked squares only), both pass, and the second pass ends it, counted",
+          [after("ataxx", walled, "b1 f1 c1 e1 d1" + tail) for tail in ("", " pass", " pass pass")],
+          [("ongoing", ["pass"]), ("ongoing", ["pass"]), ("win:first", [])])
+    check("ataxx: no pass while another move exists (not at the start)", "pass" in start, False)
+    check("ataxx: a side left without stones loses (white's b1 turns black's last stone)",
+          after("ataxx", "7/7/7/7/7/1p5/P6 w 0 1", "b1"), ("win:first", []))
+    full = "PPPPPP1/ppppppp/ppppppp/PPPPPPP/PPPPPPP/ppppppp/ppppppp w 0 1"
+    check("ataxx: filling the board ends the game: more stones win (white fills g7, black has 26 to 23)",
+          (after("ataxx", full)[1], after("ataxx", full, "g7")), (["e7g7", "g7"], ("win:second", [])))
+    check("ataxx: ... while a jump that leaves a square empty lets the game go on",
+          after("ataxx", full, "e7g7")[0], "ongoing")
+    tie = "pppppP1/ppppppp/ppppppp/ppppppp/PPPPPPP/PPPPPPP/*PPPPPP w 0 1"  # 48 squares: g7 makes 24 each
+    check("ataxx: a full board with equal counts (one square blocked) is a draw", after("ataxx", tie, "g7"), ("draw", []))
+    rep = "g1e1 g7e7 e1g1 e7g7 g1e1 g7e7 e1g1 e7g7"
+    check("ataxx: Fairy-Stockfish's threefold repetition is optional and not reported (the start a third time)",
+          (sf.is_optional_game_end("ataxx", sf.start_fen("ataxx"), rep.split())[0], after("ataxx", None, rep)[0]),
+          (True, "ongoing"))
+    check("ataxx: the reference reads the same FENs and lists the same moves",
+          [sorted(n for n, _ in ref.legal(ref.root(f))) for f in (None, blocked, tie)],
+          [start, ["pass"], ["g7"]])
+    for fen, counts in ATAXX_PERFT:
+        # Fairy-Stockfish to depth 3 (quick: 2), the reference to 5 (quick: 4); the walled position to 6 and 7.
+        walls = fen is not None and fen.startswith("7/7/7/7/*")
+        depths = {"fairy-stockfish": 7 if walls else 2 if quick else 3, "reference": 7 if walls else 4 if quick else 5}
+        for e in (eng, ref):
+            start_t = time.time()
+            got = perft_list(e, e.root(fen), depths[e.oracle])
+            check(f"ataxx: perft 1..{len(got)} of {fen or 'the start'} by {e.oracle} ({time.time() - start_t:.1f} s)",
+                  got, counts[: len(got)])
+    if not quick:
+        check("ataxx: perft 4 by Fairy-Stockfish = 155888 (Fairy-Stockfish tests/perft.sh)", perft(eng, eng.root(), 4), 155888)
+    # From the start, and from the position above where white must pass (its a1 walled in), where passes recur.
+    passes = ataxx_random(eng, ref, 4 if quick else 10, 400, [None, blocked])
+    check("ataxx: a pass is never answered by a pass (when one side is blocked and squares are empty, the other can move)",
+          (passes[0] > 0, passes[1]), (True, 0))
+
+
+def ataxx_random(eng, ref, games, plies, fens, seed=1):
+    """cross() from each FEN in turn (None: the start), counting passes: returns (passes played, passes
+    answered by a pass)."""
+    rng = random.Random(seed)
+    diffs, count, passes, double = [], 0, 0, 0
+    ends = {}
+    for i in range(games):
+        fen = fens[i % len(fens)]
+        na, nb, line = eng.root(fen), ref.root(fen), []
+        for _ in range(plies):
+            sa, sb = eng.status(na), ref.status(nb)
+            la = dict(eng.legal(na))
+            if sa != "ongoing" and la:
+                diffs.append((fen, " ".join(line), "Fairy-Stockfish lists moves after the game's end"))
+            lb = dict(ref.legal(nb)) if sb == "ongoing" else {}
+            count += 1
+            if (sa, sorted(la)) != (sb, sorted(lb)):
+                diffs.append((fen, " ".join(line), sa, sorted(la), sb, sorted(lb)))
+                break
+            if not la:
+                ends[sa] = ends.get(sa, 0) + 1
+                break
+            m = rng.choice(sorted(la))
+            if m == "pass":
+                passes += 1
+                double += bool(line) and line[-1] == "pass"
+            line.append(m)
+            na, nb = eng.apply(na, la[m]), ref.apply(nb, lb[m])
+    check(f"ataxx: Fairy-Stockfish and the reference agree on moves and status ({games} random games, {count} positions, "
+          f"{passes} passes; ends {', '.join(f'{k} {v}' for k, v in sorted(ends.items()))})", diffs, [])
+    return passes, double
+
+
+# libataxx's tests/perft.cpp (x is P, o is p, - is *), Fairy-Stockfish's tests/perft.sh (the start to depth 4,
+# ppppppp/ppppppp/PPPPPPP to 5), all but one count equal to Fairy-Stockfish's and the reference's: where no
+# one can move, libataxx ends the game at once, while Fairy-Stockfish has both sides pass first (README.md): its
+# perft 6 of the walled position is 175, libataxx's 174 (and 348 at depth 7, the second pass ending the game).
+ATAXX_PERFT = [
+    (None, [16, 256, 6460, 155888, 4752668]),
+    ("P5p/7/2*1*2/7/2*1*2/7/p5P w 0 1", [14, 196, 4184, 86528, 2266352]),
+    ("P5p/7/2*1*2/3*3/2*1*2/7/p5P b 0 1", [14, 196, 4100, 83104, 2114588]),
+    ("P5p/7/3*3/2*1*2/3*3/7/p5P w 0 1", [16, 256, 5948, 133264, 3639856]),
+    ("7/7/7/7/ppppppp/ppppppp/PPPPPPP w 0 1", [1, 75, 249, 14270, 452980]),
+    ("7/7/7/2P1p2/7/7/7 b 0 1", [23, 419, 7887, 168317, 4266992]),
+    ("7/7/7/7/*******/*******/P5p w 0 1", [2, 4, 13, 30, 73, 175, 348]),
+]
+
+
+class AmazonsRef:
+    """The game of the amazons as README.md states it, sharing nothing with Fairy-Stockfish: 10 x 10, square i =
+    file + 10 (rank - 1); a move takes an own queen along one of the eight lines over empty squares to an empty
+    square, then shoots an arrow from there the same way onto an empty square (the square just left is empty),
+    written `d1d5,d5d1`; arrows stay. The side to move without a move loses."""
+
+    oracle = "reference"
+    DIRS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
+
+    def __init__(self):
+        self.names = [sq(i % 10, i // 10 + 1) for i in range(100)]
+        self.rays = []  # per square, per direction: the squares along it, nearest first
+        for i in range(100):
+            x, y = i % 10, i // 10
+            self.rays.append([[x + dx * k + 10 * (y + dy * k) for k in range(1, 10) if 0 <= x + dx * k < 10 and 0 <= y + dy * k < 10]
+                              for dx, dy in self.DIRS])
+
+    def root(self, fen=None):
+        board = fen_board(fen or "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1")
+        at = lambda ch: frozenset(f + 10 * (r - 1) for (f, r), c in board.items() if c == ch)
+        return (at("Q"), at("q"), at("*"), 0 if fen is None or fen.split()[1] == "w" else 1)
+
+    def _reach(self, frm, taken):
+        out = []
+        for ray in self.rays[frm]:
+            for j in ray:
+                if j in taken:
+                    break
+                out.append(j)
+        return out
+
+    def _moves(self, node):
+        queens, arrows, turn = node[:2], node[2], node[3]
+        taken = queens[0] | queens[1] | arrows
+        out = []
+        for q in queens[turn]:
+            for to in self._reach(q, taken):
+                for arrow in self._reach(to, taken - {q}):
+                    out.append((f"{self.names[q]}{self.names[to]},{self.names[to]}{self.names[arrow]}", (q, to, arrow)))
+        return out
+
+    def status(self, node):
+        if self._moves(node):
+            return "ongoing"
+        return "win:second" if node[3] == 0 else "win:first"
+
+    def legal(self, node):
+        return self._moves(node)
+
+    def apply(self, node, move):
+        q, to, arrow = move
+        queens = [node[0], node[1]]
+        queens[node[3]] = queens[node[3]] - {q} | {to}
+        return (queens[0], queens[1], node[2] | {arrow}, 1 - node[3])
+
+
+def amazons(quick):
+    ref = AmazonsRef()
+    eng = engine("amazons")
+    sf = eng.sf
+    parts = lambda m: re.fullmatch(r"([a-z]\d+)([a-z]\d+),([a-z]\d+)([a-z]\d+)", m).groups()
+    st, start = after("amazons")
+    check("amazons: 2176 first moves (queens on d1 g1 a4 j4 for white, first), each queen move, comma, arrow",
+          (len(start), sorted({parts(m)[0] for m in start}), all(parts(m)[1] == parts(m)[2] for m in start)),
+          (2176, ["a4", "d1", "g1", "j4"], True))
+    check("amazons: the arrow may land on the square just left (d1d5,d5d1, d1d2,d2d1) or fly over it (a4a5,a5a3)",
+          [m in start for m in ("d1d5,d5d1", "d1d2,d2d1", "a4a5,a5a3")], [True] * 3)
+    check("amazons: the arrow stays for good (* in Fairy-Stockfish's FEN)",
+          sf.get_fen("amazons", sf.start_fen("amazons"), ["d1d5,d5d1"]), "3q2q3/10/10/q8q/10/3Q6/Q8Q/10/10/3*2Q3 b - - 1 1")
+    st, black = after("amazons", None, "d1d5,d5d1")
+    check("amazons: nothing moves onto or over an arrow or a queen (d10 stops at d6 above d5; the arrow on d1 bars g1 from c1)",
+          (sorted({parts(m)[1] for m in black if parts(m)[0] == "d10" and parts(m)[1][0] == "d"}),
+           [m for m in after("amazons", None, "d1d5,d5d1 d10d9,d9d10")[1] if m.startswith("g1c1") or m.startswith("g1e1,e1c1")]),
+          (["d6", "d7", "d8", "d9"], []))
+    walled = "9q/10/10/10/10/10/10/10/**8/Q*8 w - - 0 1"
+    check("amazons: the side to move without a move loses (white's only queen boxed in on a1)", after("amazons", walled),
+          ("win:second", []))
+    check("amazons: ... the second player too (black's queen boxed in on j10)", after("amazons", "8*q/8**/10/10/10/10/10/10/10/Q9 b - - 0 1"),
+          ("win:first", []))
+    check("amazons: the reference lists the same moves at the start and after d1d5,d5d1",
+          [sorted(n for n, _ in ref.legal(node)) for node in (ref.root(), ref.apply(ref.root(), (3, 43, 3)))], [start, black])
+    check("amazons: perft 1 = 2176 by both", (perft(eng, eng.root(), 1), perft(ref, ref.root(), 1)), (2176, 2176))
+    if not quick:
+        check("amazons: perft 2 = 4307152 by both", (perft(eng, eng.root(), 2), perft(ref, ref.root(), 2)), (4307152, 4307152))
+    cross("amazons", 2 if quick else 8, 100, engines=(eng, ref))
+
+
+# --------------------------------------------------------------------------------------------
+# placement: Fairy-Stockfish against drops of our own and python-chess for the play after them
+
+
+class PlacementRef:
+    """Placement chess as README.md states it, sharing nothing with Fairy-Stockfish: our own drops, then
+    python-chess. While its hand is not empty a side must drop a piece (`K@e1`, a capital letter for both
+    sides) on an empty square of its first rank (rank 1 for white, 8 for black), where its two bishops can
+    still end on squares of opposite colours. A king dropped on e1 (e8) gains castling with a rook already
+    on a1 or h1 (a8, h8), and a rook dropped there with the king already on e1 (e8) gains it too. Once both
+    hands are empty the game is chess from there (python-chess: checkmate loses, stalemate draws). A node is
+    (rank 1, rank 8, white's hand, black's hand, side to move, the FEN's ranks 7 to 2, castling rights,
+    move counters) while placing, then a python-chess board. Positions where a side whose hand is empty
+    must move while the other still holds pieces are not modelled (none is reached from the FENs used)."""
+
+    oracle = "reference"
+    START = "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1"
+
+    def __init__(self):
+        import chess
+
+        self.chess = chess
+
+    def root(self, fen=None):
+        fields = (fen or self.START).split()
+        rows, hand = fields[0].split("[")
+        rows = rows.split("/")
+        expand = lambda row: "".join("." * int(c) if c.isdigit() else c for c in row)
+        hand = hand.rstrip("]")
+        node = (expand(rows[7]), expand(rows[0]).upper(), "".join(sorted(c for c in hand if c.isupper())),
+                "".join(sorted(c.upper() for c in hand if c.islower())), 0 if fields[1] == "w" else 1,
+                "/".join(rows[1:7]), "" if fields[2] == "-" else fields[2], " ".join(fields[4:6]))
+        return self._maybe_chess(node)
+
+    def _maybe_chess(self, node):
+        rank1, rank8, hand_w, hand_b, turn, middle, rights, counters = node
+        if hand_w or hand_b:
+            return node
+        compress = lambda row: re.sub(r"\.+", lambda m: str(len(m.group())), row)
+        order = "".join(c for c in "KQkq" if c in rights) or "-"
+        fen = f"{compress(rank8.lower())}/{middle}/{compress(rank1)} {'wb'[turn]} {order} - {counters}"
+        return self.chess.Board(fen)
+
+    @staticmethod
+    def _bishops_fit(rank, hand, rank_number):
+        """Can the bishops (on the rank and in hand) still end on one square of each colour?"""
+        colour = lambda f: (f + rank_number) % 2  # 1: dark (a1 is dark)
+        placed = [colour(f) for f, c in enumerate(rank) if c == "B"]
+        if len(set(placed)) < len(placed):
+            return False
+        needed = {0, 1} - set(placed) if hand.count("B") else set()
+        return all(any(c == "." and colour(f) == need for f, c in enumerate(rank)) for need in needed)
+
+    def legal(self, node):
+        if not isinstance(node, tuple):
+            board = node
+            if board.is_checkmate() or board.is_stalemate():
+                return []
+            return [(m.uci(), m) for m in board.legal_moves]
+        turn = node[4]
+        rank, hand, number = node[turn], node[2 + turn], (1, 8)[turn]
+        if not hand:
+            raise OracleError("placement reference: a side with an empty hand to move while the other still places")
+        out = []
+        for kind in sorted(set(hand)):
+            for f in range(8):
+                if rank[f] == "." and self._bishops_fit(rank[:f] + kind + rank[f + 1 :], hand.replace(kind, "", 1), number):
+                    out.append((f"{kind}@{sq(f, number)}", (f, kind)))
+        return out
+
+    def apply(self, node, move):
+        if not isinstance(node, tuple):
+            child = node.copy(stack=False)
+            child.push(move)
+            return child
+        f, kind = move
+        rank1, rank8, hand_w, hand_b, turn, middle, rights, counters = node
+        ranks, hands = [rank1, rank8], [hand_w, hand_b]
+        rank = ranks[turn] = ranks[turn][:f] + kind + ranks[turn][f + 1 :]
+        hands[turn] = hands[turn].replace(kind, "", 1)
+        short, long = ("K", "Q") if turn == 0 else ("k", "q")
+        if kind == "K" and f == 4:  # the king dropped on e1 (e8): castling with the rooks already in the corners
+            rights += (short if rank[7] == "R" else "") + (long if rank[0] == "R" else "")
+        elif kind == "R" and f in (0, 7) and rank[4] == "K":  # a rook dropped in a corner, the king already on e1 (e8)
+            rights += short if f == 7 else long
+        return self._maybe_chess((ranks[0], ranks[1], hands[0], hands[1], 1 - turn, middle, rights, counters))
+
+    def status(self, node):
+        if isinstance(node, tuple):
+            return "ongoing"
+        if node.is_checkmate():
+            return "win:second" if node.turn == self.chess.WHITE else "win:first"
+        return "draw" if node.is_stalemate() else "ongoing"
+
+
+def placement(quick):
+    ref = PlacementRef()
+    eng = engine("placement")
+    sf = eng.sf
+    start = moves_after("placement", "")
+    check("placement: 40 first moves: K Q R B N dropped on any square of rank 1, no pawn move",
+          start, sorted(f"{k}@{f}1" for k in "KQRBN" for f in "abcdefgh"))
+    check("placement: black drops on rank 8, with capital letters too",
+          moves_after("placement", "K@e1"), sorted(f"{k}@{f}8" for k in "KQRBN" for f in "abcdefgh"))
+    check("placement: a kind held twice is dropped twice (R, R)", [m for m in moves_after("placement", "R@a1 R@a8") if m[0] == "R"],
+          [f"R@{f}1" for f in "bcdefgh"])
+    check("placement: after a bishop on a1 (dark) the other goes only to a light square",
+          [m for m in moves_after("placement", "B@a1 K@e8") if m[0] == "B"], ["B@b1", "B@d1", "B@f1", "B@h1"])
+    check("placement: no drop may leave the bishops in hand without a square of each colour (no N@g1: f1, h1 light)",
+          moves_after("placement", "", fen="8/pppppppp/8/8/8/8/PPPPPPPP/KQRRN3[BBNkqrrbbnn] w - - 0 1"),
+          ["B@f1", "B@g1", "B@h1", "N@f1", "N@h1"])
+    white = "K@e1 Q@d1 R@a1 R@h1 B@c1 B@f1 N@b1 N@g1".split()
+    line = " ".join(x for pair in zip(white, [m[:3] + "8" for m in white]) for x in pair)
+    check("placement: black's last drop, its only move (white, with an empty hand, waits: no pawn moves while placing)",
+          moves_after("placement", line.rsplit(" ", 1)[0]), ["N@g8"])
+    check("placement: once both hands are empty, chess: 20 moves, no drops",
+          moves_after("placement", line), moves_after("placement", "", fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 9"))
+    early = "8/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[kqrrbbnn] w KQ - 0 1"  # white placed, black not yet
+    check("placement: a side whose hand is empty moves while the other still places (from a FEN)",
+          (moves_after("placement", "", fen=early), moves_after("placement", "e2e4", fen=early)),
+          (moves_after("placement", line), sorted(f"{k}@{f}8" for k in "KQRBN" for f in "abcdefgh")))
+    fen = lambda moves: sf.get_fen("placement", sf.start_fen("placement"), moves.split()).split()[2]
+    moved = lambda ws: " ".join(x for pair in zip(ws.split(), [m[:3] + "8" for m in ws.split()]) for x in pair)
+    check("placement: castling rights for a king dropped on e1 (e8) with the rooks in the corners, in either order",
+          (fen(line), fen(moved("R@h1 R@a1 K@e1 Q@d1 B@c1 B@f1 N@b1 N@g1"))), ("KQkq", "KQkq"))
+    check("placement: none with the king on d1, only short with a rook on h1 and b1",
+          (fen(moved("K@d1 Q@e1 R@a1 R@h1 B@c1 B@f1 N@b1 N@g1")), fen(moved("K@e1 Q@d1 R@b1 R@h1 B@c1 B@f1 N@a1 N@g1"))),
+          ("-", "Kk"))
+    check("placement: castling afterwards as in chess (e1g1)",
+          "e1g1" in moves_after("placement", line + " g1f3 g8f6 e2e3 e7e6 f1e2 f8e7"), True)
+    check("placement: checkmate wins (the fool's mate after the usual set-up)",
+          after("placement", None, line + " f2f3 e7e5 g2g4 d8h4"), ("win:second", []))
+    check("placement: the reference drops alike (start, black's answers, bishops, the last drop)",
+          [sorted(n for n, _ in ref.legal(play_line(ref, ref.root(), m.split()))) for m in ("", "K@e1", "B@a1 K@e8", line.rsplit(" ", 1)[0])],
+          [start, moves_after("placement", "K@e1"), moves_after("placement", "B@a1 K@e8"), ["N@g8"]])
+    start_t = time.time()
+    got = perft_list(eng, eng.root(), 2)
+    check(f"placement: perft 1, 2 by Fairy-Stockfish = 40, 1600 ({time.time() - start_t:.1f} s)", got, PLACEMENT_PERFT[:2])
+    depth = 3 if quick else 4
+    start_t = time.time()
+    got = perft_list(ref, ref.root(), depth)
+    check(f"placement: perft 1..{depth} by the reference ({time.time() - start_t:.1f} s)", got, PLACEMENT_PERFT[:depth])
+    for fen, depth, want, fsf_too in PLACEMENT_FSF_TESTS:
+        engines = (ref, eng) if fsf_too and not quick else (ref,)
+        check(f"placement: perft {depth} of {fen} = {want} (Fairy-Stockfish tests/perft.sh) by {', '.join(e.oracle for e in engines)}",
+              [perft(e, e.root(fen), depth) for e in engines], [want] * len(engines))
+    if not quick:
+        check("placement: perft 3 by Fairy-Stockfish = 50560 (tests/perft.sh)", perft(eng, eng.root(), 3), 50560)
+    cross("placement", 4 if quick else 16, 60 if quick else 120, engines=(eng, ref))
+
+
+# Fairy-Stockfish's tests/perft.sh for placement (start: depth 3 = 50560); 1264 * 1264 = 1597696 at depth 4 (each
+# side's drops are independent of the other's: 1264 two-drop sequences each).
+PLACEMENT_PERFT = [40, 1600, 50560, 1597696]
+PLACEMENT_FSF_TESTS = [
+    # (FEN, depth, count, Fairy-Stockfish too in the full run; the third takes it 45 s)
+    ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/QR1BKNN1[BRk] w - - 0 1", 6, 17804, True),
+    ("r3k3/pppppppp/8/8/8/8/PPPPPPPP/R6R[Kr] w q - 0 1", 4, 18492, True),
+    ("1n1r1q2/pppppppp/8/8/8/8/PPPPPPPP/1N1B1R1N[KQRBkrbbn] b - - 0 4", 5, 145152, False),
+]
+
+
+# --------------------------------------------------------------------------------------------
+# havannah: open_spiel's cells onto Arbiter's hexagon, its wins against an independent check
+
+
+def hav_cells(n):
+    """(0-based file, 1-based rank) of the cells of side n: n + 1 <= file + rank <= 3n - 1, files from 1."""
+    d = 2 * n - 1
+    return [(f, r) for r in range(1, d + 1) for f in range(d) if n + 1 <= f + 1 + r <= 3 * n - 1]
+
+
+def hav_neighbours(cell, n):
+    f, r = cell
+    d = 2 * n - 1
+    out = []
+    for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1), (-1, 1), (1, -1)):
+        g, s = f + df, r + dr
+        if 0 <= g < d and 1 <= s <= d and n + 1 <= g + 1 + s <= 3 * n - 1:
+            out.append((g, s))
+    return out
+
+
+def hav_corners(n):
+    d = 2 * n - 1  # files from 1: (1, n) (n, 1) (d, 1) (d, n) (n, d) (1, d)
+    return {(0, n), (n - 1, 1), (d - 1, 1), (d - 1, n), (n - 1, d), (0, d)}
+
+
+def hav_sides(cell, n):
+    """The sides a cell lies on (0..5: file a, rank 1, file + rank = n + 1, the last file, the last rank,
+    file + rank = 3n - 1); a corner lies on none."""
+    if cell in hav_corners(n):
+        return set()
+    f, r = cell[0] + 1, cell[1]
+    d = 2 * n - 1
+    return {i for i, on in enumerate((f == 1, r == 1, f + r == n + 1, f == d, r == d, f + r == 3 * n - 1)) if on}
+
+
+def hav_won(stones, n):
+    """How one player's stones (a set of cells) win: 'bridge' (a chain joining two corners), 'fork' (a chain
+    touching three sides), 'ring' (a chain around at least one cell, whatever is on it), or None. A ring is
+    there when some cell not among the stones cannot reach the board's rim without crossing them, or when
+    some stone off the rim has all six neighbours among the stones (a ring around own stones)."""
+    corners = hav_corners(n)
+    seen = set()
+    for start in stones:
+        if start in seen:
+            continue
+        seen.add(start)
+        chain, todo = [start], [start]
+        while todo:
+            for c in hav_neighbours(todo.pop(), n):
+                if c in stones and c not in seen:
+                    seen.add(c)
+                    chain.append(c)
+                    todo.append(c)
+        if len(corners.intersection(chain)) >= 2:
+            return "bridge"
+        if len(set().union(*(hav_sides(c, n) for c in chain))) >= 3:
+            return "fork"
+    cells = hav_cells(n)
+    rim = [c for c in cells if len(hav_neighbours(c, n)) < 6]
+    outside = {c for c in rim if c not in stones}
+    todo = list(outside)
+    while todo:
+        for c in hav_neighbours(todo.pop(), n):
+            if c not in stones and c not in outside:
+                outside.add(c)
+                todo.append(c)
+    if any(c not in stones and c not in outside for c in cells):
+        return "ring"
+    if any(c in stones and len(hav_neighbours(c, n)) == 6 and all(x in stones for x in hav_neighbours(c, n)) for c in cells):
+        return "ring"
+    return None
+
+
+def hav_probe_line(u, v, n):
+    """Moves after which the first player's last stone, on v, wins exactly when v touches u (by Arbiter's
+    neighbours), or None: the first player's chain A runs from a corner to u, away from v and its neighbours
+    (u itself may touch v); its chain B runs from another corner to v, away from A and A's neighbours; the
+    second player's stones lie elsewhere and cannot win. Checked with hav_won: no win before v; with v a win
+    (a bridge) exactly when u and v touch."""
+    from collections import deque
+
+    cells, corners = set(hav_cells(n)), hav_corners(n)
+
+    def path(src, dst, allowed):
+        prev, todo = {src: None}, deque([src])
+        while todo:
+            x = todo.popleft()
+            if x == dst:
+                out = []
+                while x is not None:
+                    out.append(x)
+                    x = prev[x]
+                return out[::-1]
+            for c in hav_neighbours(x, n):
+                if c in allowed and c not in prev:
+                    prev[c] = x
+                    todo.append(c)
+        return None
+
+    touching = v in hav_neighbours(u, n)
+    for k1 in sorted(corners):
+        for k2 in sorted(corners):
+            if k1 == k2 or (u in corners and k1 != u) or (v in corners and k2 != v):
+                continue
+            a = path(k1, u, (cells - {v} - set(hav_neighbours(v, n)) - (corners - {k1})) | {u})
+            if not a:
+                continue
+            near_a = set(a).union(*(hav_neighbours(c, n) for c in a))
+            b = path(k2, v, (cells - near_a - (corners - {k2})) | {v})
+            if not b or v in a:
+                continue
+            first = a + b
+            if hav_won(set(first) - {v}, n) or bool(hav_won(set(first), n)) != touching:
+                continue
+            second = []
+            for c in sorted(cells - set(first), key=lambda c: (bool(hav_sides(c, n)) or c in corners, c)):
+                if len(second) < len(first) - 1 and not hav_won(set(second) | {c}, n):
+                    second.append(c)
+            if len(second) == len(first) - 1:
+                return [sq(*c) for pair in zip(first, second + [v]) for c in pair][:-1]
+    return None
+
+
+def havannah(quick):
+    for n in (2, 3, 4, 5, 8):
+        eng = engine("havannah", params={"board_size": n})
+        names = sorted(name for name, _ in eng.legal(eng.root()))
+        check(f"havannah {n}: {len(names)} cells, those of {n + 1} <= file + rank <= {3 * n - 1}, none twice",
+              (names, len(names)), (sorted(sq(*c) for c in hav_cells(n)), 3 * n * n - 3 * n + 1))
+    eng = engine("havannah")
+    state = eng.root()
+    its = {state.action_to_string(0, a): name for name, a in eng.legal(state)}
+    check("havannah: open_spiel's a1 d1 g4 g7 d7 a4 (its corners) are a7 d7 g4 g1 d1 a4 (its rank r is rank 8 - r)",
+          [its[c] for c in ("a1", "d1", "g4", "g7", "d7", "a4")], ["a7", "d7", "g4", "g1", "d1", "a4"])
+    # Every ordered pair of cells (u, v): a line where the first player's stone on v makes a bridge exactly
+    # when v touches u by Arbiter's neighbours (hav_probe_line); open_spiel must agree at every ply.
+    n = 4
+    bad, missing, pairs = [], [], 0
+    for u in hav_cells(n):
+        for v in hav_cells(n):
+            if u == v:
+                continue
+            line = hav_probe_line(u, v, n)
+            if line is None:
+                missing.append((sq(*u), sq(*v)))
+                continue
+            pairs += 1
+            node = eng.root()
+            for i, m in enumerate(line):
+                node = play_line(eng, node, [m])
+                want = ("win:first" if v in hav_neighbours(u, n) else "ongoing") if i == len(line) - 1 else "ongoing"
+                if eng.status(node) != want:
+                    bad.append((sq(*u), sq(*v), " ".join(line[: i + 1]), eng.status(node), want))
+                    break
+    check(f"havannah: cell v touches cell u exactly when Arbiter's neighbours say so ({pairs} ordered pairs, by bridges)",
+          (bad, missing), ([], []))
+
+    def line(first, second):
+        return " ".join(x for i in range(max(len(first), len(second))) for x in first[i : i + 1] + second[i : i + 1])
+
+    def both(first, second):
+        """The status before and after the first player's last stone."""
+        return (status_after("havannah", line(first[:-1], second)), status_after("havannah", line(first, second)))
+
+    far = "d4 e4 d3 c4 c5 d5 e3".split()  # the second player's stones, away from the chains below
+    check("havannah: a bridge up file a (corner a4 to corner a7, steps (f, r+1)) wins with its last stone",
+          both("a4 a5 a6 a7".split(), far[:3]), ("ongoing", "win:first"))
+    check("havannah: a bridge along rank 1 (d1 to g1, steps (f+1, r))", both("d1 e1 f1 g1".split(), far[:3]),
+          ("ongoing", "win:first"))
+    check("havannah: a bridge along the side a4 b3 c2 d1 (steps (f+1, r-1))", both("a4 b3 c2 d1".split(), far[:3]),
+          ("ongoing", "win:first"))
+    check("havannah: the second player's bridge up file g (g1 to g4)", status_after("havannah", line("a5 b5 c5 a6".split(), "g1 g2 g3 g4".split())),
+          "win:second")
+    check("havannah: d1 e2 f3 g4 (steps (f+1, r+1), not neighbours) joins nothing", status_after("havannah", line("d1 e2 f3 g4".split(), far[:3])),
+          "ongoing")
+    ring = "c4 e4 d3 d5 c5 e3".split()  # d4's six neighbours
+    other = "a7 g1 a4 g4 d7 d1".split()  # the corners, touching nothing of the first player's
+    check("havannah: a ring around an empty cell (d4's six neighbours) wins with its sixth stone", both(ring, other[:5]),
+          ("ongoing", "win:first"))
+    check("havannah: a ring around the other player's stone (d4)", status_after("havannah", line(ring, ["d4"] + other[:4])), "win:first")
+    check("havannah: a ring around an own stone (d4 played first)", both(["d4"] + ring, other), ("ongoing", "win:first"))
+    two = "c4 d5 d3 c5 e3 f4 e5 f3".split()  # around d4 and e4, both empty
+    check("havannah: a ring around two cells (eight stones)", both(two, "a7 g1 a4 g4 d7 d1 b7".split()), ("ongoing", "win:first"))
+    check("havannah: a ring along the rim (around b5: a5 a6 on file a)", both("c5 a5 b6 b4 a6 c4".split(), "g1 g2 g3 f1 e1".split()),
+          ("ongoing", "win:first"))
+    check("havannah: three stones touching each other enclose nothing", status_after("havannah", line("c4 d4 c5".split(), "g1 g2 g3".split())),
+          "ongoing")
+    fork = "a5 b5 c5 d5 e5 c6 c7 f5".split()  # file a (a5), rank 7 (c7), the side file + rank = 11 (f5)
+    check("havannah: a fork: a chain touching three sides (a5, c7, f5) wins with its last stone",
+          both(fork, "d1 e1 f1 g2 g3 e2 f2".split()), ("ongoing", "win:first"))
+    corner = "a4 a5 b5 b6 b7 b3".split()  # corner a4, file a (a5), rank 7 (b7); then b3 on the side a4 b3 c2 d1
+    check("havannah: a corner belongs to no side: a4 with file a and rank 7 is two sides; b3 adds the third",
+          both(corner, "e1 f1 g2 g3 f2".split()), ("ongoing", "win:first"))
+    first = "a5 a6 b4 b7 c2 c4 c6 c7 d1 d2 d3 d6 e6 f1 f2 f3 f4 g2 g4".split()
+    second = "a4 a7 b3 b5 b6 c3 c5 d4 d5 d7 e1 e2 e3 e4 e5 f5 g1 g3".split()
+    check("havannah: a full board where no one has won is a draw (19 and 18 stones; neither side has a ring, bridge or fork)",
+          (hav_won({parse_sq(c) for c in first}, 4), hav_won({parse_sq(c) for c in second}, 4),
+           status_after("havannah", line(first[:-1], second)), status_after("havannah", line(first, second))),
+          (None, None, "ongoing", "draw"))
+    # Rings of many shapes: around a random connected region (1 to 7 cells off the rim, some holding stones of
+    # either player), the first player's stones placed in random order, the second player's elsewhere;
+    # open_spiel's status after every ply against hav_won.
+    n, rng = 6, random.Random(2)
+    e, cells = engine("havannah", params={"board_size": n}), hav_cells(n)
+    inner = [c for c in cells if len(hav_neighbours(c, n)) == 6]
+    bad, ends = [], {}
+    for _ in range(150 if quick else 600):
+        region = {rng.choice(inner)}
+        for _ in range(rng.randint(0, 6)):
+            region.add(rng.choice([c for r in region for c in hav_neighbours(r, n) if c in inner and c not in region]))
+        ring = sorted({c for r in region for c in hav_neighbours(r, n)} - region)
+        rng.shuffle(ring)
+        own = [c for c in sorted(region) if rng.random() < 0.4]
+        theirs = [c for c in sorted(region) if c not in own and rng.random() < 0.5]
+        first = own + ring
+        second = theirs + rng.sample([c for c in cells if c not in region and c not in ring], len(first) - len(theirs))
+        state, stones = e.root(), (set(), set())
+        for i in range(2 * len(first)):
+            player, cell = i % 2, (first, second)[i % 2][i // 2]
+            stones[player].add(cell)
+            state = play_line(e, state, [sq(*cell)])
+            how = hav_won(stones[player], n)
+            if e.status(state) != (("win:first", "win:second")[player] if how else "ongoing"):
+                bad.append((" ".join(sq(*c) for c in sorted(region)), e.status(state), how))
+            if how or e.status(state) != "ongoing":
+                ends[how] = ends.get(how, 0) + 1
+                break
+    check(f"havannah: rings of many shapes (size 6): open_spiel's status after every ply is the independent check's "
+          f"({', '.join(f'{k} {v}' for k, v in sorted(ends.items(), key=str))})", bad, [])
+    # Random games: open_spiel's status after every move against hav_won.
+    rng = random.Random(1)
+    bad, games, ends = [], 0, {}
+    for n in (2, 3, 4, 5, 6) + (() if quick else (7, 8)):
+        e = engine("havannah", params={"board_size": n})
+        for _ in range(30 if quick else 100):
+            games += 1
+            state, stones, player, total = e.root(), (set(), set()), 0, len(hav_cells(n))
+            while True:
+                name, action = rng.choice(e.legal(state))
+                stones[player].add(parse_sq(name))
+                state = e.apply(state, action)
+                how = hav_won(stones[player], n)
+                want = (("win:first", "win:second")[player] if how else
+                        "draw" if len(stones[0]) + len(stones[1]) == total else "ongoing")
+                if e.status(state) != want:
+                    bad.append((n, e.status(state), want))
+                    break
+                if want != "ongoing":
+                    ends[how or want] = ends.get(how or want, 0) + 1
+                    break
+                player = 1 - player
+    check(f"havannah: open_spiel's status after every move is the independent check's ({games} random games on sizes 2-"
+          f"{6 if quick else 8}; {', '.join(f'{k} {v}' for k, v in sorted(ends.items()))})", bad, [])
+    depth = 3 if quick else 4
+    want = [37, 37 * 36, 37 * 36 * 35, 37 * 36 * 35 * 34][:depth]
+    check(f"havannah: perft 1..{depth} = 37, 37 * 36, ... (no game ends before the seventh ply)",
+          perft_list(eng, eng.root(), depth), want)
+
+
+# --------------------------------------------------------------------------------------------
 # counts with published or independently derived values
 
 
@@ -997,6 +1715,10 @@ def main(args):
         lambda: cross("clobber", 10 if quick else 40, 60),
         lambda: draughts_random("russian-draughts", 2 if quick else 8, 150),
         lambda: draughts_random("turkish-draughts", 2 if quick else 8, 150),
+        lambda: ataxx(quick),
+        lambda: amazons(quick),
+        lambda: placement(quick),
+        lambda: havannah(quick),
     ]
     for section in sections:
         try:
