@@ -46,6 +46,8 @@ const DEAD_ALPHA: f32 = 0.4;
 const HAND_TRAY: Color = Color::srgb(0.38, 0.36, 0.33);
 /// Cells of a hex board.
 const HEX_CELL: Color = Color::srgb(0.93, 0.85, 0.71);
+/// The band along an edge both players must join.
+const SHARED_EDGE: Color = Color::srgb(0.55, 0.62, 0.70);
 /// The disc of a neutral piece (no one's).
 const NEUTRAL: Color = Color::srgb(0.98, 0.80, 0.22);
 /// A neutral piece whose glyph is a filled square: a hole in the board.
@@ -191,7 +193,10 @@ fn rect(commands: &mut Commands, at: Vec2, size: Vec2, color: Color, z: f32, tag
 
 fn load_fonts(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
     commands.insert_resource(GlyphFonts {
-        embedded: EMBEDDED_FONTS.iter().map(|(_, data)| fonts.add(Font::from_bytes(data.to_vec()))).collect(),
+        embedded: EMBEDDED_FONTS
+            .iter()
+            .map(|(_, data)| fonts.add(Font::from_bytes(data.to_vec())))
+            .collect(),
     });
 }
 
@@ -336,7 +341,8 @@ pub fn zone_edges(board: &Board, layout: &Layout, zone: &SquareSet) -> Vec<(usiz
     edges
 }
 
-/// A band in each player's colour just outside the edges that player must join.
+/// A band in each player's colour just outside the edges that player must join (in
+/// [`SHARED_EDGE`] where both must join the same edge).
 fn draw_zone_edges(commands: &mut Commands, rules: &Rules, layout: &Layout) {
     let board = &rules.board;
     let band = (layout.cell * 0.16).max(4.0);
@@ -345,9 +351,22 @@ fn draw_zone_edges(commands: &mut Commands, rules: &Rules, layout: &Layout) {
     } else {
         (layout.cell / 30.0).max(1.5)
     };
-    for (side, zone) in connection_zones(rules) {
-        let colour = side_colour(&rules.players[side.index()].name, side);
-        for (sq, a, b) in zone_edges(board, layout, &zone) {
+    let zones = connection_zones(rules);
+    for (i, (side, zone)) in zones.iter().enumerate() {
+        // A zone both players must join is neither's: one band in a colour of its own.
+        let shared = zones.iter().any(|(s, z)| s != side && z == zone);
+        if shared && *side == Side::SECOND {
+            continue;
+        }
+        if zones[..i].iter().any(|(s, z)| s == side && z == zone) {
+            continue;
+        }
+        let colour = if shared {
+            SHARED_EDGE
+        } else {
+            side_colour(&rules.players[side.index()].name, *side)
+        };
+        for (sq, a, b) in zone_edges(board, layout, zone) {
             let out = ((a + b) / 2.0 - layout.center(sq)).normalize_or_zero() * (band + ink) / 2.0;
             line(commands, a + out, b + out, band, colour, 0.2, Fixed);
         }
@@ -1044,6 +1063,100 @@ mod tests {
             q.iter(app.world()).filter(|s| s.color == c).count()
         };
         assert_eq!((bands(red), bands(blue)), (44, 44));
+    }
+
+    #[test]
+    fn squares_a_board_leaves_out_are_not_drawn_and_its_cells_fill_the_span() {
+        let mut app = app("y");
+        let rules = app.world().resource::<Session>().engine.rules().clone();
+        let cells = (0..rules.board.squares()).filter(|&sq| rules.board.has(sq)).count();
+        assert_eq!(cells, 190, "a triangle of 19 cells a side");
+        let meshes = app.world_mut().query_filtered::<&Mesh2d, With<Fixed>>().iter(app.world()).count();
+        assert_eq!(
+            meshes,
+            2 * cells,
+            "an ink hexagon and a fill per cell, none for the squares left out"
+        );
+        let layout = app.world().resource::<BoardLayout>().0;
+        // The triangle's box is centred: its bottom corners and its top at the same distance.
+        let (a1, s1, a19) = (square(&app, "a1"), square(&app, "s1"), square(&app, "a19"));
+        assert!((layout.center(a1).x + layout.center(s1).x).abs() < 1e-3);
+        assert!(layout.center(a19).x.abs() < 1e-3);
+        assert!((layout.center(a1).y + layout.center(a19).y).abs() < 1e-3);
+        assert!((layout.half_extent().x * 2.0 - BOARD_SPAN).abs() < 1e-3, "19 cells fill the span");
+    }
+
+    #[test]
+    fn a_neutral_piece_stands_on_a_disc_of_its_own_and_a_pending_turn_shows_its_move_and_choices() {
+        let mut app = app("duck-chess");
+        let (e2, e4, d5) = (square(&app, "e2"), square(&app, "e4"), square(&app, "d5"));
+        app.world_mut().resource_mut::<Session>().click(e2);
+        app.world_mut().resource_mut::<Session>().click(e4);
+        app.update();
+        let layout = app.world().resource::<BoardLayout>().0;
+        let mut pending = marks(&mut app, |m| *m == Marked::Pending);
+        pending.sort_by(|a, b| a.y.total_cmp(&b.y));
+        assert_eq!(pending, vec![layout.center(e2), layout.center(e4)], "the move so far");
+        assert_eq!(marks(&mut app, |m| *m == Marked::QuietTarget).len(), 32, "every empty square");
+        assert!(marks(&mut app, |m| *m == Marked::CaptureTarget).is_empty());
+        // The pawn is drawn where the move took it, though the game has not moved.
+        let pawns: Vec<Vec2> = texts::<Transient>(&mut app)
+            .into_iter()
+            .filter(|(t, _)| t == "P")
+            .map(|(_, at)| at)
+            .collect();
+        assert!(pawns.contains(&layout.center(e4)) && !pawns.contains(&layout.center(e2)));
+        app.world_mut().resource_mut::<Session>().click(d5);
+        app.update();
+        assert_eq!(marks(&mut app, |m| *m == Marked::Neutral), vec![layout.center(d5)]);
+        assert_eq!(marks(&mut app, |m| *m == Marked::LastPart), vec![layout.center(d5)]);
+        let duck = texts::<Transient>(&mut app)
+            .into_iter()
+            .find(|(t, _)| !t.is_ascii())
+            .expect("the glyph");
+        assert_eq!(duck.1, layout.center(d5));
+        assert!(marks(&mut app, |m| *m == Marked::Pending).is_empty());
+    }
+
+    #[test]
+    fn a_hole_is_drawn_as_a_square_of_the_background() {
+        let mut app = app("isolation");
+        app.world_mut()
+            .resource_mut::<Session>()
+            .apply(crate::session::Action::Play("c1c2,c2a3".into()))
+            .expect("a legal turn");
+        app.update();
+        let a3 = square(&app, "a3");
+        let layout = app.world().resource::<BoardLayout>().0;
+        assert_eq!(marks(&mut app, |m| *m == Marked::Neutral), vec![layout.center(a3)]);
+        let mut q = app.world_mut().query_filtered::<&Sprite, With<Marked>>();
+        assert!(q.iter(app.world()).any(|s| s.color == HOLE));
+    }
+
+    #[test]
+    fn every_glyph_a_bundled_ruleset_draws_as_text_is_in_an_embedded_font() {
+        let rulesets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&rulesets).expect("the bundled rulesets") {
+            let path = entry.expect("a directory entry").path();
+            if path.extension().is_none_or(|e| e != "rules") {
+                continue;
+            }
+            let opened = source::open(path.to_str()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            for kind in &opened.engine.rules().kinds {
+                for glyph in kind.glyphs.iter().filter(|g| !g.is_ascii() && !is_shape(g) && !is_square(g)) {
+                    let font = glyph_font(glyph).expect("not ASCII");
+                    let data = EMBEDDED_FONTS[font].1;
+                    assert!(
+                        glyph.chars().all(|c| font_covers(data, c)),
+                        "{}: {glyph} is in no embedded font",
+                        path.display()
+                    );
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 10, "the xiangqi glyphs and the duck at least: {seen}");
     }
 
     #[test]

@@ -87,10 +87,7 @@ impl Layout {
         if board.holes.is_empty() {
             return whole;
         }
-        let unit = Layout {
-            cell: 1.0,
-            ..whole
-        };
+        let unit = Layout { cell: 1.0, ..whole };
         let centres: Vec<Vec2> = (0..board.squares())
             .filter(|&sq| board.has(sq))
             .map(|sq| unit.lattice(board.file(sq) as f32, board.rank(sq) as f32))

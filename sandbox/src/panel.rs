@@ -524,7 +524,11 @@ fn pending_turn(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
     ui.small("Click a marked square, or choose below; Esc, a right-click or a click elsewhere cancels");
     ui.horizontal_wrapped(|ui| {
         for o in buttons {
-            let label = if o.square.is_none() { format!("{} (leave it out)", o.label) } else { o.label.clone() };
+            let label = if o.square.is_none() {
+                format!("{} (leave it out)", o.label)
+            } else {
+                o.label.clone()
+            };
             if ui.button(label).clicked() {
                 req.picks.push(Pick::Part(o.slot));
             }
@@ -873,7 +877,11 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
 fn brush_lines(ui: &mut egui::Ui, rules: &Rules, brush: Option<Brush>) -> egui::Response {
     let (what, how) = match brush {
         Some(Brush::Piece(k, _)) if rules.kind(k).neutral => (
-            format!("Brush: {} {} (no one's)", rules.kind(k).glyphs[0], rules.kind(k).name.to_lowercase()),
+            format!(
+                "Brush: {} {} (no one's)",
+                rules.kind(k).glyphs[0],
+                rules.kind(k).name.to_lowercase()
+            ),
             "Click squares to put it; Esc or right-click puts it down",
         ),
         Some(Brush::Piece(k, side)) => (

@@ -4,7 +4,9 @@
 //! each point's owner, hex's rhombus of cells with its stones and coloured edges (flipped too), pieces
 //! in hand beside a crazyhouse board, the path and jumped squares of a draughts capture, the panel's
 //! text, a variation played by hand drawn as an indented, highlighted branch of the move list with
-//! Promote and Delete live, the Simulate window's outcome bars and length histogram after a run. Offscreen always (no
+//! Promote and Delete live, the Simulate window's outcome bars and length histogram after a run, a
+//! neutral piece on its disc with its glyph after a turn of two parts, a hole made in the board, a
+//! triangle of hexes cut from the rhombus with the edges both players join. Offscreen always (no
 //! display needed; needs Vulkan's loader and
 //! Mesa's software driver: Debian `libvulkan1 mesa-vulkan-drivers`), and in a real window under
 //! `xvfb-run` when it is on PATH; in CI (`CI` set) a missing `xvfb-run` fails instead of skipping.
@@ -548,6 +550,127 @@ fn offscreen_pictures_of_hex_crazyhouse_and_draughts_show_cells_hands_and_jumps(
     check_hex(&shots[1], true);
     check_crazyhouse(&shots[2]);
     check_draughts(&shots[3]);
+}
+
+/// A neutral piece's disc, a hole, the band along an edge both players join (`board.rs`).
+const NEUTRAL: [u8; 3] = [250, 204, 56];
+const HOLE: [u8; 3] = BACKGROUND;
+const SHARED_EDGE: [u8; 3] = [140, 158, 179];
+const LIGHT_SQUARE: [u8; 3] = [237, 217, 181];
+
+/// Duck chess after e2e4 with the duck put on d5: the duck on its own disc on d5 with its glyph
+/// drawn (ink inside the disc, not an empty disc), the pawn on e4, nothing on e2.
+fn check_duck(shot: &Shot) {
+    shot.check_frame();
+    let what = &shot.name;
+    assert_eq!(shot.discs(8, 8, NEUTRAL), [(3, 4)], "{what}: the duck on d5, alone of its colour");
+    let mut white = rows(8, &[0, 1]);
+    white.retain(|&sq| sq != (4, 1));
+    white.insert(8 + 7, (4, 3));
+    assert_eq!(shot.discs(8, 8, WHITE_PIECE), white, "{what}: the pawn moved to e4");
+    assert_eq!(shot.discs(8, 8, BLACK_PIECE), rows(8, &[6, 7]), "{what}: black untouched");
+    // The glyph: dark strokes in the middle of the disc (d5 is 0.5 cell left of the centre, 0.5 up).
+    // Within the disc's rim (the disc is 0.42 cells across, the square 0.25 each way).
+    let middle = shot.around(80.0, (-0.5, 0.5), 20);
+    let strokes = shot.pixels(middle).iter().filter(|p| p.iter().all(|&c| c < 120)).count();
+    assert!(
+        strokes > 40,
+        "{what}: the duck's glyph drawn in ink on its disc ({strokes} dark pixels)"
+    );
+}
+
+/// Isolation after c1c2 with a hole made on a3: the hole is a square of the background's colour
+/// over most of a3; an empty square (e1) is plain board.
+fn check_isolation(shot: &Shot) {
+    shot.check_panel();
+    let what = &shot.name;
+    let cell = 80.0;
+    // a3: column 0 of 6, row 2 of 8 → (-2.5, -1.5) cells from the centre.
+    assert_eq!(
+        shot.count(shot.around(cell, (-2.5, -1.5), 30), HOLE),
+        61 * 61,
+        "{what}: a hole on a3"
+    );
+    assert_eq!(
+        shot.count(shot.around(cell, (1.5, -3.5), 3), LIGHT_SQUARE),
+        49,
+        "{what}: e1 is board"
+    );
+    assert_eq!(
+        shot.discs_in(CENTRE, 640.0, 6, 8, WHITE_PIECE),
+        [(2, 1)],
+        "{what}: the white piece on c2"
+    );
+}
+
+/// The centre of Y's cell (f, r) on the 19-cell triangle, and the cell's width: the triangle's
+/// box (19 cells across, 9 √3 + 2/√3 cells high) fills the 640-pixel span, centred.
+fn y_centre(f: usize, r: usize) -> ((f32, f32), f32) {
+    let w = 640.0 / 19.0;
+    let (dx, dy) = ((f as f32 + r as f32 / 2.0 - 9.0) * w, (r as f32 - 9.0) * 0.866_025_4 * w);
+    ((CENTRE.0 + dx, CENTRE.1 - dy), w)
+}
+
+/// Y after a1, j5, s1, a19: a triangle of cells — each cell of the triangle drawn (with its stone
+/// where one was placed), each square of the grid beyond it not drawn (background) — with the
+/// band along each side in the colour of an edge both players join.
+fn check_y(shot: &Shot) {
+    shot.check_panel();
+    let what = &shot.name;
+    let stones = [
+        ((0, 0), WHITE_PIECE),
+        ((9, 4), BLACK_PIECE),
+        ((18, 0), WHITE_PIECE),
+        ((0, 18), BLACK_PIECE),
+    ];
+    let mut holes = 0;
+    for f in 0..19 {
+        for r in 0..19 {
+            let (at, _) = y_centre(f, r);
+            let want = if f + r > 18 {
+                // Squares of the grid beyond the triangle, as far as the board's span reaches.
+                if !(BOARD.0 as f32..BOARD.1 as f32).contains(&at.0) {
+                    continue;
+                }
+                holes += 1;
+                HOLE
+            } else {
+                stones.iter().find(|(c, _)| *c == (f, r)).map_or(HEX_CELL, |s| s.1)
+            };
+            assert_eq!(shot.count(patch(at), want), 9, "{what}: cell ({f}, {r})");
+        }
+    }
+    assert!(holes > 50, "{what}: {holes} squares beyond the triangle looked at");
+    // The bands: just outside the middle of the bottom row's lower sides, the left column's left
+    // sides and the slanting side's outer sides.
+    let out = |(f, r): (usize, usize), (dx, dy): (f32, f32)| {
+        let ((x, y), w) = y_centre(f, r);
+        let len = (dx * dx + dy * dy).sqrt();
+        let d = 0.5 * w + 4.0;
+        (x + dx / len * d, y - dy / len * d)
+    };
+    for i in 2..16 {
+        for (cell, towards) in [((i, 0), (-0.5, -0.866)), ((0, i), (-1.0, 0.0)), ((18 - i, i), (1.0, 0.0))] {
+            assert!(
+                shot.count(patch(out(cell, towards)), SHARED_EDGE) >= 6,
+                "{what}: a band outside cell {cell:?} towards {towards:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn offscreen_pictures_of_a_turn_with_a_neutral_piece_a_hole_and_a_triangle_of_hexes() {
+    let duck = scenario("duck-turn", "duck-chess", "", &["e2e4,e4d5"]);
+    let isolation = scenario("isolation-hole", "isolation", "", &["c1c2,c2a3"]);
+    let ply: &[&str] = &["--ply", "1"];
+    let shots = shoot_all(
+        &[(&duck, ply), (&isolation, ply), ("y", &["--play", "a1,j5,s1,a19"])],
+        Target::Offscreen,
+    );
+    check_duck(&shots[0]);
+    check_isolation(&shots[1]);
+    check_y(&shots[2]);
 }
 
 /// The coordinate names' colour (`board.rs`'s LABEL).

@@ -28,7 +28,13 @@ fn click(app: &mut App, name: &str) {
 
 fn kind(app: &App, name: &str) -> KindId {
     let rules = session(app).engine.rules().clone();
-    KindId(rules.kinds.iter().position(|k| k.name == name).unwrap_or_else(|| panic!("no kind {name}")) as u8)
+    KindId(
+        rules
+            .kinds
+            .iter()
+            .position(|k| k.name == name)
+            .unwrap_or_else(|| panic!("no kind {name}")) as u8,
+    )
 }
 
 fn names(app: &App, squares: &[usize]) -> Vec<String> {
@@ -70,11 +76,17 @@ fn a_move_then_the_neutral_piece_two_clicks_then_a_third_and_the_whole_turn_is_o
     // The board shows the move made: the pawn on e4, e2 empty, both marked.
     let shown = s.shown_position();
     assert!(shown.piece_at(square(&app, "e4")).is_some() && shown.piece_at(square(&app, "e2")).is_none());
-    assert!(s.game.current().piece_at(square(&app, "e2")).is_some(), "the game itself is untouched");
+    assert!(
+        s.game.current().piece_at(square(&app, "e2")).is_some(),
+        "the game itself is untouched"
+    );
     assert_eq!(names(&app, &s.pending_squares()), ["e2", "e4"]);
     let words = s.pending_words().expect("words for the panel");
     assert_eq!(words.so_far, "e2e4");
-    assert!(words.next.starts_with("then place Duck on empty, moving it") && words.next.ends_with("[Duck 2]"), "{words:?}");
+    assert!(
+        words.next.starts_with("then place Duck on empty, moving it") && words.next.ends_with("[Duck 2]"),
+        "{words:?}"
+    );
     assert!(!words.next.contains("  "), "one line: {:?}", words.next);
     click(&mut app, "d5");
     let s = session(&app);
@@ -89,7 +101,10 @@ fn a_move_then_the_neutral_piece_two_clicks_then_a_third_and_the_whole_turn_is_o
     click(&mut app, "e7");
     click(&mut app, "e5");
     let targets = names(&app, &session(&app).targets);
-    assert!(!targets.contains(&"d5".to_string()) && !targets.contains(&"e5".to_string()), "{targets:?}");
+    assert!(
+        !targets.contains(&"d5".to_string()) && !targets.contains(&"e5".to_string()),
+        "{targets:?}"
+    );
     click(&mut app, "e4");
     let s = session(&app);
     assert!(s.pending.is_none() && s.refusal.is_none(), "cancelled, nothing judged");
@@ -129,12 +144,21 @@ fn a_knight_move_then_a_hawk_an_elephant_or_nothing_on_the_square_it_left() {
     assert_eq!(names(&app, &s.targets), ["b1"], "the square the knight left");
     let labels: Vec<String> = s.shown_options().into_iter().map(|o| o.label).collect();
     assert_eq!(labels, ["Hawk on b1", "Elephant on b1", "none"]);
-    assert!(s.pending_words().is_some_and(|w| w.so_far == "b1c3" && w.next.contains("may drop Hawk or Elephant")));
+    assert!(
+        s.pending_words()
+            .is_some_and(|w| w.so_far == "b1c3" && w.next.contains("may drop Hawk or Elephant"))
+    );
     click(&mut app, "b1");
     assert!(session(&app).pending.is_some(), "two kinds on one square: the kind is asked for");
     assert_eq!(session(&app).pending.as_ref().and_then(|p| p.square), Some(square(&app, "b1")));
     let hawk = kind(&app, "Hawk");
-    send(&mut app, ClickedHand { side: Side::FIRST, kind: hawk });
+    send(
+        &mut app,
+        ClickedHand {
+            side: Side::FIRST,
+            kind: hawk,
+        },
+    );
     assert_eq!(last_played(&app).as_deref(), Some("b1c3h"));
     assert_eq!(on(&app, "b1").as_deref(), Some("Hawk"));
     assert_eq!(on(&app, "c3").as_deref(), Some("Knight"));
@@ -145,7 +169,13 @@ fn a_knight_move_then_a_hawk_an_elephant_or_nothing_on_the_square_it_left() {
     click(&mut app, "g1");
     click(&mut app, "f3");
     let elephant = kind(&app, "Elephant");
-    send(&mut app, ClickedHand { side: Side::FIRST, kind: elephant });
+    send(
+        &mut app,
+        ClickedHand {
+            side: Side::FIRST,
+            kind: elephant,
+        },
+    );
     assert_eq!(last_played(&app).as_deref(), Some("g1f3e"));
     assert_eq!(on(&app, "g1").as_deref(), Some("Elephant"));
 
@@ -153,7 +183,11 @@ fn a_knight_move_then_a_hawk_an_elephant_or_nothing_on_the_square_it_left() {
     let mut app = self::app("seirawan");
     click(&mut app, "b1");
     click(&mut app, "c3");
-    let none = session(&app).shown_options().into_iter().find(|o| o.square.is_none()).expect("none offered");
+    let none = session(&app)
+        .shown_options()
+        .into_iter()
+        .find(|o| o.square.is_none())
+        .expect("none offered");
     assert_eq!(none.slot, 0);
     send(&mut app, Pick::Part(none.slot));
     assert_eq!(last_played(&app).as_deref(), Some("b1c3"));
@@ -182,7 +216,10 @@ fn castling_then_a_drop_on_the_rooks_square() {
     assert_eq!(labels, ["Hawk on e1", "Elephant on e1", "Hawk on h1", "Elephant on h1", "none"]);
     // The board shows the castled position: the rook already on f1.
     assert_eq!(
-        s.shown_position().piece_at(square(&app, "f1")).map(|(k, _)| s.engine.rules().kind(k).name.clone()).as_deref(),
+        s.shown_position()
+            .piece_at(square(&app, "f1"))
+            .map(|(k, _)| s.engine.rules().kind(k).name.clone())
+            .as_deref(),
         Some("Rook")
     );
     click(&mut app, "h1");
@@ -190,7 +227,13 @@ fn castling_then_a_drop_on_the_rooks_square() {
     let labels: Vec<String> = session(&app).shown_options().into_iter().map(|o| o.label).collect();
     assert_eq!(labels, ["Hawk on h1", "Elephant on h1", "none"]);
     let elephant = kind(&app, "Elephant");
-    send(&mut app, ClickedHand { side: Side::FIRST, kind: elephant });
+    send(
+        &mut app,
+        ClickedHand {
+            side: Side::FIRST,
+            kind: elephant,
+        },
+    );
     assert_eq!(last_played(&app).as_deref(), Some("h1e1e"));
     for (sq, what) in [("g1", "King"), ("f1", "Rook"), ("h1", "Elephant")] {
         assert_eq!(on(&app, sq).as_deref(), Some(what), "{sq}");
@@ -201,7 +244,13 @@ fn castling_then_a_drop_on_the_rooks_square() {
     click(&mut app, "e1");
     click(&mut app, "g1");
     let hawk = kind(&app, "Hawk");
-    send(&mut app, ClickedHand { side: Side::FIRST, kind: hawk });
+    send(
+        &mut app,
+        ClickedHand {
+            side: Side::FIRST,
+            kind: hawk,
+        },
+    );
     assert_eq!(names(&app, &session(&app).targets), ["e1", "h1"]);
     click(&mut app, "e1");
     assert_eq!(last_played(&app).as_deref(), Some("e1g1h"));
@@ -221,7 +270,10 @@ fn esc_a_right_click_or_a_click_beside_the_board_cancels_a_pending_turn() {
     let s = session(&app);
     assert!(s.pending.is_none() && s.targets.is_empty() && s.selected.is_none());
     assert_eq!(s.game.ply(), 0);
-    assert!(s.log.iter().all(|l| !matches!(l.action, Action::Play(_))), "nothing played, nothing refused");
+    assert!(
+        s.log.iter().all(|l| !matches!(l.action, Action::Play(_))),
+        "nothing played, nothing refused"
+    );
     // A click beside the board.
     click(&mut app, "g1");
     click(&mut app, "f3");
@@ -232,7 +284,10 @@ fn esc_a_right_click_or_a_click_beside_the_board_cancels_a_pending_turn() {
     for (name, pressed) in [("g1", true), ("g1", false), ("f3", true), ("f3", false)] {
         pointer(&mut app, Button::Left, pressed, name);
     }
-    assert!(session(&app).pending.is_some(), "a click and a drag-free second click begin the turn");
+    assert!(
+        session(&app).pending.is_some(),
+        "a click and a drag-free second click begin the turn"
+    );
     pointer(&mut app, Button::Right, true, "d5");
     pointer(&mut app, Button::Right, false, "d5");
     assert!(session(&app).pending.is_none());
@@ -241,7 +296,11 @@ fn esc_a_right_click_or_a_click_beside_the_board_cancels_a_pending_turn() {
     for (name, pressed) in [("g1", true), ("f3", false), ("c6", true), ("c6", false)] {
         pointer(&mut app, Button::Left, pressed, name);
     }
-    assert_eq!(last_played(&app).as_deref(), Some("g1f3,f3c6"), "a drag, then a click on the duck's square");
+    assert_eq!(
+        last_played(&app).as_deref(),
+        Some("g1f3,f3c6"),
+        "a drag, then a click on the duck's square"
+    );
 }
 
 #[test]
@@ -272,7 +331,10 @@ fn the_panel_says_the_turn_so_far_the_part_to_choose_and_offers_what_a_square_do
     let texts = panel.settle(session(&app), &mut tools);
     let said: Vec<&str> = texts.iter().map(|t| t.0.as_str()).collect();
     assert!(said.contains(&"Turn so far: b1c3"), "{said:?}");
-    assert!(said.iter().any(|t| t.starts_with("Next: then may drop Hawk or Elephant")), "{said:?}");
+    assert!(
+        said.iter().any(|t| t.starts_with("Next: then may drop Hawk or Elephant")),
+        "{said:?}"
+    );
     // Each choice a button: a click on one is a pick, played by the session.
     let none = at(&texts, "none (leave it out)");
     panel.click(session(&app), &mut tools, none + egui_offset());
@@ -317,14 +379,23 @@ fn the_counts_and_the_phase_are_lines_of_the_panel_that_are_always_there() {
     // Chess has neither.
     let chess = self::app("chess");
     let lines = said(&chess, &mut tools);
-    assert!(!lines.iter().any(|l| l.starts_with("Phase:") || l.contains("checks-left")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("Phase:") || l.contains("checks-left")),
+        "{lines:?}"
+    );
 }
 
 #[test]
 fn tapatan_drops_from_the_hand_then_moves_along_the_lines() {
     let mut app = app("tapatan");
     let man = kind(&app, "Man");
-    send(&mut app, ClickedHand { side: Side::FIRST, kind: man });
+    send(
+        &mut app,
+        ClickedHand {
+            side: Side::FIRST,
+            kind: man,
+        },
+    );
     assert_eq!(session(&app).targets.len(), 9, "every point");
     click(&mut app, "b2");
     assert_eq!(last_played(&app).as_deref(), Some("b2"));
@@ -343,7 +414,9 @@ fn squares_a_board_leaves_out_are_not_clickable() {
     let app = pointer_app("y");
     let s = session(&app);
     let board = &s.engine.rules().board;
-    let hole = (0..board.squares()).find(|&sq| !board.has(sq)).expect("Y's grid has squares off the triangle");
+    let hole = (0..board.squares())
+        .find(|&sq| !board.has(sq))
+        .expect("Y's grid has squares off the triangle");
     let layout = app.world().resource::<sandbox::board::BoardLayout>().0;
     assert_eq!(click_at(&layout, s, layout.center(hole)), ClickTarget::Away);
     let cell = (0..board.squares()).find(|&sq| board.has(sq)).expect("a cell");
