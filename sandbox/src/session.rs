@@ -14,7 +14,7 @@
 use std::path::PathBuf;
 
 use arbiter::game::{Engine, Game, Move, MoveKind, Position, Ruling, Status};
-use arbiter::model::{KindId, Primitive, Side};
+use arbiter::model::{KindId, PartAction, Primitive, Side};
 use arbiter::notation::uci;
 use arbiter::scenario::Frame;
 use bevy::prelude::*;
@@ -499,6 +499,21 @@ impl Session {
         }
         self.select_hand(kind);
         self.refusal = None;
+        // A kind that enters the board only as a later part of a turn: say how, select nothing.
+        let gate = rules
+            .turn
+            .iter()
+            .find(|p| matches!(&p.action, PartAction::Gate { kinds, .. } if kinds.contains(&kind)));
+        if let Some(part) = gate
+            && self.targets.is_empty()
+        {
+            self.selected_hand = None;
+            self.note = Some(format!(
+                "a {} enters the board as a part of a turn: move a piece, then choose it ({})",
+                rules.kind(kind).name.to_lowercase(),
+                crate::turns::part_words(part)
+            ));
+        }
     }
 
     /// A click beside the board: nothing selected, no choice and no turn pending.

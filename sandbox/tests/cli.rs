@@ -179,5 +179,16 @@ fn moves_given_with_play_are_played_by_hand_and_a_refused_one_is_an_error_that_s
     let (code, err) = run(&["chess", "--play"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--play needs moves"), "{err}");
+    // A turn of two parts is one move, though its parts are separated by a comma too.
+    let (code, err) = run(&["duck-chess", "--play", "e2e4,e4d5 e7e5,e5d4,e1e3", "--screenshot", "unused.png"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--play: move 3 (`e1e3`) is refused"), "{err}");
+    // A move without the part its turn needs is refused with the ruling that says so.
+    let (code, err) = run(&["duck-chess", "--play", "e2e4", "--screenshot", "unused.png"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("move 1 (`e2e4`) is refused") && err.contains("turn-incomplete"),
+        "{err}"
+    );
     assert!(!std::path::Path::new("unused.png").exists(), "nothing rendered");
 }

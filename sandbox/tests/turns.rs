@@ -179,6 +179,25 @@ fn a_knight_move_then_a_hawk_an_elephant_or_nothing_on_the_square_it_left() {
     assert_eq!(last_played(&app).as_deref(), Some("g1f3e"));
     assert_eq!(on(&app, "g1").as_deref(), Some("Elephant"));
 
+    // Outside a turn, a click on the hand selects nothing and says how the kind enters the board.
+    let mut app = self::app("seirawan");
+    send(
+        &mut app,
+        ClickedHand {
+            side: Side::FIRST,
+            kind: hawk,
+        },
+    );
+    let s = session(&app);
+    assert_eq!((s.selected_hand, s.targets.len()), (None, 0));
+    assert!(
+        s.note
+            .as_deref()
+            .is_some_and(|n| n.starts_with("a hawk enters the board as a part of a turn")),
+        "{:?}",
+        s.note
+    );
+
     // Nothing: the panel's button for leaving the part out.
     let mut app = self::app("seirawan");
     click(&mut app, "b1");
@@ -429,4 +448,105 @@ fn squares_a_board_leaves_out_are_not_clickable() {
     assert!(session(&app).refusal.is_none());
     send(&mut app, Clicked(cell));
     assert_eq!(session(&app).game.ply(), 1, "a stone placed on a cell");
+}
+
+/// A ruleset of the tests' own: stones placed on a 4 × 4 board, and a placement that makes a row
+/// of three removes an enemy stone.
+const ROWS_REMOVE: &str = r#"
+game "Rows remove" {
+  players white "w", black "b"
+}
+
+board 4 x 4 squares {
+  files a..d
+  ranks 1..4
+}
+
+piece Man "M" glyph "●" "○" {
+  place on empty
+}
+
+turn {
+  move
+  then if it made 3 in a row along orthogonal: remove enemy
+}
+
+end {
+  no-move: no legal move -> side to move loses
+}
+
+setup empty
+"#;
+
+#[test]
+fn a_placement_that_makes_a_row_then_the_enemy_piece_to_remove() {
+    let dir = temp_dir("rows-remove");
+    let path = dir.join("rows-remove.rules");
+    std::fs::write(&path, ROWS_REMOVE).expect("the ruleset is written");
+    let mut app = app(path.to_str().expect("a UTF-8 path"));
+    for m in ["a1", "a4", "b1", "b4"] {
+        act(&mut app, Action::Play(m.into()));
+    }
+    // c1 makes a row: the part applies, and its choices are the enemy's stones.
+    click(&mut app, "c1");
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 4);
+    assert_eq!(names(&app, &s.targets), ["a4", "b4"]);
+    assert!(
+        s.pending_words()
+            .is_some_and(|w| w.so_far == "c1" && w.next.starts_with("then if it made 3 in a row"))
+    );
+    click(&mut app, "b4");
+    assert_eq!(last_played(&app).as_deref(), Some("c1,c1b4"));
+    assert_eq!(on(&app, "b4"), None);
+    // d4 makes none: the part does not apply, and the placement is played at once.
+    click(&mut app, "d4");
+    assert_eq!(last_played(&app).as_deref(), Some("d4"));
+    assert!(session(&app).pending.is_none());
+}
+
+#[test]
+fn the_editor_keeps_neutral_pieces_and_puts_them_as_no_ones() {
+    let mut app = app("duck-chess");
+    act(&mut app, Action::Play("e2e4,e4d5".into()));
+    let (g1, a5) = (square(&app, "g1"), square(&app, "a5"));
+    act(&mut app, Action::Edit(Edit::Clear(g1)));
+    assert!(session(&app).edit_error.is_none(), "{:?}", session(&app).edit_error);
+    assert_eq!(on(&app, "d5").as_deref(), Some("Duck"), "an edit elsewhere keeps the duck");
+    assert_eq!(on(&app, "g1"), None);
+    // Put from the start position, where no duck stands yet: no one's, whatever side the brush says.
+    let mut app = self::app("duck-chess");
+    let duck = kind(&app, "Duck");
+    act(
+        &mut app,
+        Action::Edit(Edit::Put {
+            square: a5,
+            kind: duck,
+            side: Side::SECOND,
+        }),
+    );
+    let s = session(&app);
+    assert!(s.edit_error.is_none(), "{:?}", s.edit_error);
+    assert_eq!(s.game.current().neutral_at(a5), Some(duck));
+    assert!(s.game.current().piece_at(a5).is_none());
+    assert!(fen(&app).starts_with("rnbqkbnr/pppppppp/8/*7/8/8/"), "{}", fen(&app));
+    assert_eq!(s.log.last().map(|l| l.said.as_str()), Some("put a duck on a5"));
+}
+
+#[test]
+fn the_editors_palette_offers_a_neutral_kind_once_as_no_ones() {
+    let app = app("duck-chess");
+    let mut tools = Tools {
+        mode: sandbox::session::Mode::Edit,
+        ..Tools::default()
+    };
+    let texts = panel_texts(session(&app), &mut tools);
+    let said: Vec<&str> = texts.iter().map(|t| t.0.as_str()).collect();
+    assert!(said.contains(&"Neutral:"), "{said:?}");
+    assert_eq!(said.iter().filter(|t| **t == "🦆 Duck").count(), 1, "{said:?}");
+    assert_eq!(
+        said.iter().filter(|t| t.ends_with(" Pawn")).count(),
+        2,
+        "one pawn per player: {said:?}"
+    );
 }
