@@ -550,3 +550,32 @@ fn the_editors_palette_offers_a_neutral_kind_once_as_no_ones() {
         "one pawn per player: {said:?}"
     );
 }
+
+#[test]
+fn the_panels_buttons_stay_put_while_a_turn_is_entered() {
+    let quiet = app("seirawan");
+    let mut tools = Tools::default();
+    let before = panel_texts(session(&quiet), &mut tools);
+    let mut pending = app("seirawan");
+    click(&mut pending, "e2");
+    click(&mut pending, "e4");
+    // A pawn leaves a square off the first rank, where nothing is dropped: e2e4 is one turn,
+    // played at once.
+    assert_eq!(session(&pending).game.ply(), 1);
+    click(&mut pending, "b8");
+    click(&mut pending, "c6");
+    assert!(session(&pending).pending.is_some());
+    let during = panel_texts(session(&pending), &mut tools);
+    assert!(during.iter().any(|(t, _)| t == "Turn so far: b8c6"));
+    for label in [
+        "Take back",
+        "Random move",
+        "Copy FEN",
+        "Save as scenario",
+        "Move now",
+        "Flip board",
+        "Edit",
+    ] {
+        assert_eq!(at(&before, label), at(&during, label), "`{label}` with a pending turn shown");
+    }
+}
