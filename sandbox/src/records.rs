@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use arbiter::game::{Engine, Game};
 use arbiter::notation::variation::Branch;
-use arbiter::notation::{find, pgn, sgf, written};
+use arbiter::notation::{find, pgn, record, sgf, written};
 
 use crate::session::Session;
 use crate::tree::{NodeId, Tree};
@@ -180,6 +180,7 @@ pub fn default_export_path(session: &Session) -> PathBuf {
 /// The file exists or cannot be written, or the timeline cannot be replayed.
 pub fn export(session: &Session, path: &Path) -> Result<String, String> {
     let (text, format, notes) = record_text(session)?;
+    reads_back(session, &text, format)?;
     crate::editor::write_new(path, &text)?;
     let branches = session.variations.nodes.iter().filter(|n| !n.deleted).count();
     let mut said = format!(
@@ -193,6 +194,41 @@ pub fn export(session: &Session, path: &Path) -> Result<String, String> {
         said.push_str(&n);
     }
     Ok(said)
+}
+
+/// Does `text` read back as the game it was written from, with every variation? The ruleset's
+/// notation may write two turns alike (SAN writes a move with a piece dropped behind it as the move
+/// alone, and then reads neither), and a record that opens as another game, or not at all, is
+/// better not written.
+///
+/// # Errors
+/// What would go wrong on reading it: the first move that would not read, or the first that would
+/// read as another.
+pub fn reads_back(session: &Session, text: &str, format: RecordFormat) -> Result<(), String> {
+    let refuse = |why: String| {
+        Err(format!(
+            "not exported: the record would not read back as this game ({why}); the ruleset's notation writes some of its turns alike"
+        ))
+    };
+    let (game, _) = main_line(session)?;
+    let read = match format {
+        RecordFormat::Pgn => record::read(text, record::Format::Pgn),
+        RecordFormat::Sgf => record::read(text, record::Format::Sgf),
+    };
+    let replayed = match read.and_then(|rec| rec.replay(&session.engine)) {
+        Ok(r) => r,
+        Err(e) => return refuse(e.to_string()),
+    };
+    if let Some(stop) = replayed.stopped {
+        return refuse(stop.to_string());
+    }
+    if let Some(i) = (0..game.moves().len()).find(|&i| replayed.game.moves().get(i) != game.moves().get(i)) {
+        return refuse(format!("move {} reads as another", i + 1));
+    }
+    if let Some(skipped) = replayed.skipped.first() {
+        return refuse(format!("in a variation, {skipped}"));
+    }
+    Ok(())
 }
 
 /// A record's variations (in coordinates, as [`arbiter::notation::record::Replayed`] gives them) as

@@ -109,3 +109,28 @@ fn a_records_own_variations_open_as_branches() {
     assert_eq!(l.len(), 6, "{l:?}");
     assert_eq!(s.note, None);
 }
+
+#[test]
+fn turns_of_several_parts_export_and_open_again_and_a_record_that_would_not_read_back_is_not_written() {
+    // Duck chess writes a turn whole, in coordinates: it opens again as it was.
+    let mut app = common::app("duck-chess");
+    play(&mut app, &["e2e4,e4d5", "e7e5,e5d4"]);
+    let path = export(&mut app, "duck.pgn");
+    let text = std::fs::read_to_string(&path).expect("written");
+    assert!(text.contains("1. e2e4,e4d5 e7e5,e5d4"), "{text}");
+    let again = Session::new(sandbox::source::open(Some(path.to_str().expect("UTF-8"))).expect("opens"));
+    assert_eq!(fens(&again).last(), Some(&session(&app).game.current().fen()));
+    // SAN writes b1c3h as `Nc3`, as it writes b1c3: such a record would not open as this game.
+    let mut app = common::app("seirawan");
+    play(&mut app, &["b1c3h", "g8f6"]);
+    let path = scratch("seirawan.pgn");
+    send(&mut app, Apply(Action::Export(path.clone())));
+    let last = session(&app).log.last().expect("logged");
+    assert!(!last.ok, "{}", last.said);
+    assert!(
+        last.said.starts_with("not exported: the record would not read back"),
+        "{}",
+        last.said
+    );
+    assert!(!path.exists(), "nothing written");
+}

@@ -579,3 +579,22 @@ fn the_panels_buttons_stay_put_while_a_turn_is_entered() {
         assert_eq!(at(&before, label), at(&during, label), "`{label}` with a pending turn shown");
     }
 }
+
+#[test]
+fn turns_played_by_hand_are_kept_whole_in_the_tree_undone_and_played_again() {
+    use sandbox::session::Replay;
+    let mut app = app("duck-chess");
+    act(&mut app, Action::Play("e2e4,e4d5".into()));
+    act(&mut app, Action::Play("e7e5,e5d4".into()));
+    let node = session(&app).node.expect("a variation by hand");
+    act(&mut app, Action::TakeBack);
+    assert_eq!(session(&app).game.ply(), 1);
+    assert_eq!(on(&app, "d5").as_deref(), Some("Duck"), "the duck back where the first turn put it");
+    send(&mut app, Replay::First);
+    assert_eq!(session(&app).game.ply(), 0);
+    assert_eq!(on(&app, "d5"), None, "no duck at the start");
+    send(&mut app, Replay::Node(node));
+    assert_eq!(session(&app).game.ply(), 2);
+    assert_eq!(on(&app, "d4").as_deref(), Some("Duck"));
+    assert_eq!(on(&app, "e5").as_deref(), Some("Pawn"));
+}
