@@ -13,7 +13,7 @@
 //! (autoplay), [`recompile`] (the session's side of a reload), [`layout`] (geometry and the screen's
 //! size), [`scoring`] (the area count, final or an estimate, and each point's owner), [`tree`] (the
 //! variation tree), [`navigate`] (steps and jumps through timeline and tree), [`movelist`] (the move
-//! list), [`keys`] (the keyboard).
+//! list), [`keys`] (the keyboard), [`turns`] (turns of several parts, entered part by part).
 
 pub mod actions;
 pub mod board;

@@ -1,14 +1,17 @@
-//! The egui side panel: what the interpreter says about the position (side to move, check, the
-//! outcome, claimable draws, the count in games that score by area), rule errors after a reload and
-//! the first move the new rules refuse, the replay transport with a move list and the step's
-//! expectations, play tools (take back, seeded random move, pass and swap when they are legal, the
-//! pieces in hand, the promotion or route choice, the ruling on a refused move), the computer
+//! The egui side panel: what the interpreter says about the position (side to move, the phase and
+//! the ruleset's counts per player, check, the outcome, claimable draws, the count in games that
+//! score by area), rule errors after a reload and the first move the new rules refuse, the replay
+//! transport with a move list and the step's expectations, play tools (take back, seeded random
+//! move, pass and swap when they are legal, the pieces in hand, the promotion or route choice, the
+//! turn of several parts being entered — its move so far, the part to choose in the ruleset's
+//! words, the choices a square does not tell apart —, the ruling on a refused move), the computer
 //! opponent's settings and its search under way (and the button that opens the Simulate window),
 //! the referee's tools (editor, dead marking, copy FEN, a caption and save as scenario) and the
 //! action log.
 //!
 //! The panel only reads the [`Session`]: every change it asks for is a message ([`Replay`],
-//! [`Apply`]) applied by the session's systems, so the board is redrawn only when the game changes.
+//! [`Apply`], [`Pick`]) applied by the session's systems, so the board is redrawn only when the
+//! game changes.
 //!
 //! Controls first, messages after: every button sits above every line that comes and goes (check,
 //! outcome, claims, the ruling, the choice, notes, the step's caption), and the buttons shown depend
@@ -726,6 +729,10 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
         tools.brush = None;
     }
     match tools.mode {
+        // Depends on the ruleset alone, so its height never changes under the pointer.
+        Mode::Play if !rules.turn.is_empty() => ui.small(
+            "Click a piece of the side to move, then a target, then each later part of the turn: a marked square (or a piece in the hand); Esc cancels the turn.",
+        ),
         Mode::Play => ui.small("Click a piece of the side to move (or one in its hand, right of the board), then a target; in placing games, click a point or cell."),
         Mode::Edit => brush_lines(ui, rules, tools.brush),
         Mode::MarkDead => ui.small("Click a chain to mark it dead, or alive again; the score follows."),
