@@ -122,9 +122,12 @@ pub fn handle_pointer(
                 if drag.0.is_some() {
                     drag.0 = None;
                 }
-                // From a hand onto the board while that piece is selected: the drop's click.
+                // From a hand onto the board while that piece is selected (or is a pending turn's
+                // choice for more than one square): the drop's click.
+                let kind_chosen = session.selected_hand.is_some() || session.pending.as_ref().is_some_and(|p| p.kind.is_some());
                 if std::mem::take(&mut press.hand)
-                    && let (Some(to), Some(_)) = (square, session.selected_hand)
+                    && kind_chosen
+                    && let Some(to) = square
                 {
                     clicks.write(Clicked(to));
                 }

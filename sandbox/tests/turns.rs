@@ -598,3 +598,40 @@ fn turns_played_by_hand_are_kept_whole_in_the_tree_undone_and_played_again() {
     assert_eq!(on(&app, "d4").as_deref(), Some("Duck"));
     assert_eq!(on(&app, "e5").as_deref(), Some("Pawn"));
 }
+
+#[test]
+fn a_piece_dragged_from_the_hand_onto_one_of_the_squares_a_part_offers_is_dropped_there() {
+    let mut app = pointer_app("seirawan");
+    act(
+        &mut app,
+        Action::Edit(Edit::Fen(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK2R[HEhe] w KQBCDkqbcdfg - 0 1".into(),
+        )),
+    );
+    for (name, pressed) in [("e1", true), ("e1", false), ("g1", true), ("g1", false)] {
+        pointer(&mut app, Button::Left, pressed, name);
+    }
+    assert_eq!(names(&app, &session(&app).targets), ["e1", "h1"]);
+    // The hawk's slot in white's hand, right of the board.
+    let hawk = kind(&app, "Hawk");
+    let slot = session(&app)
+        .hand_kinds()
+        .iter()
+        .position(|&k| k == hawk)
+        .expect("a slot for the hawk");
+    let at = app.world().resource::<sandbox::board::BoardLayout>().0.hand_slot(Side::FIRST, slot);
+    app.world_mut().write_message(sandbox::input::Pointer {
+        button: Button::Left,
+        pressed: true,
+        at,
+    });
+    app.update();
+    assert_eq!(
+        session(&app).pending.as_ref().and_then(|p| p.kind),
+        Some(hawk),
+        "the hawk chosen, two squares to go"
+    );
+    pointer(&mut app, Button::Left, false, "h1");
+    assert_eq!(last_played(&app).as_deref(), Some("h1e1h"));
+    assert_eq!(on(&app, "h1").as_deref(), Some("Hawk"));
+}
