@@ -1,5 +1,6 @@
-//! The seven games of the second family against independent engines: seeded random games are
-//! played in Arbiter, and at every ply the oracle process (`tests/oracles/oracle.py serve GAME`,
+//! The games beyond chess, xiangqi and go against independent engines: seeded random games are
+//! played in Arbiter (a bundled ruleset, or one of tests/language's rulesets that prove a construct
+//! of the language), and at every ply the oracle process (`tests/oracles/oracle.py serve GAME`,
 //! wrapping open_spiel, pydraughts and Fairy-Stockfish, installed by `scripts/setup`) is asked for
 //! the legal moves and the status; both must agree exactly. The oracle speaks Arbiter's notation
 //! (see tests/oracles/README.md for its mappings and their proofs).
@@ -79,16 +80,20 @@ fn status(game: &Game) -> String {
 
 /// Plays `games` seeded random games of at most `plies` plies and compares every position.
 fn agree(name: &str, games: usize, plies: usize) {
-    compare(name, games, plies, false);
+    compare(name, &common::bundled(name), games, plies, false);
+}
+
+/// [`agree`] for the ruleset at `rel` (relative to the workspace) against the oracle's `name`.
+fn agree_with(name: &str, rel: &str, games: usize, plies: usize) {
+    compare(name, &common::engine(rel, &[]), games, plies, false);
 }
 
 /// [`agree`], each game ending where the oracle rules a draw that Arbiter's rules do not have.
 fn agree_until_draw(name: &str, games: usize, plies: usize) {
-    compare(name, games, plies, true);
+    compare(name, &common::bundled(name), games, plies, true);
 }
 
-fn compare(name: &str, games: usize, plies: usize, stop_at_their_draw: bool) {
-    let engine = common::bundled(name);
+fn compare(name: &str, engine: &arbiter::game::Engine, games: usize, plies: usize, stop_at_their_draw: bool) {
     let mut oracle = Oracle::start(name);
     let mut rng = ChaCha8Rng::seed_from_u64(0x0_AC1E);
     let mut positions = 0;
@@ -231,4 +236,25 @@ fn russian_draughts_agrees_with_pydraughts() {
 fn turkish_draughts_agrees_with_pydraughts() {
     // Orthogonal moves, captured pieces removed at once, no turning back, the longest capture.
     agree("turkish-draughts", 20, 150);
+}
+
+#[test]
+fn ataxx_agrees_with_fairy_stockfish() {
+    // tests/language/ataxx.rules: a step that leaves a copy behind, a jump that does not, and
+    // every enemy stone next to the landing square turned; a side with no move passes.
+    agree_with("ataxx", "tests/language/ataxx.rules", 20, 120);
+}
+
+#[test]
+fn amazons_agrees_with_fairy_stockfish() {
+    // tests/language/amazons.rules: a queen's move, then an arrow shot from where it landed,
+    // a neutral piece that blocks both sides; the side with no turn left loses.
+    agree_with("amazons", "tests/language/amazons.rules", 3, 90);
+}
+
+#[test]
+fn havannah_agrees_with_open_spiel() {
+    // tests/language/havannah.rules: a hexagon cut from a rhombus, bridges between corners, forks
+    // between sides and rings around a cell.
+    agree_with("havannah", "tests/language/havannah.rules", 300, 37);
 }

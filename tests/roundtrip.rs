@@ -1,11 +1,12 @@
-//! A position `play` writes is a position `--fen` reads: along random games of every bundled
-//! ruleset and every variant, each position's FEN reads back to the same FEN and the same legal
-//! moves.
+//! What Arbiter writes it reads back: along random games of every bundled ruleset, every variant
+//! and every ruleset of tests/language, each position's FEN reads back to the same FEN and the same
+//! legal moves, and every legal move's text — in coordinates and in the ruleset's notation (SAN,
+//! WXF), turns of several parts included — reads back to the same move.
 
 use std::path::Path;
 
 use arbiter::game::Engine;
-use arbiter::notation::uci;
+use arbiter::notation::{self, uci};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
@@ -13,7 +14,7 @@ mod common;
 
 fn rulesets() -> Vec<String> {
     let mut out = Vec::new();
-    for dir in ["rulesets", "tests/variants"] {
+    for dir in ["rulesets", "tests/variants", "tests/language"] {
         for e in std::fs::read_dir(common::root().join(dir)).expect("the folder exists").flatten() {
             let name = e.file_name().to_string_lossy().to_string();
             if name.ends_with(".rules") {
@@ -61,6 +62,50 @@ fn every_position_played_reads_back_from_its_fen() {
         }
     }
     assert!(positions > 1000, "only {positions} positions were tried");
+}
+
+#[test]
+fn every_move_written_reads_back_as_the_same_move() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut moves_read = 0;
+    for rel in rulesets() {
+        let e: Engine = common::engine(&rel, &[]);
+        let (games, plies) = if e.rules().board.squares() > 100 { (1, 30) } else { (3, 80) };
+        for _ in 0..games {
+            let mut pos = e.start();
+            for _ in 0..plies {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                // Every move where there are few; a sample of 48 where there are thousands (amazons).
+                let sample: Vec<_> = if legal.len() <= 96 {
+                    legal.clone()
+                } else {
+                    (0..48).map(|_| legal[(rng.next_u32() as usize) % legal.len()]).collect()
+                };
+                for &m in &sample {
+                    let coords = uci::to_text(&pos, m);
+                    assert_eq!(
+                        uci::find(&pos, &coords),
+                        Some(m),
+                        "{rel}: `{coords}` reads back as another move at `{}`",
+                        pos.fen()
+                    );
+                    let text = notation::written(&pos, m);
+                    assert_eq!(
+                        notation::find(&pos, &text),
+                        Some(m),
+                        "{rel}: `{text}` ({coords}) reads back as another move, or none, at `{}`",
+                        pos.fen()
+                    );
+                    moves_read += 1;
+                }
+                pos.play_unchecked(legal[(rng.next_u32() as usize) % legal.len()]);
+            }
+        }
+    }
+    assert!(moves_read > 10_000, "only {moves_read} moves were read back");
 }
 
 /// The variant whose pawn may promote or stay: a pawn that stays on the far ranks is written and read.

@@ -220,6 +220,8 @@ pub enum Primitive {
     Place,
     /// A piece from the player's hand onto an empty square.
     Drop,
+    /// To any square of the board.
+    Fly,
     /// Over an adjacent piece (of the kind `over` allows) to the empty square beyond it; `far`: over
     /// the first piece along the line, however far, to any empty square beyond it.
     Jump { dirs: Vec<(i32, i32)>, over: Over, far: bool },
@@ -287,6 +289,22 @@ pub struct Form {
     pub counted: bool,
     /// `over own` (a slide): it may pass over its own side's pieces.
     pub over_own: bool,
+    /// `capturing enclosed exactly N`: only runs of exactly this many pieces.
+    pub enclose_exact: Option<u32>,
+    /// `or against ZONE`: an empty square of the zone (per side) closes a run as an own piece would.
+    pub enclose_against: Option<BySide<SquareSet>>,
+    /// `next to own` (a placement or drop): only next to one of the player's pieces.
+    pub next_to_own: bool,
+    /// `flipping neighbours` / `capturing neighbours`: every enemy piece next to the landing square
+    /// changes owner (is removed).
+    pub neighbours: Option<Enclose>,
+    /// `leaving a copy`: the piece stays, and a new one of its kind lands.
+    pub clone: bool,
+    /// `either side up` (a drop): the piece may also be put down as what it promotes to.
+    pub either_side: bool,
+    /// `when COUNT ...`: the clause applies only while this comparison holds (with the mover as
+    /// `mover`).
+    pub when: Option<Box<Condition>>,
     /// `during PHASE`: the phases (a bit per index into [`Rules::phases`]) in which the clause
     /// applies; `None`: in every phase.
     pub during: Option<u32>,
@@ -358,6 +376,19 @@ pub struct Kind {
     pub forms: Vec<Form>,
     pub promotion: Option<Promotion>,
     pub castles: Vec<Castle>,
+    /// `captured only when surrounded ...`: never taken in an enclosed run, only when surrounded.
+    pub surround: Option<Surround>,
+}
+
+/// `captured only when surrounded along DIRS, or against ZONE, or against the edge`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Surround {
+    pub dirs: Vec<(i32, i32)>,
+    /// Empty squares of this zone (per side of the piece's owner's enemy) count as surrounding.
+    pub against: Option<BySide<SquareSet>>,
+    /// Off the board counts as surrounding.
+    pub edge: bool,
+    pub cite: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -384,6 +415,41 @@ pub enum Verdict {
     },
     /// The game ends without a result.
     NoResult,
+    /// This player wins (`wins`) or loses.
+    Player {
+        side: Side,
+        wins: bool,
+    },
+    /// The higher total of points wins (the table is [`Rules::points`] at this index).
+    Points(usize),
+}
+
+/// `highest points wins, points KIND N, ...`: what a verdict by points counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointsTable {
+    /// Per kind, its points (0 for kinds not named).
+    pub values: Vec<f64>,
+    /// A player's bonus.
+    pub bonus: Option<(Side, f64)>,
+    /// Who equal totals go to (`None`: a draw).
+    pub tie: Option<Side>,
+}
+
+impl PointsTable {
+    /// Each player's total in a position whose pieces, by side, are `material` (kinds).
+    pub fn totals(&self, material: &[Vec<KindId>; 2]) -> [f64; 2] {
+        let mut t = [0.0; 2];
+        for s in 0..2 {
+            t[s] = material[s]
+                .iter()
+                .map(|k| self.values.get(k.0 as usize).copied().unwrap_or(0.0))
+                .sum();
+        }
+        if let Some((side, b)) = self.bonus {
+            t[side.index()] += b;
+        }
+        t
+    }
 }
 
 /// A later part of a turn: after the move of a piece, a choice the mover makes (`then ...`).
@@ -502,6 +568,12 @@ pub enum Condition {
         whose: Whom,
         dirs: Vec<(i32, i32)>,
     },
+    /// The player's pieces enclose a cell that no path through other cells joins to the board's edge.
+    Ring(Whom),
+    /// Two royals face each other along one of the directions with nothing between.
+    RoyalsFacing(Vec<(i32, i32)>),
+    /// The game is in one of these phases (a bit per phase).
+    During(u32),
 }
 
 /// What a comparison counts.
@@ -737,6 +809,8 @@ pub struct Rules {
     pub must_capture: Option<MustCapture>,
     /// `captures explode`.
     pub explosion: Option<Explosion>,
+    /// The tables of the verdicts by points (see [`Verdict::Points`]).
+    pub points: Vec<PointsTable>,
     /// `after each move capture chains without liberties`, with its citation.
     pub chain_capture: Option<Option<String>>,
     /// `forbid suicide`, with its citation.

@@ -130,7 +130,7 @@ fn edge_names(cx: &mut Cx, names: Option<&ast::Names>, n: usize, default_letters
                 let last_text = match last {
                     ast::Count::Int(i, _) => Some(i.to_string()),
                     ast::Count::Param(p) if p.name.len() == 1 && !cx.params.contains_key(&p.name) => Some(p.name.clone()),
-                    ast::Count::Param(_) => cx
+                    ast::Count::Param(_) | ast::Count::Expr(..) => cx
                         .count(last, "the last coordinate", 1, MAX_BOARD_SIDE as i64)
                         .map(|v| v.to_string()),
                 };
@@ -460,18 +460,23 @@ fn term(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<SquareSet> {
         }
         // Named zones are read by `term_by_side`, which never calls this for them.
         ast::ZoneTerm::Ref(_) => return None,
-        ast::ZoneTerm::Where(left, cmp, right, _) => {
-            let (l, r) = (lin(cx, left)?, lin(cx, right)?);
+        ast::ZoneTerm::Where(rels, _) => {
+            let mut resolved = Vec::new();
+            for (left, cmp, right) in rels {
+                resolved.push((lin(cx, left)?, *cmp, lin(cx, right)?));
+            }
             for sq in 0..n {
                 let (f, rk) = (board.file(sq) as i64 + 1, board.rank(sq) as i64 + 1);
-                let (a, b) = (l.0 * f + l.1 * rk + l.2, r.0 * f + r.1 * rk + r.2);
-                let holds = match cmp {
-                    ast::LinCmp::Le => a <= b,
-                    ast::LinCmp::Ge => a >= b,
-                    ast::LinCmp::Lt => a < b,
-                    ast::LinCmp::Gt => a > b,
-                    ast::LinCmp::Eq => a == b,
-                };
+                let holds = resolved.iter().all(|(l, cmp, r)| {
+                    let (a, b) = (l.0 * f + l.1 * rk + l.2, r.0 * f + r.1 * rk + r.2);
+                    match cmp {
+                        ast::LinCmp::Le => a <= b,
+                        ast::LinCmp::Ge => a >= b,
+                        ast::LinCmp::Lt => a < b,
+                        ast::LinCmp::Gt => a > b,
+                        ast::LinCmp::Eq => a == b,
+                    }
+                });
                 if holds {
                     s.insert(sq);
                 }

@@ -13,6 +13,7 @@ pub(super) fn resolve_ends(
     has_pass: bool,
     has_chase: bool,
     tallies: &[Tally],
+    points: &mut Vec<PointsTable>,
 ) -> Vec<EndRule> {
     let mut out = Vec::new();
     // By name, so many end rules cost no more than their number.
@@ -55,6 +56,27 @@ pub(super) fn resolve_ends(
                 ast::Verdict::ClaimableDraw => Verdict::ClaimableDraw,
                 ast::Verdict::Draw => Verdict::Draw,
                 ast::Verdict::NoResult => Verdict::NoResult,
+                ast::Verdict::Player(wins) => {
+                    let Some(id) = &r.player else { continue };
+                    match cx.player_names.iter().position(|n| *n == id.name) {
+                        Some(i) => Verdict::Player { side: Side(i as u8), wins },
+                        None => {
+                            let names = cx.player_names.clone();
+                            cx.unknown(&id.name, id.span, "player", names.iter().map(String::as_str));
+                            continue;
+                        }
+                    }
+                }
+                ast::Verdict::Points => {
+                    let Some(pv) = &r.points else { continue };
+                    match points_table(cx, pv, kinds) {
+                        Some(t) => {
+                            points.push(t);
+                            Verdict::Points(points.len() - 1)
+                        }
+                        None => continue,
+                    }
+                }
                 ast::Verdict::ScoreByArea => {
                     let komi = match &r.komi {
                         None => 0.0,
@@ -157,6 +179,43 @@ pub(super) fn resolve_ends(
         }
     }
     out
+}
+
+/// `highest points wins, points KIND N, ..., plus N to PLAYER, a tie to PLAYER`.
+fn points_table(cx: &mut Cx, pv: &ast::PointsVerdict, kinds: &[Kind]) -> Option<PointsTable> {
+    let mut values = vec![0.0; kinds.len()];
+    let mut ok = true;
+    for (k, n, span) in &pv.values {
+        if !n.is_finite() || n.abs() > 1e6 {
+            cx.error(codes::BOUND, *span, "a kind's points must be a number between -1000000 and 1000000")
+                .label = "out of range".into();
+            ok = false;
+            continue;
+        }
+        match cx.kind(k) {
+            Some(id) => values[id.0 as usize] = *n,
+            None => ok = false,
+        }
+    }
+    let side = |cx: &mut Cx, id: &ast::Ident| -> Option<Side> {
+        match cx.player_names.iter().position(|n| *n == id.name) {
+            Some(i) => Some(Side(i as u8)),
+            None => {
+                let names = cx.player_names.clone();
+                cx.unknown(&id.name, id.span, "player", names.iter().map(String::as_str));
+                None
+            }
+        }
+    };
+    let bonus = match &pv.bonus {
+        Some((n, id)) => Some((side(cx, id)?, if n.is_finite() { *n } else { 0.0 })),
+        None => None,
+    };
+    let tie = match &pv.tie {
+        Some(id) => Some(side(cx, id)?),
+        None => None,
+    };
+    ok.then_some(PointsTable { values, bonus, tie })
 }
 
 pub(super) fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_check: bool, has_pass: bool) -> Option<Condition> {
@@ -364,6 +423,36 @@ pub(super) fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_che
         }
         ast::Condition::ChasingThroughout(_) => Condition::ChasingThroughout,
         ast::Condition::Compare { .. } => unreachable!("comparisons are resolved by `counts::compare`"),
+        ast::Condition::Ring(whose, _) => Condition::Ring(super::counts::whom(cx, whose)?),
+        ast::Condition::During(names, _) => {
+            let mut mask = 0u32;
+            for n in names {
+                match cx.phases.iter().position(|p| *p == n.name) {
+                    Some(i) => {
+                        mask |= 1 << i;
+                        cx.used.insert(format!("phase {}", n.name));
+                    }
+                    None => {
+                        let known = cx.phases.clone();
+                        cx.unknown(&n.name, n.span, "phase", known.iter().map(String::as_str));
+                        return None;
+                    }
+                }
+            }
+            Condition::During(mask)
+        }
+        ast::Condition::RoyalsFacing(dirs, span) => {
+            if !kinds.iter().any(|k| k.royal) {
+                cx.error(
+                    codes::CONTRADICTION,
+                    *span,
+                    "`royals facing` needs royal pieces, and no piece is `royal`",
+                )
+                .label = "never holds".into();
+                return None;
+            }
+            Condition::RoyalsFacing(board::dirs(cx, dirs))
+        }
         ast::Condition::AllConnected { whose, dirs, .. } => {
             let d = if dirs.is_empty() {
                 let hexes = cx.board.as_ref().is_some_and(|b| b.hexes);

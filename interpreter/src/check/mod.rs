@@ -111,6 +111,8 @@ struct Cx<'a> {
     kind_names: Vec<String>,
     /// The phases' names, in order (declared before the pieces that name them).
     phases: Vec<String>,
+    /// The declared counts, read before the pieces (a clause's `when` may compare one).
+    tallies_for_forms: Vec<Tally>,
     /// A handicap game's compensation: the scoring parameter it replaces, and its value.
     komi_override: Option<(String, f64)>,
     /// What is left of the [`SUGGESTION_BUDGET`].
@@ -153,6 +155,23 @@ impl Cx<'_> {
     fn count(&mut self, c: &ast::Count, what: &str, lo: i64, hi: i64) -> Option<i64> {
         let (v, span) = match c {
             ast::Count::Int(v, s) => (*v, *s),
+            ast::Count::Expr(terms, s) => {
+                // Each part within the widest bound a count may have, so the sum cannot overflow.
+                let mut total: i64 = 0;
+                for (plus, factors) in terms {
+                    let mut product: i64 = 1;
+                    for f in factors {
+                        let v = self.count(f, what, -1_000_000, 1_000_000)?;
+                        product = product.saturating_mul(v).clamp(-1_000_000_000_000, 1_000_000_000_000);
+                    }
+                    total = if *plus {
+                        total.saturating_add(product)
+                    } else {
+                        total.saturating_sub(product)
+                    };
+                }
+                (total, *s)
+            }
             ast::Count::Param(id) => {
                 self.used.insert(format!("param {}", id.name));
                 match self.params.get(&id.name).cloned() {
@@ -190,6 +209,7 @@ impl Cx<'_> {
             // A literal is shown as written (`99999999999999999999`, not the clamped value).
             let shown = match c {
                 ast::Count::Int(..) => self.src.slice(span).to_string(),
+                ast::Count::Expr(..) => format!("{} = {v}", self.src.slice(span)),
                 ast::Count::Param(id) => match self.params.get(&id.name) {
                     Some((Value::Number(_, text), _)) => text.clone(),
                     _ => v.to_string(),
@@ -285,6 +305,7 @@ fn resolve(
         kinds: HashMap::new(),
         kind_names: Vec::new(),
         phases: Vec::new(),
+        tallies_for_forms: Vec::new(),
         suggestions_left: SUGGESTION_BUDGET,
     };
 
@@ -443,8 +464,14 @@ fn resolve(
     board::resolve_directions(&mut cx, items);
     board::resolve_zones(&mut cx, items);
 
-    // Phases' names first: clauses name them.
+    // Phases' names first: clauses name them; counts too, which a clause's `when` compares.
     phases::declare(&mut cx, items);
+    // Whether anything is ever in check: a count of checks given needs it.
+    let forbids_attack = items
+        .iter()
+        .any(|i| matches!(i, ast::Item::Forbid(f) if matches!(f.kind, ast::ForbidKind::RoyalAttacked | ast::ForbidKind::RoyalsFacing(_))));
+    let counts = counts::resolve_counts(&mut cx, items, forbids_attack);
+    cx.tallies_for_forms = counts.clone();
     // Pieces.
     let kinds = pieces::resolve_pieces(&mut cx, items);
 
@@ -860,9 +887,9 @@ fn resolve(
     let turn = turn::resolve_turn(&mut cx, items, &kinds);
     let has_check = royal_safety.is_some() || royals_facing.is_some();
     let chase = chase::resolve_chase(&mut cx, items, has_check);
-    let counts = counts::resolve_counts(&mut cx, items, has_check);
     let phases = phases::resolve(&mut cx, items, &kinds, has_check, has_pass, &counts);
-    let end_rules = ends::resolve_ends(&mut cx, items, &kinds, has_check, has_pass, chase.is_some(), &counts);
+    let mut points = Vec::new();
+    let end_rules = ends::resolve_ends(&mut cx, items, &kinds, has_check, has_pass, chase.is_some(), &counts, &mut points);
 
     // Setup.
     let setups: Vec<&ast::Setup> = items
@@ -880,7 +907,29 @@ fn resolve(
         }
     };
 
-    // Unused definitions.
+    // Unused definitions. Phases that nothing names (no clause `during` one, no condition reading
+    // one) change nothing: worth a word on the first.
+    let phase_items: Vec<&ast::PhaseDecl> = items
+        .iter()
+        .filter_map(|i| if let ast::Item::Phase(p) = i { Some(p) } else { None })
+        .collect();
+    if let Some(p) = phase_items.first()
+        && phase_items.len() > 1
+        && !phase_items.iter().any(|p| cx.used.contains(&format!("phase {}", p.name.name)))
+    {
+        cx.diags.push(
+            Diagnostic::warning(
+                codes::UNUSED,
+                p.name.span,
+                "nothing names these phases: every clause applies in each",
+            )
+            .label("never named")
+            .help(format!(
+                "mark the clauses that apply only in a phase with `during {0}`, or read it in a condition: `during {0}, ...`",
+                p.name.name
+            )),
+        );
+    }
     for it in items {
         match it {
             ast::Item::Zone(z) if !cx.used.contains(&format!("zone {}", z.name.name)) => cx.diags.push(
@@ -939,6 +988,7 @@ fn resolve(
         hand,
         must_capture,
         explosion,
+        points,
         chain_capture,
         suicide_forbidden,
         repetition_forbidden,

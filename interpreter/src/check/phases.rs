@@ -119,15 +119,5 @@ pub(super) fn resolve(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has_chec
             cite: cite(&p.cite),
         });
     }
-    // A clause marked for phases, in a ruleset that has them, is never unmarked by accident; a
-    // phase no clause names is worth a word.
-    for p in &decls {
-        if !cx.used.contains(&format!("phase {}", p.name.name)) && decls.len() > 1 {
-            cx.diags.push(
-                Diagnostic::warning(codes::UNUSED, p.name.span, format!("no clause is marked `during {}`", p.name.name))
-                    .label("every clause applies in it"),
-            );
-        }
-    }
     out
 }

@@ -236,6 +236,26 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
         );
     }
     let castles = p.castles.iter().filter_map(|c| castle(cx, p, c)).collect();
+    let surround = p.surround.as_ref().map(|sr| {
+        let mut against: Option<BySide<SquareSet>> = None;
+        for z in &sr.against {
+            if let Some(zs) = board::zone_by_side(cx, z) {
+                match &mut against {
+                    Some(a) => {
+                        a.0[0].union(&zs.0[0]);
+                        a.0[1].union(&zs.0[1]);
+                    }
+                    None => against = Some(zs),
+                }
+            }
+        }
+        Surround {
+            dirs: board::dirs(cx, &sr.dirs),
+            against,
+            edge: sr.edge,
+            cite: cite(&sr.cite),
+        }
+    });
     Kind {
         name: p.name.name.clone(),
         letter,
@@ -257,6 +277,7 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
         forms,
         promotion,
         castles,
+        surround,
     }
 }
 
@@ -333,6 +354,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             }
         }
         ast::Primitive::Place => Primitive::Place,
+        ast::Primitive::Fly => Primitive::Fly,
         ast::Primitive::Drop => Primitive::Drop,
         ast::Primitive::Jump { dirs, over, far } => Primitive::Jump {
             far: far.is_some(),
@@ -371,6 +393,14 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     let mut over_own = None;
     let mut at_once = None;
     let mut never_back = None;
+    let mut next_to_own = None;
+    let mut either_side = None;
+    let mut enclose_exact = None;
+    let mut enclose_against = None;
+    let mut against_span = None;
+    let mut neighbours = None;
+    let mut clone = None;
+    let mut when = None;
     for m in &f.modifiers {
         let (t, span) = match m {
             ast::Modifier::ToEmpty(s) => (Some(Target::Empty), *s),
@@ -434,7 +464,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 }
                 (None, *s)
             }
-            ast::Modifier::Enclosing { flip, dirs, span } => {
+            ast::Modifier::Enclosing { flip, exact, dirs, span } => {
                 if let Some((_, _, first)) = &enclose {
                     let d = Diagnostic::error(codes::DUPLICATE, *span, "a clause encloses along one set of directions")
                         .label("second")
@@ -443,7 +473,20 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 }
                 let d = board::dirs(cx, dirs);
                 enclose = Some((if *flip { Enclose::Flip } else { Enclose::Capture }, d, *span));
+                if let Some((n, nspan)) = exact {
+                    if *n < 1 || *n >= side {
+                        cx.error(codes::BOUND, *nspan, format!("an enclosed run is 1 to {} pieces long", side - 1))
+                            .label = "out of range".into();
+                    } else {
+                        enclose_exact = Some(*n as u32);
+                    }
+                }
                 (None, *span)
+            }
+            ast::Modifier::EncloseAgainst(z) => {
+                enclose_against = board::zone_by_side(cx, z);
+                against_span = Some(z.span);
+                (None, z.span)
             }
             ast::Modifier::OnlyIf { flips, span } => {
                 only_if = Some((if *flips { Enclose::Flip } else { Enclose::Capture }, *span));
@@ -471,6 +514,49 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             ast::Modifier::NotStuck(s) => {
                 drop.not_stuck = true;
                 drop_only.push(*s);
+                (None, *s)
+            }
+            ast::Modifier::EitherSide(s) => {
+                either_side = Some(*s);
+                drop_only.push(*s);
+                (None, *s)
+            }
+            ast::Modifier::NextToOwn(s) => {
+                next_to_own = Some(*s);
+                (None, *s)
+            }
+            ast::Modifier::Neighbours { flip, span } => {
+                neighbours = Some((if *flip { Enclose::Flip } else { Enclose::Capture }, *span));
+                (None, *span)
+            }
+            ast::Modifier::LeavingCopy(s) => {
+                clone = Some(*s);
+                (None, *s)
+            }
+            ast::Modifier::When(c, s) => {
+                match c.as_ref() {
+                    ast::Condition::Compare { .. } => {
+                        // In a clause, the player moving is the one the comparison reads as `mover`.
+                        let tallies = cx.tallies_for_forms.clone();
+                        when = super::counts::compare(cx, c, &tallies).map(|c| match c {
+                            Condition::Compare { count, whose, op, value } => Box::new(Condition::Compare {
+                                count,
+                                whose: if whose == Whom::Mover { Whom::ToMove } else { whose },
+                                op,
+                                value,
+                            }),
+                            other => Box::new(other),
+                        })
+                    }
+                    _ => {
+                        cx.error(
+                            codes::CONTRADICTION,
+                            *s,
+                            "`when` takes a count's comparison, like `when pieces of mover is 3`",
+                        )
+                        .label = "not a comparison".into();
+                    }
+                }
                 (None, *s)
             }
             ast::Modifier::CapturingAtOnce(s) => {
@@ -630,6 +716,36 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         )
         .label = "one leg only".into();
     }
+    if let Some(span) = against_span
+        && enclose.is_none()
+    {
+        cx.error(
+            codes::CONTRADICTION,
+            span,
+            "`or against ZONE` closes an enclosed run, and this clause encloses nothing: add `capturing enclosed along DIRS`",
+        )
+        .label = "no enclosure".into();
+    }
+    if let Some(span) = next_to_own
+        && !placing
+    {
+        cx.error(
+            codes::CONTRADICTION,
+            span,
+            "`next to own` is said of a placement or a drop, and this piece moves",
+        )
+        .label = "not a placement".into();
+    }
+    if let Some(span) = clone
+        && (placing || jumping)
+    {
+        cx.error(
+            codes::CONTRADICTION,
+            span,
+            "`leaving a copy` is said of a piece that moves (it stays and a copy lands), and this clause does not move a piece",
+        )
+        .label = "nothing to copy".into();
+    }
     let plain_slide = matches!(primitive, Primitive::Slide { max: None, .. });
     for (span, what) in [(counted, "`as many squares as pieces on its line`"), (over_own, "`over own`")] {
         if let Some(span) = span
@@ -693,6 +809,13 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         drop,
         counted: counted.is_some(),
         over_own: over_own.is_some(),
+        enclose_exact,
+        enclose_against,
+        next_to_own: next_to_own.is_some(),
+        neighbours: neighbours.map(|n| n.0),
+        clone: clone.is_some(),
+        either_side: either_side.is_some(),
+        when,
         during,
         screen_not,
         target_not,

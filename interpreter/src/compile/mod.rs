@@ -96,6 +96,15 @@ pub enum CCond<B> {
         whose: Whom,
         next_to: Vec<B>,
     },
+    /// The player's pieces enclose a cell: the board's edge cells (fewer neighbours than most).
+    Ring {
+        whose: Whom,
+        edge: B,
+    },
+    /// Two royals face each other along one of these ray directions.
+    RoyalsFacing(Vec<u8>),
+    /// The game is in one of these phases (a bit per phase).
+    During(u32),
     /// A count of one player compared with a number.
     Compare {
         count: CCount<B>,
@@ -141,10 +150,24 @@ pub struct CForm<B> {
     pub enclose: Option<(Enclose, Vec<u8>)>,
     /// Legal only where the move has this effect.
     pub only_if: Option<Enclose>,
+    /// Only enclosed runs of exactly this many pieces.
+    pub enclose_exact: Option<u32>,
+    /// Per side, squares that close a run when empty (hostile squares).
+    pub enclose_against: [B; 2],
     /// Gravity: the ray direction the piece falls along.
     pub falling: Option<u8>,
     /// The phases in which the clause applies, a bit per phase (all bits: every phase).
     pub phases: u32,
+    /// A placement or drop only next to one of the player's pieces.
+    pub next_to_own: bool,
+    /// Every enemy piece next to the landing square changes owner (is removed).
+    pub neighbours: Option<Enclose>,
+    /// The piece stays, and a copy lands.
+    pub clone: bool,
+    /// A drop that may also put the piece down as one of these kinds (what it promotes to).
+    pub other_sides: Vec<KindId>,
+    /// The clause applies only while this holds (a comparison of counts).
+    pub when: Option<CCond<B>>,
     /// Drops: not on a file with an own piece of this kind.
     pub no_file_with: Option<KindId>,
     /// Drops: not a drop that checkmates.
@@ -440,6 +463,13 @@ pub struct Tables<B> {
     /// A later part's choices: (index into `parts`, the kind it drops where it chooses one). A
     /// move's part slot holds an index into this list.
     pub part_choices: Vec<(u8, Option<KindId>)>,
+    /// Per square, its neighbours along every direction (eight on squares, six on hexes): `next to`.
+    pub around: Vec<B>,
+    /// Per kind, `captured only when surrounded`: the ray directions, the squares that count as
+    /// surrounding when empty (per side of the surrounder), and whether off the board does.
+    pub surround: Vec<Option<(Vec<u8>, [B; 2], bool)>>,
+    /// The kinds with a `surround` rule, a bit per kind: never taken in an enclosed run.
+    pub surround_kinds: u32,
     /// `captures explode`: per square, the squares around it (the blast); a bit per kind spared.
     pub explosion: Option<(Vec<B>, u32)>,
     /// What ends each phase but the last (see [`crate::model::Phase`]).
@@ -653,11 +683,19 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         ends: Vec::new(),
         general: rules.hand.is_some()
             || rules.kinds.iter().any(|k| {
-                k.forms
-                    .iter()
-                    .any(|f| f.enclose.is_some() || matches!(f.primitive, Primitive::Jump { .. } | Primitive::Drop))
+                k.forms.iter().any(|f| {
+                    f.enclose.is_some() || f.neighbours.is_some() || matches!(f.primitive, Primitive::Jump { .. } | Primitive::Drop)
+                })
             }),
         reach: None,
+        surround: Vec::new(),
+        surround_kinds: rules
+            .kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.surround.is_some())
+            .fold(0u32, |m, (i, _)| m | 1 << i),
+        around: leap_table::<B>(board, &crate::check::builtin_direction("any", board.hexes).unwrap_or_default()),
         explosion: rules.explosion.as_ref().map(|e| {
             let around = crate::check::builtin_direction("any", board.hexes).unwrap_or_default();
             (leap_table::<B>(board, &around), e.sparing.iter().fold(0u32, |m, k| m | 1 << k.0))
@@ -830,6 +868,10 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     }
                     Primitive::Place => Gen::Place,
                     Primitive::Drop => Gen::Drop,
+                    // Anywhere on the board: a leap to every other cell.
+                    Primitive::Fly => Gen::Leap {
+                        targets: (0..n).map(|sq| t.board_mask & !B::bit(sq)).collect(),
+                    },
                     Primitive::Jump { dirs, .. } => {
                         let rays: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0 * fx, d.1 * flip), board)).collect();
                         let mut entries = vec![Vec::new(); n];
@@ -894,6 +936,15 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     && falling.is_none()
                     && !kind.promotion.as_ref().is_some_and(|p| p.leaving);
                 let shifts = if plain { shifts_of(&how, from) } else { Vec::new() };
+                let when = f.when.as_ref().map(|c| {
+                    let rule = EndRule {
+                        reason: String::new(),
+                        conditions: vec![(**c).clone()],
+                        verdict: Verdict::Draw,
+                        cite: None,
+                    };
+                    compile_end(&mut t, rules, &rule).conds.remove(0)
+                });
                 t.forms[s].push(CForm {
                     kind: kid,
                     clause: ci as u8,
@@ -903,12 +954,23 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     within,
                     unmoved: f.unmoved,
                     marks_ep: f.marks_en_passant,
-                    effects: enclose.is_some() || jump.is_some_and(|j| j.capturing),
+                    effects: enclose.is_some() || jump.is_some_and(|j| j.capturing) || f.neighbours.is_some(),
                     jump,
                     enclose,
                     only_if: f.only_if,
+                    enclose_exact: f.enclose_exact,
+                    enclose_against: f.enclose_against.as_ref().map_or([B::EMPTY; 2], sides_bits),
                     falling,
                     phases: f.during.unwrap_or(u32::MAX),
+                    next_to_own: f.next_to_own,
+                    neighbours: f.neighbours,
+                    clone: f.clone,
+                    other_sides: if f.either_side {
+                        kind.promotion.as_ref().map(|p| p.choices.clone()).unwrap_or_default()
+                    } else {
+                        Vec::new()
+                    },
+                    when,
                     no_file_with: f.drop.no_file_with,
                     not_giving_mate: f.drop.not_giving_mate,
                     stuck,
@@ -952,6 +1014,16 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             .flat_map(|e| &e.conds)
             .any(|c| matches!(c, CCond::Captured(_) | CCond::Passes(_)));
     t.ends = ends;
+    t.surround = rules
+        .kinds
+        .iter()
+        .map(|k| {
+            k.surround.as_ref().map(|sr| {
+                let dirs: Vec<u8> = sr.dirs.iter().map(|&d| t.ray_index(d, board)).collect();
+                (dirs, sr.against.as_ref().map_or([B::EMPTY; 2], sides_bits), sr.edge)
+            })
+        })
+        .collect();
     t.reverse = t
         .dirs
         .iter()
@@ -1072,6 +1144,7 @@ fn stuck_squares<B: Bits>(rules: &Rules, kind: &Kind, flip: i32) -> B {
                 Primitive::Leap { offsets } => offsets.iter().map(|o| o.0).collect(),
                 Primitive::Jump { dirs, .. } => dirs.iter().map(|d| (2 * d.0, 2 * d.1)).collect(),
                 Primitive::Place | Primitive::Drop => Vec::new(),
+                Primitive::Fly => return true,
             };
             offs.iter().any(|o| board.offset(sq, o.0 * fx, o.1 * flip).is_some())
         });
@@ -1144,6 +1217,18 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
                     next_to: leap_table(&rules.board, &both),
                 }
             }
+            Condition::During(mask) => CCond::During(*mask),
+            Condition::Ring(whose) => {
+                let most = t.adjacency.iter().map(|a| a.count()).max().unwrap_or(0);
+                let mut edge = B::EMPTY;
+                for sq in t.board_mask.iter() {
+                    if t.adjacency[sq].count() < most {
+                        edge |= B::bit(sq);
+                    }
+                }
+                CCond::Ring { whose: *whose, edge }
+            }
+            Condition::RoyalsFacing(dirs) => CCond::RoyalsFacing(dirs.iter().map(|&d| t.ray_index(d, &rules.board)).collect()),
             Condition::Compare { count, whose, op, value } => CCond::Compare {
                 count: match count {
                     CountOf::Declared(i) => CCount::Declared(*i),

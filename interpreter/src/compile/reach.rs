@@ -29,10 +29,11 @@ pub fn compute<B: Bits>(rules: &Rules, t: &Tables<B>) -> Option<Reach<B>> {
     let setup = crate::notation::fen::parse_setup(rules, &rules.setup).ok()?;
     let kinds = rules.kinds.len();
     let changes_owner = rules.swap.is_some()
-        || rules
-            .kinds
-            .iter()
-            .any(|k| k.forms.iter().any(|f| matches!(f.enclose, Some((Enclose::Flip, _)))));
+        || rules.kinds.iter().any(|k| {
+            k.forms
+                .iter()
+                .any(|f| matches!(f.enclose, Some((Enclose::Flip, _))) || f.neighbours == Some(Enclose::Flip))
+        });
     let squares = [Side::FIRST, Side::SECOND].map(|side| {
         if changes_owner {
             vec![t.board_mask; kinds]
@@ -42,7 +43,7 @@ pub fn compute<B: Bits>(rules: &Rules, t: &Tables<B>) -> Option<Reach<B>> {
     });
     let placed = changes_owner
         || rules.keeps_hands()
-        || t.forms.iter().flatten().any(|f| matches!(f.how, Gen::Place | Gen::Drop))
+        || t.forms.iter().flatten().any(|f| matches!(f.how, Gen::Place | Gen::Drop) || f.clone)
         || rules.turn.iter().any(|p| match p.action {
             PartAction::Place { kind, .. } => !rules.kind(kind).neutral,
             PartAction::Gate { .. } => true,

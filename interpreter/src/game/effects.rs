@@ -58,21 +58,58 @@ impl<B: Bits> Pos<B> {
 
     // ------------------------------------------------------------------ effects
 
-    /// The enemy runs enclosed from `to` along `dirs`: straight runs of `enemy` pieces that end at
-    /// an `own` piece.
-    pub(super) fn enclosed(&self, to: usize, own: B, enemy: B, dirs: &[u8]) -> B {
+    /// The enemy runs clause `f` encloses from `to`: straight runs of `enemy` pieces along its
+    /// directions that end at an `own` piece (or an empty square of its hostile zone), of its exact
+    /// length where it sets one, none holding a kind taken only when surrounded.
+    pub(super) fn enclosed_of(&self, f: &CForm<B>, to: usize, own: B, enemy: B) -> B {
+        let Some((_, dirs)) = &f.enclose else { return B::EMPTY };
+        self.enclosed_by(to, own, enemy, dirs, f.enclose_exact, f.enclose_against[self.stm.index()])
+    }
+
+    fn enclosed_by(&self, to: usize, own: B, enemy: B, dirs: &[u8], exact: Option<u32>, hostile: B) -> B {
         let t = &*self.t;
+        let occ = self.occ();
         let mut out = B::EMPTY;
         for &d in dirs {
             let next = &t.next[d as usize];
             let mut run = B::EMPTY;
+            let mut len = 0;
             let mut sq = next[to];
             while sq != NO_SQ && enemy.has(sq as usize) {
                 run |= B::bit(sq as usize);
+                len += 1;
                 sq = next[sq as usize];
             }
-            if sq != NO_SQ && own.has(sq as usize) {
+            let closed = sq != NO_SQ && (own.has(sq as usize) || (hostile.has(sq as usize) && !occ.has(sq as usize)));
+            let shielded = t.surround_kinds != 0 && run.iter().any(|x| t.surround_kinds >> cell_kind(self.cells[x]).0 & 1 == 1);
+            if closed && exact.is_none_or(|n| n == len) && !shielded {
                 out |= run;
+            }
+        }
+        out
+    }
+
+    /// The enemy pieces next to `to` (a move's landing square) that are taken only when surrounded,
+    /// and now are: every neighbour along their rule's directions is one of `own`, an empty square
+    /// of its zone, or (where the edge counts) off the board.
+    pub(super) fn surrounded(&self, to: usize, own: B, enemy: B) -> B {
+        let t = &*self.t;
+        if t.surround_kinds == 0 {
+            return B::EMPTY;
+        }
+        let occ = self.occ();
+        let us = self.stm.index();
+        let mut out = B::EMPTY;
+        for x in (t.around[to] & enemy).iter() {
+            let Some((dirs, against, edge)) = t.surround.get(cell_kind(self.cells[x]).0 as usize).and_then(|s| s.as_ref()) else {
+                continue;
+            };
+            let all = dirs.iter().all(|&d| match t.next[d as usize][x] {
+                NO_SQ => *edge,
+                n => own.has(n as usize) || (against[us].has(n as usize) && !occ.has(n as usize)),
+            });
+            if all && dirs.iter().any(|&d| t.next[d as usize][x] as usize == to) {
+                out |= B::bit(x);
             }
         }
         out
@@ -144,9 +181,9 @@ impl<B: Bits> Pos<B> {
     /// Returns how many pieces it captured.
     pub(super) fn apply_effects(&mut self, fi: usize, to: usize, m: Move) -> u32 {
         let us = self.stm;
-        let (jump, enclose) = {
+        let (jump, enclose, neighbours) = {
             let f = &self.t.forms[us.index()][fi];
-            (f.jump, f.enclose.clone())
+            (f.jump, f.enclose.clone(), f.neighbours)
         };
         let promoted = self.promoted;
         let mut captured = 0;
@@ -168,10 +205,23 @@ impl<B: Bits> Pos<B> {
                 captured += 1;
             }
         }
-        if let Some((what, dirs)) = enclose {
+        let mut affected = Vec::new();
+        if let Some((what, _)) = enclose {
             let own = self.side_bb[us.index()];
             let enemy = self.side_bb[us.other().index()];
-            let run = self.enclosed(to, own, enemy, &dirs);
+            let t = self.t.clone();
+            affected.push((what, self.enclosed_of(&t.forms[us.index()][fi], to, own, enemy)));
+            if what == Enclose::Capture {
+                affected.push((what, self.surrounded(to, own, enemy)));
+            }
+        }
+        if let Some(what) = neighbours {
+            affected.push((what, self.t.around[to] & self.side_bb[us.other().index()]));
+        }
+        let mut done = B::EMPTY;
+        for (what, run) in affected {
+            let run = run & !done;
+            done |= run;
             for sq in run.iter() {
                 let c = self.cells[sq];
                 self.log.push((sq as u16, c));
@@ -252,6 +302,13 @@ impl<B: Bits> Pos<B> {
                     return;
                 }
                 let mut targets = empty & f.within & !f.stuck;
+                if f.next_to_own {
+                    let mut around = B::EMPTY;
+                    for sq in own.iter() {
+                        around |= t.around[sq];
+                    }
+                    targets &= around;
+                }
                 if let Some(k) = f.no_file_with {
                     for sq in self.pieces(us, k).iter() {
                         targets &= !t.files[sq % t.width];
@@ -267,11 +324,8 @@ impl<B: Bits> Pos<B> {
                 };
                 for to in targets.iter() {
                     // `only if it flips` / `captures`: the enclosed runs are what it would flip or take.
-                    if f.only_if.is_some() {
-                        let dirs = f.enclose.as_ref().map_or(&[][..], |e| &e.1[..]);
-                        if self.enclosed(to, own | B::bit(to), enemy, dirs).is_empty() {
-                            continue;
-                        }
+                    if f.only_if.is_some() && self.enclosed_of(f, to, own | B::bit(to), enemy).is_empty() {
+                        continue;
                     }
                     let m = Move {
                         from: NO_SQ,
@@ -295,6 +349,17 @@ impl<B: Bits> Pos<B> {
                         }
                     }
                     out.push(m);
+                    // Either side up: the same drop as each kind it promotes to.
+                    for k in &f.other_sides {
+                        let turned = Move { promo: k.0 + 1, ..m };
+                        if let Some(ctx) = ctx
+                            && ctx.constrained
+                            && !self.is_legal_slow(turned)
+                        {
+                            continue;
+                        }
+                        out.push(turned);
+                    }
                 }
             }
             Gen::Jump { .. } => {
@@ -635,21 +700,30 @@ impl<B: Bits> Pos<B> {
                 {
                     n += self.jumped(m).len() as u32;
                 }
-                if let Some((Enclose::Capture, dirs)) = &f.enclose {
+                if let Some((Enclose::Capture, _)) = &f.enclose {
                     let own = (self.side_bb[us.index()] & !B::bit(m.from as usize)) | B::bit(to);
-                    n += self.enclosed(to, own, enemy & !B::bit(to), dirs).count();
+                    n += self.enclosed_of(f, to, own, enemy & !B::bit(to)).count();
+                    n += self.surrounded(to, own, enemy & !B::bit(to)).count();
+                }
+                if f.neighbours == Some(Enclose::Capture) {
+                    n += (self.t.around[to] & enemy & !B::bit(to)).count();
                 }
                 n
             }
             MoveKind::Place(fi) | MoveKind::Drop(fi) => {
                 let f = &self.t.forms[us.index()][fi as usize];
-                match &f.enclose {
-                    Some((Enclose::Capture, dirs)) => {
+                let enemy = self.side_bb[us.other().index()];
+                let mut n = match &f.enclose {
+                    Some((Enclose::Capture, _)) => {
                         let own = self.side_bb[us.index()] | B::bit(m.to as usize);
-                        self.enclosed(m.to as usize, own, self.side_bb[us.other().index()], dirs).count()
+                        self.enclosed_of(f, m.to as usize, own, enemy).count() + self.surrounded(m.to as usize, own, enemy).count()
                     }
                     _ => 0,
+                };
+                if f.neighbours == Some(Enclose::Capture) {
+                    n += (self.t.around[m.to as usize] & enemy).count();
                 }
+                n
             }
             MoveKind::Castle(_) | MoveKind::Pass | MoveKind::Swap => 0,
         }

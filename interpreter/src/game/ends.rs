@@ -64,6 +64,16 @@ impl<B: Bits> Pos<B> {
             CCond::KindIn(k, zone) => (self.pieces(mover, *k) & zone[mover.index()]).any(),
             CCond::Compare { count, whose, op, value } => op.holds(self.count_of(count, whose.side(stm)), *value),
             CCond::AllConnected { whose, next_to } => self.all_connected(whose.side(stm), next_to),
+            CCond::Ring { whose, edge } => self.surrounds(whose.side(stm), *edge),
+            CCond::During(mask) => mask >> self.phase & 1 == 1,
+            CCond::RoyalsFacing(dirs) => {
+                let occ = self.occ();
+                let theirs = self.royals(Side::SECOND);
+                self.royals(Side::FIRST).iter().any(|r| {
+                    dirs.iter()
+                        .any(|&d| t.first_blocker(d as usize, r, occ).is_some_and(|b| theirs.has(b)))
+                })
+            }
         }
     }
 
@@ -79,6 +89,31 @@ impl<B: Bits> Pos<B> {
                 own.count() as i64
             }
         }
+    }
+
+    /// Do `side`'s pieces enclose a cell: is some cell cut off from the board's edge (`edge`) by
+    /// a loop of them, whatever stands on it (nothing, an enemy, or one of their own)?
+    pub(crate) fn surrounds(&self, side: Side, edge: B) -> bool {
+        let t = &*self.t;
+        let own = self.side_bb[side.index()];
+        let open = t.board_mask & !own;
+        let mut reached = edge & open;
+        let mut frontier = reached;
+        while frontier.any() {
+            let mut grow = B::EMPTY;
+            for s in frontier.iter() {
+                grow |= t.adjacency[s];
+            }
+            frontier = grow & open & !reached;
+            reached |= frontier;
+        }
+        if (open & !reached).any() {
+            return true;
+        }
+        // A loop around own stones only: an inner stone has no empty or enemy neighbour left to
+        // reach the edge through, so some stone off the edge has only own neighbours (the six
+        // around it are a ring; a bigger blob has one such stone at least).
+        (own & !edge).iter().any(|s| (t.adjacency[s] & !own).is_empty())
     }
 
     /// Is every piece of `side` in one group, each next to another (`next_to`, per square)?

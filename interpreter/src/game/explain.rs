@@ -297,6 +297,9 @@ impl Position {
         if let Some(r) = self.out_of_phase(form, &format!("{player} drops a {what}")) {
             return Some(r);
         }
+        if let Some(r) = self.count_not_met(form, &format!("{player} drops a {what}")) {
+            return Some(r);
+        }
         if !self.hand(us).iter().any(|(k, n)| *k == kind && *n > 0) {
             return Some(illegal(
                 "not-in-hand",
@@ -455,6 +458,50 @@ impl Position {
         ))
     }
 
+    /// "Not with this count": `form`'s `when` comparison does not hold for the side to move.
+    pub(super) fn count_not_met(&self, form: &Form, who_does: &str) -> Option<Ruling> {
+        let rules = self.rules();
+        let crate::model::Condition::Compare { count, whose, op, value } = form.when.as_deref()? else {
+            return None;
+        };
+        let us = self.side_to_move();
+        // The checker turned a clause's `mover` into the side to move (the player making it).
+        let who = whose.side(us);
+        let have = match count {
+            crate::model::CountOf::Declared(i) => self.tally(who, *i),
+            crate::model::CountOf::Pieces { kind, zone } => (0..rules.board.squares())
+                .filter(|&s| {
+                    self.piece_at(s)
+                        .is_some_and(|(k, side)| side == who && kind.is_none_or(|want| want == k))
+                        && zone.as_ref().is_none_or(|z| z[who].contains(s))
+                })
+                .count() as i64,
+        };
+        if op.holds(have, *value) {
+            return None;
+        }
+        let player = &rules.players[who.index()].name;
+        let what = match count {
+            crate::model::CountOf::Declared(i) => format!("{player}'s count of {} is {have}", rules.counts[*i].name),
+            crate::model::CountOf::Pieces { kind, zone } => format!(
+                "{player} has {have} {}piece{}{}",
+                kind.map_or(String::new(), |k| format!("{} ", rules.kind(k).name.to_lowercase())),
+                if have == 1 { "" } else { "s" },
+                if zone.is_some() { " there" } else { "" }
+            ),
+        };
+        // The comparison as the clause writes it.
+        let text = form
+            .text
+            .find("when ")
+            .map_or("", |i| form.text[i + 5..].split([',', '[']).next().unwrap_or("").trim());
+        Some(illegal(
+            "count-not-met",
+            format!("{who_does} only when `{text}`, and {what}{}", written_clause(form)),
+            rules.citation(&form.cite),
+        ))
+    }
+
     pub(super) fn clause_of(&self, m: Move) -> Option<String> {
         let rules = self.rules();
         if let Some((k, i)) = self.form_of(m) {
@@ -470,7 +517,10 @@ impl Position {
         match m.kind {
             MoveKind::Drop(_) => {
                 let k = self.form_of_place(m).map(|k| rules.kind(k).name.to_lowercase()).unwrap_or_default();
-                return format!("{player} drops a {k} from the hand on {}", b.name(m.to as usize));
+                let side_up = m
+                    .promotion()
+                    .map_or(String::new(), |p| format!(", {} side up,", rules.kind(p).name.to_lowercase()));
+                return format!("{player} drops a {k} from the hand{side_up} on {}", b.name(m.to as usize));
             }
             MoveKind::Swap => {
                 return format!(
@@ -499,6 +549,47 @@ impl Position {
         }
         if matches!(m.kind, MoveKind::Castle(_)) {
             s = format!("{} castles to {}", piece_name(self, m.from as usize), b.name(m.to as usize));
+        } else {
+            s.push_str(&self.side_effects(m));
+        }
+        s
+    }
+
+    /// What a move of one piece does beyond its own two squares, in words: the copy it leaves
+    /// (`leaving a copy`), the pieces next to it or enclosed that it captures or turns, the pieces
+    /// an explosion takes (`, leaving a copy on a1, turning the stone on c3`). Empty if nothing.
+    fn side_effects(&self, m: Move) -> String {
+        let rules = self.rules();
+        let b = &rules.board;
+        let us = self.side_to_move();
+        let mut after = self.clone();
+        after.play_unchecked(m.first_part());
+        let (from, to) = (m.from as usize, m.to as usize);
+        let mut copy = false;
+        let (mut taken, mut turned) = (Vec::new(), Vec::new());
+        for sq in 0..b.squares() {
+            if sq == to {
+                continue;
+            }
+            match (self.piece_at(sq), after.piece_at(sq)) {
+                (Some((_, side)), Some((_, now))) if sq == from && side == us && now == us => copy = true,
+                (Some((_, side)), None) if sq != from && side != us => taken.push(piece_name(self, sq)),
+                (Some((_, side)), None) if sq != from && side == us => {
+                    taken.push(format!("its own {}", piece_name(self, sq).trim_start_matches("the ")))
+                }
+                (Some((_, side)), Some((_, now))) if side != us && now == us => turned.push(piece_name(self, sq)),
+                _ => {}
+            }
+        }
+        let mut s = String::new();
+        if copy {
+            s.push_str(&format!(", leaving a copy on {}", b.name(from)));
+        }
+        if !taken.is_empty() {
+            s.push_str(&format!(", capturing {}", taken.join(", ")));
+        }
+        if !turned.is_empty() {
+            s.push_str(&format!(", turning {}", turned.join(", ")));
         }
         s
     }
@@ -665,6 +756,15 @@ impl Position {
             };
             if let Some(r) = self.out_of_phase(f, &format!("{name} moves this way")) {
                 if best.is_none() {
+                    best = Some(r);
+                }
+                continue;
+            }
+            if let Some(r) = self.count_not_met(f, &format!("{name} moves this way")) {
+                if best
+                    .as_ref()
+                    .is_none_or(|b| matches!(b, Ruling::Illegal(i) if i.code == "wrong-start-square"))
+                {
                     best = Some(r);
                 }
                 continue;

@@ -380,24 +380,40 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>, ch
             }),
             Condition::Passes(n) => parts.push(format!("the last {n} moves were passes")),
             Condition::FlagFallen => parts.push(format!("{}'s time ran out (the flag fell)", name(pos.side_to_move()))),
+            Condition::During(_) => parts.push(format!("the game is in the {} phase", pos.phase_name().unwrap_or("first"))),
+            Condition::Ring(whose) => parts.push(format!("{}'s pieces surround a cell", name(whose.side(stm)))),
+            Condition::RoyalsFacing(_) => parts.push("the royals face each other with nothing between".to_string()),
             Condition::AllConnected { whose, .. } => {
                 let who = whose.side(stm);
                 parts.push(format!("all of {}'s pieces form one group", name(who)));
             }
             Condition::Compare { count, whose, op, value } => {
                 let who = whose.side(stm);
-                let (what, have) = match count {
-                    CountOf::Declared(i) => (rules.counts[*i].name.clone(), pos.tally(who, *i)),
-                    CountOf::Pieces { kind, .. } => (
-                        kind.map_or("pieces".to_string(), |k| rules.kind(k).name.to_lowercase()),
-                        pos.end_count(ri, ci, who).unwrap_or(0),
-                    ),
-                };
                 let relation = match op {
                     Cmp::Eq => String::new(),
-                    _ => format!(" ({} {value})", op.text()),
+                    Cmp::Ne => format!(" (not {value})"),
+                    Cmp::Ge => format!(" ({value} or more)"),
+                    Cmp::Le => format!(" ({value} or fewer)"),
+                    Cmp::Gt => format!(" (more than {value})"),
+                    Cmp::Lt => format!(" (fewer than {value})"),
                 };
-                parts.push(format!("{}'s {what} is {have}{relation}", name(who)));
+                let plural = |n: i64| if n == 1 { "" } else { "s" };
+                parts.push(match count {
+                    CountOf::Declared(i) => {
+                        format!(
+                            "{}'s count of {} is {}{relation}",
+                            name(who),
+                            rules.counts[*i].name,
+                            pos.tally(who, *i)
+                        )
+                    }
+                    CountOf::Pieces { kind, zone } => {
+                        let have = pos.end_count(ri, ci, who).unwrap_or(0);
+                        let what = kind.map_or(String::new(), |k| format!("{} ", rules.kind(k).name.to_lowercase()));
+                        let place = if zone.is_some() { " there" } else { "" };
+                        format!("{} has {have} {what}piece{}{place}{relation}", name(who), plural(have))
+                    }
+                });
             }
         }
     }
@@ -411,7 +427,41 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>, ch
             c[1]
         ));
     }
+    if let Verdict::Points(i) = rule.verdict {
+        let table = &rules.points[i];
+        let t = table.totals(&pos.material());
+        let shown = |s: Side| {
+            let total = format_points(t[s.index()]);
+            match table.bonus {
+                Some((b, n)) if b == s => format!(
+                    "{total} points ({} and {} added)",
+                    format_points(t[s.index()] - n),
+                    format_points(n)
+                ),
+                _ => format!("{total} points"),
+            }
+        };
+        let mut line = format!(
+            "{} has {} and {} {}",
+            name(Side::FIRST),
+            shown(Side::FIRST),
+            name(Side::SECOND),
+            shown(Side::SECOND)
+        );
+        if t[0] == t[1] {
+            line.push_str(&match table.tie {
+                Some(s) => format!(", a tie, which goes to {}", name(s)),
+                None => ", a tie".to_string(),
+            });
+        }
+        parts.push(line);
+    }
     join_and(&parts)
+}
+
+/// Points as a person writes them: `13`, `6.5`.
+fn format_points(p: f64) -> String {
+    if p.fract() == 0.0 { format!("{p:.0}") } else { format!("{p}") }
 }
 
 /// Why `side` cannot win in `pos`, as the search proves it: `white: none of the 212 positions
@@ -975,6 +1025,19 @@ pub(crate) fn verdict_result(
             }
         }
         Verdict::CheckerLoses | Verdict::ChaserLoses => (Status::Win, checker.map(Side::other)),
+        Verdict::Player { side, wins } => (Status::Win, Some(if wins { side } else { side.other() })),
+        Verdict::Points(i) => {
+            let table = &pos.rules().points[i];
+            let t = table.totals(&pos.material());
+            match t[0].partial_cmp(&t[1]) {
+                Some(std::cmp::Ordering::Greater) => (Status::Win, Some(Side::FIRST)),
+                Some(std::cmp::Ordering::Less) => (Status::Win, Some(Side::SECOND)),
+                _ => match table.tie {
+                    Some(s) => (Status::Win, Some(s)),
+                    None => (Status::Draw, None),
+                },
+            }
+        }
         Verdict::NoResult => (Status::NoResult, None),
         Verdict::ScoreByArea { komi } => {
             let s = area_score(pos, dead, komi);

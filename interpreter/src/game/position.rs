@@ -420,7 +420,7 @@ impl<B: Bits> Pos<B> {
         let occ = own | enemy | self.walls;
         let empty = !occ & t.board_mask;
         for (fi, f) in t.forms[us.index()].iter().enumerate() {
-            if f.phases >> self.phase & 1 == 0 {
+            if f.phases >> self.phase & 1 == 0 || !self.when_holds(f) {
                 continue;
             }
             if matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. }) {
@@ -450,6 +450,18 @@ impl<B: Bits> Pos<B> {
         }
         if t.must_capture.is_some() {
             self.keep_obligatory(out);
+        }
+    }
+
+    /// Does the clause's `when` hold (or has it none)? Its counts are the side to move's.
+    #[inline(always)]
+    fn when_holds(&self, f: &CForm<B>) -> bool {
+        match &f.when {
+            None => true,
+            Some(c) => {
+                let mut legal = None;
+                self.cond_holds(c, &mut legal)
+            }
         }
     }
 
@@ -737,10 +749,10 @@ impl<B: Bits> Pos<B> {
         // so): the moving loop below tests nothing of theirs.
         for (j, f) in forms[split..].iter().enumerate() {
             let fi = split + j;
-            if f.phases >> self.phase & 1 == 0 {
+            if f.phases >> self.phase & 1 == 0 || !self.when_holds(f) {
                 continue;
             }
-            if f.effects || f.falling.is_some() || f.only_if.is_some() || !matches!(f.how, Gen::Place) {
+            if f.effects || f.falling.is_some() || f.only_if.is_some() || f.next_to_own || !matches!(f.how, Gen::Place) {
                 let start = out.len();
                 self.effect_moves(out, fi, f, Some(&ctx));
                 n += (out.len() - start) as u64;
@@ -776,7 +788,7 @@ impl<B: Bits> Pos<B> {
             }
         }
         for (fi, f) in forms[..split].iter().enumerate() {
-            if f.phases >> self.phase & 1 == 0 {
+            if f.phases >> self.phase & 1 == 0 || !self.when_holds(f) {
                 continue;
             }
             let mut pieces = self.pieces(us, f.kind) & f.from;
@@ -1015,12 +1027,17 @@ impl<B: Bits> Pos<B> {
                 if let MoveKind::Drop(_) = m.kind {
                     self.hand_take(us, kind);
                 }
+                // A drop with either side up may put the piece down as its promoted kind.
+                let placed = if m.promo != 0 { KindId(m.promo - 1) } else { kind };
                 let mut captured = if self.chains.is_some() {
-                    self.make_place(kind, to)
+                    self.make_place(placed, to)
                 } else {
-                    self.put(to, kind, us);
+                    self.put(to, placed, us);
                     0
                 };
+                if m.promo != 0 && self.t.track_promoted {
+                    self.promoted |= B::bit(to);
+                }
                 if self.t.forms[us.index()][fi as usize].effects {
                     captured += self.apply_effects(fi as usize, to, m);
                 }
@@ -1054,7 +1071,8 @@ impl<B: Bits> Pos<B> {
                         }
                     }
                 }
-                let c = self.remove(from);
+                let clone = self.t.forms[us.index()][fi as usize].clone;
+                let c = if clone { self.cells[from] } else { self.remove(from) };
                 let placed = if m.promo != 0 { cell(KindId(m.promo - 1), us) } else { c };
                 self.place(to, placed);
                 self.virgin &= !(B::bit(from) | B::bit(to) | B::bit(cap_sq));
@@ -1236,16 +1254,20 @@ impl<B: Bits> Pos<B> {
                     self.kind_bb = s.kind_bb;
                     self.chains = s.chains;
                 } else if let MoveKind::Place(_) | MoveKind::Drop(_) = m.kind {
-                    let c = self.remove(to);
-                    if let MoveKind::Drop(_) = m.kind {
-                        self.hand_put_back(self.stm, cell_kind(c));
+                    self.remove(to);
+                    if let MoveKind::Drop(fi) = m.kind {
+                        // What left the hand is the clause's kind, whichever side was up.
+                        let kind = self.t.forms[self.stm.index()][fi as usize].kind;
+                        self.hand_put_back(self.stm, kind);
                     }
                 }
             }
             MoveKind::Swap => {}
-            MoveKind::Form(_) => {
+            MoveKind::Form(fi) => {
                 self.remove(to);
-                self.place(from, u.moved);
+                if !self.t.forms[self.stm.index()][fi as usize].clone {
+                    self.place(from, u.moved);
+                }
                 if u.captured != 0 {
                     self.place(u.cap_sq as usize, u.captured);
                     if let Some(e) = extra

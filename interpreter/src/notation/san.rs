@@ -36,8 +36,52 @@ pub fn to_san(pos: &Position, m: Move) -> String {
         return uci::to_text(pos, m);
     }
     let mut s = spell(pos, m, &legal);
+    if let Some(tail) = part_tails(pos, m).first() {
+        s.push_str(tail);
+    }
     s.push_str(suffix(pos, m));
     s
+}
+
+/// How the later parts of a turn are written after its first, as Fairy-Stockfish writes them: a
+/// piece placed or removed as `,` and the square (`e4,d5` in duck chess, `Qd2,d3` in amazons);
+/// a piece dropped on the square the move left as `/` and its letter (`Nc3/H`), and with the
+/// square too when the move is castling (`O-O/He1`, `O-O/Hh1`). The first is the canonical
+/// spelling; the others are read too (a lowercase letter, the coordinate form `,e4d5`). Empty
+/// for a turn of one part.
+fn part_tails(pos: &Position, m: Move) -> Vec<String> {
+    if m.route >> 32 == 0 || pos.rules().turn.is_empty() {
+        return vec![String::new()];
+    }
+    let rules = pos.rules();
+    let b = &rules.board;
+    let mut tails = vec![String::new(), String::new()];
+    let mut alt = String::new();
+    for i in 0..crate::game::MAX_PARTS {
+        let Some((part, kind, sq)) = pos.part_of(m, i) else { continue };
+        match (&rules.turn[part].action, kind) {
+            (crate::model::PartAction::Gate { .. }, Some(k)) => {
+                let letter = rules.kind(k).written;
+                let at = if matches!(m.kind, MoveKind::Castle(_)) || sq != m.from as usize {
+                    b.name(sq)
+                } else {
+                    String::new()
+                };
+                tails[0].push_str(&format!("/{}{at}", letter.to_ascii_uppercase()));
+                tails[1].push_str(&format!("/{}{at}", letter.to_ascii_lowercase()));
+                alt.push_str(&format!("={}{at}", letter.to_ascii_uppercase()));
+            }
+            _ => {
+                let text = format!(",{}", b.name(sq));
+                tails[0].push_str(&text);
+                tails[1].push_str(&format!(",{}{}", b.name(m.to as usize), b.name(sq)));
+                alt.push_str(&text);
+            }
+        }
+    }
+    tails.push(alt);
+    tails.dedup();
+    tails
 }
 
 /// The legal move a SAN text names, if exactly one does.
@@ -119,7 +163,7 @@ fn spell(pos: &Position, m: Move, legal: &[Move]) -> String {
     let rules = pos.rules();
     let b = &rules.board;
     let Some((kind, _)) = pos.piece_at(m.from as usize) else {
-        return uci::to_text(pos, m);
+        return uci::first_text(pos, m.first_part());
     };
     let k = rules.kind(kind);
     let capture = pos.is_capture(m);
@@ -178,7 +222,15 @@ fn strip_annotations(text: &str) -> &str {
 fn spellings(pos: &Position, m: Move) -> Vec<(String, u8)> {
     if let MoveKind::Castle(_) = m.kind {
         let short = castle_text(pos, m);
-        return vec![(short.to_string(), 0), (short.replace('O', "0"), 0), (short.replace('O', "o"), 1)];
+        let mut out = Vec::new();
+        for tail in part_tails(pos, m) {
+            out.extend([
+                (format!("{short}{tail}"), 0),
+                (format!("{}{tail}", short.replace('O', "0")), 0),
+                (format!("{}{tail}", short.replace('O', "o")), 1),
+            ]);
+        }
+        return out;
     }
     let rules = pos.rules();
     let b = &rules.board;
@@ -228,6 +280,7 @@ fn spellings(pos: &Position, m: Move) -> Vec<(String, u8)> {
         }
     };
     let to = b.name(m.to as usize);
+    let tails = part_tails(pos, m);
     let mut out = Vec::new();
     for &(letter, lenience) in &letters {
         for &origin in &origins {
@@ -238,7 +291,9 @@ fn spellings(pos: &Position, m: Move) -> Vec<(String, u8)> {
             };
             for mark in marks {
                 for promo in &promos {
-                    out.push((format!("{letter}{origin}{mark}{to}{promo}"), lenience));
+                    for tail in &tails {
+                        out.push((format!("{letter}{origin}{mark}{to}{promo}{tail}"), lenience));
+                    }
                 }
             }
         }
@@ -367,5 +422,44 @@ mod tests {
                 assert!(start.is_legal(m), "{text:?}");
             }
         }
+    }
+
+    fn bundled(name: &str) -> Engine {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../rulesets/{name}.rules"));
+        Engine::new(crate::check::check_file(&path, &[]).rules.expect("a bundled ruleset is valid"))
+    }
+
+    #[test]
+    fn later_parts_of_a_turn_are_written_as_fairy_stockfish_writes_them() {
+        // Seirawan: a piece gated on the square the move left, and castling's two squares.
+        let e = bundled("seirawan");
+        let start = e.start();
+        let m = crate::notation::uci::find(&start, "b1c3h").expect("the knight may gate the hawk");
+        assert_eq!(to_san(&start, m), "Nc3/H");
+        assert_eq!(reads(&start, "Nc3/H").as_deref(), Some("Nc3/H"));
+        assert_eq!(reads(&start, "Nc3/h").as_deref(), Some("Nc3/H"));
+        assert_eq!(reads(&start, "Nc3").as_deref(), Some("Nc3"));
+        assert_eq!(reads(&start, "Nc3/Q"), None, "no queen in hand");
+        let castling = e.from_fen("r3k2r/8/8/8/8/8/8/R3K2R[HEhe] w KQEAHkqeah - 0 1").expect("valid");
+        for (coords, san) in [
+            ("e1g1h", "O-O/He1"),
+            ("h1e1h", "O-O/Hh1"),
+            ("e1g1", "O-O"),
+            ("e1c1e", "O-O-O/Ee1+"),
+            ("a1e1e", "O-O-O/Ea1"),
+        ] {
+            let m = crate::notation::uci::find(&castling, coords).unwrap_or_else(|| panic!("{coords} is legal"));
+            assert_eq!(to_san(&castling, m), san, "{coords}");
+            assert_eq!(find(&castling, san), Some(m), "{san}");
+        }
+        // Duck chess: the move, then the duck's square.
+        let e = bundled("duck-chess");
+        let start = e.start();
+        let m = crate::notation::uci::find(&start, "e2e4,e4d5").expect("legal");
+        assert_eq!(to_san(&start, m), "e4,d5");
+        assert_eq!(find(&start, "e4,d5"), Some(m));
+        assert_eq!(find(&start, "e4,e4d5"), Some(m));
+        assert_eq!(find(&start, "e4"), None, "the duck must move too");
+        assert_eq!(find(&start, "e4,e4"), None, "the duck cannot stay where the pawn is");
     }
 }

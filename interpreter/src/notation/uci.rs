@@ -53,7 +53,7 @@ pub fn first_text(pos: &Position, m: Move) -> String {
         MoveKind::Drop(_) => {
             // Just the square where only one kind ever enters the board (tapatan's men), else
             // `X@e4`.
-            if entering_kinds(pos.rules()) == 1 {
+            if entering_kinds(pos.rules()) == 1 && m.promo == 0 {
                 return b.name(m.to as usize);
             }
             return drop_text(pos, m);
@@ -88,17 +88,25 @@ pub fn first_text(pos: &Position, m: Move) -> String {
 
 /// How many kinds enter the board by a placement or a drop.
 fn entering_kinds(rules: &crate::model::Rules) -> usize {
-    rules
+    let entering = rules
         .kinds
         .iter()
-        .filter(|k| k.forms.iter().any(|f| matches!(f.primitive, Primitive::Place | Primitive::Drop)))
-        .count()
+        .filter(|k| k.forms.iter().any(|f| matches!(f.primitive, Primitive::Place | Primitive::Drop)));
+    // A drop that may go down either side up always names the side.
+    if rules.kinds.iter().any(|k| k.forms.iter().any(|f| f.either_side)) {
+        return usize::MAX;
+    }
+    entering.count()
 }
 
-/// A drop written with its kind's letter: `P@e4`.
+/// A drop written with its kind's letter: `P@e4` (`+P@e4` for one put down promoted side up).
 fn drop_text(pos: &Position, m: Move) -> String {
-    let letter = pos.form_of_place(m).map_or('?', |k| pos.rules().kind(k).letter);
-    format!("{letter}@{}", pos.rules().board.name(m.to as usize))
+    let rules = pos.rules();
+    let letter = match m.promotion() {
+        Some(k) => rules.fen_text(k, crate::model::Side::FIRST),
+        None => pos.form_of_place(m).map_or("?".into(), |k| rules.kind(k).letter.to_string()),
+    };
+    format!("{letter}@{}", rules.board.name(m.to as usize))
 }
 
 /// Does the moving piece's promotion offer one choice only (then the text leaves the letter out:

@@ -212,6 +212,10 @@ pub enum Expect {
     /// needs a winning line found (and replayed to the win), `can: false` a proof that none
     /// exists. An answer the search leaves undecided meets neither.
     Winnable { side: String, can: bool },
+    /// The value of a declared count (`count checks = 3, ...`) for the player named `of`.
+    Count { name: String, of: String, value: i64 },
+    /// The phase the game is in, by name (`placing`); only for rulesets with phases.
+    Phase(String),
 }
 
 impl fmt::Display for Expect {
@@ -272,6 +276,8 @@ impl fmt::Display for Expect {
             Expect::Fen(s) => write!(f, "FEN {s}"),
             Expect::Winnable { side, can: true } => write!(f, "{side} can still win"),
             Expect::Winnable { side, can: false } => write!(f, "{side} cannot win by any series of legal moves"),
+            Expect::Count { name, of, value } => write!(f, "{of}'s {name} is {value}"),
+            Expect::Phase(p) => write!(f, "phase {p}"),
         }
     }
 }

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::{Action, Expect, ExpectedStatus, Scenario, ScenarioError, Start, Step, load};
 use crate::game::{Engine, Game, Move, PerftWatch, Position, Ruling, Status};
-use crate::model::{Board, Side, Verdict as EndVerdict};
+use crate::model::{Side, Verdict as EndVerdict};
 use crate::notation::uci;
 
 /// The deepest perft a scenario may ask for (deeper would run for hours).
@@ -350,7 +350,7 @@ impl Runner {
         let mut random_plies = 0u64;
         for (i, step) in scenario.steps.iter().enumerate() {
             let refuse = |m: String| ScenarioError::new(path, format!("{}: {m}", step_name(i + 1, step)));
-            annotations.push(validate(&rules.board, &rules.players, step).map_err(refuse)?);
+            annotations.push(validate(&rules, step).map_err(refuse)?);
             if let Some(Action::Random { plies, .. }) = &step.action {
                 random_plies += u64::from(*plies);
                 if random_plies > MAX_SCENARIO_RANDOM_PLIES {
@@ -525,7 +525,8 @@ type Annotations = (Vec<usize>, Vec<(usize, usize)>);
 
 /// Checks a step's square and player names against the board before play; returns its
 /// annotations as board indices.
-fn validate(board: &Board, players: &[crate::model::Player; 2], step: &Step) -> Result<Annotations, String> {
+fn validate(rules: &crate::model::Rules, step: &Step) -> Result<Annotations, String> {
+    let (board, players, counts, phases) = (&rules.board, &rules.players, &rules.counts, &rules.phases);
     let square = |what: &str, s: &str| {
         board.parse_square(s).ok_or_else(|| {
             format!(
@@ -576,6 +577,25 @@ fn validate(board: &Board, players: &[crate::model::Player; 2], step: &Step) -> 
             }
             Expect::ToMove(s) => player("ToMove", s)?,
             Expect::Winnable { side, .. } => player("Winnable side", side)?,
+            Expect::Count { name, of, .. } => {
+                player("Count of", of)?;
+                if !counts.iter().any(|c| c.name == *name) {
+                    let names: Vec<&str> = counts.iter().map(|c| c.name.as_str()).collect();
+                    return Err(if names.is_empty() {
+                        format!("Count: `{name}` is not a count (the ruleset declares none)")
+                    } else {
+                        format!("Count: `{name}` is not a count (the ruleset's counts: {})", names.join(", "))
+                    });
+                }
+            }
+            Expect::Phase(name) if !phases.iter().any(|p| p.name == *name) => {
+                let names: Vec<&str> = phases.iter().map(|p| p.name.as_str()).collect();
+                return Err(if names.is_empty() {
+                    format!("Phase: `{name}` is not a phase (the ruleset has no phases)")
+                } else {
+                    format!("Phase: `{name}` is not a phase (the ruleset's phases: {})", names.join(", "))
+                });
+            }
             Expect::Outcome { winner: Some(w), .. } => player("Outcome winner", w)?,
             Expect::Perft { depth, .. } if *depth > MAX_PERFT_DEPTH => {
                 return Err(format!("Perft: depth {depth} is past the limit of {MAX_PERFT_DEPTH}"));
@@ -768,6 +788,29 @@ fn expect(game: &Game, timer: Option<&Timer>, e: &Expect, stop: &Arc<AtomicBool>
                 Err(format!("{} is not in check", side(pos.side_to_move())))
             }
         }
+        Expect::Count { name, of, value } => {
+            let i = rules
+                .counts
+                .iter()
+                .position(|c| c.name == *name)
+                .ok_or_else(|| format!("no count `{name}`"))?;
+            let s = rules
+                .players
+                .iter()
+                .position(|p| p.name == *of)
+                .ok_or_else(|| format!("no player `{of}`"))?;
+            let have = pos.tally(crate::model::Side(s as u8), i);
+            if have == *value {
+                Ok(())
+            } else {
+                Err(format!("{of}'s {name} is {have}"))
+            }
+        }
+        Expect::Phase(name) => match pos.phase_name() {
+            Some(now) if now == name => Ok(()),
+            Some(now) => Err(format!("phase {now}")),
+            None => Err("no phase (the ruleset has none)".to_string()),
+        },
         Expect::ToMove(name) => {
             let now = side(pos.side_to_move());
             if now == *name { Ok(()) } else { Err(format!("{now} to move")) }

@@ -16,17 +16,19 @@ pub struct Cite {
     pub span: Span,
 }
 
-/// A whole number, or the name of a parameter that holds one.
+/// A whole number, or the name of a parameter that holds one, or a sum of products of them.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Count {
     Int(i64, Span),
     Param(Ident),
+    /// `(2 * size - 1)`: terms added (true) or subtracted, each a product of numbers and parameters.
+    Expr(Vec<(bool, Vec<Count>)>, Span),
 }
 
 impl Count {
     pub fn span(&self) -> Span {
         match self {
-            Count::Int(_, s) => *s,
+            Count::Int(_, s) | Count::Expr(_, s) => *s,
             Count::Param(i) => i.span,
         }
     }
@@ -369,8 +371,9 @@ pub enum ZoneTerm {
     Square(String, Span),
     List(Vec<String>, Span),
     Ref(Ident),
-    /// `where LIN OP LIN`: squares whose file and rank numbers (from 1) meet the comparison.
-    Where(Lin, LinCmp, Lin, Span),
+    /// `where LIN OP LIN [and ...]`: squares whose file and rank numbers (from 1) meet every
+    /// comparison.
+    Where(Vec<(Lin, LinCmp, Lin)>, Span),
 }
 
 /// A sum of `file`, `rank`, numbers and parameters, each added or subtracted.
@@ -421,6 +424,17 @@ pub struct PieceDecl {
     pub forms: Vec<MoveForm>,
     pub promotions: Vec<Promotion>,
     pub castles: Vec<Castle>,
+    /// `captured only when surrounded along DIRS, or against ZONE, or against the edge`.
+    pub surround: Option<Surround>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Surround {
+    pub dirs: Vec<Ident>,
+    pub against: Vec<ZoneExpr>,
+    pub edge: bool,
+    pub cite: Option<Cite>,
     pub span: Span,
 }
 
@@ -446,6 +460,8 @@ pub enum Primitive {
     Place,
     /// `drop`: from the player's hand.
     Drop,
+    /// `fly`: to any square of the board.
+    Fly,
     /// `jump DIRS [over enemy|own|any]`: over an adjacent piece to the empty square beyond.
     Jump {
         dirs: Vec<Ident>,
@@ -477,12 +493,17 @@ pub enum Modifier {
     Within(ZoneExpr),
     Unmoved(Span),
     MarksEnPassant(Span),
-    /// `flipping enclosed along DIRS` (`flip`) or `capturing enclosed along DIRS`.
+    /// `flipping enclosed along DIRS` (`flip`) or `capturing enclosed [exactly N] along DIRS`.
     Enclosing {
         flip: bool,
+        exact: Option<(i64, Span)>,
         dirs: Vec<Ident>,
         span: Span,
     },
+    /// `or against ZONE`: its empty squares close an enclosed run.
+    EncloseAgainst(ZoneExpr),
+    /// `either side up`.
+    EitherSide(Span),
     /// `capturing`: a jump removes the piece it jumps over.
     Capturing(Span),
     /// `continuing`: capturing jumps go on while the piece can make one.
@@ -510,6 +531,17 @@ pub enum Modifier {
     CapturingAtOnce(Span),
     /// `never turning back`.
     NeverBack(Span),
+    /// `next to own`.
+    NextToOwn(Span),
+    /// `flipping neighbours` (`flip`) / `capturing neighbours`.
+    Neighbours {
+        flip: bool,
+        span: Span,
+    },
+    /// `leaving a copy`.
+    LeavingCopy(Span),
+    /// `when COUNT of WHOSE OP N`.
+    When(Box<Condition>, Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -633,6 +665,12 @@ pub enum Condition {
     CannotWin(Whose, Span),
     /// `KIND in ZONE`.
     KindIn(Ident, ZoneExpr, Span),
+    /// `WHOSE surrounds a cell`.
+    Ring(Whom, Span),
+    /// `during PHASE [| PHASE]`.
+    During(Vec<Ident>, Span),
+    /// `royals facing along DIRS`.
+    RoyalsFacing(Vec<Ident>, Span),
     /// `all pieces of WHOSE connected [along DIRS]`.
     AllConnected {
         whose: Whom,
@@ -696,6 +734,18 @@ pub enum Verdict {
     Draw,
     ScoreByArea,
     NoResult,
+    /// `PLAYER wins` (true) / `PLAYER loses`: the player is [`EndRule::player`].
+    Player(bool),
+    /// `highest points wins, points ...`.
+    Points,
+}
+
+/// `highest points wins, points KIND N, ..., plus N to PLAYER, a tie to PLAYER`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointsVerdict {
+    pub values: Vec<(Ident, f64, Span)>,
+    pub bonus: Option<(f64, Ident)>,
+    pub tie: Option<Ident>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -706,6 +756,10 @@ pub struct EndRule {
     pub verdict: (Verdict, Span),
     /// `score by area with komi`: the parameter holding the second player's compensation.
     pub komi: Option<Ident>,
+    /// `highest points wins, ...`: the table of points.
+    pub points: Option<PointsVerdict>,
+    /// `PLAYER wins`: the player named.
+    pub player: Option<Ident>,
     pub cite: Option<Cite>,
     pub span: Span,
 }

@@ -64,8 +64,36 @@ impl Cx<'_> {
     }
     fn count(&self, p: P) -> Count {
         let inner = p.into_inner().next().expect("grammar: count has one child");
+        self.count_of(inner)
+    }
+    fn count_of(&self, inner: P) -> Count {
         match inner.as_rule() {
             Rule::int => Count::Int(inner.as_str().parse().unwrap_or(i64::MAX), self.span(&inner)),
+            Rule::count_expr => {
+                let span = self.span(&inner);
+                let sum = inner
+                    .into_inner()
+                    .find(|c| c.as_rule() == Rule::count_sum)
+                    .expect("grammar: a sum in parentheses");
+                let mut terms = Vec::new();
+                let mut plus = true;
+                for t in sum.into_inner() {
+                    match t.as_rule() {
+                        Rule::count_add => plus = t.as_str() == "+",
+                        Rule::count_product => {
+                            let factors = t
+                                .into_inner()
+                                .filter(|f| f.as_rule() == Rule::count_atom)
+                                .map(|f| self.count_of(f.into_inner().next().expect("grammar: an atom has one child")))
+                                .collect();
+                            terms.push((plus, factors));
+                            plus = true;
+                        }
+                        _ => {}
+                    }
+                }
+                Count::Expr(terms, span)
+            }
             _ => Count::Param(self.ident(inner)),
         }
     }
@@ -244,10 +272,12 @@ struct Construct {
     whole: bool,
 }
 
-const CONDITIONS: &str = "no legal move, in check, repetition N, N moves without capture [or KIND move], \
+const CONDITIONS: &str = "no legal move (or turn), in check, repetition N, N moves without capture [or KIND move], \
 N passes in a row, [exactly] N in a row along DIRS, only PATTERN, none of KINDS, one side checking throughout, \
-one side chasing throughout, captured [KIND], no pieces left, no KIND left, connects ZONE and ZONE, neither side can win, \
-mover cannot win, side to move cannot win, neither side can move, KIND in ZONE";
+one side chasing throughout, captured [KIND], no pieces left, no KIND left, connects [N of] ZONE, ... and ZONE, \
+all pieces of WHOSE connected [along DIRS], WHOSE surrounds a cell, royals facing along DIRS, during PHASE, \
+COUNT [in ZONE] of WHOSE is|is not|>=|<=|>|< N, neither side can win, mover cannot win, side to move cannot win, \
+neither side can move, KIND in ZONE";
 const CONDITION_WORDS: &[&str] = &[
     "no",
     "in",
@@ -260,17 +290,38 @@ const CONDITION_WORDS: &[&str] = &[
     "neither",
     "mover",
     "exactly",
+    "all",
+    "royals",
+    "during",
+    "pieces",
+    "side",
 ];
-const VERDICTS: &str = "side to move loses, side to move wins, mover wins, mover loses, checking side loses, \
-chasing side loses, draw, \
-claimable draw, score by area [with PARAM], no result, most pieces wins";
-const VERDICT_WORDS: &[&str] = &["side", "mover", "checking", "chasing", "draw", "claimable", "score", "no", "most"];
+const VERDICTS: &str = "side to move loses, side to move wins, mover wins, mover loses, PLAYER wins, PLAYER loses, \
+checking side loses, chasing side loses, draw, claimable draw, score by area [with PARAM], no result, most pieces wins, \
+highest points wins, points KIND N, ... [, plus N to PLAYER] [, a tie to PLAYER]";
+const VERDICT_WORDS: &[&str] = &[
+    "side",
+    "mover",
+    "checking",
+    "chasing",
+    "draw",
+    "claimable",
+    "score",
+    "no",
+    "most",
+    "highest",
+];
 const MOVEMENTS: &str = "step DIRS [N], slide DIRS [up to N], leap (A,B) [blocked at (C,D)], hop DIRS over N, \
-jump DIRS [over enemy|own|any], place on empty, drop; or promotes on ZONE to KINDS, castle with KIND moving N { ... }";
-const MOVEMENT_WORDS: &[&str] = &["step", "slide", "leap", "hop", "jump", "place", "drop", "promotes", "castle"];
+jump DIRS [over enemy|own|any] [at any distance], fly, place on empty, drop; or promotes on ZONE to KINDS [at once], \
+castle with KIND moving N { ... }, captured only when surrounded along DIRS [, or against ZONE|the edge]";
+const MOVEMENT_WORDS: &[&str] = &[
+    "step", "slide", "leap", "hop", "jump", "fly", "place", "drop", "promotes", "castle", "captured",
+];
 const MODIFIERS: &str = "to empty, to enemy, to en-passant, from ZONE, within ZONE, unmoved, marks en-passant, \
-capturing, continuing, falling DIR, flipping enclosed along DIRS, capturing enclosed along DIRS, only if it flips, \
-only if it captures, not on a file with own KIND, not giving checkmate, not where it cannot move";
+capturing, capturing at once, continuing, never turning back, falling DIR, flipping enclosed along DIRS, \
+capturing enclosed [exactly N] along DIRS, or against ZONE, flipping neighbours, capturing neighbours, only if it flips, \
+only if it captures, as many squares as pieces on its line, over own, next to own, leaving a copy, either side up, \
+during PHASE, when COUNT of WHOSE is N, not on a file with own KIND, not giving checkmate, not where it cannot move";
 const MODIFIER_WORDS: &[&str] = &[
     "to",
     "from",
@@ -279,9 +330,18 @@ const MODIFIER_WORDS: &[&str] = &[
     "marks",
     "capturing",
     "continuing",
+    "never",
     "falling",
     "flipping",
+    "or",
     "only",
+    "as",
+    "over",
+    "next",
+    "leaving",
+    "either",
+    "during",
+    "when",
     "not",
 ];
 
@@ -339,6 +399,9 @@ fn in_condition(r: Rule) -> bool {
             | Rule::cond_cannot_win
             | Rule::cond_kind_in
             | Rule::cond_all_connected
+            | Rule::cond_ring
+            | Rule::cond_royals_facing
+            | Rule::cond_during
     )
 }
 
@@ -1074,46 +1137,50 @@ fn zone_term(cx: &mut Cx, p: P) -> ZoneTerm {
         .collect();
     match rule {
         Rule::zone_where => {
-            let mut lins = Vec::new();
-            let mut cmp = LinCmp::Le;
-            for c in inner.into_inner() {
-                match c.as_rule() {
-                    Rule::lin => {
-                        let mut terms = Vec::new();
-                        let mut plus = true;
-                        for t in c.into_inner() {
-                            match t.as_rule() {
-                                Rule::lin_op => plus = t.as_str() == "+",
-                                Rule::lin_term => {
-                                    let x = t.into_inner().next().expect("grammar: a term has a child");
-                                    let term = match x.as_rule() {
-                                        Rule::kw_file => LinTerm::File,
-                                        Rule::kw_rank => LinTerm::Rank,
-                                        _ => LinTerm::Count(cx.count(x)),
-                                    };
-                                    terms.push((plus, term));
-                                    plus = true;
+            let mut rels = Vec::new();
+            for rel in inner.into_inner().filter(|r| r.as_rule() == Rule::lin_rel) {
+                let mut lins = Vec::new();
+                let mut cmp = LinCmp::Le;
+                for c in rel.into_inner() {
+                    match c.as_rule() {
+                        Rule::lin => {
+                            let mut terms = Vec::new();
+                            let mut plus = true;
+                            for t in c.into_inner() {
+                                match t.as_rule() {
+                                    Rule::lin_op => plus = t.as_str() == "+",
+                                    Rule::lin_term => {
+                                        let x = t.into_inner().next().expect("grammar: a term has a child");
+                                        let term = match x.as_rule() {
+                                            Rule::kw_file => LinTerm::File,
+                                            Rule::kw_rank => LinTerm::Rank,
+                                            _ => LinTerm::Count(cx.count(x)),
+                                        };
+                                        terms.push((plus, term));
+                                        plus = true;
+                                    }
+                                    _ => {}
                                 }
-                                _ => {}
+                            }
+                            lins.push(Lin { terms });
+                        }
+                        Rule::lin_cmp => {
+                            cmp = match c.as_str() {
+                                "<=" => LinCmp::Le,
+                                ">=" => LinCmp::Ge,
+                                "<" => LinCmp::Lt,
+                                ">" => LinCmp::Gt,
+                                _ => LinCmp::Eq,
                             }
                         }
-                        lins.push(Lin { terms });
+                        _ => {}
                     }
-                    Rule::lin_cmp => {
-                        cmp = match c.as_str() {
-                            "<=" => LinCmp::Le,
-                            ">=" => LinCmp::Ge,
-                            "<" => LinCmp::Lt,
-                            ">" => LinCmp::Gt,
-                            _ => LinCmp::Eq,
-                        }
-                    }
-                    _ => {}
                 }
+                let right = lins.pop().expect("grammar: two sides");
+                let left = lins.pop().expect("grammar: two sides");
+                rels.push((left, cmp, right));
             }
-            let right = lins.pop().expect("grammar: two sides");
-            let left = lins.pop().expect("grammar: two sides");
-            ZoneTerm::Where(left, cmp, right, span)
+            ZoneTerm::Where(rels, span)
         }
         Rule::zone_rect => ZoneTerm::Rect(words[0].clone(), words[1].clone(), span),
         Rule::zone_ranks => ZoneTerm::Ranks(words[0].clone(), words[1].clone(), span),
@@ -1222,6 +1289,7 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
         forms: Vec::new(),
         promotions: Vec::new(),
         castles: Vec::new(),
+        surround: None,
         span,
     };
     for c in p.into_inner() {
@@ -1285,6 +1353,26 @@ fn piece(cx: &mut Cx, p: P) -> PieceDecl {
                 });
             }
             Rule::castle_decl => d.castles.push(castle(cx, c)),
+            Rule::surround_decl => {
+                let span = cx.span(&c);
+                let mut sur = Surround {
+                    dirs: Vec::new(),
+                    against: Vec::new(),
+                    edge: false,
+                    cite: None,
+                    span,
+                };
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::dirs => sur.dirs = dirs(cx, k),
+                        Rule::zone_expr => sur.against.push(zone_expr(cx, k)),
+                        Rule::surround_edge => sur.edge = true,
+                        Rule::cite => sur.cite = Some(cx.cite(k)),
+                        _ => {}
+                    }
+                }
+                d.surround = Some(sur);
+            }
             Rule::bad_clause => cx.bad(&c, Rule::piece_clause_only, "movement clause"),
             _ => {}
         }
@@ -1361,6 +1449,7 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
             }
             Rule::place => primitive = Some(Primitive::Place),
             Rule::drop => primitive = Some(Primitive::Drop),
+            Rule::fly => primitive = Some(Primitive::Fly),
             Rule::jump => {
                 let mut ds = Vec::new();
                 let mut over = None;
@@ -1386,18 +1475,26 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
             Rule::enclosing => {
                 let mut flip = false;
                 let mut ds = Vec::new();
+                let mut exact = None;
                 for k in c.into_inner() {
                     match k.as_rule() {
                         Rule::kw_flipping => flip = true,
                         Rule::dirs => ds = dirs(cx, k),
+                        Rule::int => exact = Some((k.as_str().parse().unwrap_or(i64::MAX), cx.span(&k))),
                         _ => {}
                     }
                 }
                 modifiers.push(Modifier::Enclosing {
                     flip,
+                    exact,
                     dirs: ds,
                     span: cspan,
                 });
+            }
+            Rule::enclose_against => {
+                if let Some(z) = c.into_inner().find(|k| k.as_rule() == Rule::zone_expr) {
+                    modifiers.push(Modifier::EncloseAgainst(zone_expr(cx, z)));
+                }
             }
             Rule::capturing => modifiers.push(Modifier::Capturing(cspan)),
             Rule::continuing => modifiers.push(Modifier::Continuing(cspan)),
@@ -1425,6 +1522,22 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
             Rule::during => modifiers.push(Modifier::During(dirs(cx, c), cspan)),
             Rule::counted => modifiers.push(Modifier::Counted(cspan)),
             Rule::capturing_at_once => modifiers.push(Modifier::CapturingAtOnce(cspan)),
+            Rule::next_to_own => modifiers.push(Modifier::NextToOwn(cspan)),
+            Rule::either_side => modifiers.push(Modifier::EitherSide(cspan)),
+            Rule::leaving_copy => modifiers.push(Modifier::LeavingCopy(cspan)),
+            Rule::neighbours => {
+                let flip = c.into_inner().any(|k| k.as_rule() == Rule::kw_flipping);
+                modifiers.push(Modifier::Neighbours { flip, span: cspan });
+            }
+            Rule::when_count => {
+                if let Some(cond) = c
+                    .into_inner()
+                    .find(|k| k.as_rule() == Rule::cond_compare)
+                    .and_then(|k| condition(cx, k))
+                {
+                    modifiers.push(Modifier::When(Box::new(cond), cspan));
+                }
+            }
             Rule::never_back => modifiers.push(Modifier::NeverBack(cspan)),
             Rule::over_own => modifiers.push(Modifier::OverOwn(cspan)),
             Rule::to_empty => modifiers.push(Modifier::ToEmpty(cspan)),
@@ -1835,6 +1948,8 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
         conditions: Vec::new(),
         verdict: (Verdict::Draw, span),
         komi: None,
+        points: None,
+        player: None,
         cite: None,
         span,
     };
@@ -1858,6 +1973,43 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
             Rule::v_mover_loses => r.verdict = (Verdict::MoverLoses, cspan),
             Rule::v_mover_wins => r.verdict = (Verdict::MoverWins, cspan),
             Rule::v_most_pieces => r.verdict = (Verdict::MostPieces, cspan),
+            Rule::v_player => {
+                let wins = c.clone().into_inner().any(|k| k.as_rule() == Rule::kw_wins);
+                r.player = c.into_inner().find(|k| k.as_rule() == Rule::ident).map(|k| cx.ident(k));
+                r.verdict = (Verdict::Player(wins), cspan);
+            }
+            Rule::v_points => {
+                let mut values = Vec::new();
+                let mut bonus = None;
+                let mut tie = None;
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::point_value => {
+                            let vspan = cx.span(&k);
+                            let mut it = k.into_inner();
+                            let kind = cx.ident(it.next().expect("grammar: a kind"));
+                            let n = it.next().map_or(f64::NAN, |n| n.as_str().parse().unwrap_or(f64::NAN));
+                            values.push((kind, n, vspan));
+                        }
+                        Rule::point_bonus => {
+                            let mut n = f64::NAN;
+                            let mut who = None;
+                            for x in k.into_inner() {
+                                match x.as_rule() {
+                                    Rule::number => n = x.as_str().parse().unwrap_or(f64::NAN),
+                                    Rule::ident => who = Some(cx.ident(x)),
+                                    _ => {}
+                                }
+                            }
+                            bonus = who.map(|w| (n, w));
+                        }
+                        Rule::point_tie => tie = k.into_inner().find(|x| x.as_rule() == Rule::ident).map(|x| cx.ident(x)),
+                        _ => {}
+                    }
+                }
+                r.verdict = (Verdict::Points, cspan);
+                r.points = Some(PointsVerdict { values, bonus, tie });
+            }
             Rule::v_checker_loses => r.verdict = (Verdict::CheckerLoses, cspan),
             Rule::v_chaser_loses => r.verdict = (Verdict::ChaserLoses, cspan),
             Rule::v_claimable_draw => r.verdict = (Verdict::ClaimableDraw, cspan),
@@ -1883,6 +2035,25 @@ fn whom(cx: &Cx, c: P) -> Whom {
 fn condition(cx: &mut Cx, c: P) -> Option<Condition> {
     let cspan = cx.span(&c);
     match c.as_rule() {
+        Rule::cond_ring => {
+            let whose = c
+                .into_inner()
+                .find(|k| k.as_rule() == Rule::whose)
+                .map(|k| whom(cx, k))
+                .unwrap_or(Whom::Mover);
+            return Some(Condition::Ring(whose, cspan));
+        }
+        Rule::cond_during => {
+            return Some(Condition::During(dirs(cx, c), cspan));
+        }
+        Rule::cond_royals_facing => {
+            let ds = c
+                .into_inner()
+                .find(|k| k.as_rule() == Rule::dirs)
+                .map(|k| dirs(cx, k))
+                .unwrap_or_default();
+            return Some(Condition::RoyalsFacing(ds, cspan));
+        }
         Rule::cond_all_connected => {
             let mut whose = Whom::Mover;
             let mut ds = Vec::new();
@@ -2059,6 +2230,9 @@ fn condition_rule(r: Rule) -> bool {
             | Rule::cond_cannot_win
             | Rule::cond_kind_in
             | Rule::cond_all_connected
+            | Rule::cond_ring
+            | Rule::cond_royals_facing
+            | Rule::cond_during
     )
 }
 
@@ -2226,7 +2400,7 @@ mod tests {
         let s = d.items[0].span;
         assert_eq!(&src[s.start as usize..s.end as usize], "five in a line");
         assert!(
-            d.items[0].help[0].starts_with("expected a condition: no legal move, in check,"),
+            d.items[0].help[0].starts_with("expected a condition: no legal move (or turn), in check,"),
             "{:?}",
             d.items[0].help
         );

@@ -1,0 +1,86 @@
+//! The language's constructs, each proved on small rulesets of its own (tests/language/): every
+//! scenario there must pass, every ruleset there must check cleanly and be the subject of at least
+//! one scenario or oracle comparison, and each perft count stated below comes from an independent
+//! reference (Fairy-Stockfish, open_spiel) or from counting by hand.
+
+use arbiter::scenario::{self, Report, Runner, Verdict};
+
+mod common;
+
+use common::root;
+
+fn problems(reports: &[Report]) -> String {
+    reports
+        .iter()
+        .filter(|r| !r.passed())
+        .map(|r| match &r.verdict {
+            Verdict::Fail(f) => format!("{}: {f}", r.path.display()),
+            Verdict::Error(e) => e.to_string(),
+            Verdict::Pass { .. } => String::new(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn every_scenario_of_the_language_passes() {
+    let files = scenario::collect(&[root().join("tests/language")]).expect("tests/language can be read");
+    let mut r = Runner::new(vec![root().join("rulesets")]);
+    let reports: Vec<Report> = files.iter().map(|f| r.run_file(f)).collect();
+    assert!(reports.len() >= 25, "only {} scenarios found", reports.len());
+    let bad = problems(&reports);
+    assert!(bad.is_empty(), "scenarios that did not pass:\n{bad}");
+}
+
+/// Each ruleset checks without a warning, and something exercises it: a scenario names it, or the
+/// oracle tests (tests/oracles.rs) play it.
+#[test]
+fn every_ruleset_checks_cleanly_and_is_tested() {
+    let dir = root().join("tests/language");
+    let oracles = std::fs::read_to_string(root().join("tests/oracles.rs")).expect("tests/oracles.rs");
+    let scenarios: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/language")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "ron"))
+        .map(|e| std::fs::read_to_string(e.path()).expect("a scenario"))
+        .collect();
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).expect("tests/language").flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if !name.ends_with(".rules") {
+            continue;
+        }
+        n += 1;
+        let c = arbiter::check::check_file(&e.path(), &[]);
+        let said: Vec<String> = c.diagnostics.items.iter().map(|d| d.message.clone()).collect();
+        assert!(c.rules.is_some() && said.is_empty(), "{name}: {said:?}");
+        let quoted = format!("\"{name}\"");
+        let path = format!("\"tests/language/{name}\"");
+        assert!(
+            scenarios.iter().any(|s| s.contains(&quoted)) || oracles.contains(&path),
+            "{name}: no scenario names it and no oracle test plays it"
+        );
+    }
+    assert!(n >= 10, "only {n} rulesets");
+}
+
+/// Perft from the start of the rulesets the oracle tests compare move by move, against the
+/// counts their references give (tests/oracles/README.md): the whole tree, not only the lines
+/// the random games walk.
+#[test]
+fn perft_counts_agree_with_the_references() {
+    for (rel, counts) in [
+        // Fairy-Stockfish `ataxx` (and libataxx's own tests).
+        ("tests/language/ataxx.rules", &[16u64, 256, 6460, 155888][..]),
+        // Fairy-Stockfish `amazons`.
+        ("tests/language/amazons.rules", &[2176][..]),
+        // open_spiel `havannah`, board_size 4: 37 · 36 · 35 · 34 before any game can end.
+        ("tests/language/havannah.rules", &[37, 1332, 46620, 1585080][..]),
+    ] {
+        let e = common::engine(rel, &[]);
+        for (d, &want) in counts.iter().enumerate() {
+            let got = e.start().perft_stop_at_end(d as u32 + 1);
+            assert_eq!(got, want, "{rel}: perft {}", d + 1);
+        }
+    }
+}
