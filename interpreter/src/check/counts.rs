@@ -62,6 +62,17 @@ pub(super) fn resolve_counts(cx: &mut Cx, items: &[ast::Item], has_check: bool) 
             };
             changes.push((*amount, event));
         }
+        if c.changes.is_empty() {
+            cx.diags.push(
+                Diagnostic::warning(
+                    codes::REDUNDANT,
+                    c.name.span,
+                    format!("count `{}` never changes: it stays {start}", c.name.name),
+                )
+                .label("never changed")
+                .help("say what changes it: `, plus 1 for each capture` (or `check given`, `KIND captured`, `turn`; `less` counts down)"),
+            );
+        }
         spans.push(c.name.span);
         out.push(Tally {
             name: c.name.name.clone(),
@@ -125,8 +136,29 @@ pub(super) fn compare(cx: &mut Cx, c: &ast::Condition, tallies: &[Tally]) -> Opt
         Some(z) => Some(super::board::zone_by_side(cx, z)?),
         None => None,
     };
+    // A player never has more pieces on the board than it has cells (in the zone, if one is named).
+    let most_pieces = match (&zone, &cx.board) {
+        (Some(z), _) => z[Side::FIRST].iter().count().max(z[Side::SECOND].iter().count()) as i64,
+        (None, Some(b)) => (0..b.squares()).filter(|&q| b.has(q)).count() as i64,
+        (None, None) => TALLY_MAX,
+    };
+    let pieces_never = |cx: &mut Cx, what: &str| {
+        if !(0..=most_pieces).any(|v| op.holds(v, value)) {
+            cx.diags.push(
+                Diagnostic::warning(
+                    codes::REDUNDANT,
+                    *span,
+                    format!("this can never hold: {what} on the board are between 0 and {most_pieces}"),
+                )
+                .label("never reached"),
+            );
+        }
+    };
     let count = match what {
-        None => CountOf::Pieces { kind: None, zone },
+        None => {
+            pieces_never(cx, "a player's pieces");
+            CountOf::Pieces { kind: None, zone }
+        }
         Some(id) => match tallies.iter().position(|t| t.name == id.name) {
             Some(i) => {
                 cx.used.insert(format!("count {}", id.name));
@@ -145,22 +177,29 @@ pub(super) fn compare(cx: &mut Cx, c: &ast::Condition, tallies: &[Tally]) -> Opt
                         Diagnostic::warning(
                             codes::REDUNDANT,
                             *span,
-                            format!(
-                                "this can never hold: `{}` starts at {} and only ever {}",
-                                id.name,
-                                tallies[i].start,
-                                if hi > tallies[i].start { "grows" } else { "shrinks" }
-                            ),
+                            if lo == hi {
+                                format!("this can never hold: `{}` never changes from {}", id.name, tallies[i].start)
+                            } else {
+                                format!(
+                                    "this can never hold: `{}` starts at {} and only ever {}",
+                                    id.name,
+                                    tallies[i].start,
+                                    if hi > tallies[i].start { "grows" } else { "shrinks" }
+                                )
+                            },
                         )
                         .label("never reached"),
                     );
                 }
                 CountOf::Declared(i)
             }
-            None if cx.kinds.contains_key(&id.name) => CountOf::Pieces {
-                kind: Some(cx.kind(id)?),
-                zone,
-            },
+            None if cx.kinds.contains_key(&id.name) => {
+                pieces_never(cx, &format!("a player's {} pieces", id.name));
+                CountOf::Pieces {
+                    kind: Some(cx.kind(id)?),
+                    zone,
+                }
+            }
             None => {
                 let mut names: Vec<String> = tallies.iter().map(|t| t.name.clone()).collect();
                 names.extend(cx.kind_names.iter().cloned());

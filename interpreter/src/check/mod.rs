@@ -885,6 +885,7 @@ fn resolve(
         _ => None,
     };
     let turn = turn::resolve_turn(&mut cx, items, &kinds);
+    never_captures(&mut cx, items, &kinds, &turn, chain_capture.is_some());
     let has_check = royal_safety.is_some() || royals_facing.is_some();
     let chase = chase::resolve_chase(&mut cx, items, has_check);
     let phases = phases::resolve(&mut cx, items, &kinds, has_check, has_pass, &counts);
@@ -1080,4 +1081,53 @@ fn with_handicap(rules: &Rules, h: &handicap::Resolved) -> Result<String, String
         None => fields.push(next.clone()),
     }
     Ok(fields.join(" "))
+}
+
+/// Where nothing in the ruleset can ever take a piece, what waits for a capture is dead: a count
+/// changed by captures, a part of the turn that follows one.
+fn never_captures(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], turn: &[Part], chains: bool) {
+    let captures = chains
+        || turn.iter().any(|p| matches!(p.action, PartAction::Remove { .. }))
+        || kinds.iter().any(|k| {
+            k.forms.iter().any(|f| {
+                f.captures()
+                    || f.capturing
+                    || f.target == Target::EnPassant
+                    || matches!(f.enclose, Some((Enclose::Capture, _)))
+                    || f.neighbours == Some(Enclose::Capture)
+            }) || k.surround.is_some()
+        });
+    if captures {
+        return;
+    }
+    for it in items {
+        match it {
+            ast::Item::Count(c) => {
+                for (_, event, span) in &c.changes {
+                    if matches!(event, ast::CountEvent::Capture | ast::CountEvent::KindCaptured(_)) {
+                        cx.diags.push(
+                            Diagnostic::warning(codes::REDUNDANT, *span, "this never changes the count: no move in this ruleset captures")
+                                .label("never happens")
+                                .help("moves that capture land `to enemy` (or anywhere), jump `capturing`, or capture enclosed pieces or neighbours"),
+                        );
+                    }
+                }
+            }
+            ast::Item::Turn(t) => {
+                for p in &t.parts {
+                    if let Some(ast::PartCondition::Captured(span)) = &p.condition {
+                        cx.diags.push(
+                            Diagnostic::warning(
+                                codes::REDUNDANT,
+                                *span,
+                                "this part can never be chosen: no move in this ruleset captures",
+                            )
+                            .label("never true"),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }

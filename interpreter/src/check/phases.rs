@@ -83,7 +83,27 @@ pub(super) fn resolve(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has_chec
                     );
                 }
                 match end {
-                    ast::PhaseEnd::HandsEmpty(_) => Some(PhaseEnd::HandsEmpty),
+                    ast::PhaseEnd::HandsEmpty(at) => {
+                        // Hands empty only by drops (a drop clause, or a turn's drop on the square
+                        // a move left).
+                        let drops = kinds.iter().any(|k| k.forms.iter().any(|f| matches!(f.primitive, Primitive::Drop)))
+                            || items.iter().any(|i| matches!(i, ast::Item::Turn(t) if t.parts.iter().any(|p| matches!(p.action, ast::PartAction::Gate(..)))));
+                        if !drops && !last {
+                            cx.diags.push(
+                                Diagnostic::warning(
+                                    codes::REDUNDANT,
+                                    *at,
+                                    format!(
+                                        "nothing in this ruleset is dropped, so the hands never change: phase `{}` is over before it starts if they are empty, and never ends if not",
+                                        p.name.name
+                                    ),
+                                )
+                                .label("hands never emptied")
+                                .help("give the pieces in hand a `drop` clause (`drop, during PHASE`)"),
+                            );
+                        }
+                        Some(PhaseEnd::HandsEmpty)
+                    }
                     ast::PhaseEnd::Conditions(cs) => {
                         let mut out = Vec::new();
                         for c in cs {

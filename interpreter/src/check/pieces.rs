@@ -114,6 +114,25 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
             format!("a piece may have at most {MAX_FORMS_PER_KIND} movement clauses"),
         );
     }
+    if p.promotions.is_empty() {
+        // The other side of a two-sided piece is what it promotes to.
+        for f in &p.forms {
+            for m in &f.modifiers {
+                if let ast::Modifier::EitherSide(at) = m {
+                    cx.error(
+                        codes::CONTRADICTION,
+                        *at,
+                        format!(
+                            "`either side up` puts the piece down as what it promotes to, and `{}` never promotes",
+                            p.name.name
+                        ),
+                    )
+                    .help
+                    .push("give it its other side: `promotes on ZONE to KIND`".into());
+                }
+            }
+        }
+    }
     if let Some(span) = p.neutral {
         // A neutral piece belongs to no one: nobody moves it by its clauses, and it is nobody's royal.
         let first = p

@@ -575,7 +575,11 @@ impl<B: Bits> Pos<B> {
                 screen_not,
                 target_not,
             } => {
-                let kind_bit = |s: usize| 1u32 << cell_kind(self.cells[s]).0;
+                // A wall (a neutral piece) is no kind: it screens and stops like any piece.
+                let kind_bit = |s: usize| match self.cells[s] {
+                    0 => 0,
+                    c => 1u32 << cell_kind(c).0,
+                };
                 let mut b = B::EMPTY;
                 for &d in dirs {
                     let mut cur = from;
@@ -1543,7 +1547,8 @@ impl<B: Bits> LegalCtx<B> {
                     let slider = |b: usize| s.by(b, cell_kind(p.cells[b]), p.virgin) && s.max.is_none_or(|m| p.distance(rd, r, b) <= m);
                     let Some(b1) = t.first_blocker(rd, r, occ) else { continue };
                     if !own.has(b1) {
-                        if slider(b1) {
+                        // Not ours: an enemy that may check, or a wall (a neutral piece) that blocks.
+                        if enemy.has(b1) && slider(b1) {
                             ctx.in_check = true;
                             checkers += 1;
                             block |= t.ray(rd, r) & !t.ray(rd, b1);

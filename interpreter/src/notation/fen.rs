@@ -373,6 +373,10 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
             && let Some(pr) = &rules.kind(*k).promotion
             && pr.zone[*side].contains(sq)
             && (!pr.optional || pr.forced.as_ref().is_some_and(|z| z[*side].contains(sq)))
+            // A piece dropped there arrives unpromoted, where the rules let it be dropped.
+            && !rules.kind(*k).forms.iter().any(|f| {
+                f.primitive == Primitive::Drop && !f.drop.not_stuck && f.within.as_ref().is_none_or(|z| z[*side].contains(sq))
+            })
         {
             return Err(FenError::Illegal(format!(
                 "the {} {} on {} stands where it must already have promoted",

@@ -60,11 +60,38 @@ pub fn written_line(pos: &Position, line: &[Move]) -> Vec<String> {
 /// assert_eq!(find(&start, "e2e5"), None);
 /// ```
 pub fn find(pos: &Position, text: &str) -> Option<Move> {
-    if let Some(m) = uci::find(pos, text) {
+    let coords = uci::find(pos, text);
+    if let Some(m) = coords
+        && uci::to_text(pos, m) == text.trim()
+    {
         return Some(m);
     }
-    match pos.rules().notation {
+    // Coordinates are read in any case (`D4`, `E2E4`), but a text that reads as coordinates only so
+    // is first the ruleset's own notation: `B6b5` is the bishop from the sixth rank, not `b6b5`.
+    let own = match pos.rules().notation {
         Notation::Wxf => wxf::find(pos, text),
         _ => san::find(pos, text),
+    };
+    own.or(coords)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Engine;
+    use std::path::Path;
+
+    #[test]
+    fn a_text_in_the_rulesets_notation_wins_over_coordinates_read_in_another_case() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/chess.rules");
+        let e = Engine::new(crate::check::check_file(&path, &[]).rules.expect("valid"));
+        // Bishops on a6 and a4 both reach b5; a rook on b6 does too.
+        let pos = e.from_fen("4k3/8/br6/8/b7/8/8/4K3 b - - 0 1").expect("valid");
+        let bishop = uci::find(&pos, "a6b5").expect("legal");
+        let rook = uci::find(&pos, "b6b5").expect("legal");
+        assert_eq!(written(&pos, bishop), "B6b5");
+        assert_eq!(find(&pos, "B6b5"), Some(bishop));
+        assert_eq!(find(&pos, "b6b5"), Some(rook));
+        assert_eq!(find(&pos, "B6B5"), Some(rook), "coordinates in capitals, which SAN does not read");
     }
 }

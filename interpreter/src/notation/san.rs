@@ -235,7 +235,9 @@ fn spellings(pos: &Position, m: Move) -> Vec<(String, u8)> {
     let rules = pos.rules();
     let b = &rules.board;
     let Some((kind, _)) = pos.piece_at(m.from as usize) else {
-        return Vec::new();
+        // A drop or a placement: its coordinates (`P@c3`), then the later parts (`P@c3,e5`).
+        let first = uci::first_text(pos, m.first_part());
+        return part_tails(pos, m).into_iter().map(|tail| (format!("{first}{tail}"), 0)).collect();
     };
     let k = rules.kind(kind);
     let capture = pos.is_capture(m);
@@ -461,5 +463,15 @@ mod tests {
         assert_eq!(find(&start, "e4,e4d5"), Some(m));
         assert_eq!(find(&start, "e4"), None, "the duck must move too");
         assert_eq!(find(&start, "e4,e4"), None, "the duck cannot stay where the pawn is");
+        // A drop, then the duck: the drop's coordinates and the duck's square.
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/language/duck-crazyhouse.rules");
+        let e = Engine::new(crate::check::check_file(&path, &[]).rules.expect("valid"));
+        let pos = e
+            .from_fen("rn2kbnr/pB2p3/3qbp1p/2pp2p1/4PP2/1P3*2/P1PP2PP/RNBQK1NR[P] w KQkq - 1 9")
+            .expect("valid");
+        let m = crate::notation::uci::find(&pos, "P@c3,c3e5").expect("the pawn may be dropped");
+        assert_eq!(to_san(&pos, m), "P@c3,e5");
+        assert_eq!(find(&pos, "P@c3,e5"), Some(m));
+        assert_eq!(find(&pos, "P@c3"), None, "the duck must move too");
     }
 }
