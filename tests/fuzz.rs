@@ -136,6 +136,35 @@ const TOKENS: &[&str] = &[
     "Random(plies: ",
     "steps: [",
     "expect: [",
+    // The third family: turns of parts, counts, phases, neutral pieces, holes, goals.
+    "turn",
+    "then",
+    "if it captured:",
+    "moving it",
+    "count",
+    "plus 1 for each",
+    "less",
+    "phase",
+    "during",
+    "until each hand is empty",
+    "neutral",
+    "cells",
+    "where",
+    "points",
+    "surrounded",
+    "exploding",
+    "either side up",
+    "leaving a copy",
+    "next to own",
+    "connects",
+    "ring",
+    "3+3",
+    "0+0",
+    "[HEhe]",
+    "KQBCDFGkqbcdfg",
+    "h",
+    ",e4d5",
+    ",",
 ];
 
 /// One edit of a text: where (a fraction of its length), what, and with which token.
@@ -334,6 +363,141 @@ fn mutated_fens_and_moves_are_refused_with_a_message_and_never_a_panic() {
                         }
                     }
                     let _ = pos.explain(m);
+                }
+            }
+        }
+        Ok(())
+    });
+}
+
+/// A move written reads back as itself, or (where two clauses with different effects give moves
+/// between the same squares, written alike) as nothing: never as another move.
+fn read_back(pos: &arbiter::game::Position, m: arbiter::game::Move, legal: &[arbiter::game::Move]) -> Result<(), String> {
+    let text = arbiter::notation::written(pos, m);
+    match arbiter::notation::find(pos, &text) {
+        Some(found) if found == m => Ok(()),
+        None if legal.iter().any(|&o| o != m && arbiter::notation::written(pos, o) == text) => Ok(()),
+        other => Err(format!("`{text}` reads back as {other:?}, not {m:?}, at {}", pos.fen())),
+    }
+}
+
+/// The rules of the third family (turns of parts, counts, phases, neutral pieces, custodial and
+/// exploding captures, goals on chains): rulesets that stand alone, so a mutation keeps its meaning.
+#[test]
+fn mutated_rulesets_of_the_third_family_get_diagnostics_and_never_a_panic() {
+    let seeds: Vec<String> = [
+        "rulesets/duck-chess.rules",
+        "rulesets/seirawan.rules",
+        "rulesets/three-check.rules",
+        "rulesets/atomic.rules",
+        "rulesets/isolation.rules",
+        "rulesets/tapatan.rules",
+        "rulesets/lines-of-action.rules",
+        "rulesets/y.rules",
+        "rulesets/russian-draughts.rules",
+        "tests/language/morris.rules",
+        "tests/language/brandubh.rules",
+        "tests/language/cloning.rules",
+        "tests/language/havannah.rules",
+        "tests/language/two-sided-drops.rules",
+        "tests/language/amazons.rules",
+    ]
+    .iter()
+    .map(|rel| read(rel))
+    .collect();
+    fuzz("rules III", 500, &seeds, |text| {
+        let checked = check_source("fuzz.rules", text, None, &[]);
+        for d in &checked.diagnostics.items {
+            let span = d.span;
+            if !(span.start <= span.end && span.end as usize <= checked.sources.text(span.file).len()) {
+                return Err(format!("diagnostic `{}` points outside its file: {span:?}", d.message));
+            }
+            if d.message.trim().is_empty() {
+                return Err(format!("diagnostic {} has no message", d.code));
+            }
+        }
+        let _ = arbiter::diag::render(&checked.sources, &checked.diagnostics, false);
+        if let Some(rules) = checked.rules
+            && checked
+                .diagnostics
+                .items
+                .iter()
+                .all(|d| d.severity != arbiter::diag::Severity::Error)
+        {
+            // What checks clean plays: two plies of each of the first moves, written and read
+            // back, the FEN read back, the outcome.
+            let engine = Engine::new(rules);
+            let start = engine.start();
+            let legal = start.legal_moves();
+            for m in legal.iter().take(24) {
+                let mut p = start.clone();
+                read_back(&p, *m, &legal)?;
+                p.play_unchecked(*m);
+                if let Some(&reply) = p.legal_moves().first() {
+                    p.play_unchecked(reply);
+                }
+                if let Err(e) = engine.from_fen(&p.fen()) {
+                    return Err(format!("wrote {} but reading it back says: {e}", p.fen()));
+                }
+            }
+            let _ = Game::new(engine.clone(), start).outcome();
+        }
+        Ok(())
+    });
+}
+
+/// FENs with the third family's fields: counts (`3+3`), gating letters in the hand and castling
+/// field, neutral pieces (`*`), hands that feed a phase, promoted pieces (`~`), hex boards.
+#[test]
+fn mutated_fens_and_turns_of_the_third_family_are_refused_or_played_and_never_panic() {
+    let games: [(&str, usize, &str); 8] = [
+        (
+            "rulesets/three-check.rules",
+            7,
+            "rnbqkbnr/ppppp1pp/5p2/7Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 2+3 1 2 g7g6 Qxg6+ h7xg6",
+        ),
+        (
+            "rulesets/seirawan.rules",
+            6,
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKBHR[Ehe] b KQBCDFkqbcdfg - 1 2 b8c6e Bc4 Nf6/H O-O/Ee1",
+        ),
+        (
+            "rulesets/duck-chess.rules",
+            6,
+            "rnbqkbnr/ppp1pppp/3p4/8/3*P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 g1f3,f3d5 Nf3,e6 e7e5,e5a3",
+        ),
+        ("rulesets/isolation.rules", 6, "3p2/6/6/6/6/6/6/*P4 b - - 1 1 d8d7,d7c6 b1b2,b2b3"),
+        ("rulesets/tapatan.rules", 6, "3/1m1/M1M[Mmm] b - - 3 2 a3 b1 c3 b2a2"),
+        (
+            "rulesets/atomic.rules",
+            6,
+            "rnbqkbnr/ppp1pppp/8/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2 d8d2 Qxd2 e1d2",
+        ),
+        ("tests/language/havannah.rules", 6, "7/7/7/3S3/7/7/3s3 w - - 2 2 d1 e1 c4"),
+        ("tests/language/two-sided-drops.rules", 6, "G~2/2k/K2/3[P] w - - 2 8 P@b2 G@b2 a4a3"),
+    ];
+    let engines: Vec<Engine> = games.iter().map(|(rel, _, _)| common::engine(rel, &[])).collect();
+    let seeds: Vec<String> = games.iter().enumerate().map(|(i, (_, _, s))| format!("{i}|{s}")).collect();
+    fuzz("fen III", 800, &seeds, |text| {
+        let (i, rest) = text.split_once('|').unwrap_or(("0", text));
+        let i = i.parse::<usize>().unwrap_or(0) % engines.len();
+        let engine = &engines[i];
+        let fields: Vec<&str> = rest.split(' ').collect();
+        let cut = fields.len().min(games[i].1);
+        let fen = fields[..cut].join(" ");
+        match engine.from_fen(&fen) {
+            Err(e) if e.to_string().trim().is_empty() => return Err("a FEN error without a message".into()),
+            Err(_) => {}
+            Ok(mut pos) => {
+                for m in &fields[cut..] {
+                    let _ = pos.explain(m);
+                    if let Some(mv) = arbiter::notation::find(&pos, m) {
+                        read_back(&pos, mv, &pos.legal_moves())?;
+                        pos.play_unchecked(mv);
+                        if let Err(e) = engine.from_fen(&pos.fen()) {
+                            return Err(format!("wrote {} but reading it back says: {e}", pos.fen()));
+                        }
+                    }
                 }
             }
         }

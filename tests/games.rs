@@ -441,9 +441,34 @@ fn make_and_unmake_restore_everything_in_the_new_games() {
         "clobber",
         "duck-chess",
         "isolation",
+        "seirawan",
+        "three-check",
+        "atomic",
+        "tapatan",
+        "lines-of-action",
+        "y",
+        "russian-draughts",
+        "turkish-draughts",
+        "tests/language/morris.rules",
+        "tests/language/brandubh.rules",
+        "tests/language/brandubh-edge.rules",
+        "tests/language/cloning.rules",
+        "tests/language/ataxx.rules",
+        "tests/language/havannah.rules",
+        "tests/language/duck-crazyhouse.rules",
+        "tests/language/two-sided-drops.rules",
+        "tests/language/chess-truce.rules",
+        "tests/language/facing-kings.rules",
+        "tests/language/atari-go.rules",
     ] {
-        let e = common::bundled(name);
-        for _ in 0..20 {
+        let e = if name.ends_with(".rules") {
+            common::engine(name, &[])
+        } else {
+            common::bundled(name)
+        };
+        // Fewer games where a position has hundreds of moves: perft 2 there is 10^5 makes.
+        let games = if e.start().legal_moves().len() > 60 { 4 } else { 20 };
+        for _ in 0..games {
             let mut pos = e.start();
             for _ in 0..60 {
                 let legal = pos.legal_moves();
@@ -462,12 +487,141 @@ fn make_and_unmake_restore_everything_in_the_new_games() {
                     "{name}: after {}",
                     uci::to_text(&pos, m)
                 );
-                if let MoveKind::Drop(_) = m.kind {
-                    assert!(uci::to_text(&pos, m).contains('@'));
-                }
+                // Every move's coordinates read back as it (`P@e4`, or the square alone where
+                // one kind can be dropped or placed, `b2`; parts after a comma).
+                assert_eq!(
+                    uci::find(&pos, &uci::to_text(&pos, m)),
+                    Some(m),
+                    "{name}: {}",
+                    uci::to_text(&pos, m)
+                );
                 pos = after;
             }
         }
+    }
+}
+
+/// Counts, phases, parts and the undo records of the third family cost a constant per ply: a long
+/// game holds each position's board and no more, and a position carries nothing from the plies
+/// before it but its repetition keys.
+#[test]
+fn long_games_with_counts_and_parts_cost_a_constant_per_ply() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for name in [
+        "duck-chess",
+        "three-check",
+        "seirawan",
+        "tapatan",
+        "lines-of-action",
+        "isolation",
+        "tests/language/morris.rules",
+        "tests/language/duck-crazyhouse.rules",
+    ] {
+        let e = if name.ends_with(".rules") {
+            common::engine(name, &[])
+        } else {
+            common::bundled(name)
+        };
+        let start = e.start();
+        let one = std::mem::size_of::<Position>() + start.heap_bytes();
+        // Games played on past their end (while moves remain), several joined, up to 600 plies.
+        let mut longest = 0;
+        let mut g = Game::new(e.clone(), start.clone());
+        for _ in 0..600 {
+            let legal = g.current().legal_moves();
+            if legal.is_empty() {
+                longest = longest.max(g.ply());
+                g = Game::new(e.clone(), start.clone());
+                continue;
+            }
+            g.play(legal[(rng.next_u32() as usize) % legal.len()]);
+            let bound = 2 * (g.ply() + 1) * one + 8 * g.ply();
+            assert!(
+                g.heap_bytes() <= bound,
+                "{name}: {} bytes at ply {}, over {bound}",
+                g.heap_bytes(),
+                g.ply()
+            );
+            // The position in play keeps its repetition keys (8 bytes a ply) and no undo records.
+            let now = g.current().heap_bytes();
+            assert!(
+                now <= 2 * start.heap_bytes() + 16 * g.ply() + 1024,
+                "{name}: the position holds {now} bytes at ply {}, against {} at the start",
+                g.ply(),
+                start.heap_bytes()
+            );
+        }
+        longest = longest.max(g.ply());
+        assert!(longest >= 20, "{name}: no game lasted 20 plies ({longest})");
+        // The positions left behind keep their boards and nothing that grows with the game.
+        let behind: usize = g.positions().iter().rev().skip(1).map(Position::heap_bytes).sum();
+        let each = behind / g.ply().max(1);
+        assert!(
+            each <= start.heap_bytes() + 64,
+            "{name}: {each} bytes on the heap for each position behind, {} for the start",
+            start.heap_bytes()
+        );
+    }
+}
+
+/// Two clauses that reach the same square with the same effect give one move there, in the list,
+/// in perft and in notation; clauses whose moves differ (a step that may only go to an empty
+/// square beside one that captures) are not merged.
+#[test]
+fn clauses_that_meet_give_each_move_once() {
+    let text = |pieces: &str| {
+        format!(
+            "game \"Meet\" {{\n  players white \"w\", black \"b\"\n}}\nboard 4 x 4 squares {{\n  files a..d\n  ranks 1..4\n}}\n\
+             {pieces}\nend {{\n  stuck: no legal move -> side to move loses\n}}\nsetup \"d3/4/4/3D w - - 0 1\"\n"
+        )
+    };
+    let engine = |pieces: &str| {
+        let c = arbiter::check::check_source("meet.rules", &text(pieces), None, &[]);
+        Engine::new(c.rules.unwrap_or_else(|| panic!("{pieces}: {:?}", c.diagnostics.items)))
+    };
+    // A dragon: a rook's slides and a king's steps. From d1 on 4 × 4: a1, b1, c1, d2, d3, d4 by
+    // sliding, c2 by a diagonal step; c1 and d2 are reached both ways.
+    let dragon = engine("piece Dragon \"D\" {\n  step any\n  slide orthogonal\n}");
+    let start = dragon.start();
+    assert_eq!(texts(&start), ["d1a1", "d1b1", "d1c1", "d1c2", "d1d2", "d1d3", "d1d4"]);
+    assert_eq!(start.perft(1), 7);
+    for t in texts(&start) {
+        assert!(uci::find(&start, &t).is_some(), "{t}");
+    }
+    // A line written twice changes nothing.
+    let twice = engine("piece Dragon \"D\" {\n  step any\n  slide orthogonal\n  slide orthogonal\n}");
+    assert_eq!(twice.start().perft(3), start.perft(3));
+    // Clauses with other effects stay apart: a copy left behind is another move than a step.
+    let cloner = engine("piece Dragon \"D\" {\n  step orthogonal to empty\n  step orthogonal to empty, leaving a copy\n}");
+    assert_eq!(cloner.start().legal_moves().len(), 4, "d1c1 and d1d2, each moving or copying");
+}
+
+/// A count of captures counts pieces that leave the board, by kind where the count names one: a
+/// piece turned over changes owner and is not captured.
+#[test]
+fn pieces_turned_over_are_not_counted_as_captured() {
+    let text = |effect: &str| {
+        format!(
+            "game \"Turn\" {{\n  players white \"w\", black \"b\"\n}}\nboard 4 x 4 squares {{\n  files a..d\n  ranks 1..4\n}}\n\
+             count taken = 0, plus 1 for each capture\ncount men = 0, plus 1 for each Man captured\n\
+             piece Man \"M\" {{\n  step any to empty, {effect}\n}}\npiece Post \"P\" {{ }}\n\
+             end {{\n  five: taken of mover >= 5 -> mover wins\n  men: men of mover >= 5 -> mover wins\n  stuck: no legal move -> side to move loses\n}}\n\
+             setup \"4/4/mp2/M3 w - - 0 1\"\n"
+        )
+    };
+    for (effect, taken) in [("flipping neighbours", 0), ("capturing neighbours", 2)] {
+        let c = arbiter::check::check_source("turn.rules", &text(effect), None, &[]);
+        let e = Engine::new(c.rules.unwrap_or_else(|| panic!("{effect}: {:?}", c.diagnostics.items)));
+        let mut pos = e.start();
+        // a1 to b1: next to the enemy man on a2 and the enemy post on b2.
+        pos.play_unchecked(uci::find(&pos, "a1b1").expect("legal"));
+        assert_eq!(
+            (pos.tally(Side::FIRST, 0), pos.tally(Side::FIRST, 1)),
+            (taken, taken / 2),
+            "{effect}"
+        );
     }
 }
 

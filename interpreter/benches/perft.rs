@@ -267,20 +267,53 @@ impl Drop for Fsf {
 
 /// The seven games of the second family: perft with end rules (a finished game is a leaf), from
 /// the start, and Fairy-Stockfish's time for the same count in the same run where it plays the game.
-fn second_family(c: &mut Criterion) {
-    for (name, depth, fsf) in [
-        ("tic-tac-toe", 9, Some("tictactoe")),
-        ("connect-four", 8, Some("cfour")),
-        ("othello", 8, Some("flipello")),
-        ("draughts", 9, None),
-        ("breakthrough", 5, Some("breakthrough")),
-        ("crazyhouse", 4, Some("crazyhouse")),
-        ("hex", 3, None),
-    ] {
-        let e = engine(name);
+const SECOND_FAMILY: &[(&str, u32, Option<&str>)] = &[
+    ("tic-tac-toe", 9, Some("tictactoe")),
+    ("connect-four", 8, Some("cfour")),
+    ("othello", 8, Some("flipello")),
+    ("draughts", 9, None),
+    ("breakthrough", 5, Some("breakthrough")),
+    ("crazyhouse", 4, Some("crazyhouse")),
+    ("hex", 3, None),
+];
+
+/// The games of the third family (turns of parts, counts, explosions, capture obligations) that
+/// Fairy-Stockfish plays, under its variant names; a path is a ruleset of the language tests.
+const THIRD_FAMILY: &[(&str, u32, Option<&str>)] = &[
+    ("duck-chess", 2, Some("duck")),
+    ("isolation", 3, Some("isolation")),
+    ("seirawan", 4, Some("seirawan")),
+    ("three-check", 5, Some("3check")),
+    ("antichess", 5, Some("antichess")),
+    ("atomic", 4, Some("atomic")),
+    ("clobber", 4, Some("clobber")),
+    ("tests/language/ataxx.rules", 4, Some("ataxx")),
+    ("tests/language/amazons.rules", 2, Some("amazons")),
+];
+
+/// The group a family game is measured in: its name (a path's file stem), start and depth.
+fn family_group(name: &str, depth: u32) -> String {
+    let stem = Path::new(name).file_stem().and_then(|s| s.to_str()).unwrap_or(name);
+    format!("{stem}-start-d{depth}")
+}
+
+fn nodes_file(group: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("arbiter-bench-{group}-nodes.txt"))
+}
+
+fn family(c: &mut Criterion, games: &[(&str, u32, Option<&str>)]) {
+    for &(name, depth, fsf) in games {
+        let e = if name.ends_with(".rules") {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(name);
+            arbiter::game::Engine::new(arbiter::check::check_file(&path, &[]).rules.expect("the ruleset is valid"))
+        } else {
+            engine(name)
+        };
         let pos = e.start();
         let nodes = pos.perft_stop_at_end(depth);
-        let mut g = c.benchmark_group(format!("{name}-start-d{depth}"));
+        let group = family_group(name, depth);
+        let _ = std::fs::write(nodes_file(&group), nodes.to_string());
+        let mut g = c.benchmark_group(&group);
         g.throughput(Throughput::Elements(nodes));
         g.sample_size(10)
             .warm_up_time(Duration::from_millis(300))
@@ -291,6 +324,30 @@ fn second_family(c: &mut Criterion) {
             g.bench_function(BenchmarkId::from_parameter("fairy-stockfish"), |b| b.iter(|| f.perft(depth)));
         }
         g.finish();
+    }
+}
+
+/// Nodes per second of each family game, and Fairy-Stockfish's beside it where it ran.
+fn family_summary(games: &[(&str, u32, Option<&str>)]) {
+    for &(name, depth, _) in games {
+        let g = family_group(name, depth);
+        let Some(nodes) = std::fs::read_to_string(nodes_file(&g))
+            .ok()
+            .and_then(|t| t.trim().parse::<f64>().ok())
+        else {
+            continue;
+        };
+        if let Some(a) = mean_ns(&g, "arbiter") {
+            let mut line = format!("  {g:<24} {:>7.2} M/s", nodes / (a / 1e9) / 1e6);
+            if let Some(f) = mean_ns(&g, "fairy-stockfish") {
+                line.push_str(&format!(
+                    "   fairy-stockfish {:>7.2} M/s   ratio {:.3}",
+                    nodes / (f / 1e9) / 1e6,
+                    f / a
+                ));
+            }
+            println!("{line}");
+        }
     }
 }
 
@@ -326,7 +383,8 @@ fn main() {
     xiangqi(&mut c);
     go(&mut c);
     simulation(&mut c);
-    second_family(&mut c);
+    family(&mut c, SECOND_FAMILY);
+    family(&mut c, THIRD_FAMILY);
     c.final_summary();
     println!("\nchess, Arbiter beside shakmaty (time of shakmaty / time of Arbiter; 0.2 = a fifth of its speed):");
     for g in ["chess-start-d5", "chess-kiwipete-d4"] {
@@ -351,27 +409,9 @@ fn main() {
         }
     }
     println!("\nthe second family, perft with end rules, nodes per second (Fairy-Stockfish with ARBITER_FSF):");
-    for (g, nodes) in [
-        ("tic-tac-toe-start-d9", 127_872.0),
-        ("connect-four-start-d8", 5_673_234.0),
-        ("othello-start-d8", 390_216.0),
-        ("draughts-start-d9", 3_963_680.0),
-        ("breakthrough-start-d5", 6_182_818.0),
-        ("crazyhouse-start-d4", 197_281.0),
-        ("hex-start-d3", 1_727_880.0),
-    ] {
-        if let Some(a) = mean_ns(g, "arbiter") {
-            let mut line = format!("  {g:<24} {:>7.2} M/s", nodes / (a / 1e9) / 1e6);
-            if let Some(f) = mean_ns(g, "fairy-stockfish") {
-                line.push_str(&format!(
-                    "   fairy-stockfish {:>7.2} M/s   ratio {:.3}",
-                    nodes / (f / 1e9) / 1e6,
-                    f / a
-                ));
-            }
-            println!("{line}");
-        }
-    }
+    family_summary(SECOND_FAMILY);
+    println!("\nthe third family, perft with end rules, nodes per second (Fairy-Stockfish with ARBITER_FSF):");
+    family_summary(THIRD_FAMILY);
     println!("\ngo, random playouts per second (one core):");
     for g in ["go-playout-9x9", "go-playout-19x19"] {
         if let Some(t) = mean_ns(g, "arbiter") {

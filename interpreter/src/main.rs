@@ -311,14 +311,16 @@ fn locate(ruleset: &str) -> Result<PathBuf, Failure> {
             return Ok(f);
         }
     }
-    let bundled: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets"))
+    let mut bundled: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets"))
         .map(|rd| {
             rd.filter_map(|e| e.ok())
-                .filter_map(|e| e.path().file_stem().map(|s| s.to_string_lossy().into_owned()))
-                .filter(|s| s != "README")
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "rules"))
+                .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
                 .collect()
         })
         .unwrap_or_default();
+    bundled.sort();
     Err(Failure::input(format!(
         "no ruleset `{ruleset}`: not a file, and not a bundled name{}",
         if bundled.is_empty() {

@@ -323,6 +323,57 @@ impl Form {
         matches!(self.target, Target::Any | Target::Enemy)
             && !matches!(self.primitive, Primitive::Place | Primitive::Drop | Primitive::Jump { .. })
     }
+
+    /// The offsets (file, rank) a clause that moves a piece may land on from its start, on an open
+    /// board no wider or taller than `span`; `None` for a clause that lands anywhere (`fly`). Empty
+    /// for clauses that do not move a piece by offsets (placements, drops, jumps: their moves are
+    /// told apart by what they pass over).
+    pub fn offsets(&self, span: i32) -> Option<Vec<(i32, i32)>> {
+        let along = |dirs: &[(i32, i32)], ks: std::ops::RangeInclusive<i32>| -> Vec<(i32, i32)> {
+            dirs.iter().flat_map(|d| ks.clone().map(move |k| (d.0 * k, d.1 * k))).collect()
+        };
+        Some(match &self.primitive {
+            Primitive::Step { dirs, distance } => along(dirs, *distance as i32..=*distance as i32),
+            Primitive::Slide { dirs, max } => along(dirs, 1..=max.map_or(span, |m| (m as i32).min(span))),
+            Primitive::Leap { offsets } => offsets.iter().map(|o| o.0).collect(),
+            Primitive::Hop { dirs, .. } => along(dirs, 2..=span),
+            Primitive::Fly => return None,
+            Primitive::Place | Primitive::Drop | Primitive::Jump { .. } => Vec::new(),
+        })
+    }
+
+    /// May this clause and `other` (of the same piece) give the same move, from one square to
+    /// another? Their landing squares (by target) and their offsets must meet.
+    pub fn may_overlap(&self, other: &Form, span: i32) -> bool {
+        use Target::*;
+        let disjoint = |a: Target, b: Target| matches!((a, b), (Empty, Enemy) | (Enemy, Empty) | (Enemy, EnPassant) | (EnPassant, Enemy));
+        if disjoint(self.target, other.target) {
+            return false;
+        }
+        match (self.offsets(span), other.offsets(span)) {
+            (Some(a), Some(b)) => a.iter().any(|o| b.contains(o)),
+            (None, Some(o)) | (Some(o), None) => !o.is_empty(),
+            (None, None) => true,
+        }
+    }
+
+    /// Does a move this clause gives do what the same move given by `other` does? Everything but
+    /// how the piece gets there and when the clause applies must agree.
+    pub fn same_effects(&self, other: &Form) -> bool {
+        let bare = |f: &Form| Form {
+            primitive: Primitive::Fly,
+            target: Target::Any,
+            from: None,
+            within: None,
+            unmoved: false,
+            when: None,
+            during: None,
+            cite: None,
+            text: String::new(),
+            ..f.clone()
+        };
+        bare(self) == bare(other)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

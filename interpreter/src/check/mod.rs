@@ -146,6 +146,12 @@ fn unknown_name<'n>(left: &mut usize, name: &str, span: Span, what: &str, candid
 }
 
 impl Cx<'_> {
+    /// The longest side of the board (the farthest a slide may go), or a generous bound before
+    /// the board is known.
+    fn board_span(&self) -> i32 {
+        self.board.as_ref().map_or(32, |b| b.width.max(b.height) as i32)
+    }
+
     fn error(&mut self, code: &'static str, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
         self.diags.push(Diagnostic::error(code, span, msg));
         self.diags.items.last_mut().expect("just pushed")
@@ -470,6 +476,7 @@ fn resolve(
     let forbids_attack = items
         .iter()
         .any(|i| matches!(i, ast::Item::Forbid(f) if matches!(f.kind, ast::ForbidKind::RoyalAttacked | ast::ForbidKind::RoyalsFacing(_))));
+    pieces::declare(&mut cx, items);
     let counts = counts::resolve_counts(&mut cx, items, forbids_attack);
     cx.tallies_for_forms = counts.clone();
     // Pieces.
@@ -814,6 +821,8 @@ fn resolve(
                 let (span, how) = match m {
                     ast::Modifier::Capturing(s) if jumps_enemies => (*s, "this jump takes the piece it passes over"),
                     ast::Modifier::Enclosing { flip: false, span, .. } => (*span, "`capturing enclosed` takes pieces it never lands on"),
+                    ast::Modifier::CapturingAtOnce(s) if jumps_enemies => (*s, "this jump takes the pieces it passes over"),
+                    ast::Modifier::Neighbours { flip: false, span } => (*span, "`capturing neighbours` takes pieces it never lands on"),
                     _ => continue,
                 };
                 let d = Diagnostic::error(
@@ -828,6 +837,30 @@ fn resolve(
                     royal.name
                 ));
                 cx.diags.push(d);
+            }
+        }
+    }
+    // A turn's later part that removes an enemy piece could remove the royal, never attacked.
+    if let Some(forbid) = royal_safety_span
+        && let Some(royal) = kinds.iter().find(|k| k.royal)
+    {
+        for it in items {
+            let ast::Item::Turn(t) = it else { continue };
+            for part in &t.parts {
+                if let ast::PartAction::Remove(span) = &part.action {
+                    let d = Diagnostic::error(
+                        codes::CONTRADICTION,
+                        *span,
+                        "`forbid royal attacked` counts only attacks that land on a royal's square, and this part removes an enemy piece of the mover's choice",
+                    )
+                    .label("can remove a royal that was never attacked")
+                    .with(forbid, "royal safety stated here")
+                    .help(format!(
+                        "to end the game when a royal is taken, leave out `forbid royal attacked` and add the end rule `regicide: captured {} -> mover wins`",
+                        royal.name
+                    ));
+                    cx.diags.push(d);
+                }
             }
         }
     }

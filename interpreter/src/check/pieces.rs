@@ -5,6 +5,18 @@ use crate::diag::{Diagnostic, Span, codes};
 use crate::model::*;
 use crate::syntax::ast;
 
+/// The pieces' names, before anything that names them is resolved (a count of a kind captured,
+/// read before the pieces' clauses, which compare counts).
+pub(super) fn declare(cx: &mut Cx, items: &[ast::Item]) {
+    let decls = items
+        .iter()
+        .filter_map(|i| if let ast::Item::Piece(p) = i { Some(p) } else { None });
+    for (i, p) in decls.take(MAX_KINDS).enumerate() {
+        cx.kinds.insert(p.name.name.clone(), KindId(i as u8));
+        cx.kind_names.push(p.name.name.clone());
+    }
+}
+
 pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
     let decls: Vec<&ast::PieceDecl> = items
         .iter()
@@ -18,9 +30,7 @@ pub(super) fn resolve_pieces(cx: &mut Cx, items: &[ast::Item]) -> Vec<Kind> {
         );
     }
     let mut letters: Vec<(String, Span)> = Vec::new();
-    for (i, p) in decls.iter().take(MAX_KINDS).enumerate() {
-        cx.kinds.insert(p.name.name.clone(), KindId(i as u8));
-        cx.kind_names.push(p.name.name.clone());
+    for p in decls.iter().take(MAX_KINDS) {
         // One letter, or `+` and a letter: a promoted kind written after the kind it promotes from.
         let body = p.letter.value.strip_prefix('+').unwrap_or(&p.letter.value);
         let mut chars = body.chars();
@@ -168,7 +178,9 @@ fn piece(cx: &mut Cx, p: &ast::PieceDecl) -> Kind {
             Diagnostic::warning(codes::REDUNDANT, p.name.span, format!("piece `{}` has no way to move", p.name.name)).label("never moves"),
         );
     }
-    let forms: Vec<Form> = p.forms.iter().filter_map(|f| form(cx, f)).collect();
+    let spanned: Vec<(Span, Form)> = p.forms.iter().filter_map(|f| form(cx, f).map(|x| (f.span, x))).collect();
+    redundant_clauses(cx, &spanned);
+    let forms: Vec<Form> = spanned.into_iter().map(|(_, f)| f).collect();
     if p.promotions.len() > 1 {
         cx.error(codes::DUPLICATE, p.promotions[1].span, "a piece has at most one promotion rule");
     }
@@ -844,6 +856,36 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
 }
 
 /// The eight (or four) orientations of a leap, each with its block point turned the same way.
+/// A clause every move of which an earlier clause of the same piece gives already, with the same
+/// effects and under the same conditions, adds nothing (the engine gives each move once): said,
+/// since it is most often a line written twice or a slip in a direction.
+fn redundant_clauses(cx: &mut Cx, forms: &[(Span, Form)]) {
+    let span = cx.board_span();
+    for (i, (at, f)) in forms.iter().enumerate() {
+        let Some(mine) = f.offsets(span) else { continue };
+        if mine.is_empty() {
+            continue;
+        }
+        let covered_by = forms[..i].iter().find(|(_, g)| {
+            g.same_effects(f)
+                && (g.target == f.target || g.target == Target::Any)
+                && (&g.from, &g.within, g.unmoved, &g.when, g.during) == (&f.from, &f.within, f.unmoved, &f.when, f.during)
+                && g.offsets(span).is_none_or(|theirs| mine.iter().all(|o| theirs.contains(o)))
+        });
+        if let Some((earlier, _)) = covered_by {
+            let d = Diagnostic::warning(
+                codes::REDUNDANT,
+                *at,
+                "every move this clause gives, an earlier clause gives already",
+            )
+            .label("adds no move")
+            .with(*earlier, "gives them all")
+            .help("remove it, or change its directions, distance or target");
+            cx.diags.push(d);
+        }
+    }
+}
+
 fn leap_offsets(a: i32, b: i32, block: Vec<(i32, i32)>) -> Vec<((i32, i32), Vec<(i32, i32)>)> {
     let mut v: Vec<((i32, i32), Vec<(i32, i32)>)> = Vec::new();
     let swapped: Vec<(i32, i32)> = block.iter().map(|&(c, d)| (d, c)).collect();

@@ -387,6 +387,12 @@ pub struct Tables<B> {
     pub forms: [Vec<CForm<B>>; 2],
     /// Per side: how many forms move a piece (the rest place, drop or jump).
     pub moving_forms: [usize; 2],
+    /// Per side and form: the first form of the same piece whose moves do the same (see
+    /// [`Form::same_effects`]) and may coincide with this one's (itself if none). Two clauses
+    /// giving one move (`step any` and `slide orthogonal` both reach the next square) give it once.
+    pub form_class: [Vec<u8>; 2],
+    /// Some two clauses may give the same move: generation drops the repeats.
+    pub overlapping: bool,
     pub castles: [Vec<CCastle>; 2],
     /// Attacks made by each side.
     pub attacks: [Attacks<B>; 2],
@@ -593,6 +599,8 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         rays: Vec::new(),
         forms: [Vec::new(), Vec::new()],
         moving_forms: [0, 0],
+        form_class: [Vec::new(), Vec::new()],
+        overlapping: false,
         castles: [Vec::new(), Vec::new()],
         attacks: [Attacks::default(), Attacks::default()],
         royal_kinds: rules
@@ -1000,6 +1008,20 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             .iter()
             .filter(|f| !matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. }))
             .count();
+        let span = board.width.max(board.height) as i32;
+        let model = |f: &CForm<B>| &rules.kind(f.kind).forms[f.clause as usize];
+        let mut class: Vec<u8> = (0..t.forms[side].len()).map(|i| i as u8).collect();
+        for i in 0..t.moving_forms[side] {
+            let fi = &t.forms[side][i];
+            if let Some(j) = (0..i).find(|&j| {
+                let fj = &t.forms[side][j];
+                fj.kind == fi.kind && model(fj).same_effects(model(fi)) && model(fj).may_overlap(model(fi), span)
+            }) {
+                class[i] = class[j];
+                t.overlapping = true;
+            }
+        }
+        t.form_class[side] = class;
         t.attacks[side] = attacks(&mut t, rules, side);
     }
     let ends: Vec<CEnd<B>> = rules.end_rules.iter().map(|r| compile_end(&mut t, rules, r)).collect();

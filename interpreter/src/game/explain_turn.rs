@@ -36,7 +36,7 @@ impl Position {
                     .copied()
                     .filter(|f| {
                         let t = uci::first_text(self, *f);
-                        head.len() > t.len() && head[..t.len()].eq_ignore_ascii_case(&t)
+                        head.len() > t.len() && head.get(..t.len()).is_some_and(|h| h.eq_ignore_ascii_case(&t))
                     })
                     .max_by_key(|f| uci::first_text(self, *f).len());
                 match longest {

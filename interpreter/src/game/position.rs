@@ -413,6 +413,7 @@ impl<B: Bits> Pos<B> {
 
     /// All pseudo-legal moves (every rule but royal safety and facing royals).
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let first = out.len();
         let t = &*self.t;
         let us = self.stm;
         let own = self.side_bb[us.index()];
@@ -451,6 +452,32 @@ impl<B: Bits> Pos<B> {
         if t.must_capture.is_some() {
             self.keep_obligatory(out);
         }
+        if t.overlapping {
+            self.drop_repeats(out, first);
+        }
+    }
+
+    /// Removes from `out[start..]` the moves that repeat one before them: the same squares, parts
+    /// and promotion, given by clauses whose moves do the same ([`Tables::form_class`]).
+    pub(super) fn drop_repeats(&self, out: &mut Vec<Move>, start: usize) {
+        let class = &self.t.form_class[self.stm.index()];
+        let key = |m: &Move| {
+            let kind = match m.kind {
+                MoveKind::Form(fi) => MoveKind::Form(class[fi as usize]),
+                k => k,
+            };
+            (m.from, m.to, m.promo, m.route, kind)
+        };
+        let mut seen = std::collections::HashSet::with_capacity(out.len() - start);
+        let mut w = start;
+        for r in start..out.len() {
+            let m = out[r];
+            if seen.insert(key(&m)) {
+                out[w] = m;
+                w += 1;
+            }
+        }
+        out.truncate(w);
     }
 
     /// Does the clause's `when` hold (or has it none)? Its counts are the side to move's.
@@ -720,6 +747,21 @@ impl<B: Bits> Pos<B> {
     /// target sets at a time (and only counted, when `COUNT`); the rest get the full test.
     #[inline]
     pub fn generate<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
+        if self.t.overlapping {
+            // Two clauses may give one move: list them, drop the repeats, then count.
+            let start = out.len();
+            if self.t.parts.is_empty() {
+                self.generate_plain::<false>(out);
+            } else {
+                self.generate_turns::<false>(out);
+            }
+            self.drop_repeats(out, start);
+            let n = (out.len() - start) as u64;
+            if COUNT {
+                out.truncate(start);
+            }
+            return n;
+        }
         if self.t.parts.is_empty() {
             self.generate_plain::<COUNT>(out)
         } else {
@@ -1003,6 +1045,7 @@ impl<B: Bits> Pos<B> {
         } else {
             [0; MAX_KINDS]
         };
+        let enemy_squares = self.side_bb[us.other().index()];
         if general {
             self.extra.push(Extra {
                 promoted: self.promoted,
@@ -1143,7 +1186,7 @@ impl<B: Bits> Pos<B> {
             }
         }
         if general && !self.t.tallies.is_empty() {
-            self.count_turn(us, &enemy_before);
+            self.count_turn(us, &enemy_before, enemy_squares, m.to as usize);
         }
         if us == Side::SECOND {
             self.fullmove += 1;
@@ -1202,10 +1245,24 @@ impl<B: Bits> Pos<B> {
     }
 
     /// Changes `us`'s counts for the turn just made: a check given, the pieces captured (the
-    /// opponent's pieces by kind before the turn were `enemy_before`), the turn itself.
-    fn count_turn(&mut self, us: Side, enemy_before: &[u8; MAX_KINDS]) {
+    /// opponent's pieces by kind before the turn were `enemy_before`, on `enemy_squares`; the move
+    /// landed on `to`), the turn itself. A piece turned over (Othello, Ataxx) changed owner and
+    /// left no board: it is not captured.
+    fn count_turn(&mut self, us: Side, enemy_before: &[u8; MAX_KINDS], enemy_squares: B, to: usize) {
         let gives_check = self.t.tally_checks && self.side_in_check(us.other());
-        let after = self.kind_counts(us.other());
+        let mut after = self.kind_counts(us.other());
+        if self.t.tally_captures {
+            // Squares the opponent held that are now ours, other than where the move landed: turned
+            // over, each keeping its kind. They count as still the opponent's here.
+            let mut turned = enemy_squares & self.side_bb[us.index()];
+            if to < self.t.squares {
+                turned &= !B::bit(to);
+            }
+            for sq in turned.iter() {
+                let k = cell_kind(self.cells[sq]).0 as usize;
+                after[k] = after[k].saturating_add(1);
+            }
+        }
         for i in 0..self.t.tallies.len() {
             let mut delta = 0i64;
             for &(amount, event) in &self.t.tallies[i].changes {

@@ -2335,6 +2335,16 @@ mod tests {
     }
 
     #[test]
+    fn a_captured_that_ends_a_line_takes_no_kind_from_the_next() {
+        let (f, d) = parse("phase opening until captured\nphase ending\npiece Man \"M\" { step any }\n");
+        assert!(d.items.is_empty(), "{:?}", d.items);
+        let phases = f.items.iter().filter(|i| matches!(i, Item::Phase(..))).count();
+        assert_eq!(phases, 2, "both phases are read");
+        let (_, d) = parse("phase opening until captured Man\nphase ending\n");
+        assert!(d.items.is_empty(), "a kind on the same line is still read: {:?}", d.items);
+    }
+
+    #[test]
     fn reads_who_cannot_win() {
         let (f, d) = parse(
             "end {\n  dead: neither side can win -> draw [5.2.2]\n  flag: flag fallen, mover cannot win -> draw\n  own: side to move cannot win -> draw\n}\n",
