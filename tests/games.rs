@@ -6,7 +6,7 @@
 
 mod common;
 
-use arbiter::game::{Engine, Game, Move, MoveKind, Position, Ruling, Status};
+use arbiter::game::{Engine, Game, Move, Position, Ruling, Status};
 use arbiter::model::Side;
 use arbiter::notation::{self, uci};
 

@@ -15,10 +15,10 @@ use crate::navigate::Target;
 use crate::session::Session;
 use crate::tree::NodeId;
 
-/// A turn as the ruleset writes it (`notation::written`), its later parts added where that text
-/// leaves them out (SAN writes a move with a piece dropped behind it as the move alone, so two
-/// turns would read alike): `/H` for a piece dropped on the square the move left, `/Hh1` on
-/// another square, `,d5` for a piece placed or removed; check marks stay last.
+/// A turn as the ruleset writes it (`notation::written`, which writes every part: `Nc3/H`,
+/// `e4,d5`), its later parts added should that text leave them out (a notation writing the first
+/// part alone would make two turns read alike): `/H` for a piece dropped on the square the move
+/// left, `/Hh1` on another square, `,d5` for a piece placed or removed; check marks stay last.
 pub fn written(pos: &Position, m: Move) -> String {
     let text = notation::written(pos, m);
     if (0..MAX_PARTS).all(|i| m.part(i) == 0) {

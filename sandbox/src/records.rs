@@ -197,9 +197,9 @@ pub fn export(session: &Session, path: &Path) -> Result<String, String> {
 }
 
 /// Does `text` read back as the game it was written from, with every variation? The ruleset's
-/// notation may write two turns alike (SAN writes a move with a piece dropped behind it as the move
-/// alone, and then reads neither), and a record that opens as another game, or not at all, is
-/// better not written.
+/// notation may write two turns alike (two clauses that give moves between the same squares with
+/// different effects, a step and a copy left behind, are both written `d1c1`, and then neither
+/// reads), and a record that opens as another game, or not at all, is better not written.
 ///
 /// # Errors
 /// What would go wrong on reading it: the first move that would not read, or the first that would

@@ -120,17 +120,32 @@ fn turns_of_several_parts_export_and_open_again_and_a_record_that_would_not_read
     assert!(text.contains("1. e2e4,e4d5 e7e5,e5d4"), "{text}");
     let again = Session::new(sandbox::source::open(Some(path.to_str().expect("UTF-8"))).expect("opens"));
     assert_eq!(fens(&again).last(), Some(&session(&app).game.current().fen()));
-    // SAN writes b1c3h as `Nc3`, as it writes b1c3: such a record would not open as this game.
+    // Seirawan's gating is written as Fairy-Stockfish writes it (`Nc3/H`): it opens again too.
     let mut app = common::app("seirawan");
     play(&mut app, &["b1c3h", "g8f6"]);
-    let path = scratch("seirawan.pgn");
-    send(&mut app, Apply(Action::Export(path.clone())));
-    let last = session(&app).log.last().expect("logged");
-    assert!(!last.ok, "{}", last.said);
-    assert!(
-        last.said.starts_with("not exported: the record would not read back"),
-        "{}",
-        last.said
-    );
-    assert!(!path.exists(), "nothing written");
+    let path = export(&mut app, "seirawan.pgn");
+    let text = std::fs::read_to_string(&path).expect("written");
+    assert!(text.contains("1. Nc3/H Nf6"), "{text}");
+    let again = Session::new(sandbox::source::open(Some(path.to_str().expect("UTF-8"))).expect("opens"));
+    assert_eq!(fens(&again).last(), Some(&session(&app).game.current().fen()));
+    // Opened, the record is the main line; a text that would read as another game is refused (the
+    // same moves without the hawk).
+    assert_eq!(again.timeline.len(), 3, "the start and two moves");
+    let said =
+        sandbox::records::reads_back(&again, &text.replace("Nc3/H", "Nc3"), sandbox::records::RecordFormat::Pgn).expect_err("another game");
+    assert!(said.starts_with("not exported: the record would not read back"), "{said}");
+    // A piece that may step or leave a copy behind: both moves are written `d1c1`, so neither can
+    // be named, played or written (the checker warns of such clauses).
+    let rules = scratch("cloner.rules");
+    std::fs::write(
+        &rules,
+        "game \"Cloner\" {\n  players white \"w\", black \"b\"\n}\nboard 4 x 4 squares {\n  files a..d\n  ranks 1..4\n}\n\
+         piece Man \"M\" {\n  step orthogonal to empty\n  step orthogonal to empty, leaving a copy\n}\n\
+         end {\n  stuck: no legal move -> side to move loses\n}\nsetup \"m3/4/4/3M w - - 0 1\"\n",
+    )
+    .expect("written");
+    let mut app = common::app(rules.to_str().expect("UTF-8"));
+    send(&mut app, Apply(Action::Play("d1c1".into())));
+    assert!(!session(&app).log.last().expect("logged").ok, "d1c1 names two moves");
+    assert_eq!(session(&app).game.ply(), 0, "nothing played");
 }

@@ -113,6 +113,29 @@ pub(super) fn resolve(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has_chec
                             };
                             out.extend(r);
                         }
+                        // A FEN has no phase field: reading one, the phase is worked out from
+                        // what ends each phase, which must then be seen in the position.
+                        if !last
+                            && let Some(what) = out.iter().find_map(|c| match c {
+                                Condition::Captured(_) => Some("what the last move captured"),
+                                Condition::Passes(_) => Some("the passes just played"),
+                                Condition::Repetition(_) => Some("positions before this one"),
+                                _ => None,
+                            })
+                        {
+                            cx.diags.push(
+                                Diagnostic::warning(
+                                    codes::REDUNDANT,
+                                    p.span,
+                                    format!(
+                                        "phase `{}` ends on {what}, which a FEN does not carry: a position read from FEN is put back in this phase",
+                                        p.name.name
+                                    ),
+                                )
+                                .label("not seen in the position")
+                                .help("end the phase on something the position shows: hands, counts or pieces (`until captures of mover >= 1` with `count captures = 0, plus 1 for each capture`)"),
+                            );
+                        }
                         Some(PhaseEnd::Conditions(out))
                     }
                 }

@@ -872,6 +872,22 @@ fn redundant_clauses(cx: &mut Cx, forms: &[(Span, Form)]) {
                 && (&g.from, &g.within, g.unmoved, &g.when, g.during) == (&f.from, &f.within, f.unmoved, &f.when, f.during)
                 && g.offsets(span).is_none_or(|theirs| mine.iter().all(|o| theirs.contains(o)))
         });
+        let alike = forms[..i].iter().find(|(_, g)| {
+            !g.same_effects(f)
+                && g.may_overlap(f, span)
+                && (&g.from, &g.within, g.unmoved, &g.when, g.during) == (&f.from, &f.within, f.unmoved, &f.when, f.during)
+        });
+        if let Some((earlier, _)) = alike {
+            let d = Diagnostic::warning(
+                codes::REDUNDANT,
+                *at,
+                "this clause and an earlier one give moves between the same squares that do different things: both are written alike, and neither can be named",
+            )
+            .label("written like the other's moves")
+            .with(*earlier, "gives moves between the same squares")
+            .help("make them meet nowhere (other directions, distances or targets), or make the difference a part of the turn");
+            cx.diags.push(d);
+        }
         if let Some((earlier, _)) = covered_by {
             let d = Diagnostic::warning(
                 codes::REDUNDANT,

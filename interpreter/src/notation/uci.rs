@@ -166,8 +166,11 @@ pub fn find(pos: &Position, text: &str) -> Option<Move> {
         want
     };
     let legal = pos.legal_moves();
-    if let Some(m) = legal.iter().find(|m| to_text(pos, **m).eq_ignore_ascii_case(want)) {
-        return Some(*m);
+    let mut named = legal.iter().filter(|m| to_text(pos, **m).eq_ignore_ascii_case(want));
+    if let Some(m) = named.next() {
+        // Two moves written alike (clauses giving moves between the same squares that do
+        // different things) name neither.
+        return named.next().is_none().then_some(*m);
     }
     // A drop written with its letter where the square alone would do (`M@b2` for `b2`).
     if want.contains('@')
