@@ -200,6 +200,7 @@ fn plies_file(group: &str) -> std::path::PathBuf {
 /// Fairy-Stockfish, when `ARBITER_FSF` names its binary (it is not part of the project: build it
 /// beside it to measure), driven over UCI: `go perft N` after `setoption name UCI_Variant`.
 /// `ARBITER_FSF_VARIANTS` names its variants.ini for the variants defined there (tictactoe, cfour).
+/// A current build (largeboards, all variants): the README says how.
 struct Fsf {
     child: std::process::Child,
     stdin: std::process::ChildStdin,

@@ -840,6 +840,31 @@ fn resolve(
             }
         }
     }
+    // A piece captured only when surrounded is looked at after a move that captures enclosed
+    // pieces: with none, it is never captured that way.
+    let encloses = kinds
+        .iter()
+        .any(|k| k.forms.iter().any(|f| matches!(f.enclose, Some((Enclose::Capture, _)))));
+    if !encloses {
+        for it in items {
+            if let ast::Item::Piece(p) = it
+                && let Some(sr) = &p.surround
+            {
+                cx.diags.push(
+                    Diagnostic::warning(
+                        codes::REDUNDANT,
+                        sr.span,
+                        format!(
+                            "`{}` is captured only when surrounded, which is looked at after a move that captures enclosed pieces, and no clause does",
+                            p.name.name
+                        ),
+                    )
+                    .label("never looked at")
+                    .help("give the capturing pieces `capturing enclosed along DIRS`, or leave this out"),
+                );
+            }
+        }
+    }
     // A turn's later part that removes an enemy piece could remove the royal, never attacked.
     if let Some(forbid) = royal_safety_span
         && let Some(royal) = kinds.iter().find(|k| k.royal)

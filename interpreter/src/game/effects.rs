@@ -61,13 +61,32 @@ impl<B: Bits> Pos<B> {
     /// The enemy runs clause `f` encloses from `to`: straight runs of `enemy` pieces along its
     /// directions that end at an `own` piece (or an empty square of its hostile zone), of its exact
     /// length where it sets one, none holding a kind taken only when surrounded.
+    #[inline(always)]
     pub(super) fn enclosed_of(&self, f: &CForm<B>, to: usize, own: B, enemy: B) -> B {
         let Some((_, dirs)) = &f.enclose else { return B::EMPTY };
         self.enclosed_by(to, own, enemy, dirs, f.enclose_exact, f.enclose_against[self.stm.index()])
     }
 
+    #[inline(always)]
     fn enclosed_by(&self, to: usize, own: B, enemy: B, dirs: &[u8], exact: Option<u32>, hostile: B) -> B {
         let t = &*self.t;
+        if exact.is_none() && hostile.is_empty() && t.surround_kinds == 0 {
+            // Othello's rule and plain custodial capture: runs closed by an own piece.
+            let mut out = B::EMPTY;
+            for &d in dirs {
+                let next = &t.next[d as usize];
+                let mut run = B::EMPTY;
+                let mut sq = next[to];
+                while sq != NO_SQ && enemy.has(sq as usize) {
+                    run |= B::bit(sq as usize);
+                    sq = next[sq as usize];
+                }
+                if sq != NO_SQ && own.has(sq as usize) {
+                    out |= run;
+                }
+            }
+            return out;
+        }
         let occ = self.occ();
         let mut out = B::EMPTY;
         for &d in dirs {
