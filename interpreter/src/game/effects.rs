@@ -395,6 +395,25 @@ impl<B: Bits> Pos<B> {
                         Over::Own => own & !B::bit(from),
                         Over::Any => (own | enemy) & !B::bit(from),
                     };
+                    if !j.far {
+                        // Over an adjacent piece: straight from the table, nothing collected.
+                        let Gen::Jump { entries, .. } = &f.how else { return };
+                        for &(over, land, leg) in &entries[from] {
+                            let (over, land) = (over as usize, land as usize);
+                            if !over_ok.has(over) || lifted.has(land) || !f.within.has(land) {
+                                continue;
+                            }
+                            if j.continuing {
+                                let occ = if j.at_once { lifted & !B::bit(over) } else { lifted };
+                                let route = 1 | (leg as u64) << 4;
+                                let d = self.t.legs[leg as usize];
+                                self.continue_jump(out, fi, f.kind, f.kind, from, land, occ, B::bit(over), route, d);
+                            } else {
+                                self.push_jump(out, fi, f.kind, None, from, land, 0);
+                            }
+                        }
+                        continue;
+                    }
                     let legs = self.jump_legs(f, j, from, lifted, over_ok, None);
                     for (over, land, leg, d) in self.landings_going_on(f.kind, from, j, legs, lifted, B::EMPTY) {
                         if j.continuing {
