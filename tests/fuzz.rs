@@ -275,6 +275,21 @@ fn read(rel: &str) -> String {
     std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
+/// Every diagnostic points inside its file and says something; the report renders.
+fn diagnostics_in_place(checked: &arbiter::check::Checked) -> Result<(), String> {
+    for d in &checked.diagnostics.items {
+        let span = d.span;
+        if !(span.start <= span.end && span.end as usize <= checked.sources.text(span.file).len()) {
+            return Err(format!("diagnostic `{}` points outside its file: {span:?}", d.message));
+        }
+        if d.message.trim().is_empty() {
+            return Err(format!("diagnostic {} has no message", d.code));
+        }
+    }
+    let _ = arbiter::diag::render(&checked.sources, &checked.diagnostics, false);
+    Ok(())
+}
+
 #[test]
 fn mutated_rulesets_get_diagnostics_inside_the_text_and_never_a_panic() {
     let seeds: Vec<String> = ["chess", "xiangqi", "go", "draughts", "othello", "crazyhouse", "hex", "connect-four"]
@@ -283,17 +298,7 @@ fn mutated_rulesets_get_diagnostics_inside_the_text_and_never_a_panic() {
         .collect();
     fuzz("rules", 600, &seeds, |text| {
         let checked = check_source("fuzz.rules", text, None, &[]);
-        for d in &checked.diagnostics.items {
-            let span = d.span;
-            let within = span.start <= span.end && span.end as usize <= checked.sources.text(span.file).len();
-            if !within {
-                return Err(format!("diagnostic `{}` points outside its file: {span:?}", d.message));
-            }
-            if d.message.trim().is_empty() {
-                return Err(format!("diagnostic {} has no message", d.code));
-            }
-        }
-        let _ = arbiter::diag::render(&checked.sources, &checked.diagnostics, false);
+        diagnostics_in_place(&checked)?;
         if let Some(rules) = checked.rules
             && checked
                 .diagnostics
@@ -407,16 +412,7 @@ fn mutated_rulesets_of_the_third_family_get_diagnostics_and_never_a_panic() {
     .collect();
     fuzz("rules III", 500, &seeds, |text| {
         let checked = check_source("fuzz.rules", text, None, &[]);
-        for d in &checked.diagnostics.items {
-            let span = d.span;
-            if !(span.start <= span.end && span.end as usize <= checked.sources.text(span.file).len()) {
-                return Err(format!("diagnostic `{}` points outside its file: {span:?}", d.message));
-            }
-            if d.message.trim().is_empty() {
-                return Err(format!("diagnostic {} has no message", d.code));
-            }
-        }
-        let _ = arbiter::diag::render(&checked.sources, &checked.diagnostics, false);
+        diagnostics_in_place(&checked)?;
         if let Some(rules) = checked.rules
             && checked
                 .diagnostics

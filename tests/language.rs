@@ -3,24 +3,11 @@
 //! one scenario or oracle comparison, and each perft count stated below comes from an independent
 //! reference (Fairy-Stockfish, open_spiel) or from counting by hand.
 
-use arbiter::scenario::{self, Report, Runner, Verdict};
+use arbiter::scenario::{self, Report, Runner};
 
 mod common;
 
-use common::root;
-
-fn problems(reports: &[Report]) -> String {
-    reports
-        .iter()
-        .filter(|r| !r.passed())
-        .map(|r| match &r.verdict {
-            Verdict::Fail(f) => format!("{}: {f}", r.path.display()),
-            Verdict::Error(e) => e.to_string(),
-            Verdict::Pass { .. } => String::new(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+use common::{problems, root};
 
 #[test]
 fn every_scenario_of_the_language_passes() {

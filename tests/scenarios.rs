@@ -8,7 +8,7 @@ use arbiter::scenario::{self, Report, Runner, Verdict};
 
 mod common;
 
-use common::{arbiter, arbiter_within, root, scratch};
+use common::{arbiter, arbiter_within, problems, root, scratch};
 
 fn runner() -> Runner {
     Runner::new(vec![root().join("rulesets")])
@@ -16,20 +16,6 @@ fn runner() -> Runner {
 
 fn run(path: &str) -> Report {
     runner().run_file(&root().join(path))
-}
-
-/// One line per report that did not pass.
-fn problems(reports: &[Report]) -> String {
-    reports
-        .iter()
-        .filter(|r| !r.passed())
-        .map(|r| match &r.verdict {
-            Verdict::Fail(f) => format!("{}: {f}", r.path.display()),
-            Verdict::Error(e) => e.to_string(),
-            Verdict::Pass { .. } => String::new(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[test]

@@ -155,3 +155,18 @@ pub fn mkfifo(path: &Path) {
     let made = std::process::Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
     assert!(made.success(), "mkfifo {} failed", path.display());
 }
+
+/// One line per scenario report that did not pass.
+pub fn problems(reports: &[arbiter::scenario::Report]) -> String {
+    use arbiter::scenario::Verdict;
+    reports
+        .iter()
+        .filter(|r| !r.passed())
+        .map(|r| match &r.verdict {
+            Verdict::Fail(f) => format!("{}: {f}", r.path.display()),
+            Verdict::Error(e) => e.to_string(),
+            Verdict::Pass { .. } => String::new(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

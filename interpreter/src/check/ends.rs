@@ -424,23 +424,10 @@ pub(super) fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_che
         ast::Condition::ChasingThroughout(_) => Condition::ChasingThroughout,
         ast::Condition::Compare { .. } => unreachable!("comparisons are resolved by `counts::compare`"),
         ast::Condition::Ring(whose, _) => Condition::Ring(super::counts::whom(cx, whose)?),
-        ast::Condition::During(names, _) => {
-            let mut mask = 0u32;
-            for n in names {
-                match cx.phases.iter().position(|p| *p == n.name) {
-                    Some(i) => {
-                        mask |= 1 << i;
-                        cx.used.insert(format!("phase {}", n.name));
-                    }
-                    None => {
-                        let known = cx.phases.clone();
-                        cx.unknown(&n.name, n.span, "phase", known.iter().map(String::as_str));
-                        return None;
-                    }
-                }
-            }
-            Condition::During(mask)
-        }
+        ast::Condition::During(names, _) => match cx.phase_mask(names) {
+            (mask, true) => Condition::During(mask),
+            (_, false) => return None,
+        },
         ast::Condition::RoyalsFacing(dirs, span) => {
             if !kinds.iter().any(|k| k.royal) {
                 cx.error(

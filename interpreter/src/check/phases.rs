@@ -41,6 +41,29 @@ pub(super) fn declare(cx: &mut Cx, items: &[ast::Item]) {
 
 /// The phases, with what ends each. Every phase but the last must end; the last must not (the
 /// game stays in it); a phase in which no clause applies is reported.
+impl Cx<'_> {
+    /// The phases `names` name, a bit each (marking them used), and whether all are known (each
+    /// unknown one is reported).
+    pub(super) fn phase_mask(&mut self, names: &[ast::Ident]) -> (u32, bool) {
+        let mut mask = 0u32;
+        let mut known_all = true;
+        for n in names {
+            match self.phases.iter().position(|p| *p == n.name) {
+                Some(i) => {
+                    mask |= 1 << i;
+                    self.used.insert(format!("phase {}", n.name));
+                }
+                None => {
+                    let known = self.phases.clone();
+                    self.unknown(&n.name, n.span, "phase", known.iter().map(String::as_str));
+                    known_all = false;
+                }
+            }
+        }
+        (mask, known_all)
+    }
+}
+
 pub(super) fn resolve(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], has_check: bool, has_pass: bool, counts: &[Tally]) -> Vec<Phase> {
     let decls: Vec<&ast::PhaseDecl> = decls(items).into_iter().take(MAX_PHASES).collect();
     let mut out = Vec::new();

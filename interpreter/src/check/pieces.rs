@@ -608,20 +608,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 (None, *s)
             }
             ast::Modifier::During(names, s) => {
-                let mut mask = 0u32;
-                for n in names {
-                    match cx.phases.iter().position(|p| *p == n.name) {
-                        Some(i) => {
-                            mask |= 1 << i;
-                            cx.used.insert(format!("phase {}", n.name));
-                        }
-                        None => {
-                            let known = cx.phases.clone();
-                            cx.unknown(&n.name, n.span, "phase", known.iter().map(String::as_str));
-                        }
-                    }
-                }
-                during = Some(mask);
+                during = Some(cx.phase_mask(names).0);
                 (None, *s)
             }
         };
