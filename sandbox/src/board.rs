@@ -499,24 +499,58 @@ fn draw_piece(
     tag: impl Bundle + Clone,
 ) {
     let solid = side_colour(&rules.players[side.index()].name, side);
-    let colour = solid.with_alpha(alpha);
+    let ink = contrast(solid).with_alpha(alpha);
+    let look = DiscLook {
+        rim: contrast(solid).with_alpha(0.8 * alpha),
+        fill: solid.with_alpha(alpha),
+        ink,
+        glyph_size: 1.2,
+    };
+    let glyph = &rules.kind(kind).glyphs[side.index()];
+    draw_disc(commands, materials, fonts, shapes, at, &look, glyph, is_crowned(glyph), tag, ());
+}
+
+/// How a disc is painted: its rim, its fill, the ink of its glyph (and crown), and the glyph's size
+/// as a share of the disc's radius.
+struct DiscLook {
+    rim: Color,
+    fill: Color,
+    ink: Color,
+    glyph_size: f32,
+}
+
+/// A disc with a rim at `at` (the disc itself also tagged `on_disc`), a crown where asked, and
+/// `glyph` on top unless it is empty or itself a shape.
+#[allow(clippy::too_many_arguments)]
+fn draw_disc(
+    commands: &mut Commands,
+    materials: &mut Assets<ColorMaterial>,
+    fonts: &GlyphFonts,
+    shapes: &mut PieceMeshes,
+    at: Vec2,
+    look: &DiscLook,
+    glyph: &str,
+    crowned: bool,
+    tag: impl Bundle + Clone,
+    on_disc: impl Bundle,
+) {
     commands.spawn((
         Mesh2d(shapes.rim.clone()),
-        MeshMaterial2d(shapes.paint(materials, contrast(solid).with_alpha(0.8 * alpha))),
+        MeshMaterial2d(shapes.paint(materials, look.rim)),
         Transform::from_translation(at.extend(4.0)),
         tag.clone(),
     ));
     commands.spawn((
         Mesh2d(shapes.disc.clone()),
-        MeshMaterial2d(shapes.paint(materials, colour)),
+        MeshMaterial2d(shapes.paint(materials, look.fill)),
         Transform::from_translation(at.extend(5.0)),
         tag.clone(),
+        on_disc,
     ));
-    let glyph = &rules.kind(kind).glyphs[side.index()];
-    if is_crowned(glyph) {
+    if crowned {
         commands.spawn((
             Mesh2d(shapes.crown.clone()),
-            MeshMaterial2d(shapes.paint(materials, contrast(solid).with_alpha(alpha))),
+            MeshMaterial2d(shapes.paint(materials, look.ink)),
             Transform::from_translation(at.extend(5.5)),
             tag.clone(),
         ));
@@ -524,11 +558,10 @@ fn draw_piece(
     if glyph.is_empty() || is_shape(glyph) {
         return;
     }
-    let size = shapes.radius * 1.2;
     commands.spawn((
-        Text2d::new(glyph.clone()),
-        fonts.text_font(glyph, size),
-        TextColor(contrast(solid).with_alpha(alpha)),
+        Text2d::new(glyph.to_string()),
+        fonts.text_font(glyph, shapes.radius * look.glyph_size),
+        TextColor(look.ink),
         Transform::from_translation(at.extend(6.0)),
         tag,
     ));
@@ -554,29 +587,13 @@ fn draw_neutral(
         rect(commands, at, Vec2::splat(cell * 0.9), HOLE, 4.0, (tag, Marked::Neutral));
         return;
     }
-    commands.spawn((
-        Mesh2d(shapes.rim.clone()),
-        MeshMaterial2d(shapes.paint(materials, INK.with_alpha(0.8))),
-        Transform::from_translation(at.extend(4.0)),
-        tag.clone(),
-    ));
-    commands.spawn((
-        Mesh2d(shapes.disc.clone()),
-        MeshMaterial2d(shapes.paint(materials, NEUTRAL)),
-        Transform::from_translation(at.extend(5.0)),
-        tag.clone(),
-        Marked::Neutral,
-    ));
-    if glyph.is_empty() || is_shape(glyph) {
-        return;
-    }
-    commands.spawn((
-        Text2d::new(glyph.clone()),
-        fonts.text_font(glyph, shapes.radius * 1.3),
-        TextColor(INK),
-        Transform::from_translation(at.extend(6.0)),
-        tag,
-    ));
+    let look = DiscLook {
+        rim: INK.with_alpha(0.8),
+        fill: NEUTRAL,
+        ink: INK,
+        glyph_size: 1.3,
+    };
+    draw_disc(commands, materials, fonts, shapes, at, &look, glyph, false, tag, Marked::Neutral);
 }
 
 /// Pieces, highlights, the selection, targets, arrows and the trainer's marks, the last move's path,
