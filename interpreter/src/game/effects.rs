@@ -12,6 +12,14 @@ use super::position::{LegalCtx, NO_SQ, Pos, cell, cell_kind, cell_side};
 use super::{Move, MoveKind};
 use crate::compile::{CForm, Gen, max_legs};
 use crate::model::*;
+use smallvec::SmallVec;
+
+/// A jump's legs as generation collects them: (square jumped, landing square, leg as the route
+/// keeps it, ray direction). Held inline: a capture rarely has more than a few ways on.
+type Legs = SmallVec<[(usize, usize, u32, u8); 16]>;
+
+/// A jump move's route read back: (square jumped, landing square) per leg, held inline.
+pub(crate) type Route = SmallVec<[(u16, u16); 8]>;
 
 impl<B: Bits> Pos<B> {
     // ------------------------------------------------------------------ hands
@@ -135,7 +143,7 @@ impl<B: Bits> Pos<B> {
     }
 
     /// The squares a jump move passes over, in order (its captured pieces when it captures).
-    pub(super) fn jumped(&self, m: Move) -> Vec<usize> {
+    pub(super) fn jumped(&self, m: Move) -> SmallVec<[u16; 8]> {
         self.route_squares(m).into_iter().map(|(over, _)| over).collect()
     }
 
@@ -143,7 +151,7 @@ impl<B: Bits> Pos<B> {
     /// board before the move (or during `make`, where the piece already stands on `to`): a leg
     /// jumps the first piece along its direction (its start and end squares taken as empty; with
     /// `capturing at once`, the pieces jumped earlier too) and lands its distance beyond.
-    pub(crate) fn route_squares(&self, m: Move) -> Vec<(usize, usize)> {
+    pub(crate) fn route_squares(&self, m: Move) -> Route {
         let t = &*self.t;
         let (from, to) = (m.from as usize, m.to as usize);
         let legs = m.legs();
@@ -151,7 +159,7 @@ impl<B: Bits> Pos<B> {
             // One leg to the next square but one: the square between.
             let w = t.width;
             let over = ((from % w + to % w) / 2) + ((from / w + to / w) / 2) * w;
-            return vec![(over, to)];
+            return smallvec::smallvec![(over as u16, to as u16)];
         }
         let at_once = match m.kind {
             MoveKind::Form(fi) => self.t.forms[self.stm.index()]
@@ -161,7 +169,7 @@ impl<B: Bits> Pos<B> {
             _ => false,
         };
         let mut occ = self.occ() & !B::bit(from) & !B::bit(to);
-        let mut out = Vec::with_capacity(legs as usize);
+        let mut out = Route::new();
         let mut cur = from;
         let mask = (1u64 << t.leg_bits) - 1;
         let dir_mask = (1u64 << t.dir_bits) - 1;
@@ -187,7 +195,7 @@ impl<B: Bits> Pos<B> {
             if land == NO_SQ {
                 break;
             }
-            out.push((over as usize, land as usize));
+            out.push((over, land));
             if at_once {
                 occ &= !B::bit(over as usize);
             }
@@ -210,6 +218,7 @@ impl<B: Bits> Pos<B> {
             && j.capturing
         {
             for over in self.jumped(m) {
+                let over = over as usize;
                 let c = self.cells[over];
                 if c == 0 {
                     continue;
@@ -304,6 +313,66 @@ impl<B: Bits> Pos<B> {
         out
     }
 
+    /// The squares a placing or dropping clause may put its piece on, before the tests of each
+    /// square (the flips it must make, the royal's safety): empty, in its zone, next to an own
+    /// piece, on a file free of its kind, where it comes to rest — none for a drop from an
+    /// empty hand.
+    #[inline]
+    pub(super) fn place_targets(&self, f: &CForm<B>) -> B {
+        let t = &*self.t;
+        let us = self.stm;
+        if matches!(f.how, Gen::Drop) && self.hands[us.index()][f.kind.0 as usize] == 0 {
+            return B::EMPTY;
+        }
+        let own = self.side_bb[us.index()];
+        let occ = self.occ();
+        let empty = !occ & t.board_mask;
+        let mut targets = empty & f.within & !f.stuck;
+        if f.next_to_own {
+            let mut around = B::EMPTY;
+            for sq in own.iter() {
+                around |= t.around[sq];
+            }
+            targets &= around;
+        }
+        if let Some(k) = f.no_file_with {
+            for sq in self.pieces(us, k).iter() {
+                targets &= !t.files[sq % t.width];
+            }
+        }
+        if let Some(d) = f.falling {
+            targets &= match &t.ray_shifts[d as usize] {
+                Some(r) => empty & (r.ends | r.back(occ)),
+                None => self.resting(d, empty),
+            };
+        }
+        targets
+    }
+
+    /// The empty squares where a piece of `f` (with [`CForm::flips_set_wise`]) would enclose a
+    /// run of `enemy` pieces against an `own` one along one of its rays: along each, the enemy
+    /// pieces from which the ray runs over enemies to an own piece, grown back one square at a
+    /// time, then the squares just before them.
+    pub(super) fn flip_targets(&self, f: &CForm<B>, own: B, enemy: B) -> B {
+        let t = &*self.t;
+        let Some((_, dirs)) = &f.enclose else { return B::EMPTY };
+        let empty = !self.occ() & t.board_mask;
+        let mut out = B::EMPTY;
+        for &d in dirs {
+            let Some(r) = &t.ray_shifts[d as usize] else { continue };
+            let mut run = r.back(own) & enemy;
+            loop {
+                let grown = run | (r.back(run) & enemy);
+                if grown == run {
+                    break;
+                }
+                run = grown;
+            }
+            out |= r.back(run) & empty;
+        }
+        out
+    }
+
     /// Moves of a placing, dropping or jumping clause; legal ones only when `ctx` is given
     /// (pseudo-legal otherwise).
     #[inline(never)]
@@ -313,29 +382,10 @@ impl<B: Bits> Pos<B> {
         let own = self.side_bb[us.index()];
         let enemy = self.side_bb[us.other().index()];
         let occ = own | enemy | self.walls;
-        let empty = !occ & t.board_mask;
         match &f.how {
             Gen::Place | Gen::Drop => {
                 let dropping = matches!(f.how, Gen::Drop);
-                if dropping && self.hands[us.index()][f.kind.0 as usize] == 0 {
-                    return;
-                }
-                let mut targets = empty & f.within & !f.stuck;
-                if f.next_to_own {
-                    let mut around = B::EMPTY;
-                    for sq in own.iter() {
-                        around |= t.around[sq];
-                    }
-                    targets &= around;
-                }
-                if let Some(k) = f.no_file_with {
-                    for sq in self.pieces(us, k).iter() {
-                        targets &= !t.files[sq % t.width];
-                    }
-                }
-                if let Some(d) = f.falling {
-                    targets &= self.resting(d, empty);
-                }
+                let targets = self.place_targets(f);
                 let kind = if dropping {
                     MoveKind::Drop(fi as u8)
                 } else {
@@ -474,15 +524,15 @@ impl<B: Bits> Pos<B> {
         occ: B,
         over_ok: B,
         prev: Option<u8>,
-    ) -> Vec<(usize, usize, u32, u8)> {
+    ) -> Legs {
         let t = &*self.t;
-        let Gen::Jump { entries, dirs } = &g.how else { return Vec::new() };
+        let Gen::Jump { entries, dirs } = &g.how else { return Legs::new() };
         let back = |d: u8| j.no_reverse && prev.is_some_and(|p| t.reverse.get(p as usize) == Some(&d));
         let leg_of = |d: u8, dist: u32| -> u32 {
             let i = t.legs.iter().position(|&l| l == d).unwrap_or(0) as u32;
             i | (dist - 1) << t.dir_bits
         };
-        let mut out = Vec::new();
+        let mut out = Legs::new();
         if !j.far {
             for &(over, land, leg) in &entries[at] {
                 let d = t.legs[leg as usize];
@@ -556,11 +606,37 @@ impl<B: Bits> Pos<B> {
         let full = legs >= max_legs(t.leg_bits, t.route_bits);
         let mut went_on = false;
         if !ends_here && !full {
-            for (over, land, leg, d, j) in self.next_legs(kind, from, at, occ, dead, Some(prev)) {
+            let mut go_on = |over: usize, land: usize, leg: u32, d: u8, at_once: bool| {
                 went_on = true;
                 let next = (route & !15) | (leg as u64) << (4 + legs * t.leg_bits) | (legs as u64 + 1);
-                let occ = if j.at_once { occ & !B::bit(over) } else { occ };
+                let occ = if at_once { occ & !B::bit(over) } else { occ };
                 self.continue_jump(out, fi, first, kind, from, land, occ, dead | B::bit(over), next, d);
+            };
+            // The direction straight back, where a leg may not turn back.
+            let back = t.reverse.get(prev as usize).copied().unwrap_or(u8::MAX);
+            for g in t.forms[us.index()].iter().filter(|g| g.kind == kind) {
+                let (Gen::Jump { entries, .. }, Some(j)) = (&g.how, g.jump) else {
+                    continue;
+                };
+                if !j.continuing || !j.capturing {
+                    continue;
+                }
+                let over_ok = self.jumpable(j, from, occ, dead);
+                if !j.far {
+                    // Over an adjacent piece: straight from the table, nothing collected.
+                    for &(over, land, leg) in &entries[at] {
+                        let (over, land) = (over as usize, land as usize);
+                        if over_ok.has(over) && !occ.has(land) && g.within.has(land) && !(j.no_reverse && t.legs[leg as usize] == back) {
+                            let d = t.legs[leg as usize];
+                            go_on(over, land, leg as u32, d, j.at_once);
+                        }
+                    }
+                    continue;
+                }
+                let found = self.jump_legs(g, j, at, occ, over_ok, Some(prev));
+                for (over, land, leg, d) in self.landings_going_on(kind, from, j, found, occ, dead) {
+                    go_on(over, land, leg, d, j.at_once);
+                }
             }
         }
         if !went_on {
@@ -569,40 +645,17 @@ impl<B: Bits> Pos<B> {
         }
     }
 
-    /// The legs a piece of `kind` at `at` may capture with next (see [`Pos::continue_jump`]): of
-    /// the landings over a distance beyond one piece, those from which it can capture again, if
-    /// any.
-    #[allow(clippy::type_complexity)]
-    fn next_legs(
-        &self,
-        kind: KindId,
-        from: usize,
-        at: usize,
-        occ: B,
-        dead: B,
-        prev: Option<u8>,
-    ) -> Vec<(usize, usize, u32, u8, crate::compile::JumpRule)> {
-        let t = &*self.t;
+    /// The pieces a continuing capture (jump rule `j`, the mover from `from`) may jump next,
+    /// with `occ` the pieces standing and `dead` those jumped so far.
+    #[inline]
+    fn jumpable(&self, j: crate::compile::JumpRule, from: usize, occ: B, dead: B) -> B {
         let us = self.stm;
-        let mut all = Vec::new();
-        for g in t.forms[us.index()].iter().filter(|g| g.kind == kind) {
-            let (Gen::Jump { .. }, Some(j)) = (&g.how, g.jump) else {
-                continue;
-            };
-            if !j.continuing || !j.capturing {
-                continue;
-            }
-            let standing = if j.at_once { occ } else { occ & !dead };
-            let over_ok = match j.over {
-                Over::Enemy => self.side_bb[us.other().index()] & standing & !dead,
-                Over::Own => self.side_bb[us.index()] & !B::bit(from) & !dead,
-                Over::Any => standing & !dead & !self.walls,
-            };
-            let legs = self.jump_legs(g, j, at, occ, over_ok, prev);
-            let legs = self.landings_going_on(kind, from, j, legs, occ, dead);
-            all.extend(legs.into_iter().map(|(o, l, leg, d)| (o, l, leg, d, j)));
+        let standing = if j.at_once { occ } else { occ & !dead };
+        match j.over {
+            Over::Enemy => self.side_bb[us.other().index()] & standing & !dead,
+            Over::Own => self.side_bb[us.index()] & !B::bit(from) & !dead,
+            Over::Any => standing & !dead & !self.walls,
         }
-        all
     }
 
     /// Of the legs over a distance beyond one piece, those landing where the capture can go on, if
@@ -613,20 +666,20 @@ impl<B: Bits> Pos<B> {
         kind: KindId,
         from: usize,
         j: crate::compile::JumpRule,
-        legs: Vec<(usize, usize, u32, u8)>,
+        legs: Legs,
         occ: B,
         dead: B,
-    ) -> Vec<(usize, usize, u32, u8)> {
+    ) -> Legs {
         if !j.far || !j.continuing {
             return legs;
         }
-        let mut out = Vec::with_capacity(legs.len());
+        let mut out = Legs::new();
         let mut i = 0;
         while i < legs.len() {
             let (over, d) = (legs[i].0, legs[i].3);
-            let group: Vec<_> = legs[i..].iter().take_while(|l| l.0 == over && l.3 == d).cloned().collect();
+            let group: Legs = legs[i..].iter().take_while(|l| l.0 == over && l.3 == d).cloned().collect();
             i += group.len();
-            let on: Vec<bool> = group
+            let on: SmallVec<[bool; 16]> = group
                 .iter()
                 .map(|&(o, l, _, d)| {
                     let occ2 = if j.at_once { occ & !B::bit(o) } else { occ };
@@ -647,10 +700,10 @@ impl<B: Bits> Pos<B> {
         if promoting && self.promotion_ends_move(kind) {
             return false;
         }
-        let kinds: Vec<KindId> = if promoting && t.promotion_at_once.get(kind.0 as usize).copied().unwrap_or(false) {
-            promo.map(|p| p.choices.clone()).unwrap_or_default()
+        let kinds: SmallVec<[KindId; 4]> = if promoting && t.promotion_at_once.get(kind.0 as usize).copied().unwrap_or(false) {
+            promo.map(|p| p.choices.iter().copied().collect()).unwrap_or_default()
         } else {
-            vec![kind]
+            smallvec::smallvec![kind]
         };
         kinds.into_iter().any(|k| {
             t.forms[self.stm.index()].iter().filter(|g| g.kind == k).any(|g| {
@@ -660,12 +713,7 @@ impl<B: Bits> Pos<B> {
                 if !j.continuing || !j.capturing {
                     return false;
                 }
-                let standing = if j.at_once { occ } else { occ & !dead };
-                let over_ok = match j.over {
-                    Over::Enemy => self.side_bb[self.stm.other().index()] & standing & !dead,
-                    Over::Own => self.side_bb[self.stm.index()] & !B::bit(from) & !dead,
-                    Over::Any => standing & !dead & !self.walls,
-                };
+                let over_ok = self.jumpable(j, from, occ, dead);
                 !self.jump_legs(g, j, at, occ, over_ok, Some(prev)).is_empty()
             })
         })
@@ -721,6 +769,22 @@ impl<B: Bits> Pos<B> {
         });
     }
 
+    /// Does `m` capture at all? As [`Pos::captures_of`] `> 0`, answered early where the clause
+    /// tells: a capturing jump always does, a plain move only on an enemy piece.
+    #[inline]
+    fn captures_any(&self, m: Move) -> bool {
+        if let MoveKind::Form(fi) = m.kind {
+            let f = &self.t.forms[self.stm.index()][fi as usize];
+            if f.jump.is_some_and(|j| j.capturing) || f.target == Target::EnPassant || self.side_bb[self.stm.other().index()].has(m.to as usize) {
+                return true;
+            }
+            if f.enclose.is_none() && f.neighbours.is_none() {
+                return false;
+            }
+        }
+        self.captures_of(m) > 0
+    }
+
     /// How many pieces `m` captures (on its square, en passant, jumped over, or enclosed).
     pub fn captures_of(&self, m: Move) -> u32 {
         let us = self.stm;
@@ -736,7 +800,8 @@ impl<B: Bits> Pos<B> {
                 if let Some(j) = f.jump
                     && j.capturing
                 {
-                    n += self.jumped(m).len() as u32;
+                    // One piece a leg (a move of one leg keeps no route).
+                    n += m.legs().max(1);
                 }
                 if let Some((Enclose::Capture, _)) = &f.enclose {
                     let own = (self.side_bb[us.index()] & !B::bit(m.from as usize)) | B::bit(to);
@@ -771,6 +836,12 @@ impl<B: Bits> Pos<B> {
     /// under `must capture the most`).
     pub(super) fn keep_obligatory(&self, out: &mut Vec<Move>) {
         let Some(most) = self.t.must_capture else { return };
+        if !most {
+            if out.iter().any(|&m| self.captures_any(m)) {
+                out.retain(|&m| self.captures_any(m));
+            }
+            return;
+        }
         let counts: Vec<u32> = out.iter().map(|m| self.captures_of(*m)).collect();
         let best = counts.iter().copied().max().unwrap_or(0);
         if best == 0 {

@@ -371,7 +371,7 @@ impl Position {
     pub fn jumped(&self, m: Move) -> Vec<usize> {
         match m.kind {
             MoveKind::Form(fi) => with!(self, p => {
-                if p.t.forms[p.stm.index()].get(fi as usize).is_some_and(|f| f.jump.is_some()) { p.jumped(m) } else { Vec::new() }
+                if p.t.forms[p.stm.index()].get(fi as usize).is_some_and(|f| f.jump.is_some()) { p.jumped(m).into_iter().map(usize::from).collect() } else { Vec::new() }
             }),
             _ => Vec::new(),
         }
@@ -386,7 +386,7 @@ impl Position {
         if !jump || m.legs() == 0 {
             return vec![m.to as usize];
         }
-        with!(self, p => p.route_squares(m).into_iter().map(|(_, land)| land).collect())
+        with!(self, p => p.route_squares(m).into_iter().map(|(_, land)| land as usize).collect())
     }
     /// The pieces in `side`'s hand: (kind, count) for each kind it holds.
     pub fn hand(&self, side: Side) -> Vec<(KindId, u32)> {

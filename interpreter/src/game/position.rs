@@ -248,7 +248,7 @@ impl<B: Bits> Pos<B> {
     // ------------------------------------------------------------------ attacks
 
     /// Is `sq` attacked by `by`, with occupancy `occ` and the pieces on `gone` removed?
-    #[inline]
+    #[inline(always)]
     pub fn attacked(&self, sq: usize, by: Side, occ: B, gone: B) -> bool {
         let mut hit = false;
         self.scan_attackers::<true>(sq, by, occ, gone, &mut |_| {
@@ -400,13 +400,19 @@ impl<B: Bits> Pos<B> {
     /// itself), unless a royal of `by` stands within the blast (the capture would blow it up too).
     #[inline]
     pub(crate) fn threatened(&self, sq: usize, by: Side, occ: B) -> bool {
-        match &self.t.explosion {
-            None => self.attacked(sq, by, occ, B::EMPTY),
-            Some((blast, _)) => {
-                let their_royals = self.royals(by);
-                (blast[sq] & their_royals).is_empty() && self.attacked(sq, by, occ, their_royals)
-            }
+        if self.t.explosion.is_some() {
+            return self.threatened_by_explosion(sq, by, occ);
         }
+        self.attacked(sq, by, occ, B::EMPTY)
+    }
+
+    /// [`Pos::threatened`] where captures explode: kept out of line, so that the games without
+    /// explosions test an attack inline.
+    #[inline(never)]
+    fn threatened_by_explosion(&self, sq: usize, by: Side, occ: B) -> bool {
+        let Some((blast, _)) = &self.t.explosion else { return false };
+        let their_royals = self.royals(by);
+        (blast[sq] & their_royals).is_empty() && self.attacked(sq, by, occ, their_royals)
     }
 
     // ------------------------------------------------------------------ generation
@@ -421,7 +427,7 @@ impl<B: Bits> Pos<B> {
         let occ = own | enemy | self.walls;
         let empty = !occ & t.board_mask;
         for (fi, f) in t.forms[us.index()].iter().enumerate() {
-            if f.phases >> self.phase & 1 == 0 || !self.when_holds(f) {
+            if f.phases >> self.phase & 1 == 0 || (f.when.is_some() && !self.when_holds(f)) {
                 continue;
             }
             if matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. }) {
@@ -795,10 +801,14 @@ impl<B: Bits> Pos<B> {
         // so): the moving loop below tests nothing of theirs.
         for (j, f) in forms[split..].iter().enumerate() {
             let fi = split + j;
-            if f.phases >> self.phase & 1 == 0 || !self.when_holds(f) {
+            if f.phases >> self.phase & 1 == 0 || (f.when.is_some() && !self.when_holds(f)) {
                 continue;
             }
-            if f.effects || f.falling.is_some() || f.only_if.is_some() || f.next_to_own || !matches!(f.how, Gen::Place) {
+            let set_wise = matches!(f.how, Gen::Place | Gen::Drop)
+                && (f.only_if.is_none() || f.flips_set_wise)
+                && f.other_sides.is_empty()
+                && !f.not_giving_mate;
+            if !set_wise {
                 let start = out.len();
                 self.effect_moves(out, fi, f, Some(&ctx));
                 n += (out.len() - start) as u64;
@@ -807,34 +817,39 @@ impl<B: Bits> Pos<B> {
                 }
                 continue;
             }
-            {
-                let base = Move {
-                    from: NO_SQ,
-                    to: 0,
-                    kind: MoveKind::Place(fi as u8),
-                    promo: 0,
-                    route: 0,
-                };
-                let targets = empty & f.within;
-                if t.chains {
-                    for to in targets.iter() {
-                        if self.place_problem(f.kind, to).is_none() {
-                            n += emit_set::<B, COUNT>(out, base, B::bit(to), None);
-                        }
-                    }
-                } else if ctx.constrained {
-                    for to in targets.iter() {
-                        if self.is_legal_slow(Move { to: to as u16, ..base }) {
-                            n += emit_set::<B, COUNT>(out, base, B::bit(to), None);
-                        }
-                    }
+            // A placement or drop that no square's own test can refuse: its targets at once.
+            let base = Move {
+                from: NO_SQ,
+                to: 0,
+                kind: if matches!(f.how, Gen::Drop) {
+                    MoveKind::Drop(fi as u8)
                 } else {
-                    n += emit_set::<B, COUNT>(out, base, targets, None);
+                    MoveKind::Place(fi as u8)
+                },
+                promo: 0,
+                route: 0,
+            };
+            let mut targets = self.place_targets(f);
+            if f.only_if.is_some() {
+                targets &= self.flip_targets(f, own, enemy);
+            }
+            if !t.chains && !ctx.constrained {
+                n += emit_set::<B, COUNT>(out, base, targets, None);
+                continue;
+            }
+            for to in targets.iter() {
+                if t.chains && self.place_problem(f.kind, to).is_some() {
+                    continue;
                 }
+                let m = Move { to: to as u16, ..base };
+                if ctx.constrained && (ctx.in_check || f.effects || ctx.forbidden.has(to) || ctx.slow.any()) && !self.is_legal_slow(m) {
+                    continue;
+                }
+                n += emit_set::<B, COUNT>(out, base, B::bit(to), None);
             }
         }
         for (fi, f) in forms[..split].iter().enumerate() {
-            if f.phases >> self.phase & 1 == 0 || !self.when_holds(f) {
+            if f.phases >> self.phase & 1 == 0 || (f.when.is_some() && !self.when_holds(f)) {
                 continue;
             }
             let mut pieces = self.pieces(us, f.kind) & f.from;
