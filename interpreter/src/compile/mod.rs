@@ -463,6 +463,10 @@ pub struct Tables<B> {
     pub form_class: [Vec<u8>; 2],
     /// Some two clauses may give the same move: generation drops the repeats.
     pub overlapping: bool,
+    /// Some clause applies only in some phases or under a `when`.
+    pub gated: bool,
+    /// Some clause leaves a copy behind (see [`CForm::clone`]).
+    pub clones: bool,
     pub castles: [Vec<CCastle>; 2],
     /// Attacks made by each side.
     pub attacks: [Attacks<B>; 2],
@@ -673,6 +677,8 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         moving_forms: [0, 0],
         form_class: [Vec::new(), Vec::new()],
         overlapping: false,
+        gated: false,
+        clones: false,
         castles: [Vec::new(), Vec::new()],
         attacks: [Attacks::default(), Attacks::default()],
         royal_kinds: rules
@@ -1157,6 +1163,8 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     for a in &mut t.attacks {
         a.simple_checks &= plain;
     }
+    t.gated = t.forms.iter().flatten().any(|f| f.phases != u32::MAX || f.when.is_some());
+    t.clones = t.forms.iter().flatten().any(|f| f.clone);
     t.ray_shifts = t.next.iter().map(|n| RayShift::compile(n, t.board_mask)).collect();
     let surround_kinds = t.surround_kinds;
     for side in 0..2 {

@@ -427,7 +427,7 @@ impl<B: Bits> Pos<B> {
         let occ = own | enemy | self.walls;
         let empty = !occ & t.board_mask;
         for (fi, f) in t.forms[us.index()].iter().enumerate() {
-            if f.phases >> self.phase & 1 == 0 || (f.when.is_some() && !self.when_holds(f)) {
+            if t.gated && !self.clause_applies(f) {
                 continue;
             }
             if matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. }) {
@@ -438,7 +438,7 @@ impl<B: Bits> Pos<B> {
             if f.unmoved {
                 pieces &= self.virgin;
             }
-            let allowed = self.allowed_targets(f, own, enemy, empty);
+            let allowed = self.allowed_targets(f, enemy, empty);
             if allowed.is_empty() {
                 continue;
             }
@@ -486,6 +486,13 @@ impl<B: Bits> Pos<B> {
         out.truncate(w);
     }
 
+    /// Does clause `f` apply now: in this phase, its `when` holding? (Asked only where some clause
+    /// has a phase or a `when`: [`Tables::gated`].)
+    #[inline(never)]
+    fn clause_applies(&self, f: &CForm<B>) -> bool {
+        f.phases >> self.phase & 1 == 1 && self.when_holds(f)
+    }
+
     /// Does the clause's `when` hold (or has it none)? Its counts are the side to move's.
     #[inline(always)]
     fn when_holds(&self, f: &CForm<B>) -> bool {
@@ -501,9 +508,10 @@ impl<B: Bits> Pos<B> {
     /// The squares a form may land on, whatever reaches them: by its target kind (empty, enemy,
     /// either, the en-passant mark) and its `within` zone.
     #[inline(always)]
-    fn allowed_targets(&self, f: &CForm<B>, own: B, enemy: B, empty: B) -> B {
+    fn allowed_targets(&self, f: &CForm<B>, enemy: B, empty: B) -> B {
         let by_kind = match f.target {
-            Target::Any => !(own | self.walls) & self.t.board_mask,
+            // Neither own nor a wall: empty or enemy.
+            Target::Any => empty | enemy,
             Target::Empty => empty,
             Target::Enemy => enemy,
             Target::EnPassant if self.ep_victim == NO_SQ => B::EMPTY,
@@ -801,7 +809,7 @@ impl<B: Bits> Pos<B> {
         // so): the moving loop below tests nothing of theirs.
         for (j, f) in forms[split..].iter().enumerate() {
             let fi = split + j;
-            if f.phases >> self.phase & 1 == 0 || (f.when.is_some() && !self.when_holds(f)) {
+            if t.gated && !self.clause_applies(f) {
                 continue;
             }
             let set_wise = matches!(f.how, Gen::Place | Gen::Drop)
@@ -849,7 +857,7 @@ impl<B: Bits> Pos<B> {
             }
         }
         for (fi, f) in forms[..split].iter().enumerate() {
-            if f.phases >> self.phase & 1 == 0 || (f.when.is_some() && !self.when_holds(f)) {
+            if t.gated && !self.clause_applies(f) {
                 continue;
             }
             let mut pieces = self.pieces(us, f.kind) & f.from;
@@ -859,7 +867,7 @@ impl<B: Bits> Pos<B> {
             if pieces.is_empty() {
                 continue;
             }
-            let allowed = self.allowed_targets(f, own, enemy, empty);
+            let allowed = self.allowed_targets(f, enemy, empty);
             if allowed.is_empty() {
                 continue;
             }
@@ -1055,12 +1063,8 @@ impl<B: Bits> Pos<B> {
             partner_to: NO_SQ,
         };
         let general = self.t.general;
-        let enemy_before = if general && self.t.tally_captures {
-            self.kind_counts(us.other())
-        } else {
-            [0; MAX_KINDS]
-        };
-        let enemy_squares = self.side_bb[us.other().index()];
+        // What the counts compare the turn against: the opponent's pieces before it.
+        let before = (general && !self.t.tallies.is_empty()).then(|| (self.kind_counts(us.other()), self.side_bb[us.other().index()]));
         if general {
             self.extra.push(Extra {
                 promoted: self.promoted,
@@ -1112,13 +1116,14 @@ impl<B: Bits> Pos<B> {
             MoveKind::Pass => {}
             MoveKind::Swap => self.make_swap(m),
             MoveKind::Form(fi) => {
-                let (target, kind, path, effects) = {
+                let (target, kind, path, effects, clone) = {
                     let f = &self.t.forms[us.index()][fi as usize];
                     (
                         f.target,
                         f.kind,
                         if f.marks_ep { self.passed(f, from, to) } else { B::EMPTY },
                         f.effects,
+                        self.t.clones && f.clone,
                     )
                 };
                 let cap_sq = if target == Target::EnPassant { u.ep_victim as usize } else { to };
@@ -1133,7 +1138,6 @@ impl<B: Bits> Pos<B> {
                         }
                     }
                 }
-                let clone = self.t.forms[us.index()][fi as usize].clone;
                 let c = if clone { self.cells[from] } else { self.remove(from) };
                 let placed = if m.promo != 0 { cell(KindId(m.promo - 1), us) } else { c };
                 self.place(to, placed);
@@ -1200,7 +1204,7 @@ impl<B: Bits> Pos<B> {
                 e.parts = undo;
             }
         }
-        if general && !self.t.tallies.is_empty() {
+        if let Some((enemy_before, enemy_squares)) = before {
             self.count_turn(us, &enemy_before, enemy_squares, m.to as usize);
         }
         if us == Side::SECOND {
@@ -1341,7 +1345,7 @@ impl<B: Bits> Pos<B> {
             MoveKind::Swap => {}
             MoveKind::Form(fi) => {
                 self.remove(to);
-                if !self.t.forms[self.stm.index()][fi as usize].clone {
+                if !(self.t.clones && self.t.forms[self.stm.index()][fi as usize].clone) {
                     self.place(from, u.moved);
                 }
                 if u.captured != 0 {
