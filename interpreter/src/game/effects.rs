@@ -856,6 +856,67 @@ impl<B: Bits> Pos<B> {
         });
     }
 
+    /// The full test where captures explode, worked out without making the move: what a capture
+    /// blows up (the captor, the captured piece, every piece around its square but the kinds
+    /// spared), then the same verdict as [`Pos::legal_by_making`] — no own royal blown up, every
+    /// enemy royal blown up wins, else no own royal [`Pos::threatened`] on the board left.
+    /// `None` where the move is not a plain move of one piece (castling, a drop, later parts,
+    /// other effects, a promotion to a royal, royals that may not face): those are made.
+    pub(super) fn legal_exploding(&self, m: Move) -> Option<bool> {
+        let t = &*self.t;
+        let (blast, spare) = t.explosion.as_ref()?;
+        let MoveKind::Form(fi) = m.kind else { return None };
+        let us = self.stm;
+        let them = us.other();
+        let f = t.forms[us.index()].get(fi as usize)?;
+        if !t.royal_safety || !t.facing.is_empty() || m.route >> 32 != 0 || f.effects || f.clone {
+            return None;
+        }
+        if m.promo != 0 && t.royal_kinds.contains(&KindId(m.promo - 1)) {
+            return None;
+        }
+        let (from, to) = (m.from as usize, m.to as usize);
+        let occ = self.occ();
+        let victim = if f.target == Target::EnPassant {
+            Some(self.ep_victim as usize)
+        } else {
+            self.side_bb[them.index()].has(to).then_some(to)
+        };
+        let mut own_royals = self.royals(us);
+        let mut their_royals = self.royals(them);
+        let (occ, gone) = match victim {
+            None => {
+                if own_royals.has(from) {
+                    own_royals = (own_royals & !B::bit(from)) | B::bit(to);
+                }
+                ((occ & !B::bit(from)) | B::bit(to), B::EMPTY)
+            }
+            Some(v) => {
+                let mut spared = B::EMPTY;
+                for k in (0..MAX_KINDS).filter(|k| spare >> k & 1 == 1) {
+                    spared |= self.kind_bb[k];
+                }
+                let around = blast[to] & (self.side_bb[0] | self.side_bb[1]) & !B::bit(from) & !B::bit(v);
+                let blown = (around & !spared) | B::bit(from) | B::bit(v);
+                let before = (own_royals.count(), their_royals.any());
+                own_royals &= !blown;
+                their_royals &= !blown;
+                if own_royals.count() < before.0 {
+                    return Some(false);
+                }
+                if before.1 && their_royals.is_empty() {
+                    return Some(true);
+                }
+                (occ & !blown, blown)
+            }
+        };
+        Some(
+            !own_royals
+                .iter()
+                .any(|r| (blast[r] & their_royals).is_empty() && self.attacked(r, them, occ, gone | their_royals)),
+        )
+    }
+
     /// The full test for moves whose effects reach other squares: make it and look.
     pub(super) fn legal_by_making(&self, m: Move) -> bool {
         let us = self.stm;

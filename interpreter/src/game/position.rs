@@ -979,6 +979,11 @@ impl<B: Bits> Pos<B> {
         let mut gone = B::EMPTY;
         let mut royals = self.royals(us);
         if self.t.general && (self.has_effects(m) || !self.t.attacks[them.index()].hops_not.is_empty() || self.t.explosion.is_some()) {
+            if self.t.attacks[them.index()].hops_not.is_empty()
+                && let Some(legal) = self.legal_exploding(m)
+            {
+                return legal;
+            }
             return self.legal_by_making(m);
         }
         match m.kind {

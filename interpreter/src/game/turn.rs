@@ -6,7 +6,10 @@
 //! are never captured.
 //!
 //! Generation makes each turn so far and looks: a later part's choices depend on the position
-//! the earlier parts leave. A ruleset whose turns have one part never comes here.
+//! the earlier parts leave — except where the move is a plain move of one piece and the part has
+//! no condition: then the squares it leaves and takes say what is empty after it, and a place or
+//! gating part's choices are read from the position before (counted as a set at perft's last
+//! ply). A ruleset whose turns have one part never comes here.
 
 use super::bits::Bits;
 use super::position::{NO_SQ, Pos, cell, cell_kind, cell_side};
@@ -72,6 +75,23 @@ impl<B: Bits> Pos<B> {
         }
         let part = &t.parts[next];
         let slot_index = (0..MAX_PARTS).find(|&i| m.part(i) == 0).unwrap_or(MAX_PARTS);
+        if slot_index < MAX_PARTS
+            && let Some(sets) = self.choices_unmade(part, m)
+        {
+            let mut n = 0;
+            if part.optional {
+                n += self.extend_turn::<COUNT>(before, out, m, next + 1);
+            }
+            if COUNT && next + 1 == t.parts.len() && !t.turn_decides_legality {
+                return n + sets.iter().map(|(_, squares)| squares.count() as u64).sum::<u64>();
+            }
+            for (choice, squares) in sets {
+                for sq in squares.iter() {
+                    n += self.extend_turn::<COUNT>(before, out, m.with_part(slot_index, part_slot(choice, sq)), next + 1);
+                }
+            }
+            return n;
+        }
         let u = self.make(m);
         let mover = self.stm.other();
         let applies = part.condition.as_ref().is_none_or(|c| self.part_condition(c, mover, m));
@@ -109,6 +129,51 @@ impl<B: Bits> Pos<B> {
             out.push(m);
         }
         1
+    }
+
+    /// A part's choices after `m` (the turn so far: its move alone, not made; `self` is the position
+    /// before it), where that position tells them: a place or gating part with no condition after
+    /// a plain move of one piece — no effects, no en passant, no explosion, no copy left, no capture
+    /// into a hand —, after which the squares empty are those empty before, with the square left
+    /// and without the square taken. Per choice (an index into `part_choices`), its squares, in the
+    /// order [`Pos::part_choices`] gives them; `None` where the move must be made to know.
+    fn choices_unmade(&self, part: &CPart<B>, m: Move) -> Option<smallvec::SmallVec<[(usize, B); 4]>> {
+        let t = &*self.t;
+        let MoveKind::Form(fi) = m.kind else { return None };
+        let f = t.forms[self.stm.index()].get(fi as usize)?;
+        if part.condition.is_some() || f.effects || f.clone || f.target == Target::EnPassant || t.hand || t.explosion.is_some() || m.from == m.to {
+            return None;
+        }
+        let s = self.stm.index();
+        let (from, to) = (m.from as usize, m.to as usize);
+        let occ = (self.occ() & !B::bit(from)) | B::bit(to);
+        let empty = !occ & t.board_mask;
+        let mut sets = smallvec::SmallVec::new();
+        match &part.action {
+            PartAction::Place { .. } => {
+                let mut squares = empty & part.within[s];
+                if !part.along[s].is_empty() {
+                    let mut reach = B::EMPTY;
+                    for &d in &part.along[s] {
+                        reach |= t.ray_attacks(d as usize, to, occ);
+                    }
+                    squares &= reach;
+                }
+                sets.push((part.choices[0] as usize, squares));
+            }
+            PartAction::Gate { unmoved, .. } => {
+                if part.within[s].has(from) && (!*unmoved || self.virgin.has(from)) {
+                    for &c in &part.choices {
+                        let (_, kind) = t.part_choices[c as usize];
+                        if kind.is_some_and(|k| self.hands[s][k.0 as usize] > 0) {
+                            sets.push((c as usize, B::bit(from)));
+                        }
+                    }
+                }
+            }
+            PartAction::Remove { .. } => return None,
+        }
+        Some(sets)
     }
 
     /// Does a later part's condition hold after the turn so far (`m`, made: `self` is after it)?
