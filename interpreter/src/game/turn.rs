@@ -54,24 +54,36 @@ impl<B: Bits> Pos<B> {
     /// never shields a royal, as Fairy-Stockfish judges gating); where a part moves a neutral
     /// piece, which may open a line to a royal, each whole turn is also made and tested.
     pub(super) fn generate_turns<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
+        // The first parts are listed where the turns go, and taken away once the turns follow them.
         let start = out.len();
         self.generate_plain::<false>(out);
-        let firsts: Vec<Move> = out.drain(start..).collect();
-        let mut scratch = self.clone();
-        scratch.forget_undo();
+        let end = out.len();
+        let mut scratch = None;
         let mut n = 0;
-        for m in firsts {
-            n += scratch.extend_turn::<COUNT>(self, out, m, 0);
+        for i in start..end {
+            let m = out[i];
+            n += self.extend_turn::<COUNT>(&mut scratch, out, m, 0);
         }
+        out.drain(start..end);
         n
     }
 
+    /// A copy of this position to make turns on, made the first time a turn must be made.
+    fn scratch<'a>(&self, scratch: &'a mut Option<Pos<B>>) -> &'a mut Pos<B> {
+        scratch.get_or_insert_with(|| {
+            let mut copy = self.clone();
+            copy.forget_undo();
+            copy
+        })
+    }
+
     /// Emits (or counts) the turns that begin with `m` (its slots before `next` filled), choosing
-    /// each part from `next` on. `self` is a scratch copy of `before`, the position the turn starts from.
-    fn extend_turn<const COUNT: bool>(&mut self, before: &Pos<B>, out: &mut Vec<Move>, m: Move, next: usize) -> u64 {
-        let t = self.t.clone();
+    /// each part from `next` on. `self` is the position the turn starts from; `scratch` a copy of
+    /// it (made when first needed) to make the turn so far on where a part's choices need that.
+    fn extend_turn<const COUNT: bool>(&self, scratch: &mut Option<Pos<B>>, out: &mut Vec<Move>, m: Move, next: usize) -> u64 {
+        let t = &*self.t;
         if m.kind == MoveKind::Pass || m.kind == MoveKind::Swap || next == t.parts.len() {
-            return self.emit_turn::<COUNT>(out, m);
+            return self.emit_turn::<COUNT>(scratch, out, m);
         }
         let part = &t.parts[next];
         let slot_index = (0..MAX_PARTS).find(|&i| m.part(i) == 0).unwrap_or(MAX_PARTS);
@@ -80,47 +92,52 @@ impl<B: Bits> Pos<B> {
         {
             let mut n = 0;
             if part.optional {
-                n += self.extend_turn::<COUNT>(before, out, m, next + 1);
+                n += self.extend_turn::<COUNT>(scratch, out, m, next + 1);
             }
             if COUNT && next + 1 == t.parts.len() && !t.turn_decides_legality {
                 return n + sets.iter().map(|(_, squares)| squares.count() as u64).sum::<u64>();
             }
             for (choice, squares) in sets {
                 for sq in squares.iter() {
-                    n += self.extend_turn::<COUNT>(before, out, m.with_part(slot_index, part_slot(choice, sq)), next + 1);
+                    n += self.extend_turn::<COUNT>(scratch, out, m.with_part(slot_index, part_slot(choice, sq)), next + 1);
                 }
             }
             return n;
         }
-        let u = self.make(m);
-        let mover = self.stm.other();
-        let applies = part.condition.as_ref().is_none_or(|c| self.part_condition(c, mover, m));
-        let choices = if applies && slot_index < MAX_PARTS {
-            self.part_choices(before, part, mover, m)
-        } else {
-            Vec::new()
+        let (applies, choices) = {
+            let after = self.scratch(scratch);
+            let u = after.make(m);
+            let mover = after.stm.other();
+            let applies = part.condition.as_ref().is_none_or(|c| after.part_condition(c, mover, m));
+            let choices = if applies && slot_index < MAX_PARTS {
+                after.part_choices(self, part, mover, m)
+            } else {
+                Vec::new()
+            };
+            after.unmake(m, &u);
+            (applies, choices)
         };
-        self.unmake(m, &u);
         let mut n = 0;
         if !applies || part.optional {
-            n += self.extend_turn::<COUNT>(before, out, m, next + 1);
+            n += self.extend_turn::<COUNT>(scratch, out, m, next + 1);
         }
         if COUNT && next + 1 == t.parts.len() && !t.turn_decides_legality {
             return n + choices.len() as u64;
         }
         for (choice, sq) in choices {
-            n += self.extend_turn::<COUNT>(before, out, m.with_part(slot_index, part_slot(choice, sq)), next + 1);
+            n += self.extend_turn::<COUNT>(scratch, out, m.with_part(slot_index, part_slot(choice, sq)), next + 1);
         }
         n
     }
 
     /// Emits one whole turn, if it is legal (where parts decide legality, by making it).
-    fn emit_turn<const COUNT: bool>(&mut self, out: &mut Vec<Move>, m: Move) -> u64 {
+    fn emit_turn<const COUNT: bool>(&self, scratch: &mut Option<Pos<B>>, out: &mut Vec<Move>, m: Move) -> u64 {
         if self.t.turn_decides_legality {
-            let us = self.stm;
-            let u = self.make(m);
-            let exposed = self.side_exposed(us);
-            self.unmake(m, &u);
+            let after = self.scratch(scratch);
+            let us = after.stm;
+            let u = after.make(m);
+            let exposed = after.side_exposed(us);
+            after.unmake(m, &u);
             if exposed {
                 return 0;
             }
