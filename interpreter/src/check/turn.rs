@@ -153,6 +153,24 @@ fn part(cx: &mut Cx, p: &ast::TurnPart, kinds: &[Kind]) -> Option<Part> {
         )
         .label = "an empty zone".into();
     }
+    // A drop from the hand that every turn must make leaves no turn once the hand is empty.
+    if p.optional.is_none()
+        && let PartAction::Gate { kinds: gated, .. } = &action
+    {
+        let names: Vec<String> = gated.iter().map(|k| format!("`{}`", kinds[k.0 as usize].name)).collect();
+        cx.diags.push(
+            Diagnostic::warning(
+                codes::REDUNDANT,
+                p.span,
+                format!(
+                    "every turn must make this drop: once the mover's hand holds no {}, or the square left may not take one, no turn can be completed",
+                    names.join(" or ")
+                ),
+            )
+            .label("compulsory")
+            .help("gating is the mover's choice in the games that have it: write `then may drop …`"),
+        );
+    }
     Some(Part {
         action,
         optional: p.optional.is_some(),

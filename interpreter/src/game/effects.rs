@@ -982,3 +982,59 @@ impl<B: Bits> Pos<B> {
         after.count_legal(&mut buf) == 0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Engine, Inner, Move, Position};
+    use super::{Bits, Pos};
+    use crate::model::Side;
+    use rand::Rng;
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::SeedableRng;
+
+    fn engine(name: &str) -> Engine {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../rulesets/{name}.rules"));
+        Engine::new(crate::check::check_file(&path, &[]).rules.expect("a bundled ruleset is valid"))
+    }
+
+    /// How many of `moves` the set-wise explosion verdict decides, each checked against making it.
+    fn agree<B: Bits>(p: &Pos<B>, moves: &[Move], fen: &str) -> usize {
+        let mut decided = 0;
+        for &m in moves {
+            if let Some(legal) = p.legal_exploding(m) {
+                decided += 1;
+                assert_eq!(legal, p.legal_by_making(m), "{m:?} in {fen}");
+            }
+        }
+        decided
+    }
+
+    /// Where captures explode, the verdict worked out as sets is the verdict of making the move,
+    /// for every pseudo-legal move along seeded random atomic games (checks, blasts next to
+    /// royals, kings side by side, en passant and promotions come up in them).
+    #[test]
+    fn explosions_ruled_as_sets_agree_with_making_the_move() {
+        let e = engine("atomic");
+        let mut rng = ChaCha8Rng::seed_from_u64(2026);
+        let mut decided = 0;
+        for _ in 0..60 {
+            let mut pos: Position = e.start();
+            for _ in 0..150 {
+                let moves = pos.legal_moves();
+                let kings_stand = [Side::FIRST, Side::SECOND].iter().all(|&s| !pos.royal_squares(s).is_empty());
+                if moves.is_empty() || !kings_stand {
+                    break;
+                }
+                let pseudo = pos.pseudo_moves();
+                let fen = pos.fen();
+                decided += match &pos.inner {
+                    Inner::Small(p) => agree(p, &pseudo, &fen),
+                    Inner::Medium(p) => agree(p, &pseudo, &fen),
+                    Inner::Large(p) => agree(p, &pseudo, &fen),
+                };
+                pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+            }
+        }
+        assert!(decided > 20_000, "only {decided} moves were decided as sets");
+    }
+}

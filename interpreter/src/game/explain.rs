@@ -585,6 +585,18 @@ impl Position {
         if copy {
             s.push_str(&format!(", leaving a copy on {}", b.name(from)));
         }
+        // Where captures explode: the piece captured, then what the blast takes, the captor too.
+        let victim = self.piece_at(to).filter(|p| p.1 != us).map(|_| piece_name(self, to));
+        let captor_blown = from != to && after.piece_at(to).is_none() && self.piece_at(from).is_some();
+        if rules.explosion.is_some() && captor_blown {
+            let mut blown = taken;
+            blown.push(format!("{} itself", piece_name(self, from).split(" on ").next().unwrap_or("the piece")));
+            if let Some(v) = victim {
+                s.push_str(&format!(", capturing {v}"));
+            }
+            s.push_str(&format!("; the explosion removes {}", blown.join(", ")));
+            return s;
+        }
         if !taken.is_empty() {
             s.push_str(&format!(", capturing {}", taken.join(", ")));
         }

@@ -750,6 +750,7 @@ impl<B: Bits> Pos<B> {
     }
 
     /// Counts the legal moves without listing them (perft's last ply); `buf` is scratch space.
+    #[inline(never)]
     pub fn count_legal(&self, buf: &mut Vec<Move>) -> u64 {
         buf.clear();
         self.generate::<true>(buf)
@@ -785,6 +786,7 @@ impl<B: Bits> Pos<B> {
 
     /// [`Pos::generate`] of turns of one part: the moves of the pieces' clauses, castling, the
     /// general path's additions and the pass.
+    #[inline]
     pub(super) fn generate_plain<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
         let t = &*self.t;
         if COUNT && t.must_capture.is_some() {
@@ -805,11 +807,12 @@ impl<B: Bits> Pos<B> {
         let promos = &t.promotion[us.index()];
         let forms = &t.forms[us.index()];
         let split = t.moving_forms[us.index()];
+        let gated = t.gated;
         // Clauses that place, drop or jump come after those that move a piece (compile sorts them
         // so): the moving loop below tests nothing of theirs.
         for (j, f) in forms[split..].iter().enumerate() {
             let fi = split + j;
-            if t.gated && !self.clause_applies(f) {
+            if gated && !self.clause_applies(f) {
                 continue;
             }
             let set_wise = matches!(f.how, Gen::Place | Gen::Drop)
@@ -857,7 +860,7 @@ impl<B: Bits> Pos<B> {
             }
         }
         for (fi, f) in forms[..split].iter().enumerate() {
-            if t.gated && !self.clause_applies(f) {
+            if gated && !self.clause_applies(f) {
                 continue;
             }
             let mut pieces = self.pieces(us, f.kind) & f.from;
@@ -1044,6 +1047,17 @@ impl<B: Bits> Pos<B> {
     // ------------------------------------------------------------------ make / unmake
 
     pub fn make(&mut self, m: Move) -> Undo<B> {
+        if self.t.general {
+            self.make_on::<true>(m)
+        } else {
+            self.make_on::<false>(m)
+        }
+    }
+
+    /// [`Pos::make`] on the general path (`GENERAL`: hands, effects, passes, counts, phases,
+    /// parts) or on the plain one, where none of that is compiled in.
+    #[inline(always)]
+    fn make_on<const GENERAL: bool>(&mut self, m: Move) -> Undo<B> {
         let us = self.stm;
         let from = m.from as usize;
         let to = m.to as usize;
@@ -1067,10 +1081,13 @@ impl<B: Bits> Pos<B> {
             partner_from: NO_SQ,
             partner_to: NO_SQ,
         };
-        let general = self.t.general;
+        let general = GENERAL;
         // What the counts compare the turn against: the opponent's pieces before it.
-        let before = (general && !self.t.tallies.is_empty()).then(|| (self.kind_counts(us.other()), self.side_bb[us.other().index()]));
+        let mut before = None;
         if general {
+            if !self.t.tallies.is_empty() {
+                before = Some((self.kind_counts(us.other()), self.side_bb[us.other().index()]));
+            }
             self.extra.push(Extra {
                 promoted: self.promoted,
                 last_captured: self.last_captured,
