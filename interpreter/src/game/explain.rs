@@ -594,7 +594,9 @@ impl Position {
             if let Some(v) = victim {
                 s.push_str(&format!(", capturing {v}"));
             }
-            s.push_str(&format!("; the explosion removes {}", blown.join(", ")));
+            let last = blown.pop().unwrap_or_default();
+            let list = if blown.is_empty() { last } else { format!("{} and {last}", blown.join(", ")) };
+            s.push_str(&format!("; the explosion removes {list}"));
             return s;
         }
         if !taken.is_empty() {

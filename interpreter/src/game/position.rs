@@ -876,7 +876,7 @@ impl<B: Bits> Pos<B> {
             }
             let promo = promos[f.kind.0 as usize].as_ref();
             let ep = f.target == Target::EnPassant;
-            if !f.shifts.is_empty() {
+            if !f.shifts.is_empty() && ctx.tested.is_empty() {
                 // Pieces free to move (no royal, none pinned or needing the full test, no check)
                 // take their targets all at once.
                 let free = if !ctx.constrained {
@@ -939,7 +939,16 @@ impl<B: Bits> Pos<B> {
                     if ctx.pinned.has(from) {
                         fast &= ctx.pin_line(from);
                     }
-                    n += emit_set::<B, COUNT>(out, base, fast & !ctx.forbidden, promo);
+                    fast &= !ctx.forbidden;
+                    if ctx.tested.any() {
+                        fast &= !ctx.tested;
+                        for to in (targets & ctx.tested).iter() {
+                            if self.is_legal_slow(Move { to: to as u16, ..base }) {
+                                fast |= B::bit(to);
+                            }
+                        }
+                    }
+                    n += emit_set::<B, COUNT>(out, base, fast, promo);
                 }
             }
         }
@@ -1557,6 +1566,10 @@ pub(super) struct LegalCtx<B> {
     pub(super) slow: B,
     /// Squares a non-royal piece may not move to.
     pub(super) forbidden: B,
+    /// Squares a move onto takes the full test, whatever pins and checks say of the piece: the
+    /// enemy pieces, where captures explode (a capture may blow up a pinner, a checker or the
+    /// enemy royal, or the mover's own royal).
+    pub(super) tested: B,
     /// The squares a non-royal piece may move to: every square, but in check, where the rules let
     /// every check be met by taking the checker or stepping in between (`Attacks::simple_checks`,
     /// one royal), only those (none in double check).
@@ -1585,6 +1598,7 @@ impl<B: Bits> LegalCtx<B> {
             npins: 0,
             slow: B::EMPTY,
             forbidden: B::EMPTY,
+            tested: B::EMPTY,
             evade: !B::EMPTY,
             careful: B::EMPTY,
             quick_royal: B::EMPTY,
@@ -1592,13 +1606,20 @@ impl<B: Bits> LegalCtx<B> {
         if !ctx.constrained {
             return ctx;
         }
-        if t.explosion.is_some() {
-            // Captures blow up pieces around their target, and royals next to each other are
-            // immune: every move is made and looked at.
-            ctx.in_check = p.in_check();
-            ctx.slow = !B::EMPTY;
-            ctx.careful = !B::EMPTY;
-            return ctx;
+        if let Some((blast, _)) = &t.explosion {
+            // Captures blow up pieces around their target: each takes the full test. A move that
+            // captures nothing is judged as in any game — pins and checks — while the one royal
+            // stands apart from the enemy's; royals side by side are immune to each other's
+            // attackers, so there every move takes the full test.
+            let theirs = p.royals(them);
+            let apart = ctx.royals.count() == 1 && ctx.royals.iter().all(|r| (blast[r] & theirs).is_empty());
+            if !apart {
+                ctx.in_check = p.in_check();
+                ctx.slow = !B::EMPTY;
+                ctx.careful = !B::EMPTY;
+                return ctx;
+            }
+            ctx.tested = p.side_bb[them.index()];
         }
         // Checkers and the squares between them and the royal, where evasions are that simple.
         let simple = t.attacks[them.index()].simple_checks && ctx.royals.count() == 1;
