@@ -160,6 +160,9 @@ pub struct CForm<B> {
     /// enclosure's rays (see [`RayShift`]): the plain rule (no exact length, no hostile squares,
     /// no kind taken only when surrounded) on rays without cycles.
     pub flips_set_wise: bool,
+    /// A placement on any empty square of its zone, with nothing else to it: no effects, no
+    /// gravity, no condition, no neighbour, no other side up (generated straight from the zone).
+    pub bare_place: bool,
     /// The phases in which the clause applies, a bit per phase (all bits: every phase).
     pub phases: u32,
     /// A placement or drop only next to one of the player's pieces.
@@ -1032,6 +1035,14 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     };
                     compile_end(&mut t, rules, &rule).conds.remove(0)
                 });
+                let bare_place = matches!(how, Gen::Place)
+                    && enclose.is_none()
+                    && !jump.is_some_and(|j| j.capturing)
+                    && f.neighbours.is_none()
+                    && falling.is_none()
+                    && f.only_if.is_none()
+                    && !f.next_to_own
+                    && !f.either_side;
                 t.forms[s].push(CForm {
                     kind: kid,
                     clause: ci as u8,
@@ -1049,6 +1060,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     enclose_against: f.enclose_against.as_ref().map_or([B::EMPTY; 2], sides_bits),
                     falling,
                     flips_set_wise: false,
+                    bare_place,
                     phases: f.during.unwrap_or(u32::MAX),
                     next_to_own: f.next_to_own,
                     neighbours: f.neighbours,
