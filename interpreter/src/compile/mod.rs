@@ -1179,8 +1179,14 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     t.clones = t.forms.iter().flatten().any(|f| f.clone);
     t.ray_shifts = t.next.iter().map(|n| RayShift::compile(n, t.board_mask)).collect();
     let surround_kinds = t.surround_kinds;
+    let explosion = t.explosion.is_some();
     for side in 0..2 {
         for i in 0..t.forms[side].len() {
+            // Where captures explode each capture takes the full test (`LegalCtx::tested`): no
+            // clause emits its targets as whole sets past it.
+            if explosion {
+                t.forms[side][i].shifts.clear();
+            }
             let f = &t.forms[side][i];
             let set_wise = f.only_if.is_some()
                 && f.enclose_exact.is_none()

@@ -904,7 +904,7 @@ impl<B: Bits> Pos<B> {
             }
             let promo = promos[f.kind.0 as usize].as_ref();
             let ep = f.target == Target::EnPassant;
-            if !f.shifts.is_empty() && ctx.tested.is_empty() {
+            if !f.shifts.is_empty() {
                 // Pieces free to move (no royal, none pinned or needing the full test, no check)
                 // take their targets all at once.
                 let free = if !ctx.constrained {
