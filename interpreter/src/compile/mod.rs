@@ -1192,7 +1192,9 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                 && f.enclose_exact.is_none()
                 && f.enclose_against.iter().all(|a| a.is_empty())
                 && surround_kinds == 0
-                && f.enclose.as_ref().is_some_and(|(_, dirs)| dirs.iter().all(|&d| t.ray_shifts[d as usize].is_some()));
+                && f.enclose
+                    .as_ref()
+                    .is_some_and(|(_, dirs)| dirs.iter().all(|&d| t.ray_shifts[d as usize].is_some()));
             t.forms[side][i].flips_set_wise = set_wise;
         }
     }

@@ -516,15 +516,7 @@ impl<B: Bits> Pos<B> {
     /// `occ` the pieces standing (the mover lifted; pieces jumped earlier still there, unless
     /// captured at once): (square jumped, landing square, leg as the route keeps it, ray
     /// direction). `prev` is the direction of the leg before, where a leg may not turn back.
-    fn jump_legs(
-        &self,
-        g: &CForm<B>,
-        j: crate::compile::JumpRule,
-        at: usize,
-        occ: B,
-        over_ok: B,
-        prev: Option<u8>,
-    ) -> Legs {
+    fn jump_legs(&self, g: &CForm<B>, j: crate::compile::JumpRule, at: usize, occ: B, over_ok: B, prev: Option<u8>) -> Legs {
         let t = &*self.t;
         let Gen::Jump { entries, dirs } = &g.how else { return Legs::new() };
         let back = |d: u8| j.no_reverse && prev.is_some_and(|p| t.reverse.get(p as usize) == Some(&d));
@@ -661,15 +653,7 @@ impl<B: Bits> Pos<B> {
     /// Of the legs over a distance beyond one piece, those landing where the capture can go on, if
     /// any land so (a capture must go on while it can, so the landing is chosen for it); the other
     /// legs as they are.
-    fn landings_going_on(
-        &self,
-        kind: KindId,
-        from: usize,
-        j: crate::compile::JumpRule,
-        legs: Legs,
-        occ: B,
-        dead: B,
-    ) -> Legs {
+    fn landings_going_on(&self, kind: KindId, from: usize, j: crate::compile::JumpRule, legs: Legs, occ: B, dead: B) -> Legs {
         if !j.far || !j.continuing {
             return legs;
         }
@@ -775,7 +759,10 @@ impl<B: Bits> Pos<B> {
     fn captures_any(&self, m: Move) -> bool {
         if let MoveKind::Form(fi) = m.kind {
             let f = &self.t.forms[self.stm.index()][fi as usize];
-            if f.jump.is_some_and(|j| j.capturing) || f.target == Target::EnPassant || self.side_bb[self.stm.other().index()].has(m.to as usize) {
+            if f.jump.is_some_and(|j| j.capturing)
+                || f.target == Target::EnPassant
+                || self.side_bb[self.stm.other().index()].has(m.to as usize)
+            {
                 return true;
             }
             if f.enclose.is_none() && f.neighbours.is_none() {

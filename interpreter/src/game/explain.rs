@@ -590,12 +590,19 @@ impl Position {
         let captor_blown = from != to && after.piece_at(to).is_none() && self.piece_at(from).is_some();
         if rules.explosion.is_some() && captor_blown {
             let mut blown = taken;
-            blown.push(format!("{} itself", piece_name(self, from).split(" on ").next().unwrap_or("the piece")));
+            blown.push(format!(
+                "{} itself",
+                piece_name(self, from).split(" on ").next().unwrap_or("the piece")
+            ));
             if let Some(v) = victim {
                 s.push_str(&format!(", capturing {v}"));
             }
             let last = blown.pop().unwrap_or_default();
-            let list = if blown.is_empty() { last } else { format!("{} and {last}", blown.join(", ")) };
+            let list = if blown.is_empty() {
+                last
+            } else {
+                format!("{} and {last}", blown.join(", "))
+            };
             s.push_str(&format!("; the explosion removes {list}"));
             return s;
         }

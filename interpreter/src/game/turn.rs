@@ -158,7 +158,14 @@ impl<B: Bits> Pos<B> {
         let t = &*self.t;
         let MoveKind::Form(fi) = m.kind else { return None };
         let f = t.forms[self.stm.index()].get(fi as usize)?;
-        if part.condition.is_some() || f.effects || f.clone || f.target == Target::EnPassant || t.hand || t.explosion.is_some() || m.from == m.to {
+        if part.condition.is_some()
+            || f.effects
+            || f.clone
+            || f.target == Target::EnPassant
+            || t.hand
+            || t.explosion.is_some()
+            || m.from == m.to
+        {
             return None;
         }
         let s = self.stm.index();
