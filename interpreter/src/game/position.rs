@@ -815,38 +815,12 @@ impl<B: Bits> Pos<B> {
             if gated && !self.clause_applies(f) {
                 continue;
             }
-            if f.bare_place {
-                // A placement on any empty square of its zone (tic-tac-toe, hex, go): the plainest
-                // case, straight from the zone.
-                let base = Move {
-                    from: NO_SQ,
-                    to: 0,
-                    kind: MoveKind::Place(fi as u8),
-                    promo: 0,
-                    route: 0,
-                };
-                let targets = empty & f.within;
-                if t.chains {
-                    for to in targets.iter() {
-                        if self.place_problem(f.kind, to).is_none() {
-                            n += emit_set::<B, COUNT>(out, base, B::bit(to), None);
-                        }
-                    }
-                } else if ctx.constrained {
-                    for to in targets.iter() {
-                        if self.is_legal_slow(Move { to: to as u16, ..base }) {
-                            n += emit_set::<B, COUNT>(out, base, B::bit(to), None);
-                        }
-                    }
-                } else {
-                    n += emit_set::<B, COUNT>(out, base, targets, None);
-                }
-                continue;
-            }
-            let set_wise = matches!(f.how, Gen::Place | Gen::Drop)
-                && (f.only_if.is_none() || f.flips_set_wise)
-                && f.other_sides.is_empty()
-                && !f.not_giving_mate;
+            // A placement on any empty square of its zone (tic-tac-toe, hex, go) asks nothing more.
+            let set_wise = f.bare_place
+                || (matches!(f.how, Gen::Place | Gen::Drop)
+                    && (f.only_if.is_none() || f.flips_set_wise)
+                    && f.other_sides.is_empty()
+                    && !f.not_giving_mate);
             if !set_wise {
                 let start = out.len();
                 self.effect_moves(out, fi, f, Some(&ctx));
@@ -868,10 +842,13 @@ impl<B: Bits> Pos<B> {
                 promo: 0,
                 route: 0,
             };
-            let mut targets = self.place_targets(f);
-            if f.only_if.is_some() {
-                targets &= self.flip_targets(f, own, enemy);
-            }
+            let targets = if f.bare_place {
+                empty & f.within
+            } else if f.only_if.is_some() {
+                self.place_targets(f) & self.flip_targets(f, own, enemy)
+            } else {
+                self.place_targets(f)
+            };
             if !t.chains && !ctx.constrained {
                 n += emit_set::<B, COUNT>(out, base, targets, None);
                 continue;
