@@ -598,3 +598,16 @@ fn a_closed_stdout_ends_the_run_without_a_panic() {
         assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
     }
 }
+
+#[test]
+fn explain_under_explosions_names_the_capture_then_what_the_blast_removes() {
+    // The knight takes the pawn on d6; the queen on d5 stands in the blast, and the knight goes too.
+    let r = arbiter(&["explain", "atomic", "--fen", "4k3/8/3p4/3q4/4N3/8/8/4K3 w - - 0 1", "e4d6"]);
+    assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("capturing the pawn on d6; the explosion removes the queen on d5 and the knight itself"),
+        "{}",
+        r.stdout
+    );
+}
