@@ -60,12 +60,55 @@ impl<B: Bits> Pos<B> {
         let end = out.len();
         let mut scratch = None;
         let mut n = 0;
+        if COUNT && let Some(gate) = self.gate_count() {
+            // A single gating part, counted as a set: every first part once when the gate is
+            // optional, and once more per kind in hand for each plain move off a gating square.
+            for i in start..end {
+                let m = out[i];
+                n += match gate.count(self, m) {
+                    Some(k) => k,
+                    None => self.extend_turn::<COUNT>(&mut scratch, out, m, 0),
+                };
+            }
+            out.truncate(start);
+            return n;
+        }
         for i in start..end {
             let m = out[i];
             n += self.extend_turn::<COUNT>(&mut scratch, out, m, 0);
         }
         out.drain(start..end);
         n
+    }
+
+    /// Where a turn's only later part is a gating drop with no condition and perft counts the last
+    /// ply, what counting needs of this position: the squares a move may gate from, how many kinds
+    /// the hand holds, and whether the gate is optional. `None` where the turns must be followed one
+    /// by one.
+    fn gate_count(&self) -> Option<GateCount<B>> {
+        let t = &*self.t;
+        if t.parts.len() != 1 || t.turn_decides_legality || t.hand || t.explosion.is_some() {
+            return None;
+        }
+        let part = &t.parts[0];
+        let PartAction::Gate { unmoved, .. } = &part.action else {
+            return None;
+        };
+        if part.condition.is_some() {
+            return None;
+        }
+        let s = self.stm.index();
+        let kinds = part
+            .choices
+            .iter()
+            .filter(|&&c| t.part_choices[c as usize].1.is_some_and(|k| self.hands[s][k.0 as usize] > 0))
+            .count() as u64;
+        let from = if *unmoved { part.within[s] & self.virgin } else { part.within[s] };
+        Some(GateCount {
+            from,
+            kinds,
+            optional: part.optional as u64,
+        })
     }
 
     /// A copy of this position to make turns on, made the first time a turn must be made.
@@ -371,5 +414,78 @@ impl<B: Bits> Pos<B> {
                 }
             }
         }
+    }
+}
+
+/// What counting a position's gating turns as a set needs (see [`Pos::gate_count`]).
+struct GateCount<B> {
+    /// The squares a piece may gate from as it leaves them.
+    from: B,
+    /// How many kinds of the gate's choices are in the mover's hand.
+    kinds: u64,
+    /// 1 where the gate may be left out.
+    optional: u64,
+}
+
+impl<B: Bits> GateCount<B> {
+    /// The number of turns beginning with the legal first part `m`, where the position before tells
+    /// it (a plain move of one piece, as [`Pos::choices_unmade`] takes); `None` otherwise.
+    #[inline]
+    fn count(&self, pos: &Pos<B>, m: Move) -> Option<u64> {
+        let MoveKind::Form(fi) = m.kind else {
+            return matches!(m.kind, MoveKind::Pass | MoveKind::Swap).then_some(1);
+        };
+        if !self.from.has(m.from as usize) {
+            return Some(self.optional);
+        }
+        let f = pos.t.forms[pos.stm.index()].get(fi as usize)?;
+        if f.effects || f.clone || f.target == Target::EnPassant || m.from == m.to {
+            return None;
+        }
+        Some(self.optional + self.kinds)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Engine, MoveKind, Position};
+    use rand::Rng;
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::SeedableRng;
+
+    fn engine(name: &str) -> Engine {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../rulesets/{name}.rules"));
+        Engine::new(crate::check::check_file(&path, &[]).rules.expect("a bundled ruleset is valid"))
+    }
+
+    /// Gating turns counted as a set (perft's last ply) are the turns listed one by one, along
+    /// seeded random Seirawan games: castling with a gate on either square, en passant, promotions,
+    /// a hand of one kind or none come up in them.
+    #[test]
+    fn gating_turns_counted_as_a_set_are_the_turns_listed() {
+        let e = engine("seirawan");
+        let mut rng = ChaCha8Rng::seed_from_u64(2026);
+        let (mut gates, mut castles_gating) = (0, 0);
+        for _ in 0..40 {
+            let mut pos: Position = e.start();
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                assert_eq!(pos.perft(1), moves.len() as u64, "{}", pos.fen());
+                for &m in &moves {
+                    if pos.part_of(m, 0).is_some() {
+                        gates += 1;
+                        castles_gating += matches!(m.kind, MoveKind::Castle(_)) as u32;
+                    }
+                }
+                pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+            }
+        }
+        assert!(
+            gates > 1000 && castles_gating > 10,
+            "too few gating turns came up: {gates}, {castles_gating} castling"
+        );
     }
 }
