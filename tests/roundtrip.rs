@@ -51,7 +51,13 @@ fn every_position_played_reads_back_from_its_fen() {
                 });
                 assert_eq!(back.fen(), fen, "{rel}: the FEN read back is written differently");
                 let moves = texts(&pos);
-                assert_eq!(texts(&back), moves, "{rel}: the FEN read back has other moves: `{fen}`");
+                // A move refused only because it repeats an earlier position of the game played is
+                // legal from the FEN, which records no history (as FEN never does).
+                let mut from_fen = texts(&back);
+                from_fen.retain(|t| {
+                    moves.contains(t) || !matches!(pos.explain(t), arbiter::game::Ruling::Illegal(ref i) if i.code == "repetition")
+                });
+                assert_eq!(from_fen, moves, "{rel}: the FEN read back has other moves: `{fen}`");
                 positions += 1;
                 if moves.is_empty() {
                     break;

@@ -931,6 +931,23 @@ impl Rules {
         let k = self.kinds.iter().position(|k| k.letter == up && k.plus)?;
         Some((KindId(k as u8), if c.is_ascii_uppercase() { Side::FIRST } else { Side::SECOND }))
     }
+    /// The komi of the ruleset's count by area, where it has one: in a handicap game the
+    /// compensation the ruleset gives instead (`white receives handicap instead of komi`).
+    pub fn area_komi(&self) -> Option<f64> {
+        self.end_rules.iter().find_map(|r| match r.verdict {
+            Verdict::ScoreByArea { komi } => Some(komi),
+            _ => None,
+        })
+    }
+    /// The kind a piece's text names, as FEN writes it (`P`, `p`, `+P`), and its side by case.
+    pub fn kind_by_text(&self, text: &str) -> Option<(KindId, Side)> {
+        let mut chars = text.chars();
+        let found = match chars.next()? {
+            '+' => self.kind_by_plus_letter(chars.next()?),
+            c => self.kind_by_letter(c),
+        };
+        chars.next().is_none().then_some(found?)
+    }
     /// How FEN writes a piece: its letter, after `+` for a promoted kind that has one.
     pub fn fen_text(&self, kind: KindId, side: Side) -> String {
         let l = self.letter(kind, side);

@@ -287,6 +287,10 @@ pub(super) fn resolve_board(cx: &mut Cx, items: &[ast::Item], missing_at: Option
 }
 
 fn bad_square(cx: &mut Cx, s: &str, span: Span, board: &Board) {
+    // A zone refused for a name that reads as a square: that one mistake is reported already.
+    if cx.broken_zones.contains(s) {
+        return;
+    }
     let d = Diagnostic::error(codes::UNKNOWN_NAME, span, format!("`{s}` is not a square of this board")).help(format!(
         "squares run from {} to {}",
         board.name(0),
@@ -517,6 +521,7 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
                 .help("choose a name that is not letters followed by digits, like `second_rank` or `corner_a1`");
                 cx.diags.push(d);
                 cx.used.insert(format!("zone {}", z.name.name));
+                cx.broken_zones.insert(z.name.name.clone());
             }
             // Zones may refer to zones defined before them.
             let value = match &z.per_player {

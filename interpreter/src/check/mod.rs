@@ -51,17 +51,18 @@ fn castles_in_setup(cx: &mut Cx, items: &[ast::Item], rules: &Rules, setup: &cra
                     continue;
                 }
                 for dx in [-1i32, 1] {
-                    // The first piece along the rank.
+                    // The first partner along the rank: the pieces between it and the castler
+                    // leave before a castling (chess's knight and bishop), the partner never does.
                     let mut gap = 1;
                     let mut at = b.offset(sq, dx, 0);
                     while let Some(s) = at
-                        && setup.board[s].is_none()
+                        && setup.board[s] != Some((c.partner, side))
                     {
                         gap += 1;
                         at = b.offset(s, dx, 0);
                     }
                     let Some(partner_sq) = at else { continue };
-                    if setup.board[partner_sq] != Some((c.partner, side)) || gap > c.distance {
+                    if gap > c.distance {
                         continue;
                     }
                     let (piece, partner) = (&kind.name, &rules.kind(c.partner).name);

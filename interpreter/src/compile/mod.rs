@@ -1270,26 +1270,31 @@ fn compile_parts<B: Bits>(t: &mut Tables<B>, rules: &Rules) {
 /// The squares from which a piece of `kind` has no move on an empty board, ever (a drop there
 /// would leave it stuck): no clause reaches any square from there.
 fn stuck_squares<B: Bits>(rules: &Rules, kind: &Kind, flip: i32) -> B {
-    let board = &rules.board;
-    let fx = if board.hexes { flip } else { 1 };
     let mut stuck = B::EMPTY;
-    for sq in 0..board.squares() {
-        let moves = kind.forms.iter().any(|f| {
-            let offs: Vec<(i32, i32)> = match &f.primitive {
-                Primitive::Step { dirs, distance } => dirs.iter().map(|d| (d.0 * *distance as i32, d.1 * *distance as i32)).collect(),
-                Primitive::Slide { dirs, .. } | Primitive::Hop { dirs, .. } => dirs.clone(),
-                Primitive::Leap { offsets } => offsets.iter().map(|o| o.0).collect(),
-                Primitive::Jump { dirs, .. } => dirs.iter().map(|d| (2 * d.0, 2 * d.1)).collect(),
-                Primitive::Place | Primitive::Drop => Vec::new(),
-                Primitive::Fly => return true,
-            };
-            offs.iter().any(|o| board.offset(sq, o.0 * fx, o.1 * flip).is_some())
-        });
-        if !moves {
+    for sq in 0..rules.board.squares() {
+        if !could_move_from(rules, kind, sq, flip) {
             stuck |= B::bit(sq);
         }
     }
     stuck
+}
+
+/// Could a piece of `kind` move from `sq` on an empty board (for the side whose ranks run the
+/// way `flip` says)? A drop `not where it could not move` is refused where it could not.
+pub(crate) fn could_move_from(rules: &Rules, kind: &Kind, sq: usize, flip: i32) -> bool {
+    let board = &rules.board;
+    let fx = if board.hexes { flip } else { 1 };
+    kind.forms.iter().any(|f| {
+        let offs: Vec<(i32, i32)> = match &f.primitive {
+            Primitive::Step { dirs, distance } => dirs.iter().map(|d| (d.0 * *distance as i32, d.1 * *distance as i32)).collect(),
+            Primitive::Slide { dirs, .. } | Primitive::Hop { dirs, .. } => dirs.clone(),
+            Primitive::Leap { offsets } => offsets.iter().map(|o| o.0).collect(),
+            Primitive::Jump { dirs, .. } => dirs.iter().map(|d| (2 * d.0, 2 * d.1)).collect(),
+            Primitive::Place | Primitive::Drop => Vec::new(),
+            Primitive::Fly => return true,
+        };
+        offs.iter().any(|o| board.offset(sq, o.0 * fx, o.1 * flip).is_some())
+    })
 }
 
 fn sides_bits<B: Bits>(z: &BySide<SquareSet>) -> [B; 2] {

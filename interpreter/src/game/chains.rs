@@ -5,7 +5,7 @@
 //! after a capture is known before the move is made (for superko).
 
 use super::bits::Bits;
-use super::position::{NO_SQ, Pos, cell, cell_side};
+use super::position::{NO_SQ, Pos, cell, cell_kind, cell_side};
 use crate::model::{KindId, RepetitionRule, Side};
 
 /// What [`Chains::color`] holds for a point: empty, a side's piece (`1 + side`), or the border.
@@ -367,6 +367,12 @@ impl<B: Bits> Pos<B> {
     }
 
     fn capture_chain(&mut self, ch: &mut Chains, r: usize) -> u32 {
+        // A chain of the opponent's is captured, as conditions on the last move's captures ask
+        // (`captured`, `captured Stone`); a chain of one's own taken by suicide is not.
+        let c = self.cells[r];
+        if cell_side(c) != self.stm {
+            self.last_captured |= 1 << cell_kind(c).0;
+        }
         // Walk the chain's circular list twice (it stays intact while its stones are lifted):
         // first lift the stones, then give their points back as liberties to the neighbours.
         let mut count = 0;

@@ -206,7 +206,6 @@ impl<B: Bits> Pos<B> {
         if let ([a, b], 2) = (zones, need) {
             return self.connection(side, a[s], b[s]);
         }
-        let t = &*self.t;
         let own = self.side_bb[side.index()];
         let touching = zones.iter().fold(B::EMPTY, |u, z| u | z[s]);
         let mut seen = B::EMPTY;
@@ -214,16 +213,7 @@ impl<B: Bits> Pos<B> {
             if seen.has(start) {
                 continue;
             }
-            let mut reached = B::bit(start);
-            let mut frontier = reached;
-            while frontier.any() {
-                let mut grow = B::EMPTY;
-                for x in frontier.iter() {
-                    grow |= t.adjacency[x];
-                }
-                frontier = grow & own & !reached;
-                reached |= frontier;
-            }
+            let reached = self.chain_through(own, start);
             seen |= reached;
             if zones.iter().filter(|z| (z[s] & reached).any()).count() >= need {
                 return Some(reached.iter().collect());
@@ -232,7 +222,8 @@ impl<B: Bits> Pos<B> {
         None
     }
 
-    /// A chain of `side`'s adjacent pieces from zone `a` to zone `b`: its squares, if there is one.
+    /// A chain of `side`'s adjacent pieces from zone `a` to zone `b`: its squares (the first in
+    /// `a`, the last in `b`), if there is one.
     pub fn connection(&self, side: Side, a: B, b: B) -> Option<Vec<usize>> {
         let t = &*self.t;
         let own = self.side_bb[side.index()];
@@ -249,11 +240,34 @@ impl<B: Bits> Pos<B> {
             frontier = grow & own & !reached;
             reached |= frontier;
         }
-        if (reached & b).is_empty() {
-            return None;
+        let end = (reached & b).iter().next()?;
+        // The flood above starts from every piece in `a` at once, so it may hold other chains too:
+        // the chain that connects is the one through a piece it reached in `b`, and only it.
+        // Listed from a piece in `a` to the piece in `b`, the rest between in square order.
+        let chain = self.chain_through(own, end);
+        let first = (chain & a).iter().next()?;
+        let mut squares = vec![first];
+        squares.extend(chain.iter().filter(|&x| x != first && x != end));
+        if end != first {
+            squares.push(end);
         }
-        // The chain: the connected pieces reached, listed from the first zone on.
-        Some(reached.iter().collect())
+        Some(squares)
+    }
+
+    /// The pieces of `own` connected to `start` (on `own`) through adjacent pieces of `own`.
+    fn chain_through(&self, own: B, start: usize) -> B {
+        let t = &*self.t;
+        let mut reached = B::bit(start);
+        let mut frontier = reached;
+        while frontier.any() {
+            let mut grow = B::EMPTY;
+            for x in frontier.iter() {
+                grow |= t.adjacency[x];
+            }
+            frontier = grow & own & !reached;
+            reached |= frontier;
+        }
+        reached
     }
 
     /// Does an automatic end rule hold here (history conditions left out)?

@@ -116,11 +116,19 @@ impl Position {
             let promos: Vec<char> = same_squares
                 .iter()
                 .filter_map(|m| m.promotion())
-                .map(|k| rules.kind(k).letter.to_ascii_lowercase())
+                .map(|k| {
+                    if rules.kind(k).plus {
+                        '+'
+                    } else {
+                        rules.kind(k).letter.to_ascii_lowercase()
+                    }
+                })
                 .collect();
+            // A promoted kind with a `+` letter is promoted to with `+`, as `moves` writes it.
             let found = same_squares.iter().find(|m| match (m.promotion(), mt.promo) {
                 (None, None) => true,
-                (Some(k), Some(c)) => rules.kind(k).letter.eq_ignore_ascii_case(&c),
+                (Some(k), Some('+')) => rules.kind(k).plus,
+                (Some(k), Some(c)) => !rules.kind(k).plus && rules.kind(k).letter.eq_ignore_ascii_case(&c),
                 _ => false,
             });
             return match found {
@@ -277,7 +285,7 @@ impl Position {
         let rules = self.rules().clone();
         let b = &rules.board;
         let (letter, square) = text.trim().split_once('@')?;
-        let (kind, _) = rules.kind_by_letter(letter.trim().chars().next()?)?;
+        let (kind, _) = rules.kind_by_text(letter.trim())?;
         let form = rules.kind(kind).forms.iter().find(|f| f.primitive == Primitive::Drop)?;
         let us = self.side_to_move();
         let player = &rules.players[us.index()].name;
@@ -288,7 +296,7 @@ impl Position {
                 "unreadable-move",
                 format!(
                     "`{text}` is not a drop: write the piece's letter, `@` and a square, like {}@{}",
-                    rules.kind(kind).letter,
+                    rules.fen_text(kind, Side::FIRST),
                     b.name(0)
                 ),
                 None,
@@ -1113,7 +1121,9 @@ impl Position {
             .kinds
             .iter()
             .enumerate()
-            .filter(|(_, k)| letter.is_none_or(|l| l.eq_ignore_ascii_case(&k.letter.to_string())))
+            .filter(|(_, k)| {
+                letter.is_none_or(|l| l.eq_ignore_ascii_case(&if k.plus { format!("+{}", k.letter) } else { k.letter.to_string() }))
+            })
             .flat_map(|(i, k)| {
                 k.forms
                     .iter()

@@ -52,6 +52,8 @@ impl<B: Bits> Pos<B> {
         self.seen.reserve(self.history.len() + room);
         self.history.reserve(room);
         while passes < 2 && plies < max_plies {
+            // What this ply captures, as `make` keeps it.
+            self.last_captured = 0;
             let mut played = false;
             if let Some(kind) = kinds[self.stm.index()] {
                 // Candidates are the first `live` entries of the empty-point list; a rejected one

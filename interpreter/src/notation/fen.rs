@@ -154,21 +154,39 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
     };
     let mut hands = Vec::new();
     if let Some(h) = hand_text {
-        if !rules.keeps_hands() && !h.is_empty() && h != "-" {
+        if !rules.keeps_hands() {
             return Err(FenError::Hand(
                 "this ruleset has no hands (its captures do not go to hand, and nothing is dropped)".into(),
             ));
         }
         let mut count = 0usize;
-        for c in h.chars().filter(|c| *c != '-') {
+        let mut chars = h.chars().filter(|c| *c != '-');
+        while let Some(c) = chars.next() {
             if let Some(d) = c.to_digit(10) {
                 count = (count * 10 + d as usize).min(1000);
                 continue;
             }
-            let Some((k, side)) = rules.kind_by_letter(c) else {
-                let known: String = rules.kinds.iter().map(|k| k.letter).collect();
+            // A promoted kind with a letter of its own is `+P` in the hand as on the board.
+            let (text, found) = if c == '+' {
+                let next = chars.next();
+                let text = format!("+{}", next.map(String::from).unwrap_or_default());
+                (text, next.and_then(|l| rules.kind_by_plus_letter(l)))
+            } else {
+                (c.to_string(), rules.kind_by_letter(c))
+            };
+            if found.is_some_and(|(k, _)| rules.kind(k).royal) {
+                return Err(FenError::Hand(format!("`{text}`: a royal piece is never in hand")));
+            }
+            let Some((k, side)) = found else {
+                let known: Vec<String> = rules
+                    .kinds
+                    .iter()
+                    .filter(|k| !k.neutral)
+                    .map(|k| if k.plus { format!("+{}", k.letter) } else { k.letter.to_string() })
+                    .collect();
                 return Err(FenError::Hand(format!(
-                    "`{c}` is not a piece of this ruleset (its letters: {known})"
+                    "`{text}` is not a piece of this ruleset (its letters: {})",
+                    known.join(" ")
                 )));
             };
             for _ in 0..count.max(1) {
@@ -178,6 +196,11 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
                 return Err(FenError::Hand("more than 255 pieces in hand".into()));
             }
             count = 0;
+        }
+        if count > 0 {
+            return Err(FenError::Hand(format!(
+                "`{h}`: a count comes before the piece it counts (`2P`), not after"
+            )));
         }
     }
     let mut promoted = Vec::new();
@@ -196,11 +219,13 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
         let rank_name = &b.rank_names[rank];
         let mut file = 0usize;
         let mut chars = row.chars().peekable();
+        let mut after_piece = false;
         while let Some(c) = chars.next() {
             if c == '~' {
-                if file == 0 || file > b.width {
+                if file == 0 || file > b.width || !after_piece {
                     return Err(FenError::Illegal(format!("`~` on rank {rank_name} (field 1) follows no piece")));
                 }
+                after_piece = false;
                 if rules.hand.as_ref().is_none_or(|h| !h.demote) {
                     return Err(FenError::Illegal(
                         "`~` marks a promoted piece, which this ruleset does not track (no `captures go to hand, unpromoted`)".into(),
@@ -219,13 +244,19 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
                         if known.is_empty() {
                             String::new()
                         } else {
-                            format!(" (its are {})", known.join(", "))
+                            format!(" (its promoted kinds: {})", known.join(", "))
                         }
                     )));
                 };
                 if file < b.width {
                     board[b.square(file, rank)] = Some((k, s));
+                    // The `+` says it promoted: where captures return pieces unpromoted it goes
+                    // back as what it promoted from, as Fairy-Stockfish reads `+P` (no `~` needed).
+                    if rules.hand.as_ref().is_some_and(|h| h.demote) {
+                        promoted.push(b.square(file, rank));
+                    }
                 }
+                after_piece = true;
                 file += 1;
                 if file > b.width {
                     break;
@@ -233,6 +264,7 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
                 continue;
             }
             if let Some(k) = rules.neutral_by_letter(c) {
+                after_piece = false;
                 if file < b.width {
                     neutral.push((b.square(file, rank), k));
                 }
@@ -242,7 +274,13 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
                 }
                 continue;
             }
+            after_piece = false;
             if let Some(d) = c.to_digit(10) {
+                if d == 0 {
+                    return Err(FenError::Illegal(format!(
+                        "a count of empty squares on rank {rank_name} (field 1) starts with `0`"
+                    )));
+                }
                 let mut n = d as usize;
                 while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
                     n = n * 10 + d2 as usize;
@@ -260,6 +298,7 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
                 if file < b.width {
                     board[b.square(file, rank)] = Some((k, s));
                 }
+                after_piece = true;
                 file += 1;
             }
             if file > b.width {
@@ -310,7 +349,10 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
         }
     };
     let halfmove = num(4, "the halfmove clock", 0, MAX_HALFMOVE as u64)? as u32;
-    let fullmove = num(5, "the move number", 1, MAX_FULLMOVE)?.max(1);
+    let fullmove = num(5, "the move number", 1, MAX_FULLMOVE)?;
+    if fullmove == 0 {
+        return Err(FenError::Illegal("the move number (field 6) is 0: the first move is move 1".into()));
+    }
     Ok(Setup {
         board,
         stm,
@@ -375,7 +417,10 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
             && (!pr.optional || pr.forced.as_ref().is_some_and(|z| z[*side].contains(sq)))
             // A piece dropped there arrives unpromoted, where the rules let it be dropped.
             && !rules.kind(*k).forms.iter().any(|f| {
-                f.primitive == Primitive::Drop && !f.drop.not_stuck && f.within.as_ref().is_none_or(|z| z[*side].contains(sq))
+                f.primitive == Primitive::Drop
+                    && f.within.as_ref().is_none_or(|z| z[*side].contains(sq))
+                    && (!f.drop.not_stuck
+                        || crate::compile::could_move_from(rules, rules.kind(*k), sq, if *side == Side::FIRST { 1 } else { -1 }))
             })
         {
             return Err(FenError::Illegal(format!(
@@ -405,7 +450,10 @@ pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos
     // Castling rights → unmoved pieces.
     let gate_zone = rules.gate_zone();
     if s.castling != "-" {
-        for ch in s.castling.chars() {
+        for (i, ch) in s.castling.char_indices() {
+            if s.castling[..i].contains(ch) {
+                return Err(FenError::Castling(format!("`{}`: `{ch}` is given twice", s.castling)));
+            }
             let side = if ch.is_ascii_uppercase() { Side::FIRST } else { Side::SECOND };
             let castles = &t.castles[side.index()];
             // A file letter names a piece that may still open its square to a drop (as
@@ -566,7 +614,8 @@ pub fn placement_marked(rules: &Rules, piece_at: impl Fn(usize) -> Option<(KindI
     placement_texts(rules, |sq| {
         piece_at(sq).map(|(k, s)| {
             let mut t = rules.fen_text(k, s);
-            if promoted(sq) {
+            // A `+` letter already says the piece promoted.
+            if promoted(sq) && !rules.kind(k).plus {
                 t.push('~');
             }
             t
@@ -580,7 +629,7 @@ pub fn placement_of(pos: &Position) -> String {
     placement_texts(rules, |sq| match pos.piece_at(sq) {
         Some((k, s)) => {
             let mut t = rules.fen_text(k, s);
-            if pos.is_promoted(sq) {
+            if pos.is_promoted(sq) && !rules.kind(k).plus {
                 t.push('~');
             }
             Some(t)
@@ -627,7 +676,7 @@ pub fn write(pos: &Position) -> String {
         for side in [Side::FIRST, Side::SECOND] {
             for (k, n) in pos.hand(side) {
                 for _ in 0..n {
-                    out.push(rules.letter(k, side));
+                    out.push_str(&rules.fen_text(k, side));
                 }
             }
         }

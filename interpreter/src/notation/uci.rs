@@ -67,7 +67,7 @@ pub fn first_text(pos: &Position, m: Move) -> String {
             let sq = b.name(m.to as usize);
             return match (placeable.as_slice(), pos.form_of_place(m)) {
                 ([_], _) | (_, None) => sq,
-                (_, Some(k)) => format!("{}@{sq}", rules.kind(k).letter),
+                (_, Some(k)) => format!("{}@{sq}", rules.fen_text(k, crate::model::Side::FIRST)),
             };
         }
         _ => {}
@@ -104,7 +104,9 @@ fn drop_text(pos: &Position, m: Move) -> String {
     let rules = pos.rules();
     let letter = match m.promotion() {
         Some(k) => rules.fen_text(k, crate::model::Side::FIRST),
-        None => pos.form_of_place(m).map_or("?".into(), |k| rules.kind(k).letter.to_string()),
+        None => pos
+            .form_of_place(m)
+            .map_or("?".into(), |k| rules.fen_text(k, crate::model::Side::FIRST)),
     };
     format!("{letter}@{}", rules.board.name(m.to as usize))
 }
@@ -143,7 +145,12 @@ pub fn parse_text(pos: &Position, text: &str) -> Option<MoveText> {
     let r1 = take(|c| c.is_ascii_digit());
     let f2 = take(|c| c.is_ascii_alphabetic());
     let r2 = take(|c| c.is_ascii_digit());
-    let rest = take(|c| c.is_ascii_alphabetic());
+    let mut rest = take(|c| c.is_ascii_alphabetic());
+    // A promotion to a kind lettered `+P` is written with `+` (`c2c3+`).
+    if rest.is_empty() && bytes.get(i) == Some(&'+') {
+        rest.push('+');
+        i += 1;
+    }
     if i != bytes.len() || rest.chars().count() > 1 {
         return None;
     }
