@@ -299,13 +299,235 @@ fn fairy_stockfish_and_the_ucci_engine_play_complete_xiangqi_games() {
 /// it (`X`, `O`, `.`).
 fn expand(row: &str) -> String {
     let mut s = String::new();
+    let mut run = 0;
     for c in row.chars() {
-        match c {
-            'X' => s.push('X'),
-            'x' => s.push('O'),
-            d if d.is_ascii_digit() => s.push_str(&".".repeat(d.to_digit(10).unwrap_or(0) as usize)),
-            _ => s.push('?'),
+        if let Some(d) = c.to_digit(10) {
+            // A run of empty points may take two digits (`19`).
+            run = run * 10 + d as usize;
+            continue;
+        }
+        s.push_str(&".".repeat(run));
+        run = 0;
+        s.push(match c {
+            'X' => 'X',
+            'x' => 'O',
+            _ => '?',
+        });
+    }
+    s.push_str(&".".repeat(run));
+    s
+}
+
+/// GTP's handicap commands as GNU Go answers them: `fixed_handicap N` puts the same stones on the
+/// same points (19 × 19 and 9 × 9), refuses a board with stones and a number out of range;
+/// `set_free_handicap` takes the controller's points, white to move; both games then count
+/// white's compensation as the ruleset gives it (`final_score` as `play` says).
+#[test]
+fn handicap_commands_answer_as_gnu_go_does() {
+    let arbiter = env!("CARGO_BIN_EXE_arbiter");
+    for (size, n) in [(19, 9), (19, 2), (13, 5), (9, 4)] {
+        let mut gnu = Gtp::start(gnu_go(), &["--mode", "gtp", "--chinese-rules"]);
+        let mut ours = Gtp::start(arbiter, &["engine", "go", "--protocol", "gtp"]);
+        for g in [&mut gnu, &mut ours] {
+            g.ask(&format!("boardsize {size}")).expect("a size");
+            g.ask("clear_board").expect("cleared");
+        }
+        let theirs = gnu.ask(&format!("fixed_handicap {n}")).expect("GNU Go places them");
+        let mine = ours.ask(&format!("fixed_handicap {n}")).expect("Arbiter places them");
+        let sorted = |s: &str| {
+            let mut v: Vec<String> = s.split_whitespace().map(str::to_ascii_uppercase).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(sorted(&mine), sorted(&theirs), "{size} x {size}, {n} stones");
+        same_board(&mut gnu, &mut ours, size, &format!("fixed_handicap {n}"));
+        // A second handicap on a board with stones is refused by both.
+        assert_eq!(ours.ask(&format!("fixed_handicap {n}")), Err("board not empty".into()));
+        assert!(gnu.ask(&format!("fixed_handicap {n}")).is_err());
+    }
+    let mut ours = Gtp::start(arbiter, &["engine", "go", "--protocol", "gtp"]);
+    ours.ask("boardsize 9").expect("a size");
+    for bad in ["fixed_handicap 1", "fixed_handicap 10", "fixed_handicap x"] {
+        assert!(ours.ask(bad).is_err(), "{bad} is refused");
+    }
+    for bad in [
+        "set_free_handicap A1",
+        "set_free_handicap A1 A1",
+        "set_free_handicap A1 Z9",
+        "set_free_handicap A1 pass",
+    ] {
+        assert_eq!(ours.ask(bad), Err("bad vertex list".into()), "{bad}");
+    }
+    assert_eq!(
+        ours.ask("arbiter-fen").expect("a FEN"),
+        "9/9/9/9/9/9/9/9/9 b - - 0 1",
+        "the refusals changed nothing"
+    );
+    ours.ask("set_free_handicap C3 G7 E5").expect("three stones");
+    let fen = ours.ask("arbiter-fen").expect("a FEN");
+    assert_eq!(fen, "9/9/6X2/9/4X4/9/2X6/9/9 w - - 0 1");
+    // Black's three stones own the board: white receives the handicap (3) instead of the komi.
+    ours.ask("play w pass").expect("white passes");
+    ours.ask("play b pass").expect("black passes");
+    assert_eq!(ours.ask("final_score"), Ok("B+78.0".into()));
+}
+
+/// GTP's colours are black and white (`b`, `w`, any case): another word is an error, and plays
+/// nothing.
+#[test]
+fn a_colour_gtp_does_not_know_is_refused() {
+    let mut ours = Gtp::start(
+        env!("CARGO_BIN_EXE_arbiter"),
+        &["engine", "go", "--protocol", "gtp", "--param", "size=9"],
+    );
+    for bad in ["play x A1", "play purple A1", "genmove purple", "genmove x"] {
+        assert_eq!(ours.ask(bad), Err("invalid color".into()), "{bad}");
+    }
+    assert_eq!(
+        ours.ask("arbiter-fen").expect("a FEN"),
+        "9/9/9/9/9/9/9/9/9 b - - 0 1",
+        "nothing was played"
+    );
+    ours.ask("play W a1")
+        .expect("white, named in capitals, plays after black's implied pass");
+}
+
+/// An engine on pipes whose output lines arrive on a channel, so a test can wait for one with a
+/// deadline instead of hanging.
+struct Piped {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Piped {
+    fn start(args: &[&str]) -> Piped {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("arbiter starts");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Piped { child, stdin, lines }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("open");
+        stdin.write_all(bytes).expect("the engine reads");
+        stdin.flush().expect("the engine reads");
+    }
+
+    /// The lines up to and including the first that `done` accepts, within `seconds`.
+    fn until(&self, seconds: u64, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no such line within {seconds} s; the engine said {seen:?}"),
+            }
         }
     }
-    s
+}
+
+impl Drop for Piped {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A UCI line of 3 MiB without an end in sight is skipped and said so (the engine holds at most
+/// 1 MiB of it), a line that is not UTF-8 is an unknown command, and the session goes on.
+#[test]
+fn uci_skips_an_endless_line_and_bytes_that_are_not_text() {
+    let mut e = Piped::start(&["engine", "chess", "--protocol", "uci"]);
+    e.send(&vec![b'a'; 3 << 20]);
+    e.send(b"\n\xff\xfe go\nisready\n");
+    let said = e.until(20, |l| l == "readyok");
+    assert!(said.iter().any(|l| l.contains("longer than 1048576 bytes was skipped")), "{said:?}");
+    assert!(said.iter().any(|l| l.contains("not UTF-8")), "{said:?}");
+    e.send(b"position startpos moves e2e4\nd\n");
+    e.until(10, |l| l.contains("4P3"));
+}
+
+/// `isready` and `stop` are answered at once while a search runs, even with another command
+/// queued behind the search; the queued command is then taken, in order.
+#[test]
+fn isready_and_stop_are_answered_with_commands_queued_behind_a_search() {
+    let mut e = Piped::start(&["engine", "chess", "--protocol", "uci", "--player", "mcts:1000000"]);
+    e.send(b"uci\n");
+    e.until(10, |l| l == "uciok");
+    e.send(b"position startpos\ngo infinite\nposition startpos moves e2e4\nisready\n");
+    let said = e.until(5, |l| l == "readyok");
+    assert!(
+        !said.iter().any(|l| l.starts_with("bestmove")),
+        "the search was still running: {said:?}"
+    );
+    e.send(b"stop\n");
+    e.until(5, |l| l.starts_with("bestmove"));
+    e.send(b"d\n");
+    e.until(5, |l| l.contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"));
+}
+
+/// An engine whose output is closed stops at its next answer instead of reading forever, with
+/// its input still open.
+#[test]
+fn an_engine_whose_output_is_closed_exits() {
+    for protocol in ["uci", "gtp"] {
+        let ruleset = if protocol == "uci" { "chess" } else { "go" };
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["engine", ruleset, "--protocol", protocol])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("arbiter starts");
+        drop(child.stdout.take());
+        let mut stdin = child.stdin.take().expect("piped");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let _ = stdin.write_all(if protocol == "uci" { b"isready\n" } else { b"name\n" });
+            let _ = stdin.flush();
+            if let Some(status) = child.try_wait().expect("waits") {
+                assert!(status.code().is_some(), "{protocol}: ended by a signal: {status}");
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{protocol}: still running with its output closed"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
+/// GTP answers an endless line and a line that is not UTF-8 with errors, and goes on.
+#[test]
+fn gtp_answers_an_endless_line_and_bytes_that_are_not_text() {
+    let mut e = Piped::start(&["engine", "go", "--protocol", "gtp", "--param", "size=9"]);
+    e.send(&vec![b'x'; 3 << 20]);
+    e.send(b"\n\xff play b A1\n1 name\n");
+    let said = e.until(20, |l| l.starts_with("=1"));
+    assert!(said.iter().any(|l| l.starts_with("? line too long")), "{said:?}");
+    assert!(said.iter().any(|l| l == "? unknown command"), "{said:?}");
+    assert_eq!(said.last().map(String::as_str), Some("=1 Arbiter"));
 }

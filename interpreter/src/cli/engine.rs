@@ -14,6 +14,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use arbiter::game::{Engine, Game, Move, MoveKind, Position, Ruling, Status};
+use arbiter::model::Side;
 use arbiter::notation::uci;
 use arbiter::sim::{Budget, PlayerSpec, Progress, Walk};
 
@@ -76,6 +77,9 @@ impl State {
     /// passes first (where its rules allow a pass), as GTP controllers expect of go engines.
     /// `Err` with GTP's words where it cannot.
     fn turn_to(&mut self, colour: &str) -> Result<(), String> {
+        if gtp_colour(colour).is_none() {
+            return Err("invalid color".into());
+        }
         if colour_matches(self, colour) {
             return Ok(());
         }
@@ -261,145 +265,255 @@ fn uci_budget(words: &[&str], white_to_move: bool) -> Option<Budget> {
     Some(Budget::Time(Duration::from_millis(ms.clamp(10, left.max(10)))))
 }
 
+/// The longest line a protocol reads (1 MiB): a longer one is skipped, and answered as an error.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// How many commands may wait behind a search under way (beyond them, one is dropped and said so).
+const MAX_PENDING: usize = 1024;
+
+/// One line of protocol input.
+#[derive(Debug, PartialEq)]
+pub enum Line {
+    Text(String),
+    /// Longer than [`MAX_LINE`]: skipped to its end without being kept.
+    TooLong,
+    /// Not UTF-8: no command of any protocol.
+    NotUtf8,
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes (`None` at the end of input), holding no more
+/// than that however long the line is.
+pub fn read_line(input: &mut impl BufRead) -> std::io::Result<Option<Line>> {
+    let mut buf = Vec::new();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if !too_long {
+            if buf.len() + take > MAX_LINE + 1 {
+                too_long = true;
+                buf = Vec::new();
+            } else {
+                buf.extend_from_slice(&chunk[..take]);
+            }
+        }
+        input.consume(take);
+        if done {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    if too_long {
+        return Ok(Some(Line::TooLong));
+    }
+    while buf.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+        buf.pop();
+    }
+    Ok(Some(String::from_utf8(buf).map_or(Line::NotUtf8, Line::Text)))
+}
+
+/// Ends the process when the protocol's output cannot be written (the GUI closed its end): the
+/// reader thread may be waiting on input that never comes, so returning would not end it.
+fn exit_on_write_failure(e: &std::io::Error) -> ! {
+    if e.kind() != std::io::ErrorKind::BrokenPipe {
+        eprintln!("error: engine: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+    std::process::exit(0);
+}
+
 fn uci_loop(
     state: &mut State,
     loader: &Loader,
     variants: &[String],
-    input: impl BufRead + Send,
+    mut input: impl BufRead + Send,
     out: &mut (impl Write + Send),
 ) -> std::io::Result<()> {
-    let mut thinking: Option<Thinking> = None;
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
-    // Input on a thread of its own, so `stop` is read while a search runs.
+    // Bounded: a reader far ahead of the engine waits instead of filling memory.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Line>(64);
+    // Input on a thread of its own, so `stop` and `isready` are read while a search runs.
     std::thread::scope(|scope| -> std::io::Result<()> {
         scope.spawn(move || {
-            for line in input.lines() {
-                match line {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
-                            break;
-                        }
-                    }
-                    Err(_) => break,
+            while let Ok(Some(line)) = read_line(&mut input) {
+                if tx.send(line).is_err() {
+                    break;
                 }
             }
         });
-        let ucci = state.protocol == Protocol::Ucci;
-        loop {
-            // A finished search answers at once, even with no command waiting; one under way
-            // shows its work every second.
-            if let Some(t) = &thinking
-                && t.handle.is_finished()
-            {
-                let t = thinking.take().expect("present");
-                answer(state, out, t)?;
-            } else if let Some(t) = &mut thinking
-                && t.shown.elapsed() >= INFO_EVERY
-            {
-                t.shown = Instant::now();
-                writeln!(out, "{}", t.info(state))?;
-                out.flush()?;
-            }
-            let line = match rx.recv_timeout(Duration::from_millis(5)) {
-                Ok(l) => l,
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    if let Some(t) = thinking.take() {
-                        t.stop.store(true, Ordering::Relaxed);
-                        answer(state, out, t)?;
-                    }
+        let served = serve_uci(state, loader, variants, &rx, out);
+        if let Err(e) = &served {
+            exit_on_write_failure(e);
+        }
+        served
+    })
+}
+
+/// The UCI/UCCI command loop over the lines `rx` brings; returns at the end of input.
+fn serve_uci(
+    state: &mut State,
+    loader: &Loader,
+    variants: &[String],
+    rx: &std::sync::mpsc::Receiver<Line>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let mut thinking: Option<Thinking> = None;
+    // Commands that arrived while a search was under way, to be taken in order once it answers.
+    let mut pending: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+    let mut ended = false;
+    let ucci = state.protocol == Protocol::Ucci;
+    loop {
+        // A finished search answers at once, even with no command waiting; one under way
+        // shows its work every second.
+        if let Some(t) = &thinking
+            && t.handle.is_finished()
+        {
+            let t = thinking.take().expect("present");
+            answer(state, out, t)?;
+        } else if let Some(t) = &mut thinking
+            && t.shown.elapsed() >= INFO_EVERY
+        {
+            t.shown = Instant::now();
+            writeln!(out, "{}", t.info(state))?;
+            out.flush()?;
+        }
+        let queued = if thinking.is_none() { pending.pop_front() } else { None };
+        let line = match queued {
+            Some(l) => l,
+            None if ended => {
+                if let Some(t) = thinking.take() {
+                    answer(state, out, t)?;
+                }
+                if pending.is_empty() {
                     return Ok(());
                 }
-            };
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let Some(&command) = words.first() else { continue };
-            // Commands are taken in order: anything but `stop`, `isready` and `quit` waits for the
-            // search under way to give its move first (a GUI waits for `bestmove` anyway).
-            if !matches!(command, "stop" | "isready" | "quit")
-                && let Some(t) = thinking.take()
-            {
-                answer(state, out, t)?;
+                continue;
             }
-            match command {
-                "uci" | "ucci" => {
-                    writeln!(out, "id name Arbiter {} ({})", env!("CARGO_PKG_VERSION"), state.ruleset)?;
-                    writeln!(out, "id author the Arbiter authors")?;
-                    if !ucci {
-                        let vars = variants.iter().map(|v| format!(" var {v}")).collect::<String>();
-                        writeln!(out, "option name UCI_Variant type combo default {}{vars}", state.ruleset)?;
-                    }
-                    writeln!(out, "option name Player type string default {}", state.player)?;
-                    writeln!(out, "{}", if ucci { "ucciok" } else { "uciok" })?;
+            None => match rx.recv_timeout(Duration::from_millis(5)) {
+                Ok(Line::Text(l)) => l,
+                Ok(Line::TooLong) => {
+                    writeln!(out, "info string a line longer than {MAX_LINE} bytes was skipped")?;
+                    out.flush()?;
+                    continue;
                 }
-                "isready" => writeln!(out, "readyok")?,
-                "ucinewgame" => {
-                    state.set_game(Game::new(state.engine.clone(), state.engine.start()));
+                Ok(Line::NotUtf8) => {
+                    writeln!(out, "info string unknown command (the line is not UTF-8)")?;
+                    out.flush()?;
+                    continue;
                 }
-                "setoption" => {
-                    let name_at = words.iter().position(|w| *w == "name").map(|i| i + 1);
-                    let value_at = words.iter().position(|w| *w == "value");
-                    let name = name_at
-                        .map(|i| words[i..value_at.unwrap_or(words.len())].join(" "))
-                        .unwrap_or_default();
-                    let value = value_at.map(|i| words[i + 1..].join(" ")).unwrap_or_default();
-                    match name.as_str() {
-                        "UCI_Variant" if !variants.contains(&value) => {
-                            writeln!(
-                                out,
-                                "info string unknown variant `{value}`; the variants are {}",
-                                variants.join(", ")
-                            )?;
-                        }
-                        "UCI_Variant" => {
-                            if let Err(e) = state.reload(loader, Some(&value), state.params.clone()) {
-                                writeln!(out, "info string {}", e.replace('\n', " "))?;
-                            }
-                        }
-                        "Player" => match PlayerSpec::parse(&value) {
-                            Ok(p) => state.player = p,
-                            Err(e) => writeln!(out, "info string {e}")?,
-                        },
-                        _ => writeln!(out, "info string unknown option `{name}`")?,
-                    }
-                }
-                "position" => position(state, &words, out)?,
-                "go" => {
-                    let white = state.game.current().side_to_move().index() == 0;
-                    let stop = Arc::new(AtomicBool::new(false));
-                    let budget = uci_budget(&words, white);
-                    let pos = state.game.current().clone();
-                    writeln!(out, "info string {} thinks", state.player)?;
-                    let progress = Arc::new(Progress::default());
-                    let handle = state.search(budget, stop.clone(), progress.clone());
-                    thinking = Some(Thinking {
-                        handle,
-                        stop,
-                        pos,
-                        progress,
-                        began: Instant::now(),
-                        shown: Instant::now(),
-                    });
-                }
-                "stop" => {
-                    if let Some(t) = thinking.take() {
-                        t.stop.store(true, Ordering::Relaxed);
-                        answer(state, out, t)?;
-                    }
-                }
-                "quit" => {
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    // The end of input stops a search; the commands behind it are still taken.
                     if let Some(t) = &thinking {
                         t.stop.store(true, Ordering::Relaxed);
                     }
-                    // The reader thread ends with the process.
-                    out.flush()?;
-                    std::process::exit(0);
+                    ended = true;
+                    continue;
                 }
-                "d" => writeln!(out, "info string {}", state.game.current().fen())?,
-                other => writeln!(out, "info string unknown command `{other}`")?,
+            },
+        };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&command) = words.first() else { continue };
+        // Commands are taken in order: anything but `stop`, `isready` and `quit` waits for the
+        // search under way to give its move first (a GUI waits for `bestmove` anyway), while
+        // those three are answered at once.
+        if !matches!(command, "stop" | "isready" | "quit") && thinking.is_some() {
+            if pending.len() < MAX_PENDING {
+                pending.push_back(line.clone());
+            } else {
+                writeln!(out, "info string too many commands wait for the search: `{command}` was dropped")?;
+                out.flush()?;
             }
-            out.flush()?;
+            continue;
         }
-    })
+        match command {
+            "uci" | "ucci" => {
+                writeln!(out, "id name Arbiter {} ({})", env!("CARGO_PKG_VERSION"), state.ruleset)?;
+                writeln!(out, "id author the Arbiter authors")?;
+                if !ucci {
+                    let vars = variants.iter().map(|v| format!(" var {v}")).collect::<String>();
+                    writeln!(out, "option name UCI_Variant type combo default {}{vars}", state.ruleset)?;
+                }
+                writeln!(out, "option name Player type string default {}", state.player)?;
+                writeln!(out, "{}", if ucci { "ucciok" } else { "uciok" })?;
+            }
+            "isready" => writeln!(out, "readyok")?,
+            "ucinewgame" => {
+                state.set_game(Game::new(state.engine.clone(), state.engine.start()));
+            }
+            "setoption" => {
+                let name_at = words.iter().position(|w| *w == "name").map(|i| i + 1);
+                let value_at = words.iter().position(|w| *w == "value");
+                let name = name_at
+                    .map(|i| words[i..value_at.unwrap_or(words.len())].join(" "))
+                    .unwrap_or_default();
+                let value = value_at.map(|i| words[i + 1..].join(" ")).unwrap_or_default();
+                match name.as_str() {
+                    "UCI_Variant" if !variants.contains(&value) => {
+                        writeln!(
+                            out,
+                            "info string unknown variant `{value}`; the variants are {}",
+                            variants.join(", ")
+                        )?;
+                    }
+                    "UCI_Variant" => {
+                        if let Err(e) = state.reload(loader, Some(&value), state.params.clone()) {
+                            writeln!(out, "info string {}", e.replace('\n', " "))?;
+                        }
+                    }
+                    "Player" => match PlayerSpec::parse(&value) {
+                        Ok(p) => state.player = p,
+                        Err(e) => writeln!(out, "info string {e}")?,
+                    },
+                    _ => writeln!(out, "info string unknown option `{name}`")?,
+                }
+            }
+            "position" => position(state, &words, out)?,
+            "go" => {
+                let white = state.game.current().side_to_move().index() == 0;
+                let stop = Arc::new(AtomicBool::new(false));
+                let budget = uci_budget(&words, white);
+                let pos = state.game.current().clone();
+                writeln!(out, "info string {} thinks", state.player)?;
+                let progress = Arc::new(Progress::default());
+                let handle = state.search(budget, stop.clone(), progress.clone());
+                thinking = Some(Thinking {
+                    handle,
+                    stop,
+                    pos,
+                    progress,
+                    began: Instant::now(),
+                    shown: Instant::now(),
+                });
+            }
+            "stop" => {
+                if let Some(t) = thinking.take() {
+                    t.stop.store(true, Ordering::Relaxed);
+                    answer(state, out, t)?;
+                }
+            }
+            "quit" => {
+                if let Some(t) = &thinking {
+                    t.stop.store(true, Ordering::Relaxed);
+                }
+                // The reader thread ends with the process.
+                out.flush()?;
+                std::process::exit(0);
+            }
+            "d" => writeln!(out, "info string {}", state.game.current().fen())?,
+            other => writeln!(out, "info string unknown command `{other}`")?,
+        }
+        out.flush()?;
+    }
 }
 
 /// How often a search under way says what it has done.
@@ -472,7 +586,7 @@ fn position(state: &mut State, words: &[&str], out: &mut impl Write) -> std::io:
 }
 
 /// GTP v2: `=` answers, `?` errors, an empty line after each; ids echoed.
-fn gtp(state: &mut State, loader: &Loader, input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
+fn gtp(state: &mut State, loader: &Loader, mut input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
     const COMMANDS: [&str; 21] = [
         "protocol_version",
         "name",
@@ -496,8 +610,18 @@ fn gtp(state: &mut State, loader: &Loader, input: impl BufRead, out: &mut impl W
         "arbiter-fen",
         "arbiter-dead",
     ];
-    for line in input.lines() {
-        let line = line?;
+    while let Some(line) = read_line(&mut input)? {
+        let line = match line {
+            Line::Text(l) => l,
+            Line::TooLong => {
+                write_reply(out, None, Err(format!("line too long (the limit is {MAX_LINE} bytes)")))?;
+                continue;
+            }
+            Line::NotUtf8 => {
+                write_reply(out, None, Err("unknown command".into()))?;
+                continue;
+            }
+        };
         let line = line.split('#').next().unwrap_or("").trim().to_string();
         let mut words: Vec<&str> = line.split_whitespace().collect();
         if words.is_empty() {
@@ -582,20 +706,8 @@ fn gtp(state: &mut State, loader: &Loader, input: impl BufRead, out: &mut impl W
             "undo" => state.undo().then(String::new).ok_or_else(|| "cannot undo".to_string()),
             "showboard" => Ok(format!("\n{}", board_text(state.game.current()))),
             "final_score" => {
-                let komi = state
-                    .params
-                    .iter()
-                    .find_map(|p| p.strip_prefix("komi=").and_then(|k| k.parse::<f64>().ok()))
-                    .or_else(|| {
-                        state
-                            .engine
-                            .rules()
-                            .params
-                            .iter()
-                            .find(|(n, _)| n == "komi")
-                            .and_then(|(_, v)| v.trim().parse().ok())
-                    })
-                    .unwrap_or(0.0);
+                // The ruleset's own count: its komi, or in a handicap game what it gives instead.
+                let komi = state.engine.rules().area_komi().unwrap_or(0.0);
                 let s = state.game.area_score(komi);
                 let margin = s.points[0] - s.points[1] - s.komi;
                 Ok(if margin > 0.0 {
@@ -646,6 +758,8 @@ fn gtp(state: &mut State, loader: &Loader, input: impl BufRead, out: &mut impl W
                 None => Err("syntax error: arbiter-explain VERTEX".into()),
             },
             "arbiter-fen" => Ok(state.game.current().fen()),
+            "fixed_handicap" => fixed_handicap(state, loader, args),
+            "set_free_handicap" => set_free_handicap(state, loader, args),
             other => Err(format!("unknown command `{other}`")),
         };
         write_reply(out, id, reply)?;
@@ -662,11 +776,113 @@ fn write_reply(out: &mut impl Write, id: Option<u64>, reply: Result<String, Stri
     out.flush()
 }
 
-/// GTP's colour (`b`, `black`, `w`, `white`) is the side to move.
+/// GTP's colour (`b`, `black`, `w`, `white`, in any case): the first player (black) or the second.
+fn gtp_colour(colour: &str) -> Option<usize> {
+    match colour.to_ascii_lowercase().as_str() {
+        "b" | "black" => Some(0),
+        "w" | "white" => Some(1),
+        _ => None,
+    }
+}
+
+/// GTP's colour is the side to move.
 fn colour_matches(state: &State, colour: &str) -> bool {
-    let side = state.game.current().side_to_move().index();
-    let c = colour.to_ascii_lowercase();
-    matches!((side, c.as_str()), (0, "b" | "black") | (1, "w" | "white"))
+    gtp_colour(colour) == Some(state.game.current().side_to_move().index())
+}
+
+/// Is the game still at an empty board (no stone, no move played)? GTP's handicap commands need it.
+fn board_empty(state: &State) -> bool {
+    let pos = state.game.current();
+    state.game.ply() == 0 && (0..pos.rules().board.squares()).all(|sq| pos.piece_at(sq).is_none())
+}
+
+/// GTP's `fixed_handicap N`: the ruleset's own handicap (its `handicap` parameter: the stones on
+/// its handicap points, and what white receives for them), on an empty board; the vertices.
+fn fixed_handicap(state: &mut State, loader: &Loader, args: &[&str]) -> Result<String, String> {
+    let n = match args {
+        [n] => n.parse::<u32>().map_err(|_| "syntax error: fixed_handicap NUMBER".to_string())?,
+        _ => return Err("syntax error: fixed_handicap NUMBER".into()),
+    };
+    if !board_empty(state) {
+        return Err("board not empty".into());
+    }
+    if n < 2 || !state.engine.rules().params.iter().any(|(p, _)| p == "handicap") {
+        return Err("invalid number of stones".into());
+    }
+    let mut params: Vec<String> = state.params.iter().filter(|p| !p.starts_with("handicap=")).cloned().collect();
+    params.push(format!("handicap={n}"));
+    let before = state.params.clone();
+    // A number the ruleset refuses (more stones than its handicap points) leaves the game as it was.
+    if state.reload(loader, None, params).is_err() {
+        state.reload(loader, None, before)?;
+        return Err("invalid number of stones".into());
+    }
+    let pos = state.game.current();
+    let b = &pos.rules().board;
+    let stones: Vec<String> = (0..b.squares())
+        .filter(|&sq| pos.piece_at(sq).is_some())
+        .map(|sq| b.name(sq))
+        .collect();
+    if stones.len() != n as usize {
+        state.reload(loader, None, before)?;
+        return Err("invalid number of stones".into());
+    }
+    Ok(stones.join(" "))
+}
+
+/// GTP's `set_free_handicap V...`: black's stones where the controller says, on an empty board,
+/// white to move; white receives what the ruleset gives for that many handicap stones.
+fn set_free_handicap(state: &mut State, loader: &Loader, args: &[&str]) -> Result<String, String> {
+    if !board_empty(state) {
+        return Err("board not empty".into());
+    }
+    let b = state.engine.rules().board.clone();
+    let mut squares = Vec::new();
+    for v in args {
+        let sq = b
+            .parse_square(v)
+            .or_else(|| b.parse_square(&v.to_ascii_uppercase()))
+            .filter(|&sq| b.has(sq))
+            .ok_or_else(|| "bad vertex list".to_string())?;
+        if squares.contains(&sq) {
+            return Err("bad vertex list".into());
+        }
+        squares.push(sq);
+    }
+    if squares.len() < 2 || squares.len() >= b.squares() {
+        return Err("bad vertex list".into());
+    }
+    let before = state.params.clone();
+    let mut params: Vec<String> = before.iter().filter(|p| !p.starts_with("handicap=")).cloned().collect();
+    if state.engine.rules().params.iter().any(|(p, _)| p == "handicap") {
+        params.push(format!("handicap={}", squares.len()));
+    }
+    // The ruleset's compensation for that many stones, where it takes that many (more stones than
+    // its handicap points: with none); the stones themselves stand where the controller put them.
+    if state.reload(loader, None, params).is_err() {
+        let mut plain: Vec<String> = before.iter().filter(|p| !p.starts_with("handicap=")).cloned().collect();
+        plain.push("handicap=0".into());
+        state
+            .reload(loader, None, plain)
+            .or_else(|_| state.reload(loader, None, before.clone()))?;
+    }
+    let rules = state.engine.rules();
+    let stone = state
+        .engine
+        .start()
+        .legal_moves()
+        .into_iter()
+        .find_map(|m| state.engine.start().form_of_place(m))
+        .ok_or_else(|| "this game places no stones".to_string())?;
+    let placement = arbiter::notation::fen::placement(rules, |sq| squares.contains(&sq).then_some((stone, Side::FIRST)));
+    let start = state.engine.start().fen();
+    let mut fields: Vec<&str> = start.split(' ').collect();
+    let second = rules.players[1].fen.clone();
+    fields[0] = &placement;
+    fields[1] = &second;
+    let pos = state.engine.from_fen(&fields.join(" ")).map_err(|e| e.to_string())?;
+    state.set_game(Game::new(state.engine.clone(), pos));
+    Ok(String::new())
 }
 
 /// `loadsgf FILE [N]`: the record's game, up to move `N` (all of it by default).
