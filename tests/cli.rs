@@ -221,7 +221,7 @@ fn partial_line(line: &str) -> (u64, usize, usize) {
 #[test]
 #[cfg(unix)]
 fn ctrl_c_stops_a_long_perft_with_the_partial_count() {
-    let (mut child, lines) = spawn_arbiter(&["perft", "chess", "9"]);
+    let (mut child, lines) = spawn_arbiter(&["perft", "chess", "9", "--force"]);
     std::thread::sleep(std::time::Duration::from_secs(1));
     assert!(child.try_wait().expect("wait").is_none(), "perft 9 ended within a second");
     interrupt(&child);

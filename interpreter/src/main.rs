@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use arbiter::check::{Checked, check_file, check_source};
 use arbiter::diag;
-use arbiter::game::{Engine, Game, Move, PerftWatch, Position, Ruling};
+use arbiter::game::{Engine, Game, Move, PERFT_BUDGET, PerftWatch, Position, Ruling};
 use arbiter::notation::record::{Format, GameRecord, RecordStart};
 use arbiter::notation::{san, uci};
 use arbiter::scenario;
@@ -88,6 +88,9 @@ enum Command {
         /// chess and xiangqi counts. Repetition rules, which need a game's history, are not applied.
         #[arg(long)]
         stop_at_end: bool,
+        /// Count even where the estimated work is past the budget of 10^10 leaf nodes (minutes).
+        #[arg(long)]
+        force: bool,
     },
     /// List the legal moves after playing MOVE... (one per line, or `{"moves": [...]}`).
     Moves {
@@ -281,7 +284,12 @@ fn main() -> ExitCode {
             command: ScenarioCommand::Run { json, .. },
         } => *json,
     };
-    match run(cli.command) {
+    let result = run(cli.command);
+    if let Some(e) = OUTPUT_FAILED.get() {
+        eprintln!("error: cannot write the output: {e}");
+        return ExitCode::from(1);
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) if f.reported => ExitCode::from(f.code),
         Err(f) => {
@@ -420,6 +428,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             depth,
             divide,
             stop_at_end,
+            force,
         } => {
             if depth > MAX_PERFT_DEPTH {
                 return Err(Failure::input(format!(
@@ -428,6 +437,14 @@ fn run(cmd: Command) -> Result<(), Failure> {
             }
             let e = engine(&common)?;
             let pos = start(&e, common.fen.as_deref())?;
+            if !force {
+                let estimate = pos.perft_estimate(depth, stop_at_end);
+                if estimate > PERFT_BUDGET {
+                    return Err(Failure::input(format!(
+                        "perft {depth}: about {estimate:.1e} leaf nodes by the branching of the first plies, past the budget of {PERFT_BUDGET:.0e} (minutes at this engine's speed; this would take hours or more): give --force to count anyway, and Ctrl-C stops it with the count so far"
+                    )));
+                }
+            }
             perft(&pos, depth, divide, stop_at_end)
         }
         Command::Moves {
@@ -500,6 +517,9 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 common.params.extend(implied);
             }
             let e = engine(&common)?;
+            if let (Some(rec), Some(path)) = (&record, &pgn_file) {
+                variant_matches(rec, &common.ruleset, e.rules()).map_err(|m| Failure::input(format!("{}: {m}", path.display())))?;
+            }
             let (fen, moves) = match (&record, pgn_file.as_ref().or(sgf_file.as_ref())) {
                 (Some(rec), Some(path)) => {
                     let fen = match rec.start {
@@ -562,6 +582,13 @@ fn run(cmd: Command) -> Result<(), Failure> {
             player,
             seed,
         } => {
+            if let Some(f) = &common.fen {
+                // The protocol sets the position (UCI's `position fen`, GTP's `loadsgf`): a start
+                // given here would be ignored by the first `position` or `clear_board`.
+                return Err(Failure::input(format!(
+                    "--fen \"{f}\": an engine takes its positions from the protocol (UCI and UCCI `position fen ...`, GTP `loadsgf`); start it without --fen"
+                )));
+            }
             let e = engine(&common)?;
             let player = arbiter::sim::PlayerSpec::parse(&player).map_err(|err| Failure::input(format!("--player {err}")))?;
             let protocol = engine_protocol::Protocol::parse(&protocol).expect("clap checks the protocol");
@@ -785,19 +812,25 @@ impl Progress {
     }
 }
 
-/// Prints a line on stdout and flushes it. A closed stdout (`| head`) is not an error worth a
-/// panic: the line is dropped.
+/// The first failure to write standard output other than a closed pipe (a full disk, say):
+/// `main` reports it and exits non-zero, whatever the command did.
+static OUTPUT_FAILED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Prints a line on stdout and flushes it: every line a command prints goes through here (or
+/// [`say_raw`]). A closed stdout (`| head`) ends the output quietly: the line is dropped. Any
+/// other failure is kept for `main` to report.
 fn say(line: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
+    say_raw(&format!("{line}\n"));
 }
 
 /// Prints text as it is (no newline added), as [`say`] does.
 fn say_raw(text: &str) {
     let mut out = std::io::stdout().lock();
-    let _ = write!(out, "{text}");
-    let _ = out.flush();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        let _ = OUTPUT_FAILED.set(e.to_string());
+    }
 }
 
 /// Runs `work` while a ticker updates `progress` every 100 ms with `message()`.
@@ -1005,6 +1038,42 @@ fn with_clause(message: &str, clause: &Option<String>) -> String {
 
 /// Plays a line of moves written in coordinates, SAN or WXF; an illegal one is a failure with code 2.
 /// A game record file read in `format`; errors name the file, line and column.
+/// Was a PGN record written for these rules? Its `Variant` tag, if it has one, must name the
+/// ruleset (its file stem or its game's name, in any case, spaces and hyphens aside); PGN's own
+/// words for the orthodox game (`Standard`, `From Position`) claim nothing. A record of another
+/// game is refused rather than replayed by the wrong rules (and exported under a foreign tag).
+fn variant_matches(rec: &GameRecord, ruleset: &str, rules: &arbiter::model::Rules) -> Result<(), String> {
+    let norm = |s: &str| {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    let Some((_, tag)) = rec.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case("Variant")) else {
+        return Ok(());
+    };
+    let claim = norm(tag);
+    let stem = Path::new(ruleset).file_stem().and_then(|s| s.to_str()).unwrap_or(ruleset);
+    if ["", "standard", "fromposition"].contains(&claim.as_str()) || claim == norm(stem) || claim == norm(&rules.name) {
+        return Ok(());
+    }
+    let bundled = bundled_dirs("ARBITER_RULESETS", "rulesets")
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|rd| rd.flatten())
+        .filter_map(|f| f.file_name().to_str().and_then(|n| n.strip_suffix(".rules")).map(str::to_string))
+        .find(|n| norm(n) == claim);
+    Err(match bundled {
+        Some(other) => format!(
+            "the record's Variant tag is \"{tag}\", the bundled ruleset `{other}`, not {stem}: replay it with `arbiter play {other} --pgn ...`"
+        ),
+        None => format!(
+            "the record's Variant tag is \"{tag}\", which is not {stem} ({}): name the ruleset it was played under, or remove the tag if it was played under these rules",
+            rules.name
+        ),
+    })
+}
+
 fn read_record(path: &Path, format: Format) -> Result<GameRecord, Failure> {
     let text = arbiter::input::read_text(path, arbiter::input::RECORD_LIMIT)
         .map_err(|err| Failure::input(format!("cannot read {}: {err}", path.display())))?;
@@ -1040,22 +1109,28 @@ fn write_record(
     }
     match out {
         None => {
-            print!("{text}");
+            say_raw(&text);
             Ok(())
         }
         Some(path) => {
-            use std::io::Write as _;
-            let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|err| {
-                if err.kind() == std::io::ErrorKind::AlreadyExists {
-                    Failure::input(format!("--out {}: the file exists; nothing was overwritten", path.display()))
-                } else {
-                    Failure::input(format!("--out {}: {err}", path.display()))
-                }
-            })?;
+            let mut f = new_output_file(path, "--out")?;
             f.write_all(text.as_bytes())
                 .map_err(|err| Failure::input(format!("--out {}: {err}", path.display())))
         }
     }
+}
+
+/// Opens a file a command writes its output to (`--out`, `--games-out`): a new file only, so
+/// nothing existing is overwritten and nothing that is not a regular file (a FIFO, a device) is
+/// written to or waited on.
+fn new_output_file(path: &Path, flag: &str) -> Result<std::fs::File, Failure> {
+    std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|err| {
+        if err.kind() == std::io::ErrorKind::AlreadyExists {
+            Failure::input(format!("{flag} {}: the file exists; nothing was overwritten", path.display()))
+        } else {
+            Failure::input(format!("{flag} {}: {err}", path.display()))
+        }
+    })
 }
 
 /// The time control `--clock` names: one of the ruleset's, or a PGN `TimeControl` value.

@@ -125,10 +125,11 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
         shard,
         keep_moves: args.games_out.is_some(),
     };
-    // Check the output file can be written before hours of play, not after.
-    if let Some(path) = &args.games_out {
-        std::fs::write(path, "").map_err(|err| Failure::input(format!("--games-out {}: {err}", path.display())))?;
-    }
+    // Open the output file before hours of play, not after: a new file, as `play --out` takes.
+    let games_file = match &args.games_out {
+        Some(path) => Some((crate::new_output_file(path, "--games-out")?, path)),
+        None => None,
+    };
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_ctrl_c(stop.clone());
     let range = shard.range(games);
@@ -153,8 +154,8 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
         seconds: began.elapsed().as_secs_f64(),
         threads,
     };
-    if let Some(path) = &args.games_out {
-        write_games(&e, &pos, &info, &out.games, &common.ruleset, path)?;
+    if let Some((file, path)) = games_file {
+        write_games(&e, &pos, &info, &out.games, &common.ruleset, file, path)?;
     }
     let shard_out = (shard != Shard::WHOLE).then_some(shard);
     if args.json {
@@ -192,6 +193,7 @@ fn write_games(
     info: &RunInfo,
     games: &[(u64, sim::GameSummary, Vec<arbiter::game::Move>)],
     ruleset: &str,
+    mut file: std::fs::File,
     path: &PathBuf,
 ) -> Result<(), Failure> {
     let mut text = String::new();
@@ -221,7 +223,10 @@ fn write_games(
         }
         text.push('\n');
     }
-    std::fs::write(path, text).map_err(|err| Failure::input(format!("--games-out {}: {err}", path.display())))
+    use std::io::Write as _;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|err| Failure::input(format!("--games-out {}: {err}", path.display())))
 }
 
 fn merge(files: &[PathBuf], json: bool) -> Result<(), Failure> {

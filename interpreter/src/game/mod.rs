@@ -72,6 +72,13 @@ pub struct Move {
 /// The most later parts a turn holds (after its first, the move of a piece).
 pub const MAX_PARTS: usize = 2;
 
+/// The most leaf nodes a perft is started for without being asked to go on (`perft --force`), by
+/// [`Position::perft_estimate`]: a few minutes of counting; a scenario's perft never goes past it.
+pub const PERFT_BUDGET: f64 = 1e10;
+
+/// About the most leaves [`Position::perft_estimate`] counts to see how a tree branches.
+pub const PERFT_SAMPLE: u64 = 5_000_000;
+
 impl Move {
     pub fn promotion(&self) -> Option<KindId> {
         (self.promo != 0).then(|| KindId(self.promo - 1))
@@ -404,6 +411,28 @@ impl Position {
     pub fn perft_stop_at_end(&self, depth: u32) -> u64 {
         let mut c = self.clone();
         with_mut!(c, p => p.perft_stop(depth))
+    }
+    /// About how many leaves perft at `depth` counts, from the exact counts of the first plies
+    /// (up to three, none that would count more than about [`PERFT_SAMPLE`] leaves) and the
+    /// branching of the last of them carried on to `depth`. Exact where `depth` is within the
+    /// plies counted; cheap however deep `depth` is.
+    pub fn perft_estimate(&self, depth: u32, stop_at_end: bool) -> f64 {
+        let count = |d: u32| if stop_at_end { self.perft_stop_at_end(d) } else { self.perft(d) };
+        let (mut before, mut at, mut ply) = (1u64, 1u64, 0u32);
+        while ply < depth.min(3) {
+            let next = at as f64 * (at as f64 / before as f64);
+            if ply > 0 && next > PERFT_SAMPLE as f64 {
+                break;
+            }
+            before = at;
+            ply += 1;
+            at = count(ply);
+            if at == 0 {
+                return 0.0;
+            }
+        }
+        let branching = at as f64 / before as f64;
+        at as f64 * branching.powi(depth.saturating_sub(ply) as i32)
     }
     /// Does condition `cond` of end rule `rule` hold here? Conditions about the game's history
     /// (repetition, checking throughout) never do here: [`Game`] decides them.

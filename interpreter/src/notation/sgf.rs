@@ -906,10 +906,7 @@ pub fn write_timed(game: &Game, branches: &[Branch], timing: Option<&Timing>) ->
     }
     // The komi the count uses: in a handicap game the ruleset's compensation may stand in for the
     // `komi` parameter, and other programs should count as this game was counted.
-    let counted = rules.end_rules.iter().find_map(|r| match r.verdict {
-        crate::model::Verdict::ScoreByArea { komi } => Some(komi),
-        _ => None,
-    });
+    let counted = rules.area_komi();
     if let Some(k) = param("komi").map(|k| counted.unwrap_or(k)) {
         s.push_str(&format!("KM[{k}]"));
     }

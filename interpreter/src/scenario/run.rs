@@ -15,8 +15,8 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use super::{Action, Expect, ExpectedStatus, Scenario, ScenarioError, Start, Step, load};
-use crate::game::{Engine, Game, Move, PerftWatch, Position, Ruling, Status};
-use crate::model::{Side, Verdict as EndVerdict};
+use crate::game::{Engine, Game, Move, PERFT_BUDGET, PerftWatch, Position, Ruling, Status};
+use crate::model::Side;
 use crate::notation::uci;
 
 /// The deepest perft a scenario may ask for (deeper would run for hours).
@@ -869,6 +869,12 @@ fn expect(game: &Game, timer: Option<&Timer>, e: &Expect, stop: &Arc<AtomicBool>
             }
         }
         Expect::Perft { depth, nodes } => {
+            let estimate = pos.perft_estimate(*depth, false);
+            if estimate > PERFT_BUDGET {
+                return Err(format!(
+                    "perft({depth}) is about {estimate:.1e} leaf nodes by the branching of the first plies, past a scenario's budget of {PERFT_BUDGET:.0e}: count it with `arbiter perft --force` instead"
+                ));
+            }
             // Counted in pieces that look at `stop` between them; stopped, the caller says so.
             let watch = PerftWatch::stopped_by(stop.clone());
             let mut n = if *depth == 0 { 1 } else { 0 };
@@ -942,10 +948,7 @@ fn expect(game: &Game, timer: Option<&Timer>, e: &Expect, stop: &Arc<AtomicBool>
             }
         }
         Expect::Score { black, white } => {
-            let Some(komi) = rules.end_rules.iter().find_map(|r| match r.verdict {
-                EndVerdict::ScoreByArea { komi } => Some(komi),
-                _ => None,
-            }) else {
+            let Some(komi) = rules.area_komi() else {
                 return Err(format!("{} does not count by area", rules.name));
             };
             let score = game.outcome().score.unwrap_or_else(|| game.area_score(komi));

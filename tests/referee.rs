@@ -1,0 +1,284 @@
+//! Wrong answers found by writing new games, each fixed at its root: every door (play, explain,
+//! perft, the FEN reader and writer) must give the same ruling. One test per finding; each fails
+//! without its fix.
+
+mod common;
+
+use common::arbiter;
+
+/// The lines of a run's output that start with `label` (`status:`, `why:`), trimmed.
+fn field(stdout: &str, label: &str) -> String {
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(label))
+        .map(|v| v.trim().to_string())
+        .unwrap_or_else(|| panic!("no `{label}` line in:\n{stdout}"))
+}
+
+/// A chain taken for want of liberties by `after each move capture …` is a capture for `captured`:
+/// the game ends on it in `play`, and `perft --stop-at-end` counts no children below it.
+#[test]
+fn a_chain_taken_by_the_rule_of_liberties_is_a_capture() {
+    let rules = "tests/language/first-capture.rules";
+    // White's chain C4–D4 has one liberty left, E4.
+    let fen = "7/7/2XX3/1Xxx3/2XX3/7/7 b - - 0 1";
+    let r = arbiter(&["play", rules, "--fen", fen, "E4"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(field(&r.stdout, "status:").starts_with("win"), "{}", r.stdout);
+    assert!(field(&r.stdout, "why:").contains("the last move captured"), "{}", r.stdout);
+    let r = arbiter(&["perft", rules, "2", "--fen", fen, "--divide", "--stop-at-end"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let below_e4 = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("E4"))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(below_e4.ends_with(" 0"), "the game is over after E4: {below_e4}");
+    // A move that captures nothing ends nothing: the other first moves have children.
+    let quiet = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("A1"))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(!quiet.ends_with(" 0"), "{quiet}");
+}
+
+/// `connects` names the chain that connects, and only it: a separate pair on the same edge is not
+/// part of it.
+#[test]
+fn a_connection_is_explained_with_the_one_chain_that_connects() {
+    // Red: a1–a11 (the file of the connection, a11 last), and a pair f1–f2 apart from it.
+    let moves = "a1 k1 a2 k2 a3 k3 a4 k4 a5 k5 a6 k6 a7 k7 a8 k8 a9 k9 a10 k10 f1 k11 f2 j1 a11";
+    let mut args = vec!["play", "hex"];
+    args.extend(moves.split(' '));
+    let r = arbiter(&args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let why = field(&r.stdout, "why:");
+    assert!(why.contains("(11 connected, from a1 to a11)"), "{why}");
+}
+
+/// A captured `+P` is `+P` in the hand (not `P`, which is another piece), read back from FEN, and
+/// dropped as `+P@a1` beside the pawn's `P@a1`: no two moves share a text.
+#[test]
+fn a_promoted_kind_with_a_plus_letter_keeps_it_in_the_hand() {
+    let rules = "tests/variants/plus-hand.rules";
+    let r = arbiter(&["play", rules, "c2c3", "--write", "fen"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout.trim(), "k4/5/2P2/5/4K[+P] b - - 0 1");
+    let fen = "k4/5/5/5/4K[P+Pp+p] w - - 0 1";
+    let r = arbiter(&["play", rules, "--fen", fen, "--write", "fen"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout.trim(), fen, "the hand reads back as written");
+    let r = arbiter(&["moves", rules, "--fen", fen]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let moves: Vec<&str> = r.stdout.lines().collect();
+    assert!(moves.contains(&"P@a1") && moves.contains(&"+P@a1"), "{moves:?}");
+    let mut unique = moves.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), moves.len(), "two moves share a text: {moves:?}");
+    let r = arbiter(&["explain", rules, "--fen", fen, "+P@a1"]);
+    assert_eq!(r.code, Some(0), "{}", r.stdout);
+    assert!(r.stdout.starts_with("+P@a1: legal"), "{}", r.stdout);
+    // An unknown piece in the hand is named as written.
+    let r = arbiter(&["play", rules, "--fen", "k4/5/5/5/4K[+K] w - - 0 1"]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("`+K` is not a piece of this ruleset (its letters: K P +P)"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A promotion to a kind lettered `+P` is written `c3c4+` by `moves`, and `play` and `explain` both
+/// read it.
+#[test]
+fn a_promotion_written_with_plus_is_read_by_every_command() {
+    let rules = "tests/variants/plus-hand.rules";
+    let fen = "k4/5/2P2/5/4K w - - 0 1";
+    let r = arbiter(&["moves", rules, "--fen", fen]);
+    let moves: Vec<&str> = r.stdout.lines().collect();
+    assert!(moves.contains(&"c3c4+") && moves.contains(&"c3c4"), "{moves:?}");
+    let r = arbiter(&["explain", rules, "--fen", fen, "c3c4+"]);
+    assert!(r.stdout.starts_with("c3c4+: legal"), "{}{}", r.stdout, r.stderr);
+    let r = arbiter(&["play", rules, "--fen", fen, "c3c4+", "--write", "fen"]);
+    assert_eq!(r.stdout.trim(), "k4/2+P2/5/5/4K[] b - - 1 1", "{}", r.stderr);
+}
+
+/// Where captures go back unpromoted, `+P` on the board is a promoted pawn, written without `~`
+/// (Fairy-Stockfish reads no `+P~`) and returned to the hand a pawn.
+#[test]
+fn a_plus_letter_says_promoted_without_a_tilde() {
+    let rules = "tests/variants/plus-unpromoted.rules";
+    let r = arbiter(&["play", rules, "c2c3", "--write", "fen"]);
+    assert_eq!(r.stdout.trim(), "k4/5/2P2/5/4K[P] b - - 0 1", "{}", r.stderr);
+    let r = arbiter(&["play", rules, "--fen", "k4/5/2P2/5/4K w - - 0 1", "c3c4+", "--write", "fen"]);
+    assert_eq!(r.stdout.trim(), "k4/2+P2/5/5/4K[] b - - 1 1", "{}", r.stderr);
+    // `Q~~` and a `~` after an empty square are refused, the field named.
+    for fen in ["k4/5/2P~~2/5/4K w - - 0 1", "k4/5/2~P2/5/4K w - - 0 1"] {
+        let r = arbiter(&["play", rules, "--fen", fen]);
+        assert_eq!(r.code, Some(1), "{fen}: {}", r.stdout);
+        assert!(r.stderr.contains("follows no piece"), "{fen}: {}", r.stderr);
+    }
+}
+
+/// `engine --fen` is refused, not ignored (the protocol sets positions), whatever the FEN.
+#[test]
+fn an_engine_refuses_a_start_position_it_would_ignore() {
+    for fen in ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "garbage"] {
+        let r = common::arbiter_within(20, &["engine", "chess", "--protocol", "uci", "--fen", fen]);
+        assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains("--fen") && r.stderr.contains("position fen"), "{}", r.stderr);
+    }
+}
+
+/// A PGN record tagged with another game's `Variant` is refused, naming the tag (and the bundled
+/// ruleset it names), rather than replayed by chess's rules and exported under the foreign tag;
+/// PGN's `Standard` and the ruleset's own name are accepted.
+#[test]
+fn a_record_of_another_variant_is_refused() {
+    let dir = common::scratch("referee-variant");
+    let write = |name: &str, tag: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("[Event \"t\"]\n[Variant \"{tag}\"]\n\n1. e4 e5 *\n")).expect("writes");
+        path.to_string_lossy().into_owned()
+    };
+    let atomic = write("atomic.pgn", "Atomic");
+    let r = arbiter(&["play", "chess", "--pgn", &atomic]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("Variant tag is \"Atomic\", the bundled ruleset `atomic`"),
+        "{}",
+        r.stderr
+    );
+    let unknown = write("unknown.pgn", "Martian chess");
+    let r = arbiter(&["play", "chess", "--pgn", &unknown]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(r.stderr.contains("\"Martian chess\""), "{}", r.stderr);
+    for (name, tag) in [("standard.pgn", "Standard"), ("own.pgn", "Chess")] {
+        let path = write(name, tag);
+        let r = arbiter(&["play", "chess", "--pgn", &path, "--write", "pgn"]);
+        assert_eq!(r.code, Some(0), "{tag}: {}", r.stderr);
+        assert!(r.stdout.contains(&format!("[Variant \"{tag}\"]")), "{}", r.stdout);
+    }
+    let r = arbiter(&["play", "atomic", "--pgn", &atomic]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+/// Output that cannot be written is an error, not a success: every command's stdout on a full
+/// disk (`/dev/full`) exits 1 and says so; a closed pipe still ends quietly.
+#[test]
+fn output_that_cannot_be_written_is_not_a_success() {
+    use std::process::{Command, Stdio};
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full opens");
+    for args in [
+        &["moves", "chess"][..],
+        &["perft", "chess", "2"],
+        &["perft", "chess", "2", "--divide"],
+        &["play", "chess", "e2e4", "--write", "pgn"],
+        &["play", "chess", "e2e4", "--write", "fen"],
+        &["play", "chess", "e2e4"],
+        &["explain", "chess", "e2e4"],
+        &["check", "chess"],
+        &["simulate", "tic-tac-toe", "--games", "3", "--seed", "1"],
+        &["compare", "chess", "chess", "--depth", "1"],
+        &["scenario", "run", "tests/language/hex-zones.ron"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .current_dir(common::root())
+            .stdout(full())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("arbiter runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("cannot write the output: No space left on device"), "{args:?}: {err}");
+    }
+    // A reader that stops early (`| head -1`): no panic, no complaint.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["moves", "chess"])
+        .current_dir(common::root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("arbiter ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked") && !err.contains("cannot write"), "{err}");
+}
+
+/// `simulate --games-out` opens its file as `play --out` does: a new file only, so an existing
+/// file is not overwritten and a FIFO is refused at once instead of blocking the run.
+#[test]
+fn games_out_never_overwrites_or_waits_on_a_fifo() {
+    let dir = common::scratch("referee-games-out");
+    let existing = dir.join("games.pgn");
+    std::fs::write(&existing, "keep me").expect("writes");
+    let fifo = dir.join("fifo");
+    common::mkfifo(&fifo);
+    for (path, what) in [(&existing, "the file exists; nothing was overwritten"), (&fifo, "the file exists")] {
+        let p = path.display().to_string();
+        let r = common::arbiter_within(20, &["simulate", "tic-tac-toe", "--games", "2", "--seed", "1", "--games-out", &p]);
+        assert_eq!(r.code, Some(1), "{}", r.stderr);
+        assert!(r.stderr.contains(what), "{}", r.stderr);
+    }
+    assert_eq!(std::fs::read_to_string(&existing).expect("reads"), "keep me");
+}
+
+/// A perft that would run for days is refused at once with an estimate of its work, unless asked
+/// for with `--force`; a scenario's perft has the same budget.
+#[test]
+fn perft_past_the_budget_is_refused_with_its_estimate() {
+    let r = common::arbiter_within(30, &["perft", "chess", "12"]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("about 1.2e16 leaf nodes") && r.stderr.contains("--force"),
+        "{}",
+        r.stderr
+    );
+    // Within the budget, nothing changes.
+    let r = common::arbiter_within(30, &["perft", "chess", "4"]);
+    assert_eq!(r.stdout.trim(), "197281");
+    let dir = common::scratch("referee-perft-budget");
+    let path = dir.join("deep.ron");
+    std::fs::write(
+        &path,
+        "(title: \"deep\", ruleset: \"chess\", steps: [(expect: [Perft(depth: 8, nodes: 84998978956)])])",
+    )
+    .expect("writes");
+    let r = common::arbiter_within(30, &["scenario", "run", &path.display().to_string()]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(r.stdout.contains("past a scenario's budget"), "{}", r.stdout);
+}
+
+/// A pawn dropped on a square of its promotion zone where it can still move (legal by the ruleset's
+/// `not where it cannot move`) stands where a pawn that moved there would have promoted: the
+/// position is written, read back and accepted as a setup all the same.
+#[test]
+fn a_position_reached_by_a_drop_reads_back() {
+    let rules = "tests/variants/drop-in-zone.rules";
+    let r = arbiter(&["check", rules]);
+    assert_eq!(
+        r.code,
+        Some(0),
+        "the setup's pawn on a4 is one a drop puts there: {}{}",
+        r.stdout,
+        r.stderr
+    );
+    let r = arbiter(&["play", rules, "P@c4", "--write", "fen"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let fen = r.stdout.trim().to_string();
+    assert_eq!(fen, "4k/P1P2/5/5/4K[p] b - - 1 1");
+    let r = arbiter(&["play", rules, "--fen", &fen, "--write", "fen"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout.trim(), fen);
+    // On the last rank it could never move: no drop there, and no pawn there in a FEN.
+    let r = arbiter(&["play", rules, "P@c5"]);
+    assert_eq!(r.code, Some(2), "{}", r.stdout);
+    let r = arbiter(&["play", rules, "--fen", "k1P2/5/5/5/4K w - - 0 1"]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(r.stderr.contains("must already have promoted"), "{}", r.stderr);
+}
