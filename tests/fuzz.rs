@@ -1,5 +1,6 @@
 //! Property tests of every entry point that reads text a user wrote: rules, FEN, moves in SAN,
-//! coordinates and WXF, PGN/WXF/SGF records and RON scenarios. Each case mutates a valid input
+//! coordinates and WXF, PGN/WXF/SGF records, RON scenarios, and the engine protocols' command
+//! streams (UCI, GTP, with bytes that are not UTF-8); and of the writers on a full disk. Each case mutates a valid input
 //! (deletes, duplicates, inserts tokens and odd characters, swaps lines) and asserts that the library
 //! neither panics nor runs long, and that an error points inside the input.
 //!
@@ -560,5 +561,118 @@ fn mutated_scenarios_are_refused_or_run_and_never_panic() {
             }
         }
         Ok(())
+    });
+}
+
+/// Runs `arbiter` with `args`, `input` on its stdin and its stdout to `stdout` (piped when `None`),
+/// killed past [`SLOW`]: (exit code, stdout, stderr), or why it failed the test.
+fn run_binary(args: &[&str], input: &[u8], stdout: Option<std::fs::File>) -> Result<(Option<i32>, String, String), String> {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(stdout.map_or_else(Stdio::piped, Stdio::from))
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start arbiter: {e}"))?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut text);
+            }
+            String::from_utf8_lossy(&text).into_owned()
+        })
+    };
+    let out = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let err = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let deadline = Instant::now() + SLOW;
+    let status = loop {
+        if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("{args:?} still running after {SLOW:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let _ = writer.join();
+    let (out, err) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
+    if err.contains("panicked") || status.code().is_none() {
+        return Err(format!("{args:?} ended by {status}: {err}"));
+    }
+    Ok((status.code(), out, err))
+}
+
+/// Mutated command streams to the engine protocols (and raw bytes among them): the engine ends at
+/// the end of its input, never panics or hangs, and GTP answers every block with `=` or `?`.
+#[test]
+fn mutated_engine_sessions_are_answered_and_never_panic() {
+    let seeds = vec![
+        "uci\nisready\nucinewgame\nposition startpos moves e2e4 e7e5\ngo movetime 20\nisready\nposition fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\ngo nodes 30\nd\nsetoption name UCI_Variant value xiangqi\nposition startpos\ngo movetime 10\nstop\nquit\n".to_string(),
+        "1 protocol_version\n2 boardsize 9\nclear_board\nkomi 6.5\nplay b E5\nplay w C3\ngenmove b\nfixed_handicap 3\nundo\nshowboard\nfinal_score\nset_free_handicap A1 B2\nknown_command play\nlist_commands\nquit\n".to_string(),
+    ];
+    fuzz("engine sessions", 80, &seeds, |text| {
+        let (args, gtp): (&[&str], bool) = if text.contains("protocol_version") || text.contains("boardsize") {
+            (&["engine", "go", "--protocol", "gtp", "--param", "size=9"], true)
+        } else {
+            (&["engine", "chess", "--protocol", "uci"], false)
+        };
+        // A stray byte that is not UTF-8 in the middle of the stream, as a broken pipe may deliver.
+        let mut bytes = text.as_bytes().to_vec();
+        let at = bytes.len() / 2;
+        bytes.splice(at..at, [b'\n', 0xff, 0xfe, b'\n']);
+        let (code, out, _) = run_binary(args, &bytes, None)?;
+        if !matches!(code, Some(0 | 1)) {
+            return Err(format!("exit code {code:?}"));
+        }
+        if gtp {
+            for block in out.split("\n\n").filter(|b| !b.trim().is_empty()) {
+                if !block.starts_with(['=', '?']) {
+                    return Err(format!("a GTP answer that is neither = nor ?: {block:?}"));
+                }
+            }
+        }
+        Ok(())
+    });
+}
+
+/// A record read and written back to a full disk (`--write` on `/dev/full`) never succeeds: it
+/// fails as bad input or as output that cannot be written, never with exit 0, never a panic.
+#[test]
+fn records_written_to_a_full_disk_never_succeed() {
+    let seeds = vec![
+        "[Event \"Fuzz\"]\n[Site \"?\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {a comment} 4. Ba4 Nf6 (4... d6) 5. O-O *\n"
+            .to_string(),
+    ];
+    let dir = std::env::temp_dir().join(format!("arbiter-fuzz-full-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let path = dir.join("game.pgn");
+    let format = std::cell::Cell::new(0usize);
+    fuzz("writers on a full disk", 24, &seeds, |text| {
+        std::fs::write(&path, text).map_err(|e| e.to_string())?;
+        let f = ["pgn", "fen"][format.get() % 2];
+        format.set(format.get() + 1);
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .map_err(|e| e.to_string())?;
+        let p = path.display().to_string();
+        let (code, _, err) = run_binary(&["play", "chess", "--pgn", &p, "--write", f], b"", Some(full))?;
+        match code {
+            Some(0) => Err(format!("--write {f} to a full disk exited 0: {err}")),
+            Some(1) if err.contains("cannot write the output") || err.contains("error:") => Ok(()),
+            Some(2) => Ok(()),
+            other => Err(format!("--write {f}: exit {other:?}: {err}")),
+        }
     });
 }

@@ -282,3 +282,80 @@ fn a_position_reached_by_a_drop_reads_back() {
     assert_eq!(r.code, Some(1), "{}", r.stdout);
     assert!(r.stderr.contains("must already have promoted"), "{}", r.stderr);
 }
+
+/// A stage of a time control has one bound wherever the control comes from: a ruleset's `clock`
+/// refuses 20000 moves (tests/diagnostics/clock-controls), and so do `--clock` and a PGN
+/// `TimeControl`, in the same words.
+#[test]
+fn a_time_control_has_one_bound_everywhere() {
+    let r = arbiter(&["play", "chess", "--clock", "20000/60", "e2e4"]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(r.stderr.contains("a stage lasts 1 to 10000 moves, not 20000"), "{}", r.stderr);
+    let dir = common::scratch("referee-clock");
+    let path = dir.join("game.pgn");
+    std::fs::write(&path, "[Event \"t\"]\n[TimeControl \"20000/60\"]\n\n1. e4 e5 *\n").expect("writes");
+    let r = arbiter(&["play", "chess", "--pgn", &path.display().to_string()]);
+    assert!(
+        format!("{}{}", r.stdout, r.stderr).contains("a stage lasts 1 to 10000 moves, not 20000"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    let r = arbiter(&["play", "chess", "--clock", "40/5400:3600", "e2e4"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+/// What a record reader passes over is said: a second game in the file, text after the game's end,
+/// and a result the final position contradicts (the rules' result is kept).
+#[test]
+fn a_record_s_skipped_parts_and_wrong_result_are_named() {
+    let dir = common::scratch("referee-records");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("writes");
+        path.display().to_string()
+    };
+    let two = write("two.pgn", "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n");
+    let r = arbiter(&["play", "chess", "--pgn", &two]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("holds another game after the first (from line 5): only the first game is read"),
+        "{}",
+        r.stderr
+    );
+    let stray = write("stray.pgn", "[Event \"a\"]\n\n1. e4 e5 * )\n");
+    let r = arbiter(&["play", "chess", "--pgn", &stray]);
+    assert!(
+        r.stderr.contains("skipped the text after the game's end at line 3, column 12: `)`"),
+        "{}",
+        r.stderr
+    );
+    let wrong = write("wrong.pgn", "[Event \"a\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n");
+    let r = arbiter(&["play", "chess", "--pgn", &wrong]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("the record's result 1-0 contradicts its final position (checkmate: 0-1)"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.contains("0-1"), "{}", r.stdout);
+}
+
+/// A parameter an SGF record sets (its board size) that the ruleset refuses is blamed on the
+/// record's property, not on a `--param` the user never gave.
+#[test]
+fn a_parameter_a_record_sets_is_named_as_the_record_s() {
+    let dir = common::scratch("referee-sgf-params");
+    let big = dir.join("big.sgf");
+    std::fs::write(&big, "(;GM[1]FF[4]SZ[40];B[aa])").expect("writes");
+    let r = arbiter(&["play", "go", "--sgf", &big.display().to_string()]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(r.stderr.contains("the record's SZ[40] (size) does not fit go"), "{}", r.stderr);
+    let hex = dir.join("hex.sgf");
+    std::fs::write(&hex, "(;GM[1]FF[4]SZ[9];B[aa])").expect("writes");
+    let r = arbiter(&["play", "hex", "--sgf", &hex.display().to_string()]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(r.stderr.contains("the record's SZ[9] (size) does not fit hex"), "{}", r.stderr);
+}

@@ -43,6 +43,16 @@ pub struct TimeControl {
 /// cannot ask the clock arithmetic for more).
 pub const MAX_STAGES: usize = 16;
 pub const MAX_TIME_MS: u64 = 1000 * 3600 * 1000;
+/// The most moves a stage of a control may last: the same bound wherever a control comes from (a
+/// ruleset's `clock`, `--clock`, a PGN `TimeControl`).
+pub const MAX_STAGE_MOVES: u32 = 10_000;
+/// The most byo-yomi periods a control may have (a ruleset's `clock`, an SGF `OT`).
+pub const MAX_PERIODS: u32 = 100;
+
+/// Why a stage's number of moves is refused, in the words every reader uses.
+pub fn stage_moves_error(n: i128) -> Option<String> {
+    (!(1..=i128::from(MAX_STAGE_MOVES)).contains(&n)).then(|| format!("a stage lasts 1 to {MAX_STAGE_MOVES} moves, not {n}"))
+}
 
 /// One player's clock.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -274,7 +284,7 @@ pub fn parse_sgf_overtime(text: &str) -> Option<(u32, u64)> {
         return None;
     }
     let (n, secs) = spec.split_once('x')?;
-    let n: u32 = n.parse().ok().filter(|&n| n > 0 && n <= 1000)?;
+    let n: u32 = n.parse().ok().filter(|&n| n > 0 && n <= MAX_PERIODS)?;
     let ms = seconds_ms(secs, "OT").ok().filter(|&ms| ms > 0)?;
     Some((n, ms))
 }
@@ -393,11 +403,11 @@ pub fn parse_pgn_time_control(text: &str) -> Result<Option<TimeControl>, TimeCon
         };
         let (moves, time) = match main.split_once('/') {
             Some((m, t)) => {
-                let m: u32 = m.trim().parse().map_err(|_| err("expected a number of moves before `/`"))?;
-                if m == 0 {
-                    return Err(err("a period of 0 moves"));
+                let m: u64 = m.trim().parse().map_err(|_| err("expected a number of moves before `/`"))?;
+                if let Some(e) = stage_moves_error(m.into()) {
+                    return Err(err(&e));
                 }
-                (Some(m), seconds_ms(t, f)?)
+                (Some(m as u32), seconds_ms(t, f)?)
             }
             None => (None, seconds_ms(main, f)?),
         };

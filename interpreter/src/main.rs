@@ -516,7 +516,25 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     .collect();
                 common.params.extend(implied);
             }
-            let e = engine(&common)?;
+            let e = engine(&common).map_err(|f| match (&record, pgn_file.as_ref().or(sgf_file.as_ref())) {
+                // A parameter the record set (SGF's SZ, KM, HA) is named as the record's, not as
+                // a `--param` the user never gave.
+                (Some(rec), Some(path)) if !rec.params().is_empty() => {
+                    let props: Vec<String> = rec
+                        .params()
+                        .iter()
+                        .filter(|(k, _)| common.params.iter().any(|p| p == &format!("{k}={}", rec_value(rec, k))))
+                        .map(|(k, v)| format!("{}[{v}] ({k})", record_property(k)))
+                        .collect();
+                    Failure::input(format!(
+                        "{}: the record's {} does not fit {}: see above (the `--param` named there is the record's)",
+                        path.display(),
+                        props.join(", "),
+                        common.ruleset
+                    ))
+                }
+                _ => f,
+            })?;
             if let (Some(rec), Some(path)) = (&record, &pgn_file) {
                 variant_matches(rec, &common.ruleset, e.rules()).map_err(|m| Failure::input(format!("{}: {m}", path.display())))?;
             }
@@ -549,6 +567,19 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 eprintln!("note: the record's move times are not used: it states no time control (give --clock)");
             }
             let (mut game, clocks, after) = play_on_clock(&e, fen.as_deref(), &moves, &stamps, json, control.as_ref())?;
+            // A PGN result the rules contradict (1-0 where the final position is black's mate):
+            // the rules' ruling stands, and the record's is named.
+            if let (Some(rec), Some(_)) = (&record, &pgn_file)
+                && let Some(said) = rec.result.as_deref().filter(|r| ["1-0", "0-1", "1/2-1/2"].contains(r))
+                && let Some(ruled) = game.outcome().result()
+                && said != ruled
+                && extra_moves_none(&rec.moves, &moves)
+            {
+                eprintln!(
+                    "note: the record's result {said} contradicts its final position ({}: {ruled}); the rules' result is kept",
+                    game.outcome().reason.as_deref().unwrap_or("ended by the rules")
+                );
+            }
             let board = &e.rules().board;
             let mut squares = Vec::new();
             for d in &dead {
@@ -1038,6 +1069,26 @@ fn with_clause(message: &str, clause: &Option<String>) -> String {
 
 /// Plays a line of moves written in coordinates, SAN or WXF; an illegal one is a failure with code 2.
 /// A game record file read in `format`; errors name the file, line and column.
+/// The SGF property a record's parameter comes from.
+fn record_property(param: &str) -> &'static str {
+    match param {
+        "size" => "SZ",
+        "komi" => "KM",
+        "handicap" => "HA",
+        _ => "property",
+    }
+}
+
+/// The value a record gives its parameter `k`.
+fn rec_value(rec: &GameRecord, k: &str) -> String {
+    rec.params().into_iter().find(|(n, _)| n == k).map(|(_, v)| v).unwrap_or_default()
+}
+
+/// Were no moves given after a record's own (its result is about its own final position)?
+fn extra_moves_none(record_moves: &[String], all: &[String]) -> bool {
+    record_moves.len() == all.len()
+}
+
 /// Was a PGN record written for these rules? Its `Variant` tag, if it has one, must name the
 /// ruleset (its file stem or its game's name, in any case, spaces and hyphens aside); PGN's own
 /// words for the orthodox game (`Standard`, `From Position`) claim nothing. A record of another

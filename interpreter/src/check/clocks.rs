@@ -3,7 +3,7 @@
 //! [`MAX_STAGES`](crate::clock::MAX_STAGES) stages, times up to 1000 hours, up to 10,000 moves a
 //! stage and 100 byo-yomi periods.
 
-use crate::clock::{MAX_STAGES, MAX_TIME_MS, Stage, TimeControl};
+use crate::clock::{MAX_PERIODS, MAX_STAGES, MAX_TIME_MS, Stage, TimeControl, stage_moves_error};
 use crate::diag::{Diagnostic, codes};
 use crate::syntax::ast;
 
@@ -50,13 +50,13 @@ fn control(cx: &mut Cx, c: &ast::ClockControl) -> Option<TimeControl> {
                 }
                 let time_ms = ms(cx, time, "a stage's time")?;
                 let moves = match moves {
-                    Some((n, s)) if !(1..=10_000).contains(n) => {
-                        cx.diags.push(
-                            Diagnostic::error(codes::BOUND, *s, format!("a stage lasts 1 to 10000 moves, not {n}")).label("out of range"),
-                        );
-                        return None;
+                    Some((n, s)) => {
+                        if let Some(e) = stage_moves_error((*n).into()) {
+                            cx.diags.push(Diagnostic::error(codes::BOUND, *s, e).label("out of range"));
+                            return None;
+                        }
+                        Some(*n as u32)
                     }
-                    Some((n, _)) => Some(*n as u32),
                     None => None,
                 };
                 let later_time = c.stages[i + 1..].iter().any(|s| matches!(s, ast::ClockStage::Time { .. }));
@@ -101,10 +101,14 @@ fn control(cx: &mut Cx, c: &ast::ClockControl) -> Option<TimeControl> {
                     cx.diags.push(Diagnostic::error(codes::CONTRADICTION, *span, msg).label("here"));
                     return None;
                 }
-                if !(1..=100).contains(&count.0) {
+                if !(1..=i64::from(MAX_PERIODS)).contains(&count.0) {
                     cx.diags.push(
-                        Diagnostic::error(codes::BOUND, count.1, format!("byo-yomi has 1 to 100 periods, not {}", count.0))
-                            .label("out of range"),
+                        Diagnostic::error(
+                            codes::BOUND,
+                            count.1,
+                            format!("byo-yomi has 1 to {MAX_PERIODS} periods, not {}", count.0),
+                        )
+                        .label("out of range"),
                     );
                     return None;
                 }

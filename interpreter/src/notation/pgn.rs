@@ -167,6 +167,26 @@ pub fn parse(text: &str) -> Result<Record, PgnError> {
     }
     rec.stamps.resize(rec.moves.len(), None);
     rec.notes.extend(dropped.note());
+    // What follows the game: another game (only the first is read), or stray text after its end.
+    c.skip_space();
+    let (line, column) = (c.line, c.column);
+    let rest = c.take_while(|_| true);
+    if !rest.trim().is_empty() {
+        let games = rest.matches("[Event ").count();
+        rec.notes.push(if rest.starts_with('[') {
+            format!(
+                "the record holds {} after the first (from line {line}): only the first game is read",
+                if games > 1 {
+                    format!("{games} more games")
+                } else {
+                    "another game".to_string()
+                }
+            )
+        } else {
+            let shown: String = rest.trim().chars().take(20).collect();
+            format!("skipped the text after the game's end at line {line}, column {column}: `{shown}`")
+        });
+    }
     Ok(rec)
 }
 
