@@ -676,3 +676,37 @@ fn records_written_to_a_full_disk_never_succeed() {
         }
     });
 }
+
+/// Streams of random bytes (lines of any bytes, some long, some not UTF-8) to each engine protocol:
+/// it reads them to the end and exits, answering GTP's lines with `=` or `?`, never panicking.
+#[test]
+fn random_bytes_to_the_engine_protocols_are_answered_and_never_panic() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let mut rng = ChaCha8Rng::seed_from_u64(std::env::var("ARBITER_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(2026));
+    for case in 0..cases(24) {
+        let mut bytes = vec![0u8; (rng.next_u32() % 4096) as usize];
+        rng.fill_bytes(&mut bytes);
+        // Lines now and then, so that commands are read at all.
+        for b in bytes.iter_mut() {
+            if *b % 16 == 0 {
+                *b = b'\n';
+            }
+        }
+        let (args, gtp): (&[&str], bool) = if case % 2 == 0 {
+            (&["engine", "go", "--protocol", "gtp", "--param", "size=9"], true)
+        } else {
+            (&["engine", "xiangqi", "--protocol", "ucci"], false)
+        };
+        let (code, out, err) = run_binary(args, &bytes, None).unwrap_or_else(|e| panic!("case {case}: {e}"));
+        assert!(matches!(code, Some(0 | 1)), "case {case}: exit {code:?}: {err}");
+        if gtp {
+            for block in out.split("\n\n").filter(|b| !b.trim().is_empty()) {
+                assert!(
+                    block.starts_with(['=', '?']),
+                    "case {case}: a GTP answer that is neither = nor ?: {block:?}"
+                );
+            }
+        }
+    }
+}
