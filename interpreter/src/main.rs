@@ -501,6 +501,8 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 (None, None) => None,
             };
             let mut common = common;
+            // The parameters the record sets (SGF's SZ, KM, HA) that no `--param` overrides.
+            let mut implied: Vec<(String, String)> = Vec::new();
             if let Some(rec) = &record {
                 let given = |name: &str| {
                     common
@@ -508,24 +510,14 @@ fn run(cmd: Command) -> Result<(), Failure> {
                         .iter()
                         .any(|p| p.split_once('=').is_some_and(|(k, _)| k.trim() == name))
                 };
-                let implied: Vec<String> = rec
-                    .params()
-                    .into_iter()
-                    .filter(|(k, _)| !given(k))
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect();
-                common.params.extend(implied);
+                implied = rec.params().into_iter().filter(|(k, _)| !given(k)).collect();
+                common.params.extend(implied.iter().map(|(k, v)| format!("{k}={v}")));
             }
-            let e = engine(&common).map_err(|f| match (&record, pgn_file.as_ref().or(sgf_file.as_ref())) {
-                // A parameter the record set (SGF's SZ, KM, HA) is named as the record's, not as
-                // a `--param` the user never gave.
-                (Some(rec), Some(path)) if !rec.params().is_empty() => {
-                    let props: Vec<String> = rec
-                        .params()
-                        .iter()
-                        .filter(|(k, _)| common.params.iter().any(|p| p == &format!("{k}={}", rec_value(rec, k))))
-                        .map(|(k, v)| format!("{}[{v}] ({k})", record_property(k)))
-                        .collect();
+            let e = engine(&common).map_err(|f| match pgn_file.as_ref().or(sgf_file.as_ref()) {
+                // A parameter the record set is named as the record's, not as a `--param` the user
+                // never gave.
+                Some(path) if !implied.is_empty() => {
+                    let props: Vec<String> = implied.iter().map(|(k, v)| format!("{}[{v}] ({k})", record_property(k))).collect();
                     Failure::input(format!(
                         "{}: the record's {} does not fit {}: see above (the `--param` named there is the record's)",
                         path.display(),
@@ -573,7 +565,8 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 && let Some(said) = rec.result.as_deref().filter(|r| ["1-0", "0-1", "1/2-1/2"].contains(r))
                 && let Some(ruled) = game.outcome().result()
                 && said != ruled
-                && extra_moves_none(&rec.moves, &moves)
+                // The result is about the record's own final position: no moves added after it.
+                && rec.moves.len() == moves.len()
             {
                 eprintln!(
                     "note: the record's result {said} contradicts its final position ({}: {ruled}); the rules' result is kept",
@@ -1077,16 +1070,6 @@ fn record_property(param: &str) -> &'static str {
         "handicap" => "HA",
         _ => "property",
     }
-}
-
-/// The value a record gives its parameter `k`.
-fn rec_value(rec: &GameRecord, k: &str) -> String {
-    rec.params().into_iter().find(|(n, _)| n == k).map(|(_, v)| v).unwrap_or_default()
-}
-
-/// Were no moves given after a record's own (its result is about its own final position)?
-fn extra_moves_none(record_moves: &[String], all: &[String]) -> bool {
-    record_moves.len() == all.len()
 }
 
 /// Was a PGN record written for these rules? Its `Variant` tag, if it has one, must name the

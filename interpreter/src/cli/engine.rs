@@ -867,15 +867,15 @@ fn set_free_handicap(state: &mut State, loader: &Loader, args: &[&str]) -> Resul
             .or_else(|_| state.reload(loader, None, before.clone()))?;
     }
     let rules = state.engine.rules();
-    let stone = state
-        .engine
-        .start()
+    // The ruleset's start: its placing kind, and the FEN fields other than the board and the side.
+    let setup = state.engine.start();
+    let stone = setup
         .legal_moves()
         .into_iter()
-        .find_map(|m| state.engine.start().form_of_place(m))
+        .find_map(|m| setup.form_of_place(m))
         .ok_or_else(|| "this game places no stones".to_string())?;
     let placement = arbiter::notation::fen::placement(rules, |sq| squares.contains(&sq).then_some((stone, Side::FIRST)));
-    let start = state.engine.start().fen();
+    let start = setup.fen();
     let mut fields: Vec<&str> = start.split(' ').collect();
     let second = rules.players[1].fen.clone();
     fields[0] = &placement;

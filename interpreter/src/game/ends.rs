@@ -97,16 +97,7 @@ impl<B: Bits> Pos<B> {
         let t = &*self.t;
         let own = self.side_bb[side.index()];
         let open = t.board_mask & !own;
-        let mut reached = edge & open;
-        let mut frontier = reached;
-        while frontier.any() {
-            let mut grow = B::EMPTY;
-            for s in frontier.iter() {
-                grow |= t.adjacency[s];
-            }
-            frontier = grow & open & !reached;
-            reached |= frontier;
-        }
+        let reached = flood(edge & open, open, &t.adjacency, B::EMPTY);
         if (open & !reached).any() {
             return true;
         }
@@ -120,17 +111,7 @@ impl<B: Bits> Pos<B> {
     pub(crate) fn all_connected(&self, side: Side, next_to: &[B]) -> bool {
         let own = self.side_bb[side.index()];
         let Some(first) = own.iter().next() else { return true };
-        let mut reached = B::bit(first);
-        let mut frontier = reached;
-        while frontier.any() {
-            let mut grow = B::EMPTY;
-            for s in frontier.iter() {
-                grow |= next_to[s];
-            }
-            frontier = grow & own & !reached;
-            reached |= frontier;
-        }
-        reached == own
+        flood(B::bit(first), own, next_to, B::EMPTY) == own
     }
 
     /// Has `side` a move other than a pass (were it to move here)?
@@ -206,6 +187,7 @@ impl<B: Bits> Pos<B> {
         if let ([a, b], 2) = (zones, need) {
             return self.connection(side, a[s], b[s]);
         }
+        let t = &*self.t;
         let own = self.side_bb[side.index()];
         let touching = zones.iter().fold(B::EMPTY, |u, z| u | z[s]);
         let mut seen = B::EMPTY;
@@ -213,7 +195,7 @@ impl<B: Bits> Pos<B> {
             if seen.has(start) {
                 continue;
             }
-            let reached = self.chain_through(own, start);
+            let reached = flood(B::bit(start), own, &t.adjacency, B::EMPTY);
             seen |= reached;
             if zones.iter().filter(|z| (z[s] & reached).any()).count() >= need {
                 return Some(reached.iter().collect());
@@ -227,24 +209,13 @@ impl<B: Bits> Pos<B> {
     pub fn connection(&self, side: Side, a: B, b: B) -> Option<Vec<usize>> {
         let t = &*self.t;
         let own = self.side_bb[side.index()];
-        let mut reached = own & a;
-        let mut frontier = reached;
-        while frontier.any() {
-            if (reached & b).any() {
-                break;
-            }
-            let mut grow = B::EMPTY;
-            for s in frontier.iter() {
-                grow |= t.adjacency[s];
-            }
-            frontier = grow & own & !reached;
-            reached |= frontier;
-        }
+        // From every piece in `a` at once, stopping as soon as one in `b` is reached.
+        let reached = flood(own & a, own, &t.adjacency, b);
         let end = (reached & b).iter().next()?;
-        // The flood above starts from every piece in `a` at once, so it may hold other chains too:
-        // the chain that connects is the one through a piece it reached in `b`, and only it.
-        // Listed from a piece in `a` to the piece in `b`, the rest between in square order.
-        let chain = self.chain_through(own, end);
+        // That flood may hold other chains too: the chain that connects is the one through the
+        // piece it reached in `b`, and only it. Listed from a piece in `a` to the piece in `b`, the
+        // rest between in square order.
+        let chain = flood(B::bit(end), own, &t.adjacency, B::EMPTY);
         let first = (chain & a).iter().next()?;
         let mut squares = vec![first];
         squares.extend(chain.iter().filter(|&x| x != first && x != end));
@@ -252,22 +223,6 @@ impl<B: Bits> Pos<B> {
             squares.push(end);
         }
         Some(squares)
-    }
-
-    /// The pieces of `own` connected to `start` (on `own`) through adjacent pieces of `own`.
-    fn chain_through(&self, own: B, start: usize) -> B {
-        let t = &*self.t;
-        let mut reached = B::bit(start);
-        let mut frontier = reached;
-        while frontier.any() {
-            let mut grow = B::EMPTY;
-            for x in frontier.iter() {
-                grow |= t.adjacency[x];
-            }
-            frontier = grow & own & !reached;
-            reached |= frontier;
-        }
-        reached
     }
 
     /// Does an automatic end rule hold here (history conditions left out)?
@@ -288,4 +243,20 @@ impl<B: Bits> Pos<B> {
     pub fn perft_stop(&mut self, depth: u32) -> u64 {
         self.perft_with::<true>(depth)
     }
+}
+
+/// The squares of `within` reached from `from` (on `within`) by steps to a square of `next_to`
+/// (per square), `from` included; it stops early once it reaches a square of `until`.
+fn flood<B: Bits>(from: B, within: B, next_to: &[B], until: B) -> B {
+    let mut reached = from;
+    let mut frontier = from;
+    while frontier.any() && (reached & until).is_empty() {
+        let mut grow = B::EMPTY;
+        for s in frontier.iter() {
+            grow |= next_to[s];
+        }
+        frontier = grow & within & !reached;
+        reached |= frontier;
+    }
+    reached
 }

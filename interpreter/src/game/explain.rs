@@ -1121,9 +1121,7 @@ impl Position {
             .kinds
             .iter()
             .enumerate()
-            .filter(|(_, k)| {
-                letter.is_none_or(|l| l.eq_ignore_ascii_case(&if k.plus { format!("+{}", k.letter) } else { k.letter.to_string() }))
-            })
+            .filter(|(i, _)| letter.is_none_or(|l| l.eq_ignore_ascii_case(&rules.fen_text(KindId(*i as u8), Side::FIRST))))
             .flat_map(|(i, k)| {
                 k.forms
                     .iter()

@@ -199,16 +199,7 @@ impl<B: Bits> Pos<B> {
     /// order [`Pos::part_choices`] gives them; `None` where the move must be made to know.
     fn choices_unmade(&self, part: &CPart<B>, m: Move) -> Option<smallvec::SmallVec<[(usize, B); 4]>> {
         let t = &*self.t;
-        let MoveKind::Form(fi) = m.kind else { return None };
-        let f = t.forms[self.stm.index()].get(fi as usize)?;
-        if part.condition.is_some()
-            || f.effects
-            || f.clone
-            || f.target == Target::EnPassant
-            || t.hand
-            || t.explosion.is_some()
-            || m.from == m.to
-        {
+        if part.condition.is_some() || t.hand || t.explosion.is_some() || !self.moves_plainly(m) {
             return None;
         }
         let s = self.stm.index();
@@ -241,6 +232,17 @@ impl<B: Bits> Pos<B> {
             PartAction::Remove { .. } => return None,
         }
         Some(sets)
+    }
+
+    /// Is `m` a move of one piece that leaves its square empty and changes nothing but the square it
+    /// takes (no effects, no copy left, not en passant)? Ruleset-wide conditions (hands, explosions)
+    /// are the caller's.
+    #[inline]
+    fn moves_plainly(&self, m: Move) -> bool {
+        let MoveKind::Form(fi) = m.kind else { return false };
+        self.t.forms[self.stm.index()]
+            .get(fi as usize)
+            .is_some_and(|f| !f.effects && !f.clone && f.target != Target::EnPassant && m.from != m.to)
     }
 
     /// Does a later part's condition hold after the turn so far (`m`, made: `self` is after it)?
@@ -432,17 +434,13 @@ impl<B: Bits> GateCount<B> {
     /// it (a plain move of one piece, as [`Pos::choices_unmade`] takes); `None` otherwise.
     #[inline]
     fn count(&self, pos: &Pos<B>, m: Move) -> Option<u64> {
-        let MoveKind::Form(fi) = m.kind else {
+        let MoveKind::Form(_) = m.kind else {
             return matches!(m.kind, MoveKind::Pass | MoveKind::Swap).then_some(1);
         };
         if !self.from.has(m.from as usize) {
             return Some(self.optional);
         }
-        let f = pos.t.forms[pos.stm.index()].get(fi as usize)?;
-        if f.effects || f.clone || f.target == Target::EnPassant || m.from == m.to {
-            return None;
-        }
-        Some(self.optional + self.kinds)
+        pos.moves_plainly(m).then_some(self.optional + self.kinds)
     }
 }
 

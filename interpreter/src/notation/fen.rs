@@ -178,11 +178,10 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
                 return Err(FenError::Hand(format!("`{text}`: a royal piece is never in hand")));
             }
             let Some((k, side)) = found else {
-                let known: Vec<String> = rules
-                    .kinds
-                    .iter()
-                    .filter(|k| !k.neutral)
-                    .map(|k| if k.plus { format!("+{}", k.letter) } else { k.letter.to_string() })
+                let known: Vec<String> = (0..rules.kinds.len())
+                    .map(|i| KindId(i as u8))
+                    .filter(|&k| !rules.kind(k).neutral)
+                    .map(|k| rules.fen_text(k, Side::FIRST))
                     .collect();
                 return Err(FenError::Hand(format!(
                     "`{text}` is not a piece of this ruleset (its letters: {})",
