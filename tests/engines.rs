@@ -30,31 +30,14 @@ fn python_chess_plays_complete_games_against_the_uci_engine() {
 /// the best move it found, not the first it could: here the mate in one.
 #[test]
 fn go_infinite_reports_as_it_thinks_and_stop_answers_with_the_search_s_move() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["engine", "chess", "--protocol", "uci", "--player", "mcts:1000", "--seed", "3"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("arbiter starts");
-    let mut stdin = child.stdin.take().expect("piped");
-    let stdout = BufReader::new(child.stdout.take().expect("piped"));
+    let mut e = common::Piped::start(&["engine", "chess", "--protocol", "uci", "--player", "mcts:1000", "--seed", "3"]);
     // Scholar's mate: Qxf7 mates; the queen's move comes late in generation order.
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
-    writeln!(stdin, "uci\nposition fen {fen}\ngo infinite").expect("arbiter reads");
-    stdin.flush().expect("arbiter reads");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in stdout.lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    e.send(format!("uci\nposition fen {fen}\ngo infinite\n").as_bytes());
     let began = std::time::Instant::now();
     let mut infos = Vec::new();
     while began.elapsed() < std::time::Duration::from_millis(2600) {
-        if let Ok(line) = rx.recv_timeout(std::time::Duration::from_millis(50)) {
+        if let Some(line) = e.line_within(std::time::Duration::from_millis(50)) {
             assert!(!line.starts_with("bestmove"), "answered before stop: {line}");
             if line.starts_with("info depth") {
                 infos.push(line);
@@ -72,19 +55,10 @@ fn go_infinite_reports_as_it_thinks_and_stop_answers_with_the_search_s_move() {
     };
     assert!(nodes(&infos[1]) > nodes(&infos[0]), "the work grows: {infos:?}");
     assert!(infos.iter().all(|l| l.contains(" pv ")), "{infos:?}");
-    writeln!(stdin, "stop").expect("arbiter reads");
-    stdin.flush().expect("arbiter reads");
-    let best = loop {
-        let line = rx
-            .recv_timeout(std::time::Duration::from_secs(10))
-            .expect("bestmove soon after stop");
-        if let Some(m) = line.strip_prefix("bestmove ") {
-            break m.split_whitespace().next().unwrap_or("").to_string();
-        }
-    };
+    e.send(b"stop\n");
+    let said = e.until(10, |l| l.starts_with("bestmove "));
+    let best = said.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or("");
     assert_eq!(best, "h5f7");
-    let _ = writeln!(stdin, "quit");
-    let _ = child.wait();
 }
 
 /// A GTP program on pipes.
@@ -392,74 +366,11 @@ fn a_colour_gtp_does_not_know_is_refused() {
         .expect("white, named in capitals, plays after black's implied pass");
 }
 
-/// An engine on pipes whose output lines arrive on a channel, so a test can wait for one with a
-/// deadline instead of hanging.
-struct Piped {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: std::sync::mpsc::Receiver<String>,
-}
-
-impl Piped {
-    fn start(args: &[&str]) -> Piped {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("arbiter starts");
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().expect("piped"));
-        let (tx, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in stdout.lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Piped { child, stdin, lines }
-    }
-
-    fn send(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("open");
-        stdin.write_all(bytes).expect("the engine reads");
-        stdin.flush().expect("the engine reads");
-    }
-
-    /// The lines up to and including the first that `done` accepts, within `seconds`.
-    fn until(&self, seconds: u64, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let stop = done(&line);
-                    seen.push(line);
-                    if stop {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no such line within {seconds} s; the engine said {seen:?}"),
-            }
-        }
-    }
-}
-
-impl Drop for Piped {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// A UCI line of 3 MiB without an end in sight is skipped and said so (the engine holds at most
 /// 1 MiB of it), a line that is not UTF-8 is an unknown command, and the session goes on.
 #[test]
 fn uci_skips_an_endless_line_and_bytes_that_are_not_text() {
-    let mut e = Piped::start(&["engine", "chess", "--protocol", "uci"]);
+    let mut e = common::Piped::start(&["engine", "chess", "--protocol", "uci"]);
     e.send(&vec![b'a'; 3 << 20]);
     e.send(b"\n\xff\xfe go\nisready\n");
     let said = e.until(20, |l| l == "readyok");
@@ -473,7 +384,7 @@ fn uci_skips_an_endless_line_and_bytes_that_are_not_text() {
 /// queued behind the search; the queued command is then taken, in order.
 #[test]
 fn isready_and_stop_are_answered_with_commands_queued_behind_a_search() {
-    let mut e = Piped::start(&["engine", "chess", "--protocol", "uci", "--player", "mcts:1000000"]);
+    let mut e = common::Piped::start(&["engine", "chess", "--protocol", "uci", "--player", "mcts:1000000"]);
     e.send(b"uci\n");
     e.until(10, |l| l == "uciok");
     e.send(b"position startpos\ngo infinite\nposition startpos moves e2e4\nisready\n");
@@ -523,7 +434,7 @@ fn an_engine_whose_output_is_closed_exits() {
 /// GTP answers an endless line and a line that is not UTF-8 with errors, and goes on.
 #[test]
 fn gtp_answers_an_endless_line_and_bytes_that_are_not_text() {
-    let mut e = Piped::start(&["engine", "go", "--protocol", "gtp", "--param", "size=9"]);
+    let mut e = common::Piped::start(&["engine", "go", "--protocol", "gtp", "--param", "size=9"]);
     e.send(&vec![b'x'; 3 << 20]);
     e.send(b"\n\xff play b A1\n1 name\n");
     let said = e.until(20, |l| l.starts_with("=1"));

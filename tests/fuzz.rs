@@ -567,50 +567,11 @@ fn mutated_scenarios_are_refused_or_run_and_never_panic() {
 /// Runs `arbiter` with `args`, `input` on its stdin and its stdout to `stdout` (piped when `None`),
 /// killed past [`SLOW`]: (exit code, stdout, stderr), or why it failed the test.
 fn run_binary(args: &[&str], input: &[u8], stdout: Option<std::fs::File>) -> Result<(Option<i32>, String, String), String> {
-    use std::io::{Read, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(stdout.map_or_else(Stdio::piped, Stdio::from))
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start arbiter: {e}"))?;
-    let mut stdin = child.stdin.take().expect("piped");
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut text = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut text);
-            }
-            String::from_utf8_lossy(&text).into_owned()
-        })
-    };
-    let out = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
-    let err = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
-    let deadline = Instant::now() + SLOW;
-    let status = loop {
-        if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
-            break s;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("{args:?} still running after {SLOW:?}"));
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let _ = writer.join();
-    let (out, err) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
-    if err.contains("panicked") || status.code().is_none() {
-        return Err(format!("{args:?} ended by {status}: {err}"));
+    let r = common::run_arbiter(args, input, stdout, SLOW)?;
+    if r.stderr.contains("panicked") {
+        return Err(format!("{args:?} panicked: {}", r.stderr));
     }
-    Ok((status.code(), out, err))
+    Ok((r.code, r.stdout, r.stderr))
 }
 
 /// Mutated command streams to the engine protocols (and raw bytes among them): the engine ends at

@@ -781,16 +781,19 @@ fn sgf_round_trip_of_a_played_game() {
     assert_eq!((rec.size, rec.komi), (9, Some(7.5)));
     assert_eq!(rec.black_setup, vec![(6, 6), (2, 2)], "G3, C7 as (column, row from top)");
     assert_eq!(rec.white_setup, vec![(4, 4)]);
-    assert_eq!(
-        rec.fen(engine.rules()).expect("fits go.rules"),
-        g.positions()[0].fen().split(' ').take(2).collect::<Vec<_>>().join(" ")
-    );
+    let start = engine
+        .position(&rec.setup(engine.rules()).expect("fits go.rules"))
+        .expect("a legal start");
+    assert_eq!(start.fen(), g.positions()[0].fen());
     let written: Vec<String> = g.positions().iter().zip(g.moves()).map(|(p, m)| uci::to_text(p, *m)).collect();
     assert_eq!(rec.gtp_moves().expect("alternating"), written);
     // Replayed from the record, the game ends where it ended.
     let replay = game_from(
         &engine,
-        &rec.fen(engine.rules()).expect("FEN"),
+        &engine
+            .position(&rec.setup(engine.rules()).expect("fits"))
+            .expect("a legal start")
+            .fen(),
         &written.iter().map(String::as_str).collect::<Vec<_>>(),
     );
     assert_eq!(board_of(replay.current()), board_of(g.current()));
@@ -808,7 +811,10 @@ fn sgf_record_of_a_real_game_replays_to_its_result() {
     assert_eq!(&moves[..4], ["E5", "D5", "D4", "F4"]);
     let g = game_from(
         &engine,
-        &rec.fen(engine.rules()).expect("FEN"),
+        &engine
+            .position(&rec.setup(engine.rules()).expect("fits"))
+            .expect("a legal start")
+            .fen(),
         &moves.iter().map(String::as_str).collect::<Vec<_>>(),
     );
     assert_eq!(g.outcome().result_text(engine.rules()).as_deref(), Some("B+2.5"), "the record's RE");

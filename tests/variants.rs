@@ -3,7 +3,7 @@
 
 use arbiter::check::check_file;
 use arbiter::game::{Engine, Game, Width};
-use arbiter::notation::uci;
+use arbiter::notation::{fen, uci};
 
 mod common;
 
@@ -14,7 +14,7 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 #[test]
 fn every_width_counts_the_same_trees() {
     let r = rules("rulesets/chess.rules", &[]);
-    for fen in [r.setup.clone(), KIWIPETE.to_string()] {
+    for fen in [fen::write(&r, &r.setup), KIWIPETE.to_string()] {
         let counts: Vec<u64> = [Width::Small, Width::Medium, Width::Large]
             .into_iter()
             .map(|w| {
@@ -110,7 +110,7 @@ fn generator_shortcuts_agree_with_the_definition_of_legality() {
     shortcuts_agree(&chess, KIWIPETE, 2);
     shortcuts_agree(&chess, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3);
     let xiangqi = Engine::new(rules("rulesets/xiangqi.rules", &[]));
-    shortcuts_agree(&xiangqi, &xiangqi.rules().setup.clone(), 3);
+    shortcuts_agree(&xiangqi, &xiangqi.start().fen(), 3);
     // Cannon lines with zero, one and two screens, horse legs, facing generals.
     shortcuts_agree(&xiangqi, "3k5/4a4/4c4/9/4N4/9/4R4/2n1C4/4A4/4K4 w - - 0 1", 2);
     shortcuts_agree(&xiangqi, "4k4/9/9/9/2n6/9/9/3N5/4C4/3K5 b - - 0 1", 2);
@@ -126,7 +126,7 @@ fn generator_shortcuts_agree_with_the_definition_of_legality() {
         ),
     ] {
         let e = Engine::new(rules(ruleset, &[]));
-        let fen = fen.map_or_else(|| e.rules().setup.clone(), str::to_string);
+        let fen = fen.map_or_else(|| e.start().fen(), str::to_string);
         shortcuts_agree(&e, &fen, 2);
     }
 }

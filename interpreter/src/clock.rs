@@ -289,17 +289,6 @@ pub fn parse_sgf_overtime(text: &str) -> Option<(u32, u64)> {
     Some((n, ms))
 }
 
-/// Charges `game`'s side to move for a move that took `spent_ms`, before the move is made. Past
-/// what the player had, its flag falls ([`Game::flag_fall`](crate::game::Game::flag_fall)) and
-/// `true` is returned: the move is not to be made, and the ruleset's `flag fallen` rules decide.
-pub fn charge(clocks: &mut Clocks, game: &mut crate::game::Game, spent_ms: u64) -> bool {
-    let flagged = clocks.spend(game.current().side_to_move().index(), spent_ms).is_err();
-    if flagged {
-        game.flag_fall();
-    }
-    flagged
-}
-
 /// Splits a move written with the seconds it took, `e2e4@12.5`, into the move and milliseconds.
 /// The time is what follows the last `@` when it starts like a number: a drop (`P@e4`) has no time
 /// (`P@e4@3` does). On a board whose squares are named by numbers alone, give a drop's time always.
@@ -319,20 +308,21 @@ pub fn split_timed(text: &str) -> Result<(&str, Option<u64>), String> {
     }
 }
 
-/// The control `name` of `rules` (`classical`), or one written as a PGN `TimeControl` value.
+/// The control `name` among a ruleset's `controls` (`classical`), or one written as a PGN
+/// `TimeControl` value.
 ///
 /// # Errors
 /// Neither: the message lists the ruleset's controls.
-pub fn find_control(rules: &crate::model::Rules, name: &str) -> Result<TimeControl, String> {
-    if let Some(c) = rules.clocks.iter().find(|c| c.name == name.trim()) {
+pub fn find_control(controls: &[TimeControl], name: &str) -> Result<TimeControl, String> {
+    if let Some(c) = controls.iter().find(|c| c.name == name.trim()) {
         return Ok(c.clone());
     }
-    let named = if rules.clocks.is_empty() {
+    let named = if controls.is_empty() {
         "the ruleset names no time control".to_string()
     } else {
         format!(
             "the ruleset's are {}",
-            rules.clocks.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+            controls.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
         )
     };
     match parse_pgn_time_control(name) {

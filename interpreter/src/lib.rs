@@ -8,6 +8,7 @@
 //! assert_eq!(engine.start().perft(3), 8902);
 //! ```
 
+pub mod bits;
 pub mod check;
 pub mod clock;
 pub mod compare;
@@ -20,3 +21,6 @@ pub mod notation;
 pub mod scenario;
 pub mod sim;
 pub mod syntax;
+
+#[cfg(test)]
+mod layering;

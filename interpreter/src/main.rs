@@ -725,7 +725,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     if let Some(c) = clocks_after.as_mut() {
                         let side = pos.side_to_move().index();
                         let had = c.left_ms(side);
-                        if arbiter::clock::charge(c, &mut after, spent.unwrap_or(0)) {
+                        if after.charge(c, spent.unwrap_or(0)) {
                             flag = Some(format!(
                                 "{} took {} s with {} s left{}: the flag falls before the move is made",
                                 rules.players[side].name,
@@ -1169,7 +1169,7 @@ fn new_output_file(path: &Path, flag: &str) -> Result<std::fs::File, Failure> {
 
 /// The time control `--clock` names: one of the ruleset's, or a PGN `TimeControl` value.
 fn time_control(engine: &Engine, text: &str) -> Result<arbiter::clock::TimeControl, Failure> {
-    arbiter::clock::find_control(engine.rules(), text).map_err(|e| Failure::input(format!("--clock {e}")))
+    arbiter::clock::find_control(&engine.rules().clocks, text).map_err(|e| Failure::input(format!("--clock {e}")))
 }
 
 /// [`play_line`] on a clock: each move's time (`@seconds`, none counts as 0) is charged to its
@@ -1226,7 +1226,7 @@ fn play_on_clock(
                 if clocks.as_mut().is_some_and(|c| {
                     let side = game.current().side_to_move().index();
                     let from_record = stamps.get(i).copied().flatten().map(|st| c.spent_for(side, st));
-                    arbiter::clock::charge(c, &mut game, spent.or(from_record).unwrap_or(0))
+                    game.charge(c, spent.or(from_record).unwrap_or(0))
                 }) =>
             {
                 if game.outcome().status == arbiter::game::Status::Ongoing {

@@ -3,12 +3,16 @@
 //! notation and explanation code. Directions and zones are stated from the first player's side; the
 //! second player's are mirrored top to bottom when compiled.
 
+pub mod setup;
+
+pub use setup::{CastlingRight, Setup, Wing};
+
 /// Index of a piece kind in [`Rules::kinds`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct KindId(pub u8);
 
 /// A player: 0 moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Side(pub u8);
 
 impl Side {
@@ -182,6 +186,15 @@ impl Board {
     pub fn neighbour_offsets(&self) -> &'static [(i32, i32)] {
         if self.hexes { &HEX_NEIGHBOURS } else { &ORTHOGONAL }
     }
+    /// The offsets of every cell around one (the direction `any`): eight on squares and points,
+    /// orthogonal ones first, six on hexes.
+    pub fn around_offsets(&self) -> Vec<(i32, i32)> {
+        if self.hexes {
+            HEX_NEIGHBOURS.to_vec()
+        } else {
+            ORTHOGONAL.iter().chain(&DIAGONAL).copied().collect()
+        }
+    }
     /// The cells next to `sq` (see [`Board::neighbour_offsets`]).
     pub fn neighbours(&self, sq: usize) -> impl Iterator<Item = usize> + '_ {
         self.neighbour_offsets().iter().filter_map(move |&(dx, dy)| self.offset(sq, dx, dy))
@@ -190,6 +203,8 @@ impl Board {
 
 /// The four orthogonal offsets.
 pub const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+/// The four diagonal offsets.
+pub const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
 /// The six neighbours of a hex cell.
 pub const HEX_NEIGHBOURS: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
 
@@ -877,7 +892,9 @@ pub struct Rules {
     /// `phase ...`: the stages of the game, in order (none: one stage throughout).
     pub phases: Vec<Phase>,
     pub end_rules: Vec<EndRule>,
-    pub setup: String,
+    /// The setup position, as read from the `setup` line (with a handicap's stones on their
+    /// points); [`crate::game::Engine::start`] turns it into a position.
+    pub setup: Setup,
     /// Parameter values in force, for display.
     pub params: Vec<(String, String)>,
     /// How game records write moves.

@@ -162,7 +162,7 @@ fn an_sgf_record_sets_the_board_size_and_komi_and_replays_to_its_count() {
     assert_eq!(s.timeline.len(), rec.moves.len() + 1);
     let params = s.params.clone();
     let go = engine("go", &params);
-    let mut game = Game::new(go.clone(), go.from_fen(&rec.fen(go.rules()).expect("fits")).expect("valid"));
+    let mut game = Game::new(go.clone(), go.position(&rec.setup(go.rules()).expect("fits")).expect("valid"));
     for m in rec.gtp_moves().expect("alternating") {
         game.play(uci::find(game.current(), &m).unwrap_or_else(|| panic!("{m}")));
     }

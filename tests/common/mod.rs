@@ -100,46 +100,139 @@ pub fn arbiter(args: &[&str]) -> Run {
 /// Runs the built `arbiter` as [`arbiter`] does, but gives it `seconds` to finish: a run that
 /// takes longer is killed and the test fails, saying so, rather than hanging.
 pub fn arbiter_within(seconds: u64, args: &[&str]) -> Run {
-    use std::io::Read;
+    let r = run_arbiter(args, b"", None, std::time::Duration::from_secs(seconds)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!r.stderr.contains("panicked"), "the binary panicked:\n{}", r.stderr);
+    r
+}
+
+/// Runs the built `arbiter` from the workspace root with `args`, `input` on its stdin and its
+/// stdout to `stdout` (piped when `None`), both output pipes read while it runs (a chatty run
+/// cannot stall on a full pipe). Killed past `within`: then, or if a signal ended it, the error
+/// says which run and how.
+pub fn run_arbiter(args: &[&str], input: &[u8], stdout: Option<std::fs::File>, within: std::time::Duration) -> Result<Run, String> {
+    use std::io::{Read, Write};
     use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(args)
         .current_dir(root())
-        .stdout(Stdio::piped())
+        .stdin(Stdio::piped())
+        .stdout(stdout.map_or_else(Stdio::piped, Stdio::from))
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the arbiter binary runs");
-    // Read both pipes while waiting, so a chatty run cannot stall on a full pipe.
-    let drain = |mut pipe: Box<dyn Read + Send>| {
+        .map_err(|e| format!("cannot start arbiter: {e}"))?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let input = input.to_vec();
+    // An engine may stop reading before the end: what it leaves unread is not an error.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
             let mut text = Vec::new();
-            let _ = pipe.read_to_end(&mut text);
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut text);
+            }
             String::from_utf8_lossy(&text).into_owned()
         })
     };
-    let stdout = drain(Box::new(child.stdout.take().expect("piped")));
-    let stderr = drain(Box::new(child.stderr.take().expect("piped")));
-    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let out = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let err = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let deadline = Instant::now() + within;
     let status = loop {
-        if let Some(status) = child.try_wait().expect("the child can be waited for") {
-            break status;
+        if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
+            break s;
         }
         if Instant::now() > deadline {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("`arbiter {}` did not finish within {seconds} s", args.join(" "));
+            return Err(format!("`arbiter {}` did not finish within {within:?}", args.join(" ")));
         }
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(std::time::Duration::from_millis(5));
     };
+    let _ = writer.join();
     let r = Run {
         code: status.code(),
-        stdout: stdout.join().expect("the stdout reader ends"),
-        stderr: stderr.join().expect("the stderr reader ends"),
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
     };
-    assert!(!r.stderr.contains("panicked"), "the binary panicked:\n{}", r.stderr);
-    r
+    if status.code().is_none() {
+        return Err(format!("`arbiter {}` ended by {status}: {}", args.join(" "), r.stderr));
+    }
+    Ok(r)
+}
+
+/// An `arbiter` on pipes (an engine, say) whose output lines arrive on a channel, so a test can
+/// wait for one with a deadline instead of hanging. Killed when dropped.
+pub struct Piped {
+    pub child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Piped {
+    pub fn start(args: &[&str]) -> Piped {
+        use std::io::BufRead;
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .current_dir(root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("arbiter starts");
+        let stdin = child.stdin.take();
+        let stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Piped { child, stdin, lines }
+    }
+
+    pub fn send(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().expect("open");
+        stdin.write_all(bytes).expect("the engine reads");
+        stdin.flush().expect("the engine reads");
+    }
+
+    /// The next line within `wait`, if one comes.
+    pub fn line_within(&self, wait: std::time::Duration) -> Option<String> {
+        self.lines.recv_timeout(wait).ok()
+    }
+
+    /// The lines up to and including the first that `done` accepts, within `seconds`.
+    pub fn until(&self, seconds: u64, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no such line within {seconds} s; the engine said {seen:?}"),
+            }
+        }
+    }
+}
+
+impl Drop for Piped {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// A fresh, empty folder under the system's temporary folder, named after the test.

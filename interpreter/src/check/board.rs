@@ -18,8 +18,6 @@ pub fn builtin_direction(name: &str, hexes: bool) -> Option<Vec<(i32, i32)>> {
             _ => {}
         }
     }
-    const ORTH: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-    const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
     Some(match name {
         "forward" | "north" => vec![(0, 1)],
         "backward" | "south" => vec![(0, -1)],
@@ -27,10 +25,9 @@ pub fn builtin_direction(name: &str, hexes: bool) -> Option<Vec<(i32, i32)>> {
         "left" | "west" => vec![(-1, 0)],
         "sideways" | "horizontal" => vec![(1, 0), (-1, 0)],
         "vertical" => vec![(0, 1), (0, -1)],
-        "orthogonal" => ORTH.to_vec(),
-        "diagonal" => DIAG.to_vec(),
-        "any" => ORTH.iter().chain(DIAG.iter()).copied().collect(),
-        "adjacent" => ORTH.to_vec(),
+        "orthogonal" | "adjacent" => ORTHOGONAL.to_vec(),
+        "diagonal" => DIAGONAL.to_vec(),
+        "any" => ORTHOGONAL.iter().chain(&DIAGONAL).copied().collect(),
         "forward-diagonal" => vec![(1, 1), (-1, 1)],
         "backward-diagonal" => vec![(1, -1), (-1, -1)],
         _ => return None,

@@ -1041,7 +1041,7 @@ fn resolve(
         royal_safety,
         royals_facing,
         end_rules,
-        setup: setup_text,
+        setup: crate::model::Setup::default(),
         pass,
         pass_only_when_stuck,
         swap,
@@ -1061,57 +1061,40 @@ fn resolve(
         notation,
         clocks: clocks::resolve(&mut cx, items),
     };
-    if let Some(h) = handicap.as_ref().filter(|h| h.stones > 0) {
-        match with_handicap(&rules, h) {
-            Ok(text) => rules.setup = text,
+    // The setup line read as FEN: the first of the two steps every position takes (the second,
+    // below, once the rest of the rules is known to be sound).
+    let setup = crate::notation::fen::parse_setup(&rules, &setup_text);
+    if let Ok(setup) = &setup {
+        rules.setup = setup.clone();
+    }
+    if let Some(h) = handicap.as_ref().filter(|h| h.stones > 0)
+        && let Ok(setup) = &setup
+    {
+        match with_handicap(&rules, setup, h) {
+            Ok(with) => rules.setup = with,
             Err(msg) => {
                 cx.diags.push(Diagnostic::error(codes::SETUP, h.span, msg).label("this handicap"));
                 return None;
             }
         }
     }
-    // Pieces never in the setup and never promoted to.
-    if let Ok(setup) = crate::notation::fen::parse_setup(&rules, &rules.setup) {
-        for (i, k) in rules.kinds.iter().enumerate() {
-            let id = KindId(i as u8);
-            let on_board = setup.board.iter().any(|c| c.is_some_and(|(kk, _)| kk == id));
-            let promoted = rules
-                .kinds
-                .iter()
-                .any(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&id)))
-                || k.forms.iter().any(|f| matches!(f.primitive, Primitive::Place | Primitive::Drop))
-                || rules.turn.iter().any(|p| match &p.action {
-                    PartAction::Place { kind, .. } => *kind == id,
-                    PartAction::Gate { kinds, .. } => kinds.contains(&id),
-                    PartAction::Remove { .. } => false,
-                });
-            if !on_board
-                && !promoted
-                && let Some(span) = items.iter().find_map(|it| match it {
-                    ast::Item::Piece(p) if p.name.name == k.name => Some(p.name.span),
-                    _ => None,
-                })
-            {
-                cx.diags.push(
-                    Diagnostic::warning(
-                        codes::UNUSED,
-                        span,
-                        format!("piece `{}` is neither in the setup nor a promotion choice", k.name),
-                    )
-                    .label("never on the board"),
-                );
-            }
-        }
-    }
-    if let Ok(setup) = crate::notation::fen::parse_setup(&rules, &rules.setup) {
-        castles_in_setup(&mut cx, items, &rules, &setup);
+    if setup.is_ok() {
+        unused_pieces(&mut cx, items, &rules);
+        castles_in_setup(&mut cx, items, &rules, &rules.setup);
     }
     if cx.diags.has_errors() {
         return None;
     }
-    match crate::game::Position::from_fen(std::sync::Arc::new(rules.clone()), &rules.setup) {
-        Ok(_) => Some(rules),
-        Err(e) => {
+    let refused = match setup {
+        Ok(_) => crate::game::Engine::new(rules.clone())
+            .position(&rules.setup)
+            .err()
+            .map(|e| e.to_string()),
+        Err(e) => Some(e.to_string()),
+    };
+    match refused {
+        None => Some(rules),
+        Some(e) => {
             let span = setup_decl.fen.span;
             cx.diags.push(
                 Diagnostic::error(codes::SETUP, span, format!("the setup position does not fit these rules: {e}")).label("this position"),
@@ -1121,25 +1104,52 @@ fn resolve(
     }
 }
 
+/// Pieces never in the setup and never promoted to, placed or dropped: a warning at each.
+fn unused_pieces(cx: &mut Cx, items: &[ast::Item], rules: &Rules) {
+    for (i, k) in rules.kinds.iter().enumerate() {
+        let id = KindId(i as u8);
+        let on_board = rules.setup.board.iter().any(|c| c.is_some_and(|(kk, _)| kk == id));
+        let promoted = rules
+            .kinds
+            .iter()
+            .any(|o| o.promotion.as_ref().is_some_and(|p| p.choices.contains(&id)))
+            || k.forms.iter().any(|f| matches!(f.primitive, Primitive::Place | Primitive::Drop))
+            || rules.turn.iter().any(|p| match &p.action {
+                PartAction::Place { kind, .. } => *kind == id,
+                PartAction::Gate { kinds, .. } => kinds.contains(&id),
+                PartAction::Remove { .. } => false,
+            });
+        if !on_board
+            && !promoted
+            && let Some(span) = items.iter().find_map(|it| match it {
+                ast::Item::Piece(p) if p.name.name == k.name => Some(p.name.span),
+                _ => None,
+            })
+        {
+            cx.diags.push(
+                Diagnostic::warning(
+                    codes::UNUSED,
+                    span,
+                    format!("piece `{}` is neither in the setup nor a promotion choice", k.name),
+                )
+                .label("never on the board"),
+            );
+        }
+    }
+}
+
 /// The setup with a handicap's stones on their points, the other side to move.
-fn with_handicap(rules: &Rules, h: &handicap::Resolved) -> Result<String, String> {
-    let setup = crate::notation::fen::parse_setup(rules, &rules.setup).map_err(|e| format!("the setup position: {e}"))?;
+fn with_handicap(rules: &Rules, setup: &crate::model::Setup, h: &handicap::Resolved) -> Result<crate::model::Setup, String> {
     let (w, ht) = (rules.board.width, rules.board.height);
-    let mut board = setup.board.clone();
+    let mut with = setup.clone();
     for sq in handicap::points(w, ht, h.stones) {
-        if board[sq].is_some() {
+        if with.board[sq].is_some() {
             return Err(format!("handicap point {} is already taken in the setup", rules.board.name(sq)));
         }
-        board[sq] = Some((h.kind, setup.stm));
+        with.board[sq] = Some((h.kind, setup.stm));
     }
-    let mut fields: Vec<String> = rules.setup.split_whitespace().map(str::to_string).collect();
-    fields[0] = crate::notation::fen::placement(rules, |sq| board[sq]);
-    let next = &rules.players[setup.stm.other().index()].fen;
-    match fields.get_mut(1) {
-        Some(f) => *f = next.clone(),
-        None => fields.push(next.clone()),
-    }
-    Ok(fields.join(" "))
+    with.stm = setup.stm.other();
+    Ok(with)
 }
 
 /// Where nothing in the ruleset can ever take a piece, what waits for a capture is dead: a count

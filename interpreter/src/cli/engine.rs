@@ -866,21 +866,21 @@ fn set_free_handicap(state: &mut State, loader: &Loader, args: &[&str]) -> Resul
             .reload(loader, None, plain)
             .or_else(|_| state.reload(loader, None, before.clone()))?;
     }
-    let rules = state.engine.rules();
-    // The ruleset's start: its placing kind, and the FEN fields other than the board and the side.
-    let setup = state.engine.start();
-    let stone = setup
+    // The ruleset's start: its placing kind, and everything but the board and the side to move.
+    let start = state.engine.start();
+    let stone = start
         .legal_moves()
         .into_iter()
-        .find_map(|m| setup.form_of_place(m))
+        .find_map(|m| start.form_of_place(m))
         .ok_or_else(|| "this game places no stones".to_string())?;
-    let placement = arbiter::notation::fen::placement(rules, |sq| squares.contains(&sq).then_some((stone, Side::FIRST)));
-    let start = setup.fen();
-    let mut fields: Vec<&str> = start.split(' ').collect();
-    let second = rules.players[1].fen.clone();
-    fields[0] = &placement;
-    fields[1] = &second;
-    let pos = state.engine.from_fen(&fields.join(" ")).map_err(|e| e.to_string())?;
+    let mut setup = start.setup();
+    setup
+        .board
+        .iter_mut()
+        .enumerate()
+        .for_each(|(sq, c)| *c = squares.contains(&sq).then_some((stone, Side::FIRST)));
+    setup.stm = Side::SECOND;
+    let pos = state.engine.position(&setup).map_err(|e| e.to_string())?;
     state.set_game(Game::new(state.engine.clone(), pos));
     Ok(String::new())
 }

@@ -7,7 +7,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
-use crate::game::bits::Bits;
+use crate::bits::Bits;
 use crate::model::*;
 
 pub mod reach;
@@ -785,9 +785,9 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             .enumerate()
             .filter(|(_, k)| k.surround.is_some())
             .fold(0u32, |m, (i, _)| m | 1 << i),
-        around: leap_table::<B>(board, &crate::check::builtin_direction("any", board.hexes).unwrap_or_default()),
+        around: leap_table::<B>(board, &board.around_offsets()),
         explosion: rules.explosion.as_ref().map(|e| {
-            let around = crate::check::builtin_direction("any", board.hexes).unwrap_or_default();
+            let around = board.around_offsets();
             (leap_table::<B>(board, &around), e.sparing.iter().fold(0u32, |m, k| m | 1 << k.0))
         }),
         phase_ends: Vec::new(),

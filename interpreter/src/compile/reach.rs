@@ -7,7 +7,7 @@
 //! is one that no sequence of moves reaches, whatever stands in the way.
 
 use super::{CForm, Gen, Tables};
-use crate::game::bits::Bits;
+use crate::bits::Bits;
 use crate::model::{Enclose, KindId, PartAction, Rules, Side};
 
 /// What a position must obey, per side and kind.
@@ -24,9 +24,13 @@ pub struct Reach<B> {
     pub promotes: Vec<bool>,
 }
 
-/// The reach of every kind, or `None` if the setup cannot be read (the checker reports that).
+/// The reach of every kind, or `None` while the setup is not read yet (the checker compiles some
+/// tables before it has one, and reports a setup it cannot read).
 pub fn compute<B: Bits>(rules: &Rules, t: &Tables<B>) -> Option<Reach<B>> {
-    let setup = crate::notation::fen::parse_setup(rules, &rules.setup).ok()?;
+    let setup = &rules.setup;
+    if setup.board.len() != rules.board.squares() {
+        return None;
+    }
     let kinds = rules.kinds.len();
     let changes_owner = rules.swap.is_some()
         || rules.kinds.iter().any(|k| {

@@ -2,9 +2,9 @@
 //! the reason code and the clause of the rule book. Slow on purpose — it re-runs the rules one
 //! condition at a time — and used only when a person or a script asks.
 
+use super::movetext;
 use super::{Move, MoveKind, Position};
 use crate::model::*;
-use crate::notation::uci;
 
 /// Why a move is illegal.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,7 +52,7 @@ impl Position {
     pub(super) fn explain_one(&self, text: &str) -> Ruling {
         // Moves whose text is more than from and to (continuing jumps, drops, the swap) are legal
         // exactly when the generator lists them.
-        if let Some(m) = uci::find(self, text)
+        if let Some(m) = movetext::find(self, text)
             && (m.legs() > 0 || matches!(m.kind, MoveKind::Drop(_) | MoveKind::Swap))
         {
             return Ruling::Legal {
@@ -76,7 +76,7 @@ impl Position {
         }
         let rules = self.rules().clone();
         let b = &rules.board;
-        let Some(mt) = uci::parse_text(self, text) else {
+        let Some(mt) = movetext::parse_text(self, text) else {
             return illegal(
                 "unreadable-move",
                 format!(
@@ -248,7 +248,7 @@ impl Position {
                 format!(
                     "{name} must go on capturing after {}: the whole move is {}",
                     b.name(to),
-                    uci::to_text(self, m)
+                    movetext::to_text(self, m)
                 ),
                 f.and_then(|f| rules.citation(&f.cite)),
             ));
@@ -274,7 +274,7 @@ impl Position {
             format!(
                 "{name} may not move to {}: capturing is compulsory{most}, and {} captures",
                 b.name(to),
-                uci::to_text(self, *capture)
+                movetext::to_text(self, *capture)
             ),
             rules.citation(&must.cite),
         ))
@@ -1103,7 +1103,7 @@ impl Position {
                     cite,
                 ));
             }
-            if places && uci::parse_text(self, t).is_none() {
+            if places && movetext::parse_text(self, t).is_none() {
                 let pass = if rules.pass.is_some() { ", or `pass`" } else { "" };
                 return Some(illegal(
                     "unreadable-move",

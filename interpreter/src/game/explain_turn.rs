@@ -3,15 +3,15 @@
 //! `turn` that is missing or what forbids the choice written.
 
 use super::explain::{illegal, piece_name};
+use super::movetext;
 use super::{Move, MoveKind, Position, Ruling};
 use crate::model::*;
-use crate::notation::uci;
 
 impl Position {
     /// Rules on a whole turn written in coordinates (`e2e4,e4d5`, `b1c3h`).
     pub(super) fn explain_turn(&self, text: &str) -> Ruling {
         let text = text.trim();
-        if let Some(m) = uci::find(self, text) {
+        if let Some(m) = movetext::find(self, text) {
             return Ruling::Legal {
                 mv: m,
                 clause: self.clause_of(m.first_part()).or_else(|| self.part_clause(m, 0)),
@@ -27,7 +27,12 @@ impl Position {
             Some((h, t)) => (h, Some(t)),
             None => (text, None),
         };
-        let by_text = |t: &str| firsts.iter().copied().find(|f| uci::first_text(self, *f).eq_ignore_ascii_case(t));
+        let by_text = |t: &str| {
+            firsts
+                .iter()
+                .copied()
+                .find(|f| movetext::first_text(self, *f).eq_ignore_ascii_case(t))
+        };
         let (first, gate_suffix) = match by_text(head) {
             Some(f) => (Some(f), None),
             None => {
@@ -35,12 +40,12 @@ impl Position {
                     .iter()
                     .copied()
                     .filter(|f| {
-                        let t = uci::first_text(self, *f);
+                        let t = movetext::first_text(self, *f);
                         head.len() > t.len() && head.get(..t.len()).is_some_and(|h| h.eq_ignore_ascii_case(&t))
                     })
-                    .max_by_key(|f| uci::first_text(self, *f).len());
+                    .max_by_key(|f| movetext::first_text(self, *f).len());
                 match longest {
-                    Some(f) => (Some(f), Some(head[uci::first_text(self, f).len()..].to_string())),
+                    Some(f) => (Some(f), Some(head[movetext::first_text(self, f).len()..].to_string())),
                     None => (None, None),
                 }
             }
@@ -114,10 +119,10 @@ impl Position {
         let what = next
             .and_then(|p| rules.turn.get(p))
             .map_or("the turn's next part".to_string(), |p| format!("`{}`", written(&p.text)));
-        let shown = uci::to_text(self, so_far);
+        let shown = movetext::to_text(self, so_far);
         let mut message = format!("{shown} is not a whole turn: {what} comes next");
         if let Some(m) = example {
-            message.push_str(&format!(", as in {}", uci::to_text(self, *m)));
+            message.push_str(&format!(", as in {}", movetext::to_text(self, *m)));
         }
         illegal("turn-incomplete", message, next.and_then(|p| rules.citation(&rules.turn[p].cite)))
     }
@@ -142,7 +147,7 @@ impl Position {
         let Some(pi) = next else {
             return illegal(
                 "no-such-move",
-                format!("this turn has no part after {}", uci::to_text(self, so_far)),
+                format!("this turn has no part after {}", movetext::to_text(self, so_far)),
                 None,
             );
         };
@@ -214,7 +219,7 @@ impl Position {
                 "part-not-due",
                 format!(
                     "{} has no later part here: `{shown}` only follows when its condition holds",
-                    uci::to_text(self, so_far)
+                    movetext::to_text(self, so_far)
                 ),
                 rules.citation(&part.cite),
             );

@@ -2,16 +2,17 @@
 //! tables; never sees a source span or a name. [`Engine`] picks the bitboard width once per
 //! ruleset; [`Position`] hides the width behind one type for callers.
 
-pub mod bits;
 mod chains;
 mod chase;
 mod effects;
 mod ends;
 mod explain;
 mod explain_turn;
+pub mod movetext;
 mod outcome;
 mod playout;
 pub mod position;
+mod setup;
 mod turn;
 pub(crate) mod validity;
 mod winnable;
@@ -20,18 +21,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+pub use crate::bits;
 use bits::{Bits, Wide};
 use position::Pos;
 
 use crate::compile::{Tables, compile};
 use crate::model::*;
-use crate::notation::fen::{self, FenError};
 
 pub use chase::Chase;
 pub(crate) use chase::chaser_in_cycle;
 pub use explain::{Illegal, Ruling};
 pub use outcome::{Game, Outcome, Score, Status};
 pub(crate) use outcome::{History, checker_in_cycle, rule_holds, verdict_result};
+pub use setup::PositionError;
 pub use winnable::{Answer, Bounds, Proof, Winnability};
 
 /// What produced a move: one of the mover's movement clauses, or a castling rule.
@@ -176,28 +178,6 @@ impl Engine {
     pub fn rules(&self) -> &Arc<Rules> {
         &self.rules
     }
-
-    /// The ruleset's setup position.
-    pub fn start(&self) -> Position {
-        self.from_fen(&self.rules.setup).expect("the checker verified the setup position")
-    }
-
-    /// A position from FEN.
-    ///
-    /// # Errors
-    /// A [`FenError`] saying which field is wrong and why.
-    pub fn from_fen(&self, text: &str) -> Result<Position, FenError> {
-        let setup = fen::parse_setup(&self.rules, text)?;
-        let inner = match &self.tables {
-            AnyTables::Small(t) => Inner::Small(fen::build(&self.rules, t.clone(), &setup)?),
-            AnyTables::Medium(t) => Inner::Medium(fen::build(&self.rules, t.clone(), &setup)?),
-            AnyTables::Large(t) => Inner::Large(fen::build(&self.rules, t.clone(), &setup)?),
-        };
-        Ok(Position {
-            rules: self.rules.clone(),
-            inner,
-        })
-    }
 }
 
 /// A long perft's progress, shared with whoever watches it (see
@@ -279,11 +259,6 @@ macro_rules! with_mut {
 }
 
 impl Position {
-    /// Compiles `rules` and reads a FEN (a convenience for one-off use; reuse an [`Engine`]).
-    pub fn from_fen(rules: Arc<Rules>, text: &str) -> Result<Position, FenError> {
-        Engine::new(rules).from_fen(text)
-    }
-
     pub fn rules(&self) -> &Arc<Rules> {
         &self.rules
     }
@@ -793,9 +768,6 @@ impl Position {
     /// Why placing a piece of `kind` on `sq` would be illegal: `suicide` or `repetition`.
     pub fn place_problem(&self, kind: KindId, sq: usize) -> Option<&'static str> {
         with!(self, p => p.place_problem(kind, sq))
-    }
-    pub fn fen(&self) -> String {
-        fen::write(self)
     }
 }
 

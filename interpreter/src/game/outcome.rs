@@ -120,7 +120,11 @@ impl Outcome {
     /// let said = game.outcome().message(game.current());
     /// assert_eq!(said, "white's king on e1 is attacked by the queen on h4 and white has no legal move: black wins");
     /// ```
-    pub fn message(&self, pos: &Position) -> String {
+    ///
+    /// Moves it names (a draw claimed by declaring a move) are written by `name_move`: the ruleset's
+    /// notation where the caller knows it ([`Outcome::message`] in [`crate::notation`] passes
+    /// [`crate::notation::written`]).
+    pub fn message_naming(&self, pos: &Position, name_move: &dyn Fn(&Position, Move) -> String) -> String {
         let rules = pos.rules();
         let name = |s: Side| rules.players[s.index()].name.clone();
         let stm = pos.side_to_move();
@@ -132,7 +136,7 @@ impl Outcome {
                     s.push_str(&format!(", in check: {}", check_sentence(pos)));
                 }
                 for (reason, _) in &self.claimable {
-                    if let Some(why) = self.claim_why(pos, reason) {
+                    if let Some(why) = self.claim_why_naming(pos, reason, name_move) {
                         s.push_str(&format!("; {} may claim a draw: {why}", name(stm)));
                     }
                 }
@@ -163,8 +167,9 @@ impl Outcome {
 
     /// Why the draw `reason` may be claimed in `pos`, the position this outcome was read from: as
     /// [`Outcome::claim_message`] says where it holds now, or naming the moves that would produce
-    /// it (`by declaring f6g8, after which the same position has occurred 3 times`).
-    pub fn claim_why(&self, pos: &Position, reason: &str) -> Option<String> {
+    /// it (`by declaring Ng8, after which the same position has occurred 3 times`), each written
+    /// by `name`.
+    pub fn claim_why_naming(&self, pos: &Position, reason: &str, name: &dyn Fn(&Position, Move) -> String) -> Option<String> {
         let Some((_, moves)) = self.claim_moves.iter().find(|(r, _)| r == reason) else {
             return Outcome::claim_message(pos, reason);
         };
@@ -172,7 +177,7 @@ impl Outcome {
         let first = *moves.first()?;
         let mut after = pos.clone();
         after.play_unchecked(first);
-        let texts: Vec<String> = moves.iter().map(|m| crate::notation::written(pos, *m)).collect();
+        let texts: Vec<String> = moves.iter().map(|m| name(pos, *m)).collect();
         // A few moves by name; many (every quiet move, for a move counter) by count and example.
         let declaring = if texts.len() <= 3 {
             join_or(&texts)
@@ -635,6 +640,16 @@ impl Game {
     /// on it from now on, until the move before is taken back.
     pub fn flag_fall(&mut self) {
         self.flag_fell = Some(self.moves.len());
+    }
+    /// Charges the side to move's clock for a move that took `spent_ms`, before the move is made.
+    /// Past what the player had, its flag falls ([`Game::flag_fall`]) and `true` is returned: the
+    /// move is not to be made, and the ruleset's `flag fallen` rules decide.
+    pub fn charge(&mut self, clocks: &mut crate::clock::Clocks, spent_ms: u64) -> bool {
+        let flagged = clocks.spend(self.current().side_to_move().index(), spent_ms).is_err();
+        if flagged {
+            self.flag_fall();
+        }
+        flagged
     }
     /// The draw claimed in the current position, if one was: its reason code.
     pub fn claimed(&self) -> Option<&str> {

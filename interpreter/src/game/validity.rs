@@ -3,7 +3,7 @@
 //! setup test and the sandbox's editor. Each refusal names the rule the position breaks.
 
 use super::position::Pos;
-use crate::game::bits::Bits;
+use crate::bits::Bits;
 use crate::model::{KindId, Rules, Side};
 
 /// The first rule the position breaks, as a sentence, or `None` if a game could reach it as far as

@@ -4,15 +4,14 @@
 //! the board in brackets (`…/RNBQKB1R[Pn]`: a first player's pawn, a second player's knight) and a
 //! promoted piece carries `~` after its letter (`Q~`), as lichess and Fairy-Stockfish write them.
 
-use std::sync::Arc;
+//!
+//! This module is the first of the two steps every position takes (see [`crate::model::setup`]): text ⇄
+//! [`Setup`]. It knows the ruleset's letters and board, never the engine.
 
 use thiserror::Error;
 
-use crate::compile::Tables;
-use crate::game::Position;
-use crate::game::bits::Bits;
-use crate::game::position::Pos;
 use crate::model::*;
+pub use crate::model::{CastlingRight, Setup, Wing};
 
 /// Why a FEN was rejected.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -53,6 +52,9 @@ pub enum FenError {
     TooManyFields(usize),
     #[error("illegal position: {0}")]
     Illegal(String),
+    /// The text reads, but the rules refuse the position it describes.
+    #[error("{}", position_message(.0))]
+    Position(#[from] crate::game::PositionError),
     #[error("pieces in hand (field 1, in brackets): {0}")]
     Hand(String),
     #[error("count field (after the en-passant field): {0}")]
@@ -84,25 +86,6 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
-/// A position as written, before the engine has accepted it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Setup {
-    pub board: Vec<Option<(KindId, Side)>>,
-    pub stm: Side,
-    pub castling: String,
-    pub ep: Option<usize>,
-    pub halfmove: u32,
-    pub fullmove: u64,
-    /// Pieces in hand, one entry per piece.
-    pub hands: Vec<(KindId, Side)>,
-    /// Squares of promoted pieces (`~`).
-    pub promoted: Vec<usize>,
-    /// Neutral pieces (see [`Kind::neutral`]) and their squares.
-    pub neutral: Vec<(usize, KindId)>,
-    /// The declared counts' values, per side (the start values where the FEN gives none).
-    pub tallies: [[i64; MAX_TALLIES]; 2],
-}
-
 /// Reads a FEN against a ruleset. Missing trailing fields take their defaults (`w - - 0 1`).
 ///
 /// # Errors
@@ -126,11 +109,7 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
     if fields.len() > 6 {
         return Err(FenError::TooManyFields(fields.len() + tally_fields.len()));
     }
-    let mut tallies = [[0i64; MAX_TALLIES]; 2];
-    for (i, t) in rules.counts.iter().enumerate() {
-        tallies[0][i] = t.start;
-        tallies[1][i] = t.start;
-    }
+    let mut tallies = Setup::empty(rules).tallies;
     for (i, f) in tally_fields.iter().enumerate() {
         let (a, b) = f.split_once('+').expect("a count field has a `+`");
         for (side, text) in [a, b].into_iter().enumerate() {
@@ -323,7 +302,7 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
             });
         }
     };
-    let castling = fields.get(2).copied().unwrap_or("-").to_string();
+    let castling = castling_rights(rules, fields.get(2).copied().unwrap_or("-"))?;
     let ep = match fields.get(3).copied().unwrap_or("-") {
         "-" => None,
         s => match b.parse_square(s) {
@@ -366,241 +345,50 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
     })
 }
 
-/// Turns a setup into an engine position, checking what the engine relies on.
-pub fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos<B>, FenError> {
-    let b = &rules.board;
-    let mut p = Pos::empty(t.clone());
-    for (sq, c) in s.board.iter().enumerate() {
-        if let Some((k, side)) = c {
-            if !b.has(sq) {
-                return Err(FenError::Illegal(format!(
-                    "{} is not a cell of this board, and the {} {} stands there",
-                    b.name(sq),
-                    rules.players[side.index()].name,
-                    rules.kind(*k).name.to_lowercase()
-                )));
-            }
-            p.put(sq, *k, *side);
-        }
+/// How a position the rules refuse is worded where it came from a FEN: by the field that says it.
+fn position_message(e: &crate::game::PositionError) -> String {
+    use crate::game::PositionError as P;
+    match e {
+        P::Illegal(why) => format!("illegal position: {why}"),
+        P::Castling(why) => format!("castling field (field 3): {why}"),
+        P::EnPassant(why) => format!("en-passant field (field 4): {why}"),
     }
-    for &(k, side) in &s.hands {
-        let c = p.hands[side.index()][k.0 as usize];
-        p.set_hand(side, k, c.saturating_add(1));
-    }
-    for &sq in &s.promoted {
-        p.promoted |= B::bit(sq);
-    }
-    for &(sq, k) in &s.neutral {
-        p.put_neutral(sq, k);
-    }
-    for side in [Side::FIRST, Side::SECOND] {
-        for i in 0..rules.counts.len() {
-            p.set_tally(side, i, s.tallies[side.index()][i]);
-        }
-    }
-
-    p.stm = s.stm;
-    if s.stm == Side::SECOND {
-        p.hash ^= t.z_side;
-    }
-    p.fullmove = s.fullmove;
-    for c in p.counters.iter_mut() {
-        // `parse_setup` refused a clock past what a counter holds; one set by hand saturates.
-        *c = s.halfmove.min(MAX_HALFMOVE as u32) as u16;
-    }
-    // Pieces standing in their own promotion zone should have promoted.
-    for (sq, c) in s.board.iter().enumerate() {
-        if let Some((k, side)) = c
-            && let Some(pr) = &rules.kind(*k).promotion
-            && pr.zone[*side].contains(sq)
-            && (!pr.optional || pr.forced.as_ref().is_some_and(|z| z[*side].contains(sq)))
-            // A piece dropped there arrives unpromoted, where the rules let it be dropped.
-            && !rules.kind(*k).forms.iter().any(|f| {
-                f.primitive == Primitive::Drop
-                    && f.within.as_ref().is_none_or(|z| z[*side].contains(sq))
-                    && (!f.drop.not_stuck
-                        || crate::compile::could_move_from(rules, rules.kind(*k), sq, if *side == Side::FIRST { 1 } else { -1 }))
-            })
-        {
-            return Err(FenError::Illegal(format!(
-                "the {} {} on {} stands where it must already have promoted",
-                rules.players[side.index()].name,
-                rules.kind(*k).name.to_lowercase(),
-                b.name(sq)
-            )));
-        }
-    }
-    // Pieces that fall rest on something: the square below them (along the fall) is taken or off the board.
-    for (sq, c) in s.board.iter().enumerate() {
-        if let Some((k, side)) = c
-            && let Some(d) = rules.kind(*k).forms.iter().find_map(|f| f.falling)
-            && let Some(below) = b.offset(sq, d.0, d.1)
-            && s.board[below].is_none()
-        {
-            return Err(FenError::Illegal(format!(
-                "the {} {} on {} floats: {} below it is empty, and pieces of this kind fall",
-                rules.players[side.index()].name,
-                rules.kind(*k).name.to_lowercase(),
-                b.name(sq),
-                b.name(below)
-            )));
-        }
-    }
-    // Castling rights → unmoved pieces.
-    let gate_zone = rules.gate_zone();
-    if s.castling != "-" {
-        for (i, ch) in s.castling.char_indices() {
-            if s.castling[..i].contains(ch) {
-                return Err(FenError::Castling(format!("`{}`: `{ch}` is given twice", s.castling)));
-            }
-            let side = if ch.is_ascii_uppercase() { Side::FIRST } else { Side::SECOND };
-            let castles = &t.castles[side.index()];
-            // A file letter names a piece that may still open its square to a drop (as
-            // Fairy-Stockfish writes S-chess's gating rights), where castling does not claim it.
-            let gate = |p: &mut Pos<B>| -> bool {
-                let Some(z) = gate_zone else { return false };
-                let Some(file) = b.file_names.iter().position(|f| f.eq_ignore_ascii_case(&ch.to_string())) else {
-                    return false;
-                };
-                let own = p.side_bb[side.index()];
-                let on_file: Vec<usize> = z[side].iter().filter(|&sq| b.file(sq) == file && own.has(sq)).collect();
-                match on_file.as_slice() {
-                    [sq] => {
-                        p.virgin |= B::bit(*sq);
-                        true
-                    }
-                    _ => false,
-                }
-            };
-            // Where pieces may be dropped on the square a first move leaves, file letters are those
-            // rights and castling is K and Q only, as Fairy-Stockfish reads S-chess's FEN.
-            if gate_zone.is_some() && !matches!(ch.to_ascii_uppercase(), 'K' | 'Q') {
-                if gate(&mut p) {
-                    continue;
-                }
-                return Err(FenError::Castling(format!(
-                    "`{ch}`: no piece of the {} stands on that file where a piece may be dropped after its first move",
-                    rules.players[side.index()].name
-                )));
-            }
-            if castles.is_empty() {
-                return Err(FenError::Castling(format!("`{ch}`: this ruleset has no castling")));
-            }
-            let mut done = false;
-            for c in castles {
-                for castler in p.pieces(side, c.kind).iter() {
-                    let up = ch.to_ascii_uppercase();
-                    let candidates: Vec<(usize, usize)> = c
-                        .dirs
-                        .iter()
-                        .enumerate()
-                        .flat_map(|(i, &d)| (t.ray(d as usize, castler) & p.pieces(side, c.partner)).iter().map(move |r| (i, r)))
-                        .collect();
-                    let pick = match up {
-                        'K' => candidates.iter().filter(|(i, _)| *i == 0).map(|x| x.1).max_by_key(|r| b.file(*r)),
-                        'Q' => candidates.iter().filter(|(i, _)| *i == 1).map(|x| x.1).min_by_key(|r| b.file(*r)),
-                        f => candidates
-                            .iter()
-                            .map(|x| x.1)
-                            .find(|r| b.file_names[b.file(*r)].eq_ignore_ascii_case(&f.to_string())),
-                    };
-                    if let Some(r) = pick {
-                        p.virgin |= B::bit(castler) | B::bit(r);
-                        done = true;
-                    }
-                }
-            }
-            if !done {
-                return Err(FenError::Castling(format!(
-                    "`{ch}` but the {} has no unmoved piece to castle with on that side",
-                    rules.players[side.index()].name
-                )));
-            }
-        }
-    }
-    // Pieces with `unmoved` forms count as unmoved on their setup squares.
-    if let Ok(start) = parse_setup_board(rules) {
-        for (sq, c) in s.board.iter().enumerate() {
-            if let Some((k, _)) = c
-                && rules.kind(*k).forms.iter().any(|f| f.unmoved)
-                && start.get(sq) == Some(c)
-            {
-                p.virgin |= B::bit(sq);
-            }
-        }
-    }
-    // En passant: the mark belongs to the piece one step beyond it, which just made it.
-    if let Some(ep) = s.ep {
-        let mover = s.stm.other();
-        let flip = if mover == Side::FIRST { 1 } else { -1 };
-        // Boards of hexes turn half round for the second player (a mirror would break their geometry).
-        let fx = if b.hexes { flip } else { 1 };
-        let mut victim = None;
-        for k in &rules.kinds {
-            for f in k.forms.iter().filter(|f| f.marks_en_passant) {
-                if let Primitive::Step { dirs, .. } | Primitive::Slide { dirs, .. } = &f.primitive {
-                    for d in dirs {
-                        if let Some(v) = b.offset(ep, d.0 * fx, d.1 * flip)
-                            && let Some((vk, vs)) = s.board[v]
-                            && vs == mover
-                            && rules.kind(vk).forms.iter().any(|g| g.marks_en_passant)
-                        {
-                            victim = Some(v);
-                        }
-                    }
-                }
-            }
-        }
-        match victim {
-            Some(v) if s.board[ep].is_none() => {
-                p.ep = B::bit(ep);
-                p.ep_victim = v as u16;
-            }
-            _ => {
-                return Err(FenError::EnPassant(format!(
-                    "no piece of the {} can just have passed {}",
-                    rules.players[mover.index()].name,
-                    b.name(ep)
-                )));
-            }
-        }
-    }
-    // Royals never leave the board where they may not be attacked, unless a capture next to them
-    // explodes (then the game has just ended).
-    if t.royal_safety && t.explosion.is_none() {
-        for side in [Side::FIRST, Side::SECOND] {
-            if p.royals(side).is_empty() {
-                return Err(FenError::Illegal(format!(
-                    "the {} has no royal piece",
-                    rules.players[side.index()].name
-                )));
-            }
-        }
-    }
-    if let Some(why) = crate::game::validity::impossible(rules, &p) {
-        return Err(FenError::Illegal(why));
-    }
-    if t.chains {
-        p.rebuild_chains();
-        // A chain without liberties cannot stand on the board.
-        for sq in 0..b.squares() {
-            if s.board[sq].is_some() && p.chain_at(sq).iter().all(|&c| b_neighbours_full(&p, c)) {
-                return Err(FenError::Illegal(format!("the chain at {} has no liberties", b.name(sq))));
-            }
-        }
-    }
-    // The phase: the first whose end does not hold yet (phases only ever move on).
-    p.advance_phase();
-    p.push_history();
-    Ok(p)
 }
 
-fn parse_setup_board(rules: &Rules) -> Result<Vec<Option<(KindId, Side)>>, FenError> {
-    // The setup of the rules themselves; avoid recursion by not validating further.
-    let fields: Vec<&str> = rules.setup.split_whitespace().collect();
-    let first = fields.first().copied().unwrap_or("");
-    let s = parse_setup(rules, first)?;
-    Ok(s.board)
+/// The castling field: `-`, or letters each naming a right once — `K`/`Q` (upper case for the first
+/// player) or a file of this board (the partner's, Shredder-FEN; or where pieces are dropped onto the
+/// square a first move leaves, the piece's).
+fn castling_rights(rules: &Rules, field: &str) -> Result<Vec<CastlingRight>, FenError> {
+    if field == "-" {
+        return Ok(Vec::new());
+    }
+    let b = &rules.board;
+    let mut rights: Vec<CastlingRight> = Vec::new();
+    for ch in field.chars() {
+        let side = if ch.is_uppercase() { Side::FIRST } else { Side::SECOND };
+        let wing = match ch.to_ascii_uppercase() {
+            'K' => Wing::King,
+            'Q' => Wing::Queen,
+            _ => match b
+                .file_names
+                .iter()
+                .position(|f| f.chars().count() == 1 && f.eq_ignore_ascii_case(&ch.to_string()))
+            {
+                Some(file) if ch.is_alphabetic() => Wing::File(file),
+                _ => {
+                    return Err(FenError::Castling(format!(
+                        "`{ch}` is neither `K`, `Q` nor a file of this board (`-` for no rights)"
+                    )));
+                }
+            },
+        };
+        let right = CastlingRight { side, wing };
+        if rights.contains(&right) {
+            return Err(FenError::Castling(format!("`{field}`: `{ch}` is given twice")));
+        }
+        rights.push(right);
+    }
+    Ok(rights)
 }
 
 /// The piece-placement field of a FEN for the pieces `piece_at` reports, rank by rank from the top.
@@ -619,21 +407,6 @@ pub fn placement_marked(rules: &Rules, piece_at: impl Fn(usize) -> Option<(KindI
             }
             t
         })
-    })
-}
-
-/// The placement field of a position: its pieces (promoted ones marked) and its neutral pieces.
-pub fn placement_of(pos: &Position) -> String {
-    let rules = pos.rules();
-    placement_texts(rules, |sq| match pos.piece_at(sq) {
-        Some((k, s)) => {
-            let mut t = rules.fen_text(k, s);
-            if pos.is_promoted(sq) && !rules.kind(k).plus {
-                t.push('~');
-            }
-            Some(t)
-        }
-        None => pos.neutral_at(sq).map(|k| rules.kind(k).letter.to_string()),
     })
 }
 
@@ -666,102 +439,51 @@ pub fn placement_texts(rules: &Rules, text_at: impl Fn(usize) -> Option<String>)
     out
 }
 
-/// Writes a position as FEN.
-pub fn write(pos: &Position) -> String {
-    let rules = pos.rules();
-    let mut out = placement_of(pos);
+/// Writes a setup as FEN, every field (the counts' fields after the en-passant one, as
+/// Fairy-Stockfish writes three-check's). What it writes, [`parse_setup`] reads back as the same
+/// setup.
+pub fn write(rules: &Rules, s: &Setup) -> String {
+    let mut out = placement_texts(rules, |sq| match s.board.get(sq).copied().flatten() {
+        Some((k, side)) => {
+            let mut t = rules.fen_text(k, side);
+            // A `+` letter already says the piece promoted.
+            if s.promoted.contains(&sq) && !rules.kind(k).plus {
+                t.push('~');
+            }
+            Some(t)
+        }
+        None => s
+            .neutral
+            .iter()
+            .find(|(n, _)| *n == sq)
+            .map(|(_, k)| rules.kind(*k).letter.to_string()),
+    });
     if rules.keeps_hands() {
         out.push('[');
-        for side in [Side::FIRST, Side::SECOND] {
-            for (k, n) in pos.hand(side) {
-                for _ in 0..n {
-                    out.push_str(&rules.fen_text(k, side));
-                }
-            }
+        for &(k, side) in &s.hands {
+            out.push_str(&rules.fen_text(k, side));
         }
         out.push(']');
     }
     out.push(' ');
-    out.push_str(&rules.players[pos.side_to_move().index()].fen);
+    out.push_str(&rules.players[s.stm.index()].fen);
     out.push(' ');
-    out.push_str(&castling_field(pos));
+    if s.castling.is_empty() {
+        out.push('-');
+    }
+    for right in &s.castling {
+        out.push_str(&right.letter(&rules.board));
+    }
     out.push(' ');
-    match pos.en_passant_squares().first() {
-        Some(&sq) => out.push_str(&rules.board.name(sq)),
+    match s.ep {
+        Some(sq) => out.push_str(&rules.board.name(sq)),
         None => out.push('-'),
     }
     for i in 0..rules.counts.len() {
-        out.push_str(&format!(" {}+{}", pos.tally(Side::FIRST, i), pos.tally(Side::SECOND, i)));
+        out.push_str(&format!(" {}+{}", s.tallies[0][i], s.tallies[1][i]));
     }
-    out.push_str(&format!(" {} {}", pos.halfmove_clock(), pos.fullmove()));
+    out.push_str(&format!(" {} {}", s.halfmove, s.fullmove));
     out
-}
-
-fn castling_field(pos: &Position) -> String {
-    let rules = pos.rules();
-    let b = &rules.board;
-    let virgin = pos.virgin_squares();
-    let mut letters = [String::new(), String::new()];
-    // The unmoved pieces the castling letters already stand for: castlers and their partners.
-    let mut covered: Vec<usize> = Vec::new();
-    for side in [Side::FIRST, Side::SECOND] {
-        for (ki, k) in rules.kinds.iter().enumerate() {
-            for c in &k.castles {
-                let kid = KindId(ki as u8);
-                for &castler in &virgin {
-                    if pos.piece_at(castler) != Some((kid, side)) {
-                        continue;
-                    }
-                    let rank = b.rank(castler);
-                    let partners: Vec<usize> = virgin
-                        .iter()
-                        .copied()
-                        .filter(|&r| b.rank(r) == rank && pos.piece_at(r) == Some((c.partner, side)))
-                        .collect();
-                    for (letter, right) in [('K', true), ('Q', false)] {
-                        let that_way = partners.iter().copied().filter(|&r| (b.file(r) > b.file(castler)) == right);
-                        let outermost = if right {
-                            that_way.max_by_key(|&r| b.file(r))
-                        } else {
-                            that_way.min_by_key(|&r| b.file(r))
-                        };
-                        if let Some(r) = outermost {
-                            letters[side.index()].push(if side == Side::FIRST { letter } else { letter.to_ascii_lowercase() });
-                            covered.extend([castler, r]);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    // Pieces that may still open their square to a drop, by file, where castling does not already
-    // say so and the player has something in hand (as Fairy-Stockfish writes S-chess's gating).
-    if let Some(z) = rules.gate_zone() {
-        for side in [Side::FIRST, Side::SECOND] {
-            if pos.hand(side).is_empty() {
-                continue;
-            }
-            let mut squares: Vec<usize> = virgin
-                .iter()
-                .copied()
-                .filter(|&sq| z[side].contains(sq) && pos.piece_at(sq).is_some_and(|(_, s)| s == side) && !covered.contains(&sq))
-                .collect();
-            squares.sort_by_key(|&sq| b.file(sq));
-            for sq in squares {
-                let f = &b.file_names[b.file(sq)];
-                letters[side.index()].push_str(&if side == Side::FIRST { f.to_uppercase() } else { f.to_lowercase() });
-            }
-        }
-    }
-    let s = letters.concat();
-    if s.is_empty() { "-".into() } else { s }
-}
-
-/// Is every orthogonal neighbour of `sq` occupied?
-fn b_neighbours_full<B: Bits>(p: &Pos<B>, sq: usize) -> bool {
-    p.t.neighbours[sq]
-        .iter()
-        .all(|&m| m as usize >= p.cells.len() || p.cells[m as usize] != 0)
 }
 
 #[cfg(test)]

@@ -12,8 +12,52 @@ pub mod uci;
 pub mod variation;
 pub mod wxf;
 
-use crate::game::{Move, Position};
-use crate::model::Notation;
+use std::sync::Arc;
+
+use crate::game::{Engine, Move, Outcome, Position};
+use crate::model::{Notation, Rules};
+
+impl Engine {
+    /// A position from FEN, in the two steps every position takes (see [`crate::model::setup`]): the
+    /// text read into a plain setup ([`fen::parse_setup`]), the setup checked against the rules
+    /// ([`Engine::position`]).
+    ///
+    /// # Errors
+    /// A [`fen::FenError`] saying which field is wrong and why, or what the rules refuse.
+    pub fn from_fen(&self, text: &str) -> Result<Position, fen::FenError> {
+        let setup = fen::parse_setup(self.rules(), text)?;
+        Ok(self.position(&setup)?)
+    }
+}
+
+impl Position {
+    /// Compiles `rules` and reads a FEN (a convenience for one-off use; reuse an [`Engine`]).
+    ///
+    /// # Errors
+    /// As [`Engine::from_fen`].
+    pub fn from_fen(rules: Arc<Rules>, text: &str) -> Result<Position, fen::FenError> {
+        Engine::new(rules).from_fen(text)
+    }
+
+    /// The position as FEN: [`Position::setup`] written by [`fen::write`].
+    pub fn fen(&self) -> String {
+        fen::write(self.rules(), &self.setup())
+    }
+}
+
+impl Outcome {
+    /// How the game stands, as a sentence (see [`Outcome::message_naming`]), with any move it
+    /// names in the ruleset's notation ([`written`]).
+    pub fn message(&self, pos: &Position) -> String {
+        self.message_naming(pos, &written)
+    }
+
+    /// Why the draw `reason` may be claimed in `pos` (see [`Outcome::claim_why_naming`]), with
+    /// the moves that would produce it in the ruleset's notation ([`written`]).
+    pub fn claim_why(&self, pos: &Position, reason: &str) -> Option<String> {
+        self.claim_why_naming(pos, reason, &written)
+    }
+}
 
 /// A move in the notation the ruleset's game records use ([`crate::model::Rules::notation`]):
 /// coordinates ([`uci::to_text`]), SAN ([`san::to_san`]) or WXF ([`wxf::to_wxf`]).

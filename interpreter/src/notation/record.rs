@@ -289,18 +289,23 @@ impl GameRecord {
     /// # Errors
     /// The start does not fit the rules: a FEN the engine rejects, an SGF board of another size.
     pub fn start_position(&self, engine: &Engine) -> Result<Position, RecordError> {
-        let fen = match &self.start {
-            RecordStart::Setup => return Ok(engine.start()),
-            RecordStart::Fen(f) => f.clone(),
-            RecordStart::Sgf(g) => g.fen(engine.rules()).map_err(|e| RecordError {
-                at: Some((e.line, e.column)),
-                message: e.kind.to_string(),
-            })?,
-        };
-        engine.from_fen(&fen).map_err(|e| RecordError {
-            at: None,
-            message: format!("the start position \"{fen}\": {e}"),
-        })
+        match &self.start {
+            RecordStart::Setup => Ok(engine.start()),
+            RecordStart::Fen(fen) => engine.from_fen(fen).map_err(|e| RecordError {
+                at: None,
+                message: format!("the start position \"{fen}\": {e}"),
+            }),
+            RecordStart::Sgf(g) => {
+                let setup = g.setup(engine.rules()).map_err(|e| RecordError {
+                    at: Some((e.line, e.column)),
+                    message: e.kind.to_string(),
+                })?;
+                engine.position(&setup).map_err(|e| RecordError {
+                    at: None,
+                    message: format!("the start position (the record's AB, AW and PL): {e}"),
+                })
+            }
+        }
     }
 
     /// Plays the record from its start under `engine`'s rules, up to its end or the first move that

@@ -17,7 +17,7 @@ use crate::clock::{Stamp, TimeControl, Timing};
 use thiserror::Error;
 
 use crate::game::{Game, MoveKind, Status};
-use crate::model::{Primitive, Rules, Side};
+use crate::model::{KindId, Primitive, Rules, Setup, Side};
 
 /// A player as SGF names them; black moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -754,13 +754,13 @@ impl SgfGame {
         self.to_play.or(self.moves.first().map(|m| m.colour)).unwrap_or(Colour::Black)
     }
 
-    /// The start position as FEN for `rules`: a `size` × `size` board with the setup stones, written
-    /// with the letter of the ruleset's placeable piece (black uppercase: `X`, `x` in go.rules), and
-    /// the side letter of [`SgfGame::first_to_move`].
+    /// The start position for `rules` as a plain setup (the first of the two steps a position
+    /// takes, see [`crate::model::setup`]): a `size` × `size` board with the setup stones, as the
+    /// ruleset's placeable piece, and [`SgfGame::first_to_move`] to move.
     ///
     /// # Errors
     /// The ruleset's board is not `size` × `size`, or it has no piece placed from the supply.
-    pub fn fen(&self, rules: &Rules) -> Result<String, SgfError> {
+    pub fn setup(&self, rules: &Rules) -> Result<Setup, SgfError> {
         let b = &rules.board;
         let (line, column) = self.size_at;
         let err = |kind| SgfError { line, column, kind };
@@ -771,19 +771,23 @@ impl SgfGame {
                 height: b.height,
             }));
         }
-        let Some(kind) = rules.kinds.iter().find(|k| k.forms.iter().any(|f| f.primitive == Primitive::Place)) else {
+        let Some(kind) = rules
+            .kinds
+            .iter()
+            .position(|k| k.forms.iter().any(|f| f.primitive == Primitive::Place))
+        else {
             return Err(err(SgfErrorKind::NoPlaceablePiece));
         };
-        let mut grid = vec![None; self.size * self.size];
-        for &(c, r) in &self.black_setup {
-            grid[r * self.size + c] = Some(kind.letter.to_ascii_uppercase());
+        let mut setup = Setup::empty(rules);
+        // SGF counts rows from the top.
+        let square = |&(c, r): &(usize, usize)| b.square(c, self.size - 1 - r);
+        for (stones, colour) in [(&self.black_setup, Colour::Black), (&self.white_setup, Colour::White)] {
+            for point in stones {
+                setup.board[square(point)] = Some((KindId(kind as u8), colour.side()));
+            }
         }
-        for &(c, r) in &self.white_setup {
-            grid[r * self.size + c] = Some(kind.letter.to_ascii_lowercase());
-        }
-        let rows: Vec<String> = grid.chunks(self.size).map(fen_row).collect();
-        let side = &rules.players[self.first_to_move().side().index()].fen;
-        Ok(format!("{} {side}", rows.join("/")))
+        setup.stm = self.first_to_move().side();
+        Ok(setup)
     }
 
     /// The moves as GTP text (`D4`, `pass`), checked to alternate from [`SgfGame::first_to_move`].
@@ -838,27 +842,6 @@ impl SgfGame {
         }
         Ok(out)
     }
-}
-
-fn fen_row(row: &[Option<char>]) -> String {
-    let mut s = String::new();
-    let mut empty = 0;
-    for c in row {
-        match c {
-            None => empty += 1,
-            Some(c) => {
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                s.push(*c);
-            }
-        }
-    }
-    if empty > 0 {
-        s.push_str(&empty.to_string());
-    }
-    s
 }
 
 /// An FF[4] record of a game: `SZ`, `KM` (the ruleset's `komi` parameter, if it has one), `AB`/`AW`

@@ -363,7 +363,7 @@ impl Runner {
         let mut timer = match &scenario.clock {
             Some(name) => Some(Timer {
                 clocks: crate::clock::Clocks::new(
-                    &crate::clock::find_control(&rules, name).map_err(|e| ScenarioError::new(path, format!("clock: {e}")))?,
+                    &crate::clock::find_control(&rules.clocks, name).map_err(|e| ScenarioError::new(path, format!("clock: {e}")))?,
                 ),
                 before: Vec::new(),
             }),
@@ -464,9 +464,9 @@ pub fn start_position(engine: &Engine, start: &Start, dir: &Path) -> Result<(Pos
             let text =
                 crate::input::read_text(&full, crate::input::RECORD_LIMIT).map_err(|e| format!("cannot read {}: {e}", full.display()))?;
             let game = crate::notation::sgf::parse(&text).map_err(|e| format!("{}: {e}", full.display()))?;
-            let fen = game.fen(rules).map_err(|e| format!("{}: {e}", full.display()))?;
+            let setup = game.setup(rules).map_err(|e| format!("{}: {e}", full.display()))?;
             let moves = game.gtp_moves().map_err(|e| format!("{}: {e}", full.display()))?;
-            let pos = engine.from_fen(&fen).map_err(|e| format!("{}: {e}", full.display()))?;
+            let pos = engine.position(&setup).map_err(|e| format!("{}: {e}", full.display()))?;
             return Ok((pos, moves));
         }
         Start::Board { rows, to_move, castling } => {
@@ -645,7 +645,7 @@ fn play_text(game: &mut Game, timer: &mut Option<Timer>, text: &str) -> Result<(
         Some(_)
             if timer.as_mut().is_some_and(|t| {
                 t.before.push((game.ply(), t.clocks.clone()));
-                crate::clock::charge(&mut t.clocks, game, spent.unwrap_or(0))
+                game.charge(&mut t.clocks, spent.unwrap_or(0))
             }) =>
         {
             Ok(())
