@@ -378,3 +378,65 @@ fn b_neighbours_full<B: Bits>(p: &Pos<B>, sq: usize) -> bool {
         .iter()
         .all(|&m| m as usize >= p.cells.len() || p.cells[m as usize] != 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn engine(name: &str) -> Engine {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../rulesets/{name}.rules"));
+        Engine::new(crate::check::check_file(&path, &[]).rules.expect("a bundled ruleset is valid"))
+    }
+
+    /// Every position a game reaches gives a setup that is that position again, without text.
+    #[test]
+    fn a_position_s_setup_is_that_position_again() {
+        for name in [
+            "chess",
+            "xiangqi",
+            "crazyhouse",
+            "go",
+            "seirawan",
+            "three-check",
+            "duck-chess",
+            "draughts",
+            "othello",
+        ] {
+            let e = engine(name);
+            let mut pos = e.start();
+            for ply in 0..12 {
+                let setup = pos.setup();
+                let again = e.position(&setup).unwrap_or_else(|err| panic!("{name} ply {ply}: {err}"));
+                assert_eq!(again.setup(), setup, "{name} ply {ply}");
+                assert_eq!(again.legal_moves().len(), pos.legal_moves().len(), "{name} ply {ply}");
+                let moves = pos.legal_moves();
+                let Some(&m) = moves.get((ply * 7 + 3) % moves.len().max(1)) else {
+                    break;
+                };
+                pos.play_unchecked(m);
+            }
+        }
+    }
+
+    #[test]
+    fn the_rules_refuse_a_setup_by_what_is_wrong_with_it() {
+        let e = engine("chess");
+        let mut setup = e.rules().setup.clone();
+        setup.board.iter_mut().for_each(|c| {
+            if c.is_some_and(|(k, _)| e.rules().kind(k).royal) {
+                *c = None;
+            }
+        });
+        let err = e.position(&setup).expect_err("no kings");
+        assert!(matches!(err, PositionError::Castling(_)), "the kings' rights go first: {err:?}");
+        setup.castling.clear();
+        let err = e.position(&setup).expect_err("no kings");
+        assert!(matches!(err, PositionError::Illegal(_)), "{err:?}");
+        assert!(err.to_string().contains("has no royal piece"), "{err}");
+        let mut ep = e.rules().setup.clone();
+        ep.ep = Some(e.rules().board.parse_square("e6").expect("a square"));
+        assert!(matches!(e.position(&ep), Err(PositionError::EnPassant(_))));
+    }
+}

@@ -490,6 +490,7 @@ pub fn write(rules: &Rules, s: &Setup) -> String {
 mod tests {
     use std::path::Path;
 
+    use super::*;
     use crate::game::Engine;
 
     fn chess() -> Engine {
@@ -542,6 +543,71 @@ mod tests {
         assert!(
             second.starts_with("rank 7 (field 1, the 2nd rank from the top) has 9 squares"),
             "{second}"
+        );
+    }
+
+    #[test]
+    fn castling_letters_are_rights_read_from_the_text_alone() {
+        let e = chess();
+        let rules = e.rules();
+        let rights = |field: &str| parse_setup(rules, &format!("r3k2r/8/8/8/8/8/8/R3K2R w {field} - 0 1")).map(|s| s.castling);
+        let right = |side, wing| CastlingRight { side, wing };
+        assert_eq!(
+            rights("KQkq"),
+            Ok(vec![
+                right(Side::FIRST, Wing::King),
+                right(Side::FIRST, Wing::Queen),
+                right(Side::SECOND, Wing::King),
+                right(Side::SECOND, Wing::Queen)
+            ])
+        );
+        // Shredder-FEN: the partners' files.
+        assert_eq!(
+            rights("Ha"),
+            Ok(vec![right(Side::FIRST, Wing::File(7)), right(Side::SECOND, Wing::File(0))])
+        );
+        assert_eq!(rights("-"), Ok(vec![]));
+        // What the text gets wrong is refused by the text, before any board is looked at.
+        let twice = rights("KQkqK").expect_err("a right given twice");
+        assert_eq!(twice.to_string(), "castling field (field 3): `KQkqK`: `K` is given twice");
+        let stranger = rights("Kx").expect_err("not a right");
+        assert!(
+            stranger.to_string().contains("`x` is neither `K`, `Q` nor a file of this board"),
+            "{stranger}"
+        );
+        // A right the board cannot give is the rules' refusal, named by the FEN's field.
+        let nothing = e.from_fen("4k3/8/8/8/8/8/8/4K3 w K - 0 1").expect_err("no rook");
+        assert!(
+            matches!(nothing, FenError::Position(crate::game::PositionError::Castling(_))),
+            "{nothing:?}"
+        );
+        assert!(
+            nothing
+                .to_string()
+                .starts_with("castling field (field 3): `K` but the white has no unmoved piece"),
+            "{nothing}"
+        );
+    }
+
+    #[test]
+    fn what_is_written_reads_back_as_the_same_setup() {
+        let e = chess();
+        let rules = e.rules();
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/8/8/3pP3/8/8/8/R3K2R w Kq d6 0 27",
+            "4k3/8/8/8/8/8/8/4K3 b - - 65535 9",
+        ] {
+            let setup = parse_setup(rules, fen).expect("valid");
+            assert_eq!(write(rules, &setup), fen);
+            assert_eq!(parse_setup(rules, &write(rules, &setup)), Ok(setup));
+        }
+        // Missing trailing fields are the empty setup's.
+        let short = parse_setup(rules, "4k3/8/8/8/8/8/8/4K3").expect("valid");
+        let empty = Setup::empty(rules);
+        assert_eq!(
+            (short.stm, short.halfmove, short.fullmove, short.tallies),
+            (empty.stm, empty.halfmove, empty.fullmove, empty.tallies)
         );
     }
 }
