@@ -611,3 +611,54 @@ fn explain_under_explosions_names_the_capture_then_what_the_blast_removes() {
         r.stdout
     );
 }
+
+/// `arbiter fmt`: `--check` names an unformatted file and exits 1 without touching it; without
+/// it the file is rewritten once and then checks clean; a file that does not parse is refused
+/// with the parser's diagnostics, and left as it was.
+#[test]
+fn fmt_checks_rewrites_and_refuses_what_does_not_parse() {
+    let dir = common::scratch("fmt");
+    let messy = dir.join("messy.rules");
+    let original = std::fs::read_to_string(common::root().join("rulesets/tic-tac-toe.rules")).expect("a bundled ruleset");
+    // Deeper indentation, tabs, the citations' padding gone, trailing spaces (its strings hold none).
+    let unformatted = original.replace("\n  ", "\n\t    ").replace("    ", " ").replace("\n", "   \n");
+    std::fs::write(&messy, &unformatted).expect("writable");
+    let path = messy.to_str().expect("a UTF-8 path");
+
+    let check = arbiter(&["fmt", "--check", path]);
+    assert_eq!(check.code, Some(1), "{}{}", check.stdout, check.stderr);
+    assert!(check.stdout.contains("messy.rules: not formatted (from line"), "{}", check.stdout);
+    assert_eq!(
+        std::fs::read_to_string(&messy).expect("readable"),
+        unformatted,
+        "--check changes nothing"
+    );
+
+    let fmt = arbiter(&["fmt", path]);
+    assert_eq!(fmt.code, Some(0), "{}{}", fmt.stdout, fmt.stderr);
+    assert!(fmt.stdout.contains("formatted"), "{}", fmt.stdout);
+    assert_eq!(
+        std::fs::read_to_string(&messy).expect("readable"),
+        original,
+        "the bundled layout again"
+    );
+    assert_eq!(arbiter(&["fmt", "--check", path]).code, Some(0));
+
+    let broken = dir.join("broken.rules");
+    std::fs::write(&broken, "piece King \"K\" {\n  step   any\n").expect("writable");
+    let refused = arbiter(&["fmt", broken.to_str().expect("a UTF-8 path"), path]);
+    assert_eq!(refused.code, Some(1));
+    assert!(
+        refused.stderr.contains("broken.rules was not formatted: it does not parse"),
+        "{}",
+        refused.stderr
+    );
+    assert!(refused.stderr.contains("error["), "the parser's diagnostics: {}", refused.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&broken).expect("readable"),
+        "piece King \"K\" {\n  step   any\n"
+    );
+    let missing = arbiter(&["fmt", "/nonexistent/x.rules"]);
+    assert_eq!(missing.code, Some(1));
+    assert!(missing.stderr.contains("cannot read /nonexistent/x.rules"), "{}", missing.stderr);
+}

@@ -71,3 +71,65 @@ fn perft_counts_agree_with_the_references() {
         }
     }
 }
+
+/// Every `.rules` file under `dir`, recursively.
+fn rules_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("a test folder reads").flatten() {
+        let path = e.path();
+        if path.is_dir() {
+            rules_files(&path, out);
+        } else if path.extension().is_some_and(|x| x == "rules") {
+            out.push(path);
+        }
+    }
+}
+
+/// `arbiter fmt` changes only the layout: every ruleset the repository has (bundled, the
+/// language's, the variants', the scenarios', the golden diagnostics') formats to text that checks
+/// to the same rules with the same messages, and formatting that again changes nothing. The
+/// bundled rulesets are already in the formatter's layout.
+#[test]
+fn formatting_keeps_every_ruleset_s_meaning_and_is_idempotent() {
+    use arbiter::check::check_source;
+    use arbiter::syntax::format::{FormatError, format};
+
+    let mut files = Vec::new();
+    for dir in ["rulesets", "tests", "scenarios"] {
+        rules_files(&root().join(dir), &mut files);
+    }
+    assert!(files.len() > 100, "only {} rulesets found", files.len());
+    let (mut formatted, mut unparsable) = (0, 0);
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("a ruleset reads");
+        let name = path.display().to_string();
+        let new = match format(&text) {
+            Ok(new) => new,
+            Err(FormatError::Syntax(_)) => {
+                unparsable += 1;
+                continue;
+            }
+            Err(e) => panic!("{name}: {e}"),
+        };
+        formatted += 1;
+        assert_eq!(
+            format(&new).expect("formatted text formats"),
+            new,
+            "{name}: formatting is not idempotent"
+        );
+        let dir = path.parent();
+        let before = check_source(&name, &text, dir, &[]);
+        let after = check_source(&name, &new, dir, &[]);
+        let said = |c: &arbiter::check::Checked| -> Vec<String> {
+            c.diagnostics.sorted().iter().map(|d| format!("{} {}", d.code, d.message)).collect()
+        };
+        assert_eq!(said(&before), said(&after), "{name}: the diagnostics changed");
+        assert!(before.rules == after.rules, "{name}: the formatted ruleset checks to other rules");
+        if path.starts_with(root().join("rulesets")) {
+            assert!(new == text, "{name} is not in the formatter's layout: run `arbiter fmt {name}`");
+        }
+    }
+    assert!(
+        formatted > 100 && unparsable > 0,
+        "{formatted} formatted, {unparsable} left alone (syntax errors)"
+    );
+}

@@ -16,6 +16,7 @@ pub mod compile;
 pub mod diag;
 pub mod game;
 pub mod input;
+pub mod lsp;
 pub mod model;
 pub mod notation;
 pub mod scenario;

@@ -75,6 +75,19 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A language server for `.rules` files on stdin and stdout (diagnostics as you type, hover,
+    /// completion, definitions, references, rename, outline, formatting, quick fixes).
+    Lsp,
+    /// Lay out `.rules` files as the bundled rulesets are laid out (indentation, spacing, aligned
+    /// citations; comments kept); with --check, change nothing and exit 1 if a file would change.
+    Fmt {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Report the files that are not formatted (and the first line that differs) instead of
+        /// rewriting them.
+        #[arg(long)]
+        check: bool,
+    },
     /// Count the leaf nodes of the legal move tree; the last line is the count.
     Perft {
         #[command(flatten)]
@@ -277,7 +290,7 @@ fn main() -> ExitCode {
         | Command::Play { json, .. }
         | Command::Explain { json, .. }
         | Command::Compare { json, .. } => *json,
-        Command::Perft { .. } | Command::Engine { .. } => false,
+        Command::Perft { .. } | Command::Engine { .. } | Command::Fmt { .. } | Command::Lsp => false,
         Command::Simulate(a) => a.json || matches!(a.command, Some(simulate::SimulateCommand::Merge { json: true, .. })),
         Command::Tournament(a) => a.json,
         Command::Scenario {
@@ -382,6 +395,16 @@ fn run(cmd: Command) -> Result<(), Failure> {
     match cmd {
         Command::Simulate(args) => simulate::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Fmt { files, check } => format_files(&files, check),
+        Command::Lsp => match arbiter::lsp::run(std::io::stdin().lock(), std::io::stdout().lock()) {
+            0 => Ok(()),
+            code => Err(Failure {
+                message: String::new(),
+                json: None,
+                code: code as u8,
+                reported: true,
+            }),
+        },
         Command::Check { ruleset, params, json } => {
             let (checked, path) = load(&ruleset, &params)?;
             let d = &checked.diagnostics;
@@ -1157,6 +1180,100 @@ fn write_record(
 /// Opens a file a command writes its output to (`--out`, `--games-out`): a new file only, so
 /// nothing existing is overwritten and nothing that is not a regular file (a FIFO, a device) is
 /// written to or waited on.
+/// `arbiter fmt`: each file formatted in place (written to a temporary file beside it, then renamed
+/// over it, so an interrupted run leaves the old text or the new, never half of one), or with
+/// `check` only reported. Every file is tried; the exit is non-zero if any could not be formatted
+/// (or, with `check`, is not formatted).
+fn format_files(files: &[PathBuf], check: bool) -> Result<(), Failure> {
+    let mut failed = 0usize;
+    let mut unformatted = 0usize;
+    for path in files {
+        let shown = path.display();
+        let text = match arbiter::input::read_text(path, arbiter::input::RULES_LIMIT) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read {shown}: {e}");
+                failed += 1;
+                continue;
+            }
+        };
+        let formatted = match arbiter::syntax::format::format(&text) {
+            Ok(f) => f,
+            Err(arbiter::syntax::format::FormatError::Syntax(diags)) => {
+                let mut sources = diag::Sources::default();
+                sources.add(shown.to_string(), text.clone());
+                eprint!("{}", diag::render(&sources, &diags, false));
+                eprintln!("error: {shown} was not formatted: it does not parse");
+                failed += 1;
+                continue;
+            }
+            Err(e) => {
+                eprintln!("error: {shown}: {e}");
+                failed += 1;
+                continue;
+            }
+        };
+        if formatted == text {
+            continue;
+        }
+        if check {
+            let line = text
+                .lines()
+                .zip(formatted.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or_else(|| text.lines().count().min(formatted.lines().count()));
+            outln!("{shown}: not formatted (from line {})", line + 1);
+            unformatted += 1;
+            continue;
+        }
+        if let Err(e) = replace_file(path, &formatted) {
+            eprintln!("error: cannot write {shown}: {e}");
+            failed += 1;
+            continue;
+        }
+        outln!("formatted {shown}");
+    }
+    if failed + unformatted == 0 {
+        return Ok(());
+    }
+    let message = match (failed, unformatted) {
+        (0, n) => format!(
+            "{n} file{} not formatted (run `arbiter fmt` on {})",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "it" } else { "them" }
+        ),
+        (n, _) => format!("{n} file{} could not be formatted", if n == 1 { "" } else { "s" }),
+    };
+    Err(Failure {
+        message,
+        json: None,
+        code: 1,
+        reported: false,
+    })
+}
+
+/// Writes `text` over `path` through a temporary file in the same folder and a rename, keeping the
+/// file's permissions.
+fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let temp = dir.join(format!(".{name}.arbiter-fmt-{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            std::fs::set_permissions(&temp, meta.permissions())?;
+        }
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
 fn new_output_file(path: &Path, flag: &str) -> Result<std::fs::File, Failure> {
     std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|err| {
         if err.kind() == std::io::ErrorKind::AlreadyExists {

@@ -3,6 +3,7 @@
 //! This module knows nothing about any game.
 
 pub mod ast;
+pub mod format;
 mod parse;
 
 pub use parse::parse_file;

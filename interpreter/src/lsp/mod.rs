@@ -1,0 +1,857 @@
+//! `arbiter lsp`: a language server for `.rules` files over stdio, built on `lsp-types` for the
+//! protocol's shapes and a small bounded transport of our own ([`transport`]), so that a message
+//! that cannot be read is answered with a JSON-RPC error and the session goes on.
+//!
+//! What it offers for each open file: the checker's diagnostics as the text changes (codes,
+//! related locations, help; a "did you mean" applied as a quick fix), hover (a keyword's entry in
+//! the manual; a name's definition), completion (the grammar's keywords and the names defined),
+//! go to definition, references and rename of the names a ruleset defines (kinds, zones,
+//! directions, parameters, counts, phases, end labels, time controls, players), the outline, and
+//! formatting by [`crate::syntax::format`].
+//!
+//! Positions are UTF-16 code units within a line, as the protocol counts them by default.
+
+pub mod transport;
+
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use lsp_types as lsp;
+use serde_json::{Value, json};
+
+use crate::diag::{FileId, Severity};
+use crate::syntax::ast;
+
+/// JSON-RPC error codes the server answers with.
+mod code {
+    pub const PARSE_ERROR: i64 = -32700;
+    pub const INVALID_REQUEST: i64 = -32600;
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub const INVALID_PARAMS: i64 = -32602;
+    pub const SERVER_NOT_INITIALIZED: i64 = -32002;
+    pub const REQUEST_FAILED: i64 = -32803;
+}
+
+/// The manual, whose sections hover shows.
+const MANUAL: &str = include_str!("../../../rulesets/README.md");
+/// The grammar, whose literals are the keywords completion offers.
+const GRAMMAR: &str = include_str!("../syntax/grammar.pest");
+
+/// An open document.
+struct Doc {
+    text: String,
+    version: i32,
+}
+
+/// A request's failure: a JSON-RPC error code and message.
+type Failure = (i64, String);
+
+/// The server's state between messages.
+#[derive(Default)]
+struct Server {
+    docs: HashMap<String, Doc>,
+    initialized: bool,
+    shutdown: bool,
+}
+
+/// Runs a session on `input` and `output` until `exit` or the end of the input; the exit code
+/// the protocol asks for (0 after `shutdown`, 1 otherwise).
+pub fn run(mut input: impl BufRead, mut output: impl Write) -> i32 {
+    let mut server = Server::default();
+    loop {
+        let frame = match transport::read(&mut input) {
+            Ok(f) => f,
+            Err(_) => return 1,
+        };
+        let body = match frame {
+            transport::Frame::End => return 1,
+            transport::Frame::Bad(why) => {
+                let reply = error_response(Value::Null, code::PARSE_ERROR, &why);
+                if transport::write(&mut output, &reply.to_string()).is_err() {
+                    return 1;
+                }
+                continue;
+            }
+            transport::Frame::Message(m) => m,
+        };
+        let replies = match serde_json::from_str::<Value>(&body) {
+            Ok(message) => server.handle(message),
+            Err(e) => vec![error_response(
+                Value::Null,
+                code::PARSE_ERROR,
+                &format!("the message is not JSON: {e}"),
+            )],
+        };
+        for reply in replies {
+            if reply.get("method").and_then(Value::as_str) == Some("$exit") {
+                return if server.shutdown { 0 } else { 1 };
+            }
+            if transport::write(&mut output, &reply.to_string()).is_err() {
+                return 1;
+            }
+        }
+    }
+}
+
+fn error_response(id: Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+fn notification(method: &str, params: impl serde::Serialize) -> Value {
+    json!({"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+fn params<T: serde::de::DeserializeOwned>(message: &Value) -> Result<T, Failure> {
+    serde_json::from_value(message.get("params").cloned().unwrap_or(Value::Null))
+        .map_err(|e| (code::INVALID_PARAMS, format!("the parameters do not fit: {e}")))
+}
+
+impl Server {
+    /// The replies (responses and notifications) to one message.
+    fn handle(&mut self, message: Value) -> Vec<Value> {
+        let method = message.get("method").and_then(Value::as_str).map(str::to_string);
+        let id = message.get("id").cloned();
+        match (method, id) {
+            (Some(method), Some(id)) => {
+                let result = if !self.initialized && method != "initialize" {
+                    Err((code::SERVER_NOT_INITIALIZED, "the first request must be `initialize`".into()))
+                } else if self.shutdown {
+                    Err((code::INVALID_REQUEST, "the server has been shut down".into()))
+                } else {
+                    self.request(&method, &message)
+                };
+                vec![match result {
+                    Ok(value) => json!({"jsonrpc": "2.0", "id": id, "result": value}),
+                    Err((code, why)) => error_response(id, code, &why),
+                }]
+            }
+            (Some(method), None) => self.notify(&method, &message),
+            // A response to a request of ours (we send none that need one), or not JSON-RPC.
+            (None, Some(_)) if message.get("result").is_some() || message.get("error").is_some() => Vec::new(),
+            (None, id) => vec![error_response(
+                id.unwrap_or(Value::Null),
+                code::INVALID_REQUEST,
+                "a message without a method",
+            )],
+        }
+    }
+
+    fn request(&mut self, method: &str, message: &Value) -> Result<Value, Failure> {
+        let to_value = |v: &dyn erased::Serialize| erased::to_value(v);
+        match method {
+            "initialize" => {
+                self.initialized = true;
+                Ok(json!({"capabilities": capabilities(), "serverInfo": {"name": "arbiter", "version": env!("CARGO_PKG_VERSION")}}))
+            }
+            "shutdown" => {
+                self.shutdown = true;
+                Ok(Value::Null)
+            }
+            "textDocument/hover" => {
+                let p: lsp::HoverParams = params(message)?;
+                let at = &p.text_document_position_params;
+                Ok(to_value(&self.hover(at.text_document.uri.as_str(), at.position)?))
+            }
+            "textDocument/completion" => {
+                let p: lsp::CompletionParams = params(message)?;
+                Ok(to_value(&self.completion(p.text_document_position.text_document.uri.as_str())?))
+            }
+            "textDocument/definition" => {
+                let p: lsp::GotoDefinitionParams = params(message)?;
+                let at = &p.text_document_position_params;
+                Ok(to_value(&self.definition(at.text_document.uri.as_str(), at.position)?))
+            }
+            "textDocument/references" => {
+                let p: lsp::ReferenceParams = params(message)?;
+                let at = &p.text_document_position;
+                let uri = at.text_document.uri.as_str();
+                let found = self.references(uri, at.position, p.context.include_declaration)?;
+                Ok(to_value(
+                    &found.map(|ranges| ranges.into_iter().map(|r| location(uri, r)).collect::<Vec<_>>()),
+                ))
+            }
+            "textDocument/rename" => {
+                let p: lsp::RenameParams = params(message)?;
+                let at = &p.text_document_position;
+                Ok(to_value(&self.rename(at.text_document.uri.as_str(), at.position, &p.new_name)?))
+            }
+            "textDocument/prepareRename" => {
+                let p: lsp::TextDocumentPositionParams = params(message)?;
+                let doc = self.doc(p.text_document.uri.as_str())?;
+                let names = Names::of(&doc.text);
+                Ok(to_value(&names.defined_at(&doc.text, p.position).map(|(_, r)| r)))
+            }
+            "textDocument/documentSymbol" => {
+                let p: lsp::DocumentSymbolParams = params(message)?;
+                let doc = self.doc(p.text_document.uri.as_str())?;
+                Ok(to_value(&outline(&doc.text)))
+            }
+            "textDocument/formatting" => {
+                let p: lsp::DocumentFormattingParams = params(message)?;
+                let doc = self.doc(p.text_document.uri.as_str())?;
+                match crate::syntax::format::format(&doc.text) {
+                    Ok(new) if new == doc.text => Ok(json!([])),
+                    Ok(new) => Ok(to_value(&vec![lsp::TextEdit {
+                        range: lsp::Range::new(lsp::Position::new(0, 0), position_of(&doc.text, doc.text.len())),
+                        new_text: new,
+                    }])),
+                    Err(e) => Err((code::REQUEST_FAILED, e.to_string())),
+                }
+            }
+            "textDocument/codeAction" => {
+                let p: lsp::CodeActionParams = params(message)?;
+                Ok(to_value(&quick_fixes(&p)))
+            }
+            _ => Err((code::METHOD_NOT_FOUND, format!("`{method}` is not a request this server answers"))),
+        }
+    }
+
+    fn notify(&mut self, method: &str, message: &Value) -> Vec<Value> {
+        match method {
+            "exit" => vec![json!({"method": "$exit"})],
+            "textDocument/didOpen" => {
+                let Ok(p) = params::<lsp::DidOpenTextDocumentParams>(message) else {
+                    return Vec::new();
+                };
+                let d = p.text_document;
+                self.docs.insert(
+                    d.uri.as_str().to_string(),
+                    Doc {
+                        text: d.text,
+                        version: d.version,
+                    },
+                );
+                self.diagnose_all()
+            }
+            "textDocument/didChange" => {
+                let Ok(p) = params::<lsp::DidChangeTextDocumentParams>(message) else {
+                    return Vec::new();
+                };
+                let Some(doc) = self.docs.get_mut(p.text_document.uri.as_str()) else {
+                    return Vec::new();
+                };
+                for change in p.content_changes {
+                    match change.range {
+                        None => doc.text = change.text,
+                        Some(r) => {
+                            let (a, b) = (offset_of(&doc.text, r.start), offset_of(&doc.text, r.end));
+                            if a <= b {
+                                doc.text.replace_range(a..b, &change.text);
+                            }
+                        }
+                    }
+                }
+                doc.version = p.text_document.version;
+                self.diagnose_all()
+            }
+            "textDocument/didClose" => {
+                let Ok(p) = params::<lsp::DidCloseTextDocumentParams>(message) else {
+                    return Vec::new();
+                };
+                let uri = p.text_document.uri.as_str().to_string();
+                self.docs.remove(&uri);
+                vec![notification(
+                    "textDocument/publishDiagnostics",
+                    json!({"uri": uri, "diagnostics": []}),
+                )]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn doc(&self, uri: &str) -> Result<&Doc, Failure> {
+        self.docs
+            .get(uri)
+            .ok_or_else(|| (code::REQUEST_FAILED, format!("`{uri}` is not open")))
+    }
+
+    /// Diagnostics for every open document (one that extends a changed file changes too).
+    fn diagnose_all(&self) -> Vec<Value> {
+        let mut uris: Vec<&String> = self.docs.keys().collect();
+        uris.sort();
+        uris.into_iter().flat_map(|uri| diagnose(uri, &self.docs[uri])).collect()
+    }
+
+    fn hover(&self, uri: &str, at: lsp::Position) -> Result<Option<lsp::Hover>, Failure> {
+        let doc = self.doc(uri)?;
+        let Some((word, range)) = word_at(&doc.text, at) else {
+            return Ok(None);
+        };
+        let names = Names::of(&doc.text);
+        let value = match names.defs.iter().find(|d| d.name == word) {
+            Some(def) => format!(
+                "**{}** `{}`\n\n```\n{}\n```",
+                def.what,
+                def.name,
+                source_lines(&doc.text, def.item.0, def.item.1, 16)
+            ),
+            None => match manual_entry(&word) {
+                Some(entry) => entry,
+                None => return Ok(None),
+            },
+        };
+        Ok(Some(lsp::Hover {
+            contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+                kind: lsp::MarkupKind::Markdown,
+                value,
+            }),
+            range: Some(range),
+        }))
+    }
+
+    fn completion(&self, uri: &str) -> Result<Vec<lsp::CompletionItem>, Failure> {
+        let doc = self.doc(uri)?;
+        let mut items: Vec<lsp::CompletionItem> = Names::of(&doc.text)
+            .defs
+            .iter()
+            .map(|d| lsp::CompletionItem {
+                label: d.name.clone(),
+                kind: Some(match d.what {
+                    "piece" => lsp::CompletionItemKind::CLASS,
+                    "parameter" => lsp::CompletionItemKind::CONSTANT,
+                    "count" => lsp::CompletionItemKind::VARIABLE,
+                    _ => lsp::CompletionItemKind::REFERENCE,
+                }),
+                detail: Some(d.what.to_string()),
+                ..Default::default()
+            })
+            .collect();
+        for word in keywords() {
+            items.push(lsp::CompletionItem {
+                label: word.to_string(),
+                kind: Some(lsp::CompletionItemKind::KEYWORD),
+                detail: manual_line(word),
+                ..Default::default()
+            });
+        }
+        Ok(items)
+    }
+
+    fn definition(&self, uri: &str, at: lsp::Position) -> Result<Option<lsp::Location>, Failure> {
+        let doc = self.doc(uri)?;
+        let names = Names::of(&doc.text);
+        let Some((word, _)) = word_at(&doc.text, at) else { return Ok(None) };
+        Ok(names
+            .defs
+            .iter()
+            .find(|d| d.name == word)
+            .map(|d| location(uri, range_of(&doc.text, d.span.0, d.span.1))))
+    }
+
+    fn references(&self, uri: &str, at: lsp::Position, with_definition: bool) -> Result<Option<Vec<lsp::Range>>, Failure> {
+        let doc = self.doc(uri)?;
+        let names = Names::of(&doc.text);
+        let Some((word, _)) = word_at(&doc.text, at) else { return Ok(None) };
+        let Some(def) = names.defs.iter().find(|d| d.name == word) else {
+            return Ok(None);
+        };
+        Ok(Some(
+            words(&doc.text)
+                .into_iter()
+                .filter(|&(a, b)| doc.text[a..b] == word && (with_definition || (a, b) != def.span))
+                .map(|(a, b)| range_of(&doc.text, a, b))
+                .collect(),
+        ))
+    }
+
+    fn rename(&self, uri: &str, at: lsp::Position, new_name: &str) -> Result<Option<lsp::WorkspaceEdit>, Failure> {
+        if !is_ident(new_name) {
+            return Err((
+                code::INVALID_PARAMS,
+                format!("`{new_name}` is not a name: letters, digits, `_` and inner `-`, starting with a letter or `_`"),
+            ));
+        }
+        let doc = self.doc(uri)?;
+        let names = Names::of(&doc.text);
+        if names.defs.iter().any(|d| d.name == new_name) {
+            return Err((code::REQUEST_FAILED, format!("`{new_name}` is already defined in this file")));
+        }
+        let Some(ranges) = self.references(uri, at, true)? else {
+            return Err((code::REQUEST_FAILED, "only a name this file defines can be renamed".into()));
+        };
+        let edits = ranges
+            .into_iter()
+            .map(|range| lsp::TextEdit {
+                range,
+                new_text: new_name.to_string(),
+            })
+            .collect();
+        let uri = lsp::Uri::from_str(uri).map_err(|e| (code::INVALID_PARAMS, format!("`{uri}`: {e}")))?;
+        Ok(Some(lsp::WorkspaceEdit {
+            changes: Some(HashMap::from([(uri, edits)])),
+            ..Default::default()
+        }))
+    }
+}
+
+/// Serialising any result to JSON (results are plain data; a failure is a bug, answered as null).
+mod erased {
+    pub trait Serialize {
+        fn json(&self) -> serde_json::Value;
+    }
+    impl<T: serde::Serialize> Serialize for T {
+        fn json(&self) -> serde_json::Value {
+            serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+        }
+    }
+    pub fn to_value(v: &dyn Serialize) -> serde_json::Value {
+        v.json()
+    }
+}
+
+fn capabilities() -> lsp::ServerCapabilities {
+    lsp::ServerCapabilities {
+        text_document_sync: Some(lsp::TextDocumentSyncCapability::Kind(lsp::TextDocumentSyncKind::INCREMENTAL)),
+        hover_provider: Some(lsp::HoverProviderCapability::Simple(true)),
+        completion_provider: Some(lsp::CompletionOptions::default()),
+        definition_provider: Some(lsp::OneOf::Left(true)),
+        references_provider: Some(lsp::OneOf::Left(true)),
+        rename_provider: Some(lsp::OneOf::Right(lsp::RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
+        document_symbol_provider: Some(lsp::OneOf::Left(true)),
+        document_formatting_provider: Some(lsp::OneOf::Left(true)),
+        code_action_provider: Some(lsp::CodeActionProviderCapability::Simple(true)),
+        ..Default::default()
+    }
+}
+
+fn location(uri: &str, range: lsp::Range) -> lsp::Location {
+    lsp::Location {
+        uri: lsp::Uri::from_str(uri).unwrap_or_else(|_| lsp::Uri::from_str("file:///").expect("a literal URI")),
+        range,
+    }
+}
+
+/// The file a `file:` URI names.
+fn path_of(uri: &str) -> Option<PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    let bytes = rest.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(v) = rest.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(v);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).ok().map(PathBuf::from)
+}
+
+/// The `file:` URI of a path.
+fn uri_of(path: &Path) -> String {
+    let mut s = String::from("file://");
+    for b in path.to_string_lossy().bytes() {
+        if b.is_ascii_alphanumeric() || b"/-_.~".contains(&b) {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("%{b:02X}"));
+        }
+    }
+    s
+}
+
+/// The checker's diagnostics for a document, as `publishDiagnostics` notifications: one for the
+/// document, and one for each file it extends that has problems of its own.
+fn diagnose(uri: &str, doc: &Doc) -> Vec<Value> {
+    let path = path_of(uri);
+    let name = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
+    let dir = path.as_ref().and_then(|p| p.parent());
+    let checked = crate::check::check_source(&name, &doc.text, dir, &[]);
+    let sources = &checked.sources;
+    let mut by_file: HashMap<FileId, Vec<lsp::Diagnostic>> = HashMap::new();
+    by_file.insert(FileId(0), Vec::new());
+    let uri_for = |file: FileId| -> String {
+        if sources.name(file) == name {
+            uri.to_string()
+        } else {
+            uri_of(Path::new(sources.name(file)))
+        }
+    };
+    for d in checked.diagnostics.sorted() {
+        let text = sources.text(d.span.file);
+        let related: Vec<lsp::DiagnosticRelatedInformation> = d
+            .labels
+            .iter()
+            .map(|(span, what)| lsp::DiagnosticRelatedInformation {
+                location: location(
+                    &uri_for(span.file),
+                    range_of(sources.text(span.file), span.start as usize, span.end as usize),
+                ),
+                message: what.clone(),
+            })
+            .collect();
+        let mut message = d.message.clone();
+        for h in &d.help {
+            message.push_str(&format!("\nhelp: {h}"));
+        }
+        let fix = d
+            .help
+            .iter()
+            .find_map(|h| h.strip_prefix("did you mean `").and_then(|r| r.strip_suffix("`?")));
+        by_file.entry(d.span.file).or_default().push(lsp::Diagnostic {
+            range: range_of(text, d.span.start as usize, d.span.end as usize),
+            severity: Some(match d.severity {
+                Severity::Error => lsp::DiagnosticSeverity::ERROR,
+                Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+            }),
+            code: Some(lsp::NumberOrString::String(d.code.to_string())),
+            source: Some("arbiter".into()),
+            message,
+            related_information: (!related.is_empty()).then_some(related),
+            data: fix.map(|f| json!({"replace": f})),
+            ..Default::default()
+        });
+    }
+    let mut files: Vec<FileId> = by_file.keys().copied().collect();
+    files.sort_by_key(|f| f.0);
+    files
+        .into_iter()
+        .map(|file| {
+            let diagnostics = by_file.remove(&file).unwrap_or_default();
+            let mut p = json!({"uri": uri_for(file), "diagnostics": diagnostics});
+            if file == FileId(0) {
+                p["version"] = json!(doc.version);
+            }
+            notification("textDocument/publishDiagnostics", p)
+        })
+        .collect()
+}
+
+/// "did you mean" applied: for each diagnostic the client sends back that carries a replacement.
+fn quick_fixes(p: &lsp::CodeActionParams) -> Vec<lsp::CodeAction> {
+    let Ok(uri) = lsp::Uri::from_str(p.text_document.uri.as_str()) else {
+        return Vec::new();
+    };
+    p.context
+        .diagnostics
+        .iter()
+        .filter_map(|d| {
+            let replace = d.data.as_ref()?.get("replace")?.as_str()?.to_string();
+            Some(lsp::CodeAction {
+                title: format!("replace with `{replace}`"),
+                kind: Some(lsp::CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![d.clone()]),
+                edit: Some(lsp::WorkspaceEdit {
+                    changes: Some(HashMap::from([(
+                        uri.clone(),
+                        vec![lsp::TextEdit {
+                            range: d.range,
+                            new_text: replace,
+                        }],
+                    )])),
+                    ..Default::default()
+                }),
+                is_preferred: Some(true),
+                ..Default::default()
+            })
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------------ positions
+
+/// The protocol's position (line, UTF-16 column) of a byte offset.
+fn position_of(text: &str, offset: usize) -> lsp::Position {
+    let offset = offset.min(text.len());
+    let before = &text[..text.floor_char_boundary(offset)];
+    let line = before.matches('\n').count();
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col: usize = before[start..].chars().map(char::len_utf16).sum();
+    lsp::Position::new(line as u32, col as u32)
+}
+
+/// The byte offset of a protocol position (clamped to the line and the text).
+fn offset_of(text: &str, at: lsp::Position) -> usize {
+    let mut start = 0;
+    for _ in 0..at.line {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let mut units = 0u32;
+    for (i, c) in text[start..end].char_indices() {
+        if units >= at.character {
+            return start + i;
+        }
+        units += c.len_utf16() as u32;
+    }
+    end
+}
+
+fn range_of(text: &str, start: usize, end: usize) -> lsp::Range {
+    lsp::Range::new(position_of(text, start), position_of(text, end))
+}
+
+// ------------------------------------------------------------------ names
+
+fn is_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !s.ends_with('-')
+        && !s.contains("--")
+}
+
+/// The byte ranges of the words in code (strings, citations and comments skipped).
+fn words(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let skip_to = |from: usize, stop: u8| -> usize {
+        bytes[from..]
+            .iter()
+            .position(|&b| b == stop || b == b'\n')
+            .map_or(bytes.len(), |p| from + p + usize::from(bytes[from + p] == stop))
+    };
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => i = skip_to(i + 1, b'"'),
+            b'[' => i = skip_to(i + 1, b']'),
+            b'#' => i = skip_to(i + 1, b'\n'),
+            b if b.is_ascii_alphabetic() || b == b'_' => {
+                let start = i;
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric()
+                        || bytes[i] == b'_'
+                        || (bytes[i] == b'-' && bytes.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric() || *n == b'_')))
+                {
+                    i += 1;
+                }
+                out.push((start, i));
+            }
+            b if b.is_ascii_digit() => {
+                // A square (`e4`) or a number: not a name.
+                while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                    i += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// The word under a position, and its range.
+fn word_at(text: &str, at: lsp::Position) -> Option<(String, lsp::Range)> {
+    let offset = offset_of(text, at);
+    words(text)
+        .into_iter()
+        .find(|&(a, b)| a <= offset && offset <= b)
+        .map(|(a, b)| (text[a..b].to_string(), range_of(text, a, b)))
+}
+
+/// A name the file defines.
+struct Def {
+    name: String,
+    /// `piece`, `zone`...
+    what: &'static str,
+    /// The name's bytes at its definition.
+    span: (usize, usize),
+    /// The whole definition's bytes.
+    item: (usize, usize),
+}
+
+/// The names a file defines, from its syntax tree.
+struct Names {
+    defs: Vec<Def>,
+}
+
+impl Names {
+    fn of(text: &str) -> Names {
+        let mut diags = crate::diag::Diagnostics::default();
+        let file = crate::syntax::parse_file(text, FileId(0), &mut diags);
+        let mut defs = Vec::new();
+        let mut add = |id: &ast::Ident, what: &'static str, item: Option<crate::diag::Span>| {
+            let span = (id.span.start as usize, id.span.end as usize);
+            let item = item.map_or(span, |s| (s.start as usize, s.end as usize));
+            defs.push(Def {
+                name: id.name.clone(),
+                what,
+                span,
+                item: (item.0.min(span.0), item.1.max(span.1)),
+            });
+        };
+        for item in &file.items {
+            match item {
+                ast::Item::Game(g) => g.players.iter().for_each(|p| add(&p.name, "player", None)),
+                ast::Item::Param(p) => add(&p.name, "parameter", None),
+                ast::Item::Zone(z) => add(&z.name, "zone", Some(z.expr.span)),
+                ast::Item::Direction(d) => add(&d.name, "direction", Some(d.span)),
+                ast::Item::Piece(p) => add(&p.name, "piece", Some(p.span)),
+                ast::Item::Count(c) => add(&c.name, "count", Some(c.span)),
+                ast::Item::Phase(p) => add(&p.name, "phase", Some(p.span)),
+                ast::Item::End(rules) => rules.iter().for_each(|r| add(&r.label, "end rule", Some(r.verdict.1))),
+                ast::Item::Clock(cs) => cs.iter().for_each(|c| add(&c.name, "time control", Some(c.span))),
+                _ => {}
+            }
+        }
+        Names { defs }
+    }
+
+    /// The definition whose name is under a position (`prepareRename`).
+    fn defined_at(&self, text: &str, at: lsp::Position) -> Option<(&Def, lsp::Range)> {
+        let (word, range) = word_at(text, at)?;
+        self.defs.iter().find(|d| d.name == word).map(|d| (d, range))
+    }
+}
+
+/// The lines from the one holding `start` to the one holding `end`, at most `max` of them.
+fn source_lines(text: &str, start: usize, end: usize, max: usize) -> String {
+    let from = text[..start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let to = text[end.min(text.len())..].find('\n').map_or(text.len(), |i| end + i);
+    let lines: Vec<&str> = text[from..to].lines().collect();
+    let mut shown = lines[..lines.len().min(max)].join("\n");
+    if lines.len() > max {
+        shown.push_str("\n…");
+    }
+    shown
+}
+
+/// The outline: one symbol per item that has a name or a heading of its own.
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must be given; it is always `None`.
+fn outline(text: &str) -> Vec<lsp::DocumentSymbol> {
+    let names = Names::of(text);
+    let symbol = |name: String, detail: &str, kind: lsp::SymbolKind, item: (usize, usize), sel: (usize, usize)| lsp::DocumentSymbol {
+        name,
+        detail: Some(detail.to_string()),
+        kind,
+        tags: None,
+        deprecated: None,
+        range: range_of(text, item.0, item.1),
+        selection_range: range_of(text, sel.0, sel.1),
+        children: None,
+    };
+    names
+        .defs
+        .iter()
+        .map(|d| {
+            let kind = match d.what {
+                "piece" => lsp::SymbolKind::CLASS,
+                "zone" => lsp::SymbolKind::ARRAY,
+                "direction" => lsp::SymbolKind::ENUM_MEMBER,
+                "parameter" => lsp::SymbolKind::CONSTANT,
+                "count" => lsp::SymbolKind::VARIABLE,
+                "phase" => lsp::SymbolKind::EVENT,
+                "end rule" => lsp::SymbolKind::FUNCTION,
+                "time control" => lsp::SymbolKind::PROPERTY,
+                _ => lsp::SymbolKind::OBJECT,
+            };
+            symbol(d.name.clone(), d.what, kind, d.item, d.span)
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------------ the manual
+
+/// The words the grammar spells out, each once.
+fn keywords() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    // Each `"word"` in the grammar (skipping comments, which quote examples).
+    for line in GRAMMAR.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        let mut rest = line;
+        while let Some(open) = rest.find('"') {
+            let after = &rest[open + 1..];
+            let len = after.find(|c: char| !(c.is_ascii_lowercase() || c == '-')).unwrap_or(after.len());
+            let word = &after[..len];
+            if after[len..].starts_with('"') && len > 1 && !out.contains(&word) {
+                out.push(word);
+                rest = &after[len + 1..];
+            } else {
+                rest = after;
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The manual's section on `word` (`### \`word\``), or its first paragraph that names the word
+/// in backquotes, as Markdown.
+fn manual_entry(word: &str) -> Option<String> {
+    let heading = format!("`{word}`");
+    let lines: Vec<&str> = MANUAL.lines().collect();
+    if let Some(start) = lines.iter().position(|l| l.starts_with("###") && l.contains(&heading)) {
+        let end = lines[start + 1..]
+            .iter()
+            .position(|l| l.starts_with("## ") || l.starts_with("### "))
+            .map_or(lines.len(), |e| start + 1 + e);
+        let mut text = lines[start..end.min(start + 40)].join("\n");
+        if end > start + 40 {
+            text.push_str("\n\n… (rulesets/README.md has the rest)");
+        }
+        return Some(text);
+    }
+    let mention = format!("`{word}");
+    let hit = lines.iter().position(|l| !l.starts_with('#') && l.contains(&mention))?;
+    let start = lines[..hit].iter().rposition(|l| l.trim().is_empty()).map_or(0, |i| i + 1);
+    let end = lines[hit..]
+        .iter()
+        .position(|l| l.trim().is_empty())
+        .map_or(lines.len(), |e| hit + e);
+    Some(lines[start..end.min(start + 20)].join("\n"))
+}
+
+/// One line of the manual about `word`, for completion's detail.
+fn manual_line(word: &str) -> Option<String> {
+    let mention = format!("`{word}");
+    MANUAL
+        .lines()
+        .find(|l| !l.starts_with('#') && l.contains(&mention))
+        .map(|l| l.trim().trim_start_matches(['-', '*', '|', ' ']).chars().take(100).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_utf16_units_and_clamp() {
+        let text = "a\n€x𝄞y\n";
+        assert_eq!(position_of(text, 2), lsp::Position::new(1, 0));
+        assert_eq!(position_of(text, 5), lsp::Position::new(1, 1), "after the euro sign");
+        assert_eq!(position_of(text, 10), lsp::Position::new(1, 4), "the clef is two units");
+        assert_eq!(offset_of(text, lsp::Position::new(1, 4)), 10);
+        assert_eq!(offset_of(text, lsp::Position::new(1, 99)), 11, "past the end of the line");
+        assert_eq!(offset_of(text, lsp::Position::new(9, 0)), text.len());
+    }
+
+    #[test]
+    fn words_skip_strings_citations_comments_and_squares() {
+        let text = "piece Rook \"R\" { slide orthogonal [3.3] } # Rook\nzone z = e4 + rank-2";
+        let got: Vec<&str> = words(text).into_iter().map(|(a, b)| &text[a..b]).collect();
+        assert_eq!(got, ["piece", "Rook", "slide", "orthogonal", "zone", "z", "e4", "rank-2"]);
+    }
+
+    #[test]
+    fn uris_and_paths_go_both_ways() {
+        let p = Path::new("/tmp/my rules/chess+.rules");
+        let u = uri_of(p);
+        assert_eq!(u, "file:///tmp/my%20rules/chess%2B.rules");
+        assert_eq!(path_of(&u).as_deref(), Some(p));
+        assert_eq!(path_of("untitled:1"), None);
+    }
+
+    #[test]
+    fn the_manual_answers_for_keywords_and_the_grammar_lists_them() {
+        let kw = keywords();
+        assert!(
+            kw.contains(&"slide") && kw.contains(&"promotes") && kw.contains(&"checkered"),
+            "{kw:?}"
+        );
+        let piece = manual_entry("piece").expect("a section");
+        assert!(piece.starts_with("### `piece`"), "{piece}");
+        assert!(manual_entry("slide").is_some());
+        assert_eq!(manual_entry("no-such-word-anywhere"), None);
+    }
+}

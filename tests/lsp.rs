@@ -1,0 +1,359 @@
+//! `arbiter lsp` driven as an editor drives it, through the real binary on pipes: initialize, open a
+//! ruleset, introduce and fix a typo, hover, completion, definition, references, rename,
+//! formatting, a quick fix, the outline, shutdown and exit — each answer checked. And the bad
+//! input every door gets: frames and JSON that cannot be read, unknown methods, requests before
+//! `initialize`, a rename to a non-name — each answered with an error, the session going on.
+
+mod common;
+
+use std::io::Write;
+
+use serde_json::{Value, json};
+
+use common::root;
+
+/// A language server session on pipes.
+struct Session {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    messages: std::sync::mpsc::Receiver<Value>,
+    next_id: i64,
+}
+
+impl Session {
+    fn start() -> Session {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .arg("lsp")
+            .current_dir(root())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("arbiter lsp starts");
+        let stdin = child.stdin.take().expect("piped");
+        let mut stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
+        let (tx, messages) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::{BufRead, Read};
+            loop {
+                let mut length = None;
+                loop {
+                    let mut line = String::new();
+                    if stdout.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = line.strip_prefix("Content-Length: ") {
+                        length = v.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; length.expect("every message has a Content-Length")];
+                if stdout.read_exact(&mut body).is_err() {
+                    return;
+                }
+                let v: Value = serde_json::from_slice(&body).expect("the server writes JSON");
+                if tx.send(v).is_err() {
+                    return;
+                }
+            }
+        });
+        Session {
+            child,
+            stdin,
+            messages,
+            next_id: 1,
+        }
+    }
+
+    fn raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("the server reads");
+        self.stdin.flush().expect("the server reads");
+    }
+
+    fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        self.raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// The next message that `pick` accepts, within 20 s.
+    fn wait(&self, what: &str, pick: impl Fn(&Value) -> bool) -> Value {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.messages.recv_timeout(left) {
+                Ok(m) if pick(&m) => return m,
+                Ok(m) => seen.push(m),
+                Err(_) => panic!("no {what} within 20 s; the server said {seen:#?}"),
+            }
+        }
+    }
+
+    /// Sends a request and returns its response (`result` or `error`).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.wait(&format!("answer to {method}"), |m| m.get("id") == Some(&json!(id)))
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics(&self, uri: &str) -> Vec<Value> {
+        let m = self.wait("diagnostics", |m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        });
+        m["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn at(line: u32, character: u32) -> Value {
+    json!({"line": line, "character": character})
+}
+
+/// The (line, character) where `needle` first starts in `text`, counted as the protocol counts.
+fn find(text: &str, needle: &str) -> (u32, u32) {
+    let offset = text.find(needle).unwrap_or_else(|| panic!("`{needle}` is in the text"));
+    let line = text[..offset].matches('\n').count() as u32;
+    let col = text[..offset].rsplit('\n').next().unwrap_or("").encode_utf16().count() as u32;
+    (line, col)
+}
+
+#[test]
+fn an_editor_session_gets_every_answer_it_asks_for() {
+    let path = root().join("rulesets/chess.rules");
+    let uri = format!("file://{}", path.display());
+    let text = std::fs::read_to_string(&path).expect("chess.rules");
+    let mut s = Session::start();
+
+    let early = s.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": at(0, 0)}));
+    assert_eq!(early["error"]["code"], -32002, "{early}");
+    let init = s.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    let caps = &init["result"]["capabilities"];
+    for cap in [
+        "hoverProvider",
+        "completionProvider",
+        "definitionProvider",
+        "referencesProvider",
+        "renameProvider",
+        "documentSymbolProvider",
+        "documentFormattingProvider",
+        "codeActionProvider",
+    ] {
+        assert!(!caps[cap].is_null(), "{cap} is offered: {caps}");
+    }
+    s.notify("initialized", json!({}));
+
+    // A bundled ruleset: no diagnostics.
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
+    );
+    assert_eq!(s.diagnostics(&uri), Vec::<Value>::new());
+
+    // A typo in a kind's name, typed in: the checker's diagnostic, with its code and help.
+    let (line, col) = find(&text, "with Rook moving 2");
+    let rook = col + "with ".len() as u32;
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+            {"range": {"start": at(line, rook), "end": at(line, rook + 4)}, "text": "Rokk"}
+        ]}),
+    );
+    let said = s.diagnostics(&uri);
+    let typo = said
+        .iter()
+        .find(|d| d["message"].as_str().is_some_and(|m| m.contains("Rokk")))
+        .unwrap_or_else(|| panic!("a diagnostic names the typo: {said:#?}"));
+    assert_eq!(typo["severity"], 1);
+    assert!(typo["code"].as_str().is_some_and(|c| c.starts_with('E')), "{typo}");
+    assert_eq!(typo["range"]["start"], at(line, rook), "{typo}");
+    assert!(typo["message"].as_str().unwrap_or("").contains("did you mean `Rook`?"), "{typo}");
+    // The same diagnostic `arbiter check` prints for the same text.
+    let broken = std::env::temp_dir().join(format!("arbiter-lsp-{}.rules", std::process::id()));
+    std::fs::write(&broken, text.replacen("with Rook moving 2", "with Rokk moving 2", 1)).expect("a temporary file");
+    let check = common::arbiter(&["check", broken.to_str().expect("a UTF-8 path")]);
+    let _ = std::fs::remove_file(&broken);
+    let first_line = typo["message"].as_str().unwrap_or("").lines().next().unwrap_or("").to_string();
+    assert!(
+        check.stdout.contains(&first_line) || check.stderr.contains(&first_line),
+        "check says: {}{}",
+        check.stdout,
+        check.stderr
+    );
+
+    // The quick fix puts the name right.
+    let actions = s.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": typo["range"], "context": {"diagnostics": [typo]}}),
+    );
+    let edit = &actions["result"][0]["edit"]["changes"][&uri][0];
+    assert_eq!(edit["newText"], "Rook", "{actions}");
+    assert_eq!(edit["range"], typo["range"]);
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"range": edit["range"], "text": "Rook"}]}),
+    );
+    assert_eq!(s.diagnostics(&uri), Vec::<Value>::new(), "the fix clears it");
+
+    // Hover: a keyword's manual entry; a name's definition.
+    let (l, c) = find(&text, "slide orthogonal");
+    let hover = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": at(l, c + 1)}),
+    );
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(shown.contains("`slide"), "the manual on slide: {hover}");
+    let (l, c) = find(&text, "on last_rank to");
+    let hover = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": at(l, c + 4)}),
+    );
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(shown.contains("**zone** `last_rank`") && shown.contains("rank 8"), "{hover}");
+
+    // Completion: keywords with the manual's line, and the names defined.
+    let done = s.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": at(l, c)}),
+    );
+    let labels: Vec<&str> = done["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["label"].as_str())
+        .collect();
+    for want in ["slide", "promotes", "Knight", "pawn_start", "checkmate", "blitz"] {
+        assert!(labels.contains(&want), "`{want}` is offered: {labels:?}");
+    }
+
+    // Definition, references, rename of a zone.
+    let def = s.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri}, "position": at(l, c + 4)}),
+    );
+    let (dl, dc) = find(&text, "last_rank  =");
+    assert_eq!(def["result"]["range"]["start"], at(dl, dc), "{def}");
+    let refs = s.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": at(l, c + 4), "context": {"includeDeclaration": true}}),
+    );
+    assert_eq!(
+        refs["result"].as_array().map(Vec::len),
+        Some(text.matches("last_rank").count()),
+        "{refs}"
+    );
+    let bad = s.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri}, "position": at(l, c + 4), "newName": "last rank"}),
+    );
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    let clash = s.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri}, "position": at(l, c + 4), "newName": "pawn_start"}),
+    );
+    assert!(
+        clash["error"]["message"].as_str().is_some_and(|m| m.contains("already defined")),
+        "{clash}"
+    );
+    let rename = s.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri}, "position": at(l, c + 4), "newName": "eighth"}),
+    );
+    let edits = rename["result"]["changes"][&uri].as_array().cloned().unwrap_or_default();
+    assert_eq!(edits.len(), text.matches("last_rank").count(), "{rename}");
+    assert!(edits.iter().all(|e| e["newText"] == "eighth"));
+
+    // The outline and formatting.
+    let outline = s.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    let names: Vec<&str> = outline["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["name"].as_str())
+        .collect();
+    for want in ["King", "Pawn", "pawn_start", "checkmate", "classical", "white"] {
+        assert!(names.contains(&want), "`{want}` in the outline: {names:?}");
+    }
+    let format = s.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    assert_eq!(format["result"], json!([]), "the bundled ruleset is formatted: {format}");
+
+    // Bad input: each gets an error, and the session goes on.
+    s.raw(b"Content-Length: 5\r\n\r\n{oops");
+    let e = s.wait("a parse error", |m| m["error"]["code"] == -32700);
+    assert!(e["error"]["message"].as_str().is_some_and(|m| m.contains("not JSON")), "{e}");
+    s.raw(b"Content-Type: nothing\r\n\r\n");
+    s.wait("a frame error", |m| {
+        m["error"]["message"].as_str().is_some_and(|t| t.contains("Content-Length"))
+    });
+    let unknown = s.request("workspace/frobnicate", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    let unopened = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///nowhere.rules"}, "position": at(0, 0)}),
+    );
+    assert!(
+        unopened["error"]["message"].as_str().is_some_and(|m| m.contains("not open")),
+        "{unopened}"
+    );
+    let shapeless = s.request("textDocument/hover", json!({"position": "here"}));
+    assert_eq!(shapeless["error"]["code"], -32602, "{shapeless}");
+
+    let bye = s.request("shutdown", Value::Null);
+    assert!(bye.get("error").is_none(), "{bye}");
+    s.notify("exit", Value::Null);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        if let Some(status) = s.child.try_wait().expect("waits") {
+            assert_eq!(status.code(), Some(0), "exit after shutdown is a clean exit");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the server did not exit");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// A file that does not parse still gets diagnostics (the parser never stops at the first error),
+/// and formatting it is refused with a reason rather than mangling it.
+#[test]
+fn a_broken_file_gets_its_diagnostics_and_is_not_formatted() {
+    let mut s = Session::start();
+    s.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    let uri = "file:///tmp/arbiter-lsp-broken.rules";
+    let text = "game \"X\" {\n  players white \"w\", black \"b\"\n}\nboard 3 x 3 squares {\n  files a..c\n  ranks 1..3\n}\npiece Man \"M\" { step forward }\nbogus line here\nsetup \"3/3/M2 w - - 0 1\"\n";
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
+    );
+    let said = s.diagnostics(uri);
+    assert!(
+        said.iter().any(|d| d["range"]["start"]["line"] == 8),
+        "the bad line is named: {said:#?}"
+    );
+    let format = s.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    assert!(
+        format["error"]["message"].as_str().is_some_and(|m| m.contains("syntax error")),
+        "{format}"
+    );
+    s.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}}));
+    assert_eq!(s.diagnostics(uri), Vec::<Value>::new(), "closing clears the file's diagnostics");
+}
