@@ -357,3 +357,127 @@ fn a_broken_file_gets_its_diagnostics_and_is_not_formatted() {
     s.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}}));
     assert_eq!(s.diagnostics(uri), Vec::<Value>::new(), "closing clears the file's diagnostics");
 }
+
+/// A rename from a file that extends another reaches the definition's file, and one from the
+/// definition reaches the open files that extend it; definitions are found across the two.
+#[test]
+fn names_are_followed_across_extends() {
+    let dir = common::scratch("lsp-extends");
+    let base = dir.join("base.rules");
+    let chess = std::fs::read_to_string(root().join("rulesets/chess.rules")).expect("chess.rules");
+    std::fs::write(&base, &chess).expect("writable");
+    let variant = dir.join("hill.rules");
+    let text = "extends \"base.rules\"\nzone hill = d4..e5\nend {\n  hill: King in hill -> mover wins\n}\n";
+    std::fs::write(&variant, text).expect("writable");
+    let (base_uri, variant_uri) = (format!("file://{}", base.display()), format!("file://{}", variant.display()));
+    let mut s = Session::start();
+    s.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": variant_uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
+    );
+    assert_eq!(s.diagnostics(&variant_uri), Vec::<Value>::new());
+    let (l, c) = find(text, "King in");
+    let def = s.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": variant_uri}, "position": at(l, c + 1)}),
+    );
+    assert_eq!(def["result"]["uri"], base_uri.as_str(), "{def}");
+    assert_eq!(def["result"]["range"]["start"], {
+        let (dl, dc) = find(&chess, "King \"K\" royal");
+        at(dl, dc)
+    });
+    let rename = s.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": variant_uri}, "position": at(l, c + 1), "newName": "Monarch"}),
+    );
+    let changes = &rename["result"]["changes"];
+    assert_eq!(changes[&variant_uri].as_array().map(Vec::len), Some(1), "{rename}");
+    assert!(
+        changes[&base_uri].as_array().is_some_and(|e| !e.is_empty()),
+        "the definition's file too: {rename}"
+    );
+}
+
+/// Neovim's own LSP client (Debian's `neovim`, headless, scripted in Lua: tests/lsp/neovim.lua)
+/// opens a ruleset and gets no diagnostics, gets the diagnostic `arbiter check` prints for a
+/// misspelt kind typed in, applies the quick fix, renames a zone across a file that extends it,
+/// and asks for formatting.
+#[test]
+fn neovim_s_client_checks_fixes_renames_and_formats() {
+    let dir = common::scratch("lsp-neovim");
+    let base = dir.join("base.rules");
+    let chess = std::fs::read_to_string(root().join("rulesets/chess.rules")).expect("chess.rules");
+    std::fs::write(&base, &chess).expect("writable");
+    let variant = dir.join("variant.rules");
+    std::fs::write(
+        &variant,
+        "extends \"base.rules\"\nend {\n  home: Pawn in last_rank -> mover wins\n}\n",
+    )
+    .expect("writable");
+    let out = dir.join("results.json");
+    let mut child = std::process::Command::new("nvim")
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c"])
+        .arg(format!("luafile {}", root().join("tests/lsp/neovim.lua").display()))
+        .env("ARBITER", env!("CARGO_BIN_EXE_arbiter"))
+        .env("BASE", &base)
+        .env("VARIANT", &variant)
+        .env("OUT", &out)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("Neovim is installed (run scripts/setup)");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
+    while child.try_wait().expect("waits").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("Neovim did not finish within 90 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let results: Value = serde_json::from_str(&std::fs::read_to_string(&out).expect("the script wrote its results")).expect("JSON");
+    assert!(results.get("error").is_none(), "{results:#}");
+    assert_eq!(results["opened"], 0, "no diagnostics for chess.rules: {results:#}");
+    let typo = &results["typo"];
+    let first = typo["message"].as_str().unwrap_or("").lines().next().unwrap_or("").to_string();
+    assert!(first.contains("Rokk"), "{results:#}");
+    assert_eq!(
+        results["shown"].as_str().map(|s| s.lines().next().unwrap_or("")),
+        Some(first.as_str()),
+        "Neovim shows it"
+    );
+    let broken = dir.join("typo.rules");
+    std::fs::write(&broken, chess.replacen("with Rook moving 2", "with Rokk moving 2", 1)).expect("writable");
+    let check = common::arbiter(&["check", broken.to_str().expect("a UTF-8 path")]);
+    let printed = format!("{}{}", check.stdout, check.stderr);
+    let code = typo["code"].as_str().unwrap_or("?");
+    assert!(
+        printed.contains(&format!("error[{code}]: {first}")),
+        "the same as `arbiter check`:\n{printed}\nvs {first}"
+    );
+    let (line, col) = find(&chess, "Rook moving 2");
+    assert_eq!(
+        (typo["line"].as_u64(), typo["character"].as_u64()),
+        (Some(line as u64), Some(col as u64))
+    );
+    assert_eq!(results["fix"], "replace with `Rook`");
+    assert!(
+        results["fixed_line"]
+            .as_str()
+            .is_some_and(|l| l.contains("castle with Rook moving 2")),
+        "{results:#}"
+    );
+    let base_after = results["base_after"].as_str().unwrap_or("");
+    assert!(
+        !base_after.contains("last_rank") && base_after.contains("zone eighth_rank"),
+        "{base_after}"
+    );
+    assert!(base_after.contains("promotes on eighth_rank to"), "{base_after}");
+    assert_eq!(
+        results["variant_after"],
+        "extends \"base.rules\"\nend {\n  home: Pawn in eighth_rank -> mover wins\n}"
+    );
+    // The rename lengthened a zone name: formatting realigns the run of zone lines.
+    assert_eq!(results["format_edits"], 1, "{results:#}");
+}

@@ -167,9 +167,9 @@ impl Server {
                 let p: lsp::ReferenceParams = params(message)?;
                 let at = &p.text_document_position;
                 let uri = at.text_document.uri.as_str();
-                let found = self.references(uri, at.position, p.context.include_declaration)?;
+                let found = self.uses(uri, at.position, p.context.include_declaration)?;
                 Ok(to_value(
-                    &found.map(|ranges| ranges.into_iter().map(|r| location(uri, r)).collect::<Vec<_>>()),
+                    &found.map(|all| all.into_iter().map(|(u, r)| location(&u, r)).collect::<Vec<_>>()),
                 ))
             }
             "textDocument/rename" => {
@@ -329,31 +329,96 @@ impl Server {
         Ok(items)
     }
 
-    fn definition(&self, uri: &str, at: lsp::Position) -> Result<Option<lsp::Location>, Failure> {
-        let doc = self.doc(uri)?;
-        let names = Names::of(&doc.text);
-        let Some((word, _)) = word_at(&doc.text, at) else { return Ok(None) };
-        Ok(names
-            .defs
-            .iter()
-            .find(|d| d.name == word)
-            .map(|d| location(uri, range_of(&doc.text, d.span.0, d.span.1))))
+    /// The document and the files it is read with: those it extends (from their open buffers, else
+    /// from disk), and the open documents that extend it. Each as (URI, text).
+    fn family(&self, uri: &str) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        let Some(doc) = self.docs.get(uri) else { return out };
+        out.push((uri.to_string(), doc.text.clone()));
+        // What it extends, depth first (a cycle, or more than 16 files, stops the walk).
+        let mut i = 0;
+        while i < out.len() && out.len() <= 16 {
+            let (u, text) = out[i].clone();
+            for target in extended(&u, &text) {
+                if out.iter().any(|(o, _)| *o == target) {
+                    continue;
+                }
+                let text = match self.docs.get(&target) {
+                    Some(d) => Some(d.text.clone()),
+                    None => path_of(&target).and_then(|p| crate::input::read_text(&p, crate::input::RULES_LIMIT).ok()),
+                };
+                if let Some(text) = text {
+                    out.push((target, text));
+                }
+            }
+            i += 1;
+        }
+        // Open documents that extend it (directly or through others).
+        let mut others: Vec<&String> = self.docs.keys().filter(|u| *u != uri).collect();
+        others.sort();
+        for other in others {
+            if out.iter().any(|(o, _)| o == other) {
+                continue;
+            }
+            let mut chain = vec![other.clone()];
+            let mut seen = 0;
+            while seen < chain.len() && chain.len() <= 16 {
+                let text = self
+                    .docs
+                    .get(&chain[seen])
+                    .map(|d| d.text.clone())
+                    .or_else(|| path_of(&chain[seen]).and_then(|p| crate::input::read_text(&p, crate::input::RULES_LIMIT).ok()));
+                for t in text.map(|t| extended(&chain[seen], &t)).unwrap_or_default() {
+                    if !chain.contains(&t) {
+                        chain.push(t);
+                    }
+                }
+                seen += 1;
+            }
+            if chain.iter().any(|u| u == uri) {
+                out.push((other.clone(), self.docs[other].text.clone()));
+            }
+        }
+        out
     }
 
-    fn references(&self, uri: &str, at: lsp::Position, with_definition: bool) -> Result<Option<Vec<lsp::Range>>, Failure> {
+    /// The definition of the name under a position, searched in the document and then in the
+    /// files it extends: (its file's URI, its text, the definition).
+    fn find_def(&self, uri: &str, at: lsp::Position) -> Result<Option<(String, String, Def)>, Failure> {
         let doc = self.doc(uri)?;
-        let names = Names::of(&doc.text);
         let Some((word, _)) = word_at(&doc.text, at) else { return Ok(None) };
-        let Some(def) = names.defs.iter().find(|d| d.name == word) else {
+        for (u, text) in self.family(uri) {
+            if let Some(def) = Names::of(&text).defs.into_iter().find(|d| d.name == word) {
+                return Ok(Some((u, text, def)));
+            }
+        }
+        Ok(None)
+    }
+
+    fn definition(&self, uri: &str, at: lsp::Position) -> Result<Option<lsp::Location>, Failure> {
+        Ok(self
+            .find_def(uri, at)?
+            .map(|(u, text, d)| location(&u, range_of(&text, d.span.0, d.span.1))))
+    }
+
+    /// Every use of the name under a position, in each file read with the document.
+    fn uses(&self, uri: &str, at: lsp::Position, with_definition: bool) -> Result<Option<Vec<(String, lsp::Range)>>, Failure> {
+        let Some((def_uri, _, def)) = self.find_def(uri, at)? else {
             return Ok(None);
         };
-        Ok(Some(
-            words(&doc.text)
+        let mut out = Vec::new();
+        for (u, text) in self.family(&def_uri).into_iter().chain(self.family(uri)) {
+            if out.iter().any(|(o, _): &(String, lsp::Range)| *o == u) {
+                continue;
+            }
+            let ranges: Vec<lsp::Range> = words(&text)
                 .into_iter()
-                .filter(|&(a, b)| doc.text[a..b] == word && (with_definition || (a, b) != def.span))
-                .map(|(a, b)| range_of(&doc.text, a, b))
-                .collect(),
-        ))
+                .filter(|&(a, b)| text[a..b] == def.name && (with_definition || u != def_uri || (a, b) != def.span))
+                .map(|(a, b)| range_of(&text, a, b))
+                .collect();
+            out.extend(ranges.into_iter().map(|r| (u.clone(), r)));
+        }
+        Ok(Some(out))
     }
 
     fn rename(&self, uri: &str, at: lsp::Position, new_name: &str) -> Result<Option<lsp::WorkspaceEdit>, Failure> {
@@ -363,27 +428,50 @@ impl Server {
                 format!("`{new_name}` is not a name: letters, digits, `_` and inner `-`, starting with a letter or `_`"),
             ));
         }
-        let doc = self.doc(uri)?;
-        let names = Names::of(&doc.text);
-        if names.defs.iter().any(|d| d.name == new_name) {
-            return Err((code::REQUEST_FAILED, format!("`{new_name}` is already defined in this file")));
+        if self
+            .family(uri)
+            .iter()
+            .any(|(_, text)| Names::of(text).defs.iter().any(|d| d.name == new_name))
+        {
+            return Err((code::REQUEST_FAILED, format!("`{new_name}` is already defined")));
         }
-        let Some(ranges) = self.references(uri, at, true)? else {
-            return Err((code::REQUEST_FAILED, "only a name this file defines can be renamed".into()));
+        let Some(uses) = self.uses(uri, at, true)? else {
+            return Err((code::REQUEST_FAILED, "only a name the rules define can be renamed".into()));
         };
-        let edits = ranges
-            .into_iter()
-            .map(|range| lsp::TextEdit {
+        let mut changes: HashMap<lsp::Uri, Vec<lsp::TextEdit>> = HashMap::new();
+        for (u, range) in uses {
+            let key = lsp::Uri::from_str(&u).map_err(|e| (code::INVALID_PARAMS, format!("`{u}`: {e}")))?;
+            changes.entry(key).or_default().push(lsp::TextEdit {
                 range,
                 new_text: new_name.to_string(),
-            })
-            .collect();
-        let uri = lsp::Uri::from_str(uri).map_err(|e| (code::INVALID_PARAMS, format!("`{uri}`: {e}")))?;
+            });
+        }
         Ok(Some(lsp::WorkspaceEdit {
-            changes: Some(HashMap::from([(uri, edits)])),
+            changes: Some(changes),
             ..Default::default()
         }))
     }
+}
+
+/// The URIs of the files a document `extends`, resolved beside it.
+fn extended(uri: &str, text: &str) -> Vec<String> {
+    let mut diags = crate::diag::Diagnostics::default();
+    let file = crate::syntax::parse_file(text, FileId(0), &mut diags);
+    let dir = path_of(uri).and_then(|p| p.parent().map(Path::to_path_buf));
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            ast::Item::Extends(target) => {
+                let path = Path::new(&target.value);
+                let full = match &dir {
+                    Some(d) if path.is_relative() => d.join(path),
+                    _ => path.to_path_buf(),
+                };
+                Some(uri_of(&full))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Serialising any result to JSON (results are plain data; a failure is a bug, answered as null).
