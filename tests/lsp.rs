@@ -225,6 +225,51 @@ fn an_editor_session_gets_every_answer_it_asks_for() {
     let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
     assert!(shown.contains("**zone** `last_rank`") && shown.contains("rank 8"), "{hover}");
 
+    // A citation: the clause from the rules of the bundled games; a piece: its moves drawn.
+    let (l2, c2) = find(&text, "[3.3]");
+    let hover = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": at(l2, c2 + 2)}),
+    );
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(
+        shown.contains("*Chess*") && shown.contains("**3.3** The rook moves any distance along a rank or a file."),
+        "{hover}"
+    );
+    let (l2, c2) = find(&text, "Knight \"N\"");
+    let hover = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": at(l2, c2 + 1)}),
+    );
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(shown.contains("Moves from d4 on an otherwise empty board (8 of them)"), "{hover}");
+    assert!(
+        shown.contains(" 6 . . * . * . . .") && shown.contains(" 5 . * . . . * . .") && shown.contains(" 4 . . . N . . . ."),
+        "{shown}"
+    );
+
+    // Folds for blocks and comment runs; semantic tokens for keywords, names, strings, citations.
+    let folds = s.request("textDocument/foldingRange", json!({"textDocument": {"uri": uri}}));
+    let folds = folds["result"].as_array().cloned().unwrap_or_default();
+    let (end_line, _) = find(&text, "end {");
+    assert!(
+        folds.iter().any(|f| f["startLine"] == end_line && f["kind"] == "region"),
+        "{folds:?}"
+    );
+    assert!(folds.iter().any(|f| f["startLine"] == 0 && f["kind"] == "comment"), "{folds:?}");
+    let tokens = s.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": uri}}));
+    let data: Vec<u64> = tokens["result"]["data"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert!(data.len() > 500 && data.len() % 5 == 0, "{} numbers", data.len());
+    // Decode: the first token is the first comment, at (0, 0), a whole line long.
+    assert_eq!(&data[..5], &[0, 0, text.lines().next().unwrap_or("").len() as u64, 9, 0]);
+    let legend = &init["result"]["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"];
+    assert_eq!(legend[1], "class", "pieces are classes: {legend}");
+
     // Completion: keywords with the manual's line, and the names defined.
     let done = s.request(
         "textDocument/completion",

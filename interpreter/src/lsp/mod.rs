@@ -36,6 +36,8 @@ mod code {
 
 /// The manual, whose sections hover shows.
 const MANUAL: &str = include_str!("../../../rulesets/README.md");
+/// The rules of the bundled games, whose clauses hover on a citation shows.
+const RULES: &str = include_str!("../../../rulesets/RULES.md");
 /// The grammar, whose literals are the keywords completion offers.
 const GRAMMAR: &str = include_str!("../syntax/grammar.pest");
 
@@ -200,6 +202,22 @@ impl Server {
                     Err(e) => Err((code::REQUEST_FAILED, e.to_string())),
                 }
             }
+            "textDocument/foldingRange" => {
+                let p: lsp::FoldingRangeParams = params(message)?;
+                Ok(to_value(&folding(&self.doc(p.text_document.uri.as_str())?.text)))
+            }
+            "textDocument/semanticTokens/full" => {
+                let p: lsp::SemanticTokensParams = params(message)?;
+                let uri = p.text_document.uri.as_str();
+                let mut defs = Vec::new();
+                for (_, text) in self.family(uri) {
+                    defs.extend(Names::of(&text).defs.into_iter().map(|d| (d.name, d.what)));
+                }
+                Ok(to_value(&lsp::SemanticTokens {
+                    result_id: None,
+                    data: semantic_tokens(&self.doc(uri)?.text, &defs),
+                }))
+            }
             "textDocument/codeAction" => {
                 let p: lsp::CodeActionParams = params(message)?;
                 Ok(to_value(&quick_fixes(&p)))
@@ -276,29 +294,37 @@ impl Server {
 
     fn hover(&self, uri: &str, at: lsp::Position) -> Result<Option<lsp::Hover>, Failure> {
         let doc = self.doc(uri)?;
+        let markdown = |value: String, range: lsp::Range| {
+            Some(lsp::Hover {
+                contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+                    kind: lsp::MarkupKind::Markdown,
+                    value,
+                }),
+                range: Some(range),
+            })
+        };
+        if let Some((cite, a, b)) = cite_at(&doc.text, offset_of(&doc.text, at)) {
+            let file = path_of(uri).and_then(|p| p.file_name().map(|n| n.to_string_lossy().to_string()));
+            return Ok(citation(file.as_deref(), &cite).and_then(|t| markdown(t, range_of(&doc.text, a, b))));
+        }
         let Some((word, range)) = word_at(&doc.text, at) else {
             return Ok(None);
         };
-        let names = Names::of(&doc.text);
-        let value = match names.defs.iter().find(|d| d.name == word) {
-            Some(def) => format!(
+        if let Some((_, text, def)) = self.find_def(uri, at)? {
+            let mut value = format!(
                 "**{}** `{}`\n\n```\n{}\n```",
                 def.what,
                 def.name,
-                source_lines(&doc.text, def.item.0, def.item.1, 16)
-            ),
-            None => match manual_entry(&word) {
-                Some(entry) => entry,
-                None => return Ok(None),
-            },
-        };
-        Ok(Some(lsp::Hover {
-            contents: lsp::HoverContents::Markup(lsp::MarkupContent {
-                kind: lsp::MarkupKind::Markdown,
-                value,
-            }),
-            range: Some(range),
-        }))
+                source_lines(&text, def.item.0, def.item.1, 16)
+            );
+            if def.what == "piece"
+                && let Some(board) = piece_board(uri, &doc.text, &def.name)
+            {
+                value.push_str(&format!("\n\n{board}"));
+            }
+            return Ok(markdown(value, range));
+        }
+        Ok(manual_entry(&word).and_then(|entry| markdown(entry, range)))
     }
 
     fn completion(&self, uri: &str) -> Result<Vec<lsp::CompletionItem>, Failure> {
@@ -503,6 +529,18 @@ fn capabilities() -> lsp::ServerCapabilities {
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
         document_formatting_provider: Some(lsp::OneOf::Left(true)),
         code_action_provider: Some(lsp::CodeActionProviderCapability::Simple(true)),
+        folding_range_provider: Some(lsp::FoldingRangeProviderCapability::Simple(true)),
+        semantic_tokens_provider: Some(lsp::SemanticTokensServerCapabilities::SemanticTokensOptions(
+            lsp::SemanticTokensOptions {
+                legend: lsp::SemanticTokensLegend {
+                    token_types: TOKEN_TYPES.to_vec(),
+                    token_modifiers: Vec::new(),
+                },
+                full: Some(lsp::SemanticTokensFullOptions::Bool(true)),
+                range: None,
+                work_done_progress_options: Default::default(),
+            },
+        )),
         ..Default::default()
     }
 }
@@ -838,6 +876,312 @@ fn outline(text: &str) -> Vec<lsp::DocumentSymbol> {
             symbol(d.name.clone(), d.what, kind, d.item, d.span)
         })
         .collect()
+}
+
+// ------------------------------------------------------------------ pictures and citations
+
+/// The citation `[...]` around a byte offset: its text and bytes.
+fn cite_at(text: &str, offset: usize) -> Option<(String, usize, usize)> {
+    let line_start = text[..offset.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
+    let line = &text[line_start..line_end];
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => i += 1 + line[i + 1..].find('"').map_or(line.len(), |p| p + 1),
+            b'#' => return None,
+            b'[' => {
+                let close = line[i..].find(']').map(|p| i + p)?;
+                let (a, b) = (line_start + i, line_start + close + 1);
+                if a <= offset && offset <= b {
+                    return Some((line[i + 1..close].to_string(), a, b));
+                }
+                i = close + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The clause a citation names, from the manual of the bundled games (rulesets/RULES.md): in the
+/// section of the ruleset's own file where there is one, else anywhere.
+fn citation(file: Option<&str>, cite: &str) -> Option<String> {
+    let lines: Vec<&str> = RULES.lines().collect();
+    let marker = format!("**{}**", cite.trim());
+    let section = file.and_then(|f| {
+        let link = format!("]({f})");
+        let start = lines.iter().position(|l| l.contains(&link))?;
+        let head = lines[..start].iter().rposition(|l| l.starts_with("## "))?;
+        let end = lines[head + 1..]
+            .iter()
+            .position(|l| l.starts_with("## "))
+            .map_or(lines.len(), |e| head + 1 + e);
+        Some((head, end))
+    });
+    let find_in = |(from, to): (usize, usize)| {
+        lines[from..to]
+            .iter()
+            .position(|l| l.trim_start().starts_with(&format!("- {marker}")))
+            .map(|i| from + i)
+    };
+    let hit = section.and_then(find_in).or_else(|| find_in((0, lines.len())))?;
+    let indent = lines[hit].len() - lines[hit].trim_start().len();
+    let mut out = vec![lines[hit].trim_start()];
+    for l in &lines[hit + 1..] {
+        if l.trim().is_empty() || l.len() - l.trim_start().len() <= indent || l.trim_start().starts_with("- ") {
+            break;
+        }
+        out.push(l.trim());
+    }
+    let heading = lines[..hit]
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("## "))
+        .map_or("", |h| h.trim_start_matches("## "));
+    Some(format!("*{heading}*\n\n{}", out.join(" ")))
+}
+
+/// A piece's moves from a square near the middle of an otherwise empty board (the royals of the
+/// setup kept where rules need them), drawn in Markdown: the piece by its letter, `*` where it
+/// can go.
+fn piece_board(uri: &str, text: &str, name: &str) -> Option<String> {
+    let path = path_of(uri);
+    let label = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
+    let checked = crate::check::check_source(&label, text, path.as_ref().and_then(|p| p.parent()), &[]);
+    let rules = checked.rules?;
+    let kind = rules.kinds.iter().position(|k| k.name == name)?;
+    let kind = crate::model::KindId(kind as u8);
+    let b = rules.board.clone();
+    if b.width > 26 || b.height > 26 {
+        return None;
+    }
+    let mut setup = rules.setup.clone();
+    for cell in setup.board.iter_mut() {
+        if cell.is_some_and(|(k, _)| !rules.kind(k).royal) {
+            *cell = None;
+        }
+    }
+    setup.castling.clear();
+    setup.ep = None;
+    setup.hands.clear();
+    setup.promoted.clear();
+    setup.neutral.clear();
+    setup.stm = crate::model::Side::FIRST;
+    let (cx, cy) = ((b.width - 1) / 2, (b.height - 1) / 2);
+    let mut squares: Vec<usize> = (0..b.squares()).filter(|&sq| b.has(sq) && setup.board[sq].is_none()).collect();
+    squares.sort_by_key(|&sq| (b.file(sq).abs_diff(cx) + b.rank(sq).abs_diff(cy), sq));
+    let engine = crate::game::Engine::new(rules.clone());
+    for &sq in squares.iter().take(4) {
+        let mut try_setup = setup.clone();
+        try_setup.board[sq] = Some((kind, crate::model::Side::FIRST));
+        let Ok(pos) = engine.position(&try_setup) else { continue };
+        let targets: Vec<usize> = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| m.from as usize == sq && !matches!(m.kind, crate::game::MoveKind::Place(_) | crate::game::MoveKind::Drop(_)))
+            .map(|m| m.to as usize)
+            .collect();
+        if targets.is_empty() {
+            return None;
+        }
+        let mut rows = Vec::new();
+        for rank in (0..b.height).rev() {
+            let mut row = format!("{:>2} ", b.rank_names[rank]);
+            for file in 0..b.width {
+                let here = b.square(file, rank);
+                let c = if !b.has(here) {
+                    ' '
+                } else if here == sq {
+                    rules.kind(kind).letter.to_ascii_uppercase()
+                } else if targets.contains(&here) {
+                    '*'
+                } else if let Some((k, side)) = try_setup.board[here] {
+                    let l = rules.kind(k).letter;
+                    if side == crate::model::Side::FIRST {
+                        l.to_ascii_uppercase()
+                    } else {
+                        l.to_ascii_lowercase()
+                    }
+                } else {
+                    '.'
+                };
+                row.push(c);
+                row.push(' ');
+            }
+            rows.push(row.trim_end().to_string());
+        }
+        let files: Vec<&str> = b.file_names.iter().map(String::as_str).collect();
+        rows.push(format!("   {}", files.join(" ")));
+        return Some(format!(
+            "Moves from {} on an otherwise empty board ({} of them):\n\n```\n{}\n```",
+            b.name(sq),
+            targets.len(),
+            rows.join("\n")
+        ));
+    }
+    None
+}
+
+/// Blocks that span lines, and runs of comment lines, as folds.
+fn folding(text: &str) -> Vec<lsp::FoldingRange> {
+    let mut out = Vec::new();
+    let mut open: Vec<u32> = Vec::new();
+    let mut comment_run: Option<(u32, u32)> = None;
+    for (n, line) in text.lines().enumerate() {
+        let n = n as u32;
+        let trimmed = line.trim_start();
+        if trimmed.starts_with('#') {
+            comment_run = Some(comment_run.map_or((n, n), |(a, _)| (a, n)));
+        } else if let Some((a, b)) = comment_run.take()
+            && b > a
+        {
+            out.push(lsp::FoldingRange {
+                start_line: a,
+                end_line: b,
+                kind: Some(lsp::FoldingRangeKind::Comment),
+                ..Default::default()
+            });
+        }
+        let mut in_string = false;
+        let mut in_cite = false;
+        for c in line.chars() {
+            match c {
+                '"' if !in_cite => in_string = !in_string,
+                '[' if !in_string => in_cite = true,
+                ']' if !in_string => in_cite = false,
+                '#' if !in_string && !in_cite => break,
+                '{' if !in_string && !in_cite => open.push(n),
+                '}' if !in_string && !in_cite => {
+                    if let Some(start) = open.pop()
+                        && n > start
+                    {
+                        out.push(lsp::FoldingRange {
+                            start_line: start,
+                            end_line: n.saturating_sub(1).max(start),
+                            kind: Some(lsp::FoldingRangeKind::Region),
+                            ..Default::default()
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out.sort_by_key(|f| (f.start_line, f.end_line));
+    out
+}
+
+/// The semantic token types, in the legend's order.
+const TOKEN_TYPES: [lsp::SemanticTokenType; 11] = [
+    lsp::SemanticTokenType::KEYWORD,
+    lsp::SemanticTokenType::CLASS,
+    lsp::SemanticTokenType::VARIABLE,
+    lsp::SemanticTokenType::ENUM_MEMBER,
+    lsp::SemanticTokenType::PARAMETER,
+    lsp::SemanticTokenType::FUNCTION,
+    lsp::SemanticTokenType::PROPERTY,
+    lsp::SemanticTokenType::STRING,
+    lsp::SemanticTokenType::NUMBER,
+    lsp::SemanticTokenType::COMMENT,
+    lsp::SemanticTokenType::DECORATOR,
+];
+
+/// Every token worth colouring, encoded as the protocol wants (deltas of line and start): keywords,
+/// the names the rules define by what they name, strings, numbers, comments and citations.
+fn semantic_tokens(text: &str, defs: &[(String, &'static str)]) -> Vec<lsp::SemanticToken> {
+    let keywords = keywords();
+    let mut spans: Vec<(usize, usize, u32)> = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let end_of = |stop: u8, from: usize| -> usize {
+            bytes[from..]
+                .iter()
+                .position(|&b| b == stop || b == b'\n')
+                .map_or(bytes.len(), |p| from + p + usize::from(bytes[from + p] == stop))
+        };
+        match bytes[i] {
+            b'"' => {
+                let e = end_of(b'"', i + 1);
+                spans.push((i, e, 7));
+                i = e;
+            }
+            b'[' => {
+                let e = end_of(b']', i + 1);
+                spans.push((i, e, 10));
+                i = e;
+            }
+            b'#' => {
+                let e = end_of(b'\n', i + 1);
+                let e = if e > i && bytes.get(e - 1) == Some(&b'\n') { e - 1 } else { e };
+                spans.push((i, e, 9));
+                i = e;
+            }
+            b if b.is_ascii_digit() => {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.') {
+                    i += 1;
+                }
+                // A number, not the digits of a square or a name.
+                if start == 0 || !(bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
+                    spans.push((start, i, 8));
+                }
+            }
+            b if b.is_ascii_alphabetic() || b == b'_' => {
+                let start = i;
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric()
+                        || bytes[i] == b'_'
+                        || (bytes[i] == b'-' && bytes.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric())))
+                {
+                    i += 1;
+                }
+                let word = &text[start..i];
+                let kind = match defs.iter().find(|(n, _)| n == word).map(|(_, w)| *w) {
+                    Some("piece") => Some(1),
+                    Some("zone" | "count" | "phase") => Some(2),
+                    Some("direction") => Some(3),
+                    Some("parameter") => Some(4),
+                    Some("end rule") => Some(5),
+                    Some(_) => Some(6),
+                    None if keywords.contains(&word) => Some(0),
+                    None => None,
+                };
+                if let Some(k) = kind {
+                    spans.push((start, i, k));
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    let mut out = Vec::with_capacity(spans.len());
+    let (mut line, mut col) = (0u32, 0u32);
+    // Positions found by walking forward from the last token (one pass over the text in all).
+    let (mut at, mut at_line, mut at_col) = (0usize, 0u32, 0u32);
+    for (a, b, kind) in spans {
+        for c in text[at..a].chars() {
+            if c == '\n' {
+                at_line += 1;
+                at_col = 0;
+            } else {
+                at_col += c.len_utf16() as u32;
+            }
+        }
+        at = a;
+        let p = lsp::Position::new(at_line, at_col);
+        let length: u32 = text[a..b].chars().map(|c| c.len_utf16() as u32).sum();
+        out.push(lsp::SemanticToken {
+            delta_line: p.line - line,
+            delta_start: if p.line == line { p.character - col } else { p.character },
+            length,
+            token_type: kind,
+            token_modifiers_bitset: 0,
+        });
+        (line, col) = (p.line, p.character);
+    }
+    out
 }
 
 // ------------------------------------------------------------------ the manual
