@@ -264,7 +264,7 @@ fn an_editor_session_gets_every_answer_it_asks_for() {
         .flatten()
         .filter_map(Value::as_u64)
         .collect();
-    assert!(data.len() > 500 && data.len() % 5 == 0, "{} numbers", data.len());
+    assert!(data.len() > 500 && data.len().is_multiple_of(5), "{} numbers", data.len());
     // Decode: the first token is the first comment, at (0, 0), a whole line long.
     assert_eq!(&data[..5], &[0, 0, text.lines().next().unwrap_or("").len() as u64, 9, 0]);
     let legend = &init["result"]["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"];

@@ -464,6 +464,8 @@ impl Server {
         let Some(uses) = self.uses(uri, at, true)? else {
             return Err((code::REQUEST_FAILED, "only a name the rules define can be renamed".into()));
         };
+        // The protocol's own map type; a URI's hash never changes once built.
+        #[allow(clippy::mutable_key_type)]
         let mut changes: HashMap<lsp::Uri, Vec<lsp::TextEdit>> = HashMap::new();
         for (u, range) in uses {
             let key = lsp::Uri::from_str(&u).map_err(|e| (code::INVALID_PARAMS, format!("`{u}`: {e}")))?;
