@@ -437,10 +437,11 @@ impl Server {
             if out.iter().any(|(o, _): &(String, lsp::Range)| *o == u) {
                 continue;
             }
+            let lines = Lines::new(&text);
             let ranges: Vec<lsp::Range> = words(&text)
                 .into_iter()
                 .filter(|&(a, b)| text[a..b] == def.name && (with_definition || u != def_uri || (a, b) != def.span))
-                .map(|(a, b)| range_of(&text, a, b))
+                .map(|(a, b)| lines.range(a, b))
                 .collect();
             out.extend(ranges.into_iter().map(|r| (u.clone(), r)));
         }
@@ -587,6 +588,18 @@ fn uri_of(path: &Path) -> String {
     s
 }
 
+/// What the server publishes after an edit of the document `uri` holding `text`: its
+/// `publishDiagnostics` notifications (the benchmark of edits measures this).
+pub fn diagnostics_after_edit(uri: &str, text: &str) -> Vec<Value> {
+    diagnose(
+        uri,
+        &Doc {
+            text: text.to_string(),
+            version: 0,
+        },
+    )
+}
+
 /// The checker's diagnostics for a document, as `publishDiagnostics` notifications: one for the
 /// document, and one for each file it extends that has problems of its own.
 fn diagnose(uri: &str, doc: &Doc) -> Vec<Value> {
@@ -604,8 +617,14 @@ fn diagnose(uri: &str, doc: &Doc) -> Vec<Value> {
             uri_of(Path::new(sources.name(file)))
         }
     };
+    let mut lines: HashMap<FileId, Lines<'_>> = HashMap::new();
+    let mut range = |file: FileId, a: u32, b: u32| -> lsp::Range {
+        lines
+            .entry(file)
+            .or_insert_with(|| Lines::new(sources.text(file)))
+            .range(a as usize, b as usize)
+    };
     for d in checked.diagnostics.sorted() {
-        let text = sources.text(d.span.file);
         let related: Vec<lsp::DiagnosticRelatedInformation> = d
             .labels
             .iter()
@@ -626,7 +645,7 @@ fn diagnose(uri: &str, doc: &Doc) -> Vec<Value> {
             .iter()
             .find_map(|h| h.strip_prefix("did you mean `").and_then(|r| r.strip_suffix("`?")));
         by_file.entry(d.span.file).or_default().push(lsp::Diagnostic {
-            range: range_of(text, d.span.start as usize, d.span.end as usize),
+            range: range(d.span.file, d.span.start, d.span.end),
             severity: Some(match d.severity {
                 Severity::Error => lsp::DiagnosticSeverity::ERROR,
                 Severity::Warning => lsp::DiagnosticSeverity::WARNING,
@@ -715,6 +734,32 @@ fn offset_of(text: &str, at: lsp::Position) -> usize {
         units += c.len_utf16() as u32;
     }
     end
+}
+
+/// Where each line of a text starts, for turning many offsets into positions (a file of 30,000
+/// declarations has as many warnings).
+struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Lines<'a> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Lines { text, starts }
+    }
+
+    fn position(&self, offset: usize) -> lsp::Position {
+        let offset = self.text.floor_char_boundary(offset.min(self.text.len()));
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let col: usize = self.text[self.starts[line]..offset].chars().map(char::len_utf16).sum();
+        lsp::Position::new(line as u32, col as u32)
+    }
+
+    fn range(&self, start: usize, end: usize) -> lsp::Range {
+        lsp::Range::new(self.position(start), self.position(end))
+    }
 }
 
 fn range_of(text: &str, start: usize, end: usize) -> lsp::Range {
@@ -850,14 +895,15 @@ fn source_lines(text: &str, start: usize, end: usize, max: usize) -> String {
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must be given; it is always `None`.
 fn outline(text: &str) -> Vec<lsp::DocumentSymbol> {
     let names = Names::of(text);
+    let lines = Lines::new(text);
     let symbol = |name: String, detail: &str, kind: lsp::SymbolKind, item: (usize, usize), sel: (usize, usize)| lsp::DocumentSymbol {
         name,
         detail: Some(detail.to_string()),
         kind,
         tags: None,
         deprecated: None,
-        range: range_of(text, item.0, item.1),
-        selection_range: range_of(text, sel.0, sel.1),
+        range: lines.range(item.0, item.1),
+        selection_range: lines.range(sel.0, sel.1),
         children: None,
     };
     names
@@ -1258,6 +1304,10 @@ mod tests {
         assert_eq!(offset_of(text, lsp::Position::new(1, 4)), 10);
         assert_eq!(offset_of(text, lsp::Position::new(1, 99)), 11, "past the end of the line");
         assert_eq!(offset_of(text, lsp::Position::new(9, 0)), text.len());
+        let lines = Lines::new(text);
+        for offset in [0, 1, 2, 5, 10, 11, 12] {
+            assert_eq!(lines.position(offset), position_of(text, offset), "at {offset}");
+        }
     }
 
     #[test]
