@@ -526,3 +526,81 @@ fn neovim_s_client_checks_fixes_renames_and_formats() {
     // The rename lengthened a zone name: formatting realigns the run of zone lines.
     assert_eq!(results["format_edits"], 1, "{results:#}");
 }
+
+/// The VS Code extension (editors/vscode) is whole: its manifest names files that exist, a
+/// language for `.rules` files and the grammar; and the grammar tokenises every bundled ruleset,
+/// through vscode-textmate and vscode-oniguruma as VS Code does (tests/editors, installed by
+/// scripts/setup), exactly as the golden files in tests/editors/golden say. `ARBITER_BLESS=1`
+/// writes the golden files anew after a deliberate change to the grammar.
+#[test]
+fn the_extension_s_grammar_tokenises_every_bundled_ruleset_as_its_golden_file() {
+    let ext = root().join("editors/vscode");
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(ext.join("package.json")).expect("the manifest")).expect("JSON");
+    let contributes = &manifest["contributes"];
+    assert_eq!(contributes["languages"][0]["extensions"], json!([".rules"]));
+    assert_eq!(contributes["grammars"][0]["scopeName"], "source.arbiter");
+    for rel in [
+        manifest["main"].as_str().expect("main"),
+        contributes["languages"][0]["configuration"].as_str().expect("configuration"),
+        contributes["grammars"][0]["path"].as_str().expect("grammar"),
+    ] {
+        assert!(ext.join(rel).is_file(), "{rel} is in editors/vscode");
+    }
+    let config: Value =
+        serde_json::from_str(&std::fs::read_to_string(ext.join("language-configuration.json")).expect("readable")).expect("JSON");
+    assert_eq!(config["comments"]["lineComment"], "#");
+
+    let mut rulesets: Vec<String> = std::fs::read_dir(root().join("rulesets"))
+        .expect("rulesets/")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".rules"))
+        .collect();
+    rulesets.sort();
+    let mut args = vec!["tests/editors/tokenize.mjs".to_string(), "editors/vscode/syntaxes/arbiter.tmLanguage.json".to_string()];
+    args.extend(rulesets.iter().map(|r| format!("rulesets/{r}")));
+    let out = std::process::Command::new("node")
+        .args(&args)
+        .current_dir(root())
+        .output()
+        .expect("node runs (run scripts/setup)");
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "tokenize.mjs failed (run scripts/setup): {}", String::from_utf8_lossy(&out.stderr));
+    let bless = std::env::var_os("ARBITER_BLESS").is_some();
+    let golden_dir = root().join("tests/editors/golden");
+    let sections: Vec<&str> = said.split("== rulesets/").skip(1).collect();
+    assert_eq!(sections.len(), rulesets.len(), "one section per ruleset");
+    let mut differ = Vec::new();
+    for section in sections {
+        let (name, tokens) = section.split_once('\n').expect("a header line");
+        let golden = golden_dir.join(name.replace(".rules", ".tokens"));
+        if bless {
+            std::fs::create_dir_all(&golden_dir).expect("writable");
+            std::fs::write(&golden, tokens).expect("writable");
+            continue;
+        }
+        let want = std::fs::read_to_string(&golden).unwrap_or_default();
+        if want != tokens {
+            let line = want.lines().zip(tokens.lines()).position(|(a, b)| a != b).unwrap_or(want.lines().count().min(tokens.lines().count()));
+            differ.push(format!(
+                "{name}: from token {}: golden `{}`, now `{}`",
+                line + 1,
+                want.lines().nth(line).unwrap_or("(end)"),
+                tokens.lines().nth(line).unwrap_or("(end)")
+            ));
+        }
+        if name == "chess.rules" {
+            for want in [
+                "21:7-10 entity.name.type.piece.arbiter King",
+                "22:3-6 keyword.other.movement.arbiter step",
+                "1:1-76 comment.line.number-sign.arbiter #",
+                "markup.underline.link.citation.arbiter [3.8.2]",
+                "entity.name.function.label.arbiter checkmate",
+                "keyword.other.verdict.arbiter loses",
+            ] {
+                assert!(tokens.contains(want), "chess.rules has `{want}`:\n{tokens}");
+            }
+        }
+    }
+    assert!(differ.is_empty(), "tokens differ from tests/editors/golden (ARBITER_BLESS=1 after a deliberate change):\n{}", differ.join("\n"));
+}
