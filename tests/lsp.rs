@@ -557,7 +557,10 @@ fn the_extension_s_grammar_tokenises_every_bundled_ruleset_as_its_golden_file() 
         .filter(|n| n.ends_with(".rules"))
         .collect();
     rulesets.sort();
-    let mut args = vec!["tests/editors/tokenize.mjs".to_string(), "editors/vscode/syntaxes/arbiter.tmLanguage.json".to_string()];
+    let mut args = vec![
+        "tests/editors/tokenize.mjs".to_string(),
+        "editors/vscode/syntaxes/arbiter.tmLanguage.json".to_string(),
+    ];
     args.extend(rulesets.iter().map(|r| format!("rulesets/{r}")));
     let out = std::process::Command::new("node")
         .args(&args)
@@ -565,7 +568,11 @@ fn the_extension_s_grammar_tokenises_every_bundled_ruleset_as_its_golden_file() 
         .output()
         .expect("node runs (run scripts/setup)");
     let said = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "tokenize.mjs failed (run scripts/setup): {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "tokenize.mjs failed (run scripts/setup): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let bless = std::env::var_os("ARBITER_BLESS").is_some();
     let golden_dir = root().join("tests/editors/golden");
     let sections: Vec<&str> = said.split("== rulesets/").skip(1).collect();
@@ -581,7 +588,11 @@ fn the_extension_s_grammar_tokenises_every_bundled_ruleset_as_its_golden_file() 
         }
         let want = std::fs::read_to_string(&golden).unwrap_or_default();
         if want != tokens {
-            let line = want.lines().zip(tokens.lines()).position(|(a, b)| a != b).unwrap_or(want.lines().count().min(tokens.lines().count()));
+            let line = want
+                .lines()
+                .zip(tokens.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(want.lines().count().min(tokens.lines().count()));
             differ.push(format!(
                 "{name}: from token {}: golden `{}`, now `{}`",
                 line + 1,
@@ -602,5 +613,81 @@ fn the_extension_s_grammar_tokenises_every_bundled_ruleset_as_its_golden_file() 
             }
         }
     }
-    assert!(differ.is_empty(), "tokens differ from tests/editors/golden (ARBITER_BLESS=1 after a deliberate change):\n{}", differ.join("\n"));
+    assert!(
+        differ.is_empty(),
+        "tokens differ from tests/editors/golden (ARBITER_BLESS=1 after a deliberate change):\n{}",
+        differ.join("\n")
+    );
+}
+
+/// Live facts as code lenses: the legal moves and perft from the setup over the `setup` line, each
+/// piece's moves over the piece, worked out on a thread of their own after each edit; the client
+/// is told to fetch them again when they are known, and an edit's facts replace the last ones.
+#[test]
+fn live_facts_follow_the_edits_as_code_lenses() {
+    let path = root().join("rulesets/chess.rules");
+    let uri = format!("file://{}", path.display());
+    let text = std::fs::read_to_string(&path).expect("chess.rules");
+    let mut s = Session::start();
+    s.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {"workspace": {"codeLens": {"refreshSupport": true}}}}),
+    );
+    let lenses = |s: &mut Session| -> Vec<String> {
+        let got = s.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}));
+        got["result"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|l| l["command"]["title"].as_str().map(str::to_string))
+            .collect()
+    };
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
+    );
+    let refresh = s.wait("a code lens refresh", |m| m["method"] == "workspace/codeLens/refresh");
+    s.send(&json!({"jsonrpc": "2.0", "id": refresh["id"], "result": null}));
+    let titles = lenses(&mut s);
+    assert!(
+        titles.contains(&"20 legal moves from the setup · perft 1: 20 · perft 2: 400 · perft 3: 8902".to_string()),
+        "{titles:?}"
+    );
+    assert!(
+        titles.contains(&"4 moves from the setup".to_string()),
+        "the knights' moves: {titles:?}"
+    );
+    assert!(titles.contains(&"0 moves from the setup".to_string()), "the king's: {titles:?}");
+
+    // Two edits in a row: the facts that stand are the last edit's.
+    let (line, col) = find(&text, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let old = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".len() as u32;
+    let range = json!({"start": at(line, col), "end": at(line, col + old)});
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": range, "text": "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"}]}),
+    );
+    let new_len = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1".len() as u32;
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [
+            {"range": {"start": at(line, col), "end": at(line, col + new_len)}, "text": "4k3/8/8/8/8/8/8/4K3 w - - 0 1"}
+        ]}),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let titles = lenses(&mut s);
+        if titles
+            .iter()
+            .any(|t| t.starts_with("5 legal moves from the setup · perft 1: 5 · perft 2: 25"))
+        {
+            assert!(
+                !titles.iter().any(|t| t.contains("legal moves") && !t.starts_with("5 legal")),
+                "{titles:?}"
+            );
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the last edit's facts never came: {titles:?}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }

@@ -396,7 +396,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
         Command::Simulate(args) => simulate::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Fmt { files, check } => format_files(&files, check),
-        Command::Lsp => match arbiter::lsp::run(std::io::stdin().lock(), std::io::stdout().lock()) {
+        Command::Lsp => match arbiter::lsp::run(std::io::stdin().lock(), std::io::stdout()) {
             0 => Ok(()),
             code => Err(Failure {
                 message: String::new(),

@@ -17,6 +17,8 @@ use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use lsp_types as lsp;
 use serde_json::{Value, json};
@@ -50,28 +52,58 @@ struct Doc {
 /// A request's failure: a JSON-RPC error code and message.
 type Failure = (i64, String);
 
+/// The output, shared by the message loop and the thread that works out live facts.
+type Output = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn send(output: &Output, message: &Value) -> bool {
+    let Ok(mut out) = output.lock() else { return false };
+    transport::write(&mut *out, &message.to_string()).is_ok()
+}
+
 /// The server's state between messages.
-#[derive(Default)]
 struct Server {
     docs: HashMap<String, Doc>,
     initialized: bool,
     shutdown: bool,
+    output: Output,
+    /// Live facts worked out so far, by document.
+    facts: Arc<Mutex<HashMap<String, Facts>>>,
+    /// Per document, the flag that cancels the facts being worked out for an older version.
+    working: HashMap<String, Arc<AtomicBool>>,
+    /// The client asks again for code lenses when told (`workspace/codeLens/refresh`).
+    lens_refresh: bool,
 }
 
 /// Runs a session on `input` and `output` until `exit` or the end of the input; the exit code
 /// the protocol asks for (0 after `shutdown`, 1 otherwise).
-pub fn run(mut input: impl BufRead, mut output: impl Write) -> i32 {
-    let mut server = Server::default();
+pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> i32 {
+    let output: Output = Arc::new(Mutex::new(Box::new(output)));
+    let mut server = Server {
+        docs: HashMap::new(),
+        initialized: false,
+        shutdown: false,
+        output: output.clone(),
+        facts: Arc::default(),
+        working: HashMap::new(),
+        lens_refresh: false,
+    };
+    let result = serve(&mut server, &mut input, &output);
+    for flag in server.working.values() {
+        flag.store(true, Ordering::Relaxed);
+    }
+    result
+}
+
+fn serve(server: &mut Server, input: &mut impl BufRead, output: &Output) -> i32 {
     loop {
-        let frame = match transport::read(&mut input) {
+        let frame = match transport::read(input) {
             Ok(f) => f,
             Err(_) => return 1,
         };
         let body = match frame {
             transport::Frame::End => return 1,
             transport::Frame::Bad(why) => {
-                let reply = error_response(Value::Null, code::PARSE_ERROR, &why);
-                if transport::write(&mut output, &reply.to_string()).is_err() {
+                if !send(output, &error_response(Value::Null, code::PARSE_ERROR, &why)) {
                     return 1;
                 }
                 continue;
@@ -90,7 +122,7 @@ pub fn run(mut input: impl BufRead, mut output: impl Write) -> i32 {
             if reply.get("method").and_then(Value::as_str) == Some("$exit") {
                 return if server.shutdown { 0 } else { 1 };
             }
-            if transport::write(&mut output, &reply.to_string()).is_err() {
+            if !send(output, &reply) {
                 return 1;
             }
         }
@@ -145,6 +177,10 @@ impl Server {
         match method {
             "initialize" => {
                 self.initialized = true;
+                self.lens_refresh = message
+                    .pointer("/params/capabilities/workspace/codeLens/refreshSupport")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false);
                 Ok(json!({"capabilities": capabilities(), "serverInfo": {"name": "arbiter", "version": env!("CARGO_PKG_VERSION")}}))
             }
             "shutdown" => {
@@ -202,6 +238,16 @@ impl Server {
                     Err(e) => Err((code::REQUEST_FAILED, e.to_string())),
                 }
             }
+            "textDocument/codeLens" => {
+                let p: lsp::CodeLensParams = params(message)?;
+                let uri = p.text_document.uri.as_str();
+                let doc = self.doc(uri)?;
+                let facts = self
+                    .facts
+                    .lock()
+                    .map_err(|_| (code::REQUEST_FAILED, "the facts are lost".to_string()))?;
+                Ok(to_value(&lenses(&doc.text, facts.get(uri).filter(|f| f.version == doc.version))))
+            }
             "textDocument/foldingRange" => {
                 let p: lsp::FoldingRangeParams = params(message)?;
                 Ok(to_value(&folding(&self.doc(p.text_document.uri.as_str())?.text)))
@@ -234,13 +280,15 @@ impl Server {
                     return Vec::new();
                 };
                 let d = p.text_document;
+                let uri = d.uri.as_str().to_string();
                 self.docs.insert(
-                    d.uri.as_str().to_string(),
+                    uri.clone(),
                     Doc {
                         text: d.text,
                         version: d.version,
                     },
                 );
+                self.work_out_facts(&uri);
                 self.diagnose_all()
             }
             "textDocument/didChange" => {
@@ -262,6 +310,7 @@ impl Server {
                     }
                 }
                 doc.version = p.text_document.version;
+                self.work_out_facts(p.text_document.uri.as_str());
                 self.diagnose_all()
             }
             "textDocument/didClose" => {
@@ -270,6 +319,12 @@ impl Server {
                 };
                 let uri = p.text_document.uri.as_str().to_string();
                 self.docs.remove(&uri);
+                if let Some(flag) = self.working.remove(&uri) {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                if let Ok(mut facts) = self.facts.lock() {
+                    facts.remove(&uri);
+                }
                 vec![notification(
                     "textDocument/publishDiagnostics",
                     json!({"uri": uri, "diagnostics": []}),
@@ -277,6 +332,36 @@ impl Server {
             }
             _ => Vec::new(),
         }
+    }
+
+    /// Starts working out a document's live facts on a thread of their own, cancelling the work
+    /// for its older version; when they are known, the client is asked to fetch code lenses again.
+    fn work_out_facts(&mut self, uri: &str) {
+        let Some(doc) = self.docs.get(uri) else { return };
+        if let Some(old) = self.working.remove(uri) {
+            old.store(true, Ordering::Relaxed);
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.working.insert(uri.to_string(), cancel.clone());
+        let (uri, text, version) = (uri.to_string(), doc.text.clone(), doc.version);
+        let (store, output, refresh) = (self.facts.clone(), self.output.clone(), self.lens_refresh);
+        std::thread::spawn(move || {
+            let Some(facts) = live_facts(&uri, &text, version, &cancel) else {
+                return;
+            };
+            if cancel.load(Ordering::Relaxed) {
+                return;
+            }
+            if let Ok(mut all) = store.lock() {
+                all.insert(uri.clone(), facts);
+            }
+            if refresh {
+                send(
+                    &output,
+                    &json!({"jsonrpc": "2.0", "id": format!("refresh-{uri}-{version}"), "method": "workspace/codeLens/refresh"}),
+                );
+            }
+        });
     }
 
     fn doc(&self, uri: &str) -> Result<&Doc, Failure> {
@@ -533,6 +618,9 @@ fn capabilities() -> lsp::ServerCapabilities {
         document_formatting_provider: Some(lsp::OneOf::Left(true)),
         code_action_provider: Some(lsp::CodeActionProviderCapability::Simple(true)),
         folding_range_provider: Some(lsp::FoldingRangeProviderCapability::Simple(true)),
+        code_lens_provider: Some(lsp::CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
         semantic_tokens_provider: Some(lsp::SemanticTokensServerCapabilities::SemanticTokensOptions(
             lsp::SemanticTokensOptions {
                 legend: lsp::SemanticTokensLegend {
@@ -924,6 +1012,102 @@ fn outline(text: &str) -> Vec<lsp::DocumentSymbol> {
             symbol(d.name.clone(), d.what, kind, d.item, d.span)
         })
         .collect()
+}
+
+// ------------------------------------------------------------------ live facts
+
+/// Facts about a ruleset's play, worked out in the background for one version of a document.
+struct Facts {
+    version: i32,
+    /// Over the `setup` line: the legal moves from the setup and perft 1–3 (as deep as stays
+    /// under the budget).
+    setup: Option<((usize, usize), String)>,
+    /// Over each piece: its moves from the setup.
+    pieces: Vec<((usize, usize), String)>,
+}
+
+/// The most leaves a fact counts (perft past it is left out, and says so).
+const FACT_LEAVES: u64 = 5_000_000;
+
+/// Works out the facts, or `None` if the ruleset does not check or the work was cancelled.
+fn live_facts(uri: &str, text: &str, version: i32, cancel: &AtomicBool) -> Option<Facts> {
+    let path = path_of(uri);
+    let label = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
+    let checked = crate::check::check_source(&label, text, path.as_ref().and_then(|p| p.parent()), &[]);
+    let rules = checked.rules?;
+    let engine = crate::game::Engine::new(rules.clone());
+    let start = engine.start();
+    let legal = start.legal_moves();
+    let mut diags = crate::diag::Diagnostics::default();
+    let file = crate::syntax::parse_file(text, FileId(0), &mut diags);
+    let mut pieces = Vec::new();
+    for item in &file.items {
+        if let ast::Item::Piece(p) = item
+            && let Some(kind) = rules.kinds.iter().position(|k| k.name == p.name.name)
+        {
+            let kind = crate::model::KindId(kind as u8);
+            let n = legal
+                .iter()
+                .filter(|m| start.piece_at(m.from as usize).is_some_and(|(k, _)| k == kind) || start.form_of_place(**m) == Some(kind))
+                .count();
+            let what = if n == 1 { "move" } else { "moves" };
+            pieces.push((
+                (p.name.span.start as usize, p.name.span.end as usize),
+                format!("{n} {what} from the setup"),
+            ));
+        }
+    }
+    let mut said = vec![format!("{} legal moves from the setup", legal.len())];
+    let mut counts: Vec<u64> = Vec::new();
+    for depth in 1..=3u32 {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        // The next count is about the last times the branching.
+        let estimate = counts.last().map_or(1, |&c| c.saturating_mul(legal.len().max(1) as u64));
+        if estimate > FACT_LEAVES {
+            said.push(format!("perft {depth}: past {FACT_LEAVES} leaves, left to `arbiter perft`"));
+            break;
+        }
+        counts.push(start.perft(depth));
+        said.push(format!("perft {depth}: {}", counts[counts.len() - 1]));
+    }
+    let setup = file.items.iter().find_map(|item| match item {
+        ast::Item::Setup(s) => Some((s.fen.span.start as usize, s.fen.span.end as usize)),
+        _ => None,
+    });
+    Some(Facts {
+        version,
+        setup: setup.map(|span| (span, said.join(" · "))),
+        pieces,
+    })
+}
+
+/// The code lenses of a document: its facts where they are known for this version, else one lens
+/// saying they are being worked out.
+fn lenses(text: &str, facts: Option<&Facts>) -> Vec<lsp::CodeLens> {
+    let lens = |span: (usize, usize), title: String| lsp::CodeLens {
+        range: range_of(text, span.0, span.1),
+        command: Some(lsp::Command {
+            title,
+            command: String::new(),
+            arguments: None,
+        }),
+        data: None,
+    };
+    match facts {
+        Some(f) => f
+            .setup
+            .iter()
+            .cloned()
+            .chain(f.pieces.iter().cloned())
+            .map(|(span, title)| lens(span, title))
+            .collect(),
+        None => {
+            let at = text.find("setup").unwrap_or(0);
+            vec![lens((at, at), "working out the legal moves and perft…".into())]
+        }
+    }
 }
 
 // ------------------------------------------------------------------ pictures and citations
