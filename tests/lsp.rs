@@ -248,6 +248,19 @@ fn an_editor_session_gets_every_answer_it_asks_for() {
         "{shown}"
     );
 
+    // A zone: its squares for each player.
+    let (l2, c2) = find(&text, "pawn_start =");
+    let hover = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": at(l2, c2 + 1)}),
+    );
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(shown.contains("Its squares for each player"), "{hover}");
+    assert!(
+        shown.contains(" 2 # # # # # # # #     2 . . . . . . . .") && shown.contains(" 7 . . . . . . . .     7 # # # # # # # #"),
+        "white's rank 2, black's rank 7: {shown}"
+    );
+
     // Folds for blocks and comment runs; semantic tokens for keywords, names, strings, citations.
     let folds = s.request("textDocument/foldingRange", json!({"textDocument": {"uri": uri}}));
     let folds = folds["result"].as_array().cloned().unwrap_or_default();
@@ -690,4 +703,35 @@ fn live_facts_follow_the_edits_as_code_lenses() {
         assert!(std::time::Instant::now() < deadline, "the last edit's facts never came: {titles:?}");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+}
+
+/// An unused definition (the checker's W0001) is removed, all its lines, by its quick fix.
+#[test]
+fn an_unused_piece_is_removed_by_its_quick_fix() {
+    let mut s = Session::start();
+    s.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    let uri = "file:///tmp/arbiter-lsp-unused.rules";
+    let text = "game \"X\" {\n  players white \"w\", black \"b\"\n}\nboard 3 x 3 squares {\n  files a..c\n  ranks 1..3\n}\npiece Man \"M\" { step forward }\npiece Ghost \"G\" {\n  step any\n}\nend {\n  stuck: no legal move -> side to move loses\n}\nsetup \"3/3/M2 w - - 0 1\"\n";
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
+    );
+    let said = s.diagnostics(uri);
+    let unused = said
+        .iter()
+        .find(|d| d["code"] == "W0001")
+        .unwrap_or_else(|| panic!("a warning for Ghost: {said:#?}"));
+    let actions = s.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": unused["range"], "context": {"diagnostics": [unused]}}),
+    );
+    let action = &actions["result"][0];
+    assert_eq!(action["title"], "remove the unused piece `Ghost`", "{actions}");
+    let edit = &action["edit"]["changes"][uri][0];
+    assert_eq!(edit["newText"], "");
+    assert_eq!(
+        edit["range"],
+        json!({"start": at(8, 0), "end": at(11, 0)}),
+        "the piece's three lines"
+    );
 }

@@ -903,6 +903,9 @@ pub struct Rules {
     pub cite_prefix: Option<String>,
     /// The named time controls of the `clock` section, in order (`--clock NAME`).
     pub clocks: Vec<crate::clock::TimeControl>,
+    /// The named zones and their squares for each player, by name (for showing them: the
+    /// compiled rules carry each zone where it is used).
+    pub zones: Vec<(String, BySide<SquareSet>)>,
 }
 
 impl Rules {

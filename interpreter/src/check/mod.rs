@@ -1060,6 +1060,11 @@ fn resolve(
         cite_prefix,
         notation,
         clocks: clocks::resolve(&mut cx, items),
+        zones: {
+            let mut named: Vec<(String, BySide<SquareSet>)> = cx.zones.iter().map(|(n, (set, _))| (n.clone(), set.clone())).collect();
+            named.sort_by(|a, b| a.0.cmp(&b.0));
+            named
+        },
     };
     // The setup line read as FEN: the first of the two steps every position takes (the second,
     // below, once the rest of the rules is known to be sound).

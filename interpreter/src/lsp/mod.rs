@@ -266,7 +266,8 @@ impl Server {
             }
             "textDocument/codeAction" => {
                 let p: lsp::CodeActionParams = params(message)?;
-                Ok(to_value(&quick_fixes(&p)))
+                let doc = self.doc(p.text_document.uri.as_str())?;
+                Ok(to_value(&quick_fixes(&p, &doc.text)))
             }
             _ => Err((code::METHOD_NOT_FOUND, format!("`{method}` is not a request this server answers"))),
         }
@@ -402,9 +403,12 @@ impl Server {
                 def.name,
                 source_lines(&text, def.item.0, def.item.1, 16)
             );
-            if def.what == "piece"
-                && let Some(board) = piece_board(uri, &doc.text, &def.name)
-            {
+            let picture = match def.what {
+                "piece" => piece_board(uri, &doc.text, &def.name),
+                "zone" => zone_boards(uri, &doc.text, &def.name),
+                _ => None,
+            };
+            if let Some(board) = picture {
                 value.push_str(&format!("\n\n{board}"));
             }
             return Ok(markdown(value, range));
@@ -761,35 +765,46 @@ fn diagnose(uri: &str, doc: &Doc) -> Vec<Value> {
         .collect()
 }
 
-/// "did you mean" applied: for each diagnostic the client sends back that carries a replacement.
-fn quick_fixes(p: &lsp::CodeActionParams) -> Vec<lsp::CodeAction> {
+/// Quick fixes for the diagnostics the client sends back: "did you mean" applied (a diagnostic
+/// that carries a replacement), and an unused definition removed, its whole lines.
+fn quick_fixes(p: &lsp::CodeActionParams, text: &str) -> Vec<lsp::CodeAction> {
     let Ok(uri) = lsp::Uri::from_str(p.text_document.uri.as_str()) else {
         return Vec::new();
     };
-    p.context
-        .diagnostics
-        .iter()
-        .filter_map(|d| {
-            let replace = d.data.as_ref()?.get("replace")?.as_str()?.to_string();
-            Some(lsp::CodeAction {
-                title: format!("replace with `{replace}`"),
-                kind: Some(lsp::CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![d.clone()]),
-                edit: Some(lsp::WorkspaceEdit {
-                    changes: Some(HashMap::from([(
-                        uri.clone(),
-                        vec![lsp::TextEdit {
-                            range: d.range,
-                            new_text: replace,
-                        }],
-                    )])),
-                    ..Default::default()
-                }),
-                is_preferred: Some(true),
-                ..Default::default()
-            })
-        })
-        .collect()
+    let action = |title: String, d: &lsp::Diagnostic, range: lsp::Range, new_text: String| lsp::CodeAction {
+        title,
+        kind: Some(lsp::CodeActionKind::QUICKFIX),
+        diagnostics: Some(vec![d.clone()]),
+        edit: Some(lsp::WorkspaceEdit {
+            changes: Some(HashMap::from([(uri.clone(), vec![lsp::TextEdit { range, new_text }])])),
+            ..Default::default()
+        }),
+        is_preferred: Some(true),
+        ..Default::default()
+    };
+    let names = Names::of(text);
+    let mut out = Vec::new();
+    for d in &p.context.diagnostics {
+        if let Some(replace) = d.data.as_ref().and_then(|v| v.get("replace")).and_then(Value::as_str) {
+            out.push(action(format!("replace with `{replace}`"), d, d.range, replace.to_string()));
+        }
+        let unused = matches!(&d.code, Some(lsp::NumberOrString::String(c)) if c == crate::diag::codes::UNUSED);
+        if unused
+            && let Some(def) = names.defs.iter().find(|def| range_of(text, def.span.0, def.span.1) == d.range)
+            && matches!(def.what, "piece" | "zone" | "direction" | "parameter" | "count")
+        {
+            // From the start of the definition's first line to the start of the line after it.
+            let from = text[..def.item.0].rfind('\n').map_or(0, |i| i + 1);
+            let to = text[def.item.1..].find('\n').map_or(text.len(), |i| def.item.1 + i + 1);
+            out.push(action(
+                format!("remove the unused {} `{}`", def.what, def.name),
+                d,
+                range_of(text, from, to),
+                String::new(),
+            ));
+        }
+    }
+    out
 }
 
 // ------------------------------------------------------------------ positions
@@ -1254,6 +1269,54 @@ fn piece_board(uri: &str, text: &str, name: &str) -> Option<String> {
         ));
     }
     None
+}
+
+/// A zone's squares for each player, drawn side by side in Markdown (`#` in the zone).
+fn zone_boards(uri: &str, text: &str, name: &str) -> Option<String> {
+    let path = path_of(uri);
+    let label = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
+    let checked = crate::check::check_source(&label, text, path.as_ref().and_then(|p| p.parent()), &[]);
+    let rules = checked.rules?;
+    let (_, sets) = rules.zones.iter().find(|(n, _)| n == name)?;
+    let b = &rules.board;
+    if b.width > 26 || b.height > 26 {
+        return None;
+    }
+    let sides = [crate::model::Side::FIRST, crate::model::Side::SECOND];
+    let width = 3 + 2 * b.width;
+    let mut rows = vec![
+        sides
+            .iter()
+            .map(|&s| format!("{:<width$}", format!("{}:", rules.players[s.index()].name)))
+            .collect::<Vec<_>>()
+            .join("   ")
+            .trim_end()
+            .to_string(),
+    ];
+    for rank in (0..b.height).rev() {
+        let row: Vec<String> = sides
+            .iter()
+            .map(|&side| {
+                let mut r = format!("{:>2} ", b.rank_names[rank]);
+                for file in 0..b.width {
+                    let sq = b.square(file, rank);
+                    r.push(if !b.has(sq) {
+                        ' '
+                    } else if sets[side].contains(sq) {
+                        '#'
+                    } else {
+                        '.'
+                    });
+                    r.push(' ');
+                }
+                format!("{r:<width$}")
+            })
+            .collect();
+        rows.push(row.join("   ").trim_end().to_string());
+    }
+    let files = format!("{:<width$}", format!("   {}", b.file_names.join(" ")));
+    rows.push(format!("{files}   {files}").trim_end().to_string());
+    Some(format!("Its squares for each player:\n\n```\n{}\n```", rows.join("\n")))
 }
 
 /// Blocks that span lines, and runs of comment lines, as folds.
