@@ -298,6 +298,37 @@ fn an_editor_session_gets_every_answer_it_asks_for() {
         assert!(labels.contains(&want), "`{want}` is offered: {labels:?}");
     }
 
+    // What the cursor's place allows: letters in the setup, items at the top, verdicts after `->`.
+    let complete = |s: &mut Session, line: u32, character: u32| -> Vec<String> {
+        let done = s.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": at(line, character)}),
+        );
+        done["result"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|i| i["label"].as_str().map(str::to_string))
+            .collect()
+    };
+    let (sl, sc) = find(&text, "setup \"rnbq");
+    let letters = complete(&mut s, sl, sc + 8);
+    assert!(
+        letters.contains(&"N".to_string()) && letters.contains(&"n".to_string()) && !letters.contains(&"slide".to_string()),
+        "{letters:?}"
+    );
+    let top = complete(&mut s, sl, 0);
+    assert!(
+        top.contains(&"piece".to_string()) && top.contains(&"zone".to_string()) && !top.contains(&"slide".to_string()),
+        "{top:?}"
+    );
+    let (vl, vc) = find(&text, "side to move loses       [5.1.1]");
+    let verdicts = complete(&mut s, vl, vc);
+    assert!(
+        verdicts.contains(&"draw".to_string()) && verdicts.contains(&"white".to_string()) && !verdicts.contains(&"Knight".to_string()),
+        "{verdicts:?}"
+    );
+
     // Definition, references, rename of a zone.
     let def = s.request(
         "textDocument/definition",

@@ -194,7 +194,8 @@ impl Server {
             }
             "textDocument/completion" => {
                 let p: lsp::CompletionParams = params(message)?;
-                Ok(to_value(&self.completion(p.text_document_position.text_document.uri.as_str())?))
+                let at = &p.text_document_position;
+                Ok(to_value(&self.completion(at.text_document.uri.as_str(), at.position)?))
             }
             "textDocument/definition" => {
                 let p: lsp::GotoDefinitionParams = params(message)?;
@@ -416,31 +417,86 @@ impl Server {
         Ok(manual_entry(&word).and_then(|entry| markdown(entry, range)))
     }
 
-    fn completion(&self, uri: &str) -> Result<Vec<lsp::CompletionItem>, Failure> {
+    /// What may be written at the cursor: inside the `setup` string, the pieces' FEN letters; at
+    /// the start of a top-level line, the items' keywords; after `->`, the verdicts; elsewhere the
+    /// names the rules define (across `extends`) and the grammar's keywords, each with the
+    /// manual's line.
+    fn completion(&self, uri: &str, at: lsp::Position) -> Result<Vec<lsp::CompletionItem>, Failure> {
         let doc = self.doc(uri)?;
-        let mut items: Vec<lsp::CompletionItem> = Names::of(&doc.text)
-            .defs
-            .iter()
-            .map(|d| lsp::CompletionItem {
-                label: d.name.clone(),
-                kind: Some(match d.what {
-                    "piece" => lsp::CompletionItemKind::CLASS,
-                    "parameter" => lsp::CompletionItemKind::CONSTANT,
-                    "count" => lsp::CompletionItemKind::VARIABLE,
-                    _ => lsp::CompletionItemKind::REFERENCE,
-                }),
-                detail: Some(d.what.to_string()),
-                ..Default::default()
-            })
-            .collect();
-        for word in keywords() {
-            items.push(lsp::CompletionItem {
-                label: word.to_string(),
-                kind: Some(lsp::CompletionItemKind::KEYWORD),
-                detail: manual_line(word),
-                ..Default::default()
-            });
+        let offset = offset_of(&doc.text, at);
+        let line_start = doc.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let before = &doc.text[line_start..offset];
+        let keyword = |word: &str| lsp::CompletionItem {
+            label: word.to_string(),
+            kind: Some(lsp::CompletionItemKind::KEYWORD),
+            detail: manual_line(word),
+            ..Default::default()
+        };
+        // Inside the setup's string: the letters (first player's upper case, second's lower).
+        if before.trim_start().starts_with("setup") && before.matches('"').count() % 2 == 1 {
+            let mut diags = crate::diag::Diagnostics::default();
+            let mut letters = Vec::new();
+            for (_, text) in self.family(uri) {
+                for item in crate::syntax::parse_file(&text, FileId(0), &mut diags).items {
+                    if let ast::Item::Piece(p) = item {
+                        for (letter, side) in [(p.letter.value.to_uppercase(), "first"), (p.letter.value.to_lowercase(), "second")] {
+                            letters.push(lsp::CompletionItem {
+                                label: letter,
+                                kind: Some(lsp::CompletionItemKind::VALUE),
+                                detail: Some(format!("{} ({} player)", p.name.name, side)),
+                                ..Default::default()
+                            });
+                        }
+                    }
+                }
+            }
+            return Ok(letters);
         }
+        let depth = depth_at(&doc.text, line_start);
+        if depth == 0 && before.chars().all(|c| c.is_ascii_alphabetic() || c.is_whitespace()) && !before.trim().contains(' ') {
+            return Ok(TOP_KEYWORDS.iter().map(|w| keyword(w)).collect());
+        }
+        if let Some(after) = before.rsplit("->").next().filter(|_| before.contains("->"))
+            && !after.trim().contains(' ')
+        {
+            // The verdict words, and the players (`white wins`).
+            let mut items: Vec<lsp::CompletionItem> = VERDICTS.iter().map(|w| keyword(w)).collect();
+            for (_, text) in self.family(uri) {
+                items.extend(
+                    Names::of(&text)
+                        .defs
+                        .into_iter()
+                        .filter(|d| d.what == "player")
+                        .map(|d| lsp::CompletionItem {
+                            label: d.name,
+                            kind: Some(lsp::CompletionItemKind::REFERENCE),
+                            detail: Some("player".into()),
+                            ..Default::default()
+                        }),
+                );
+            }
+            return Ok(items);
+        }
+        let mut items: Vec<lsp::CompletionItem> = Vec::new();
+        for (_, text) in self.family(uri) {
+            for d in Names::of(&text).defs {
+                if items.iter().any(|i| i.label == d.name) {
+                    continue;
+                }
+                items.push(lsp::CompletionItem {
+                    label: d.name.clone(),
+                    kind: Some(match d.what {
+                        "piece" => lsp::CompletionItemKind::CLASS,
+                        "parameter" => lsp::CompletionItemKind::CONSTANT,
+                        "count" => lsp::CompletionItemKind::VARIABLE,
+                        _ => lsp::CompletionItemKind::REFERENCE,
+                    }),
+                    detail: Some(d.what.to_string()),
+                    ..Default::default()
+                });
+            }
+        }
+        items.extend(keywords().into_iter().filter(|w| !TOP_KEYWORDS.contains(w)).map(keyword));
         Ok(items)
     }
 
@@ -1480,6 +1536,64 @@ fn semantic_tokens(text: &str, defs: &[(String, &'static str)]) -> Vec<lsp::Sema
 }
 
 // ------------------------------------------------------------------ the manual
+
+/// The words that start a top-level item.
+const TOP_KEYWORDS: [&str; 20] = [
+    "extends",
+    "game",
+    "param",
+    "board",
+    "zone",
+    "direction",
+    "piece",
+    "forbid",
+    "allow",
+    "after",
+    "captures",
+    "must",
+    "chase",
+    "turn",
+    "count",
+    "phase",
+    "end",
+    "clock",
+    "setup",
+    "override",
+];
+
+/// What may follow `->` in an end rule.
+const VERDICTS: [&str; 10] = [
+    "side",
+    "mover",
+    "checking",
+    "chasing",
+    "claimable",
+    "draw",
+    "most",
+    "score",
+    "no",
+    "highest",
+];
+
+/// How many blocks are open at a byte offset (strings, citations and comments skipped).
+fn depth_at(text: &str, offset: usize) -> usize {
+    let mut depth = 0usize;
+    for line in text[..offset.min(text.len())].lines() {
+        let (mut in_string, mut in_cite) = (false, false);
+        for c in line.chars() {
+            match c {
+                '"' if !in_cite => in_string = !in_string,
+                '[' if !in_string => in_cite = true,
+                ']' if !in_string => in_cite = false,
+                '#' if !in_string && !in_cite => break,
+                '{' if !in_string && !in_cite => depth += 1,
+                '}' if !in_string && !in_cite => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    depth
+}
 
 /// The words the grammar spells out, each once.
 fn keywords() -> Vec<&'static str> {
