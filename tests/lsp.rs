@@ -736,6 +736,31 @@ fn live_facts_follow_the_edits_as_code_lenses() {
     }
 }
 
+/// A parameter's hover gives its default, range and purpose (go's `komi`).
+#[test]
+fn a_parameter_s_hover_gives_its_default_range_and_purpose() {
+    let path = root().join("rulesets/go.rules");
+    let uri = format!("file://{}", path.display());
+    let text = std::fs::read_to_string(&path).expect("go.rules");
+    let mut s = Session::start();
+    s.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
+    );
+    let (l, c) = find(&text, "param komi");
+    let hover = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": at(l, c + 7)}),
+    );
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(
+        shown.contains("Default `7.5`, from -1000 to 1000: points white receives"),
+        "{hover}"
+    );
+    assert!(shown.contains("--param komi=VALUE"), "{shown}");
+}
+
 /// An unused definition (the checker's W0001) is removed, all its lines, by its quick fix.
 #[test]
 fn an_unused_piece_is_removed_by_its_quick_fix() {

@@ -407,6 +407,7 @@ impl Server {
             let picture = match def.what {
                 "piece" => piece_board(uri, &doc.text, &def.name),
                 "zone" => zone_boards(uri, &doc.text, &def.name),
+                "parameter" => parameter_facts(&text, &def.name),
                 _ => None,
             };
             if let Some(board) = picture {
@@ -1325,6 +1326,29 @@ fn piece_board(uri: &str, text: &str, name: &str) -> Option<String> {
         ));
     }
     None
+}
+
+/// A parameter's default, its range and what it is for, in words; how to set it.
+fn parameter_facts(text: &str, name: &str) -> Option<String> {
+    let mut diags = crate::diag::Diagnostics::default();
+    let file = crate::syntax::parse_file(text, FileId(0), &mut diags);
+    let p = file.items.iter().find_map(|item| match item {
+        ast::Item::Param(p) if p.name.name == name => Some(p),
+        _ => None,
+    })?;
+    let value = match &p.value {
+        ast::ParamValue::Number(n, _) => n.to_string(),
+        ast::ParamValue::Word(w) => w.name.clone(),
+    };
+    let mut said = format!("Default `{value}`");
+    if let Some((lo, hi, _)) = p.range {
+        said.push_str(&format!(", from {lo} to {hi}"));
+    }
+    if let Some(doc) = &p.doc {
+        said.push_str(&format!(": {}", doc.value));
+    }
+    said.push_str(&format!(".\n\nSet it with `--param {name}=VALUE` (or a scenario's `params`)."));
+    Some(said)
 }
 
 /// A zone's squares for each player, drawn side by side in Markdown (`#` in the zone).
