@@ -244,9 +244,28 @@ fn an_editor_session_gets_every_answer_it_asks_for() {
     let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
     assert!(shown.contains("Moves from d4 on an otherwise empty board (8 of them)"), "{hover}");
     assert!(
+        shown.contains("In words:\n\n- leaps (1,2) in 8 directions, over anything between"),
+        "{shown}"
+    );
+    assert!(
         shown.contains(" 6 . . * . * . . .") && shown.contains(" 5 . * . . . * . .") && shown.contains(" 4 . . . N . . . ."),
         "{shown}"
     );
+    let (l2, c2) = find(&text, "Pawn \"P\"");
+    let hover = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": at(l2, c2 + 1)}),
+    );
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    for line in [
+        "- steps 1 square forward, only onto an empty square",
+        "- steps 2 squares forward, only onto an empty square, from its starting zone",
+        "- steps 1 square diagonally forward, only to capture",
+        "- steps 1 square diagonally forward, capturing en passant",
+        "- promotes to Queen, Rook, Bishop, Knight",
+    ] {
+        assert!(shown.contains(line), "`{line}` in {shown}");
+    }
 
     // A zone: its squares for each player.
     let (l2, c2) = find(&text, "pawn_start =");

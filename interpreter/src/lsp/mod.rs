@@ -405,7 +405,14 @@ impl Server {
                 source_lines(&text, def.item.0, def.item.1, 16)
             );
             let picture = match def.what {
-                "piece" => piece_board(uri, &doc.text, &def.name),
+                "piece" => {
+                    let words = piece_words(uri, &doc.text, &def.name);
+                    let board = piece_board(uri, &doc.text, &def.name);
+                    match (words, board) {
+                        (Some(w), Some(b)) => Some(format!("{w}\n\n{b}")),
+                        (w, b) => w.or(b),
+                    }
+                }
                 "zone" => zone_boards(uri, &doc.text, &def.name),
                 "parameter" => parameter_facts(&text, &def.name),
                 _ => None,
@@ -1245,6 +1252,111 @@ fn citation(file: Option<&str>, cite: &str) -> Option<String> {
         .find(|l| l.starts_with("## "))
         .map_or("", |h| h.trim_start_matches("## "));
     Some(format!("*{heading}*\n\n{}", out.join(" ")))
+}
+
+/// Directions in words: `orthogonally`, `diagonally`, `in any direction`, else each by name.
+fn directions_in_words(dirs: &[(i32, i32)]) -> String {
+    let has = |set: &[(i32, i32)]| set.iter().all(|d| dirs.contains(d)) && dirs.len() == set.len();
+    let orth = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+    let diag = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
+    let all: Vec<(i32, i32)> = orth.iter().chain(&diag).copied().collect();
+    if has(&all) {
+        return "in any direction".into();
+    }
+    if has(&orth) {
+        return "orthogonally".into();
+    }
+    if has(&diag) {
+        return "diagonally".into();
+    }
+    let mut names: Vec<&str> = Vec::new();
+    for &(dx, dy) in dirs {
+        let name = match (dx.signum(), dy.signum()) {
+            (0, 1) => "forward",
+            (0, -1) => "backward",
+            (_, 0) => "sideways",
+            (_, 1) => "diagonally forward",
+            (_, -1) => "diagonally backward",
+            _ => "along its lines",
+        };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names.join(" or ")
+}
+
+/// A piece's movement in words, one line per clause: `slides any distance orthogonally`,
+/// `steps 1 square forward, only onto an empty square`.
+fn piece_words(uri: &str, text: &str, name: &str) -> Option<String> {
+    use crate::model::{Primitive, Target};
+    let path = path_of(uri);
+    let label = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
+    let checked = crate::check::check_source(&label, text, path.as_ref().and_then(|p| p.parent()), &[]);
+    let rules = checked.rules?;
+    let kind = rules.kinds.iter().find(|k| k.name == name)?;
+    let plural = |n: u32, one: &str| if n == 1 { format!("1 {one}") } else { format!("{n} {one}s") };
+    let mut lines = Vec::new();
+    for f in &kind.forms {
+        let mut line = match &f.primitive {
+            Primitive::Step { dirs, distance } => format!("steps {} {}", plural(*distance, "square"), directions_in_words(dirs)),
+            Primitive::Slide { dirs, max: None } => format!("slides any distance {}", directions_in_words(dirs)),
+            Primitive::Slide { dirs, max: Some(m) } => format!("slides up to {} {}", plural(*m, "square"), directions_in_words(dirs)),
+            Primitive::Leap { offsets } => {
+                let (dx, dy) = offsets.first().map_or((0, 0), |o| o.0);
+                let (a, b) = (dx.abs().min(dy.abs()), dx.abs().max(dy.abs()));
+                let lame = if offsets.iter().any(|o| !o.1.is_empty()) {
+                    ", unless the way is blocked"
+                } else {
+                    ", over anything between"
+                };
+                format!(
+                    "leaps ({a},{b}) in {} direction{}{lame}",
+                    offsets.len(),
+                    if offsets.len() == 1 { "" } else { "s" }
+                )
+            }
+            Primitive::Hop { dirs, screens } => format!("hops {} over exactly {}", directions_in_words(dirs), plural(*screens, "piece")),
+            Primitive::Place => "is placed from the supply onto an empty square".into(),
+            Primitive::Drop => "is dropped from the hand onto an empty square".into(),
+            Primitive::Fly => "flies to any square".into(),
+            Primitive::Jump { dirs, far: false, .. } => {
+                format!("jumps {} over an adjacent piece to the square beyond", directions_in_words(dirs))
+            }
+            Primitive::Jump { dirs, far: true, .. } => format!(
+                "jumps {} over the first piece however far, to a square beyond",
+                directions_in_words(dirs)
+            ),
+        };
+        match f.target {
+            Target::Empty if !matches!(f.primitive, Primitive::Place | Primitive::Drop) => line.push_str(", only onto an empty square"),
+            Target::Enemy => line.push_str(", only to capture"),
+            Target::EnPassant => line.push_str(", capturing en passant"),
+            _ => {}
+        }
+        if f.from.is_some() {
+            line.push_str(", from its starting zone");
+        }
+        if f.unmoved {
+            line.push_str(", on its first move");
+        }
+        if f.capturing {
+            line.push_str(", capturing what it jumps");
+        }
+        if f.continuing {
+            line.push_str(", and may go on jumping");
+        }
+        lines.push(format!("- {line}"));
+    }
+    if let Some(p) = &kind.promotion {
+        let to: Vec<&str> = p.choices.iter().map(|&k| rules.kind(k).name.as_str()).collect();
+        lines.push(format!(
+            "- {} to {}",
+            if p.optional { "may promote" } else { "promotes" },
+            to.join(", ")
+        ));
+    }
+    (!lines.is_empty()).then(|| format!("In words:\n\n{}", lines.join("\n")))
 }
 
 /// A piece's moves from a square near the middle of an otherwise empty board (the royals of the
