@@ -658,6 +658,11 @@ fn fmt_checks_rewrites_and_refuses_what_does_not_parse() {
         std::fs::read_to_string(&broken).expect("readable"),
         "piece King \"K\" {\n  step   any\n"
     );
+    let fifo = dir.join("pipe.rules");
+    mkfifo(&fifo);
+    let refused = arbiter_within(10, &["fmt", fifo.to_str().expect("a UTF-8 path")]);
+    assert_eq!(refused.code, Some(1), "a FIFO is refused at once, not waited on");
+    assert!(refused.stderr.contains("cannot read"), "{}", refused.stderr);
     let missing = arbiter(&["fmt", "/nonexistent/x.rules"]);
     assert_eq!(missing.code, Some(1));
     assert!(missing.stderr.contains("cannot read /nonexistent/x.rules"), "{}", missing.stderr);

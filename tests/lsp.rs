@@ -104,6 +104,19 @@ impl Session {
         self.wait(&format!("answer to {method}"), |m| m.get("id") == Some(&json!(id)))
     }
 
+    /// `initialize` with no client capabilities.
+    fn initialize(&mut self) -> Value {
+        self.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}))
+    }
+
+    /// `didOpen` for a `.rules` document at version 1.
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
+        );
+    }
+
     /// The next diagnostics published for `uri`.
     fn diagnostics(&self, uri: &str) -> Vec<Value> {
         let m = self.wait("diagnostics", |m| {
@@ -141,7 +154,7 @@ fn an_editor_session_gets_every_answer_it_asks_for() {
 
     let early = s.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": at(0, 0)}));
     assert_eq!(early["error"]["code"], -32002, "{early}");
-    let init = s.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    let init = s.initialize();
     let caps = &init["result"]["capabilities"];
     for cap in [
         "hoverProvider",
@@ -158,10 +171,7 @@ fn an_editor_session_gets_every_answer_it_asks_for() {
     s.notify("initialized", json!({}));
 
     // A bundled ruleset: no diagnostics.
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
-    );
+    s.open(&uri, &text);
     assert_eq!(s.diagnostics(&uri), Vec::<Value>::new());
 
     // A typo in a kind's name, typed in: the checker's diagnostic, with its code and help.
@@ -442,13 +452,10 @@ fn an_editor_session_gets_every_answer_it_asks_for() {
 #[test]
 fn a_broken_file_gets_its_diagnostics_and_is_not_formatted() {
     let mut s = Session::start();
-    s.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    s.initialize();
     let uri = "file:///tmp/arbiter-lsp-broken.rules";
     let text = "game \"X\" {\n  players white \"w\", black \"b\"\n}\nboard 3 x 3 squares {\n  files a..c\n  ranks 1..3\n}\npiece Man \"M\" { step forward }\nbogus line here\nsetup \"3/3/M2 w - - 0 1\"\n";
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
-    );
+    s.open(&uri, &text);
     let said = s.diagnostics(uri);
     assert!(
         said.iter().any(|d| d["range"]["start"]["line"] == 8),
@@ -479,11 +486,8 @@ fn names_are_followed_across_extends() {
     std::fs::write(&variant, text).expect("writable");
     let (base_uri, variant_uri) = (format!("file://{}", base.display()), format!("file://{}", variant.display()));
     let mut s = Session::start();
-    s.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": variant_uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
-    );
+    s.initialize();
+    s.open(&variant_uri, &text);
     assert_eq!(s.diagnostics(&variant_uri), Vec::<Value>::new());
     let (l, c) = find(text, "King in");
     let def = s.request(
@@ -705,10 +709,7 @@ fn live_facts_follow_the_edits_as_code_lenses() {
             .filter_map(|l| l["command"]["title"].as_str().map(str::to_string))
             .collect()
     };
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
-    );
+    s.open(&uri, &text);
     let refresh = s.wait("a code lens refresh", |m| m["method"] == "workspace/codeLens/refresh");
     s.send(&json!({"jsonrpc": "2.0", "id": refresh["id"], "result": null}));
     let titles = lenses(&mut s);
@@ -762,11 +763,8 @@ fn a_parameter_s_hover_gives_its_default_range_and_purpose() {
     let uri = format!("file://{}", path.display());
     let text = std::fs::read_to_string(&path).expect("go.rules");
     let mut s = Session::start();
-    s.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
-    );
+    s.initialize();
+    s.open(&uri, &text);
     let (l, c) = find(&text, "param komi");
     let hover = s.request(
         "textDocument/hover",
@@ -784,13 +782,10 @@ fn a_parameter_s_hover_gives_its_default_range_and_purpose() {
 #[test]
 fn an_unused_piece_is_removed_by_its_quick_fix() {
     let mut s = Session::start();
-    s.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    s.initialize();
     let uri = "file:///tmp/arbiter-lsp-unused.rules";
     let text = "game \"X\" {\n  players white \"w\", black \"b\"\n}\nboard 3 x 3 squares {\n  files a..c\n  ranks 1..3\n}\npiece Man \"M\" { step forward }\npiece Ghost \"G\" {\n  step any\n}\nend {\n  stuck: no legal move -> side to move loses\n}\nsetup \"3/3/M2 w - - 0 1\"\n";
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "arbiter-rules", "version": 1, "text": text}}),
-    );
+    s.open(&uri, &text);
     let said = s.diagnostics(uri);
     let unused = said
         .iter()
@@ -809,4 +804,44 @@ fn an_unused_piece_is_removed_by_its_quick_fix() {
         json!({"start": at(8, 0), "end": at(11, 0)}),
         "the piece's three lines"
     );
+}
+
+/// A server whose output is closed (the editor has gone) exits at its next answer instead of
+/// reading on; one whose input ends without `exit` exits too, with code 1.
+#[test]
+fn a_server_without_its_client_exits() {
+    let start = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .arg("lsp")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("arbiter lsp starts")
+    };
+    let wait = |child: &mut std::process::Child| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            if let Some(status) = child.try_wait().expect("waits") {
+                return status.code();
+            }
+            assert!(std::time::Instant::now() < deadline, "still running without its client");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    };
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}).to_string();
+    let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+
+    let mut closed = start();
+    drop(closed.stdout.take());
+    let mut stdin = closed.stdin.take().expect("piped");
+    let _ = stdin.write_all(frame.as_bytes());
+    let _ = stdin.flush();
+    assert_eq!(wait(&mut closed), Some(1), "output closed: an error exit, not a signal");
+
+    let mut ended = start();
+    let mut stdin = ended.stdin.take().expect("piped");
+    let _ = stdin.write_all(frame.as_bytes());
+    drop(stdin);
+    assert_eq!(wait(&mut ended), Some(1), "input ended without exit");
 }

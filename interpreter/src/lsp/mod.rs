@@ -24,6 +24,7 @@ use lsp_types as lsp;
 use serde_json::{Value, json};
 
 use crate::diag::{FileId, Severity};
+use crate::syntax::TOP_KEYWORDS;
 use crate::syntax::ast;
 
 /// JSON-RPC error codes the server answers with.
@@ -65,6 +66,8 @@ struct Server {
     docs: HashMap<String, Doc>,
     initialized: bool,
     shutdown: bool,
+    /// `exit` arrived: the loop ends.
+    exit: bool,
     output: Output,
     /// Live facts worked out so far, by document.
     facts: Arc<Mutex<HashMap<String, Facts>>>,
@@ -82,6 +85,7 @@ pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> i32 
         docs: HashMap::new(),
         initialized: false,
         shutdown: false,
+        exit: false,
         output: output.clone(),
         facts: Arc::default(),
         working: HashMap::new(),
@@ -119,12 +123,12 @@ fn serve(server: &mut Server, input: &mut impl BufRead, output: &Output) -> i32 
             )],
         };
         for reply in replies {
-            if reply.get("method").and_then(Value::as_str) == Some("$exit") {
-                return if server.shutdown { 0 } else { 1 };
-            }
             if !send(output, &reply) {
                 return 1;
             }
+        }
+        if server.exit {
+            return if server.shutdown { 0 } else { 1 };
         }
     }
 }
@@ -173,7 +177,6 @@ impl Server {
     }
 
     fn request(&mut self, method: &str, message: &Value) -> Result<Value, Failure> {
-        let to_value = |v: &dyn erased::Serialize| erased::to_value(v);
         match method {
             "initialize" => {
                 self.initialized = true;
@@ -276,7 +279,10 @@ impl Server {
 
     fn notify(&mut self, method: &str, message: &Value) -> Vec<Value> {
         match method {
-            "exit" => vec![json!({"method": "$exit"})],
+            "exit" => {
+                self.exit = true;
+                Vec::new()
+            }
             "textDocument/didOpen" => {
                 let Ok(p) = params::<lsp::DidOpenTextDocumentParams>(message) else {
                     return Vec::new();
@@ -404,16 +410,17 @@ impl Server {
                 def.name,
                 source_lines(&text, def.item.0, def.item.1, 16)
             );
+            // Pictures need the checked rules: checked once, for the kinds of name that have one.
+            let rules = || checked_rules(uri, &doc.text);
             let picture = match def.what {
-                "piece" => {
-                    let words = piece_words(uri, &doc.text, &def.name);
-                    let board = piece_board(uri, &doc.text, &def.name);
-                    match (words, board) {
-                        (Some(w), Some(b)) => Some(format!("{w}\n\n{b}")),
-                        (w, b) => w.or(b),
-                    }
-                }
-                "zone" => zone_boards(uri, &doc.text, &def.name),
+                "piece" => rules().and_then(|r| {
+                    let parts: Vec<String> = [piece_words(&r, &def.name), piece_board(&r, &def.name)]
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                    (!parts.is_empty()).then(|| parts.join("\n\n"))
+                }),
+                "zone" => rules().and_then(|r| zone_boards(&r, &def.name)),
                 "parameter" => parameter_facts(&text, &def.name),
                 _ => None,
             };
@@ -656,19 +663,9 @@ fn extended(uri: &str, text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Serialising any result to JSON (results are plain data; a failure is a bug, answered as null).
-mod erased {
-    pub trait Serialize {
-        fn json(&self) -> serde_json::Value;
-    }
-    impl<T: serde::Serialize> Serialize for T {
-        fn json(&self) -> serde_json::Value {
-            serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
-        }
-    }
-    pub fn to_value(v: &dyn Serialize) -> serde_json::Value {
-        v.json()
-    }
+/// A result as JSON (results are plain data; a failure would be a bug, answered as null).
+fn to_value<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
 fn capabilities() -> lsp::ServerCapabilities {
@@ -1108,12 +1105,16 @@ struct Facts {
 /// The most leaves a fact counts (perft past it is left out, and says so).
 const FACT_LEAVES: u64 = 5_000_000;
 
-/// Works out the facts, or `None` if the ruleset does not check or the work was cancelled.
-fn live_facts(uri: &str, text: &str, version: i32, cancel: &AtomicBool) -> Option<Facts> {
+/// The rules a document checks to (read beside its file, for what it extends), if it checks.
+fn checked_rules(uri: &str, text: &str) -> Option<crate::model::Rules> {
     let path = path_of(uri);
     let label = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
-    let checked = crate::check::check_source(&label, text, path.as_ref().and_then(|p| p.parent()), &[]);
-    let rules = checked.rules?;
+    crate::check::check_source(&label, text, path.as_ref().and_then(|p| p.parent()), &[]).rules
+}
+
+/// Works out the facts, or `None` if the ruleset does not check or the work was cancelled.
+fn live_facts(uri: &str, text: &str, version: i32, cancel: &AtomicBool) -> Option<Facts> {
+    let rules = checked_rules(uri, text)?;
     let engine = crate::game::Engine::new(rules.clone());
     let start = engine.start();
     let legal = start.legal_moves();
@@ -1288,12 +1289,8 @@ fn directions_in_words(dirs: &[(i32, i32)]) -> String {
 
 /// A piece's movement in words, one line per clause: `slides any distance orthogonally`,
 /// `steps 1 square forward, only onto an empty square`.
-fn piece_words(uri: &str, text: &str, name: &str) -> Option<String> {
+fn piece_words(rules: &crate::model::Rules, name: &str) -> Option<String> {
     use crate::model::{Primitive, Target};
-    let path = path_of(uri);
-    let label = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
-    let checked = crate::check::check_source(&label, text, path.as_ref().and_then(|p| p.parent()), &[]);
-    let rules = checked.rules?;
     let kind = rules.kinds.iter().find(|k| k.name == name)?;
     let plural = |n: u32, one: &str| if n == 1 { format!("1 {one}") } else { format!("{n} {one}s") };
     let mut lines = Vec::new();
@@ -1362,11 +1359,7 @@ fn piece_words(uri: &str, text: &str, name: &str) -> Option<String> {
 /// A piece's moves from a square near the middle of an otherwise empty board (the royals of the
 /// setup kept where rules need them), drawn in Markdown: the piece by its letter, `*` where it
 /// can go.
-fn piece_board(uri: &str, text: &str, name: &str) -> Option<String> {
-    let path = path_of(uri);
-    let label = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
-    let checked = crate::check::check_source(&label, text, path.as_ref().and_then(|p| p.parent()), &[]);
-    let rules = checked.rules?;
+fn piece_board(rules: &crate::model::Rules, name: &str) -> Option<String> {
     let kind = rules.kinds.iter().position(|k| k.name == name)?;
     let kind = crate::model::KindId(kind as u8);
     let b = rules.board.clone();
@@ -1464,11 +1457,7 @@ fn parameter_facts(text: &str, name: &str) -> Option<String> {
 }
 
 /// A zone's squares for each player, drawn side by side in Markdown (`#` in the zone).
-fn zone_boards(uri: &str, text: &str, name: &str) -> Option<String> {
-    let path = path_of(uri);
-    let label = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
-    let checked = crate::check::check_source(&label, text, path.as_ref().and_then(|p| p.parent()), &[]);
-    let rules = checked.rules?;
+fn zone_boards(rules: &crate::model::Rules, name: &str) -> Option<String> {
     let (_, sets) = rules.zones.iter().find(|(n, _)| n == name)?;
     let b = &rules.board;
     if b.width > 26 || b.height > 26 {
@@ -1672,30 +1661,6 @@ fn semantic_tokens(text: &str, defs: &[(String, &'static str)]) -> Vec<lsp::Sema
 }
 
 // ------------------------------------------------------------------ the manual
-
-/// The words that start a top-level item.
-const TOP_KEYWORDS: [&str; 20] = [
-    "extends",
-    "game",
-    "param",
-    "board",
-    "zone",
-    "direction",
-    "piece",
-    "forbid",
-    "allow",
-    "after",
-    "captures",
-    "must",
-    "chase",
-    "turn",
-    "count",
-    "phase",
-    "end",
-    "clock",
-    "setup",
-    "override",
-];
 
 /// What may follow `->` in an end rule.
 const VERDICTS: [&str; 10] = [

@@ -184,6 +184,12 @@ mod tests {
         assert!(matches!(&frames(huge.as_bytes())[0], Frame::Bad(e) if e.contains("over the limit")));
         let cut = b"Content-Length: 10\r\n\r\nabc";
         assert!(matches!(&frames(cut)[0], Frame::Bad(e) if e.contains("ended 3 bytes into")));
+        // An endless header line is cut off at the bound, and the next frame still reads.
+        let mut endless = format!("X-Junk: {}\r\nContent-Length: 2\r\n\r\n{{}}", "a".repeat(MAX_HEADER_LINE * 4)).into_bytes();
+        endless.extend_from_slice(b"Content-Length: 2\r\n\r\n[]");
+        let got = frames(&endless);
+        assert!(matches!(&got[0], Frame::Bad(e) if e.contains("header line longer than")), "{got:?}");
+        assert_eq!(got[1], Frame::Message("[]".into()));
         let bytes = b"Content-Length: 2\r\n\r\n\xff\xfe";
         assert!(matches!(&frames(bytes)[0], Frame::Bad(e) if e.contains("not UTF-8")));
     }

@@ -6,4 +6,4 @@ pub mod ast;
 pub mod format;
 mod parse;
 
-pub use parse::parse_file;
+pub use parse::{TOP_KEYWORDS, parse_file};

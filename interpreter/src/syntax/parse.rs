@@ -231,8 +231,8 @@ impl Cx<'_> {
     }
 }
 
-/// The words that start a top-level item.
-const TOP_KEYWORDS: &[&str] = &[
+/// The words that start a top-level item (the language server offers them at the top of a file).
+pub const TOP_KEYWORDS: &[&str] = &[
     "extends",
     "game",
     "param",
