@@ -455,7 +455,7 @@ fn a_broken_file_gets_its_diagnostics_and_is_not_formatted() {
     s.initialize();
     let uri = "file:///tmp/arbiter-lsp-broken.rules";
     let text = "game \"X\" {\n  players white \"w\", black \"b\"\n}\nboard 3 x 3 squares {\n  files a..c\n  ranks 1..3\n}\npiece Man \"M\" { step forward }\nbogus line here\nsetup \"3/3/M2 w - - 0 1\"\n";
-    s.open(&uri, &text);
+    s.open(uri, text);
     let said = s.diagnostics(uri);
     assert!(
         said.iter().any(|d| d["range"]["start"]["line"] == 8),
@@ -487,7 +487,7 @@ fn names_are_followed_across_extends() {
     let (base_uri, variant_uri) = (format!("file://{}", base.display()), format!("file://{}", variant.display()));
     let mut s = Session::start();
     s.initialize();
-    s.open(&variant_uri, &text);
+    s.open(&variant_uri, text);
     assert_eq!(s.diagnostics(&variant_uri), Vec::<Value>::new());
     let (l, c) = find(text, "King in");
     let def = s.request(
@@ -785,7 +785,7 @@ fn an_unused_piece_is_removed_by_its_quick_fix() {
     s.initialize();
     let uri = "file:///tmp/arbiter-lsp-unused.rules";
     let text = "game \"X\" {\n  players white \"w\", black \"b\"\n}\nboard 3 x 3 squares {\n  files a..c\n  ranks 1..3\n}\npiece Man \"M\" { step forward }\npiece Ghost \"G\" {\n  step any\n}\nend {\n  stuck: no legal move -> side to move loses\n}\nsetup \"3/3/M2 w - - 0 1\"\n";
-    s.open(&uri, &text);
+    s.open(uri, text);
     let said = s.diagnostics(uri);
     let unused = said
         .iter()
