@@ -312,21 +312,6 @@ fn an_editor_session_gets_every_answer_it_asks_for() {
     let legend = &init["result"]["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"];
     assert_eq!(legend[1], "class", "pieces are classes: {legend}");
 
-    // Completion: keywords with the manual's line, and the names defined.
-    let done = s.request(
-        "textDocument/completion",
-        json!({"textDocument": {"uri": uri}, "position": at(l, c)}),
-    );
-    let labels: Vec<&str> = done["result"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|i| i["label"].as_str())
-        .collect();
-    for want in ["slide", "promotes", "Knight", "pawn_start", "checkmate", "blitz"] {
-        assert!(labels.contains(&want), "`{want}` is offered: {labels:?}");
-    }
-
     // What the cursor's place allows: letters in the setup, items at the top, verdicts after `->`.
     let complete = |s: &mut Session, line: u32, character: u32| -> Vec<String> {
         let done = s.request(
@@ -350,6 +335,31 @@ fn an_editor_session_gets_every_answer_it_asks_for() {
     assert!(
         top.contains(&"piece".to_string()) && top.contains(&"zone".to_string()) && !top.contains(&"slide".to_string()),
         "{top:?}"
+    );
+    // What the grammar accepts there: a movement's words in a piece block (not an end rule's),
+    // a zone's name after `promotes on`, with the manual's line for a keyword.
+    let (ml, mc) = find(&text, "slide orthogonal");
+    let done = s.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": at(ml, mc + 3)}),
+    );
+    let slide = done["result"].as_array().into_iter().flatten().find(|i| i["label"] == "slide");
+    assert!(
+        slide.is_some_and(|i| i["detail"].as_str().is_some_and(|d| !d.is_empty())),
+        "`slide` with the manual's line: {done}"
+    );
+    let moves = complete(&mut s, ml, mc);
+    for want in ["slide", "step", "leap", "promotes", "castle"] {
+        assert!(moves.contains(&want.to_string()), "`{want}` is offered in a piece: {moves:?}");
+    }
+    for not in ["checkmate", "draw", "files", "Knight", "piece"] {
+        assert!(!moves.contains(&not.to_string()), "`{not}` is not offered in a piece: {moves:?}");
+    }
+    let (zl, zc) = find(&text, "last_rank to");
+    let zones = complete(&mut s, zl, zc);
+    assert!(
+        zones.contains(&"last_rank".to_string()) && zones.contains(&"pawn_start".to_string()) && !zones.contains(&"slide".to_string()),
+        "{zones:?}"
     );
     let (vl, vc) = find(&text, "side to move loses       [5.1.1]");
     let verdicts = complete(&mut s, vl, vc);

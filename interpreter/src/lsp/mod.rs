@@ -432,10 +432,11 @@ impl Server {
         Ok(manual_entry(&word).and_then(|entry| markdown(entry, range)))
     }
 
-    /// What may be written at the cursor: inside the `setup` string, the pieces' FEN letters; at
-    /// the start of a top-level line, the items' keywords; after `->`, the verdicts; elsewhere the
-    /// names the rules define (across `extends`) and the grammar's keywords, each with the
-    /// manual's line.
+    /// What may be written at the cursor: inside the `setup` string, the pieces' FEN letters;
+    /// elsewhere what the grammar accepts there ([`crate::syntax::expected_at`]): its keywords with
+    /// the manual's line, punctuation, and where it reads a name, the names the rules define
+    /// (across `extends`). Where the text before the cursor does not read (a line being broken),
+    /// the places a rule of thumb knows: items at the top, verdicts after `->`, else everything.
     fn completion(&self, uri: &str, at: lsp::Position) -> Result<Vec<lsp::CompletionItem>, Failure> {
         let doc = self.doc(uri)?;
         let offset = offset_of(&doc.text, at);
@@ -449,23 +450,36 @@ impl Server {
         };
         // Inside the setup's string: the letters (first player's upper case, second's lower).
         if before.trim_start().starts_with("setup") && before.matches('"').count() % 2 == 1 {
-            let mut diags = crate::diag::Diagnostics::default();
-            let mut letters = Vec::new();
-            for (_, text) in self.family(uri) {
-                for item in crate::syntax::parse_file(&text, FileId(0), &mut diags).items {
-                    if let ast::Item::Piece(p) = item {
-                        for (letter, side) in [(p.letter.value.to_uppercase(), "first"), (p.letter.value.to_lowercase(), "second")] {
-                            letters.push(lsp::CompletionItem {
-                                label: letter,
-                                kind: Some(lsp::CompletionItemKind::VALUE),
-                                detail: Some(format!("{} ({} player)", p.name.name, side)),
-                                ..Default::default()
-                            });
-                        }
+            return Ok(self.letter_items(uri, false));
+        }
+        // What the grammar accepts here: its words, and the names, numbers or letters it reads.
+        if let Some(expected) = crate::syntax::expected_at(&doc.text, offset) {
+            let word_len = before.len() - before.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-').len();
+            use crate::syntax::Expect;
+            let mut items: Vec<lsp::CompletionItem> = Vec::new();
+            for e in &expected {
+                match e {
+                    Expect::Word(w) if w.starts_with(|c: char| c.is_ascii_alphabetic()) => items.push(keyword(w)),
+                    Expect::Word(w) => items.push(lsp::CompletionItem {
+                        label: w.to_string(),
+                        kind: Some(lsp::CompletionItemKind::OPERATOR),
+                        ..Default::default()
+                    }),
+                    // A name after `->` is a player's (`white wins`).
+                    Expect::Name if before[..before.len() - word_len].trim_end().ends_with("->") => {
+                        items.extend(self.name_items(uri, |what| what == "player"))
                     }
+                    Expect::Name => items.extend(self.name_items(uri, |_| true)),
+                    Expect::Number if !expected.contains(&Expect::Name) => {
+                        items.extend(self.name_items(uri, |what| what == "parameter"))
+                    }
+                    Expect::Letter => items.extend(self.letter_items(uri, true)),
+                    _ => {}
                 }
             }
-            return Ok(letters);
+            let mut seen = std::collections::HashSet::new();
+            items.retain(|i| seen.insert(i.label.clone()));
+            return Ok(items);
         }
         let depth = depth_at(&doc.text, line_start);
         if depth == 0 && before.chars().all(|c| c.is_ascii_alphabetic() || c.is_whitespace()) && !before.trim().contains(' ') {
@@ -492,10 +506,18 @@ impl Server {
             }
             return Ok(items);
         }
+        let mut items = self.name_items(uri, |_| true);
+        items.extend(keywords().into_iter().filter(|w| !TOP_KEYWORDS.contains(w)).map(keyword));
+        Ok(items)
+    }
+
+    /// The names the rules define (across `extends`), as completion items; `keep` picks by what
+    /// each names (`piece`, `zone`, `parameter`…).
+    fn name_items(&self, uri: &str, keep: impl Fn(&str) -> bool) -> Vec<lsp::CompletionItem> {
         let mut items: Vec<lsp::CompletionItem> = Vec::new();
         for (_, text) in self.family(uri) {
             for d in Names::of(&text).defs {
-                if items.iter().any(|i| i.label == d.name) {
+                if !keep(d.what) || items.iter().any(|i| i.label == d.name) {
                     continue;
                 }
                 items.push(lsp::CompletionItem {
@@ -511,8 +533,30 @@ impl Server {
                 });
             }
         }
-        items.extend(keywords().into_iter().filter(|w| !TOP_KEYWORDS.contains(w)).map(keyword));
-        Ok(items)
+        items
+    }
+
+    /// The pieces' letters: the first player's upper case and (unless `upper_only`) the
+    /// second's lower case.
+    fn letter_items(&self, uri: &str, upper_only: bool) -> Vec<lsp::CompletionItem> {
+        let mut diags = crate::diag::Diagnostics::default();
+        let mut letters = Vec::new();
+        for (_, text) in self.family(uri) {
+            for item in crate::syntax::parse_file(&text, FileId(0), &mut diags).items {
+                if let ast::Item::Piece(p) = item {
+                    let both = [(p.letter.value.to_uppercase(), "first"), (p.letter.value.to_lowercase(), "second")];
+                    for (letter, side) in both.into_iter().take(if upper_only { 1 } else { 2 }) {
+                        letters.push(lsp::CompletionItem {
+                            label: letter,
+                            kind: Some(lsp::CompletionItemKind::VALUE),
+                            detail: Some(format!("{} ({} player)", p.name.name, side)),
+                            ..Default::default()
+                        });
+                    }
+                }
+            }
+        }
+        letters
     }
 
     /// The document and the files it is read with: those it extends (from their open buffers, else

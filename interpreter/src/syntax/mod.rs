@@ -4,6 +4,8 @@
 
 pub mod ast;
 pub mod format;
+mod expect;
 mod parse;
 
+pub use expect::{Expect, expected_at};
 pub use parse::{TOP_KEYWORDS, parse_file};

@@ -9,7 +9,7 @@ use crate::diag::{Diagnostic, Diagnostics, FileId, Span, codes, suggest};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "syntax/grammar.pest"]
-struct RulesParser;
+pub(super) struct RulesParser;
 
 type P<'a> = Pair<'a, Rule>;
 
