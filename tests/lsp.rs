@@ -816,6 +816,43 @@ fn an_unused_piece_is_removed_by_its_quick_fix() {
     );
 }
 
+/// Citations that are bare article numbers in a ruleset whose game block names no book get the
+/// server's hint (H0001); its quick fix adds the `cite` line, after which the hint is gone and the
+/// file still checks cleanly.
+#[test]
+fn a_missing_citation_source_is_added_by_its_quick_fix() {
+    let mut s = Session::start();
+    s.initialize();
+    let uri = "file:///tmp/arbiter-lsp-cite.rules";
+    let text = "game \"Tiny\" {\n  players white \"w\", black \"b\"\n}\nboard 3 x 3 squares {\n  files a..c\n  ranks 1..3\n}\npiece Man \"M\" { step forward [2.1] }\nend {\n  stuck: no legal move -> side to move loses [4]\n}\nsetup \"3/3/M2 w - - 0 1\"\n";
+    s.open(uri, text);
+    let said = s.diagnostics(uri);
+    assert_eq!(said.len(), 1, "only the hint: {said:#?}");
+    let hint = &said[0];
+    assert_eq!(hint["code"], "H0001");
+    assert_eq!(hint["severity"], 4, "a hint, not a warning");
+    assert_eq!(hint["range"], json!({"start": at(0, 5), "end": at(0, 11)}), "on the game's name");
+    assert!(hint["message"].as_str().is_some_and(|m| m.starts_with("2 citations like `[2.1]`")), "{hint}");
+    let actions = s.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": hint["range"], "context": {"diagnostics": [hint]}}),
+    );
+    let action = &actions["result"][0];
+    assert_eq!(action["title"], "add `cite \"Tiny\"` to the game block", "{actions}");
+    let edit = &action["edit"]["changes"][uri][0];
+    assert_eq!(edit["range"], json!({"start": at(1, 0), "end": at(1, 0)}));
+    assert_eq!(edit["newText"], "  cite \"Tiny\"\n");
+    // Applied, the file has no diagnostic left.
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": edit["range"], "text": edit["newText"]}]}),
+    );
+    let after = s.wait("the diagnostics of version 2", |m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == 2
+    });
+    assert_eq!(after["params"]["diagnostics"], json!([]), "{after}");
+}
+
 /// A server whose output is closed (the editor has gone) exits at its next answer instead of
 /// reading on; one whose input ends without `exit` exits too, with code 1.
 #[test]

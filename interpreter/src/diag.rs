@@ -191,6 +191,8 @@ pub mod codes {
     pub const UNUSED: &str = "W0001";
     /// An override that overrides nothing, or a redundant clause.
     pub const REDUNDANT: &str = "W0002";
+    /// A hint of the language server's: citations that name no rule book (no `cite` line).
+    pub const CITE_SOURCE: &str = "H0001";
 }
 
 /// Where stages put their problems.

@@ -821,6 +821,11 @@ fn diagnose(uri: &str, doc: &Doc) -> Vec<Value> {
             .or_insert_with(|| Lines::new(sources.text(file)))
             .range(a as usize, b as usize)
     };
+    if checked.rules.as_ref().is_some_and(|r| r.cite_prefix.is_none())
+        && let Some(hint) = cite_source_hint(&doc.text, &mut Lines::new(&doc.text))
+    {
+        by_file.entry(FileId(0)).or_default().push(hint);
+    }
     for d in checked.diagnostics.sorted() {
         let related: Vec<lsp::DiagnosticRelatedInformation> = d
             .labels
@@ -892,6 +897,17 @@ fn quick_fixes(p: &lsp::CodeActionParams, text: &str) -> Vec<lsp::CodeAction> {
     for d in &p.context.diagnostics {
         if let Some(replace) = d.data.as_ref().and_then(|v| v.get("replace")).and_then(Value::as_str) {
             out.push(action(format!("replace with `{replace}`"), d, d.range, replace.to_string()));
+        }
+        if let Some(insert) = d.data.as_ref().and_then(|v| v.get("insert"))
+            && let Ok(at) = serde_json::from_value::<lsp::Position>(insert["at"].clone())
+            && let Some(line) = insert["text"].as_str()
+        {
+            out.push(action(
+                format!("add `{}` to the game block", line.trim()),
+                d,
+                lsp::Range::new(at, at),
+                line.to_string(),
+            ));
         }
         let unused = matches!(&d.code, Some(lsp::NumberOrString::String(c)) if c == crate::diag::codes::UNUSED);
         if unused
@@ -1240,25 +1256,76 @@ fn lenses(text: &str, facts: Option<&Facts>) -> Vec<lsp::CodeLens> {
 fn cite_at(text: &str, offset: usize) -> Option<(String, usize, usize)> {
     let line_start = text[..offset.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
-    let line = &text[line_start..line_end];
-    let bytes = line.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => i += 1 + line[i + 1..].find('"').map_or(line.len(), |p| p + 1),
-            b'#' => return None,
-            b'[' => {
-                let close = line[i..].find(']').map(|p| i + p)?;
-                let (a, b) = (line_start + i, line_start + close + 1);
-                if a <= offset && offset <= b {
-                    return Some((line[i + 1..close].to_string(), a, b));
+    cites_in(&text[line_start..line_end])
+        .into_iter()
+        .map(|(c, a, b)| (c, line_start + a, line_start + b))
+        .find(|(_, a, b)| *a <= offset && offset <= *b)
+}
+
+/// Every citation in `text` (outside strings and comments): its text and its byte range,
+/// brackets included.
+fn cites_in(text: &str) -> Vec<(String, usize, usize)> {
+    let mut out = Vec::new();
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let bytes = line.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' => i += 1 + line[i + 1..].find('"').map_or(line.len(), |p| p + 1),
+                b'#' => break,
+                b'[' => {
+                    let Some(close) = line[i..].find(']').map(|p| i + p) else { break };
+                    out.push((line[i + 1..close].to_string(), line_start + i, line_start + close + 1));
+                    i = close + 1;
                 }
-                i = close + 1;
+                _ => i += 1,
             }
-            _ => i += 1,
         }
+        line_start += line.len();
     }
-    None
+    out
+}
+
+/// The language server's own hint: a ruleset whose citations are bare article numbers (`[3.7]`)
+/// while its game block names no source (`cite "FIDE"`), so that rulings quote `3.7` of no book.
+/// Put on the game's name, with the fix's text in `data` (a `cite` line naming the game).
+fn cite_source_hint(text: &str, lines: &mut Lines<'_>) -> Option<lsp::Diagnostic> {
+    let mut diags = crate::diag::Diagnostics::default();
+    let file = crate::syntax::parse_file(text, FileId(0), &mut diags);
+    let game = file.items.iter().find_map(|i| match i {
+        ast::Item::Game(g) => Some(g),
+        _ => None,
+    })?;
+    if game.cite_prefix.is_some() {
+        return None;
+    }
+    let bare: Vec<(String, usize, usize)> = cites_in(text)
+        .into_iter()
+        .filter(|(c, _, _)| !c.trim().starts_with(|ch: char| ch.is_alphabetic()))
+        .collect();
+    let (first, a, b) = bare.first()?;
+    let name = &game.name.value;
+    // The line after the game's `{`, indented as a clause.
+    let brace = text[game.span.start as usize..].find('{').map(|i| game.span.start as usize + i)?;
+    let insert_at = text[brace..].find('\n').map_or(text.len(), |i| brace + i + 1);
+    Some(lsp::Diagnostic {
+        range: lines.range(game.name.span.start as usize, game.name.span.end as usize),
+        severity: Some(lsp::DiagnosticSeverity::HINT),
+        code: Some(lsp::NumberOrString::String(crate::diag::codes::CITE_SOURCE.to_string())),
+        source: Some("arbiter".into()),
+        message: format!(
+            "{} citation{} like `[{first}]` name no rule book: the game block has no `cite` line\nhelp: add `cite \"{name}\"` (or the book's short name) to the game block; it is put in front of every citation that starts with a number",
+            bare.len(),
+            if bare.len() == 1 { "" } else { "s" }
+        ),
+        related_information: None,
+        data: Some(json!({
+            "insert": {"at": lines.position(insert_at), "text": format!("  cite \"{name}\"\n")},
+            "first": lines.range(*a, *b),
+        })),
+        ..Default::default()
+    })
 }
 
 /// The clause a citation names, from the manual of the bundled games (rulesets/RULES.md): in the

@@ -131,7 +131,7 @@ fn place_of(text: &str, at: usize) -> Option<Place> {
         "clock" => &[Rule::clock_clause_only],
         "board" => &[Rule::board_clause_only],
         "game" => &[Rule::game_clause_only],
-        "turn" if text[brace + 1..this_line.max(brace + 1)].lines().all(|l| is_blank(l)) => &[Rule::turn_first],
+        "turn" if text[brace + 1..this_line.max(brace + 1)].lines().all(is_blank) => &[Rule::turn_first],
         "turn" => &[Rule::turn_clause_only],
         // A zone's list of squares, or a block the header does not name: the whole item.
         _ => {
