@@ -17,6 +17,9 @@ struct Session {
     child: std::process::Child,
     stdin: std::process::ChildStdin,
     messages: std::sync::mpsc::Receiver<Value>,
+    /// What arrived while the test waited for something else (diagnostics are published from a
+    /// thread of the server's own, so they may come before or after a request's answer).
+    backlog: std::cell::RefCell<std::collections::VecDeque<Value>>,
     next_id: i64,
 }
 
@@ -64,6 +67,7 @@ impl Session {
             child,
             stdin,
             messages,
+            backlog: Default::default(),
             next_id: 1,
         }
     }
@@ -85,13 +89,16 @@ impl Session {
     /// The next message that `pick` accepts, within 20 s.
     fn wait(&self, what: &str, pick: impl Fn(&Value) -> bool) -> Value {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        let mut seen = Vec::new();
+        let mut backlog = self.backlog.borrow_mut();
+        if let Some(i) = backlog.iter().position(&pick) {
+            return backlog.remove(i).expect("found");
+        }
         loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
             match self.messages.recv_timeout(left) {
                 Ok(m) if pick(&m) => return m,
-                Ok(m) => seen.push(m),
-                Err(_) => panic!("no {what} within 20 s; the server said {seen:#?}"),
+                Ok(m) => backlog.push_back(m),
+                Err(_) => panic!("no {what} within 20 s; the server said {backlog:#?}"),
             }
         }
     }
@@ -851,6 +858,49 @@ fn a_missing_citation_source_is_added_by_its_quick_fix() {
         m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == 2
     });
     assert_eq!(after["params"]["diagnostics"], json!([]), "{after}");
+}
+
+/// A file of 30,000 declarations takes a while to check; the check runs off the message loop, so
+/// a hover asked right after an edit is answered before that edit's diagnostics are published, and
+/// of a burst of edits the newest is the one whose diagnostics come last.
+#[test]
+fn a_long_check_holds_up_neither_answers_nor_the_newest_edit() {
+    let mut s = Session::start();
+    s.initialize();
+    let uri = "file:///tmp/arbiter-lsp-large.rules";
+    let mut text = std::fs::read_to_string(root().join("rulesets/chess.rules")).expect("chess.rules");
+    for i in 0..30_000 {
+        text.push_str(&format!("zone area_{i} = rank {}\n", i % 8 + 1));
+    }
+    s.open(uri, &text);
+    let (l, c) = find(&text, "slide orthogonal");
+    let hover = s.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": at(l, c)}));
+    assert!(hover["result"]["contents"]["value"].as_str().is_some_and(|v| v.contains("slide")), "{hover}");
+    assert!(
+        s.backlog.borrow().iter().all(|m| m["method"] != "textDocument/publishDiagnostics"),
+        "the hover was answered while the file was being checked"
+    );
+    // Five edits in a row (each adds a line): the last diagnostics published are the fifth's.
+    let lines = text.lines().count() as u32;
+    for version in 2..=6 {
+        s.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version},
+                   "contentChanges": [{"range": {"start": at(lines, 0), "end": at(lines, 0)}, "text": format!("zone extra_{version} = rank 1\n")}]}),
+        );
+    }
+    let last = s.wait("the diagnostics of version 6", |m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 6
+    });
+    let warnings = last["params"]["diagnostics"].as_array().map_or(0, Vec::len);
+    assert_eq!(warnings, 30_005, "each unused zone is warned of");
+    // No older check is published after the newest (the server was asked something and answered
+    // meanwhile).
+    let seen = s.backlog.borrow().len();
+    let after = s.request("shutdown", json!(null));
+    assert!(after.get("error").is_none(), "{after}");
+    let stale: Vec<Value> = s.backlog.borrow().iter().skip(seen).filter(|m| m["params"]["uri"] == uri).cloned().collect();
+    assert!(stale.is_empty(), "published after the newest: {:?}", stale.iter().map(|m| &m["params"]["version"]).collect::<Vec<_>>());
 }
 
 /// A server whose output is closed (the editor has gone) exits at its next answer instead of

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use lsp_types as lsp;
@@ -45,6 +45,7 @@ const RULES: &str = include_str!("../../../rulesets/RULES.md");
 const GRAMMAR: &str = include_str!("../syntax/grammar.pest");
 
 /// An open document.
+#[derive(Clone)]
 struct Doc {
     text: String,
     version: i32,
@@ -75,12 +76,56 @@ struct Server {
     working: HashMap<String, Arc<AtomicBool>>,
     /// The client asks again for code lenses when told (`workspace/codeLens/refresh`).
     lens_refresh: bool,
+    /// Where the open documents go to be checked, off the message loop.
+    checks: std::sync::mpsc::Sender<Snapshot>,
+    /// The newest snapshot's number: a check of an older one is dropped unpublished.
+    generation: Arc<AtomicU64>,
+}
+
+/// The open documents as they stood after one change, to be checked.
+struct Snapshot {
+    generation: u64,
+    docs: Vec<(String, Doc)>,
+}
+
+/// Checks the open documents on a thread of its own and publishes their diagnostics, so that a
+/// long check (a file of thousands of items) never holds up hover, completion or the next edit.
+/// Snapshots that queued up while it worked are skipped for the newest; a check overtaken by an
+/// edit is not published (the output's lock is held from the test of the generation to the write,
+/// so a document closed meanwhile never gets diagnostics after its empty list).
+fn check_documents(snapshots: std::sync::mpsc::Receiver<Snapshot>, generation: Arc<AtomicU64>, output: Output) {
+    while let Ok(mut snapshot) = snapshots.recv() {
+        while let Ok(newer) = snapshots.try_recv() {
+            snapshot = newer;
+        }
+        for (uri, doc) in &snapshot.docs {
+            if generation.load(Ordering::SeqCst) != snapshot.generation {
+                break;
+            }
+            let notes = diagnose(uri, doc);
+            let Ok(mut out) = output.lock() else { return };
+            if generation.load(Ordering::SeqCst) != snapshot.generation {
+                break;
+            }
+            for note in notes {
+                if transport::write(&mut *out, &note.to_string()).is_err() {
+                    return;
+                }
+            }
+        }
+    }
 }
 
 /// Runs a session on `input` and `output` until `exit` or the end of the input; the exit code
 /// the protocol asks for (0 after `shutdown`, 1 otherwise).
 pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> i32 {
     let output: Output = Arc::new(Mutex::new(Box::new(output)));
+    let (checks, snapshots) = std::sync::mpsc::channel();
+    let generation = Arc::new(AtomicU64::new(0));
+    let checker = {
+        let (generation, output) = (generation.clone(), output.clone());
+        std::thread::spawn(move || check_documents(snapshots, generation, output))
+    };
     let mut server = Server {
         docs: HashMap::new(),
         initialized: false,
@@ -90,11 +135,17 @@ pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> i32 
         facts: Arc::default(),
         working: HashMap::new(),
         lens_refresh: false,
+        checks,
+        generation,
     };
     let result = serve(&mut server, &mut input, &output);
     for flag in server.working.values() {
         flag.store(true, Ordering::Relaxed);
     }
+    // No check is wanted any more: the one under way is not published, and the thread ends.
+    server.generation.fetch_add(1, Ordering::SeqCst);
+    drop(server);
+    let _ = checker.join();
     result
 }
 
@@ -297,7 +348,8 @@ impl Server {
                     },
                 );
                 self.work_out_facts(&uri);
-                self.diagnose_all()
+                self.check_all();
+                Vec::new()
             }
             "textDocument/didChange" => {
                 let Ok(p) = params::<lsp::DidChangeTextDocumentParams>(message) else {
@@ -319,7 +371,8 @@ impl Server {
                 }
                 doc.version = p.text_document.version;
                 self.work_out_facts(p.text_document.uri.as_str());
-                self.diagnose_all()
+                self.check_all();
+                Vec::new()
             }
             "textDocument/didClose" => {
                 let Ok(p) = params::<lsp::DidCloseTextDocumentParams>(message) else {
@@ -333,6 +386,7 @@ impl Server {
                 if let Ok(mut facts) = self.facts.lock() {
                     facts.remove(&uri);
                 }
+                self.check_all();
                 vec![notification(
                     "textDocument/publishDiagnostics",
                     json!({"uri": uri, "diagnostics": []}),
@@ -378,11 +432,13 @@ impl Server {
             .ok_or_else(|| (code::REQUEST_FAILED, format!("`{uri}` is not open")))
     }
 
-    /// Diagnostics for every open document (one that extends a changed file changes too).
-    fn diagnose_all(&self) -> Vec<Value> {
-        let mut uris: Vec<&String> = self.docs.keys().collect();
-        uris.sort();
-        uris.into_iter().flat_map(|uri| diagnose(uri, &self.docs[uri])).collect()
+    /// Sends every open document to be checked (one that extends a changed file changes too);
+    /// any check of an older state still under way is abandoned.
+    fn check_all(&self) {
+        let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        let mut docs: Vec<(String, Doc)> = self.docs.iter().map(|(u, d)| (u.clone(), d.clone())).collect();
+        docs.sort_by(|a, b| a.0.cmp(&b.0));
+        let _ = self.checks.send(Snapshot { generation, docs });
     }
 
     fn hover(&self, uri: &str, at: lsp::Position) -> Result<Option<lsp::Hover>, Failure> {
