@@ -860,6 +860,58 @@ fn a_missing_citation_source_is_added_by_its_quick_fix() {
     assert_eq!(after["params"]["diagnostics"], json!([]), "{after}");
 }
 
+/// The extension packages as VS Code's tooling packages it (`vsce package`, pinned in
+/// tests/editors): the `.vsix` holds the manifest as written, the client, the grammar, the language
+/// configuration and the language client library it needs at run time.
+#[test]
+fn the_extension_packages_as_a_vsix() {
+    let out_dir = std::env::temp_dir().join(format!("arbiter-vsix-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).expect("a temporary directory");
+    let vsix = out_dir.join("arbiter-rules.vsix");
+    let vsce = root().join("tests/editors/node_modules/@vscode/vsce/vsce");
+    assert!(vsce.is_file(), "scripts/setup installs @vscode/vsce in tests/editors");
+    let run = std::process::Command::new("node")
+        .arg(&vsce)
+        .args(["package", "--allow-missing-repository", "--skip-license", "--out"])
+        .arg(&vsix)
+        .current_dir(root().join("editors/vscode"))
+        .output()
+        .expect("node runs vsce");
+    assert!(
+        run.status.success(),
+        "vsce package: {}{}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    // What the archive holds, read with Python's zipfile (a .vsix is a zip).
+    let list = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nprint('\\n'.join(z.namelist()))\nsys.stderr.write(z.read('extension/package.json').decode())",
+        ])
+        .arg(&vsix)
+        .output()
+        .expect("python3 reads the archive");
+    assert!(list.status.success(), "{}", String::from_utf8_lossy(&list.stderr));
+    let names = String::from_utf8_lossy(&list.stdout).to_string();
+    for want in [
+        "extension.vsixmanifest",
+        "extension/package.json",
+        "extension/extension.js",
+        "extension/language-configuration.json",
+        "extension/syntaxes/arbiter.tmLanguage.json",
+        "extension/node_modules/vscode-languageclient/package.json",
+    ] {
+        assert!(names.lines().any(|n| n == want), "{want} in the .vsix: {names}");
+    }
+    let packed: Value = serde_json::from_slice(&list.stderr).expect("the packaged manifest is JSON");
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("editors/vscode/package.json")).expect("the manifest")).expect("JSON");
+    assert_eq!(packed["contributes"], written["contributes"]);
+    assert_eq!(packed["main"], written["main"]);
+    let _ = std::fs::remove_dir_all(&out_dir);
+}
+
 /// A file of 30,000 declarations takes a while to check; the check runs off the message loop, so
 /// a hover asked right after an edit is answered before that edit's diagnostics are published, and
 /// of a burst of edits the newest is the one whose diagnostics come last.
