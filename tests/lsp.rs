@@ -526,6 +526,23 @@ fn names_are_followed_across_extends() {
         changes[&base_uri].as_array().is_some_and(|e| !e.is_empty()),
         "the definition's file too: {rename}"
     );
+    // The base opened and edited without saving (its King renamed): the variant is checked
+    // against the edit, not the disk, and its `King` is now unknown.
+    s.open(&base_uri, &chess);
+    let edited = chess.replacen("piece King \"K\"", "piece Monarch \"K\"", 1);
+    assert_ne!(edited, chess);
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": base_uri, "version": 2}, "contentChanges": [{"text": edited}]}),
+    );
+    let unknown = s.wait("the variant's diagnostics after the base's edit", |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == variant_uri.as_str()
+            && m["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(|d| d.iter().any(|d| d["code"] == "E0101" && d["range"]["start"] == at(l, c)))
+    });
+    assert!(unknown["params"]["diagnostics"][0]["message"].as_str().is_some_and(|m| m.contains("King")), "{unknown}");
 }
 
 /// Neovim's own LSP client (Debian's `neovim`, headless, scripted in Lua: tests/lsp/neovim.lua)

@@ -50,11 +50,24 @@ pub fn check_file(path: &Path, params: &[(String, String)]) -> Checked {
         text,
         path.parent().map(Path::to_path_buf),
         params,
+        &HashMap::new(),
     )
 }
 
 /// Checks a ruleset given as text; `extends` paths resolve against `dir`.
 pub fn check_source(name: &str, text: &str, dir: Option<&Path>, params: &[(String, String)]) -> Checked {
+    check_source_with(name, text, dir, params, &HashMap::new())
+}
+
+/// Checks a ruleset given as text, reading a file it extends from `open` (the unsaved text of a
+/// file open in an editor, by absolute path) before the disk.
+pub fn check_source_with(
+    name: &str,
+    text: &str,
+    dir: Option<&Path>,
+    params: &[(String, String)],
+    open: &HashMap<PathBuf, String>,
+) -> Checked {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
     check_text(
@@ -64,6 +77,7 @@ pub fn check_source(name: &str, text: &str, dir: Option<&Path>, params: &[(Strin
         text.to_string(),
         dir.map(Path::to_path_buf),
         params,
+        open,
     )
 }
 
@@ -74,11 +88,12 @@ fn check_text(
     text: String,
     dir: Option<PathBuf>,
     params: &[(String, String)],
+    open: &HashMap<PathBuf, String>,
 ) -> Checked {
     let file = sources.add(name.clone(), text);
     let mut chain = vec![name];
     let mut unreadable = Vec::new();
-    let items = load_items(sources, diags, file, dir, &mut chain, &mut unreadable);
+    let items = load_items(sources, diags, file, dir, &mut chain, &mut unreadable, open);
     // Problems of the ruleset as a whole (a missing `board`) point at the start of the file.
     let whole = Span::new(file, 0, 0);
     let rules = super::resolve(&items, params, sources, diags, whole, &unreadable);
@@ -99,6 +114,7 @@ fn load_items(
     dir: Option<PathBuf>,
     chain: &mut Vec<String>,
     unreadable: &mut Vec<String>,
+    open: &HashMap<PathBuf, String>,
 ) -> Vec<ast::Item> {
     let parsed = parse_file(sources.text(file), file, diags);
     unreadable.extend(parsed.unreadable);
@@ -141,11 +157,13 @@ fn load_items(
                     ));
                     continue;
                 }
-                match read_text(&full, RULES_LIMIT) {
+                let unsaved = open.get(&lexically_normal(&full)).cloned();
+                match unsaved.map_or_else(|| read_text(&full, RULES_LIMIT), Ok) {
                     Ok(text) => {
                         let f = sources.add(shown.clone(), text);
                         chain.push(shown);
-                        base = load_items(sources, diags, f, full.parent().map(Path::to_path_buf), chain, unreadable);
+                        let dir = full.parent().map(Path::to_path_buf);
+                        base = load_items(sources, diags, f, dir, chain, unreadable, open);
                         chain.pop();
                     }
                     Err(e) => {
@@ -161,6 +179,22 @@ fn load_items(
         }
     }
     merge(base, own, diags)
+}
+
+/// A path with `.` and `dir/..` taken out, without asking the file system (the files an editor
+/// has open are named by such paths).
+pub fn lexically_normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir if matches!(out.components().next_back(), Some(std::path::Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// How an item's key reads in a message: `piece `Knight``, `board`.
@@ -325,4 +359,26 @@ fn merge(base: Vec<ast::Item>, own: Vec<ast::Item>, diags: &mut Diagnostics) -> 
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_lose_dots_without_the_file_system() {
+        assert_eq!(lexically_normal(Path::new("/a/b/./../c.rules")), PathBuf::from("/a/c.rules"));
+        assert_eq!(lexically_normal(Path::new("/a/b/c.rules")), PathBuf::from("/a/b/c.rules"));
+        assert_eq!(lexically_normal(Path::new("../x.rules")), PathBuf::from("../x.rules"), "nothing to pop");
+    }
+
+    #[test]
+    fn an_open_file_is_read_before_the_disk() {
+        let open = HashMap::from([(PathBuf::from("/nowhere/base.rules"), "game \"Base\" {\n".to_string())]);
+        let checked = check_source_with("v.rules", "extends \"../nowhere/base.rules\"\n", Some(Path::new("/x")), &[], &open);
+        // The unsaved base was read (it does not exist on disk): its own syntax error is reported,
+        // not a file that cannot be read.
+        assert!(checked.diagnostics.items.iter().all(|d| d.code != codes::FILE), "{:?}", checked.diagnostics.items);
+        assert!(checked.diagnostics.items.iter().any(|d| d.code == codes::SYNTAX), "{:?}", checked.diagnostics.items);
+    }
 }

@@ -21,7 +21,7 @@ use crate::model::*;
 use crate::syntax::ast;
 
 pub use board::builtin_direction;
-pub use load::{Checked, check_file, check_source};
+pub use load::{Checked, check_file, check_source, check_source_with, lexically_normal};
 
 /// A parameter's value after `--param` overrides.
 #[derive(Clone, Debug, PartialEq)]

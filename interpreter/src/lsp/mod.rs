@@ -98,11 +98,17 @@ fn check_documents(snapshots: std::sync::mpsc::Receiver<Snapshot>, generation: A
         while let Ok(newer) = snapshots.try_recv() {
             snapshot = newer;
         }
+        // A file that extends an open one is checked against its unsaved text.
+        let open: HashMap<PathBuf, String> = snapshot
+            .docs
+            .iter()
+            .filter_map(|(uri, doc)| Some((crate::check::lexically_normal(&path_of(uri)?), doc.text.clone())))
+            .collect();
         for (uri, doc) in &snapshot.docs {
             if generation.load(Ordering::SeqCst) != snapshot.generation {
                 break;
             }
-            let notes = diagnose(uri, doc);
+            let notes = diagnose(uri, doc, &open);
             let Ok(mut out) = output.lock() else { return };
             if generation.load(Ordering::SeqCst) != snapshot.generation {
                 break;
@@ -850,16 +856,18 @@ pub fn diagnostics_after_edit(uri: &str, text: &str) -> Vec<Value> {
             text: text.to_string(),
             version: 0,
         },
+        &HashMap::new(),
     )
 }
 
 /// The checker's diagnostics for a document, as `publishDiagnostics` notifications: one for the
-/// document, and one for each file it extends that has problems of its own.
-fn diagnose(uri: &str, doc: &Doc) -> Vec<Value> {
+/// document, and one for each file it extends that has problems of its own. A file it extends is
+/// read from `open` (the editor's unsaved text, by path) before the disk.
+fn diagnose(uri: &str, doc: &Doc, open: &HashMap<PathBuf, String>) -> Vec<Value> {
     let path = path_of(uri);
     let name = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
     let dir = path.as_ref().and_then(|p| p.parent());
-    let checked = crate::check::check_source(&name, &doc.text, dir, &[]);
+    let checked = crate::check::check_source_with(&name, &doc.text, dir, &[], open);
     let sources = &checked.sources;
     let mut by_file: HashMap<FileId, Vec<lsp::Diagnostic>> = HashMap::new();
     by_file.insert(FileId(0), Vec::new());
