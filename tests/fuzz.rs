@@ -323,6 +323,40 @@ fn mutated_rulesets_get_diagnostics_inside_the_text_and_never_a_panic() {
     });
 }
 
+/// The formatter on the same mutated rulesets: a file it refuses is one that does not parse;
+/// what it writes formats to itself and checks to the same rules with the same messages.
+#[test]
+fn mutated_rulesets_format_to_the_same_meaning_or_are_refused() {
+    use arbiter::syntax::format::{FormatError, format};
+    let seeds: Vec<String> = ["chess", "xiangqi", "go", "draughts", "duck-chess", "othello", "hex"]
+        .iter()
+        .map(|n| read(&format!("rulesets/{n}.rules")))
+        .collect();
+    fuzz("format", 1000, &seeds, |text| {
+        let new = match format(text) {
+            Ok(new) => new,
+            Err(FormatError::Syntax(_)) => return Ok(()),
+            Err(e) => return Err(format!("refused for another reason than syntax: {e}")),
+        };
+        match format(&new) {
+            Ok(again) if again == new => {}
+            Ok(_) => return Err("formatting the output again changes it".into()),
+            Err(e) => return Err(format!("the output does not format: {e}")),
+        }
+        let said = |c: &arbiter::check::Checked| -> Vec<String> {
+            c.diagnostics.sorted().iter().map(|d| format!("{} {}", d.code, d.message)).collect()
+        };
+        let (before, after) = (check_source("fuzz.rules", text, None, &[]), check_source("fuzz.rules", &new, None, &[]));
+        if said(&before) != said(&after) {
+            return Err(format!("the diagnostics changed: {:?} -> {:?}", said(&before), said(&after)));
+        }
+        if before.rules != after.rules {
+            return Err("the formatted text checks to other rules".into());
+        }
+        Ok(())
+    });
+}
+
 #[test]
 fn mutated_fens_and_moves_are_refused_with_a_message_and_never_a_panic() {
     let games = [

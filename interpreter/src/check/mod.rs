@@ -282,6 +282,18 @@ fn article(n: usize) -> &'static str {
     }
 }
 
+/// A clause as written, for explanations: its words with one space between them, whatever the
+/// layout (a citation aligned at column 66, a clause continued on the next line, a comment
+/// inside it), so that formatting a ruleset never changes what it explains.
+fn as_written(source: &str) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    for line in source.lines() {
+        let code = line.find('#').map_or(line, |i| &line[..i]);
+        words.extend(code.split_whitespace());
+    }
+    words.join(" ")
+}
+
 fn cite(c: &Option<ast::Cite>) -> Option<String> {
     c.as_ref().map(|c| c.text.clone())
 }

@@ -838,7 +838,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         screen_not,
         target_not,
         cite: cite(&f.cite),
-        text: cx.src.slice(f.span).trim().to_string(),
+        text: super::as_written(cx.src.slice(f.span)),
     })
 }
 

@@ -178,6 +178,6 @@ fn part(cx: &mut Cx, p: &ast::TurnPart, kinds: &[Kind]) -> Option<Part> {
         within,
         along,
         cite: cite(&p.cite),
-        text: cx.src.slice(p.span).trim().to_string(),
+        text: super::as_written(cx.src.slice(p.span)),
     })
 }
