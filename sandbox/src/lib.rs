@@ -39,6 +39,7 @@ pub mod shot;
 pub mod sim_window;
 pub mod simulate;
 pub mod source;
+pub mod trace;
 pub mod tree;
 pub mod turns;
 

@@ -28,10 +28,12 @@ struct Args {
     size: (u32, u32),
     /// `--param NAME=VALUE` overrides, in order.
     params: Vec<(String, String)>,
+    /// `--trace FILE`: the board's state, a line per change.
+    trace: Option<PathBuf>,
     help: bool,
 }
 
-const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--param NAME=VALUE]... [--flip] [--size WxH] [--simulate N] [--ply N] [--play MOVES] [--screenshot OUT.png [--window]]";
+const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--param NAME=VALUE]... [--flip] [--size WxH] [--simulate N] [--ply N] [--play MOVES] [--screenshot OUT.png [--window]] [--trace FILE]";
 
 const HELP: &str = "
   --param NAME=VALUE  override a parameter the ruleset declares, as `arbiter` does (e.g. `go --param
@@ -46,6 +48,8 @@ const HELP: &str = "
   --play MOVES        then play these moves by hand (coordinates or the ruleset's notation, separated
                       by commas or spaces; a turn of several parts as one text, `e2e4,e4d5`), as
                       clicks would: off the timeline they start a variation
+  --trace FILE        append a line to FILE each time the board's state changes (step, FEN, the
+                      piece selected, a choice waiting, the marks): for scripts driving the window
   -h, --help          print this help and exit
 Without --screenshot the sandbox opens a window (needs DISPLAY or WAYLAND_DISPLAY).";
 
@@ -60,6 +64,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         simulate: None,
         size: SIZE,
         params: Vec::new(),
+        trace: None,
         help: false,
     };
     let mut it = args;
@@ -67,6 +72,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         match a.as_str() {
             "--screenshot" => parsed.screenshot = Some(it.next().ok_or("--screenshot needs a file name")?.into()),
             "--window" => parsed.window = true,
+            "--trace" => parsed.trace = Some(it.next().ok_or("--trace needs a file name")?.into()),
             "--size" => parsed.size = parse_size(&it.next().ok_or("--size needs WIDTHxHEIGHT, e.g. 900x560")?)?,
             "--flip" => parsed.flip = true,
             "--ply" => {
@@ -248,6 +254,17 @@ fn main() -> ExitCode {
     match args.screenshot {
         Some(out) if !args.window => offscreen(&mut app, out),
         shot => windowed(&mut app, title, shot, args.size),
+    }
+    if let Some(path) = args.trace {
+        match sandbox::trace::Trace::create(path) {
+            Ok(t) => {
+                app.insert_resource(t).add_plugins(sandbox::trace::plugin);
+            }
+            Err(e) => {
+                eprintln!("sandbox: {e}");
+                return ExitCode::from(2);
+            }
+        }
     }
     app.insert_resource(Screen(Vec2::new(args.size.0 as f32, args.size.1 as f32)))
         .insert_resource(session)

@@ -1,6 +1,7 @@
 //! Teaching marks a trainer draws on the board, as on Lichess: a right-click marks a square (again
 //! unmarks it), a right-drag from one square to another draws an arrow (again removes it); a left
-//! click or any action on the game clears them. With a caption typed in the panel they are saved in
+//! click on the board, the panel's "Clear marks" or a change of position clears them (saving does
+//! not). With a caption typed in the panel they are saved in
 //! the scenario the editor writes (the step of the position as saved), and a scenario's own marks
 //! come back from it when opened. Arrows, the trainer's and a scenario's alike, have real heads and
 //! lie under the pieces. Needs no window: [`Marks`] is plain data, drawn by the board.
@@ -158,14 +159,14 @@ pub(crate) fn spawn_marks(
     }
 }
 
-/// Clears the squares and arrows whenever an action is applied to the game (a move, a step, an
-/// edit): they belong to the position they were drawn on.
-fn clear_on_action(session: Res<Session>, mut marks: ResMut<Marks>, mut seen: Local<Option<usize>>) {
-    let actions = session.log.len();
-    if seen.is_some_and(|n| n != actions) && marks.any() {
+/// Clears the squares and arrows when the position on the board changes (a move, a step, an
+/// edit): they belong to the position they were drawn on. Saving or exporting keeps them.
+fn clear_on_action(session: Res<Session>, mut marks: ResMut<Marks>, mut seen: Local<Option<(usize, u64)>>) {
+    let shown = (session.step, session.game.current().hash());
+    if seen.is_some_and(|s| s != shown) && marks.any() {
         marks.clear();
     }
-    *seen = Some(actions);
+    *seen = Some(shown);
 }
 
 /// [`Marks`] and their clearing on an action. Needs no window.

@@ -70,6 +70,8 @@ pub struct Requests {
     pub actions: Vec<Action>,
     /// Options picked for the turn being entered.
     pub picks: Vec<Pick>,
+    /// "Clear marks" was pressed.
+    pub clear_marks: bool,
 }
 
 fn side_panel(
@@ -80,6 +82,7 @@ fn side_panel(
     view: Option<ResMut<View>>,
     (mut computer, mut sim, mut marks): (ResMut<Computer>, ResMut<Simulation>, ResMut<Marks>),
     (mut replay, mut apply, mut pick): (MessageWriter<Replay>, MessageWriter<Apply>, MessageWriter<Pick>),
+    (panel_area, screen): (Option<ResMut<crate::input::PanelArea>>, Option<Res<crate::layout::Screen>>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = egui::Ui::new(
@@ -92,7 +95,7 @@ fn side_panel(
     let mut flipped = view.as_ref().map(|v| v.flipped);
     let mut caption = marks.caption.clone();
     let mut req = Requests::default();
-    egui::Panel::left("arbiter")
+    let shown = egui::Panel::left("arbiter")
         .exact_size(PANEL_WIDTH)
         .resizable(false)
         .show(&mut root, |ui| {
@@ -106,6 +109,14 @@ fn side_panel(
                 (&marks, &mut caption),
             );
         });
+    // Where the panel lies (egui's points are the window's logical pixels: no zoom is set).
+    let r = shown.response.rect;
+    let area = Some(Rect::new(r.min.x, r.min.y, r.max.x, r.max.y));
+    if let Some(mut panel) = panel_area
+        && panel.0 != area
+    {
+        panel.0 = area;
+    }
     // Written back only on a change: the board redraws when the marks change.
     if caption != marks.caption {
         marks.caption = caption;
@@ -115,6 +126,11 @@ fn side_panel(
         && view.flipped != flipped
     {
         view.flipped = flipped;
+    }
+    let width = screen.map_or(crate::layout::DEFAULT_SCREEN.0 as f32, |s| s.0.x) - PANEL_WIDTH;
+    ruling_bar(&ctx, &session, width, &mut req);
+    if req.clear_marks && marks.any() {
+        marks.clear();
     }
     replay.write_batch(req.replay);
     apply.write_batch(req.actions.into_iter().map(Apply));
@@ -185,10 +201,10 @@ fn header(ui: &mut egui::Ui, session: &Session, flipped: Option<&mut bool>, req:
     }
 }
 
-/// The position's messages: the choice waiting, the ruling on a refused move, side to move, check,
-/// outcome, claimable draws (with their buttons), the count, the last move, the hands, notes.
+/// The position's messages: side to move, check, outcome, claimable draws (with their buttons),
+/// the count, the last move, the hands, notes. (The choice waiting and the ruling on a refused
+/// move are in the bar over the board, [`ruling_bar`].)
 fn messages(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
-    choice_and_ruling(ui, session, req);
     let pos = session.game.current();
     let rules = pos.rules();
     let outcome = session.game.outcome();
@@ -471,6 +487,30 @@ pub fn special_moves(session: &Session) -> Vec<SpecialMove> {
         legal: legal.iter().any(|m| m.kind == kind),
     })
     .collect()
+}
+
+/// Where the bar over the board starts, in the window's logical pixels: right of the panel, at the
+/// top, in the margin the board leaves above itself.
+pub const BAR_AT: egui::Pos2 = egui::pos2(PANEL_WIDTH + 12.0, 6.0);
+
+/// The bar over the board, where the eye is: the promotion or route choice waiting (its buttons),
+/// the turn being entered, the ruling on a refused move. Shown only while there is one; drawn
+/// over everything, so that a click on it is never a click on the board. `width` is the room
+/// right of the panel.
+pub fn ruling_bar(ctx: &egui::Context, session: &Session, width: f32, req: &mut Requests) {
+    if session.choice.is_none() && session.pending.is_none() && session.refusal.is_none() {
+        return;
+    }
+    egui::Area::new(egui::Id::new("ruling-bar"))
+        .fixed_pos(BAR_AT)
+        .constrain(false)
+        .order(egui::Order::Foreground)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.set_max_width((width - 40.0).max(200.0));
+                choice_and_ruling(ui, session, req);
+            });
+        });
 }
 
 /// The promotion or route choice waiting for the player, and the ruling on a refused move.
@@ -841,6 +881,13 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
             .desired_rows(2)
             .desired_width(f32::INFINITY),
     );
+    if ui
+        .add_enabled(marks.any(), egui::Button::new("Clear marks"))
+        .on_hover_text("Take the squares and arrows off the board (a left click on the board does too)")
+        .clicked()
+    {
+        req.clear_marks = true;
+    }
     if ui
         .button("Save as scenario")
         .on_hover_text(format!(

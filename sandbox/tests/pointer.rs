@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use sandbox::board::BoardLayout;
 use sandbox::input::{Button, Pointer};
 use sandbox::marks::Marks;
-use sandbox::session::{Action, Apply, Session};
+use sandbox::session::{Action, Apply, Session, Tools};
 
 mod common;
 use common::*;
@@ -151,4 +151,38 @@ fn a_piece_dragged_from_the_hand_onto_a_square_is_dropped_there() {
     pointer(&mut app, Button::Left, false, "e4");
     assert_eq!(session(&app).game.ply(), 1, "the release on e4 drops it");
     assert_eq!(piece_on(&app, "e4").as_deref(), Some("Pawn"));
+}
+
+/// Saving the scenario keeps the marks on the board (they go with a change of position, a left
+/// click on the board or "Clear marks"), and the saved file has them.
+#[test]
+fn saving_keeps_the_marks_and_clear_marks_takes_them_off() {
+    let mut app = pointer_app("chess");
+    let (e4, g1, f3) = (square(&app, "e4"), square(&app, "g1"), square(&app, "f3"));
+    drag(&mut app, Button::Right, "e4", "e4");
+    drag(&mut app, Button::Right, "g1", "f3");
+    let dir = temp_dir("keep-marks");
+    let path = dir.join("marked.ron");
+    let mut saved = marks(&app).clone();
+    saved.caption = "the knight comes out".into();
+    app.world_mut().write_message(Apply(Action::Save(path.clone(), saved)));
+    app.update();
+    app.update();
+    assert!(session(&app).log.last().is_some_and(|l| l.ok), "{:?}", session(&app).log.last());
+    assert_eq!(
+        (marks(&app).squares.clone(), marks(&app).arrows.clone()),
+        (vec![e4], vec![(g1, f3)]),
+        "still on the board after saving"
+    );
+    let text = std::fs::read_to_string(&path).expect("saved");
+    assert!(text.contains("the knight comes out") && text.contains("e4"), "{text}");
+
+    // The panel's "Clear marks" asks for them to go; it is greyed out when there are none.
+    let mut panel = Panel::new(2000.0);
+    panel.marks = marks(&app).clone();
+    let mut tools = Tools::default();
+    let texts = panel.settle(session(&app), &mut tools);
+    let button = at(&texts, "Clear marks");
+    panel.click(session(&app), &mut tools, button);
+    assert!(panel.asked.clear_marks, "the click asks for the marks to go");
 }

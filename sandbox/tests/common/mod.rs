@@ -114,9 +114,14 @@ pub struct Panel {
     pub list: sandbox::panel::ListState,
     pub computer: sandbox::computer::Computer,
     pub sim: sandbox::simulate::Simulation,
+    /// The trainer's marks and caption the panel shows.
+    pub marks: sandbox::marks::Marks,
     /// What the panel asked for in the last frame.
     pub asked: sandbox::panel::Requests,
 }
+
+/// The window's width the panel is laid out in (its default).
+pub const WINDOW_WIDTH: f32 = sandbox::layout::DEFAULT_SCREEN.0 as f32;
 
 /// Every text the panel drew, and where.
 pub type Texts = Vec<(String, egui::Pos2)>;
@@ -131,6 +136,7 @@ impl Panel {
             list: Default::default(),
             computer: Default::default(),
             sim: Default::default(),
+            marks: Default::default(),
             asked: Default::default(),
         }
     }
@@ -140,24 +146,36 @@ impl Panel {
         let input = egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(
                 egui::Pos2::ZERO,
-                egui::vec2(sandbox::panel::PANEL_WIDTH, self.height),
+                egui::vec2(WINDOW_WIDTH, self.height),
             )),
             events: std::mem::take(&mut self.events),
             ..Default::default()
         };
         let mut flipped = false;
         let mut asked = Default::default();
+        let mut caption = self.marks.caption.clone();
         let mut out = self.ctx.run_ui(input, |ui| {
-            asked = sandbox::panel::contents(
-                ui,
-                session,
-                tools,
-                (&mut self.auto, &mut self.list),
-                Some(&mut flipped),
-                (&mut self.computer, &mut self.sim),
-                (&Default::default(), &mut String::new()),
-            );
+            // As the window lays it out: the panel at the left, the bar over the board beside it.
+            egui::Panel::left("arbiter")
+                .exact_size(sandbox::panel::PANEL_WIDTH)
+                .resizable(false)
+                .show(ui, |ui| {
+                    asked = sandbox::panel::contents(
+                        ui,
+                        session,
+                        tools,
+                        (&mut self.auto, &mut self.list),
+                        Some(&mut flipped),
+                        (&mut self.computer, &mut self.sim),
+                        (&self.marks, &mut caption),
+                    );
+                });
+            let mut bar = sandbox::panel::Requests::default();
+            sandbox::panel::ruling_bar(ui.ctx(), session, WINDOW_WIDTH - sandbox::panel::PANEL_WIDTH, &mut bar);
+            asked.picks.extend(bar.picks);
+            asked.actions.extend(bar.actions);
         });
+        self.marks.caption = caption;
         self.asked = asked;
         // No renderer takes the font atlas here.
         out.textures_delta.clear();

@@ -1,0 +1,71 @@
+//! `--trace FILE`: one line appended to FILE each time what the board shows changes — the step, the
+//! position's FEN, the piece selected, the promotion or route choice waiting, the trainer's marks —
+//! so that a script (or a test driving a real window with `xdotool`) can follow what its clicks did
+//! without reading pixels. Knows nothing of any game.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+
+use crate::marks::Marks;
+use crate::session::Session;
+
+/// Where the lines go, and the last one written (a line is written only when it differs).
+#[derive(Resource, Debug)]
+pub struct Trace {
+    pub path: PathBuf,
+    last: String,
+}
+
+impl Trace {
+    /// A trace to `path`, emptied now.
+    ///
+    /// # Errors
+    /// Why the file cannot be written.
+    pub fn create(path: PathBuf) -> Result<Trace, String> {
+        std::fs::write(&path, "").map_err(|e| format!("--trace {}: {e}", path.display()))?;
+        Ok(Trace { path, last: String::new() })
+    }
+}
+
+/// The state a line records, in words: `step=2 fen=… selected=e7 choice=Queen|Rook squares=1 arrows=0 ply=3`.
+pub fn line(session: &Session, marks: &Marks) -> String {
+    let board = &session.engine.rules().board;
+    let selected = session.selected.map_or_else(|| "-".to_string(), |sq| board.name(sq).to_string());
+    let choice = session.choice.as_ref().map_or_else(
+        || "-".to_string(),
+        |c| c.options.iter().map(|(_, label)| label.replace(' ', "_")).collect::<Vec<_>>().join("|"),
+    );
+    format!(
+        "step={} ply={} fen={} selected={selected} choice={choice} squares={} arrows={}",
+        session.step,
+        session.game.ply(),
+        session.game.current().fen().replace(' ', "_"),
+        marks.squares.len(),
+        marks.arrows.len(),
+    )
+}
+
+fn write_trace(session: Res<Session>, marks: Res<Marks>, mut trace: ResMut<Trace>) {
+    let now = line(&session, &marks);
+    if now == trace.last {
+        return;
+    }
+    let appended = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&trace.path)
+        .and_then(|mut f| writeln!(f, "{now}"));
+    if let Err(e) = appended {
+        eprintln!("sandbox: --trace {}: {e}", trace.path.display());
+    }
+    trace.last = now;
+}
+
+/// Writes the trace after each frame's changes, when a [`Trace`] is inserted.
+pub fn plugin(app: &mut App) {
+    app.add_systems(
+        Last,
+        write_trace.run_if(resource_exists::<Trace>.and_then(resource_exists::<Marks>)),
+    );
+}
