@@ -13,7 +13,9 @@
 //! Two layers, each despawned and drawn anew: the board itself ([`Fixed`]) when the ruleset is replaced
 //! (`Session::generation`), the [`View`] turns or the [`Screen`] changes size (the board fills the
 //! space beside the panel); the pieces and marks ([`Transient`]) whenever the session, the view or
-//! the screen's size changes.
+//! the screen's size changes. Both are drawn before the frame propagates transforms, lays out
+//! texts and announces new assets, so what is drawn shows in the same frame (drawn after, every
+//! new piece sat at the origin for a frame: an empty board while the computer played itself).
 
 use arbiter::game::MoveKind;
 use arbiter::model::{Board, Condition, Drawing, KindId, Rules, Side, SquareSet};
@@ -939,7 +941,13 @@ pub fn plugin(app: &mut App) {
                 ),
                 follow_drag,
             )
-                .chain(),
+                .chain()
+                .after(crate::marks::clear_on_action)
+                // Drawn before the frame places entities, lays out texts and tells the renderer
+                // of new meshes and materials: what is drawn is shown in this frame, not the next.
+                .before(bevy::transform::TransformSystems::Propagate)
+                .before(bevy::text::detect_text_needs_rerender)
+                .before(bevy::asset::AssetEventSystems),
         );
 }
 
@@ -983,6 +991,28 @@ mod tests {
 
     fn at<'a>(texts: &'a [(String, Vec2)], name: &str) -> &'a Vec2 {
         &texts.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no text {name}")).1
+    }
+
+    /// A move redraws the pieces within its frame: every piece drawn anew has its place in the
+    /// world (transforms propagated) before the frame ends — not a frame later, which drew every
+    /// new piece at the origin for a frame: an empty board while the computer played both sides,
+    /// and a flash of one at every step.
+    #[test]
+    fn pieces_drawn_anew_are_placed_and_announced_within_the_frame() {
+        let mut app = app("chess");
+        app.add_plugins(bevy::transform::TransformPlugin);
+        app.update();
+        app.world_mut()
+            .resource_mut::<Session>()
+            .apply(crate::session::Action::Play("e2e4".into()))
+            .expect("legal");
+        app.update();
+        let mut q = app.world_mut().query_filtered::<(&Transform, &GlobalTransform), With<Transient>>();
+        let placed: Vec<(Vec3, Vec3)> = q.iter(app.world()).map(|(t, g)| (t.translation, g.translation())).collect();
+        assert!(placed.len() > 32, "{} pieces and marks", placed.len());
+        for (local, global) in &placed {
+            assert_eq!(local, global, "placed in the frame it was drawn");
+        }
     }
 
     #[test]

@@ -161,7 +161,7 @@ pub(crate) fn spawn_marks(
 
 /// Clears the squares and arrows when the position on the board changes (a move, a step, an
 /// edit): they belong to the position they were drawn on. Saving or exporting keeps them.
-fn clear_on_action(session: Res<Session>, mut marks: ResMut<Marks>, mut seen: Local<Option<(usize, u64)>>) {
+pub(crate) fn clear_on_action(session: Res<Session>, mut marks: ResMut<Marks>, mut seen: Local<Option<(usize, u64)>>) {
     let shown = (session.step, session.game.current().hash());
     if seen.is_some_and(|s| s != shown) && marks.any() {
         marks.clear();
