@@ -132,8 +132,9 @@ impl MainLine {
             steps.push((written.join(" "), mover));
         }
         let two = engine.rules().players.len() == 2;
+        // A timeline of the start alone (a bare ruleset) is numbered per move pair too: the moves
+        // played from it are its line.
         let pairs = two
-            && timeline.len() > 1
             && timeline[1..].iter().all(|f| f.played.len() == 1)
             && steps[1..].windows(2).all(|w| match (w[0].1, w[1].1) {
                 (Some((a, _)), Some((b, _))) => a != b,
@@ -176,7 +177,17 @@ pub fn rows(session: &Session, main: &MainLine) -> Vec<Row> {
             branch(session, main, r, 1, here_node, rows);
         }
     };
-    if main.pairs {
+    if main.pairs && last == 0 {
+        // Nothing scripted: the first line played from the start is the main line, the others
+        // its variations.
+        let roots = session.variations.roots(0);
+        if let Some((&first, others)) = roots.split_first() {
+            branch(session, main, first, 0, here_node, &mut rows);
+            for &r in others {
+                branch(session, main, r, 1, here_node, &mut rows);
+            }
+        }
+    } else if main.pairs {
         for i in 1..=last {
             let (text, mover) = &main.steps[i];
             let (side, n) = mover.unwrap_or((Side::FIRST, 0));

@@ -316,3 +316,31 @@ fn the_keyboard_steps_jumps_flips_cancels_takes_back_and_plays() {
     press(&mut app, &[KeyCode::Space]);
     assert!(!app.world().resource::<sandbox::replay::Autoplay>().playing);
 }
+
+/// Moves played from a bare ruleset are the main line, numbered per move pair (`1. Nf3 Nf6
+/// 2. g3`), not a variation of "0. start" numbered per ply; a second line from the start is its
+/// variation.
+#[test]
+fn moves_from_a_bare_ruleset_are_the_main_line_numbered_per_move_pair() {
+    let mut app = app("chess");
+    for m in ["g1f3", "g8f6", "g2g3"] {
+        act(&mut app, Action::Play(m.into()));
+    }
+    let rows = |app: &App| {
+        let s = session(app);
+        sandbox::movelist::rows(s, &sandbox::movelist::MainLine::of(&s.engine, &s.timeline))
+    };
+    let now = rows(&app);
+    assert_eq!(now.iter().map(|r| (r.depth, r.text())).collect::<Vec<_>>(), vec![(0, "1. Nf3 Nf6 2. g3".to_string())]);
+    // Back to the start and another first move: a variation, numbered the same way.
+    for _ in 0..3 {
+        send(&mut app, Replay::Back);
+    }
+    act(&mut app, Action::Play("e2e4".into()));
+    act(&mut app, Action::Play("e7e5".into()));
+    let now = rows(&app);
+    assert_eq!(
+        now.iter().map(|r| (r.depth, r.text())).collect::<Vec<_>>(),
+        vec![(0, "1. Nf3 Nf6 2. g3".to_string()), (1, "1. e4 e5".to_string())]
+    );
+}

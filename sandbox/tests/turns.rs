@@ -219,7 +219,9 @@ fn a_knight_move_then_a_hawk_an_elephant_or_nothing_on_the_square_it_left() {
     let s = session(&gated);
     let rows = sandbox::movelist::rows(s, &sandbox::movelist::MainLine::of(&s.engine, &s.timeline));
     let texts: Vec<String> = rows.iter().map(|r| r.text()).collect();
-    assert_eq!(texts, ["0. start", "1. Nc3/H 2. Nf6"], "{texts:?}");
+    // Played from a bare ruleset: the main line, numbered per move pair.
+    assert_eq!(texts, ["1. Nc3/H Nf6"], "{texts:?}");
+    assert_eq!(rows[0].depth, 0, "on the main line, not a variation of the start");
     assert_eq!(sandbox::movelist::last_move_written(s).as_deref(), Some("Nf6"));
 }
 
