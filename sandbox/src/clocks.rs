@@ -71,6 +71,9 @@ pub fn clock_text(secs: f64) -> String {
     }
 }
 
+/// Why the clocks stopped when the game ended.
+const GAME_OVER: &str = "the game is over";
+
 /// Runs the clocks: takes the panel's request, charges a move made to its player, stops on any
 /// other change of position, and makes the flag fall when the side to move's time is gone.
 pub fn tick(time: Res<Time<Real>>, mut tools: ResMut<Tools>, mut session: ResMut<Session>, mut redraw: MessageWriter<RequestRedraw>) {
@@ -83,7 +86,7 @@ pub fn tick(time: Res<Time<Real>>, mut tools: ResMut<Tools>, mut session: ResMut
             Some(control) => {
                 live.clocks = Some(Clocks::new(control));
                 live.running = session.game.outcome().status == arbiter::game::Status::Ongoing;
-                live.stopped = (!live.running).then(|| "the game is over".to_string());
+                live.stopped = (!live.running).then(|| GAME_OVER.to_string());
                 live.began = now;
                 live.ply = ply;
             }
@@ -96,6 +99,11 @@ pub fn tick(time: Res<Time<Real>>, mut tools: ResMut<Tools>, mut session: ResMut
         None => {}
     }
     if !live.running {
+        // "The game is over" was about the position the game ended in: stepped back into a live
+        // one, the clocks say only when they stopped.
+        if live.stopped.as_deref() == Some(GAME_OVER) && session.game.outcome().status == arbiter::game::Status::Ongoing {
+            live.stopped = Some(format!("stopped when the game ended (ply {})", live.ply));
+        }
         live.show(now, to_move);
         return;
     }
@@ -116,7 +124,7 @@ pub fn tick(time: Res<Time<Real>>, mut tools: ResMut<Tools>, mut session: ResMut
     }
     if session.game.outcome().status != arbiter::game::Status::Ongoing {
         live.running = false;
-        live.stopped = Some("the game is over".to_string());
+        live.stopped = Some(GAME_OVER.to_string());
         live.show(now, to_move);
         return;
     }

@@ -117,3 +117,21 @@ fn the_panel_shows_the_clocks_without_moving_what_follows() {
         "{idle:?}"
     );
 }
+
+/// Clocks stopped by the end of the game say so only while the game is over: stepped back into a
+/// live position, they say when they stopped instead.
+#[test]
+fn the_game_is_over_goes_when_the_game_is_stepped_back() {
+    let mut app = clocked("chess", "blitz");
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        act(&mut app, Action::Play(m.into()));
+        wait(&mut app, 1);
+    }
+    assert!(!live(&app).running);
+    assert_eq!(live(&app).stopped.as_deref(), Some("the game is over"));
+    send(&mut app, Replay::Back);
+    wait(&mut app, 1);
+    assert_eq!(session(&app).game.ply(), 3);
+    let said = live(&app).stopped.clone().unwrap_or_default();
+    assert!(!said.contains("is over") && said.contains("stopped"), "{said}");
+}
