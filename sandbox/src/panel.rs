@@ -202,8 +202,8 @@ fn header(ui: &mut egui::Ui, session: &Session, flipped: Option<&mut bool>, req:
 }
 
 /// The position's messages: side to move, check, outcome, claimable draws (with their buttons),
-/// the count, the last move, the hands, notes. (The choice waiting and the ruling on a refused
-/// move are in the bar over the board, [`ruling_bar`].)
+/// the count, the last move, the hands. (The choice waiting, the ruling on a refused move and
+/// the session's note are in the bar over the board, [`ruling_bar`].)
 fn messages(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
     let pos = session.game.current();
     let rules = pos.rules();
@@ -254,9 +254,6 @@ fn messages(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
     }
     score(ui, session, rules);
     hands(ui, session);
-    if let Some(n) = &session.note {
-        ui.colored_label(WARN, n);
-    }
 }
 
 /// The phase the game is in and each of the ruleset's counts per player (`Phase: placing`,
@@ -494,11 +491,12 @@ pub fn special_moves(session: &Session) -> Vec<SpecialMove> {
 pub const BAR_AT: egui::Pos2 = egui::pos2(PANEL_WIDTH + 12.0, 6.0);
 
 /// The bar over the board, where the eye is: the promotion or route choice waiting (its buttons),
-/// the turn being entered, the ruling on a refused move. Shown only while there is one; drawn
+/// the turn being entered, the ruling on a refused move, the session's note (why a click did
+/// nothing, a frame that could not be loaded). Shown only while there is one; drawn
 /// over everything, so that a click on it is never a click on the board. `width` is the room
 /// right of the panel.
 pub fn ruling_bar(ctx: &egui::Context, session: &Session, width: f32, req: &mut Requests) {
-    if session.choice.is_none() && session.pending.is_none() && session.refusal.is_none() {
+    if session.choice.is_none() && session.pending.is_none() && session.refusal.is_none() && session.note.is_none() {
         return;
     }
     egui::Area::new(egui::Id::new("ruling-bar"))
@@ -509,6 +507,9 @@ pub fn ruling_bar(ctx: &egui::Context, session: &Session, width: f32, req: &mut 
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.set_max_width((width - 40.0).max(200.0));
                 choice_and_ruling(ui, session, req);
+                if let Some(n) = &session.note {
+                    ui.colored_label(WARN, n);
+                }
             });
         });
 }

@@ -415,6 +415,24 @@ impl Session {
         if own {
             self.select(sq);
             self.refusal = None;
+            if self.targets.is_empty() {
+                // Nothing to do from there: say why, rather than select in silence.
+                let (kind, _) = pos.piece_at(sq).expect("own: a piece is there");
+                let k = rules.kind(kind);
+                let placed_only = k.forms.iter().all(|f| f.primitive == Primitive::Place);
+                self.note = Some(if placed_only {
+                    self.selected = None;
+                    self.targets.clear();
+                    format!(
+                        "{} is taken: in this game a {} stays where it is placed; click an empty {}",
+                        board.name(sq),
+                        k.name.to_lowercase(),
+                        if board.points { "point" } else { "cell" }
+                    )
+                } else {
+                    format!("the {} on {} has no legal move here", k.name, board.name(sq))
+                });
+            }
             return;
         }
         if let Some(from) = self.selected {

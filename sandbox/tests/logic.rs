@@ -1030,3 +1030,25 @@ fn the_editor_keeps_the_hands_when_it_changes_a_square() {
     );
     assert_eq!(fen(&app), "rnbqkb1r/pppppppp/5n2/8/4Q3/5N2/PPPPPPPP/RNBQKB1R[Pn] w KQkq - 0 5");
 }
+
+/// A click on a stone of one's own in go (stones stay where they are placed) selects nothing and
+/// says why; a chess piece with no move is selected, and the note says it has none.
+#[test]
+fn a_click_that_can_do_nothing_says_why() {
+    let mut app = app("go");
+    let (d4, q16) = (square(&app, "D4"), square(&app, "Q16"));
+    send(&mut app, Clicked(d4));
+    send(&mut app, Clicked(q16));
+    send(&mut app, Clicked(d4));
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 2);
+    assert_eq!(s.selected, None, "a stone is not picked up");
+    let note = s.note.clone().unwrap_or_default();
+    assert!(note.starts_with("D4 is taken") && note.contains("click an empty point"), "{note}");
+    let mut app = self::app("chess");
+    let a1 = square(&app, "a1");
+    send(&mut app, Clicked(a1));
+    let s = session(&app);
+    assert_eq!(s.selected, Some(a1));
+    assert_eq!(s.note.as_deref(), Some("the Rook on a1 has no legal move here"));
+}
