@@ -38,6 +38,7 @@ const LABEL: Color = Color::srgb(0.85, 0.85, 0.85);
 const HIGHLIGHT: Color = Color::srgba(0.95, 0.85, 0.10, 0.55);
 const SELECTED: Color = Color::srgba(0.20, 0.60, 0.95, 0.60);
 const LAST_MOVE: Color = Color::srgba(0.55, 0.80, 0.35, 0.45);
+const CHECKED: Color = Color::srgba(0.90, 0.15, 0.12, 0.70);
 const TARGET: Color = Color::srgba(0.10, 0.45, 0.85, 0.80);
 const ARROW: Color = Color::srgba(0.90, 0.20, 0.15, 0.80);
 /// The legs of the last move when it has several, or jumps.
@@ -123,6 +124,8 @@ pub enum Marked {
     Pending,
     /// A square a later part of the last turn acted on (a neutral piece placed, a drop).
     LastPart,
+    /// The square of the side to move's royal piece while it is in check.
+    InCheck,
 }
 
 /// A player's colour, from the player's name when it is a colour word, else light for the first player
@@ -661,6 +664,12 @@ fn redraw(
     for sq in session.last_parts() {
         mark(&mut commands, sq, LAST_MOVE, Some(Marked::LastPart));
     }
+    // The royal piece in check, in red under it (as analysis boards show it).
+    if current.in_check() {
+        for sq in current.royal_squares(current.side_to_move()) {
+            mark(&mut commands, sq, CHECKED, Some(Marked::InCheck));
+        }
+    }
     if let Some(sq) = session.selected {
         mark(&mut commands, sq, SELECTED, None);
     }
@@ -1013,6 +1022,23 @@ mod tests {
         for (local, global) in &placed {
             assert_eq!(local, global, "placed in the frame it was drawn");
         }
+    }
+
+    /// The king in check stands on a red square; out of check, no square is marked so.
+    #[test]
+    fn the_royal_piece_in_check_is_marked() {
+        let mut app = app("chess");
+        assert!(marks(&mut app, |m| *m == Marked::InCheck).is_empty());
+        for m in ["e2e4", "f7f6", "d1h5"] {
+            app.world_mut()
+                .resource_mut::<Session>()
+                .apply(crate::session::Action::Play(m.into()))
+                .expect("legal");
+        }
+        app.update();
+        let layout = Layout::fit(&app.world().resource::<Session>().engine.rules().board, *app.world().resource::<Screen>());
+        let e8 = square(&app, "e8");
+        assert_eq!(marks(&mut app, |m| *m == Marked::InCheck), vec![layout.center(e8)]);
     }
 
     #[test]
