@@ -34,8 +34,12 @@ pub enum Action {
     Promote(NodeId),
     /// Delete the variation from this move on.
     Delete(NodeId),
-    /// Change the position (the referee's editor); the result must pass `Engine::from_fen`.
+    /// Change the position (the referee's editor); the result must pass `Engine::from_fen`. The
+    /// edited position starts a timeline of its own (moves played from it are its line); what was
+    /// there before comes back with [`Action::UndoEdit`].
     Edit(Edit),
+    /// Undo the last edit: the timeline, the moves and the position before it come back.
+    UndoEdit,
     /// Mark the chain on this point dead, or alive again if it was marked (games that capture chains).
     MarkDead(usize),
     /// Claim the draw with this reason code, if the side to move may.
@@ -92,6 +96,7 @@ impl Session {
             Action::Promote(id) => self.promote(*id),
             Action::Delete(id) => self.delete_branch(*id),
             Action::Edit(e) => self.edit(e),
+            Action::UndoEdit => self.undo_edit(),
             Action::MarkDead(sq) => self.mark_dead(*sq),
             Action::ClaimDraw(reason) => self.claim(reason),
             Action::Save(path, marks) => {
@@ -314,8 +319,32 @@ impl Session {
         };
         match self.engine.from_fen(&fen) {
             Ok(p) => {
-                self.game = Game::new(self.engine.clone(), p);
-                self.off_script += 1;
+                // The edited position starts a timeline of its own; the old one waits for an undo.
+                let game = Game::new(self.engine.clone(), p);
+                let start = arbiter::scenario::Frame {
+                    step: 0,
+                    fen: game.current().fen(),
+                    played: Vec::new(),
+                    caption: None,
+                    highlight: Vec::new(),
+                    arrows: Vec::new(),
+                    dead: Vec::new(),
+                    expectations: Vec::new(),
+                };
+                let before = crate::session::BeforeEdit {
+                    timeline: std::mem::replace(&mut self.timeline, vec![start]),
+                    prelude: self.prelude.take(),
+                    step: std::mem::take(&mut self.step),
+                    game: std::mem::replace(&mut self.game, game),
+                    off_script: std::mem::take(&mut self.off_script),
+                    variations: std::mem::take(&mut self.variations),
+                    node: self.node.take(),
+                    edited_start: std::mem::replace(&mut self.edited_start, true),
+                };
+                if self.before_edits.len() >= crate::session::MAX_UNDONE_EDITS {
+                    self.before_edits.remove(0);
+                }
+                self.before_edits.push(before);
                 self.edit_error = None;
                 self.settle();
                 Ok(said)
@@ -326,6 +355,23 @@ impl Session {
                 Err(why)
             }
         }
+    }
+
+    fn undo_edit(&mut self) -> Result<String, String> {
+        let Some(b) = self.before_edits.pop() else {
+            return Err("there is no edit to undo".to_string());
+        };
+        self.timeline = b.timeline;
+        self.prelude = b.prelude;
+        self.step = b.step;
+        self.game = b.game;
+        self.off_script = b.off_script;
+        self.variations = b.variations;
+        self.node = b.node;
+        self.edited_start = b.edited_start;
+        self.edit_error = None;
+        self.settle();
+        Ok(format!("undid the edit ({} left to undo)", self.before_edits.len()))
     }
 
     fn mark_dead(&mut self, sq: usize) -> Result<String, String> {

@@ -859,6 +859,13 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
             {
                 tools.fen_text = pos.fen();
             }
+            if ui
+                .add_enabled(!session.before_edits.is_empty(), egui::Button::new("Undo edit"))
+                .on_hover_text("Bring back the position, the moves and the timeline the last edit replaced")
+                .clicked()
+            {
+                req.actions.push(Action::UndoEdit);
+            }
         });
     }
     ui.horizontal(|ui| {
@@ -1012,6 +1019,7 @@ fn label(a: &Action) -> String {
         Action::Promote(_) => "promote".to_string(),
         Action::Delete(_) => "delete variation".to_string(),
         Action::Edit(_) => "edit".to_string(),
+        Action::UndoEdit => "undo edit".to_string(),
         Action::MarkDead(_) => "mark".to_string(),
         Action::ClaimDraw(_) => "claim".to_string(),
         Action::Reload => "reload".to_string(),

@@ -80,8 +80,12 @@ impl Session {
         self.engine = opened.engine;
         self.generation += 1;
         self.title = opened.title;
-        self.timeline = opened.timeline;
-        self.prelude = opened.prelude;
+        // A timeline that starts from an edit is the user's: it stays (its moves are replayed
+        // below like any line).
+        if !self.edited_start {
+            self.timeline = opened.timeline;
+            self.prelude = opened.prelude;
+        }
         self.rules_path = Some(opened.rules_path);
         self.params = opened.params;
         self.rule_errors.clear();

@@ -210,6 +210,26 @@ pub struct Session {
     pub rule_errors: Vec<String>,
     /// The first move of the line that the reloaded rules refuse.
     pub broken: Option<Broken>,
+    /// The timeline starts from an edited position (a reload keeps it rather than the source's).
+    pub edited_start: bool,
+    /// What each edit replaced, the last one last (undone by [`Action::UndoEdit`]).
+    pub before_edits: Vec<BeforeEdit>,
+}
+
+/// The most edits that can be undone (the oldest is forgotten beyond).
+pub const MAX_UNDONE_EDITS: usize = 200;
+
+/// The game as it was before an edit: its timeline, moves and position.
+#[derive(Clone, Debug)]
+pub struct BeforeEdit {
+    pub timeline: Vec<Frame>,
+    pub prelude: Option<crate::source::Prelude>,
+    pub step: usize,
+    pub game: Game,
+    pub off_script: usize,
+    pub variations: crate::tree::Tree,
+    pub node: Option<crate::tree::NodeId>,
+    pub edited_start: bool,
 }
 
 impl Session {
@@ -244,6 +264,8 @@ impl Session {
             log: Vec::new(),
             rule_errors: Vec::new(),
             broken: None,
+            edited_start: false,
+            before_edits: Vec::new(),
         };
         if let Err(e) = s.load_frame(0) {
             s.note = Some(e);

@@ -255,3 +255,38 @@ fn a_ctrl_chord_typed_within_one_frame_reaches_egui_as_a_chord_and_ctrl_does_not
     );
     assert!(!app.world().resource::<bevy_egui::input::ModifierKeysState>().ctrl);
 }
+
+/// An edit starts a timeline of its own: the moves played from the edited position are its main
+/// line, ← steps back within it (not to the original start), and "Undo edit" brings back the game
+/// the edit replaced, moves and all.
+#[test]
+fn an_edit_starts_a_timeline_of_its_own_and_can_be_undone() {
+    let mut app = app("chess");
+    for m in ["e2e4", "e7e5"] {
+        act(&mut app, Action::Play(m.into()));
+    }
+    let before = fen(&app);
+    act(&mut app, Action::Edit(Edit::Fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into())));
+    for m in ["e2e4", "e8d7", "e1d2"] {
+        act(&mut app, Action::Play(m.into()));
+    }
+    let s = session(&app);
+    assert_eq!(s.game.ply(), 3);
+    let rows = sandbox::movelist::rows(s, &sandbox::movelist::MainLine::of(&s.engine, &s.timeline));
+    assert_eq!(rows.iter().map(|r| r.text()).collect::<Vec<_>>(), ["1. e4 Kd7 2. Kd2"], "the moves after the edit are listed");
+    // Back three times: the edited position, and no further.
+    for _ in 0..4 {
+        send(&mut app, sandbox::session::Replay::Back);
+    }
+    assert_eq!(fen(&app), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    send(&mut app, sandbox::session::Replay::Forward);
+    assert_eq!(session(&app).game.ply(), 1, "and forward again along its line");
+    // Undone: the game before the edit, at the position it had.
+    act(&mut app, Action::UndoEdit);
+    assert_eq!(fen(&app), before);
+    assert_eq!(session(&app).game.ply(), 2);
+    let logged = session(&app).log.last().cloned().expect("logged");
+    assert!(logged.ok && logged.said.starts_with("undid the edit"), "{logged:?}");
+    act(&mut app, Action::UndoEdit);
+    assert!(!session(&app).log.last().is_some_and(|l| l.ok), "nothing left to undo");
+}
