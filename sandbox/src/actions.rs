@@ -34,6 +34,8 @@ pub enum Action {
     Promote(NodeId),
     /// Delete the variation from this move on.
     Delete(NodeId),
+    /// Bring back the variation deleted last.
+    UndoDelete,
     /// Change the position (the referee's editor); the result must pass `Engine::from_fen`. The
     /// edited position starts a timeline of its own (moves played from it are its line); what was
     /// there before comes back with [`Action::UndoEdit`].
@@ -95,6 +97,7 @@ impl Session {
             Action::GoToNode(id) => self.go_to_node(*id),
             Action::Promote(id) => self.promote(*id),
             Action::Delete(id) => self.delete_branch(*id),
+            Action::UndoDelete => self.undo_delete(),
             Action::Edit(e) => self.edit(e),
             Action::UndoEdit => self.undo_edit(),
             Action::MarkDead(sq) => self.mark_dead(*sq),
@@ -340,6 +343,8 @@ impl Session {
                     variations: std::mem::take(&mut self.variations),
                     node: self.node.take(),
                     edited_start: std::mem::replace(&mut self.edited_start, true),
+                    // Deletions were of the old tree: they can be undone again with it.
+                    deleted: std::mem::take(&mut self.deleted),
                 };
                 if self.before_edits.len() >= crate::session::MAX_UNDONE_EDITS {
                     self.before_edits.remove(0);
@@ -369,6 +374,7 @@ impl Session {
         self.variations = b.variations;
         self.node = b.node;
         self.edited_start = b.edited_start;
+        self.deleted = b.deleted;
         self.edit_error = None;
         self.settle();
         Ok(format!("undid the edit ({} left to undo)", self.before_edits.len()))

@@ -209,9 +209,20 @@ impl Session {
                 None => self.load_frame(n.anchor)?,
             }
         }
-        let parent = self.variations.delete(id);
-        let _ = parent;
-        Ok(format!("deleted the variation from {}", n.written))
+        if let Some(gone) = self.variations.delete_keeping(id) {
+            self.deleted.push(gone);
+        }
+        Ok(format!("deleted the variation from {} (Undo delete brings it back)", n.written))
+    }
+
+    /// Brings back the variation deleted last, where it was among its siblings.
+    pub(crate) fn undo_delete(&mut self) -> Result<String, String> {
+        let Some(gone) = self.deleted.pop() else {
+            return Err("there is no deleted variation to bring back".to_string());
+        };
+        self.variations.restore(&gone);
+        let written = self.variations.node(gone.id).map(|n| n.written.clone()).unwrap_or_default();
+        Ok(format!("brought back the variation from {written}"))
     }
 
     /// Makes the branch through `id` the main line from its anchor on: its moves (down to `id`, then

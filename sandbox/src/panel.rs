@@ -358,6 +358,14 @@ fn timeline(ui: &mut egui::Ui, session: &Session, auto: &mut Autoplay, list: &mu
         {
             req.actions.push(Action::Delete(id));
         }
+        if ui
+            .add_enabled(!session.deleted.is_empty(), egui::Button::new("Undo delete"))
+            .on_hover_text("Bring back the variation deleted last")
+            .on_disabled_hover_text("Nothing deleted")
+            .clicked()
+        {
+            req.actions.push(Action::UndoDelete);
+        }
     });
 }
 
@@ -1018,6 +1026,7 @@ fn label(a: &Action) -> String {
         Action::GoToNode(_) => "go to variation".to_string(),
         Action::Promote(_) => "promote".to_string(),
         Action::Delete(_) => "delete variation".to_string(),
+        Action::UndoDelete => "undo delete".to_string(),
         Action::Edit(_) => "edit".to_string(),
         Action::UndoEdit => "undo edit".to_string(),
         Action::MarkDead(_) => "mark".to_string(),

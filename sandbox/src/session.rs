@@ -214,6 +214,8 @@ pub struct Session {
     pub edited_start: bool,
     /// What each edit replaced, the last one last (undone by [`Action::UndoEdit`]).
     pub before_edits: Vec<BeforeEdit>,
+    /// The variations deleted, the last one last (brought back by [`Action::UndoDelete`]).
+    pub deleted: Vec<crate::tree::Deleted>,
 }
 
 /// The most edits that can be undone (the oldest is forgotten beyond).
@@ -230,6 +232,7 @@ pub struct BeforeEdit {
     pub variations: crate::tree::Tree,
     pub node: Option<crate::tree::NodeId>,
     pub edited_start: bool,
+    pub deleted: Vec<crate::tree::Deleted>,
 }
 
 impl Session {
@@ -266,6 +269,7 @@ impl Session {
             broken: None,
             edited_start: false,
             before_edits: Vec::new(),
+            deleted: Vec::new(),
         };
         if let Err(e) = s.load_frame(0) {
             s.note = Some(e);

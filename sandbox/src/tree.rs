@@ -28,6 +28,16 @@ pub struct Node {
     pub deleted: bool,
 }
 
+/// What a deletion removed: the branch's first node, where it hung, and every node it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deleted {
+    pub id: NodeId,
+    pub parent: Option<NodeId>,
+    /// Its place among its parent's children.
+    pub index: Option<usize>,
+    pub removed: Vec<NodeId>,
+}
+
 /// The branches of a game, by anchor step.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tree {
@@ -114,18 +124,50 @@ impl Tree {
 
     /// Removes `id` and everything that follows it; returns its parent.
     pub fn delete(&mut self, id: NodeId) -> Option<NodeId> {
+        self.delete_keeping(id).and_then(|d| d.parent)
+    }
+
+    /// Removes `id` and everything that follows it, and says how to put them back
+    /// ([`Tree::restore`]); `None` if `id` is not in the tree.
+    pub fn delete_keeping(&mut self, id: NodeId) -> Option<Deleted> {
         let parent = self.node(id)?.parent;
+        let mut removed = Vec::new();
         let mut stack = vec![id];
         while let Some(n) = stack.pop() {
-            if let Some(node) = self.nodes.get_mut(n.0) {
+            if let Some(node) = self.nodes.get_mut(n.0)
+                && !node.deleted
+            {
                 node.deleted = true;
+                removed.push(n);
                 stack.extend(node.children.iter().copied());
             }
         }
-        if let Some(p) = parent {
-            self.nodes[p.0].children.retain(|&c| c != id);
+        let index = match parent {
+            Some(p) => {
+                let children = &mut self.nodes[p.0].children;
+                let i = children.iter().position(|&c| c == id);
+                children.retain(|&c| c != id);
+                i
+            }
+            None => None,
+        };
+        Some(Deleted { id, parent, index, removed })
+    }
+
+    /// Puts back what [`Tree::delete_keeping`] removed, where it was among its siblings.
+    pub fn restore(&mut self, d: &Deleted) {
+        for n in &d.removed {
+            if let Some(node) = self.nodes.get_mut(n.0) {
+                node.deleted = false;
+            }
         }
-        parent
+        if let Some(p) = d.parent
+            && let Some(parent) = self.nodes.get_mut(p.0)
+            && !parent.children.contains(&d.id)
+        {
+            let at = d.index.unwrap_or(parent.children.len()).min(parent.children.len());
+            parent.children.insert(at, d.id);
+        }
     }
 
     /// Puts `id` first among its siblings (the line "forward" follows); returns whether it moved.
@@ -253,6 +295,28 @@ mod tests {
         let after_x = t.children(1, Some(old[0]));
         assert!(after_x.contains(&z));
         assert_eq!(t.line(z), vec!["x", "z"]);
+    }
+
+    #[test]
+    fn a_deleted_branch_comes_back_where_it_was_with_what_followed_it() {
+        let mut t = Tree::default();
+        let a = t.add(0, None, "a", "a");
+        let b = t.add(0, Some(a), "b", "b");
+        let c = t.add(0, Some(a), "c", "c");
+        let d = t.add(0, Some(b), "d", "d");
+        let gone = t.delete_keeping(b).expect("in the tree");
+        assert_eq!(t.children(0, Some(a)), vec![c]);
+        assert!(t.node(d).is_none());
+        t.restore(&gone);
+        assert_eq!(t.children(0, Some(a)), vec![b, c], "first again, as it was");
+        assert_eq!(t.line(d), vec!["a", "b", "d"]);
+        // A branch whose part was deleted before: only what the later deletion took comes back.
+        let first = t.delete_keeping(d).expect("d");
+        let second = t.delete_keeping(b).expect("b");
+        t.restore(&second);
+        assert!(t.node(b).is_some() && t.node(d).is_none());
+        t.restore(&first);
+        assert!(t.node(d).is_some());
     }
 
     #[test]

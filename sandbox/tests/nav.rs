@@ -344,3 +344,34 @@ fn moves_from_a_bare_ruleset_are_the_main_line_numbered_per_move_pair() {
         vec![(0, "1. Nf3 Nf6 2. g3".to_string()), (1, "1. e4 e5".to_string())]
     );
 }
+
+/// Delete takes a variation away and Undo delete brings it back, where it was, moves and all.
+#[test]
+fn a_deleted_variation_comes_back_with_undo_delete() {
+    let mut app = app("chess");
+    for m in ["e2e4", "e7e5", "g1f3"] {
+        act(&mut app, Action::Play(m.into()));
+    }
+    send(&mut app, Replay::Back);
+    send(&mut app, Replay::Back);
+    for m in ["c7c5", "g1f3", "d7d6"] {
+        act(&mut app, Action::Play(m.into()));
+    }
+    let rows = |app: &App| {
+        let s = session(app);
+        sandbox::movelist::rows(s, &sandbox::movelist::MainLine::of(&s.engine, &s.timeline))
+            .iter()
+            .map(|r| r.text())
+            .collect::<Vec<_>>()
+    };
+    let with = rows(&app);
+    assert_eq!(with.len(), 2, "{with:?}");
+    let node = session(&app).node.expect("in the variation");
+    let first = session(&app).variations.path(node)[1];
+    act(&mut app, Action::Delete(first));
+    assert_eq!(rows(&app).len(), 1, "deleted");
+    act(&mut app, Action::UndoDelete);
+    assert_eq!(rows(&app), with, "back as it was");
+    act(&mut app, Action::UndoDelete);
+    assert!(!session(&app).log.last().is_some_and(|l| l.ok), "nothing left to bring back");
+}
