@@ -79,10 +79,13 @@ fn side_panel(
     session: Res<Session>,
     mut tools: ResMut<Tools>,
     (mut auto, mut list): (ResMut<Autoplay>, Local<ListState>),
-    view: Option<ResMut<View>>,
     (mut computer, mut sim, mut marks): (ResMut<Computer>, ResMut<Simulation>, ResMut<Marks>),
     (mut replay, mut apply, mut pick): (MessageWriter<Replay>, MessageWriter<Apply>, MessageWriter<Pick>),
-    (panel_area, screen): (Option<ResMut<crate::input::PanelArea>>, Option<Res<crate::layout::Screen>>),
+    (view, panel_area, screen): (
+        Option<ResMut<View>>,
+        Option<ResMut<crate::input::PanelArea>>,
+        Option<Res<crate::layout::Screen>>,
+    ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = egui::Ui::new(
