@@ -74,6 +74,13 @@ pub struct Requests {
     pub clear_marks: bool,
 }
 
+/// The view, where the panel lies and the window's size: what the panel reads of the window.
+type WindowState<'w> = (
+    Option<ResMut<'w, View>>,
+    Option<ResMut<'w, crate::input::PanelArea>>,
+    Option<Res<'w, crate::layout::Screen>>,
+);
+
 fn side_panel(
     mut contexts: EguiContexts,
     session: Res<Session>,
@@ -81,11 +88,7 @@ fn side_panel(
     (mut auto, mut list): (ResMut<Autoplay>, Local<ListState>),
     (mut computer, mut sim, mut marks): (ResMut<Computer>, ResMut<Simulation>, ResMut<Marks>),
     (mut replay, mut apply, mut pick): (MessageWriter<Replay>, MessageWriter<Apply>, MessageWriter<Pick>),
-    (view, panel_area, screen): (
-        Option<ResMut<View>>,
-        Option<ResMut<crate::input::PanelArea>>,
-        Option<Res<crate::layout::Screen>>,
-    ),
+    (view, panel_area, screen): WindowState,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = egui::Ui::new(
