@@ -306,19 +306,23 @@ pub struct Shown {
     pub visible: egui::Rect,
 }
 
-/// Draws the rows in a scroll area `height` high; scrolls to the current entry when `follow`.
-pub fn show(ui: &mut egui::Ui, rows: &[Row], height: f32, follow: bool) -> Shown {
+/// Draws the rows in a scroll area `height` high; scrolls to the current entry when `follow`, to
+/// the top when `top` (the start, which has no entry of its own, was just reached).
+pub fn show(ui: &mut egui::Ui, rows: &[Row], height: f32, follow: bool, top: bool) -> Shown {
     let mut shown = Shown {
         clicked: None,
         current: None,
         visible: egui::Rect::NOTHING,
     };
-    let out = egui::ScrollArea::vertical()
+    let mut area = egui::ScrollArea::vertical()
         .id_salt("moves")
         .min_scrolled_height(height)
         .max_height(height)
-        .auto_shrink([false, false])
-        .show(ui, |ui| {
+        .auto_shrink([false, false]);
+    if top {
+        area = area.vertical_scroll_offset(0.0);
+    }
+    let out = area.show(ui, |ui| {
             for row in rows {
                 ui.horizontal_wrapped(|ui| {
                     ui.add_space(row.depth as f32 * 14.0);

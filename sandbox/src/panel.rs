@@ -333,7 +333,9 @@ fn timeline(ui: &mut egui::Ui, session: &Session, auto: &mut Autoplay, list: &mu
     let rows = movelist::rows(session, &list.main);
     let here = rows.iter().flat_map(|r| &r.entries).find(|e| e.current).map(|e| e.target);
     let follow = here.is_some() && (here != list.followed || auto.playing);
-    let shown = movelist::show(ui, &rows, MOVE_LIST_HEIGHT, follow);
+    // The start (no entry of its own in a list numbered per move pair) just reached: the top.
+    let top = here.is_none() && list.followed.is_some();
+    let shown = movelist::show(ui, &rows, MOVE_LIST_HEIGHT, follow, top);
     list.followed = here;
     if let Some(t) = shown.clicked {
         auto.playing = false;

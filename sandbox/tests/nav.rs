@@ -244,7 +244,7 @@ fn the_move_list_scrolls_to_the_current_move() {
             ..Default::default()
         };
         let mut out = ctx.run_ui(input, |ui| {
-            shown = Some(sandbox::movelist::show(ui, &rows, 150.0, true));
+            shown = Some(sandbox::movelist::show(ui, &rows, 150.0, true, false));
         });
         out.textures_delta.clear();
     }
@@ -374,4 +374,20 @@ fn a_deleted_variation_comes_back_with_undo_delete() {
     assert_eq!(rows(&app), with, "back as it was");
     act(&mut app, Action::UndoDelete);
     assert!(!session(&app).log.last().is_some_and(|l| l.ok), "nothing left to bring back");
+}
+
+/// Home (the start) scrolls the move list back to its top, though the start has no entry of its
+/// own to scroll to.
+#[test]
+fn home_scrolls_the_move_list_to_its_top() {
+    let mut app = file("tests/go/random-300-19x19.sgf");
+    send(&mut app, Replay::Last);
+    let mut tools = sandbox::session::Tools::default();
+    let mut panel = Panel::new(800.0);
+    let at_end = panel.settle(session(&app), &mut tools);
+    // What is scrolled out of sight is not drawn.
+    assert!(!at_end.iter().any(|(t, _)| t == "1."), "at the end, the first move is out of sight");
+    send(&mut app, Replay::First);
+    let at_start = panel.settle(session(&app), &mut tools);
+    assert!(at_start.iter().any(|(t, _)| t == "1."), "Home shows the list's top");
 }

@@ -116,6 +116,8 @@ pub struct Panel {
     pub sim: sandbox::simulate::Simulation,
     /// The trainer's marks and caption the panel shows.
     pub marks: sandbox::marks::Marks,
+    /// Frames laid out so far (the clock egui is given: one second a frame).
+    pub frames: u32,
     /// What the panel asked for in the last frame.
     pub asked: sandbox::panel::Requests,
 }
@@ -137,6 +139,7 @@ impl Panel {
             computer: Default::default(),
             sim: Default::default(),
             marks: Default::default(),
+            frames: 0,
             asked: Default::default(),
         }
     }
@@ -149,8 +152,11 @@ impl Panel {
                 egui::vec2(WINDOW_WIDTH, self.height),
             )),
             events: std::mem::take(&mut self.events),
+            // A second between frames: scrolling animations end by the next frame.
+            time: Some(self.frames as f64),
             ..Default::default()
         };
+        self.frames += 1;
         let mut flipped = false;
         let mut asked = Default::default();
         let mut caption = self.marks.caption.clone();
