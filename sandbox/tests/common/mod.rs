@@ -116,8 +116,9 @@ pub struct Panel {
     pub sim: sandbox::simulate::Simulation,
     /// The trainer's marks and caption the panel shows.
     pub marks: sandbox::marks::Marks,
-    /// Frames laid out so far (the clock egui is given: one second a frame).
-    pub frames: u32,
+    /// The clock egui is given: a second a frame, a twentieth while a click is under way.
+    pub time: f64,
+    pub clicking: bool,
     /// What the panel asked for in the last frame.
     pub asked: sandbox::panel::Requests,
 }
@@ -139,7 +140,8 @@ impl Panel {
             computer: Default::default(),
             sim: Default::default(),
             marks: Default::default(),
-            frames: 0,
+            time: 0.0,
+            clicking: false,
             asked: Default::default(),
         }
     }
@@ -152,11 +154,12 @@ impl Panel {
                 egui::vec2(WINDOW_WIDTH, self.height),
             )),
             events: std::mem::take(&mut self.events),
-            // A second between frames: scrolling animations end by the next frame.
-            time: Some(self.frames as f64),
+            time: Some(self.time),
             ..Default::default()
         };
-        self.frames += 1;
+        // A second to the next frame (scrolling animations end by then), unless a click is under
+        // way (a press held that long is no click).
+        self.time += if self.clicking { 0.05 } else { 1.0 };
         let mut flipped = false;
         let mut asked = Default::default();
         let mut caption = self.marks.caption.clone();
@@ -222,9 +225,11 @@ impl Panel {
             modifiers: egui::Modifiers::NONE,
         };
         self.events.extend([egui::Event::PointerMoved(at), button(true)]);
+        self.clicking = true;
         self.frame(session, tools);
         self.events.push(button(false));
         self.frame(session, tools);
+        self.clicking = false;
     }
 }
 
