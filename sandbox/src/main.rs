@@ -171,7 +171,7 @@ fn windowed(app: &mut App, title: String, shot: Option<PathBuf>, size: (u32, u32
         ..default()
     }))
     .add_systems(Startup, sandbox::spawn_camera)
-    .add_plugins((sandbox::input::plugin, sandbox::reload::plugin));
+    .add_plugins((sandbox::input::plugin, sandbox::reload::window_plugin));
     match shot {
         Some(out) => {
             app.insert_resource(ShotRequest::window(out)).add_plugins(sandbox::shot::plugin);

@@ -1,6 +1,7 @@
 //! When the window draws. The window updates reactively (winit's `UpdateMode::Reactive`): on input,
-//! on egui's own repaint requests (hover, a blinking cursor) and every [`IDLE_WAIT`] (for the
-//! ruleset watcher); with nothing under way it costs almost nothing. While something moves on its
+//! on egui's own repaint requests (hover, a blinking cursor), when the ruleset watcher's thread sees
+//! the file change, and at the latest every [`IDLE_WAIT`]; with nothing under way it costs almost
+//! nothing. While something moves on its
 //! own — autoplay, the computer thinking, a simulation running — [`keep_drawing`] asks for the next
 //! frame every frame, so those stay smooth. bevy_egui 0.42 tells egui "the modifier keys changed"
 //! every frame, changed or not, and egui answers any event with a repaint: [`quiet_modifiers`]
@@ -18,9 +19,10 @@ use crate::replay::Autoplay;
 use crate::session::{Session, Tools};
 use crate::simulate::Simulation;
 
-/// The longest the window sleeps with nothing under way: the ruleset watcher (`reload.rs`) polls
-/// once per update, so a change to the file shows within about this long.
-pub const IDLE_WAIT: Duration = Duration::from_secs(1);
+/// The longest the window sleeps with nothing under way. The ruleset watcher wakes it when the
+/// file changes (`reload.rs`'s waker thread), input and egui's repaints wake it too: this is only
+/// a safety net, long enough that an idle window costs next to nothing.
+pub const IDLE_WAIT: Duration = Duration::from_secs(30);
 
 /// Is anything moving on its own, so the next frame should come at once?
 pub fn busy(session: &Session, tools: &Tools, auto: &Autoplay, computer: &Computer, sim: &Simulation) -> bool {

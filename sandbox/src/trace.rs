@@ -1,4 +1,5 @@
-//! `--trace FILE`: one line appended to FILE each time what the board shows changes — the step, the
+//! `--trace FILE`: one line appended to FILE each time what the board shows changes — the rules'
+//! reloads, the step, the
 //! position's FEN, the piece selected, the promotion or route choice waiting, the trainer's marks —
 //! so that a script (or a test driving a real window with `xdotool`) can follow what its clicks did
 //! without reading pixels. Knows nothing of any game.
@@ -29,7 +30,8 @@ impl Trace {
     }
 }
 
-/// The state a line records, in words: `step=2 fen=… selected=e7 choice=Queen|Rook squares=1 arrows=0 ply=3`.
+/// The state a line records, in words: `rules=0 step=2 ply=3 fen=… selected=e7 choice=Queen|Rook
+/// squares=1 arrows=0` (`rules` counts the reloads of the ruleset).
 pub fn line(session: &Session, marks: &Marks) -> String {
     let board = &session.engine.rules().board;
     let selected = session.selected.map_or_else(|| "-".to_string(), |sq| board.name(sq).to_string());
@@ -38,7 +40,8 @@ pub fn line(session: &Session, marks: &Marks) -> String {
         |c| c.options.iter().map(|(_, label)| label.replace(' ', "_")).collect::<Vec<_>>().join("|"),
     );
     format!(
-        "step={} ply={} fen={} selected={selected} choice={choice} squares={} arrows={}",
+        "rules={} step={} ply={} fen={} selected={selected} choice={choice} squares={} arrows={}",
+        session.generation,
         session.step,
         session.game.ply(),
         session.game.current().fen().replace(' ', "_"),

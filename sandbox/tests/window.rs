@@ -230,3 +230,27 @@ fn sandbox_clicks(app: &mut App, names: &[&str]) {
         pointer(app, Button::Left, false, name);
     }
 }
+
+/// A ruleset saved while the window sleeps is reloaded at once: the watcher's thread wakes the
+/// window (it no longer redraws every second to look, and its own wake-up is half a minute away).
+#[test]
+fn a_saved_ruleset_wakes_an_idle_window() {
+    if !tools_present() {
+        return;
+    }
+    let dir = temp_dir("wake");
+    let path = dir.join("chess.rules");
+    let text = std::fs::read_to_string(root().join("rulesets/chess.rules")).expect("chess.rules");
+    std::fs::write(&path, &text).expect("written");
+    let mut desk = Desk::open("wake-window", &[path.to_str().expect("UTF-8")]);
+    // Idle for a while: nothing happens, nothing is drawn.
+    std::thread::sleep(Duration::from_secs(3));
+    let saved = Instant::now();
+    std::fs::write(&path, format!("{text}\n# saved again\n")).expect("written");
+    desk.wait_for("the reload", |l| field(l, "rules") == "1");
+    assert!(
+        saved.elapsed() < Duration::from_secs(15),
+        "reloaded {:?} after the save: the watcher woke the window, not its half-minute safety net",
+        saved.elapsed()
+    );
+}
