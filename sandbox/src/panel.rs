@@ -135,6 +135,7 @@ fn side_panel(
     }
     let width = screen.map_or(crate::layout::DEFAULT_SCREEN.0 as f32, |s| s.0.x) - PANEL_WIDTH;
     ruling_bar(&ctx, &session, width, &mut req);
+    rule_errors_pane(&ctx, &session, width);
     if req.clear_marks && marks.any() {
         marks.clear();
     }
@@ -297,10 +298,14 @@ fn score(ui: &mut egui::Ui, session: &Session, rules: &Rules) {
 fn reload_problems(ui: &mut egui::Ui, session: &Session) {
     if !session.rule_errors.is_empty() {
         ui.separator();
-        ui.colored_label(BAD, "The ruleset has errors; the last good rules stay in use:");
-        for e in &session.rule_errors {
-            ui.label(egui::RichText::new(e).monospace().color(BAD));
-        }
+        ui.colored_label(
+            BAD,
+            format!(
+                "The ruleset has {} error{} (in the pane over the board); the last good rules stay in use.",
+                session.rule_errors.len(),
+                if session.rule_errors.len() == 1 { "" } else { "s" }
+            ),
+        );
     }
     if let Some(b) = &session.broken {
         ui.separator();
@@ -525,6 +530,37 @@ pub fn ruling_bar(ctx: &egui::Context, session: &Session, width: f32, req: &mut 
                 choice_and_ruling(ui, session, req);
                 if let Some(n) = &session.note {
                     ui.colored_label(WARN, n);
+                }
+            });
+        });
+}
+
+/// Where the rule errors' pane opens: over the board, under the bar.
+pub const ERRORS_AT: egui::Pos2 = egui::pos2(PANEL_WIDTH + 12.0, 72.0);
+
+/// The errors of the last reload, in a pane over the board titled with the watched file's path:
+/// each as `arbiter check` renders it, in a monospace font and never wrapped (the caret stays under
+/// the mistake; a long line scrolls sideways), the pane resizable. Shown while there are errors.
+pub fn rule_errors_pane(ctx: &egui::Context, session: &Session, width: f32) {
+    if session.rule_errors.is_empty() {
+        return;
+    }
+    let path = session
+        .rules_path
+        .as_ref()
+        .map_or_else(|| session.origin.clone(), |p| p.display().to_string());
+    egui::Window::new(format!("Rule errors: {path}"))
+        .id(egui::Id::new("rule-errors"))
+        .default_pos(ERRORS_AT)
+        .default_width((width - 40.0).max(300.0))
+        .resizable(true)
+        .collapsible(true)
+        .show(ctx, |ui| {
+            ui.colored_label(WARN, "The last good rules stay in use until the file checks again.");
+            egui::ScrollArea::both().max_height(360.0).show(ui, |ui| {
+                for e in &session.rule_errors {
+                    ui.add(egui::Label::new(egui::RichText::new(e).monospace().color(BAD)).extend());
+                    ui.add_space(6.0);
                 }
             });
         });

@@ -339,3 +339,45 @@ fn every_icon_button_has_a_tooltip() {
         panel.frame(&session, &mut tools);
     }
 }
+
+/// A reload's errors open a pane over the board titled with the file's path, each error whole in a
+/// monospace font and unwrapped — its lines are the lines `arbiter check` prints, so the caret
+/// stays under the mistake — however narrow the panel.
+#[test]
+fn rule_errors_open_a_pane_with_the_path_and_lines_that_never_wrap() {
+    use bevy_egui::egui;
+    let dir = temp_dir("pane");
+    let file = dir.join("typo.rules");
+    let good = std::fs::read_to_string(root().join("rulesets/tic-tac-toe.rules")).expect("the bundled rules");
+    std::fs::write(&file, &good).expect("written");
+    let mut app = app(file.to_str().expect("UTF-8"));
+    std::fs::write(&file, good.replace("along orthogonal | diagonal", "along orthogonl | diagonal")).expect("written");
+    let reopened = sandbox::source::reopen("tic-tac-toe", &file, &[]);
+    app.world_mut().resource_mut::<Session>().reload_rules(reopened);
+    let session = session(&app);
+    assert_eq!(session.rule_errors.len(), 1);
+    let error = session.rule_errors[0].clone();
+    let ctx = egui::Context::default();
+    let mut galleys = Vec::new();
+    for frame in 0..3 {
+        let input = egui::RawInput {
+            time: Some(frame as f64),
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(900.0, 560.0))),
+            ..Default::default()
+        };
+        let mut out = ctx.run_ui(input, |ui| sandbox::panel::rule_errors_pane(ui.ctx(), session, 580.0));
+        out.textures_delta.clear();
+        galleys = out
+            .shapes
+            .into_iter()
+            .filter_map(|c| match c.shape {
+                egui::Shape::Text(t) => Some((t.galley.text().to_string(), t.galley.rows.len())),
+                _ => None,
+            })
+            .collect();
+    }
+    let title = galleys.iter().find(|(t, _)| t.starts_with("Rule errors: ")).expect("a titled pane");
+    assert!(title.0.ends_with("typo.rules"), "{}", title.0);
+    let shown = galleys.iter().find(|(t, _)| *t == error).expect("the error, whole");
+    assert_eq!(shown.1, error.lines().count(), "one row a line: nothing wrapped\n{error}");
+}
