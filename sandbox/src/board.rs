@@ -740,12 +740,19 @@ fn redraw(
             );
         }
     }
-    // The piece the last move put on the board: a ring on it, in its ink, so the stone does not hide it.
+    // The piece the last move put on the board: a ring on it, in its ink, so the stone does not
+    // hide it; round a piece that bears a letter (a drop), so the letter stays readable.
     if let Some((a, b)) = session.last_move()
         && a == b
-        && let Some((_, side)) = current.piece_at(b)
+        && let Some((kind, side)) = current.piece_at(b)
     {
-        let ring = meshes.add(Annulus::new(cell * 0.13, cell * 0.2));
+        let glyph = &rules.kind(kind).glyphs[side.index()];
+        let lettered = !glyph.is_empty() && !is_shape(glyph);
+        let ring = meshes.add(if lettered {
+            Annulus::new(cell * 0.45, cell * 0.49)
+        } else {
+            Annulus::new(cell * 0.13, cell * 0.2)
+        });
         let ink = contrast(side_colour(&rules.players[side.index()].name, side));
         commands.spawn((
             Mesh2d(ring),
@@ -1288,6 +1295,38 @@ mod tests {
         let layout = app.world().resource::<BoardLayout>().0;
         assert_eq!(marks(&mut app, |m| *m == Marked::CaptureTarget), vec![layout.center(d5)]);
         assert_eq!(marks(&mut app, |m| *m == Marked::QuietTarget), vec![layout.center(e5)]);
+    }
+
+    /// A piece dropped from the hand bears its letter: the "last placed" ring goes round it, not
+    /// over the letter (a stone, without one, has the ring on top).
+    #[test]
+    fn the_last_placed_ring_goes_round_a_dropped_piece_s_letter() {
+        let mut app = app("crazyhouse");
+        for m in ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5"] {
+            app.world_mut()
+                .resource_mut::<Session>()
+                .apply(crate::session::Action::Play(m.into()))
+                .expect("legal");
+        }
+        app.world_mut()
+            .resource_mut::<Session>()
+            .apply(crate::session::Action::Play("P@d5".into()))
+            .expect("a drop");
+        app.update();
+        let mut q = app.world_mut().query::<(&Marked, &Mesh2d)>();
+        let ring = q
+            .iter(app.world())
+            .find(|(m, _)| **m == Marked::LastPlaced)
+            .map(|(_, m)| m.0.clone())
+            .expect("a ring on the piece dropped");
+        let meshes = app.world().resource::<Assets<Mesh>>();
+        let positions = match meshes.get(&ring).and_then(|m| m.attribute(Mesh::ATTRIBUTE_POSITION)) {
+            Some(bevy::mesh::VertexAttributeValues::Float32x3(v)) => v.clone(),
+            other => panic!("a ring's vertices: {other:?}"),
+        };
+        let layout = Layout::fit(&app.world().resource::<Session>().engine.rules().board, *app.world().resource::<Screen>());
+        let inner = positions.iter().map(|p| Vec2::new(p[0], p[1]).length()).fold(f32::INFINITY, f32::min);
+        assert!(inner >= layout.cell * 0.42, "the ring ({inner}) is outside the disc ({}) that bears the letter", layout.cell * 0.42);
     }
 
     #[test]
