@@ -50,6 +50,27 @@ pub fn fen_with(pos: &Position, square: usize, piece: Option<(KindId, Side)>) ->
 }
 
 /// The FEN of `pos` with `side` to move.
+/// The position with every piece taken off but the royal ones (a position without its kings is
+/// no position the rules accept), nothing in hand, no castling or en-passant right, the same side
+/// to move: "Clear board".
+pub fn cleared_fen(pos: &Position) -> String {
+    let rules = pos.rules();
+    let mut setup = pos.setup();
+    for (sq, piece) in setup.board.iter_mut().enumerate() {
+        let royal = piece.is_some_and(|(k, _)| rules.kind(k).royal);
+        if !royal {
+            *piece = None;
+        }
+        setup.promoted.retain(|&p| p != sq || royal);
+    }
+    setup.neutral.clear();
+    setup.hands.clear();
+    setup.castling.clear();
+    setup.ep = None;
+    setup.halfmove = 0;
+    arbiter::notation::fen::write(rules, &setup)
+}
+
 pub fn fen_to_move(pos: &Position, side: Side) -> String {
     replace_field(&pos.fen(), 1, &pos.rules().players[side.index()].fen)
 }

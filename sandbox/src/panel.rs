@@ -887,10 +887,38 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
         let fen = pos.fen();
         if tools.fen_shown != fen {
             tools.fen_text = fen.clone();
-            tools.fen_shown = fen;
+            tools.fen_shown = fen.clone();
         }
+        ui.horizontal(|ui| {
+            if ui
+                .button("Clear board")
+                .on_hover_text("Take every piece off but the royal ones (the rules need them)")
+                .clicked()
+            {
+                req.actions.push(Action::Edit(Edit::Fen(editor::cleared_fen(pos))));
+            }
+            if ui
+                .button("Starting position")
+                .on_hover_text("The ruleset's setup")
+                .clicked()
+            {
+                req.actions.push(Action::Edit(Edit::Fen(session.engine.start().fen())));
+            }
+        });
         ui.add(egui::TextEdit::singleline(&mut tools.fen_text).desired_width(f32::INFINITY))
-            .on_hover_text("Paste a FEN here (Ctrl+V), then Set from FEN");
+            .on_hover_text("Paste a FEN here (Ctrl+V), then Set from FEN: every field of the ruleset's FEN (side to move, castling rights, en passant, counters, hands)");
+        // The field checked as it is typed: the rules' word on it, before Set from FEN. One line
+        // always (the whole text on hover), so the buttons below never move as it changes.
+        let (said, colour) = if tools.fen_text.trim() == fen.as_str() {
+            ("the position on the board".to_string(), ui.visuals().weak_text_color())
+        } else {
+            match session.engine.from_fen(tools.fen_text.trim()) {
+                Ok(_) => ("a position the rules accept: Set from FEN puts it on the board".to_string(), ui.visuals().text_color()),
+                Err(e) => (format!("not a position yet: {e}"), BAD),
+            }
+        };
+        ui.add(egui::Label::new(egui::RichText::new(&said).small().color(colour)).truncate())
+            .on_hover_text(said);
         // bevy_egui hands a paste to the field as typed text, line breaks and all (text copied
         // from a terminal or a page often ends with one): a FEN is one line.
         if tools.fen_text.contains(['\n', '\r']) {

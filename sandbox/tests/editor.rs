@@ -45,7 +45,7 @@ fn the_palette_stays_put_in_a_low_window_scrolled_down_when_a_refusal_comes_and_
     panel.settle(&session, &mut tools);
     panel.scroll_down();
     let scrolled = panel.settle(&session, &mut tools);
-    let labels = ["Erase", "Q Queen", "p Pawn", "Set from FEN", "Copy FEN", "Save as scenario"];
+    let labels = ["Erase", "q Queen", "p Pawn", "Set from FEN", "Copy FEN", "Save as scenario"];
     assert!(at(&scrolled, "Erase").y < 400.0, "scrolled down: the palette came up");
     // An edit refused: its reason appears below the controls.
     let e1 = board.parse_square("e1").expect("e1");
@@ -289,4 +289,38 @@ fn an_edit_starts_a_timeline_of_its_own_and_can_be_undone() {
     assert!(logged.ok && logged.said.starts_with("undid the edit"), "{logged:?}");
     act(&mut app, Action::UndoEdit);
     assert!(!session(&app).log.last().is_some_and(|l| l.ok), "nothing left to undo");
+}
+
+/// The editor clears the board (the kings stay: the rules need them) and sets the starting
+/// position, and says as the FEN field is typed whether the rules accept it.
+#[test]
+fn clear_board_starting_position_and_the_fen_field_checked_as_it_is_typed() {
+    let mut app = app("chess");
+    act(&mut app, Action::Play("e2e4".into()));
+    let cleared = sandbox::editor::cleared_fen(session(&app).game.current());
+    assert_eq!(cleared, "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    act(&mut app, Action::Edit(Edit::Fen(cleared.clone())));
+    assert_eq!(fen(&app), cleared, "accepted by the rules");
+    let start = session(&app).engine.start().fen();
+    act(&mut app, Action::Edit(Edit::Fen(start)));
+    assert_eq!(fen(&app), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    // Go has no royal stones: cleared, the board is empty.
+    let go = self::app("go");
+    assert!(sandbox::editor::cleared_fen(session(&go).game.current()).starts_with("19/19/"));
+
+    // The field's line: the board's position, then a refusal as a king goes missing, then a
+    // position the rules accept.
+    let mut tools = Tools { mode: Mode::Edit, ..Default::default() };
+    let mut panel = Panel::new(2000.0);
+    let said = |texts: &Texts, start: &str| texts.iter().any(|(t, _)| t.starts_with(start));
+    let texts = panel.settle(session(&app), &mut tools);
+    assert!(said(&texts, "the position on the board"), "{texts:?}");
+    let anchor = at(&texts, "Set from FEN");
+    tools.fen_text = "8/8/8/8/8/8/8/4K3 w - - 0 1".into();
+    let texts = panel.settle(session(&app), &mut tools);
+    assert!(said(&texts, "not a position yet:"), "{texts:?}");
+    assert_eq!(at(&texts, "Set from FEN"), anchor, "the buttons stay put");
+    tools.fen_text = "4k3/8/8/8/8/8/8/4K3 w - - 0 1".into();
+    let texts = panel.settle(session(&app), &mut tools);
+    assert!(said(&texts, "a position the rules accept"), "{texts:?}");
 }
