@@ -1,6 +1,6 @@
 //! The keyboard: ←/→ step, Home/End to the first and last step, ↑/↓ through the variations at a
 //! branch point, Space plays or pauses autoplay, F flips the board, Esc cancels a selection or a
-//! choice, Ctrl+Z takes a move back. Keys are read from Bevy's `ButtonInput<KeyCode>` and turned into
+//! choice, Ctrl+Z takes a move back, ? (or F1) shows the sheet of them all ([`SHEET`]). Keys are read from Bevy's `ButtonInput<KeyCode>` and turned into
 //! the same messages the panel sends ([`Replay`], [`Apply`], [`ClickedAway`]); nothing happens while
 //! an egui text field has the keyboard (`EguiWantsInput`). [`command`] is the mapping, as data.
 
@@ -19,7 +19,25 @@ pub enum Command {
     Flip,
     Cancel,
     TakeBack,
+    /// Show or hide the shortcut sheet.
+    Help,
 }
+
+/// The shortcut sheet: each key (or pointer gesture) and what it does, as `?` shows them.
+pub const SHEET: &[(&str, &str)] = &[
+    ("← / →", "one step back / forward"),
+    ("Home / End", "the first / the last step"),
+    ("↑ / ↓", "between the variations at a branch point"),
+    ("Space", "play or pause the timeline"),
+    ("F", "flip the board"),
+    ("Esc", "let go of the selection, the choice or the brush"),
+    ("Ctrl+Z", "take the last move back"),
+    ("? or F1", "show or hide this sheet"),
+    ("click, click", "select a piece, then its target"),
+    ("drag", "a piece to its target"),
+    ("right-click", "mark a square (again: unmark it)"),
+    ("right-drag", "draw an arrow (again: remove it)"),
+];
 
 /// The command of a key just pressed (`ctrl`: a Control key is held).
 pub fn command(key: KeyCode, ctrl: bool) -> Option<Command> {
@@ -35,6 +53,8 @@ pub fn command(key: KeyCode, ctrl: bool) -> Option<Command> {
         KeyCode::Space => Command::TogglePlay,
         KeyCode::KeyF => Command::Flip,
         KeyCode::Escape => Command::Cancel,
+        // `?` is Shift+/ on most layouts: the key is the slash either way.
+        KeyCode::Slash | KeyCode::F1 => Command::Help,
         _ => return None,
     })
 }
@@ -45,7 +65,7 @@ fn read_keys(
     wants: Option<Res<EguiWantsInput>>,
     session: Res<Session>,
     mut auto: ResMut<Autoplay>,
-    mut view: Option<ResMut<View>>,
+    (mut view, mut tools): (Option<ResMut<View>>, Option<ResMut<crate::session::Tools>>),
     (mut replay, mut apply, mut away): (MessageWriter<Replay>, MessageWriter<Apply>, MessageWriter<ClickedAway>),
 ) {
     if wants.is_some_and(|w| w.wants_keyboard_input()) {
@@ -73,6 +93,11 @@ fn read_keys(
             }
             Some(Command::TakeBack) => {
                 apply.write(Apply(Action::TakeBack));
+            }
+            Some(Command::Help) => {
+                if let Some(t) = tools.as_mut() {
+                    t.help = !t.help;
+                }
             }
             None => {}
         }

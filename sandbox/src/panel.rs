@@ -136,6 +136,14 @@ fn side_panel(
     let width = screen.map_or(crate::layout::DEFAULT_SCREEN.0 as f32, |s| s.0.x) - PANEL_WIDTH;
     ruling_bar(&ctx, &session, width, &mut req);
     rule_errors_pane(&ctx, &session, width);
+    // Written back only on a change (the sheet's close button).
+    let mut help = tools.help;
+    if help {
+        shortcut_sheet(&ctx, &mut help);
+        if help != tools.help {
+            tools.help = help;
+        }
+    }
     if req.clear_marks && marks.any() {
         marks.clear();
     }
@@ -161,7 +169,7 @@ pub fn contents(
     let viewport = ui.available_height();
     egui::ScrollArea::vertical().id_salt("panel").show(ui, |ui| {
         let top = ui.cursor().top();
-        header(ui, session, flipped, &mut req);
+        header(ui, session, flipped, &mut tools.help, &mut req);
         // Always shown, so that the first move played by hand (which starts the move list) moves
         // no control below it.
         timeline(ui, session, auto, list, &mut req);
@@ -194,13 +202,16 @@ pub fn contents(
 }
 
 /// Title, rules (and reload), the board's orientation.
-fn header(ui: &mut egui::Ui, session: &Session, flipped: Option<&mut bool>, req: &mut Requests) {
+fn header(ui: &mut egui::Ui, session: &Session, flipped: Option<&mut bool>, help: &mut bool, req: &mut Requests) {
     let rules = session.game.current().rules();
     ui.heading(&session.title);
     ui.horizontal(|ui| {
         ui.label(format!("Rules: {}", rules.name));
         if session.rules_path.is_some() && ui.small_button("Reload").on_hover_text("Read the ruleset file again").clicked() {
             req.actions.push(Action::Reload);
+        }
+        if ui.small_button("?").on_hover_text("The keyboard and mouse shortcuts (? or F1)").clicked() {
+            *help = !*help;
         }
     });
     if let Some(flipped) = flipped {
@@ -530,6 +541,26 @@ pub fn ruling_bar(ctx: &egui::Context, session: &Session, width: f32, req: &mut 
                 choice_and_ruling(ui, session, req);
                 if let Some(n) = &session.note {
                     ui.colored_label(WARN, n);
+                }
+            });
+        });
+}
+
+/// The shortcut sheet ([`crate::keys::SHEET`]) in a window over the board while `open`; its
+/// close button puts `open` down.
+pub fn shortcut_sheet(ctx: &egui::Context, open: &mut bool) {
+    egui::Window::new("Shortcuts")
+        .id(egui::Id::new("shortcuts"))
+        .open(open)
+        .default_pos(egui::pos2(PANEL_WIDTH + 40.0, 120.0))
+        .resizable(false)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            egui::Grid::new("shortcut-grid").num_columns(2).spacing([16.0, 4.0]).show(ui, |ui| {
+                for (key, what) in crate::keys::SHEET {
+                    ui.label(egui::RichText::new(*key).monospace().strong());
+                    ui.label(*what);
+                    ui.end_row();
                 }
             });
         });

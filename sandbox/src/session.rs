@@ -137,6 +137,8 @@ pub struct Tools {
     pub copied: Option<String>,
     /// The clocks of a game played live ([`crate::clocks`]).
     pub clock: crate::clocks::LiveClock,
+    /// The shortcut sheet is shown (`?`, F1 or the panel's `?` button).
+    pub help: bool,
 }
 
 impl Tools {
@@ -157,6 +159,7 @@ impl Default for Tools {
             save_path: String::new(),
             copied: None,
             clock: Default::default(),
+            help: false,
         }
     }
 }

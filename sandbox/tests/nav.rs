@@ -391,3 +391,35 @@ fn home_scrolls_the_move_list_to_its_top() {
     let at_start = panel.settle(session(&app), &mut tools);
     assert!(at_start.iter().any(|(t, _)| t == "1."), "Home shows the list's top");
 }
+
+/// `?` (or F1, or the panel's `?` button) shows the shortcut sheet: every key the sandbox reads,
+/// with what it does; again hides it.
+#[test]
+fn the_shortcut_sheet_lists_every_key_and_comes_and_goes_with_question_mark() {
+    let mut app = keyboard_app("tests/pgn/opera-game.pgn");
+    app.init_resource::<sandbox::session::Tools>();
+    press(&mut app, &[KeyCode::ShiftLeft, KeyCode::Slash]);
+    assert!(app.world().resource::<sandbox::session::Tools>().help, "? shows it");
+    let mut tools = app.world().resource::<sandbox::session::Tools>().clone();
+    let mut panel = Panel::new(800.0);
+    let texts = panel.settle(session(&app), &mut tools);
+    assert!(texts.iter().any(|(t, _)| t == "Shortcuts"), "the sheet's title");
+    for (key, what) in sandbox::keys::SHEET {
+        assert!(texts.iter().any(|(t, _)| t == key) && texts.iter().any(|(t, _)| t == what), "{key}: {what}");
+    }
+    // Every key the keyboard reads is on the sheet.
+    for (code, name) in [
+        (KeyCode::ArrowLeft, "←"),
+        (KeyCode::Home, "Home"),
+        (KeyCode::ArrowUp, "↑"),
+        (KeyCode::Space, "Space"),
+        (KeyCode::KeyF, "F"),
+        (KeyCode::Escape, "Esc"),
+        (KeyCode::F1, "F1"),
+    ] {
+        assert!(sandbox::keys::command(code, false).is_some(), "{code:?} does something");
+        assert!(sandbox::keys::SHEET.iter().any(|(k, _)| k.split(" / ").chain(k.split(" or ")).any(|p| p == name)), "{name} on the sheet");
+    }
+    press(&mut app, &[KeyCode::F1]);
+    assert!(!app.world().resource::<sandbox::session::Tools>().help, "F1 hides it");
+}

@@ -182,6 +182,9 @@ impl Panel {
             let mut bar = sandbox::panel::Requests::default();
             sandbox::panel::ruling_bar(ui.ctx(), session, WINDOW_WIDTH - sandbox::panel::PANEL_WIDTH, &mut bar);
             sandbox::panel::rule_errors_pane(ui.ctx(), session, WINDOW_WIDTH - sandbox::panel::PANEL_WIDTH);
+            if tools.help {
+                sandbox::panel::shortcut_sheet(ui.ctx(), &mut tools.help);
+            }
             asked.picks.extend(bar.picks);
             asked.actions.extend(bar.actions);
         });
