@@ -52,7 +52,9 @@ def start_xvfb():
 
 def measure(sandbox, what, params, settle, seconds):
     xvfb, display = start_xvfb()
-    trace = tempfile.NamedTemporaryFile(prefix="idle-cpu-", suffix=".txt", delete=False).name
+    # --trace writes a new file only: a name in a fresh folder.
+    folder = tempfile.mkdtemp(prefix="idle-cpu-")
+    trace = os.path.join(folder, "trace.txt")
     env = dict(os.environ, DISPLAY=display)
     env.pop("WAYLAND_DISPLAY", None)
     args = [sandbox, *what.split(), "--trace", trace]
@@ -61,7 +63,7 @@ def measure(sandbox, what, params, settle, seconds):
     app = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.time() + 120
-        while os.path.getsize(trace) == 0:
+        while not os.path.exists(trace) or os.path.getsize(trace) == 0:
             if app.poll() is not None:
                 sys.exit(f"idle-cpu: the sandbox exited ({app.returncode}) on {what}")
             if time.time() > deadline:
@@ -80,7 +82,9 @@ def measure(sandbox, what, params, settle, seconds):
             app.kill()
         xvfb.kill()
         xvfb.wait()
-        os.unlink(trace)
+        if os.path.exists(trace):
+            os.unlink(trace)
+        os.rmdir(folder)
 
 
 def main():

@@ -357,6 +357,21 @@ fn mutated_rulesets_format_to_the_same_meaning_or_are_refused() {
     });
 }
 
+/// The language server's completion asks the grammar what may stand at a cursor: on mutated
+/// rulesets, at offsets all through them (inside a character of several bytes too), it answers or
+/// says it cannot, and never panics.
+#[test]
+fn completion_s_grammar_question_on_mutated_rulesets_never_panics() {
+    let seeds: Vec<String> = ["chess", "duck-chess", "go", "xiangqi"].iter().map(|n| read(&format!("rulesets/{n}.rules"))).collect();
+    fuzz("expect", 300, &seeds, |text| {
+        let step = (text.len() / 40).max(1);
+        for offset in (0..=text.len() + 2).step_by(step) {
+            let _ = arbiter::syntax::expected_at(text, offset);
+        }
+        Ok(())
+    });
+}
+
 #[test]
 fn mutated_fens_and_moves_are_refused_with_a_message_and_never_a_panic() {
     let games = [

@@ -208,6 +208,14 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    // The trace's file first: a path that cannot be a new file is refused before anything opens.
+    let trace = match args.trace.clone().map(sandbox::trace::Trace::create).transpose() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("sandbox: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let opened = match sandbox::source::open_with_params(args.path.as_deref(), &args.params) {
         Ok(o) => o,
         Err(e) => {
@@ -255,16 +263,8 @@ fn main() -> ExitCode {
         Some(out) if !args.window => offscreen(&mut app, out),
         shot => windowed(&mut app, title, shot, args.size),
     }
-    if let Some(path) = args.trace {
-        match sandbox::trace::Trace::create(path) {
-            Ok(t) => {
-                app.insert_resource(t).add_plugins(sandbox::trace::plugin);
-            }
-            Err(e) => {
-                eprintln!("sandbox: {e}");
-                return ExitCode::from(2);
-            }
-        }
+    if let Some(t) = trace {
+        app.insert_resource(t).add_plugins(sandbox::trace::plugin);
     }
     app.insert_resource(Screen(Vec2::new(args.size.0 as f32, args.size.1 as f32)))
         .insert_resource(session)

@@ -16,17 +16,29 @@ use crate::session::Session;
 #[derive(Resource, Debug)]
 pub struct Trace {
     pub path: PathBuf,
+    file: std::fs::File,
     last: String,
 }
 
 impl Trace {
-    /// A trace to `path`, emptied now.
+    /// A trace to a new file at `path`: one that exists (a FIFO, a directory, yesterday's trace)
+    /// is refused, never overwritten nor waited on.
     ///
     /// # Errors
-    /// Why the file cannot be written.
+    /// Why the file cannot be created, naming it.
     pub fn create(path: PathBuf) -> Result<Trace, String> {
-        std::fs::write(&path, "").map_err(|e| format!("--trace {}: {e}", path.display()))?;
-        Ok(Trace { path, last: String::new() })
+        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                format!("--trace {}: the file exists; nothing was overwritten", path.display())
+            } else {
+                format!("--trace {}: {e}", path.display())
+            }
+        })?;
+        Ok(Trace {
+            path,
+            file,
+            last: String::new(),
+        })
     }
 }
 
@@ -55,11 +67,8 @@ fn write_trace(session: Res<Session>, marks: Res<Marks>, mut trace: ResMut<Trace
     if now == trace.last {
         return;
     }
-    let appended = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&trace.path)
-        .and_then(|mut f| writeln!(f, "{now}"));
-    if let Err(e) = appended {
+    let written = writeln!(trace.file, "{now}").and_then(|()| trace.file.flush());
+    if let Err(e) = written {
         eprintln!("sandbox: --trace {}: {e}", trace.path.display());
     }
     trace.last = now;

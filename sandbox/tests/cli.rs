@@ -192,3 +192,34 @@ fn moves_given_with_play_are_played_by_hand_and_a_refused_one_is_an_error_that_s
     );
     assert!(!std::path::Path::new("unused.png").exists(), "nothing rendered");
 }
+
+/// `--trace` writes a new file only: one that exists (a FIFO, a directory, an earlier trace) or a
+/// folder that does not is refused at once with its name, before anything opens, and never waited
+/// on; without a file name, the flag says what it needs.
+#[test]
+fn a_trace_file_that_cannot_be_new_is_refused_by_name() {
+    let dir = std::env::temp_dir().join(format!("sandbox-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let existing = dir.join("old.txt");
+    std::fs::write(&existing, "yesterday").expect("written");
+    let fifo = dir.join("pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    for (path, says) in [
+        (existing.clone(), "the file exists; nothing was overwritten"),
+        (fifo.clone(), "the file exists; nothing was overwritten"),
+        (dir.clone(), "the file exists; nothing was overwritten"),
+        (dir.join("no/such/folder/t.txt"), "No such file or directory"),
+    ] {
+        let shown = path.display().to_string();
+        let (code, err) = run(&["chess", "--screenshot", "unused.png", "--trace", &shown]);
+        assert_eq!(code, Some(2), "{shown}: {err}");
+        assert!(err.contains(&format!("--trace {shown}")) && err.contains(says), "{shown}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&existing).expect("still there"), "yesterday", "nothing overwritten");
+    let (code, err) = run(&["chess", "--trace"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--trace needs a file name"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
