@@ -60,19 +60,16 @@ pub fn expected_at(text: &str, offset: usize) -> Option<Vec<Expect>> {
                     }
                 }
             }
-            if !place.union {
-                break;
-            }
+            break;
         }
     }
     (!found.is_empty()).then_some(found)
 }
 
-/// The readings to try for a place: (entry rule, where its text starts), in order; with `union`,
-/// every reading that gets to the cursor counts (a `turn` block's first clause or a later one).
+/// The readings to try for a place: (entry rule, where its text starts), in order; the first that
+/// reads up to the cursor answers.
 struct Place {
     tries: Vec<(Rule, usize)>,
-    union: bool,
 }
 
 fn place_of(text: &str, at: usize) -> Option<Place> {
@@ -115,7 +112,6 @@ fn place_of(text: &str, at: usize) -> Option<Place> {
         };
         return Some(Place {
             tries: vec![(Rule::item_only, from)],
-            union: false,
         });
     };
     // Inside a block: which one its header says.
@@ -137,7 +133,6 @@ fn place_of(text: &str, at: usize) -> Option<Place> {
         _ => {
             return Some(Place {
                 tries: vec![(Rule::item_only, item_start?)],
-                union: false,
             });
         }
     };
@@ -160,7 +155,6 @@ fn place_of(text: &str, at: usize) -> Option<Place> {
     }
     Some(Place {
         tries: starts.into_iter().flat_map(|s| entries.iter().map(move |e| (*e, s))).collect(),
-        union: false,
     })
 }
 
