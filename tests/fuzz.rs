@@ -346,7 +346,10 @@ fn mutated_rulesets_format_to_the_same_meaning_or_are_refused() {
         let said = |c: &arbiter::check::Checked| -> Vec<String> {
             c.diagnostics.sorted().iter().map(|d| format!("{} {}", d.code, d.message)).collect()
         };
-        let (before, after) = (check_source("fuzz.rules", text, None, &[]), check_source("fuzz.rules", &new, None, &[]));
+        let (before, after) = (
+            check_source("fuzz.rules", text, None, &[]),
+            check_source("fuzz.rules", &new, None, &[]),
+        );
         if said(&before) != said(&after) {
             return Err(format!("the diagnostics changed: {:?} -> {:?}", said(&before), said(&after)));
         }
@@ -362,7 +365,10 @@ fn mutated_rulesets_format_to_the_same_meaning_or_are_refused() {
 /// says it cannot, and never panics.
 #[test]
 fn completion_s_grammar_question_on_mutated_rulesets_never_panics() {
-    let seeds: Vec<String> = ["chess", "duck-chess", "go", "xiangqi"].iter().map(|n| read(&format!("rulesets/{n}.rules"))).collect();
+    let seeds: Vec<String> = ["chess", "duck-chess", "go", "xiangqi"]
+        .iter()
+        .map(|n| read(&format!("rulesets/{n}.rules")))
+        .collect();
     fuzz("expect", 300, &seeds, |text| {
         let step = (text.len() / 40).max(1);
         for offset in (0..=text.len() + 2).step_by(step) {

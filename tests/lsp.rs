@@ -542,7 +542,12 @@ fn names_are_followed_across_extends() {
                 .as_array()
                 .is_some_and(|d| d.iter().any(|d| d["code"] == "E0101" && d["range"]["start"] == at(l, c)))
     });
-    assert!(unknown["params"]["diagnostics"][0]["message"].as_str().is_some_and(|m| m.contains("King")), "{unknown}");
+    assert!(
+        unknown["params"]["diagnostics"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("King")),
+        "{unknown}"
+    );
 }
 
 /// Neovim's own LSP client (Debian's `neovim`, headless, scripted in Lua: tests/lsp/neovim.lua)
@@ -856,7 +861,10 @@ fn a_missing_citation_source_is_added_by_its_quick_fix() {
     assert_eq!(hint["code"], "H0001");
     assert_eq!(hint["severity"], 4, "a hint, not a warning");
     assert_eq!(hint["range"], json!({"start": at(0, 5), "end": at(0, 11)}), "on the game's name");
-    assert!(hint["message"].as_str().is_some_and(|m| m.starts_with("2 citations like `[2.1]`")), "{hint}");
+    assert!(
+        hint["message"].as_str().is_some_and(|m| m.starts_with("2 citations like `[2.1]`")),
+        "{hint}"
+    );
     let actions = s.request(
         "textDocument/codeAction",
         json!({"textDocument": {"uri": uri}, "range": hint["range"], "context": {"diagnostics": [hint]}}),
@@ -945,8 +953,16 @@ fn a_long_check_holds_up_neither_answers_nor_the_newest_edit() {
     // A question that costs little (what may follow in the game block, near the top): answered
     // while the whole file is being checked, before its diagnostics.
     let (l, _) = find(&text, "notation san");
-    let done = s.request("textDocument/completion", json!({"textDocument": {"uri": uri}, "position": at(l, 2)}));
-    let labels: Vec<&str> = done["result"].as_array().into_iter().flatten().filter_map(|i| i["label"].as_str()).collect();
+    let done = s.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": at(l, 2)}),
+    );
+    let labels: Vec<&str> = done["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["label"].as_str())
+        .collect();
     assert!(labels.contains(&"notation") && labels.contains(&"players"), "{labels:?}");
     assert!(
         s.backlog.borrow().iter().all(|m| m["method"] != "textDocument/publishDiagnostics"),
@@ -971,8 +987,19 @@ fn a_long_check_holds_up_neither_answers_nor_the_newest_edit() {
     let seen = s.backlog.borrow().len();
     let after = s.request("shutdown", json!(null));
     assert!(after.get("error").is_none(), "{after}");
-    let stale: Vec<Value> = s.backlog.borrow().iter().skip(seen).filter(|m| m["params"]["uri"] == uri).cloned().collect();
-    assert!(stale.is_empty(), "published after the newest: {:?}", stale.iter().map(|m| &m["params"]["version"]).collect::<Vec<_>>());
+    let stale: Vec<Value> = s
+        .backlog
+        .borrow()
+        .iter()
+        .skip(seen)
+        .filter(|m| m["params"]["uri"] == uri)
+        .cloned()
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "published after the newest: {:?}",
+        stale.iter().map(|m| &m["params"]["version"]).collect::<Vec<_>>()
+    );
 }
 
 /// A server whose output is closed (the editor has gone) exits at its next answer instead of

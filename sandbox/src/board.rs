@@ -1043,7 +1043,10 @@ mod tests {
                 .expect("legal");
         }
         app.update();
-        let layout = Layout::fit(&app.world().resource::<Session>().engine.rules().board, *app.world().resource::<Screen>());
+        let layout = Layout::fit(
+            &app.world().resource::<Session>().engine.rules().board,
+            *app.world().resource::<Screen>(),
+        );
         let e8 = square(&app, "e8");
         assert_eq!(marks(&mut app, |m| *m == Marked::InCheck), vec![layout.center(e8)]);
     }
@@ -1324,9 +1327,19 @@ mod tests {
             Some(bevy::mesh::VertexAttributeValues::Float32x3(v)) => v.clone(),
             other => panic!("a ring's vertices: {other:?}"),
         };
-        let layout = Layout::fit(&app.world().resource::<Session>().engine.rules().board, *app.world().resource::<Screen>());
-        let inner = positions.iter().map(|p| Vec2::new(p[0], p[1]).length()).fold(f32::INFINITY, f32::min);
-        assert!(inner >= layout.cell * 0.42, "the ring ({inner}) is outside the disc ({}) that bears the letter", layout.cell * 0.42);
+        let layout = Layout::fit(
+            &app.world().resource::<Session>().engine.rules().board,
+            *app.world().resource::<Screen>(),
+        );
+        let inner = positions
+            .iter()
+            .map(|p| Vec2::new(p[0], p[1]).length())
+            .fold(f32::INFINITY, f32::min);
+        assert!(
+            inner >= layout.cell * 0.42,
+            "the ring ({inner}) is outside the disc ({}) that bears the letter",
+            layout.cell * 0.42
+        );
     }
 
     #[test]

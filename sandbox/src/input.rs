@@ -290,9 +290,17 @@ mod tests {
         // The cursor jumps onto a button and clicks within one frame (as xdotool and quick hands
         // do): egui has not seen it there yet, but the press is still not the board's.
         let mut cursor = Some(Vec2::new(700.0, 300.0));
-        let events = [moved(100.0, 200.0), button(MouseButton::Left, true), button(MouseButton::Left, false)];
+        let events = [
+            moved(100.0, 200.0),
+            button(MouseButton::Left, true),
+            button(MouseButton::Left, false),
+        ];
         let got = button_changes(&events, &mut cursor, panel);
-        assert_eq!(got, vec![(Button::Left, false, Vec2::new(100.0, 200.0))], "only the release, which clicks nothing");
+        assert_eq!(
+            got,
+            vec![(Button::Left, false, Vec2::new(100.0, 200.0))],
+            "only the release, which clicks nothing"
+        );
         let events = [button(MouseButton::Right, true)];
         assert!(button_changes(&events, &mut cursor, panel).is_empty());
     }
@@ -311,7 +319,10 @@ mod tests {
         let got = button_changes(&events, &mut cursor, panel);
         assert_eq!(
             got,
-            vec![(Button::Left, true, Vec2::new(500.0, 500.0)), (Button::Left, false, Vec2::new(620.0, 380.0))]
+            vec![
+                (Button::Left, true, Vec2::new(500.0, 500.0)),
+                (Button::Left, false, Vec2::new(620.0, 380.0))
+            ]
         );
         assert_eq!(cursor, Some(Vec2::new(900.0, 100.0)), "the cursor carries over to the next frame");
     }
@@ -319,9 +330,18 @@ mod tests {
     #[test]
     fn buttons_without_a_known_cursor_or_of_other_kinds_are_ignored() {
         let mut cursor = None;
-        let events = [button(MouseButton::Left, true), moved(600.0, 300.0), button(MouseButton::Middle, true)];
+        let events = [
+            button(MouseButton::Left, true),
+            moved(600.0, 300.0),
+            button(MouseButton::Middle, true),
+        ];
         assert!(button_changes(&events, &mut cursor, panel).is_empty());
-        let events = [WindowEvent::CursorLeft(bevy::window::CursorLeft { window: Entity::PLACEHOLDER }), button(MouseButton::Left, true)];
+        let events = [
+            WindowEvent::CursorLeft(bevy::window::CursorLeft {
+                window: Entity::PLACEHOLDER,
+            }),
+            button(MouseButton::Left, true),
+        ];
         assert!(button_changes(&events, &mut cursor, panel).is_empty(), "the cursor left the window");
     }
 }

@@ -323,32 +323,32 @@ pub fn show(ui: &mut egui::Ui, rows: &[Row], height: f32, follow: bool, top: boo
         area = area.vertical_scroll_offset(0.0);
     }
     let out = area.show(ui, |ui| {
-            for row in rows {
-                ui.horizontal_wrapped(|ui| {
-                    ui.add_space(row.depth as f32 * 14.0);
-                    for e in &row.entries {
-                        if let Some(n) = &e.number {
-                            ui.weak(n);
-                        }
-                        let text = if row.depth > 0 {
-                            egui::RichText::new(&e.text).italics()
-                        } else {
-                            egui::RichText::new(&e.text)
-                        };
-                        let r = ui.add(egui::Button::selectable(e.current, text).wrap());
-                        if e.current {
-                            if follow {
-                                r.scroll_to_me(Some(egui::Align::Center));
-                            }
-                            shown.current = Some(r.rect);
-                        }
-                        if r.clicked() {
-                            shown.clicked = Some(e.target);
-                        }
+        for row in rows {
+            ui.horizontal_wrapped(|ui| {
+                ui.add_space(row.depth as f32 * 14.0);
+                for e in &row.entries {
+                    if let Some(n) = &e.number {
+                        ui.weak(n);
                     }
-                });
-            }
-        });
+                    let text = if row.depth > 0 {
+                        egui::RichText::new(&e.text).italics()
+                    } else {
+                        egui::RichText::new(&e.text)
+                    };
+                    let r = ui.add(egui::Button::selectable(e.current, text).wrap());
+                    if e.current {
+                        if follow {
+                            r.scroll_to_me(Some(egui::Align::Center));
+                        }
+                        shown.current = Some(r.rect);
+                    }
+                    if r.clicked() {
+                        shown.clicked = Some(e.target);
+                    }
+                }
+            });
+        }
+    });
     shown.visible = out.inner_rect;
     shown
 }

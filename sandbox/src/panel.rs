@@ -210,7 +210,11 @@ fn header(ui: &mut egui::Ui, session: &Session, flipped: Option<&mut bool>, help
         if session.rules_path.is_some() && ui.small_button("Reload").on_hover_text("Read the ruleset file again").clicked() {
             req.actions.push(Action::Reload);
         }
-        if ui.small_button("?").on_hover_text("The keyboard and mouse shortcuts (? or F1)").clicked() {
+        if ui
+            .small_button("?")
+            .on_hover_text("The keyboard and mouse shortcuts (? or F1)")
+            .clicked()
+        {
             *help = !*help;
         }
     });
@@ -928,11 +932,7 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
             {
                 req.actions.push(Action::Edit(Edit::Fen(editor::cleared_fen(pos))));
             }
-            if ui
-                .button("Starting position")
-                .on_hover_text("The ruleset's setup")
-                .clicked()
-            {
+            if ui.button("Starting position").on_hover_text("The ruleset's setup").clicked() {
                 req.actions.push(Action::Edit(Edit::Fen(session.engine.start().fen())));
             }
         });
@@ -944,7 +944,10 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
             ("the position on the board".to_string(), ui.visuals().weak_text_color())
         } else {
             match session.engine.from_fen(tools.fen_text.trim()) {
-                Ok(_) => ("a position the rules accept: Set from FEN puts it on the board".to_string(), ui.visuals().text_color()),
+                Ok(_) => (
+                    "a position the rules accept: Set from FEN puts it on the board".to_string(),
+                    ui.visuals().text_color(),
+                ),
                 Err(e) => (format!("not a position yet: {e}"), BAD),
             }
         };

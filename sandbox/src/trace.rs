@@ -49,7 +49,13 @@ pub fn line(session: &Session, marks: &Marks) -> String {
     let selected = session.selected.map_or_else(|| "-".to_string(), |sq| board.name(sq).to_string());
     let choice = session.choice.as_ref().map_or_else(
         || "-".to_string(),
-        |c| c.options.iter().map(|(_, label)| label.replace(' ', "_")).collect::<Vec<_>>().join("|"),
+        |c| {
+            c.options
+                .iter()
+                .map(|(_, label)| label.replace(' ', "_"))
+                .collect::<Vec<_>>()
+                .join("|")
+        },
     );
     format!(
         "rules={} step={} ply={} fen={} selected={selected} choice={choice} squares={} arrows={}",

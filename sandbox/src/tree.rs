@@ -151,7 +151,12 @@ impl Tree {
             }
             None => None,
         };
-        Some(Deleted { id, parent, index, removed })
+        Some(Deleted {
+            id,
+            parent,
+            index,
+            removed,
+        })
     }
 
     /// Puts back what [`Tree::delete_keeping`] removed, where it was among its siblings.

@@ -217,7 +217,11 @@ fn a_trace_file_that_cannot_be_new_is_refused_by_name() {
         assert!(err.contains(&format!("--trace {shown}")) && err.contains(says), "{shown}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
-    assert_eq!(std::fs::read_to_string(&existing).expect("still there"), "yesterday", "nothing overwritten");
+    assert_eq!(
+        std::fs::read_to_string(&existing).expect("still there"),
+        "yesterday",
+        "nothing overwritten"
+    );
     let (code, err) = run(&["chess", "--trace"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--trace needs a file name"), "{err}");

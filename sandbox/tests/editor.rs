@@ -273,7 +273,11 @@ fn an_edit_starts_a_timeline_of_its_own_and_can_be_undone() {
     let s = session(&app);
     assert_eq!(s.game.ply(), 3);
     let rows = sandbox::movelist::rows(s, &sandbox::movelist::MainLine::of(&s.engine, &s.timeline));
-    assert_eq!(rows.iter().map(|r| r.text()).collect::<Vec<_>>(), ["1. e4 Kd7 2. Kd2"], "the moves after the edit are listed");
+    assert_eq!(
+        rows.iter().map(|r| r.text()).collect::<Vec<_>>(),
+        ["1. e4 Kd7 2. Kd2"],
+        "the moves after the edit are listed"
+    );
     // Back three times: the edited position, and no further.
     for _ in 0..4 {
         send(&mut app, sandbox::session::Replay::Back);
@@ -310,7 +314,10 @@ fn clear_board_starting_position_and_the_fen_field_checked_as_it_is_typed() {
 
     // The field's line: the board's position, then a refusal as a king goes missing, then a
     // position the rules accept.
-    let mut tools = Tools { mode: Mode::Edit, ..Default::default() };
+    let mut tools = Tools {
+        mode: Mode::Edit,
+        ..Default::default()
+    };
     let mut panel = Panel::new(2000.0);
     let said = |texts: &Texts, start: &str| texts.iter().any(|(t, _)| t.starts_with(start));
     let texts = panel.settle(session(&app), &mut tools);

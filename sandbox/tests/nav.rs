@@ -331,7 +331,10 @@ fn moves_from_a_bare_ruleset_are_the_main_line_numbered_per_move_pair() {
         sandbox::movelist::rows(s, &sandbox::movelist::MainLine::of(&s.engine, &s.timeline))
     };
     let now = rows(&app);
-    assert_eq!(now.iter().map(|r| (r.depth, r.text())).collect::<Vec<_>>(), vec![(0, "1. Nf3 Nf6 2. g3".to_string())]);
+    assert_eq!(
+        now.iter().map(|r| (r.depth, r.text())).collect::<Vec<_>>(),
+        vec![(0, "1. Nf3 Nf6 2. g3".to_string())]
+    );
     // Back to the start and another first move: a variation, numbered the same way.
     for _ in 0..3 {
         send(&mut app, Replay::Back);
@@ -405,7 +408,10 @@ fn the_shortcut_sheet_lists_every_key_and_comes_and_goes_with_question_mark() {
     let texts = panel.settle(session(&app), &mut tools);
     assert!(texts.iter().any(|(t, _)| t == "Shortcuts"), "the sheet's title");
     for (key, what) in sandbox::keys::SHEET {
-        assert!(texts.iter().any(|(t, _)| t == key) && texts.iter().any(|(t, _)| t == what), "{key}: {what}");
+        assert!(
+            texts.iter().any(|(t, _)| t == key) && texts.iter().any(|(t, _)| t == what),
+            "{key}: {what}"
+        );
     }
     // Every key the keyboard reads is on the sheet.
     for (code, name) in [
@@ -418,7 +424,12 @@ fn the_shortcut_sheet_lists_every_key_and_comes_and_goes_with_question_mark() {
         (KeyCode::F1, "F1"),
     ] {
         assert!(sandbox::keys::command(code, false).is_some(), "{code:?} does something");
-        assert!(sandbox::keys::SHEET.iter().any(|(k, _)| k.split(" / ").chain(k.split(" or ")).any(|p| p == name)), "{name} on the sheet");
+        assert!(
+            sandbox::keys::SHEET
+                .iter()
+                .any(|(k, _)| k.split(" / ").chain(k.split(" or ")).any(|p| p == name)),
+            "{name} on the sheet"
+        );
     }
     press(&mut app, &[KeyCode::F1]);
     assert!(!app.world().resource::<sandbox::session::Tools>().help, "F1 hides it");

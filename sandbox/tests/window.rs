@@ -184,14 +184,22 @@ fn a_promotion_is_picked_with_the_mouse_in_a_real_window() {
     // Where the panel draws the Knight button for this state: laid out apart, as the window does.
     let mut state = pointer_app(&what);
     sandbox_clicks(&mut state, &["a7", "b8"]);
-    assert!(session(&state).choice.is_some(), "the same choice apart: {:?} {:?}", session(&state).selected, session(&state).log);
+    assert!(
+        session(&state).choice.is_some(),
+        "the same choice apart: {:?} {:?}",
+        session(&state).selected,
+        session(&state).log
+    );
     let mut panel = Panel::new(SIZE.1 as f32);
     let mut tools = sandbox::session::Tools::default();
     let texts = panel.settle(session(&state), &mut tools);
     let knight = at(&texts, "Knight");
     desk.click(Vec2::new(knight.x + 12.0, knight.y + 7.0), Button::Left);
     let played = desk.wait_for("the promotion played", |l| field(l, "ply") == "1");
-    assert!(field(&played, "fen").starts_with("1N2k3/8/8/8/8/8/8/4K3_b"), "a knight on b8: {played}");
+    assert!(
+        field(&played, "fen").starts_with("1N2k3/8/8/8/8/8/8/4K3_b"),
+        "a knight on b8: {played}"
+    );
     assert_eq!(field(&played, "choice"), "-");
 }
 
@@ -217,10 +225,16 @@ fn marks_survive_clicks_on_the_panel_in_a_real_window() {
     // handled, and the first marks must still be there.
     desk.click(square_at("chess", "d5"), Button::Right);
     let after = desk.wait_for("a second marked square", |l| field(l, "squares") != "1");
-    assert_eq!((field(&after, "squares"), field(&after, "arrows")), ("2", "1"), "the marks stayed through the panel's clicks: {after}");
+    assert_eq!(
+        (field(&after, "squares"), field(&after, "arrows")),
+        ("2", "1"),
+        "the marks stayed through the panel's clicks: {after}"
+    );
     // A left click on the board is what clears them.
     desk.click(square_at("chess", "a5"), Button::Left);
-    desk.wait_for("the marks cleared by a click on the board", |l| field(l, "squares") == "0" && field(l, "arrows") == "0");
+    desk.wait_for("the marks cleared by a click on the board", |l| {
+        field(l, "squares") == "0" && field(l, "arrows") == "0"
+    });
 }
 
 /// Plays board clicks on squares `names` in a bare App, as the window's clicks would.

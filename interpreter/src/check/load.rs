@@ -369,7 +369,11 @@ mod tests {
     fn paths_lose_dots_without_the_file_system() {
         assert_eq!(lexically_normal(Path::new("/a/b/./../c.rules")), PathBuf::from("/a/c.rules"));
         assert_eq!(lexically_normal(Path::new("/a/b/c.rules")), PathBuf::from("/a/b/c.rules"));
-        assert_eq!(lexically_normal(Path::new("../x.rules")), PathBuf::from("../x.rules"), "nothing to pop");
+        assert_eq!(
+            lexically_normal(Path::new("../x.rules")),
+            PathBuf::from("../x.rules"),
+            "nothing to pop"
+        );
     }
 
     #[test]
@@ -378,7 +382,15 @@ mod tests {
         let checked = check_source_with("v.rules", "extends \"../nowhere/base.rules\"\n", Some(Path::new("/x")), &[], &open);
         // The unsaved base was read (it does not exist on disk): its own syntax error is reported,
         // not a file that cannot be read.
-        assert!(checked.diagnostics.items.iter().all(|d| d.code != codes::FILE), "{:?}", checked.diagnostics.items);
-        assert!(checked.diagnostics.items.iter().any(|d| d.code == codes::SYNTAX), "{:?}", checked.diagnostics.items);
+        assert!(
+            checked.diagnostics.items.iter().all(|d| d.code != codes::FILE),
+            "{:?}",
+            checked.diagnostics.items
+        );
+        assert!(
+            checked.diagnostics.items.iter().any(|d| d.code == codes::SYNTAX),
+            "{:?}",
+            checked.diagnostics.items
+        );
     }
 }

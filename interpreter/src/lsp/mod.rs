@@ -516,7 +516,10 @@ impl Server {
         }
         // What the grammar accepts here: its words, and the names, numbers or letters it reads.
         if let Some(expected) = crate::syntax::expected_at(&doc.text, offset) {
-            let word_len = before.len() - before.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-').len();
+            let word_len = before.len()
+                - before
+                    .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                    .len();
             use crate::syntax::Expect;
             let mut items: Vec<lsp::CompletionItem> = Vec::new();
             for e in &expected {
@@ -532,9 +535,7 @@ impl Server {
                         items.extend(self.name_items(uri, |what| what == "player"))
                     }
                     Expect::Name => items.extend(self.name_items(uri, |_| true)),
-                    Expect::Number if !expected.contains(&Expect::Name) => {
-                        items.extend(self.name_items(uri, |what| what == "parameter"))
-                    }
+                    Expect::Number if !expected.contains(&Expect::Name) => items.extend(self.name_items(uri, |what| what == "parameter")),
                     Expect::Letter => items.extend(self.letter_items(uri, true)),
                     _ => {}
                 }

@@ -118,7 +118,10 @@ fn place_of(text: &str, at: usize) -> Option<Place> {
     let header_line = text[..brace].rfind('\n').map_or(0, |i| i + 1);
     let header = text[header_line..brace].trim_start();
     let header = header.strip_prefix("override").map_or(header, str::trim_start);
-    let first = header.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
+    let first = header
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
     let entries: &[Rule] = match first {
         "piece" => &[Rule::piece_clause_only],
         "castle" => &[Rule::castle_clause_only],
@@ -159,7 +162,10 @@ fn place_of(text: &str, at: usize) -> Option<Place> {
 }
 
 fn starts_item(line: &str) -> bool {
-    let word = line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).next().unwrap_or("");
+    let word = line
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .next()
+        .unwrap_or("");
     TOP_KEYWORDS.contains(&word)
 }
 

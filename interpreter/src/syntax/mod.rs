@@ -3,8 +3,8 @@
 //! This module knows nothing about any game.
 
 pub mod ast;
-pub mod format;
 mod expect;
+pub mod format;
 mod parse;
 
 pub use expect::{Expect, expected_at};

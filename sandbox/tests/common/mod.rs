@@ -149,10 +149,7 @@ impl Panel {
     /// One frame with the events queued: every text drawn and where.
     pub fn frame(&mut self, session: &Session, tools: &mut Tools) -> Texts {
         let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(
-                egui::Pos2::ZERO,
-                egui::vec2(WINDOW_WIDTH, self.height),
-            )),
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(WINDOW_WIDTH, self.height))),
             events: std::mem::take(&mut self.events),
             time: Some(self.time),
             ..Default::default()
