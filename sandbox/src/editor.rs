@@ -56,13 +56,12 @@ pub fn fen_with(pos: &Position, square: usize, piece: Option<(KindId, Side)>) ->
 pub fn cleared_fen(pos: &Position) -> String {
     let rules = pos.rules();
     let mut setup = pos.setup();
-    for (sq, piece) in setup.board.iter_mut().enumerate() {
-        let royal = piece.is_some_and(|(k, _)| rules.kind(k).royal);
-        if !royal {
+    for piece in setup.board.iter_mut() {
+        if !piece.is_some_and(|(k, _)| rules.kind(k).royal) {
             *piece = None;
         }
-        setup.promoted.retain(|&p| p != sq || royal);
     }
+    setup.promoted.retain(|&sq| setup.board[sq].is_some());
     setup.neutral.clear();
     setup.hands.clear();
     setup.castling.clear();

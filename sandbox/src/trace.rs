@@ -84,6 +84,10 @@ fn write_trace(session: Res<Session>, marks: Res<Marks>, mut trace: ResMut<Trace
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Last,
-        write_trace.run_if(resource_exists::<Trace>.and_then(resource_exists::<Marks>)),
+        write_trace.run_if(
+            resource_exists::<Trace>
+                .and_then(resource_exists::<Marks>)
+                .and_then(resource_changed::<Session>.or_eager(resource_changed::<Marks>)),
+        ),
     );
 }

@@ -66,7 +66,7 @@ pub fn check_source_with(
     text: &str,
     dir: Option<&Path>,
     params: &[(String, String)],
-    open: &HashMap<PathBuf, String>,
+    open: &HashMap<PathBuf, &str>,
 ) -> Checked {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
@@ -88,7 +88,7 @@ fn check_text(
     text: String,
     dir: Option<PathBuf>,
     params: &[(String, String)],
-    open: &HashMap<PathBuf, String>,
+    open: &HashMap<PathBuf, &str>,
 ) -> Checked {
     let file = sources.add(name.clone(), text);
     let mut chain = vec![name];
@@ -114,7 +114,7 @@ fn load_items(
     dir: Option<PathBuf>,
     chain: &mut Vec<String>,
     unreadable: &mut Vec<String>,
-    open: &HashMap<PathBuf, String>,
+    open: &HashMap<PathBuf, &str>,
 ) -> Vec<ast::Item> {
     let parsed = parse_file(sources.text(file), file, diags);
     unreadable.extend(parsed.unreadable);
@@ -157,7 +157,7 @@ fn load_items(
                     ));
                     continue;
                 }
-                let unsaved = open.get(&lexically_normal(&full)).cloned();
+                let unsaved = open.get(&lexically_normal(&full)).map(|t| t.to_string());
                 match unsaved.map_or_else(|| read_text(&full, RULES_LIMIT), Ok) {
                     Ok(text) => {
                         let f = sources.add(shown.clone(), text);
@@ -378,7 +378,7 @@ mod tests {
 
     #[test]
     fn an_open_file_is_read_before_the_disk() {
-        let open = HashMap::from([(PathBuf::from("/nowhere/base.rules"), "game \"Base\" {\n".to_string())]);
+        let open = HashMap::from([(PathBuf::from("/nowhere/base.rules"), "game \"Base\" {\n")]);
         let checked = check_source_with("v.rules", "extends \"../nowhere/base.rules\"\n", Some(Path::new("/x")), &[], &open);
         // The unsaved base was read (it does not exist on disk): its own syntax error is reported,
         // not a file that cannot be read.

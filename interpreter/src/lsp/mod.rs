@@ -99,10 +99,10 @@ fn check_documents(snapshots: std::sync::mpsc::Receiver<Snapshot>, generation: A
             snapshot = newer;
         }
         // A file that extends an open one is checked against its unsaved text.
-        let open: HashMap<PathBuf, String> = snapshot
+        let open: HashMap<PathBuf, &str> = snapshot
             .docs
             .iter()
-            .filter_map(|(uri, doc)| Some((crate::check::lexically_normal(&path_of(uri)?), doc.text.clone())))
+            .filter_map(|(uri, doc)| Some((crate::check::lexically_normal(&path_of(uri)?), doc.text.as_str())))
             .collect();
         for (uri, doc) in &snapshot.docs {
             if generation.load(Ordering::SeqCst) != snapshot.generation {
@@ -864,7 +864,7 @@ pub fn diagnostics_after_edit(uri: &str, text: &str) -> Vec<Value> {
 /// The checker's diagnostics for a document, as `publishDiagnostics` notifications: one for the
 /// document, and one for each file it extends that has problems of its own. A file it extends is
 /// read from `open` (the editor's unsaved text, by path) before the disk.
-fn diagnose(uri: &str, doc: &Doc, open: &HashMap<PathBuf, String>) -> Vec<Value> {
+fn diagnose(uri: &str, doc: &Doc, open: &HashMap<PathBuf, &str>) -> Vec<Value> {
     let path = path_of(uri);
     let name = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
     let dir = path.as_ref().and_then(|p| p.parent());
@@ -1356,6 +1356,12 @@ fn cites_in(text: &str) -> Vec<(String, usize, usize)> {
 /// while its game block names no source (`cite "FIDE"`), so that rulings quote `3.7` of no book.
 /// Put on the game's name, with the fix's text in `data` (a `cite` line naming the game).
 fn cite_source_hint(text: &str, lines: &mut Lines<'_>) -> Option<lsp::Diagnostic> {
+    // The text scan first: a file without bare citations is not parsed again.
+    let bare: Vec<(String, usize, usize)> = cites_in(text)
+        .into_iter()
+        .filter(|(c, _, _)| !c.trim().starts_with(|ch: char| ch.is_alphabetic()))
+        .collect();
+    let (first, a, b) = bare.first()?;
     let mut diags = crate::diag::Diagnostics::default();
     let file = crate::syntax::parse_file(text, FileId(0), &mut diags);
     let game = file.items.iter().find_map(|i| match i {
@@ -1365,11 +1371,6 @@ fn cite_source_hint(text: &str, lines: &mut Lines<'_>) -> Option<lsp::Diagnostic
     if game.cite_prefix.is_some() {
         return None;
     }
-    let bare: Vec<(String, usize, usize)> = cites_in(text)
-        .into_iter()
-        .filter(|(c, _, _)| !c.trim().starts_with(|ch: char| ch.is_alphabetic()))
-        .collect();
-    let (first, a, b) = bare.first()?;
     let name = &game.name.value;
     // The line after the game's `{`, indented as a clause.
     let brace = text[game.span.start as usize..].find('{').map(|i| game.span.start as usize + i)?;

@@ -122,16 +122,16 @@ fn place_of(text: &str, at: usize) -> Option<Place> {
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .next()
         .unwrap_or("");
-    let entries: &[Rule] = match first {
-        "piece" => &[Rule::piece_clause_only],
-        "castle" => &[Rule::castle_clause_only],
-        "end" => &[Rule::end_clause_only],
-        "chase" => &[Rule::chase_clause_only],
-        "clock" => &[Rule::clock_clause_only],
-        "board" => &[Rule::board_clause_only],
-        "game" => &[Rule::game_clause_only],
-        "turn" if text[brace + 1..this_line.max(brace + 1)].lines().all(is_blank) => &[Rule::turn_first],
-        "turn" => &[Rule::turn_clause_only],
+    let entry = match first {
+        "piece" => Rule::piece_clause_only,
+        "castle" => Rule::castle_clause_only,
+        "end" => Rule::end_clause_only,
+        "chase" => Rule::chase_clause_only,
+        "clock" => Rule::clock_clause_only,
+        "board" => Rule::board_clause_only,
+        "game" => Rule::game_clause_only,
+        "turn" if text[brace + 1..this_line.max(brace + 1)].lines().all(is_blank) => Rule::turn_first,
+        "turn" => Rule::turn_clause_only,
         // A zone's list of squares, or a block the header does not name: the whole item.
         _ => {
             return Some(Place {
@@ -157,7 +157,7 @@ fn place_of(text: &str, at: usize) -> Option<Place> {
         line = above;
     }
     Some(Place {
-        tries: starts.into_iter().flat_map(|s| entries.iter().map(move |e| (*e, s))).collect(),
+        tries: starts.into_iter().map(|s| (entry, s)).collect(),
     })
 }
 
