@@ -62,10 +62,12 @@ const PENDING: Color = Color::srgba(0.95, 0.50, 0.10, 0.55);
 #[derive(Resource, Clone, Copy)]
 pub struct BoardLayout(pub Layout);
 
-/// Fonts for piece glyphs: the embedded ones ([`EMBEDDED_FONTS`]), in order.
+/// Fonts for piece glyphs: the embedded ones ([`EMBEDDED_FONTS`]), in order; and the pictures of
+/// figurines made from them ([`crate::figure`]), by figure and colours.
 #[derive(Resource)]
 struct GlyphFonts {
     embedded: Vec<Handle<Font>>,
+    figures: std::collections::HashMap<(char, [u8; 4], [u8; 4]), Handle<Image>>,
 }
 
 /// Which embedded font draws `glyph`: the first whose character map has each of its characters
@@ -79,6 +81,18 @@ pub fn glyph_font(glyph: &str) -> Option<usize> {
 }
 
 impl GlyphFonts {
+    /// The picture of `figure` filled with `fill` and outlined in `ink`, made once.
+    fn figure(&mut self, images: &mut Assets<Image>, figure: (char, char), fill: Color, ink: Color) -> Option<Handle<Image>> {
+        let key = (figure.1, fill.to_srgba().to_u8_array(), ink.to_srgba().to_u8_array());
+        if let Some(h) = self.figures.get(&key) {
+            return Some(h.clone());
+        }
+        let data = EMBEDDED_FONTS.get(glyph_font(&figure.1.to_string())?)?.1;
+        let handle = images.add(crate::figure::image(data, figure, fill, ink)?);
+        self.figures.insert(key, handle.clone());
+        Some(handle)
+    }
+
     /// `glyph` at `size`, in the font that has it.
     fn text_font(&self, glyph: &str, size: f32) -> TextFont {
         match glyph_font(glyph).and_then(|i| self.embedded.get(i)) {
@@ -99,6 +113,10 @@ struct Fixed;
 /// Pieces, highlights, targets, arrows.
 #[derive(Component, Clone, Copy)]
 struct Transient;
+
+/// A piece drawn as a figurine's picture, with the figurine its ruleset names (tests find them by it).
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Figure(pub char);
 
 /// A part of the piece standing on this square (its disc, rim, glyph): it follows the cursor while
 /// the piece is dragged.
@@ -165,9 +183,32 @@ fn is_square(glyph: &str) -> bool {
     !glyph.is_empty() && glyph.chars().all(|c| ('\u{25A0}'..='\u{25AB}').contains(&c))
 }
 
-/// Unicode's draughts kings (`⛁ ⛃`, two men stacked): drawn as a disc with a ring inside.
+/// Unicode's draughts kings (`⛁ ⛃`, two men stacked): drawn as two discs stacked, with a crown
+/// ([`CROWN`]) on top — a ring inside would look like the mark on the last piece placed.
 fn is_crowned(glyph: &str) -> bool {
     glyph.chars().any(|c| c == '\u{26C1}' || c == '\u{26C3}')
+}
+
+/// The figurine a glyph names (its one character).
+fn figure_named(glyph: &str) -> char {
+    glyph.chars().next().unwrap_or_default()
+}
+
+/// The crown on a crowned disc (a draughts king): the chess queen's figurine, in the disc's ink.
+pub const CROWN: &str = "\u{265B}";
+
+/// Unicode's chess figurines (`♔`…`♟`): a piece whose glyph is one is drawn as the figure itself, no
+/// disc — its filled form in the player's colour with its outline over it in the contrasting ink,
+/// as chess boards draw their pieces ([`crate::figure`]). Returns the (filled, outline) pair.
+pub fn figurine(glyph: &str) -> Option<(char, char)> {
+    let mut chars = glyph.chars();
+    let c = chars.next()?;
+    if chars.next().is_some() || !('\u{2654}'..='\u{265F}').contains(&c) {
+        return None;
+    }
+    // The outlined ("white") set runs U+2654..2659, the filled ("black") set six further on.
+    let outline = if c >= '\u{265A}' { char::from_u32(c as u32 - 6)? } else { c };
+    Some((char::from_u32(outline as u32 + 6)?, outline))
 }
 
 /// A straight stroke from `a` to `b`, tagged with `tag`.
@@ -202,6 +243,7 @@ fn load_fonts(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
             .iter()
             .map(|(_, data)| fonts.add(Font::from_bytes(data.to_vec())))
             .collect(),
+        figures: Default::default(),
     });
 }
 
@@ -460,7 +502,6 @@ struct PieceMeshes {
     radius: f32,
     disc: Handle<Mesh>,
     rim: Handle<Mesh>,
-    crown: Handle<Mesh>,
     paints: Vec<([u8; 4], Handle<ColorMaterial>)>,
 }
 
@@ -471,7 +512,6 @@ impl PieceMeshes {
             radius: cell * 0.42,
             disc: meshes.add(Circle::new(cell * 0.42)),
             rim: meshes.add(Circle::new(cell * 0.45)),
-            crown: meshes.add(Annulus::new(cell * 0.2, cell * 0.27)),
             paints: Vec::new(),
         }
     }
@@ -494,7 +534,7 @@ impl PieceMeshes {
 fn draw_piece(
     commands: &mut Commands,
     materials: &mut Assets<ColorMaterial>,
-    fonts: &GlyphFonts,
+    (fonts, images): (&mut GlyphFonts, Option<&mut Assets<Image>>),
     rules: &Rules,
     shapes: &mut PieceMeshes,
     at: Vec2,
@@ -512,6 +552,21 @@ fn draw_piece(
         glyph_size: 1.2,
     };
     let glyph = &rules.kind(kind).glyphs[side.index()];
+    if let Some(figure) = figurine(glyph)
+        && let Some(picture) = images.and_then(|images| fonts.figure(images, figure, look.fill, look.ink))
+    {
+        commands.spawn((
+            Sprite {
+                image: picture,
+                custom_size: Some(Vec2::splat(shapes.radius * 2.05)),
+                ..default()
+            },
+            Transform::from_translation(at.extend(5.0)),
+            tag,
+            Figure(figure_named(glyph)),
+        ));
+        return;
+    }
     draw_disc(commands, materials, fonts, shapes, at, &look, glyph, is_crowned(glyph), tag, ());
 }
 
@@ -553,9 +608,23 @@ fn draw_disc(
         on_disc,
     ));
     if crowned {
+        // The man underneath shows as a second rim below the top one, and the crown sits on top.
         commands.spawn((
-            Mesh2d(shapes.crown.clone()),
-            MeshMaterial2d(shapes.paint(materials, look.ink)),
+            Mesh2d(shapes.rim.clone()),
+            MeshMaterial2d(shapes.paint(materials, look.rim)),
+            Transform::from_translation((at - Vec2::new(0.0, shapes.radius * 0.16)).extend(3.9)),
+            tag.clone(),
+        ));
+        commands.spawn((
+            Mesh2d(shapes.disc.clone()),
+            MeshMaterial2d(shapes.paint(materials, look.fill)),
+            Transform::from_translation((at - Vec2::new(0.0, shapes.radius * 0.16)).extend(3.95)),
+            tag.clone(),
+        ));
+        commands.spawn((
+            Text2d::new(CROWN),
+            fonts.text_font(CROWN, shapes.radius * 1.1),
+            TextColor(look.ink),
             Transform::from_translation(at.extend(5.5)),
             tag.clone(),
         ));
@@ -611,10 +680,11 @@ fn redraw(
     view: Res<View>,
     screen: Res<Screen>,
     marks: Res<Marks>,
-    fonts: Res<GlyphFonts>,
+    mut fonts: ResMut<GlyphFonts>,
     old: Query<Entity, With<Transient>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    mut images: Option<ResMut<Assets<Image>>>,
 ) {
     for e in &old {
         commands.entity(e).despawn();
@@ -701,7 +771,7 @@ fn redraw(
         draw_piece(
             &mut commands,
             &mut materials,
-            &fonts,
+            (&mut fonts, images.as_deref_mut()),
             &rules,
             &mut shapes,
             layout.center(sq),
@@ -800,7 +870,7 @@ fn redraw(
                 draw_piece(
                     &mut commands,
                     &mut materials,
-                    &fonts,
+                    (&mut fonts, images.as_deref_mut()),
                     &rules,
                     &mut small,
                     at,
@@ -980,6 +1050,7 @@ mod tests {
             .init_asset::<Mesh>()
             .init_asset::<ColorMaterial>()
             .init_asset::<Font>()
+            .init_asset::<Image>()
             .insert_resource(Session::new(source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"))))
             .add_plugins(plugin);
         app.update();
@@ -993,6 +1064,16 @@ mod tests {
             .iter(app.world())
             .map(|(t, at)| (t.0.clone(), at.translation.truncate()))
             .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)));
+        v
+    }
+
+    /// What is drawn over the board with its place: the glyphs (texts) and the figurines (pictures,
+    /// by the figurine the ruleset names).
+    fn pieces(app: &mut App) -> Vec<(String, Vec2)> {
+        let mut v = texts::<Transient>(app);
+        let mut q = app.world_mut().query::<(&Figure, &Transform)>();
+        v.extend(q.iter(app.world()).map(|(f, at)| (f.0.to_string(), at.translation.truncate())));
         v.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)));
         v
     }
@@ -1076,7 +1157,7 @@ mod tests {
         let names = texts::<Fixed>(&mut app);
         assert_eq!(names.len(), 16, "8 file and 8 rank names");
         assert!(at(&names, "1").y < at(&names, "8").y && at(&names, "a").x < at(&names, "h").x);
-        assert!(at(&texts::<Transient>(&mut app), "K").y < 0.0, "the white king below");
+        assert!(at(&pieces(&mut app), "♔").y < 0.0, "the white king below");
 
         app.world_mut().resource_mut::<View>().flipped = true;
         app.update();
@@ -1084,7 +1165,7 @@ mod tests {
         assert!(at(&names, "1").y > at(&names, "8").y, "rank 1 at the top");
         assert!(at(&names, "a").x > at(&names, "h").x, "file a at the right");
         assert!(at(&names, "a").y < -BOARD_SPAN / 2.0, "file names still below the board");
-        assert!(at(&texts::<Transient>(&mut app), "K").y > 0.0, "the white king above");
+        assert!(at(&pieces(&mut app), "♔").y > 0.0, "the white king above");
         assert_eq!((count::<Fixed>(&mut app), count::<Transient>(&mut app)), (fixed, transient));
         assert!(app.world().resource::<BoardLayout>().0.flipped, "clicks use the flipped geometry");
     }
@@ -1183,11 +1264,7 @@ mod tests {
         assert_eq!(marks(&mut app, |m| *m == Marked::QuietTarget).len(), 32, "every empty square");
         assert!(marks(&mut app, |m| *m == Marked::CaptureTarget).is_empty());
         // The pawn is drawn where the move took it, though the game has not moved.
-        let pawns: Vec<Vec2> = texts::<Transient>(&mut app)
-            .into_iter()
-            .filter(|(t, _)| t == "P")
-            .map(|(_, at)| at)
-            .collect();
+        let pawns: Vec<Vec2> = pieces(&mut app).into_iter().filter(|(t, _)| t == "♙").map(|(_, at)| at).collect();
         assert!(pawns.contains(&layout.center(e4)) && !pawns.contains(&layout.center(e2)));
         app.world_mut().resource_mut::<Session>().click(d5);
         app.update();
@@ -1195,7 +1272,7 @@ mod tests {
         assert_eq!(marks(&mut app, |m| *m == Marked::LastPart), vec![layout.center(d5)]);
         let duck = texts::<Transient>(&mut app)
             .into_iter()
-            .find(|(t, _)| !t.is_ascii())
+            .find(|(t, _)| t == "🦆")
             .expect("the glyph");
         assert_eq!(duck.1, layout.center(d5));
         assert!(marks(&mut app, |m| *m == Marked::Pending).is_empty());
@@ -1228,6 +1305,11 @@ mod tests {
             let opened = source::open(path.to_str()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             for kind in &opened.engine.rules().kinds {
                 for glyph in kind.glyphs.iter().filter(|g| !g.is_ascii() && !is_shape(g) && !is_square(g)) {
+                    // A figurine draws its filled and outlined forms, whichever the ruleset names.
+                    let glyph = &match figurine(glyph) {
+                        Some((filled, outline)) => format!("{filled}{outline}"),
+                        None => glyph.clone(),
+                    };
                     let font = glyph_font(glyph).expect("not ASCII");
                     let data = EMBEDDED_FONTS[font].1;
                     assert!(
@@ -1240,6 +1322,75 @@ mod tests {
             }
         }
         assert!(seen > 10, "the xiangqi glyphs and the duck at least: {seen}");
+        assert!(font_covers(EMBEDDED_FONTS[glyph_font(CROWN).expect("not ASCII")].1, '\u{265B}'));
+    }
+
+    /// A chess figurine is drawn as the figure, no disc: one picture of its filled form in the
+    /// player's colour under its outline in the contrasting ink — white's king a white figure
+    /// outlined dark, black's a dark figure drawn in light lines.
+    #[test]
+    fn a_figurine_is_drawn_as_one_picture_of_its_fill_under_its_outline_without_a_disc() {
+        assert_eq!(figurine("♔"), Some(('♚', '♔')));
+        assert_eq!(figurine("♞"), Some(('♞', '♘')));
+        assert_eq!(figurine("K"), None);
+        assert_eq!(figurine("♔♔"), None);
+        let mut app = app("chess");
+        let layout = app.world().resource::<BoardLayout>().0;
+        let e1 = layout.center(square(&app, "e1"));
+        let drawn = pieces(&mut app);
+        let on_e1: Vec<&String> = drawn.iter().filter(|(_, at)| at.distance(e1) < 1.0).map(|(g, _)| g).collect();
+        assert_eq!(on_e1, ["♔"], "white's king: one picture, no text");
+        assert_eq!(drawn.iter().filter(|(g, _)| g == "♚").count(), 1, "black's king");
+        assert_eq!(drawn.len(), 32, "every piece a figure: {drawn:?}");
+        // The picture: white's fill under the dark ink, as the figure module paints it.
+        let handle = {
+            let mut q = app.world_mut().query::<(&Figure, &Sprite)>();
+            q.iter(app.world()).find(|(f, _)| f.0 == '♔').expect("the king").1.image.clone()
+        };
+        let images = app.world().resource::<Assets<Image>>();
+        let image = images.get(&handle).expect("made");
+        let data = image.data.as_ref().expect("bytes");
+        let white = side_colour("white", Side::FIRST).to_srgba().to_u8_array();
+        let ink = INK.to_srgba().to_u8_array();
+        assert!(data.chunks(4).any(|p| p == white), "the fill in white's colour");
+        assert!(data.chunks(4).any(|p| p == ink), "the outline in the ink");
+        // One picture per figure and colours, shared by the eight white pawns.
+        assert_eq!(images.len(), 12, "six figures a side");
+        // No disc: no mesh on e1's centre (marks aside, the start has none).
+        let mut meshes = app.world_mut().query_filtered::<&Transform, (With<Mesh2d>, With<Transient>)>();
+        assert_eq!(
+            meshes
+                .iter(app.world())
+                .filter(|t| t.translation.truncate().distance(e1) < 1.0)
+                .count(),
+            0
+        );
+    }
+
+    /// A draughts king is two discs stacked with a crown on top — not a ring inside the disc, which
+    /// is what marks the last piece placed.
+    #[test]
+    fn a_draughts_king_wears_a_crown_and_no_ring() {
+        let mut app = app("draughts");
+        app.world_mut()
+            .resource_mut::<Session>()
+            .apply(crate::session::Action::Edit(crate::session::Edit::Fen(
+                "8/8/8/8/3k4/8/8/K7 b - - 0 1".into(),
+            )))
+            .expect("a FEN with kings");
+        app.update();
+        let layout = app.world().resource::<BoardLayout>().0;
+        let d4 = layout.center(square(&app, "d4"));
+        let glyphs = texts::<Transient>(&mut app);
+        assert!(glyphs.iter().any(|(g, at)| g == CROWN && at.distance(d4) < 1.0), "{glyphs:?}");
+        assert!(marks(&mut app, |m| *m == Marked::LastPlaced).is_empty());
+        // Two rims and two discs: the king and the man under it.
+        let mut meshes = app.world_mut().query_filtered::<&Transform, (With<Mesh2d>, With<Transient>)>();
+        let near = meshes
+            .iter(app.world())
+            .filter(|t| t.translation.truncate().distance(d4) < layout.cell * 0.2)
+            .count();
+        assert_eq!(near, 4, "two rims, two discs");
     }
 
     #[test]
@@ -1252,15 +1403,16 @@ mod tests {
             )))
             .expect("a FEN with hands");
         app.update();
-        let glyphs = texts::<Transient>(&mut app);
+        let glyphs = pieces(&mut app);
         let layout = app.world().resource::<BoardLayout>().0;
         let right = layout.half_extent().x;
         let beside: Vec<&(String, Vec2)> = glyphs.iter().filter(|(_, at)| at.x > right).collect();
         let said: Vec<&str> = beside.iter().map(|(t, _)| t.as_str()).collect();
-        assert!(said.contains(&"P") && said.contains(&"n"), "the hands' glyphs: {said:?}");
+        // Figurines, by the figurine the ruleset names for each side.
+        assert!(said.contains(&"♙") && said.contains(&"♞"), "the hands' glyphs: {said:?}");
         assert!(said.contains(&"2") && said.contains(&"1"), "the counts: {said:?}");
         let in_hand = |name: &str| beside.iter().find(|(t, _)| t == name).expect("in a hand").1;
-        let (white_pawn, black_knight) = (in_hand("P"), in_hand("n"));
+        let (white_pawn, black_knight) = (in_hand("♙"), in_hand("♞"));
         assert!(white_pawn.x > right && white_pawn.y < 0.0, "white's hand below");
         assert!(black_knight.x > right && black_knight.y > 0.0, "black's hand above");
     }
@@ -1412,7 +1564,7 @@ mod tests {
         assert_eq!(app.world().resource::<Screen>().0, Vec2::new(1600.0, 1000.0));
         let large = app.world().resource::<BoardLayout>().0.cell;
         assert_eq!(large, crate::layout::board_span(Vec2::new(1600.0, 1000.0)) / 8.0);
-        let king = |app: &mut App| *at(&texts::<Transient>(app), "K");
+        let king = |app: &mut App| *at(&pieces(app), "♔");
         let big_king = king(&mut app);
         app.world_mut()
             .get_mut::<Window>(window)
@@ -1480,7 +1632,7 @@ mod tests {
                 .collect::<Vec<Vec3>>()
         };
         let parts = at(&mut app, e2);
-        assert!(parts.len() >= 3, "disc, rim and glyph: {parts:?}");
+        assert_eq!(parts.len(), 1, "the figure's picture: {parts:?}");
         assert!(parts.iter().all(|p| p.truncate() == cursor && p.z > DRAG_LIFT), "{parts:?}");
         let d2 = square(&app, "d2");
         let home = app.world().resource::<BoardLayout>().0.center(d2);

@@ -43,6 +43,11 @@ impl Default for Screen {
     }
 }
 
+/// How far above the middle of the window the board's centre stands, in logical pixels: the room
+/// under the file names where the status pane sits ([`crate::panel::status_pane`]). The camera
+/// looks this far below the board's centre.
+pub const BOARD_LIFT: f32 = 20.0;
+
 /// The board's span for a screen of `size`: two thirds of the width beside the panel (room for the
 /// coordinate names and the hands) and four fifths of the height (room for the names below), the
 /// smaller; [`BOARD_SPAN`] at the default size, and never below a small minimum.

@@ -21,6 +21,7 @@ pub mod chords;
 pub mod clocks;
 pub mod computer;
 pub mod editor;
+pub mod figure;
 pub mod input;
 pub mod keys;
 pub mod layout;
@@ -88,7 +89,7 @@ pub fn panel_fonts() -> Vec<egui::epaint::text::FontInsert> {
 
 /// The camera, shifted so the board sits right of the panel.
 pub fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, Transform::from_xyz(-PANEL_WIDTH / 2.0, 0.0, 0.0)));
+    commands.spawn((Camera2d, Transform::from_xyz(-PANEL_WIDTH / 2.0, -crate::layout::BOARD_LIFT, 0.0)));
 }
 
 /// Adds [`panel_fonts`] to egui once, so piece glyphs, names and marks in the panel show (egui's

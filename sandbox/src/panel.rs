@@ -1,26 +1,25 @@
-//! The egui side panel: what the interpreter says about the position (side to move, the phase and
-//! the ruleset's counts per player, check, the outcome, claimable draws, the count in games that
-//! score by area), rule errors after a reload and the first move the new rules refuse, the replay
-//! transport with a move list and the step's expectations, play tools (take back, seeded random
-//! move, pass and swap when they are legal, the pieces in hand, the promotion or route choice, the
-//! turn of several parts being entered — its move so far, the part to choose in the ruleset's
-//! words, the choices a square does not tell apart —, the ruling on a refused move), the computer
-//! opponent's settings and its search under way (and the button that opens the Simulate window),
-//! the referee's tools (editor, dead marking, copy FEN, a caption and save as scenario) and the
-//! action log.
+//! The egui side panel and the panes over the board. The panel holds the controls: the title and
+//! rules (reload), the replay transport with a move list, play tools (take back, seeded random move,
+//! pass and swap when they are legal), the clocks, the computer opponent's settings (and the button
+//! that opens the Simulate window), the referee's tools (editor, dead marking, copy FEN, a caption
+//! and save as scenario) and the action log. What the interpreter says sits where the eye is, over
+//! and under the board: the bar over it ([`ruling_bar`]: the promotion or route choice, the turn of
+//! several parts being entered — its move so far, the part to choose in the ruleset's words, the
+//! choices a square does not tell apart —, the ruling on a refused move, the session's note) and the
+//! status under it ([`status_pane`]: side to move, the phase and the ruleset's counts, check, the
+//! outcome, claimable draws, the count in games that score by area, the hands, the computer's search
+//! under way, the last reload's trouble, the editor's refusal, a save's result, a step's caption and
+//! expectations); rule errors after a reload have a pane of their own ([`rule_errors_pane`]).
 //!
 //! The panel only reads the [`Session`]: every change it asks for is a message ([`Replay`],
 //! [`Apply`], [`Pick`]) applied by the session's systems, so the board is redrawn only when the
 //! game changes.
 //!
-//! Controls first, messages after: every button sits above every line that comes and goes (check,
-//! outcome, claims, the ruling, the choice, notes, the step's caption), and the buttons shown depend
-//! only on the ruleset, the mode and whether there is a timeline — so a status line appearing never
-//! moves a button under the pointer, and a second click on it hits it. A button that does not
-//! apply now (take back at the start, pass when not legal) is greyed, not removed. The lines
-//! that come and go scroll in a region of their own below the controls, so the panel's height does
-//! not depend on them either: scrolled down in a low window (to the editor's palette), a line that
-//! goes does not pull the controls down under the pointer.
+//! The buttons shown in the panel depend only on the ruleset, the mode and whether there is a
+//! timeline — so a status line appearing never moves a button under the pointer, and a second
+//! click on it hits it. A button that does not apply now (take back at the start, pass when not
+//! legal) is greyed, not removed. The panel scrolls as a whole in a low window; the log has a
+//! region of its own below the controls, so the panel's height does not depend on it either.
 
 use arbiter::game::{MoveKind, Status};
 use arbiter::model::{KindId, Rules, Side};
@@ -133,8 +132,13 @@ fn side_panel(
     {
         view.flipped = flipped;
     }
-    let width = screen.map_or(crate::layout::DEFAULT_SCREEN.0 as f32, |s| s.0.x) - PANEL_WIDTH;
+    let size = screen.map_or(
+        Vec2::new(crate::layout::DEFAULT_SCREEN.0 as f32, crate::layout::DEFAULT_SCREEN.1 as f32),
+        |s| s.0,
+    );
+    let width = size.x - PANEL_WIDTH;
     ruling_bar(&ctx, &session, width, &mut req);
+    status_pane(&ctx, &session, &tools, &computer, &list, size, &mut req);
     rule_errors_pane(&ctx, &session, width);
     // Written back only on a change (the sheet's close button).
     let mut help = tools.help;
@@ -190,15 +194,79 @@ pub fn contents(
             .min_scrolled_height(height)
             .max_height(height)
             .show(ui, |ui| {
-                reload_problems(ui, session);
-                messages(ui, session, &mut req);
-                computer_messages(ui, session, computer);
-                referee_messages(ui, session, tools);
-                frame_notes(ui, session, list);
+                if let Some(said) = &computer.said {
+                    ui.small(said);
+                }
                 log(ui, session);
             });
     });
     req
+}
+
+/// The status pane's least height, in logical pixels: two lines, where the window leaves less
+/// room below the board's names.
+const STATUS_MIN_HEIGHT: f32 = 44.0;
+
+/// The room the status pane has in a window of `screen`'s size: beside the panel, from below the
+/// board's file names to the window's bottom (at least [`STATUS_MIN_HEIGHT`], at most two fifths
+/// of the window). The pane grows upwards past it when it has more to say ([`status_pane`]).
+pub fn status_area(session: &Session, screen: Vec2) -> egui::Rect {
+    let layout = crate::layout::Layout::fit(&session.engine.rules().board, crate::layout::Screen(screen));
+    // The board is centred in the room beside the panel; world y runs up, the window's down. The
+    // names' text is about a third of a cell high (see the board's labels).
+    let names_bottom =
+        screen.y / 2.0 - crate::layout::BOARD_LIFT - (layout.file_label(0).y - layout.cell * 0.25).min(-layout.half_extent().y);
+    let bottom = screen.y - 4.0;
+    let height = (bottom - names_bottom - 4.0).clamp(STATUS_MIN_HEIGHT, (screen.y * 0.4).max(STATUS_MIN_HEIGHT));
+    egui::Rect::from_min_max(
+        egui::pos2(PANEL_WIDTH + 12.0, bottom - height),
+        egui::pos2((screen.x - 12.0).max(PANEL_WIDTH + 200.0), bottom),
+    )
+}
+
+/// The status under the board, where the eye is: the side to move, the ply and the last move, the
+/// phase and counts, check, the outcome, claimable draws (with their buttons), the area count, the
+/// hands, what the computer is doing, the last reload's trouble, the editor's refusal, a copy or a
+/// save's result, and a scenario step's caption and expectations. Always shown (its first line
+/// always says who is to move), in a region of its own that scrolls when the lines outgrow it.
+#[allow(clippy::too_many_arguments)]
+pub fn status_pane(
+    ctx: &egui::Context,
+    session: &Session,
+    tools: &Tools,
+    computer: &Computer,
+    list: &ListState,
+    screen: Vec2,
+    req: &mut Requests,
+) {
+    let area = status_area(session, screen);
+    // Anchored at the window's bottom: at least the room under the names, and as tall as what it
+    // says up to two fifths of the window (over the board's lower edge when it must), then it
+    // scrolls.
+    egui::Area::new(egui::Id::new("status-pane"))
+        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(area.min.x, area.max.y - screen.y))
+        .constrain(false)
+        .order(egui::Order::Middle)
+        .show(ctx, |ui| {
+            egui::Frame::NONE
+                .fill(egui::Color32::from_rgba_unmultiplied(32, 34, 38, 235))
+                .inner_margin(egui::Margin::symmetric(6, 3))
+                .show(ui, |ui| {
+                    ui.set_width(area.width() - 12.0);
+                    ui.set_min_height(area.height() - 6.0);
+                    egui::ScrollArea::vertical()
+                        .id_salt("status")
+                        .max_height((screen.y * 0.4).max(area.height()) - 6.0)
+                        .auto_shrink([false, true])
+                        .show(ui, |ui| {
+                            messages(ui, session, req);
+                            computer_messages(ui, session, computer);
+                            reload_problems(ui, session);
+                            referee_messages(ui, session, tools);
+                            frame_notes(ui, session, list);
+                        });
+                });
+        });
 }
 
 /// Title, rules (and reload), the board's orientation.
@@ -231,13 +299,15 @@ fn messages(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
     let rules = pos.rules();
     let outcome = session.game.outcome();
     let stm = &rules.players[pos.side_to_move().index()].name;
-    ui.label(format!("To move: {stm}    Ply: {}", movelist::ply_number(&session.game)));
-    // The phase and the counts, where the ruleset has them: lines that are always there.
+    // One line: who is to move, the ply, the last move; then the phase and the counts where the
+    // ruleset has them, lines that are always there.
+    let mut first = vec![format!("To move: {stm}"), format!("Ply: {}", movelist::ply_number(&session.game))];
+    if let Some(m) = movelist::last_move_written(session) {
+        first.push(format!("Last move: {m}"));
+    }
+    ui.label(first.join("   ·   "));
     for line in status_lines(pos) {
         ui.label(line);
-    }
-    if let Some(m) = movelist::last_move_written(session) {
-        ui.label(format!("Last move: {m}"));
     }
     if pos.in_check() {
         // The interpreter's sentence, without the claims that follow it (they have lines below).
@@ -312,7 +382,6 @@ fn score(ui: &mut egui::Ui, session: &Session, rules: &Rules) {
 /// Errors of the last reload, and the first move the reloaded rules refuse.
 fn reload_problems(ui: &mut egui::Ui, session: &Session) {
     if !session.rule_errors.is_empty() {
-        ui.separator();
         ui.colored_label(
             BAD,
             format!(
@@ -323,7 +392,6 @@ fn reload_problems(ui: &mut egui::Ui, session: &Session) {
         );
     }
     if let Some(b) = &session.broken {
-        ui.separator();
         ui.colored_label(WARN, b.sentence());
     }
 }
@@ -413,7 +481,8 @@ pub fn transport(playing: bool) -> [(&'static str, &'static str, Option<Replay>)
     ]
 }
 
-/// The step's caption and expectations (or the count of changes by hand since it).
+/// The step's expectations (or the count of changes by hand since it); its caption is its line in
+/// the move list.
 fn frame_notes(ui: &mut egui::Ui, session: &Session, list: &ListState) {
     if session.timeline.len() <= 1 {
         return;
@@ -423,9 +492,7 @@ fn frame_notes(ui: &mut egui::Ui, session: &Session, list: &ListState) {
             if let Some((moves, _)) = list.main.steps.get(session.step).filter(|s| !s.0.is_empty()) {
                 ui.label(format!("Played: {moves}"));
             }
-            if let Some(c) = &frame.caption {
-                ui.label(egui::RichText::new(c).italics());
-            }
+            // The caption is the step's line in the move list.
             for e in &frame.expectations {
                 let (mark, colour) = if e.passed { ("✔", GOOD) } else { ("✘", BAD) };
                 let r = ui.colored_label(colour, format!("{mark} {}", e.text));
@@ -802,9 +869,6 @@ fn computer_messages(ui: &mut egui::Ui, session: &Session, computer: &Computer) 
             ));
         });
         ui.ctx().request_repaint();
-    }
-    if let Some(said) = &computer.said {
-        ui.small(said);
     }
 }
 

@@ -88,7 +88,7 @@ fn spawn_offscreen_camera(
     commands.spawn((
         Camera2d,
         RenderTarget::Image(handle.into()),
-        Transform::from_xyz(-PANEL_WIDTH / 2.0, 0.0, 0.0),
+        Transform::from_xyz(-PANEL_WIDTH / 2.0, -crate::layout::BOARD_LIFT, 0.0),
     ));
 }
 

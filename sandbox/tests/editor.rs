@@ -45,13 +45,21 @@ fn the_palette_stays_put_in_a_low_window_scrolled_down_when_a_refusal_comes_and_
     panel.settle(&session, &mut tools);
     panel.scroll_down();
     let scrolled = panel.settle(&session, &mut tools);
-    let labels = ["Erase", "q Queen", "p Pawn", "Set from FEN", "Copy FEN", "Save as scenario"];
+    let labels = ["Erase", "♛ Queen", "♟ Pawn", "Set from FEN", "Copy FEN", "Save as scenario"];
     assert!(at(&scrolled, "Erase").y < 400.0, "scrolled down: the palette came up");
-    // An edit refused: its reason appears below the controls.
+    // An edit refused: its reason appears under the board, where the eye is, inside the window
+    // however far the panel is scrolled.
     let e1 = board.parse_square("e1").expect("e1");
     assert!(session.apply(Action::Edit(Edit::Clear(e1))).is_err(), "no king: refused");
     let refused = panel.settle(&session, &mut tools);
-    assert!(refused.iter().any(|(t, _)| t.contains("refused")), "the reason is shown");
+    let reason = refused
+        .iter()
+        .find(|(t, at)| t.contains("refused") && at.x > sandbox::panel::PANEL_WIDTH)
+        .expect("the reason is shown beside the panel");
+    assert!(
+        reason.1.y > 280.0 && reason.1.y < 540.0,
+        "under the board, in the window: {reason:?}"
+    );
     // The next edit passes: the reason goes.
     let d4 = board.parse_square("d4").expect("d4");
     session
@@ -75,16 +83,16 @@ fn a_second_click_on_the_armed_brush_puts_it_down_and_the_panel_says_which_is_ar
     let mut panel = Panel::new(1000.0);
     let texts = panel.settle(&session, &mut tools);
     assert!(texts.iter().any(|(t, _)| t == "No brush"), "none armed on entering the editor");
-    let queen = at(&texts, "Q Queen") + egui::vec2(4.0, 4.0);
+    let queen = at(&texts, "♕ Queen") + egui::vec2(4.0, 4.0);
     panel.click(&session, &mut tools, queen);
     assert_eq!(tools.brush, Some(Brush::Piece(KindId(1), Side::FIRST)));
     let texts = panel.settle(&session, &mut tools);
     assert!(
-        texts.iter().any(|(t, _)| t.starts_with("Brush: Q white's queen")),
+        texts.iter().any(|(t, _)| t.starts_with("Brush: ♕ white's queen")),
         "the armed brush is named: {:?}",
         texts.iter().map(|t| &t.0).collect::<Vec<_>>()
     );
-    assert_eq!(at(&texts, "Q Queen") + egui::vec2(4.0, 4.0), queen, "the palette did not move");
+    assert_eq!(at(&texts, "♕ Queen") + egui::vec2(4.0, 4.0), queen, "the palette did not move");
     panel.click(&session, &mut tools, queen);
     assert_eq!(tools.brush, None, "a second click puts it down");
     // Leaving the editor puts an armed brush down too.

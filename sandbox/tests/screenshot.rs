@@ -27,9 +27,10 @@ const BLUE_PIECE: [u8; 3] = [46, 89, 204];
 const HEX_CELL: [u8; 3] = [237, 217, 181];
 const HAND_TRAY: [u8; 3] = [97, 92, 84];
 
-/// The board's square on screen: 640 pixels, centred 160 pixels right of the middle (the panel's half).
-const BOARD: (usize, usize, usize, usize) = (480, 1120, 80, 720);
-const CENTRE: (f32, f32) = (800.0, 400.0);
+/// The board's square on screen: 640 pixels, centred 160 pixels right of the middle (the panel's
+/// half) and 20 above it (`layout::BOARD_LIFT`: the status pane's room under the names).
+const BOARD: (usize, usize, usize, usize) = (480, 1120, 60, 700);
+const CENTRE: (f32, f32) = (800.0, 380.0);
 
 struct Shot {
     name: String,
@@ -79,6 +80,35 @@ impl Shot {
     /// between the glyph and the rim.
     fn discs(&self, width: usize, height: usize, colour: [u8; 3]) -> Vec<(usize, usize)> {
         self.discs_in(CENTRE, 640.0, width, height, colour)
+    }
+
+    /// The figurines of `colour` (filled in it, outlined in the other ink) on a `width` × `height`
+    /// board, as (column, row) pairs from the bottom-left: a twentieth of the middle of the cell (two
+    /// fifths of it each way) in that colour.
+    fn figures(&self, width: usize, height: usize, colour: [u8; 3]) -> Vec<(usize, usize)> {
+        self.figures_in(CENTRE, 640.0, width, height, colour)
+    }
+
+    /// [`Shot::figures`] for a board `span` pixels across centred at `centre`.
+    fn figures_in(&self, centre: (f32, f32), span: f32, width: usize, height: usize, colour: [u8; 3]) -> Vec<(usize, usize)> {
+        let cell = span / width.max(height) as f32;
+        let r = (cell * 0.2) as usize;
+        let mut found = Vec::new();
+        for row in 0..height {
+            for col in 0..width {
+                let x = col as f32 - (width as f32 - 1.0) / 2.0;
+                let y = row as f32 - (height as f32 - 1.0) / 2.0;
+                let inked = self
+                    .pixels(around_at(centre, cell, (x, y), r))
+                    .iter()
+                    .filter(|p| near(**p, colour, 3))
+                    .count();
+                if inked * 20 >= (2 * r + 1) * (2 * r + 1) {
+                    found.push((col, row));
+                }
+            }
+        }
+        found
     }
 
     /// [`Shot::discs`] for a board `span` pixels across centred at `centre`.
@@ -226,15 +256,16 @@ fn rows(width: usize, rows: &[usize]) -> Vec<(usize, usize)> {
     rows.iter().flat_map(|&r| (0..width).map(move |c| (c, r))).collect()
 }
 
-/// Chess from the start: white discs on the two bottom rows and black on the two top rows, or the
-/// other way round when flipped; nothing between.
+/// Chess from the start: white figurines on the two bottom rows and black on the two top rows, or
+/// the other way round when flipped; nothing between; no discs (figurines stand on no disc).
 fn check_chess(shot: &Shot, flipped: bool) {
     shot.check_frame();
     let what = &shot.name;
     let (near, far) = (rows(8, &[0, 1]), rows(8, &[6, 7]));
     let (white, black) = if flipped { (far, near) } else { (near, far) };
-    assert_eq!(shot.discs(8, 8, WHITE_PIECE), white, "{what}: white discs (flipped: {flipped})");
-    assert_eq!(shot.discs(8, 8, BLACK_PIECE), black, "{what}: black discs (flipped: {flipped})");
+    assert_eq!(shot.figures(8, 8, WHITE_PIECE), white, "{what}: white figures (flipped: {flipped})");
+    assert_eq!(shot.figures(8, 8, BLACK_PIECE), black, "{what}: black figures (flipped: {flipped})");
+    assert!(shot.discs(8, 8, WHITE_PIECE).is_empty(), "{what}: no white discs");
 }
 
 /// Xiangqi from the start: red below, black above; lines broken by the river; palace diagonals.
@@ -456,23 +487,14 @@ fn check_crazyhouse(shot: &Shot) {
         };
         (x, y)
     };
-    // Left of the disc's centre (the glyph stands in the middle).
-    let disc = |(x, y): (f32, f32)| (x - 15.0, y);
-    assert_eq!(
-        shot.count(patch(disc(slot(true, 4))), WHITE_PIECE),
-        9,
-        "{what}: white's pawns in hand"
-    );
-    assert_eq!(
-        shot.count(patch(disc(slot(false, 0))), BLACK_PIECE),
-        9,
-        "{what}: black's queen in hand"
-    );
-    assert_eq!(
-        shot.count(patch(disc(slot(false, 2))), BLACK_PIECE),
-        9,
-        "{what}: black's bishop in hand"
-    );
+    // A figurine in a slot: a twentieth of the box round its middle in the player's colour.
+    let figure = |(x, y): (f32, f32), colour: [u8; 3]| {
+        let px = shot.pixels(((x - 10.0) as usize, (x + 11.0) as usize, (y - 10.0) as usize, (y + 11.0) as usize));
+        px.iter().filter(|p| near(**p, colour, 3)).count() * 20 >= px.len()
+    };
+    assert!(figure(slot(true, 4), WHITE_PIECE), "{what}: white's pawns in hand");
+    assert!(figure(slot(false, 0), BLACK_PIECE), "{what}: black's queen in hand");
+    assert!(figure(slot(false, 2), BLACK_PIECE), "{what}: black's bishop in hand");
     for i in [0, 1, 2, 3] {
         assert_eq!(
             shot.count(patch(slot(true, i)), HAND_TRAY),
@@ -494,11 +516,15 @@ fn check_crazyhouse(shot: &Shot) {
         count.iter().filter(|p| p.iter().all(|&c| c > 170)).count() > 10,
         "{what}: a count beside the pawns"
     );
-    assert!(shot.discs(8, 8, WHITE_PIECE).contains(&(4, 2)), "{what}: the knight dropped on e3");
+    assert!(
+        shot.figures(8, 8, WHITE_PIECE).contains(&(4, 2)),
+        "{what}: the knight dropped on e3"
+    );
 }
 
 /// Draughts after c3e5g7: black's man on g7, the jumped squares d4 and f6 empty but crossed in red,
-/// the path drawn in green along the legs; white's king on h8 crowned with a ring.
+/// the path drawn in green along the legs; white's king on h8: a disc with a crown on it, and no
+/// ring (the mark of the last piece placed).
 fn check_draughts(shot: &Shot) {
     shot.check_frame();
     let what = &shot.name;
@@ -526,8 +552,15 @@ fn check_draughts(shot: &Shot) {
         "{what}: d4 is empty"
     );
     let (hx, hy) = sq(7, 7);
-    assert_eq!(shot.count(patch((hx, hy)), WHITE_PIECE), 9, "{what}: the king's disc");
-    assert_eq!(shot.count(patch((hx - 0.235 * 80.0, hy)), INK), 9, "{what}: the king's ring");
+    assert_eq!(shot.count(patch((hx - 0.3 * 80.0, hy)), WHITE_PIECE), 9, "{what}: the king's disc");
+    let crown = shot.pixels((
+        (hx - 10.0) as usize,
+        (hx + 11.0) as usize,
+        (hy - 10.0) as usize,
+        (hy + 11.0) as usize,
+    ));
+    assert!(crown.iter().filter(|p| near(**p, INK, 30)).count() > 20, "{what}: the king's crown");
+    assert_eq!(shot.count(patch((hx - 0.235 * 80.0, hy)), INK), 0, "{what}: no ring on the king");
 }
 
 #[test]
@@ -567,8 +600,8 @@ fn check_duck(shot: &Shot) {
     let mut white = rows(8, &[0, 1]);
     white.retain(|&sq| sq != (4, 1));
     white.insert(8 + 7, (4, 3));
-    assert_eq!(shot.discs(8, 8, WHITE_PIECE), white, "{what}: the pawn moved to e4");
-    assert_eq!(shot.discs(8, 8, BLACK_PIECE), rows(8, &[6, 7]), "{what}: black untouched");
+    assert_eq!(shot.figures(8, 8, WHITE_PIECE), white, "{what}: the pawn moved to e4");
+    assert_eq!(shot.figures(8, 8, BLACK_PIECE), rows(8, &[6, 7]), "{what}: black untouched");
     // The glyph: dark strokes in the middle of the disc (d5 is 0.5 cell left of the centre, 0.5 up).
     // Within the disc's rim (the disc is 0.42 cells across, the square 0.25 each way).
     let middle = shot.around(80.0, (-0.5, 0.5), 20);
@@ -688,16 +721,16 @@ fn the_board_fills_a_small_and_a_large_window_beside_the_panel_with_every_name_i
         // The board fills the space right of the 320-pixel panel: two thirds of its width or four
         // fifths of the height, whichever is less; centred in that space.
         let span = ((w as f32 - 320.0) * 2.0 / 3.0).min(h as f32 * 0.8);
-        let centre = ((w as f32 + 320.0) / 2.0, h as f32 / 2.0);
+        let centre = ((w as f32 + 320.0) / 2.0, h as f32 / 2.0 - sandbox::layout::BOARD_LIFT);
         assert_eq!(
-            shot.discs_in(centre, span, 8, 8, WHITE_PIECE),
+            shot.figures_in(centre, span, 8, 8, WHITE_PIECE),
             rows(8, &[0, 1]),
-            "{what}: white discs"
+            "{what}: white figures"
         );
         assert_eq!(
-            shot.discs_in(centre, span, 8, 8, BLACK_PIECE),
+            shot.figures_in(centre, span, 8, 8, BLACK_PIECE),
             rows(8, &[6, 7]),
-            "{what}: black discs"
+            "{what}: black figures"
         );
         // The file names below the board and the rank names left of it are drawn inside the
         // picture, at a size that grows with the board (more label pixels on the larger board).

@@ -153,7 +153,10 @@ fn square_at(what: &str, name: &str) -> Vec2 {
     let board = &session(&app).engine.rules().board;
     let layout = Layout::fit(board, Screen(Vec2::new(SIZE.0 as f32, SIZE.1 as f32)));
     let world = layout.center(sq);
-    Vec2::new(world.x + PANEL_WIDTH / 2.0 + SIZE.0 as f32 / 2.0, SIZE.1 as f32 / 2.0 - world.y)
+    Vec2::new(
+        world.x + PANEL_WIDTH / 2.0 + SIZE.0 as f32 / 2.0,
+        SIZE.1 as f32 / 2.0 - sandbox::layout::BOARD_LIFT - world.y,
+    )
 }
 
 fn field<'a>(line: &'a str, name: &str) -> &'a str {

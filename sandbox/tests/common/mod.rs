@@ -179,6 +179,15 @@ impl Panel {
             let mut bar = sandbox::panel::Requests::default();
             sandbox::panel::ruling_bar(ui.ctx(), session, WINDOW_WIDTH - sandbox::panel::PANEL_WIDTH, &mut bar);
             sandbox::panel::rule_errors_pane(ui.ctx(), session, WINDOW_WIDTH - sandbox::panel::PANEL_WIDTH);
+            sandbox::panel::status_pane(
+                ui.ctx(),
+                session,
+                tools,
+                &self.computer,
+                &self.list,
+                bevy::math::Vec2::new(WINDOW_WIDTH, self.height),
+                &mut bar,
+            );
             if tools.help {
                 sandbox::panel::shortcut_sheet(ui.ctx(), &mut tools.help);
             }
