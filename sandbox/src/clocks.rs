@@ -8,8 +8,10 @@
 //! them (what is on them stays shown). Nothing here knows a game: the controls and what a flag fall
 //! means come from the ruleset.
 
+use std::time::Duration;
+
 use bevy::prelude::*;
-use bevy::window::RequestRedraw;
+use bevy::winit::{UpdateMode, WinitSettings};
 
 use arbiter::clock::Clocks;
 
@@ -71,12 +73,52 @@ pub fn clock_text(secs: f64) -> String {
     }
 }
 
+/// How long until a clock showing `left` seconds (running down) shows another text: to the next
+/// whole second, or under ten seconds to the next tenth ([`clock_text`]), and a little past it so
+/// the frame falls after the change.
+pub fn next_change(left: f64) -> Duration {
+    let unit = if left < 10.0 { 0.1 } else { 1.0 };
+    let into = left.max(0.0) % unit;
+    let until = if into < 1e-6 { unit } else { into };
+    Duration::from_secs_f64(until + 0.005)
+}
+
+/// The window's update mode while a clock runs: a frame when its text changes (or on input), not
+/// every frame; [`crate::redraw::settings`] when no clock runs.
+fn wake_for(settings: &mut WinitSettings, wait: Option<Duration>) {
+    let wanted = match wait {
+        Some(w) => WinitSettings {
+            focused_mode: UpdateMode::reactive(w),
+            unfocused_mode: UpdateMode::reactive_low_power(w),
+        },
+        None => crate::redraw::settings(),
+    };
+    if settings.focused_mode != wanted.focused_mode || settings.unfocused_mode != wanted.unfocused_mode {
+        *settings = wanted;
+    }
+}
+
 /// Why the clocks stopped when the game ended.
 const GAME_OVER: &str = "the game is over";
 
 /// Runs the clocks: takes the panel's request, charges a move made to its player, stops on any
-/// other change of position, and makes the flag fall when the side to move's time is gone.
-pub fn tick(time: Res<Time<Real>>, mut tools: ResMut<Tools>, mut session: ResMut<Session>, mut redraw: MessageWriter<RequestRedraw>) {
+/// other change of position, and makes the flag fall when the side to move's time is gone. While
+/// a clock runs, the window wakes when its text next changes ([`next_change`]) rather than every
+/// frame (a real window only: an offscreen render has no [`WinitSettings`]).
+pub fn tick(
+    time: Res<Time<Real>>,
+    mut tools: ResMut<Tools>,
+    mut session: ResMut<Session>,
+    mut settings: Option<ResMut<WinitSettings>>,
+) {
+    let wait = run(&time, &mut tools, &mut session);
+    if let Some(settings) = settings.as_deref_mut() {
+        wake_for(settings, wait);
+    }
+}
+
+/// [`tick`]'s work; the wait until the running clock's text changes, `None` when no clock runs.
+fn run(time: &Time<Real>, tools: &mut Tools, session: &mut Session) -> Option<Duration> {
     let now = time.elapsed_secs_f64();
     let to_move = session.game.current().side_to_move().index();
     let ply = session.game.ply();
@@ -105,7 +147,7 @@ pub fn tick(time: Res<Time<Real>>, mut tools: ResMut<Tools>, mut session: ResMut
             live.stopped = Some(format!("stopped when the game ended (ply {})", live.ply));
         }
         live.show(now, to_move);
-        return;
+        return None;
     }
     if ply == live.ply + 1 && live.clocks.is_some() {
         // The move just made took the time since the last one.
@@ -120,13 +162,13 @@ pub fn tick(time: Res<Time<Real>>, mut tools: ResMut<Tools>, mut session: ResMut
         live.running = false;
         live.stopped = Some("the position changed other than by a move: the clocks stopped".to_string());
         live.show(now, to_move);
-        return;
+        return None;
     }
     if session.game.outcome().status != arbiter::game::Status::Ongoing {
         live.running = false;
         live.stopped = Some(GAME_OVER.to_string());
         live.show(now, to_move);
-        return;
+        return None;
     }
     // The side to move's time, as the clock would charge it if the move came now.
     let spent = ((now - live.began).max(0.0) * 1000.0).round() as u64;
@@ -145,14 +187,14 @@ pub fn tick(time: Res<Time<Real>>, mut tools: ResMut<Tools>, mut session: ResMut
         } else {
             format!("{name}'s flag fell: {}", outcome.message(session.game.current()))
         });
-        return;
+        return None;
     }
     live.show(now, to_move);
-    redraw.write(RequestRedraw);
+    Some(next_change(live.shown[to_move]))
 }
 
 pub fn plugin(app: &mut App) {
-    app.add_message::<RequestRedraw>().add_systems(Update, tick);
+    app.add_systems(Update, tick);
 }
 
 #[cfg(test)]
@@ -165,5 +207,21 @@ mod tests {
         assert_eq!(clock_text(59.9), "0:59");
         assert_eq!(clock_text(9.46), "0:09.4");
         assert_eq!(clock_text(-1.0), "0:00.0");
+    }
+
+    /// The wait until a running clock's text changes: the rest of the second (of the tenth under
+    /// ten seconds), just past the change; a whole unit when on the boundary.
+    #[test]
+    fn a_running_clock_wakes_the_window_when_its_text_changes() {
+        let ms = |d: Duration| d.as_millis();
+        assert_eq!(ms(next_change(5400.25)), 255);
+        assert_eq!(ms(next_change(5400.0)), 1005);
+        assert_eq!(ms(next_change(9.46)), 65);
+        assert_eq!(ms(next_change(0.0)), 105);
+        // The text one wait later differs from the text now.
+        for left in [5400.25, 61.0, 10.02, 9.46, 3.0] {
+            let later = left - next_change(left).as_secs_f64();
+            assert_ne!(clock_text(left), clock_text(later), "{left}");
+        }
     }
 }

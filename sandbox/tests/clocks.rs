@@ -135,3 +135,33 @@ fn the_game_is_over_goes_when_the_game_is_stepped_back() {
     let said = live(&app).stopped.clone().unwrap_or_default();
     assert!(!said.contains("is over") && said.contains("stopped"), "{said}");
 }
+
+/// A running clock does not ask for every frame: the window is told to wake when the clock's text
+/// next changes (at most a second away, a tenth under ten seconds), and to sleep again as an idle
+/// window does once the clocks stop.
+#[test]
+fn a_running_clock_wakes_the_window_once_a_second_not_every_frame() {
+    use bevy::window::RequestRedraw;
+    use bevy::winit::{UpdateMode, WinitSettings};
+    let mut app = app("xiangqi");
+    app.insert_resource(Tools::default())
+        .insert_resource(sandbox::redraw::settings())
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(250)))
+        .add_message::<RequestRedraw>()
+        .add_plugins(sandbox::clocks::plugin);
+    app.update();
+    app.world_mut().resource_mut::<Tools>().clock.request = Some(ClockRequest::Start("rapid-30".to_string()));
+    app.update();
+    app.update();
+    assert!(live(&app).running);
+    let wait = |app: &App| match app.world().resource::<WinitSettings>().focused_mode {
+        UpdateMode::Reactive { wait, .. } => wait,
+        UpdateMode::Continuous => Duration::ZERO,
+    };
+    let asked = app.world().resource::<Messages<RequestRedraw>>().len();
+    assert_eq!(asked, 0, "no frame asked for every frame");
+    assert!(wait(&app) <= Duration::from_millis(1005) && wait(&app) > Duration::ZERO, "{:?}", wait(&app));
+    app.world_mut().resource_mut::<Tools>().clock.request = Some(ClockRequest::Stop);
+    app.update();
+    assert_eq!(wait(&app), sandbox::redraw::IDLE_WAIT, "stopped: the idle window's wait");
+}
