@@ -995,13 +995,24 @@ fn follow_drag(
 const DRAG_LIFT: f32 = 20.0;
 
 /// Follows the primary window's size (when there is a window): the board is laid out anew for it.
-fn follow_window(window: Option<Single<&Window, With<bevy::window::PrimaryWindow>>>, mut screen: ResMut<Screen>) {
+fn follow_window(
+    window: Option<Single<&Window, With<bevy::window::PrimaryWindow>>>,
+    mut screen: ResMut<Screen>,
+    whole: Option<ResMut<crate::layout::Whole>>,
+) {
     let Some(window) = window else { return };
     let size = Vec2::new(window.width(), window.height());
     // Written only on a change, so the board is not redrawn every frame; a minimised window keeps
-    // the last size.
-    if size.x > 0.0 && size.y > 0.0 && screen.0 != size {
-        screen.0 = size;
+    // the last size. With room kept beside the board ([`crate::layout::fit_screen`]), the whole
+    // size is followed and the screen made from it.
+    if size.x <= 0.0 || size.y <= 0.0 {
+        return;
+    }
+    match whole {
+        Some(mut whole) if whole.0 != size => whole.0 = size,
+        Some(_) => {}
+        None if screen.0 != size => screen.0 = size,
+        None => {}
     }
 }
 
@@ -1012,12 +1023,14 @@ pub fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(BACKGROUND))
         .init_resource::<View>()
         .init_resource::<Screen>()
+        .init_resource::<crate::layout::Beside>()
         .init_resource::<Marks>()
         .add_systems(Startup, load_fonts)
         .add_systems(
             PostUpdate,
             (
                 follow_window,
+                crate::layout::fit_screen,
                 draw_board,
                 redraw.run_if(
                     resource_changed::<Session>

@@ -105,12 +105,7 @@ const GAME_OVER: &str = "the game is over";
 /// other change of position, and makes the flag fall when the side to move's time is gone. While
 /// a clock runs, the window wakes when its text next changes ([`next_change`]) rather than every
 /// frame (a real window only: an offscreen render has no [`WinitSettings`]).
-pub fn tick(
-    time: Res<Time<Real>>,
-    mut tools: ResMut<Tools>,
-    mut session: ResMut<Session>,
-    mut settings: Option<ResMut<WinitSettings>>,
-) {
+pub fn tick(time: Res<Time<Real>>, mut tools: ResMut<Tools>, mut session: ResMut<Session>, mut settings: Option<ResMut<WinitSettings>>) {
     let wait = run(&time, &mut tools, &mut session);
     if let Some(settings) = settings.as_deref_mut() {
         wake_for(settings, wait);

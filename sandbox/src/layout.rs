@@ -15,7 +15,7 @@
 
 use arbiter::model::{Board, Side};
 use bevy::math::Vec2;
-use bevy::prelude::Resource;
+use bevy::prelude::{Camera2d, Query, Res, ResMut, Resource, Transform, With};
 
 use crate::panel::PANEL_WIDTH;
 
@@ -40,6 +40,47 @@ pub struct Screen(pub Vec2);
 impl Default for Screen {
     fn default() -> Screen {
         Screen(Vec2::new(DEFAULT_SCREEN.0 as f32, DEFAULT_SCREEN.1 as f32))
+    }
+}
+
+/// The whole window's (or picture's) size, before room is kept right of the board for a window
+/// beside it ([`Beside`]); [`Screen`] is what is left for the panel and the board.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct Whole(pub Vec2);
+
+/// Width kept free at the window's right for a window beside the board (the Simulate window), so
+/// it never covers the board; 0 when there is none.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Beside(pub f32);
+
+/// The camera's offset from the board's centre, in logical pixels: the board is centred in the
+/// room between the panel and what is kept beside it, [`BOARD_LIFT`] above the middle.
+pub fn camera_offset(beside: f32) -> Vec2 {
+    Vec2::new((beside - PANEL_WIDTH) / 2.0, -BOARD_LIFT)
+}
+
+/// Keeps [`Screen`] the whole size less the room kept [`Beside`] the board, and the cameras looking
+/// at the board's centre in what is left; written only on a change (the board redraws on one).
+/// Without [`Whole`] (a bare app), the screen is left as inserted.
+pub fn fit_screen(
+    whole: Option<Res<Whole>>,
+    beside: Res<Beside>,
+    mut screen: ResMut<Screen>,
+    mut cameras: Query<&mut Transform, With<Camera2d>>,
+) {
+    let Some(whole) = whole else { return };
+    // Never narrower than the panel and a small board.
+    let room = beside.0.min((whole.0.x - PANEL_WIDTH - MIN_SPAN * 1.5).max(0.0));
+    let size = Vec2::new(whole.0.x - room, whole.0.y);
+    if screen.0 != size {
+        screen.0 = size;
+    }
+    let at = camera_offset(room);
+    for mut t in &mut cameras {
+        if t.translation.truncate() != at {
+            t.translation.x = at.x;
+            t.translation.y = at.y;
+        }
     }
 }
 

@@ -47,8 +47,6 @@ pub mod turns;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::panel::PANEL_WIDTH;
-
 /// The font with the CJK glyphs some rulesets use (a small subset; licence in `assets/`), for the
 /// board's pieces and the egui panel alike.
 pub const GLYPH_FONT: &[u8] = include_bytes!("../assets/xiangqi-glyphs.ttf");
@@ -89,7 +87,7 @@ pub fn panel_fonts() -> Vec<egui::epaint::text::FontInsert> {
 
 /// The camera, shifted so the board sits right of the panel.
 pub fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, Transform::from_xyz(-PANEL_WIDTH / 2.0, -crate::layout::BOARD_LIFT, 0.0)));
+    commands.spawn((Camera2d, Transform::from_translation(crate::layout::camera_offset(0.0).extend(0.0))));
 }
 
 /// Adds [`panel_fonts`] to egui once, so piece glyphs, names and marks in the panel show (egui's

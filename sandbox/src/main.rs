@@ -266,7 +266,9 @@ fn main() -> ExitCode {
     if let Some(t) = trace {
         app.insert_resource(t).add_plugins(sandbox::trace::plugin);
     }
-    app.insert_resource(Screen(Vec2::new(args.size.0 as f32, args.size.1 as f32)))
+    let size = Vec2::new(args.size.0 as f32, args.size.1 as f32);
+    app.insert_resource(Screen(size))
+        .insert_resource(sandbox::layout::Whole(size))
         .insert_resource(session)
         .insert_resource(View { flipped: args.flip })
         .add_plugins(sandbox::plugin);

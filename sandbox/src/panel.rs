@@ -240,9 +240,9 @@ pub fn status_pane(
     req: &mut Requests,
 ) {
     let area = status_area(session, screen);
-    // Anchored at the window's bottom: at least the room under the names, and as tall as what it
-    // says up to two fifths of the window (over the board's lower edge when it must), then it
-    // scrolls.
+    // Anchored at the window's bottom: two lines at least, as tall as what it says up to the room
+    // under the names — or up to two fifths of the window, over the board's lower edge, when it
+    // has more to say — then it scrolls.
     egui::Area::new(egui::Id::new("status-pane"))
         .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(area.min.x, area.max.y - screen.y))
         .constrain(false)
@@ -253,7 +253,7 @@ pub fn status_pane(
                 .inner_margin(egui::Margin::symmetric(6, 3))
                 .show(ui, |ui| {
                     ui.set_width(area.width() - 12.0);
-                    ui.set_min_height(area.height() - 6.0);
+                    ui.set_min_height(STATUS_MIN_HEIGHT - 6.0);
                     egui::ScrollArea::vertical()
                         .id_salt("status")
                         .max_height((screen.y * 0.4).max(area.height()) - 6.0)

@@ -15,7 +15,6 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::render::{Render, RenderApp, RenderSystems};
 
 use crate::layout::Screen;
-use crate::panel::PANEL_WIDTH;
 use crate::simulate::Simulation;
 
 /// The earliest frame shot, and how many frames in a row every pipeline must have been built before.
@@ -74,9 +73,9 @@ fn spawn_offscreen_camera(
     mut commands: Commands,
     mut images: ResMut<Assets<Image>>,
     mut shot: ResMut<ShotRequest>,
-    screen: Option<Res<Screen>>,
+    (screen, whole): (Option<Res<Screen>>, Option<Res<crate::layout::Whole>>),
 ) {
-    let screen = screen.map(|s| *s).unwrap_or_default();
+    let screen = whole.map(|w| Screen(w.0)).or(screen.map(|s| *s)).unwrap_or_default();
     if shot.window {
         return;
     }
@@ -88,7 +87,7 @@ fn spawn_offscreen_camera(
     commands.spawn((
         Camera2d,
         RenderTarget::Image(handle.into()),
-        Transform::from_xyz(-PANEL_WIDTH / 2.0, -crate::layout::BOARD_LIFT, 0.0),
+        Transform::from_translation(crate::layout::camera_offset(0.0).extend(0.0)),
     ));
 }
 

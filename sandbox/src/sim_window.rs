@@ -10,7 +10,6 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui_plot::{Bar, BarChart, Line, Plot};
 
-use crate::panel::PANEL_WIDTH;
 use crate::session::Session;
 use crate::simulate::{SimRequest, SimResult, Simulation};
 
@@ -24,9 +23,12 @@ pub const UNFINISHED: egui::Color32 = egui::Color32::from_rgb(214, 190, 64);
 pub const LENGTHS: egui::Color32 = egui::Color32::from_rgb(72, 190, 160);
 const WHISKERS: egui::Color32 = egui::Color32::from_rgb(240, 240, 240);
 
-/// Where the window opens (right of the side panel) and how wide it is.
-pub const WINDOW_POS: (f32, f32) = (PANEL_WIDTH + 16.0, 16.0);
+/// How wide the window is; it stands at the window's right edge, beside the board, which moves left
+/// to make room ([`crate::layout::Beside`]).
 pub const WINDOW_WIDTH: f32 = 430.0;
+
+/// The room kept beside the board while the window is open: its width and egui's frame and margins.
+pub const ROOM: f32 = WINDOW_WIDTH + 40.0;
 
 /// The player choices the panels offer: random, or MCTS with an iteration or a time budget.
 pub fn player_picker(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, player: &mut PlayerSpec) {
@@ -78,7 +80,13 @@ fn window(
     mut sim: ResMut<Simulation>,
     session: Res<Session>,
     mut requests: MessageWriter<SimRequest>,
+    mut beside: ResMut<crate::layout::Beside>,
 ) -> Result {
+    // Written only on a change: the board is laid out anew on one.
+    let room = if sim.open { ROOM } else { 0.0 };
+    if beside.0 != room {
+        beside.0 = room;
+    }
     if !sim.open {
         return Ok(());
     }
@@ -87,7 +95,7 @@ fn window(
     let sim = &mut *sim;
     egui::Window::new("Simulate")
         .open(&mut open)
-        .default_pos(WINDOW_POS)
+        .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-12.0, 12.0))
         .default_width(WINDOW_WIDTH)
         .resizable(false)
         .show(&ctx, |ui| {

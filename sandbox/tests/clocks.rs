@@ -160,7 +160,11 @@ fn a_running_clock_wakes_the_window_once_a_second_not_every_frame() {
     };
     let asked = app.world().resource::<Messages<RequestRedraw>>().len();
     assert_eq!(asked, 0, "no frame asked for every frame");
-    assert!(wait(&app) <= Duration::from_millis(1005) && wait(&app) > Duration::ZERO, "{:?}", wait(&app));
+    assert!(
+        wait(&app) <= Duration::from_millis(1005) && wait(&app) > Duration::ZERO,
+        "{:?}",
+        wait(&app)
+    );
     app.world_mut().resource_mut::<Tools>().clock.request = Some(ClockRequest::Stop);
     app.update();
     assert_eq!(wait(&app), sandbox::redraw::IDLE_WAIT, "stopped: the idle window's wait");

@@ -778,8 +778,8 @@ const FIRST_WINS: [u8; 3] = [86, 156, 230];
 const SECOND_WINS: [u8; 3] = [232, 116, 72];
 const DRAWS: [u8; 3] = [150, 150, 160];
 const LENGTHS: [u8; 3] = [72, 190, 160];
-/// Where the window opens: right of the side panel, over the board.
-const SIM_WINDOW: (usize, usize, usize, usize) = (330, 800, 0, 800);
+/// Where the window stands: at the right edge, beside the board (`sim_window::ROOM` wide).
+const SIM_WINDOW: (usize, usize, usize, usize) = (810, 1280, 0, 800);
 
 #[test]
 fn an_offscreen_picture_of_a_simulation_shows_the_outcome_bars_and_the_length_histogram() {
@@ -797,6 +797,20 @@ fn an_offscreen_picture_of_a_simulation_shows_the_outcome_bars_and_the_length_hi
     assert!(lengths > 1500, "{what}: the length histogram: {lengths} pixels");
     // The bars stand in the window, not on the board's left: nothing of them left of it.
     assert_eq!(shot.count((0, 320, 0, 800), FIRST_WINS), 0, "{what}: no bar under the side panel");
+    // The window stands beside the board at the right edge, the board moved left to make room:
+    // every cell of the board between the panel and the window, none under the window.
+    let left_edge = 1280 - sandbox::sim_window::ROOM as usize;
+    let (bars, _, _, _) = shot.bounds(SIM_WINDOW, FIRST_WINS).expect("the first side's bar");
+    assert!(bars > left_edge, "{what}: the window right of {left_edge} (bar at {bars})");
+    assert_eq!(
+        shot.count((left_edge, 1280, 0, 800), HEX_CELL),
+        0,
+        "{what}: no cell under the window"
+    );
+    assert!(
+        shot.count((320, left_edge, 0, 800), HEX_CELL) > 9 * 80 * 80,
+        "{what}: the nine cells beside it"
+    );
 }
 
 /// egui's fill of a selected entry (the current move in the list).
