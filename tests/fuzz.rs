@@ -565,6 +565,9 @@ fn mutated_records_are_read_or_refused_at_a_place_inside_them() {
         "FORMAT WXF\nGAME Chinese Chess\nRED A\nBLACK B\nSTART{\n1. C2.5 H8+7\n2. H2+3 R9.8\n3. R1.2 C8+4\n}END\n".to_string(),
         "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese];B[ee];W[dc];B[gc];W[cg](;B[eg])(;B[ff]);W[]C[pass])".to_string(),
         "(;GM[1]FF[4]SZ[19]HA[2]AB[dp][pd];W[dd];B[pp];W[qc])".to_string(),
+        "[Event \"Notes\"]\n\n{before} 1. e4! $14 {[%clk 0:01:00] [%eval 0.2] fine} e5?! (1... c5 {x} ; line\n( {y} 1... e6 $2)) 2. Nf3 *\n"
+            .to_string(),
+        "(;FF[4]SZ[9]PB[A\\]]PW[B\\\\]C[game\\\n text];B[ee]TE[2]C[a];W[cc]BM[1](;B[dd]IT[])(;C[v];B[ff]DO[]C[b\\]]))".to_string(),
     ];
     let chess = common::bundled("chess");
     let xiangqi = common::bundled("xiangqi");
@@ -585,6 +588,17 @@ fn mutated_records_are_read_or_refused_at_a_place_inside_them() {
                     };
                     let mut g = Game::new(engine.clone(), start);
                     let _ = record::play_line(&mut g, &rec.moves);
+                    // What was read is written again with its comments, glyphs and headers, and
+                    // the text written reads.
+                    let Ok(r) = rec.replay(engine) else { continue };
+                    let written = match format {
+                        Format::Pgn => arbiter::notation::pgn::write_tree(&r.game, &rec.tags, &r.commentary, &r.variations).0,
+                        Format::Sgf => arbiter::notation::sgf::write_tree(&r.game, &rec.tags, &r.commentary, &r.variations).0,
+                        Format::Wxf => continue,
+                    };
+                    if let Err(e) = record::read(&written, format) {
+                        return Err(format!("{format:?}: what was written does not read: {e}\n{written}"));
+                    }
                 }
             }
         }

@@ -214,7 +214,7 @@ fn written_variations_follow_the_pgn_export_format() {
     let rec = pgn::parse("1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 (1... c5 2. Nf3) 2. Nf3 *").expect("it parses");
     assert_eq!(rec.variations.len(), 2);
     let game = replay(&engine, &rec, "inline");
-    let (written, notes) = pgn::write_tree(&game, &[], &rec.variations);
+    let (written, notes) = pgn::write_tree(&game, &[], &rec.commentary, &rec.variations);
     assert!(notes.is_empty(), "{notes:?}");
     // A variation in parentheses after the move it replaces, the second player's move numbered
     // again after it, and a variation of a variation's first move written beside it.
@@ -226,9 +226,9 @@ fn written_variations_follow_the_pgn_export_format() {
     let bad = vec![arbiter::notation::variation::Branch {
         at: 1,
         moves: vec!["c5".into(), "Ke3".into()],
-        branches: Vec::new(),
+        ..Default::default()
     }];
-    let (written, notes) = pgn::write_tree(&game, &[], &bad);
+    let (written, notes) = pgn::write_tree(&game, &[], &Default::default(), &bad);
     assert!(written.contains("1. e4 e5 (1... c5) 2. Nf3 *"), "{written}");
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(notes[0].contains("`Ke3`"), "{notes:?}");

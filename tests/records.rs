@@ -1,8 +1,12 @@
 //! Records with variations, read by independent readers: what Arbiter writes as PGN, python-chess
 //! reads to the same tree of moves, and what it writes as SGF, sgfmill reads to the same tree
 //! (`tests/oracles/records.py`, installed by `scripts/setup`). Every record Arbiter writes also reads
-//! back into Arbiter as the same main line and variations. The records are the annotated files under
-//! `tests/pgn` and `tests/go`, and seeded random games with random nested variations.
+//! back into Arbiter as the same main line and variations. What the records say besides the moves
+//! — headers (PGN tags, SGF game information), the game comment, each move's comment and glyphs
+//! (NAGs; SGF's `TE`, `BM`, `IT`, `DO`), a variation's comment before its first move — is read by
+//! the independent readers from what Arbiter wrote just as Arbiter's tree holds it, and by Arbiter
+//! again the same. The records are the annotated files under `tests/pgn` and `tests/go`, and seeded
+//! random games with random nested variations, comments, glyphs and headers.
 
 mod common;
 
@@ -10,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use arbiter::game::{Engine, Game, Status};
+use arbiter::notation::annotation::{Annotation, Commentary};
 use arbiter::notation::record::{self, Format};
 use arbiter::notation::variation::Branch;
 use arbiter::notation::{pgn, sgf, uci};
@@ -40,13 +45,76 @@ fn leaves(main: &[String], branches: &[Branch]) -> Vec<String> {
 /// What the independent reader makes of a record file: its first line (`fen …` or `size …`) and
 /// the lines of its tree, main line first.
 fn oracle(kind: &str, path: &Path) -> (String, Vec<String>) {
-    let (head, _, lines) = oracle_all(kind, path);
-    (head, lines)
+    let read = oracle_all(kind, path);
+    (read.head, read.lines)
 }
 
-/// As [`oracle`], with the reader's other lines (`board …`, `tag NAME VALUE`) by their first word
-/// and name.
-fn oracle_all(kind: &str, path: &Path) -> (String, std::collections::BTreeMap<String, String>, Vec<String>) {
+/// All the independent reader says of a record file.
+struct Oracle {
+    /// `fen …` or `size …`.
+    head: String,
+    /// The other lines (`board …`, `tag NAME VALUE`) by their first word and name.
+    said: std::collections::BTreeMap<String, String>,
+    /// The lines of the tree, main line first.
+    lines: Vec<String>,
+    /// The headers: PGN tags, SGF game information on the root.
+    headers: Vec<(String, String)>,
+    /// The game comment, each move's comment and glyphs, each variation's first comment, as
+    /// [`said_of`] writes them for Arbiter's tree, sorted.
+    notes: Vec<String>,
+}
+
+/// What a tree says besides its moves, one line each, as `tests/oracles/records.py` prints it
+/// (comments with their whitespace made single spaces, glyphs sorted, move paths in lowercase), sorted.
+fn said_of(main: &[String], commentary: &Commentary, branches: &[Branch]) -> Vec<String> {
+    fn flat(text: &str) -> String {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+    fn walk(
+        prefix: &[String],
+        moves: &[String],
+        annotations: &[Annotation],
+        comment: Option<&str>,
+        branches: &[Branch],
+        out: &mut Vec<String>,
+    ) {
+        for (i, m) in moves.iter().enumerate() {
+            let mut path = prefix.to_vec();
+            path.extend(moves[..i].iter().cloned());
+            path.push(m.clone());
+            let path = path.join(" ").to_lowercase();
+            if let Some(c) = comment.map(flat).filter(|c| i == 0 && !c.is_empty()) {
+                out.push(format!("start {path}\t{c}"));
+            }
+            if let Some(a) = annotations.get(i).filter(|a| !a.is_empty()) {
+                let mut nags = a.nags.clone();
+                nags.sort();
+                nags.dedup();
+                let nags: Vec<String> = nags.iter().map(u8::to_string).collect();
+                out.push(format!(
+                    "note {path}\t{}\t{}",
+                    nags.join(","),
+                    flat(a.comment.as_deref().unwrap_or(""))
+                ));
+            }
+        }
+        for b in branches {
+            let mut p = prefix.to_vec();
+            p.extend(moves[..b.at.min(moves.len())].iter().cloned());
+            walk(&p, &b.moves, &b.annotations, b.comment.as_deref(), &b.branches, out);
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(c) = commentary.comment.as_deref().map(flat).filter(|c| !c.is_empty()) {
+        out.push(format!("game\t{c}"));
+    }
+    walk(&[], main, &commentary.annotations, None, branches, &mut out);
+    out.sort();
+    out
+}
+
+/// As [`oracle`], with everything else the reader says.
+fn oracle_all(kind: &str, path: &Path) -> Oracle {
     let script = common::root().join("tests/oracles/records.py");
     let out = Command::new("python3")
         .arg(&script)
@@ -65,7 +133,19 @@ fn oracle_all(kind: &str, path: &Path) -> (String, std::collections::BTreeMap<St
     let mut head = String::new();
     let mut said = std::collections::BTreeMap::new();
     let mut lines = Vec::new();
+    let mut headers = Vec::new();
+    let mut notes = Vec::new();
     for l in text.lines() {
+        if let Some(rest) = l.strip_prefix("header ") {
+            let (name, value) = rest.split_once('\t').unwrap_or((rest, ""));
+            headers.push((name.to_string(), value.to_string()));
+            continue;
+        }
+        if l.starts_with("note ") || l.starts_with("start ") || l.starts_with("game\t") {
+            let (path, rest) = l.split_once('\t').unwrap_or((l, ""));
+            notes.push(format!("{}\t{rest}", path.to_lowercase()));
+            continue;
+        }
         match l.split_once(' ') {
             Some(("line", moves)) => lines.push(moves.to_lowercase()),
             None if l == "line" => lines.push(String::new()),
@@ -84,7 +164,14 @@ fn oracle_all(kind: &str, path: &Path) -> (String, std::collections::BTreeMap<St
     rest.sort();
     rest.dedup();
     lines.extend(rest);
-    (head, said, lines)
+    notes.sort();
+    Oracle {
+        head,
+        said,
+        lines,
+        headers,
+        notes,
+    }
 }
 
 /// `arbiter simulate --games-out`, as a user writes the games of a run: python-chess reads every
@@ -130,7 +217,7 @@ fn simulated_games_written_out_are_read_by_independent_readers() {
                 .replay(&engine)
                 .expect("the start fits");
             assert!(ours.stopped.is_none(), "{name}: {:?}", ours.stopped);
-            let (head, said, lines) = oracle_all(ext, &path);
+            let Oracle { head, said, lines, .. } = oracle_all(ext, &path);
             assert_eq!(
                 lines.first(),
                 Some(&coordinates(&ours.game).join(" ").to_lowercase()),
@@ -189,30 +276,68 @@ fn coordinates(game: &Game) -> Vec<String> {
         .collect()
 }
 
-/// Writes `game` with `branches` in `format`, checks that the reader `kind` sees the same tree, and
-/// that Arbiter reads the text back to the same main line and variations.
-fn check_written(engine: &Engine, game: &Game, branches: &[Branch], format: Format, name: &str) {
+/// A record to write: the game, its headers, what it says of the moves, its variations.
+struct Written<'a> {
+    game: &'a Game,
+    tags: &'a [(String, String)],
+    commentary: &'a Commentary,
+    branches: &'a [Branch],
+}
+
+/// Writes `w` in `format`, checks that the reader `kind` sees the same tree, headers, comments and
+/// glyphs, and that Arbiter reads the text back to the same main line, variations and annotations.
+fn check_written(engine: &Engine, w: &Written, format: Format, name: &str) {
+    let Written {
+        game,
+        tags,
+        commentary,
+        branches,
+    } = *w;
     let (text, notes) = match format {
-        Format::Sgf => sgf::write_tree(game, branches),
-        _ => pgn::write_tree(game, &[("Event".into(), name.into())], branches),
+        Format::Sgf => sgf::write_tree(game, tags, commentary, branches),
+        _ => pgn::write_tree(game, tags, commentary, branches),
     };
     assert!(notes.is_empty(), "{name}: {notes:?}");
     let ext = if format == Format::Sgf { "sgf" } else { "pgn" };
     let path = scratch(&format!("{name}.{ext}"));
     std::fs::write(&path, &text).expect("written");
-    let expected = leaves(&coordinates(game), branches);
+    let main = coordinates(game);
+    let expected = leaves(&main, branches);
 
-    let (head, lines) = oracle(ext, &path);
-    assert_eq!(lines, expected, "{name}: the independent reader sees another tree in\n{text}");
+    let read = oracle_all(ext, &path);
+    assert_eq!(read.lines, expected, "{name}: the independent reader sees another tree in\n{text}");
     if format == Format::Pgn {
         // python-chess's FEN has no en passant square unless a capture is possible; Arbiter's
         // placement, side and castling fields must match it.
         let ours = game.current().fen();
         let fields = |f: &str| f.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
-        assert_eq!(fields(head.trim_start_matches("fen ")), fields(&ours), "{name}");
+        assert_eq!(fields(read.head.trim_start_matches("fen ")), fields(&ours), "{name}");
+    }
+    let said = said_of(&main, commentary, branches);
+    let only = |a: &[String], b: &[String]| a.iter().filter(|l| !b.contains(l)).cloned().collect::<Vec<_>>();
+    assert!(
+        read.notes == said,
+        "{name}: the independent reader sees other comments or glyphs:\nonly it: {:#?}\nonly Arbiter: {:#?}\nin\n{text}",
+        only(&read.notes, &said),
+        only(&said, &read.notes)
+    );
+    // Every header given is written as given; those the writer sets from the game itself (the
+    // result once the rules end the game, SGF's rules and board) are its own.
+    let over = game.outcome().status != Status::Ongoing;
+    let own = |n: &str| match format {
+        Format::Sgf => n == "RU" || (n == "RE" && over) || !sgf::GAME_INFO.contains(&n),
+        _ => ["Result", "SetUp", "FEN"].contains(&n),
+    };
+    for (n, v) in tags.iter().filter(|(n, _)| !own(n)) {
+        let found = read.headers.iter().find(|(h, _)| h == n).map(|(_, v)| v);
+        assert_eq!(found, Some(v), "{name}: the header {n} in\n{text}");
     }
 
     let back = record::read(&text, format).unwrap_or_else(|e| panic!("{name}: Arbiter cannot read what it wrote: {e}\n{text}"));
+    assert!(back.notes.is_empty(), "{name}: {:?}", back.notes);
+    for (n, v) in tags.iter().filter(|(n, _)| !own(n)) {
+        assert_eq!(back.tag(n), Some(v.as_str()), "{name}: the header {n} read back");
+    }
     let replayed = back.replay(engine).expect("the start fits");
     assert!(
         replayed.stopped.is_none() && replayed.skipped.is_empty(),
@@ -220,10 +345,16 @@ fn check_written(engine: &Engine, game: &Game, branches: &[Branch], format: Form
         replayed.stopped,
         replayed.skipped
     );
+    let main_back = coordinates(&replayed.game);
     assert_eq!(
-        leaves(&coordinates(&replayed.game), &replayed.variations),
+        leaves(&main_back, &replayed.variations),
         expected,
         "{name}: read back to another tree"
+    );
+    assert_eq!(
+        said_of(&main_back, &replayed.commentary, &replayed.variations),
+        said,
+        "{name}: read back with other comments or glyphs"
     );
 }
 
@@ -254,8 +385,16 @@ fn annotated_records_keep_their_variations_through_arbiter_and_independent_reade
         // The file as it stands is read by the independent reader to the tree Arbiter read.
         let (_, lines) = oracle(if format == Format::Sgf { "sgf" } else { "pgn" }, &path);
         assert_eq!(lines, leaves(&coordinates(&replayed.game), &replayed.variations), "{rel}");
+        let said = said_of(&coordinates(&replayed.game), &replayed.commentary, &replayed.variations);
+        assert!(said.len() >= 3, "{rel}: the file's comments are read: {said:?}");
         let name = Path::new(rel).file_stem().and_then(|s| s.to_str()).expect("a name");
-        check_written(engine, &replayed.game, &replayed.variations, format, name);
+        let written = Written {
+            game: &replayed.game,
+            tags: &rec.tags,
+            commentary: &replayed.commentary,
+            branches: &replayed.variations,
+        };
+        check_written(engine, &written, format, name);
     }
 }
 
@@ -311,10 +450,123 @@ fn random_branches(game: &mut Game, main: &[String], rng: &mut ChaCha8Rng, depth
             game.undo();
         }
         if !moves.is_empty() {
-            out.push(Branch { at, moves, branches });
+            out.push(Branch {
+                at,
+                moves,
+                branches,
+                ..Branch::default()
+            });
         }
     }
     out
+}
+
+fn pick<'a>(rng: &mut ChaCha8Rng, from: &[&'a str]) -> &'a str {
+    from[(rng.next_u64() % from.len() as u64) as usize]
+}
+
+/// A comment one time in three: words with spaces between them, from other scripts and with
+/// movetext's own signs in them; for SGF also `]`, `\` and line breaks, which its writer escapes or
+/// keeps. Never a `{` or `}` (PGN cannot hold `}`) nor a `%` (an escape line after a break).
+fn random_comment(rng: &mut ChaCha8Rng, sgf: bool) -> Option<String> {
+    if !rng.next_u64().is_multiple_of(3) {
+        return None;
+    }
+    let words = [
+        "good",
+        "move",
+        "Zugzwang",
+        "é",
+        "naïve",
+        "漢字",
+        "♞♜",
+        "(sic)",
+        "1-0",
+        "*",
+        "x;y",
+        "\"quoted\"",
+        "e4",
+        "$5",
+        "!?",
+        "[a]",
+        "(",
+        ")",
+        "back\\slash",
+    ];
+    let sgf_words = ["a]b", "]", "end\\", "\\]", "two\nlines", "x:y", "[%cal Ra1a2]"];
+    let n = 1 + (rng.next_u64() % 6) as usize;
+    let text: Vec<&str> = (0..n)
+        .map(|_| {
+            if sgf && rng.next_u64().is_multiple_of(3) {
+                pick(rng, &sgf_words)
+            } else {
+                pick(rng, &words)
+            }
+        })
+        .collect();
+    Some(text.join(" "))
+}
+
+/// A move's random annotation: a comment ([`random_comment`]) and glyphs — for PGN up to two of
+/// any NAG, for SGF those it has properties for, one of each property.
+fn random_annotation(rng: &mut ChaCha8Rng, sgf: bool) -> Annotation {
+    let mut nags = Vec::new();
+    if sgf {
+        for group in [&[1u8, 3][..], &[2, 4], &[5], &[6]] {
+            if rng.next_u64().is_multiple_of(5) {
+                nags.push(group[(rng.next_u64() % group.len() as u64) as usize]);
+            }
+        }
+    } else {
+        for _ in 0..rng.next_u64() % 3 {
+            let n = 1 + (rng.next_u64() % 255) as u8;
+            if !nags.contains(&n) {
+                nags.push(n);
+            }
+        }
+    }
+    Annotation {
+        nags,
+        comment: random_comment(rng, sgf),
+    }
+}
+
+/// `branches` (and theirs) given random comments and glyphs.
+fn annotate(branches: &mut [Branch], rng: &mut ChaCha8Rng, sgf: bool) {
+    for b in branches {
+        b.annotations = b.moves.iter().map(|_| random_annotation(rng, sgf)).collect();
+        b.comment = random_comment(rng, sgf);
+        annotate(&mut b.branches, rng, sgf);
+    }
+}
+
+/// Random headers: PGN tags with quotes, backslashes and other scripts in their values; SGF game
+/// information with `]` and `\`.
+fn random_tags(rng: &mut ChaCha8Rng, sgf: bool, name: &str) -> Vec<(String, String)> {
+    let people = ["Anna \"the Rook\" Ng", "Back\\slash", "Müller", "李昌镐", "O'Neil"];
+    let mut tags: Vec<(String, String)> = if sgf {
+        vec![
+            ("GN".into(), name.into()),
+            ("PB".into(), pick(rng, &people).into()),
+            ("PW".into(), format!("{} ]", pick(rng, &people))),
+            ("DT".into(), "2026-12-02".into()),
+            ("GC".into(), "a \\] tricky [game\\".into()),
+        ]
+    } else {
+        vec![
+            ("Event".into(), name.into()),
+            ("Site".into(), "Café \"Régence\"".into()),
+            ("Date".into(), "2026.12.02".into()),
+            ("White".into(), pick(rng, &people).into()),
+            ("Black".into(), pick(rng, &people).into()),
+            ("ECO".into(), "C41".into()),
+            ("Annotator".into(), "a \\ b".into()),
+        ]
+    };
+    if rng.next_u64().is_multiple_of(2) {
+        tags.pop();
+    }
+    tags
 }
 
 #[test]
@@ -326,14 +578,62 @@ fn random_games_with_nested_variations_round_trip_through_independent_readers() 
     let mut rng = ChaCha8Rng::seed_from_u64(15);
     for (rel, params, format) in cases {
         let engine = common::engine(rel, params.as_slice());
+        let sgf = format == Format::Sgf;
         for g in 0..12 {
             let mut game = Game::new(engine.clone(), engine.start());
             let main = random_line(&mut game, &mut rng, 60, None);
-            let branches = random_branches(&mut game, &main, &mut rng, 2);
+            let mut branches = random_branches(&mut game, &main, &mut rng, 2);
             record::play_line(&mut game, &main).expect("the line is legal");
-            check_written(&engine, &game, &branches, format, &format!("random-{g}"));
+            annotate(&mut branches, &mut rng, sgf);
+            let commentary = Commentary {
+                comment: random_comment(&mut rng, sgf),
+                annotations: main.iter().map(|_| random_annotation(&mut rng, sgf)).collect(),
+            };
+            let name = format!("random-{g}");
+            let tags = random_tags(&mut rng, sgf, &name);
+            let written = Written {
+                game: &game,
+                tags: &tags,
+                commentary: &commentary,
+                branches: &branches,
+            };
+            check_written(&engine, &written, format, &name);
         }
     }
+}
+
+/// A PGN with the headers real files carry, comments and glyphs, read, written and read again, is
+/// the same record: tags, moves, variations and annotations.
+#[test]
+fn a_pgn_read_written_and_read_again_is_the_same_record() {
+    let text = "[Event \"Casual \\\"blitz\\\"\"]\n[Site \"Berlin GER\"]\n[Date \"1852.??.??\"]\n[Round \"?\"]\n\
+                [White \"Adolf Anderssen\"]\n[Black \"Jean Dufresne\"]\n[Result \"*\"]\n[ECO \"C52\"]\n\n\
+                {The Evergreen game, its opening.} 1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. b4!? {The Evans gambit.} \
+                4... Bxb4 5. c3 Ba5 6. d4 exd4 7. O-O $1 d3 {[%eval 0.4] a quiet answer} {in two comments} \
+                (7... dxc3 {accepting} 8. Qb3 $14 ( {rather} 8. Nxc3) ) 8. Qb3 Qf6?! $6 *";
+    let engine = common::bundled("chess");
+    let first = record::read(text, Format::Pgn).expect("valid PGN");
+    assert!(first.notes.is_empty(), "{:?}", first.notes);
+    let replayed = first.replay(&engine).expect("the start fits");
+    assert!(replayed.stopped.is_none(), "{:?}", replayed.stopped);
+    let (written, notes) = pgn::write_tree(&replayed.game, &first.tags, &first.commentary, &first.variations);
+    assert!(notes.is_empty(), "{notes:?}");
+    let again = record::read(&written, Format::Pgn).expect("Arbiter reads what it wrote");
+    assert!(again.notes.is_empty(), "{:?}", again.notes);
+    assert_eq!(again.tags, first.tags, "{written}");
+    assert_eq!(again.moves, first.moves, "{written}");
+    assert_eq!(again.commentary, first.commentary, "{written}");
+    assert_eq!(again.variations, first.variations, "{written}");
+    assert_eq!(again.commentary.comment.as_deref(), Some("The Evergreen game, its opening."));
+    let d3 = &again.commentary.annotations[13];
+    assert_eq!(d3.comment.as_deref(), Some("[%eval 0.4] a quiet answer in two comments"));
+    assert_eq!(
+        (
+            again.commentary.annotations[6].nags.as_slice(),
+            again.commentary.annotations[15].nags.as_slice()
+        ),
+        (&[5u8][..], &[6u8][..])
+    );
 }
 
 #[test]
@@ -345,7 +645,7 @@ fn xiangqi_variations_round_trip_in_wxf() {
         let main = random_line(&mut game, &mut rng, 50, None);
         let branches = random_branches(&mut game, &main, &mut rng, 2);
         record::play_line(&mut game, &main).expect("the line is legal");
-        let (text, notes) = pgn::write_tree(&game, &[], &branches);
+        let (text, notes) = pgn::write_tree(&game, &[], &Commentary::default(), &branches);
         assert!(notes.is_empty(), "{notes:?}");
         let back = record::read(&text, Format::Pgn).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let replayed = back.replay(&engine).expect("the start fits");

@@ -608,6 +608,8 @@ fn run(cmd: Command) -> Result<(), Failure> {
             game.set_dead(squares);
             if let Some(format) = &write {
                 let branches = record.as_ref().map(|r| r.variations.clone()).unwrap_or_default();
+                // The record's comments and glyphs go with its moves (moves added after them have none).
+                let commentary = record.as_ref().map(|r| r.commentary.clone()).unwrap_or_default();
                 let timing = clocks.as_ref().map(|c| arbiter::clock::Timing {
                     control: c.control.clone(),
                     after,
@@ -615,7 +617,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 let mut tags = record.as_ref().map(|r| r.tags.clone()).unwrap_or_default();
                 // Which rules the game was played under, and why it ended, for other programs.
                 arbiter::notation::pgn::add_game_tags(&mut tags, &common.ruleset, game.outcome().reason);
-                return write_record(&game, format, &tags, &branches, timing.as_ref(), out.as_deref());
+                return write_record(&game, format, &tags, &commentary, &branches, timing.as_ref(), out.as_deref());
             }
             report(&game, clocks.as_ref(), json, winnable);
             Ok(())
@@ -1141,11 +1143,21 @@ fn play_line(engine: &Engine, fen: Option<&str>, moves: &[String], json: bool) -
     play_on_clock(engine, fen, moves, &[], json, None).map(|(g, _, _)| g)
 }
 
+/// The tags an SGF record can carry: those named in SGF's identifiers (an SGF record's own game
+/// information); PGN's (`Variant`, `Event`) have no SGF property and are not written.
+fn sgf_tags(tags: &[(String, String)]) -> Vec<(String, String)> {
+    tags.iter()
+        .filter(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_uppercase()))
+        .cloned()
+        .collect()
+}
+
 /// `play --write`: the game as a record in `format`, on standard output or in a new file `out`.
 fn write_record(
     game: &Game,
     format: &str,
     tags: &[(String, String)],
+    commentary: &arbiter::notation::annotation::Commentary,
     branches: &[arbiter::notation::variation::Branch],
     timing: Option<&arbiter::clock::Timing>,
     out: Option<&Path>,
@@ -1157,9 +1169,9 @@ fn write_record(
                 "--write sgf: SGF records games that place stones and capture chains; use pgn".to_string(),
             ));
         }
-        "sgf" => arbiter::notation::sgf::write_timed(game, branches, timing),
-        "wxf" => arbiter::notation::record::write_wxf(game, tags, branches, timing),
-        _ => arbiter::notation::pgn::write_timed(game, tags, branches, timing),
+        "sgf" => arbiter::notation::sgf::write_timed(game, &sgf_tags(tags), commentary, branches, timing),
+        "wxf" => arbiter::notation::record::write_wxf(game, tags, commentary, branches, timing),
+        _ => arbiter::notation::pgn::write_timed(game, tags, commentary, branches, timing),
     };
     for n in notes {
         eprintln!("note: {n}");

@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use arbiter::game::{Engine, Game};
+use arbiter::notation::annotation::Commentary;
 use arbiter::notation::variation::Branch;
 use arbiter::notation::{find, pgn, record, sgf, written};
 
@@ -71,11 +72,7 @@ fn main_line(session: &Session) -> Result<(Game, Vec<Option<usize>>), String> {
 /// The branches of the tree from `id` on: the line through first children, and the other
 /// children as branches of that line.
 fn branch_from(tree: &Tree, id: NodeId, at: usize) -> Branch {
-    let mut b = Branch {
-        at,
-        moves: Vec::new(),
-        branches: Vec::new(),
-    };
+    let mut b = Branch { at, ..Branch::default() };
     let mut cur = Some(id);
     while let Some(n) = cur.and_then(|c| tree.node(c).map(|node| (c, node))) {
         let (c, node) = n;
@@ -134,7 +131,7 @@ pub fn record_text(session: &Session) -> Result<(String, RecordFormat, Vec<Strin
     let (branches, left_out) = variations(session, &plies);
     let format = RecordFormat::of(&session.engine);
     let (text, mut notes) = match format {
-        RecordFormat::Sgf => sgf::write_tree(&game, &branches),
+        RecordFormat::Sgf => sgf::write_tree(&game, &[], &Commentary::default(), &branches),
         RecordFormat::Pgn => {
             let rules_name = session
                 .rules_path
@@ -152,7 +149,7 @@ pub fn record_text(session: &Session) -> Result<(String, RecordFormat, Vec<Strin
                 ("Black".to_string(), players[1].name.clone()),
                 ("Variant".to_string(), rules_name),
             ];
-            pgn::write_tree(&game, &tags, &branches)
+            pgn::write_tree(&game, &tags, &Commentary::default(), &branches)
         }
     };
     if left_out > 0 {

@@ -2,6 +2,7 @@
 //! game records, and [`record`], which reads any of those records into one value and replays it.
 //! All are driven by the ruleset (its letters, coordinate names, castling rules and notation).
 
+pub mod annotation;
 mod cursor;
 pub mod fen;
 pub mod pgn;

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use crate::clock::{Stamp, TimeControl};
 use crate::game::{Engine, Game, Position, Ruling, Status};
+use crate::notation::annotation::Commentary;
 use crate::notation::variation::{self, Branch};
 use crate::notation::{find, pgn, sgf};
 
@@ -56,7 +57,8 @@ pub enum RecordStart {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
     pub format: Format,
-    /// Tag pairs (PGN) or header lines (WXF), in file order.
+    /// Tag pairs (PGN), header lines (WXF), or an SGF record's board size (`SZ`), komi (`KM`) and
+    /// game information (`PB`, `PW`, `DT`, `RE`, … in SGF's own identifiers), in file order.
     pub tags: Vec<(String, String)>,
     pub start: RecordStart,
     /// The main line's moves as the record writes them (`Nf3`, `C2.5`, `D4`, `pass`).
@@ -69,6 +71,8 @@ pub struct GameRecord {
     pub control: Option<TimeControl>,
     /// Each main-line move's time (PGN `[%clk]`/`[%emt]`, SGF `BL`/`WL`), if given; as long as `moves`.
     pub stamps: Vec<Option<Stamp>>,
+    /// The game comment and the main line's annotations (comments, glyphs).
+    pub commentary: Commentary,
     /// What the reader skipped, in words (a `TimeControl` it cannot read, an `OT` it does not know).
     pub notes: Vec<String>,
 }
@@ -123,8 +127,12 @@ pub struct Replayed {
     pub game: Game,
     /// The first move that could not be played, if one could not.
     pub stopped: Option<Stop>,
-    /// The record's variations that could be played, in coordinates ([`crate::notation::uci`]).
+    /// The record's variations that could be played, in coordinates ([`crate::notation::uci`]),
+    /// with their annotations.
     pub variations: Vec<Branch>,
+    /// The record's game comment and the annotations of the main-line moves played (those of
+    /// moves after [`Replayed::stopped`] are not kept).
+    pub commentary: Commentary,
     /// What was skipped of the variations: moves that are not legal where they stand.
     pub skipped: Vec<String>,
 }
@@ -161,6 +169,8 @@ pub fn read(text: &str, format: Format) -> Result<GameRecord, RecordError> {
             if let Some(k) = game.komi {
                 tags.push(("KM".to_string(), k.to_string()));
             }
+            tags.extend(game.info.iter().cloned());
+            let commentary = game.commentary();
             let mut notes: Vec<String> = game
                 .overtime_unread
                 .iter()
@@ -173,7 +183,7 @@ pub fn read(text: &str, format: Format) -> Result<GameRecord, RecordError> {
                     .map(|(id, n)| if *n == 1 { id.clone() } else { format!("{id} ×{n}") })
                     .collect();
                 notes.push(format!(
-                    "skipped the properties {}: Arbiter keeps the board, stones, moves, variations, komi, handicap and clocks",
+                    "skipped the properties {}: Arbiter keeps the board, stones, moves, variations, komi, handicap, clocks, game information, comments and assessments",
                     said.join(", ")
                 ));
             }
@@ -186,6 +196,7 @@ pub fn read(text: &str, format: Format) -> Result<GameRecord, RecordError> {
                 moves,
                 result: None,
                 variations,
+                commentary,
                 notes,
             })
         }
@@ -225,6 +236,7 @@ fn read_pgn(text: &str, line_offset: usize, mut tags: Vec<(String, String)>, for
         variations: rec.variations,
         control,
         stamps: rec.stamps,
+        commentary: rec.commentary,
         notes,
     })
 }
@@ -317,10 +329,13 @@ impl GameRecord {
         let mut game = Game::new(engine.clone(), self.start_position(engine)?);
         let stopped = play_line(&mut game, &self.moves).err();
         let (variations, skipped) = variation::replay(&game, &self.variations);
+        let mut commentary = self.commentary.clone();
+        commentary.annotations.truncate(game.moves().len());
         Ok(Replayed {
             game,
             stopped,
             variations,
+            commentary,
             skipped,
         })
     }
@@ -362,14 +377,16 @@ pub fn play_line<S: AsRef<str>>(game: &mut Game, moves: &[S]) -> Result<(), Stop
 /// Writes a game as a WXF file: `FORMAT WXF`, the header lines (`GAME`, `RED`, `BLACK`, `DATE`,
 /// `RESULT`, `FEN` when the game does not start from the setup, then the other `tags`), and the
 /// movetext of [`pgn::write_timed`] (WXF moves for a ruleset whose notation is WXF) between
-/// `START{` and `}END`. Also returns the writer's notes on variations cut short.
+/// `START{` and `}END`, with the comments and glyphs of `commentary` and `branches`. Also returns
+/// the writer's notes on variations cut short and comments it could not write whole.
 pub fn write_wxf(
     game: &Game,
     tags: &[(String, String)],
+    commentary: &Commentary,
     branches: &[Branch],
     timing: Option<&crate::clock::Timing>,
 ) -> (String, Vec<String>) {
-    let (pgn_text, notes) = pgn::write_timed(game, tags, branches, timing);
+    let (pgn_text, notes) = pgn::write_timed(game, tags, commentary, branches, timing);
     let (head, movetext) = pgn_text.split_once("\n\n").unwrap_or(("", pgn_text.as_str()));
     let pgn_tag = |name: &str| {
         head.lines().find_map(|l| {

@@ -7,8 +7,15 @@
 //! to write each move in the ruleset's notation. Invariant: a branch's `at` indexes the moves of the
 //! line it hangs from; a branch at the end of that line (`at == len`) continues it, and the writers
 //! make the first such branch part of the line ([`normalize`]).
+//!
+//! A branch keeps what the record said about its moves ([`Annotation`]s, parallel to its moves)
+//! and a comment before its first move ([`Branch::comment`]: it belongs to the line, not to a
+//! move, as PGN's `( {comment} 1... c5 )` and python-chess's `starting_comment` have it). Both
+//! follow the moves through [`replay`] and the writers; a branch cut at an illegal move loses the
+//! annotations of the moves cut.
 
 use crate::game::{Game, Move};
+use crate::notation::annotation::{Annotation, join_comment, trimmed};
 use crate::notation::find;
 use crate::notation::record::Stop;
 use crate::notation::uci;
@@ -26,6 +33,11 @@ pub struct Branch {
     pub moves: Vec<String>,
     /// Variations of this line, indexed into `moves`.
     pub branches: Vec<Branch>,
+    /// What the record says of each move, parallel to `moves`; may be shorter (the rest have none;
+    /// readers and [`replay`] leave out the empty ones at the end).
+    pub annotations: Vec<Annotation>,
+    /// The comment before the line's first move.
+    pub comment: Option<String>,
 }
 
 impl Branch {
@@ -41,15 +53,36 @@ pub(crate) struct Line {
     pub moves: Vec<Move>,
     /// `(at, line)`, in the order given.
     pub branches: Vec<(usize, Line)>,
+    /// As long as `moves`.
+    pub annotations: Vec<Annotation>,
+    /// The comment before the first move.
+    pub comment: Option<String>,
 }
 
-/// Resolves `branches` hanging off `moves`, played from `game`'s current position (which is left as
-/// it was). A branch stops at its first move that is not legal, and its variations after that are
-/// dropped; `notes` says so, naming the move by `path` (the moves' numbers from the main line down).
-pub(crate) fn resolve(game: &mut Game, moves: &[Move], branches: &[Branch], notes: &mut Vec<String>, path: &str) -> Line {
+/// `annotations` made as long as `len`: cut, or filled with empty ones.
+fn fitted(annotations: &[Annotation], len: usize) -> Vec<Annotation> {
+    let mut out: Vec<Annotation> = annotations.iter().take(len).cloned().collect();
+    out.resize(len, Annotation::default());
+    out
+}
+
+/// Resolves `branches` hanging off `moves` (annotated by `annotations`), played from `game`'s
+/// current position (which is left as it was). A branch stops at its first move that is not legal,
+/// and its variations after that are dropped; `notes` says so, naming the move by `path` (the
+/// moves' numbers from the main line down).
+pub(crate) fn resolve(
+    game: &mut Game,
+    moves: &[Move],
+    annotations: &[Annotation],
+    branches: &[Branch],
+    notes: &mut Vec<String>,
+    path: &str,
+) -> Line {
     let mut out = Line {
         moves: moves.to_vec(),
         branches: Vec::new(),
+        annotations: fitted(annotations, moves.len()),
+        comment: None,
     };
     let mut played = 0;
     let mut sorted: Vec<&Branch> = branches.iter().collect();
@@ -92,7 +125,8 @@ pub(crate) fn resolve(game: &mut Game, moves: &[Move], branches: &[Branch], note
                 "{dropped} variation(s) after the illegal move of the variation at move {here}skipped"
             ));
         }
-        let inner = resolve(game, &line, &kept, notes, &here);
+        let mut inner = resolve(game, &line, &b.annotations, &kept, notes, &here);
+        inner.comment = b.comment.clone();
         out.branches.push((b.at, inner));
     }
     while played > 0 {
@@ -131,7 +165,15 @@ pub(crate) fn normalize(mut line: Line) -> Line {
             break;
         };
         let (_, cont) = line.branches.remove(i);
+        // The continuation's own comment now stands after the move before it.
+        if let Some(c) = &cont.comment {
+            match line.annotations.last_mut() {
+                Some(a) => a.add_comment(c),
+                None => join_comment(&mut line.comment, c),
+            }
+        }
         line.moves.extend(cont.moves);
+        line.annotations.extend(cont.annotations);
         line.branches.extend(cont.branches.into_iter().map(|(at, l)| (at + len, l)));
     }
     let len = line.moves.len();
@@ -172,6 +214,8 @@ pub(crate) fn to_coordinates(game: &mut Game, line: &Line) -> Vec<Branch> {
             at: *at,
             moves,
             branches: to_coordinates(game, l),
+            annotations: trimmed(l.annotations.clone()),
+            comment: l.comment.clone(),
         });
     }
     for _ in 0..played {
@@ -194,7 +238,7 @@ pub fn replay(game: &Game, branches: &[Branch]) -> (Vec<Branch>, Vec<String>) {
             branches.len() - kept.len()
         ));
     }
-    let line = resolve(&mut g, &main, &kept, &mut notes, "");
+    let line = resolve(&mut g, &main, &[], &kept, &mut notes, "");
     (to_coordinates(&mut g, &line), notes)
 }
 
@@ -213,6 +257,7 @@ mod tests {
             at,
             moves: moves.iter().map(|s| s.to_string()).collect(),
             branches,
+            ..Branch::default()
         }
     }
 
@@ -246,7 +291,7 @@ mod tests {
             branch(0, &["e4", "e5"], vec![branch(1, &["c5"], vec![])]),
             branch(0, &["d4"], vec![]),
         ];
-        let line = normalize(resolve(&mut g, &main, &branches, &mut Vec::new(), ""));
+        let line = normalize(resolve(&mut g, &main, &[], &branches, &mut Vec::new(), ""));
         assert_eq!(line.moves.len(), 2);
         let ats: Vec<usize> = line.branches.iter().map(|(at, _)| *at).collect();
         assert_eq!(ats, [0, 1]);

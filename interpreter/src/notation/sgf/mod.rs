@@ -1,22 +1,28 @@
 //! SGF (Smart Game Format, FF[4]) records of go games: [`parse`] reads the main line of a record —
-//! board size, komi, setup stones, moves — and [`write`] writes a [`Game`] back out.
+//! board size, komi, setup stones, moves — and [`write`] writes a [`Game`](crate::game::Game) back out.
 //!
 //! Invariants: reading never panics, whatever the input; every error names the line and column
-//! (1-based, counted in characters) where the record goes wrong. Variations are checked for syntax
-//! and skipped; properties other than the ones read here are ignored. SGF's black is the player who
-//! moves first, Arbiter's first player.
+//! (1-based, counted in characters) where the record goes wrong. Besides the board and the moves,
+//! a read keeps the game information (`PB`, `DT`, `RE`, …, see [`GAME_INFO`]), comments (`C`) and
+//! move assessments (`TE`, `BM`, `IT`, `DO`, read as PGN's NAGs) so a record written again says
+//! what it said; other properties of the main line are counted in [`SgfGame::skipped`], those of
+//! variations ignored. SGF's black is the player who moves first, Arbiter's first player.
 //!
 //! SGF writes a point as two letters, column then row, both from `a`, rows counted from the TOP
 //! (`aa` is the top-left corner). [`SgfGame`] keeps points that way, as `(column, row from top)`;
 //! [`SgfMove::gtp`] turns one into the coordinates Arbiter and GTP use (`D4`: files `A..T` without
 //! `I`, rows counted from the bottom).
 
+mod write;
+
+pub use write::{write, write_timed, write_tree};
+
+use super::annotation::{Annotation, Commentary, join_comment, trimmed};
 use super::cursor::Cursor;
-use super::variation::{self, Branch, Line, MAX_DEPTH};
-use crate::clock::{Stamp, TimeControl, Timing};
+use super::variation::{Branch, MAX_DEPTH};
+use crate::clock::{Stamp, TimeControl};
 use thiserror::Error;
 
-use crate::game::{Game, MoveKind, Status};
 use crate::model::{KindId, Primitive, Rules, Setup, Side};
 
 /// A player as SGF names them; black moves first.
@@ -87,7 +93,18 @@ pub struct SgfVariation {
     pub at: usize,
     pub moves: Vec<SgfMove>,
     pub variations: Vec<SgfVariation>,
+    /// Each move's comment and assessment, as long as `moves`.
+    pub annotations: Vec<Annotation>,
+    /// The comment of a node without a move before the line's first move.
+    pub comment: Option<String>,
 }
+
+/// The game-information properties a read keeps as the record's tags, under these identifiers:
+/// players and their ranks and teams, date, game name, event, round, place, result, source, user,
+/// annotator, game comment, opening, copyright and rules.
+pub const GAME_INFO: [&str; 19] = [
+    "PB", "PW", "BR", "WR", "BT", "WT", "DT", "GN", "EV", "RO", "PC", "RE", "SO", "US", "AN", "GC", "ON", "CP", "RU",
+];
 
 /// The main line of an SGF game record, and its variations.
 #[derive(Clone, Debug, PartialEq)]
@@ -115,9 +132,15 @@ pub struct SgfGame {
     pub overtime_unread: Option<String>,
     /// Each main-line move's `BL`/`WL` (time left after it), if given; as long as `moves`.
     pub stamps: Vec<Option<Stamp>>,
-    /// Properties of the main line Arbiter does not keep (comments, marks, game information), by
+    /// Properties of the main line Arbiter does not keep (marks, labels, other programs' own), by
     /// name, with how often each occurred.
     pub skipped: Vec<(String, usize)>,
+    /// The game information ([`GAME_INFO`]) as `(identifier, value)`, in file order.
+    pub info: Vec<(String, String)>,
+    /// The comments of the nodes before the first move (the root's `C`), joined.
+    pub comment: Option<String>,
+    /// Each main-line move's comment and assessment, as long as `moves`.
+    pub annotations: Vec<Annotation>,
 }
 
 /// Why a record could not be read, and where.
@@ -264,6 +287,10 @@ struct RawLine {
     moves: Vec<(Colour, Value)>,
     branches: Vec<(usize, usize)>,
     depth: usize,
+    /// As long as `moves`.
+    annotations: Vec<Annotation>,
+    /// Comments of nodes without a move before its first move.
+    comment: Option<String>,
 }
 
 /// What the main line said, before the points are checked against the final board size.
@@ -283,6 +310,12 @@ struct Raw {
     left: Vec<(usize, Value, Option<Value>)>,
     /// Main-line properties not read, by name (see [`SgfGame::skipped`]).
     skipped: std::collections::BTreeMap<String, usize>,
+    /// See [`SgfGame::info`].
+    info: Vec<(String, String)>,
+    /// Comments of main-line nodes before the first move.
+    comment: Option<String>,
+    /// As long as `moves`.
+    annotations: Vec<Annotation>,
 }
 
 /// Reads the first game of an SGF collection: its main line (the first variation at each branch)
@@ -423,6 +456,8 @@ fn node(cur: &mut Cursor, raw: &mut Raw, main: bool, branch: usize) -> Result<()
     // `BL`/`WL`: the time left after this node's move, in any order with it.
     let mut left: Option<Value> = None;
     let mut periods: Option<Value> = None;
+    // `C`, `TE`, `BM`, `IT`, `DO`: what the node says of its move, in any order with it.
+    let mut said = Annotation::default();
     loop {
         cur.skip_space();
         match cur.peek() {
@@ -431,6 +466,7 @@ fn node(cur: &mut Cursor, raw: &mut Raw, main: bool, branch: usize) -> Result<()
                 if let (Some(v), Some(_), true) = (left, moved, main) {
                     raw.left.push((raw.moves.len() - 1, v, periods));
                 }
+                raw.annotate(main, branch, said);
                 return Ok(());
             }
         }
@@ -466,11 +502,32 @@ fn node(cur: &mut Cursor, raw: &mut Raw, main: bool, branch: usize) -> Result<()
                 kind: SgfErrorKind::NoValue(id),
             });
         };
+        match id.as_str() {
+            "C" => {
+                said.add_comment(&first.text);
+                continue;
+            }
+            // SGF's move assessments as PGN's glyphs: `TE[2]`, very good, is `!!`.
+            "TE" | "BM" | "IT" | "DO" => {
+                let double = first.text.trim() == "2";
+                said.add_nag(match (id.as_str(), double) {
+                    ("TE", false) => 1,
+                    ("TE", true) => 3,
+                    ("BM", false) => 2,
+                    ("BM", true) => 4,
+                    ("IT", _) => 5,
+                    _ => 6,
+                });
+                continue;
+            }
+            _ => {}
+        }
         if !main {
             if (id == "B" || id == "W") && moved.is_none() {
                 moved = Some((line, column));
                 let colour = if id == "B" { Colour::Black } else { Colour::White };
                 raw.lines[branch].moves.push((colour, first.clone()));
+                raw.lines[branch].annotations.push(Annotation::default());
             }
             continue;
         }
@@ -516,11 +573,44 @@ fn node(cur: &mut Cursor, raw: &mut Raw, main: bool, branch: usize) -> Result<()
                 moved = Some((line, column));
                 let colour = if id == "B" { Colour::Black } else { Colour::White };
                 raw.moves.push((colour, one()));
+                raw.annotations.push(Annotation::default());
             }
-            // The file's own format, encoding and the program that wrote it, and the result
-            // (Arbiter rules on the game itself): nothing a reader loses.
-            "GM" | "FF" | "CA" | "AP" | "ST" | "RE" | "PL" => {}
+            _ if GAME_INFO.contains(&id.as_str()) => raw.info.push((id, first.text.clone())),
+            // The file's own format, encoding and the program that wrote it: nothing a reader loses.
+            "GM" | "FF" | "CA" | "AP" | "ST" | "PL" => {}
             _ => *raw.skipped.entry(id).or_default() += 1,
+        }
+    }
+}
+
+impl Raw {
+    /// What a node said (`said`) given to its move: the last move of its line, the node's own if it
+    /// has one; before the line's first move, to the line (the game comment on the main line).
+    fn annotate(&mut self, main: bool, branch: usize, said: Annotation) {
+        if said.is_empty() {
+            return;
+        }
+        let (annotations, comment) = if main {
+            (&mut self.annotations, &mut self.comment)
+        } else {
+            let l = &mut self.lines[branch];
+            (&mut l.annotations, &mut l.comment)
+        };
+        match annotations.last_mut() {
+            Some(a) => {
+                if let Some(c) = &said.comment {
+                    a.add_comment(c);
+                }
+                for n in said.nags {
+                    a.add_nag(n);
+                }
+            }
+            // Glyphs before the first move assess nothing.
+            None => {
+                if let Some(c) = &said.comment {
+                    join_comment(comment, c);
+                }
+            }
         }
     }
 }
@@ -671,6 +761,9 @@ fn resolve(raw: Raw) -> Result<SgfGame, SgfError> {
         overtime_unread,
         stamps,
         skipped: raw.skipped.into_iter().collect(),
+        info: raw.info,
+        comment: raw.comment,
+        annotations: raw.annotations,
     })
 }
 
@@ -715,6 +808,8 @@ fn variations_of(raw: &Raw, id: usize, size: usize) -> Result<Vec<SgfVariation>,
             at,
             moves: sgf_moves(&l.moves, size)?,
             variations: variations_of(raw, line, size)?,
+            annotations: l.annotations.clone(),
+            comment: l.comment.clone(),
         });
     }
     Ok(out)
@@ -749,6 +844,14 @@ fn point_text(col: usize, row: usize) -> String {
 }
 
 impl SgfGame {
+    /// The game comment and the main line's annotations, as the writers take them.
+    pub fn commentary(&self) -> Commentary {
+        Commentary {
+            comment: self.comment.clone(),
+            annotations: trimmed(self.annotations.clone()),
+        }
+    }
+
     /// Who moves first: `PL` if given, else the colour of the first move, else black.
     pub fn first_to_move(&self) -> Colour {
         self.to_play.or(self.moves.first().map(|m| m.colour)).unwrap_or(Colour::Black)
@@ -816,6 +919,8 @@ impl SgfGame {
                 at: v.at,
                 moves: self.gtp_line(&v.moves, start)?,
                 branches: self.gtp_branches(&v.variations, start)?,
+                annotations: trimmed(v.annotations.clone()),
+                comment: v.comment.clone(),
             });
         }
         Ok(out)
@@ -844,155 +949,10 @@ impl SgfGame {
     }
 }
 
-/// An FF[4] record of a game: `SZ`, `KM` (the ruleset's `komi` parameter, if it has one), `AB`/`AW`
-/// for the stones of the start position, `PL` if white starts, one node per move (`B[cd]`, a pass as
-/// `B[]`) and `RE` once the game is over ([`crate::game::Outcome::result_text`], `Void` for no
-/// result). Written for games whose moves are placements and passes; any other move is written as
-/// the point it goes to.
-pub fn write(game: &Game) -> String {
-    write_tree(game, &[]).0
-}
-
-/// As [`write`], with variations: each [`Branch`] (its moves in coordinates) becomes a game tree
-/// after the main line's continuation at the move it replaces, nested as given; a branch at the end
-/// of the main line continues it. Also returns notes on branch moves that are not legal where they
-/// stand (the branch is cut there).
-pub fn write_tree(game: &Game, branches: &[Branch]) -> (String, Vec<String>) {
-    write_timed(game, branches, None)
-}
-
-/// As [`write_tree`], on a clock: `TM` (the first stage's time), `OT` for byo-yomi (`5x30
-/// byo-yomi`), and on each main-line move the mover's time left (`BL`/`WL`, seconds) and, in
-/// byo-yomi, the periods left (`OB`/`OW`).
-pub fn write_timed(game: &Game, branches: &[Branch], timing: Option<&Timing>) -> (String, Vec<String>) {
-    let rules = game.engine().rules();
-    let b = &rules.board;
-    let start = &game.positions()[0];
-    let pt = |sq: usize| point_text(b.file(sq), b.height - 1 - b.rank(sq));
-    let mut s = String::from("(;FF[4]GM[1]CA[UTF-8]AP[Arbiter:");
-    s.push_str(env!("CARGO_PKG_VERSION"));
-    s.push(']');
-    if b.width == b.height {
-        s.push_str(&format!("SZ[{}]", b.width));
-    } else {
-        s.push_str(&format!("SZ[{}:{}]", b.width, b.height));
-    }
-    let param = |name: &str| {
-        rules
-            .params
-            .iter()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.trim().parse::<f64>().ok())
-    };
-    if let Some(n) = param("handicap").filter(|&n| n >= 2.0) {
-        s.push_str(&format!("HA[{n}]"));
-    }
-    // The komi the count uses: in a handicap game the ruleset's compensation may stand in for the
-    // `komi` parameter, and other programs should count as this game was counted.
-    let counted = rules.area_komi();
-    if let Some(k) = param("komi").map(|k| counted.unwrap_or(k)) {
-        s.push_str(&format!("KM[{k}]"));
-    }
-    // RU in SGF's own words, where the rules match one of its rule sets: a count by area is the
-    // Chinese rules' (suicide forbidden) or New Zealand's (suicide allowed).
-    if counted.is_some() {
-        s.push_str(if rules.suicide_forbidden.is_some() {
-            "RU[Chinese]"
-        } else {
-            "RU[NZ]"
-        });
-    }
-    let outcome = game.outcome();
-    if outcome.status != Status::Ongoing {
-        let re = match outcome.status {
-            Status::NoResult => Some("Void".to_string()),
-            _ => outcome.result_text(rules),
-        };
-        if let Some(re) = re {
-            s.push_str(&format!("RE[{re}]"));
-        }
-    }
-    for (side, prop) in [(Side::FIRST, "AB"), (Side::SECOND, "AW")] {
-        let stones: Vec<usize> = (0..b.squares())
-            .filter(|&sq| start.piece_at(sq).is_some_and(|(_, s)| s == side))
-            .collect();
-        if !stones.is_empty() {
-            s.push_str(prop);
-            for sq in stones {
-                s.push_str(&format!("[{}]", pt(sq)));
-            }
-        }
-    }
-    if start.side_to_move() == Side::SECOND {
-        s.push_str("PL[W]");
-    }
-    if let Some(t) = timing {
-        let secs = |ms: u64| format!("{}", ms as f64 / 1000.0);
-        s.push_str(&format!("TM[{}]", secs(t.control.stages.first().map_or(0, |st| st.time_ms))));
-        if let Some((n, p)) = t.control.byoyomi {
-            s.push_str(&format!("OT[{n}x{} byo-yomi]", secs(p)));
-        }
-    }
-    let mut g = Game::new(game.engine().clone(), start.clone());
-    let mut notes = Vec::new();
-    let line = variation::normalize(variation::resolve(&mut g, game.moves(), branches, &mut notes, ""));
-    let after = timing.map(|t| t.after.as_slice()).unwrap_or_default();
-    write_line(&mut g, &line, &pt, after, &mut s);
-    s.push_str(")\n");
-    (s, notes)
-}
-
-/// The nodes of `line` from `g`'s position (left as it was): one per move up to the first move with
-/// variations, then the rest of the line and each variation as game trees of their own.
-///
-/// `after[i]` (the main line's clock after move `i`) is written on move `i`'s node.
-fn write_line(g: &mut Game, line: &Line, pt: &dyn Fn(usize) -> String, after: &[(u64, Option<u32>)], s: &mut String) {
-    let split = line.branches.first().map_or(line.moves.len(), |(at, _)| *at);
-    for (i, &m) in line.moves[..split].iter().enumerate() {
-        let who = if g.current().side_to_move() == Side::FIRST { "B" } else { "W" };
-        let value = match m.kind {
-            MoveKind::Pass => String::new(),
-            _ => pt(m.to as usize),
-        };
-        if !s.ends_with('(') {
-            s.push('\n');
-        }
-        s.push_str(&format!(";{who}[{value}]"));
-        if let Some((ms, periods)) = after.get(i) {
-            s.push_str(&format!("{who}L[{}]", *ms as f64 / 1000.0));
-            if let Some(p) = periods {
-                s.push_str(&format!("O{who}[{p}]"));
-            }
-        }
-        g.play(m);
-    }
-    if split < line.moves.len() {
-        let rest = Line {
-            moves: line.moves[split..].to_vec(),
-            branches: line
-                .branches
-                .iter()
-                .filter(|(at, _)| *at > split)
-                .map(|(at, l)| (at - split, l.clone()))
-                .collect(),
-        };
-        s.push_str("\n(");
-        write_line(g, &rest, pt, after.get(split..).unwrap_or_default(), s);
-        s.push(')');
-        for (_, l) in line.branches.iter().filter(|(at, _)| *at == split) {
-            s.push_str("\n(");
-            write_line(g, l, pt, &[], s);
-            s.push(')');
-        }
-    }
-    for _ in 0..split {
-        g.undo();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -1003,11 +963,101 @@ mod tests {
     #[test]
     fn the_main_line_s_properties_not_kept_are_counted() {
         // The first variation continues the main line; the second is a variation's, not counted.
-        let g = parse("(;FF[4]GM[1]CA[UTF-8]SZ[9]KM[7]PB[Lee]C[a game];B[ee]C[center]LB[ee:A];W[cc](;B[dd]C[main])(;B[ff]C[aside]))")
-            .expect("valid SGF");
-        assert_eq!(g.skipped, [("C".to_string(), 3), ("LB".to_string(), 1), ("PB".to_string(), 1)]);
-        let plain = parse("(;FF[4]GM[1]SZ[9]KM[7]RE[B+R];B[ee];W[cc])").expect("valid SGF");
+        let g =
+            parse("(;FF[4]GM[1]CA[UTF-8]SZ[9]KM[7]PB[Lee]C[a game];B[ee]C[center]LB[ee:A]SQ[aa];W[cc](;B[dd]LB[dd:B])(;B[ff]LB[ff:C]))")
+                .expect("valid SGF");
+        assert_eq!(g.skipped, [("LB".to_string(), 2), ("SQ".to_string(), 1)]);
+        let plain = parse("(;FF[4]GM[1]SZ[9]KM[7]RE[B+R]PB[Lee]C[hi];B[ee]TE[1];W[cc])").expect("valid SGF");
         assert!(plain.skipped.is_empty(), "{:?}", plain.skipped);
+    }
+
+    #[test]
+    fn game_information_comments_and_assessments_are_kept() {
+        let g = parse(
+            "(;FF[4]GM[1]SZ[9]PW[Honinbo \\\\ Shusaku]DT[1846-09-11]PB[Gennan\\\n Inseki]RE[B+2]C[The ear-reddening\\]\n game]\
+             ;B[ee]TE[2]C[a]C[b];W[cc]BM[1];C[about white's move]\
+             (;B[dd]IT[])(;C[instead];B[ff]DO[]C[dubious]))",
+        )
+        .expect("valid SGF");
+        // In file order, in SGF's identifiers; escapes resolved and the soft line break dropped.
+        assert_eq!(
+            g.info,
+            [
+                ("PW".to_string(), "Honinbo \\ Shusaku".to_string()),
+                ("DT".to_string(), "1846-09-11".to_string()),
+                ("PB".to_string(), "Gennan Inseki".to_string()),
+                ("RE".to_string(), "B+2".to_string()),
+            ]
+        );
+        assert_eq!(g.comment.as_deref(), Some("The ear-reddening]\n game"));
+        let said: Vec<(Vec<u8>, Option<&str>)> = g.annotations.iter().map(|a| (a.nags.clone(), a.comment.as_deref())).collect();
+        assert_eq!(
+            said,
+            [(vec![3], Some("a b")), (vec![2], Some("about white's move")), (vec![5], None)]
+        );
+        let v = g.gtp_variations().expect("valid");
+        assert_eq!(v[0].comment.as_deref(), Some("instead"));
+        assert_eq!(v[0].annotations[0].nags, [6]);
+        assert_eq!(v[0].annotations[0].comment.as_deref(), Some("dubious"));
+        let rec = crate::notation::record::read("(;SZ[9]KM[6.5]PB[Lee]C[game];B[ee]C[move])", crate::notation::record::Format::Sgf)
+            .expect("valid SGF");
+        let tags: Vec<&str> = rec.tags.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(tags, ["SZ", "KM", "PB"]);
+        assert_eq!(rec.commentary.comment.as_deref(), Some("game"));
+        assert_eq!(rec.commentary.annotations[0].comment.as_deref(), Some("move"));
+        assert!(rec.notes.is_empty(), "{:?}", rec.notes);
+    }
+
+    #[test]
+    fn written_annotations_are_escaped_and_read_back_the_same() {
+        let checked = crate::check::check_file(
+            std::path::Path::new("../rulesets/go.rules"),
+            &[("size".to_string(), "9".to_string())],
+        );
+        let engine = crate::game::Engine::new(checked.rules.expect("go.rules is valid"));
+        let mut game = Game::new(engine.clone(), engine.start());
+        crate::notation::record::play_line(&mut game, &["E5", "C7", "G7"]).expect("legal");
+        let note = |nags: Vec<u8>, c: Option<&str>| Annotation {
+            nags,
+            comment: c.map(str::to_string),
+        };
+        let commentary = Commentary {
+            comment: Some("a [bracketed] \\ game\non two lines".into()),
+            annotations: vec![
+                note(vec![1, 3, 14], Some("x]y\\")),
+                note(vec![4, 6], None),
+                note(vec![5], Some("é")),
+            ],
+        };
+        let branches = vec![Branch {
+            at: 1,
+            moves: vec!["C3".into()],
+            annotations: vec![note(vec![2], Some("other"))],
+            comment: Some("instead:".into()),
+            ..Branch::default()
+        }];
+        let tags = [
+            ("PB".to_string(), "Black ]".to_string()),
+            ("SZ".to_string(), "19".to_string()),
+            ("Event".to_string(), "club".to_string()),
+        ];
+        let (text, notes) = write_tree(&game, &tags, &commentary, &branches);
+        assert!(text.contains("PB[Black \\]]C[a [bracketed\\] \\\\ game\non two lines]"), "{text}");
+        assert!(!text.contains("SZ[19]"), "the writer's own size wins: {text}");
+        assert!(text.contains(";B[ee]TE[1]C[x\\]y\\\\]\n(;W[cc]BM[2]DO[]"), "{text}");
+        assert!(text.contains("(;C[instead:]\n;W[cg]BM[1]C[other])"), "{text}");
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].contains("`Event` is not an SGF property"), "{notes:?}");
+        assert!(notes[1].contains("2 annotation glyph(s)"), "{notes:?}");
+        let back = crate::notation::record::read(&text, crate::notation::record::Format::Sgf).expect("it reads what it wrote");
+        let replayed = back.replay(&engine).expect("it replays");
+        assert_eq!(replayed.commentary.comment, commentary.comment);
+        let nags: Vec<Vec<u8>> = replayed.commentary.annotations.iter().map(|a| a.nags.clone()).collect();
+        assert_eq!(nags, [vec![1], vec![4, 6], vec![5]], "$3 shares TE with $1, $14 has no property");
+        assert_eq!(replayed.commentary.annotations[0].comment.as_deref(), Some("x]y\\"));
+        assert_eq!(replayed.variations[0].comment.as_deref(), Some("instead:"));
+        assert_eq!(replayed.variations[0].annotations, branches[0].annotations);
+        assert_eq!(back.tag("PB"), Some("Black ]"));
     }
 
     #[test]
@@ -1061,20 +1111,20 @@ mod tests {
             Branch {
                 at: 1,
                 moves: vec!["pass".into(), "C3".into()],
-                branches: Vec::new(),
+                ..Branch::default()
             },
             Branch {
                 at: 2,
                 moves: vec!["C3".into()],
-                branches: Vec::new(),
+                ..Branch::default()
             },
             Branch {
                 at: 3,
                 moves: vec!["G3".into()],
-                branches: Vec::new(),
+                ..Branch::default()
             },
         ];
-        let (text, notes) = write_tree(&game, &branches);
+        let (text, notes) = write_tree(&game, &[], &Commentary::default(), &branches);
         assert!(notes.is_empty(), "{notes:?}");
         let moves = &text[text.find(";B[ee]").expect("the first move")..];
         assert_eq!(moves, ";B[ee]\n(;W[cc]\n(;B[gc]\n;W[gg])\n(;B[cg]))\n(;W[]\n;B[cg]))\n");
