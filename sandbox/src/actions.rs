@@ -345,6 +345,8 @@ impl Session {
                     edited_start: std::mem::replace(&mut self.edited_start, true),
                     // Deletions were of the old tree: they can be undone again with it.
                     deleted: std::mem::take(&mut self.deleted),
+                    // The record's notes were of its moves: the new timeline has none.
+                    record: self.record.take(),
                 };
                 if self.before_edits.len() >= crate::session::MAX_UNDONE_EDITS {
                     self.before_edits.remove(0);
@@ -375,6 +377,7 @@ impl Session {
         self.node = b.node;
         self.edited_start = b.edited_start;
         self.deleted = b.deleted;
+        self.record = b.record;
         self.edit_error = None;
         self.settle();
         Ok(format!("undid the edit ({} left to undo)", self.before_edits.len()))

@@ -200,9 +200,15 @@ pub fn rows(session: &Session, main: &MainLine) -> Vec<Row> {
                     },
                 ));
             }
+            let glyphs = session
+                .record
+                .as_ref()
+                .and_then(|r| r.at(i))
+                .map(crate::records::glyphs)
+                .unwrap_or_default();
             row.entries.push(Entry {
                 number: number(side, n, row.entries.is_empty()),
-                text: text.clone(),
+                text: format!("{text}{glyphs}"),
                 target: Target::Step(i),
                 current: here_step == Some(i),
             });
@@ -281,9 +287,10 @@ fn branch(session: &Session, main: &MainLine, start: NodeId, depth: usize, here:
                 }
                 _ => Some(format!("{}.", anchor + ply + 1)),
             };
+            let node = &tree.nodes[id.0];
             Entry {
                 number,
-                text: tree.nodes[id.0].written.clone(),
+                text: format!("{}{}", node.written, crate::records::glyphs(&node.annotation)),
                 target: Target::Node(id),
                 current: here == Some(id),
             }
@@ -351,6 +358,38 @@ pub fn show(ui: &mut egui::Ui, rows: &[Row], height: f32, follow: bool, top: boo
     });
     shown.visible = out.inner_rect;
     shown
+}
+
+/// Does the session hold a record's commentary: the game's comment, or a comment or glyph on a
+/// move of the main line or of a variation?
+pub fn has_commentary(session: &Session) -> bool {
+    session.record.as_ref().is_some_and(|r| r.any())
+        || session
+            .variations
+            .nodes
+            .iter()
+            .any(|n| !n.deleted && (!n.annotation.is_empty() || n.line_comment.is_some()))
+}
+
+/// The comment on the move in view: a variation's move (after its line's comment, on the line's
+/// first move), a main-line step's move, or at the start the game's comment.
+pub fn comment_here(session: &Session) -> Option<String> {
+    if let Some(id) = session.node.filter(|_| !session.edited()) {
+        let node = session.variations.node(id)?;
+        let said: Vec<&str> = [node.line_comment.as_deref(), node.annotation.comment.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        return (!said.is_empty()).then(|| said.join(" — "));
+    }
+    if session.off_script > 0 {
+        return None;
+    }
+    let notes = session.record.as_ref()?;
+    if session.step == 0 {
+        return notes.comment.clone();
+    }
+    notes.at(session.step)?.comment.clone()
 }
 
 /// The game's last move as the ruleset writes it.

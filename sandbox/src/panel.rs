@@ -51,6 +51,9 @@ const LOG_SHOWN: usize = 8;
 /// The move list's height: fixed, so the controls below it stay put.
 const MOVE_LIST_HEIGHT: f32 = 150.0;
 
+/// The height of a record's comment box under the move list: three lines.
+const COMMENT_HEIGHT: f32 = 54.0;
+
 /// The least height of the region of messages below the controls (it takes the rest of the panel
 /// where the window is high enough).
 const MESSAGES_MIN_HEIGHT: f32 = 240.0;
@@ -425,6 +428,28 @@ fn timeline(ui: &mut egui::Ui, session: &Session, auto: &mut Autoplay, list: &mu
     let top = here.is_none() && list.followed.is_some();
     let shown = movelist::show(ui, &rows, MOVE_LIST_HEIGHT, follow, top);
     list.followed = here;
+    // A record's comments: the one on the move in view, under the list, in a box of fixed height
+    // shown for every record that has comments or glyphs (so nothing below moves from move to move).
+    if movelist::has_commentary(session) {
+        egui::Frame::NONE
+            .fill(ui.visuals().extreme_bg_color)
+            .inner_margin(egui::Margin::symmetric(4, 2))
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("comment")
+                    .min_scrolled_height(COMMENT_HEIGHT)
+                    .max_height(COMMENT_HEIGHT)
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| match movelist::comment_here(session) {
+                        Some(c) => {
+                            ui.label(egui::RichText::new(c).italics());
+                        }
+                        None => {
+                            ui.weak("No comment on this move");
+                        }
+                    });
+            });
+    }
     if let Some(t) = shown.clicked {
         auto.playing = false;
         req.replay.push(match t {

@@ -85,6 +85,7 @@ impl Session {
         if !self.edited_start {
             self.timeline = opened.timeline;
             self.prelude = opened.prelude;
+            self.record = opened.record;
         }
         self.rules_path = Some(opened.rules_path);
         self.params = opened.params;

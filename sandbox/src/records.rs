@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use arbiter::game::{Engine, Game};
-use arbiter::notation::annotation::Commentary;
+use arbiter::notation::annotation::{Annotation, Commentary, nag_glyph};
 use arbiter::notation::variation::Branch;
 use arbiter::notation::{find, pgn, record, sgf, written};
 
@@ -50,6 +50,59 @@ impl RecordFormat {
     }
 }
 
+/// What an opened record carries beside its moves, kept so that an export writes it back: its
+/// tags (PGN's tag pairs, SGF's game information, a WXF file's header lines, in the record's own
+/// names), the comment before its first move, and each main-line move's annotation by timeline
+/// step (index 0, the start, has none). The variations' annotations are on the tree's nodes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordNotes {
+    /// The format whose names the tags are in.
+    pub format: Option<RecordFormat>,
+    pub tags: Vec<(String, String)>,
+    pub comment: Option<String>,
+    pub by_step: Vec<Annotation>,
+}
+
+impl RecordNotes {
+    /// The notes of a record read as `format`, its main line's commentary given by ply.
+    pub fn new(format: record::Format, tags: Vec<(String, String)>, commentary: &Commentary) -> RecordNotes {
+        let mut by_step = vec![Annotation::default()];
+        by_step.extend(commentary.annotations.iter().cloned());
+        RecordNotes {
+            format: Some(match format {
+                record::Format::Sgf => RecordFormat::Sgf,
+                record::Format::Pgn | record::Format::Wxf => RecordFormat::Pgn,
+            }),
+            tags,
+            comment: commentary.comment.clone(),
+            by_step,
+        }
+    }
+
+    /// The annotation of the move that led to timeline step `step`, if it says anything.
+    pub fn at(&self, step: usize) -> Option<&Annotation> {
+        self.by_step.get(step).filter(|a| !a.is_empty())
+    }
+
+    /// Is there anything to show: the game's comment, or a comment or glyph on a move?
+    pub fn any(&self) -> bool {
+        self.comment.is_some() || self.by_step.iter().any(|a| !a.is_empty())
+    }
+}
+
+/// A move's annotation glyphs as a reader sees them after the move: `!`, `?!` for the move
+/// judgements, `$n` for the others.
+pub fn glyphs(a: &Annotation) -> String {
+    let mut out = String::new();
+    for &n in &a.nags {
+        match nag_glyph(n) {
+            Some(g) => out.push_str(g),
+            None => out.push_str(&format!(" ${n}")),
+        }
+    }
+    out
+}
+
 /// The timeline's game and, for each step, its ply in that game (`None` for steps before the last
 /// frame that set up a position: they are not in the record).
 fn main_line(session: &Session) -> Result<(Game, Vec<Option<usize>>), String> {
@@ -72,11 +125,16 @@ fn main_line(session: &Session) -> Result<(Game, Vec<Option<usize>>), String> {
 /// The branches of the tree from `id` on: the line through first children, and the other
 /// children as branches of that line.
 fn branch_from(tree: &Tree, id: NodeId, at: usize) -> Branch {
-    let mut b = Branch { at, ..Branch::default() };
+    let mut b = Branch {
+        at,
+        comment: tree.node(id).and_then(|n| n.line_comment.clone()),
+        ..Branch::default()
+    };
     let mut cur = Some(id);
     while let Some(n) = cur.and_then(|c| tree.node(c).map(|node| (c, node))) {
         let (c, node) = n;
         b.moves.push(node.coords.clone());
+        b.annotations.push(node.annotation.clone());
         let children = tree.children(node.anchor, Some(c));
         for &other in children.iter().skip(1) {
             b.branches.push(branch_from(tree, other, b.moves.len()));
@@ -130,8 +188,26 @@ pub fn record_text(session: &Session) -> Result<(String, RecordFormat, Vec<Strin
     let (game, plies) = main_line(session)?;
     let (branches, left_out) = variations(session, &plies);
     let format = RecordFormat::of(&session.engine);
+    // What an opened record carried: its main line's annotations at the plies of their steps, and
+    // its tags where it was read in the format written.
+    let kept = session.record.as_ref();
+    let mut commentary = Commentary {
+        comment: kept.and_then(|r| r.comment.clone()),
+        annotations: Vec::new(),
+    };
+    for (step, ply) in plies.iter().enumerate() {
+        if let (Some(p), Some(a)) = (ply, kept.and_then(|r| r.at(step)))
+            && *p >= 1
+        {
+            if commentary.annotations.len() < *p {
+                commentary.annotations.resize(*p, Annotation::default());
+            }
+            commentary.annotations[p - 1] = a.clone();
+        }
+    }
+    let own_tags = kept.filter(|r| r.format == Some(format)).map(|r| r.tags.clone());
     let (text, mut notes) = match format {
-        RecordFormat::Sgf => sgf::write_tree(&game, &[], &Commentary::default(), &branches),
+        RecordFormat::Sgf => sgf::write_tree(&game, &own_tags.unwrap_or_default(), &commentary, &branches),
         RecordFormat::Pgn => {
             let rules_name = session
                 .rules_path
@@ -141,7 +217,7 @@ pub fn record_text(session: &Session) -> Result<(String, RecordFormat, Vec<Strin
                 .unwrap_or("?")
                 .to_string();
             let players = &session.engine.rules().players;
-            let tags = vec![
+            let made = vec![
                 ("Event".to_string(), session.title.clone()),
                 ("Site".to_string(), "Arbiter sandbox".to_string()),
                 ("Date".to_string(), today()),
@@ -149,7 +225,17 @@ pub fn record_text(session: &Session) -> Result<(String, RecordFormat, Vec<Strin
                 ("Black".to_string(), players[1].name.clone()),
                 ("Variant".to_string(), rules_name),
             ];
-            pgn::write_tree(&game, &tags, &Commentary::default(), &branches)
+            // An opened record's own tags, in its order; the ruleset's name where it had none.
+            let tags = match own_tags {
+                Some(mut own) => {
+                    if !own.iter().any(|(k, _)| k == "Variant") {
+                        own.extend(made.into_iter().filter(|(k, _)| k == "Variant"));
+                    }
+                    own
+                }
+                None => made,
+            };
+            pgn::write_tree(&game, &tags, &commentary, &branches)
         }
     };
     if left_out > 0 {
@@ -255,9 +341,15 @@ pub fn tree_of(game: &Game, branches: &[Branch]) -> Tree {
 fn add_line(tree: &mut Tree, g: &mut Game, anchor: usize, parent: Option<NodeId>, b: &Branch) {
     let mut ids: Vec<Option<NodeId>> = vec![parent];
     let mut played = 0;
-    for text in &b.moves {
+    for (i, text) in b.moves.iter().enumerate() {
         let Some(m) = find(g.current(), text) else { break };
         let id = tree.add(anchor, *ids.last().expect("never empty"), text, &written(g.current(), m));
+        if let Some(a) = b.annotations.get(i) {
+            tree.nodes[id.0].annotation = a.clone();
+        }
+        if i == 0 && b.comment.is_some() {
+            tree.nodes[id.0].line_comment = b.comment.clone();
+        }
         g.play(m);
         played += 1;
         ids.push(Some(id));

@@ -219,6 +219,9 @@ pub struct Session {
     pub before_edits: Vec<BeforeEdit>,
     /// The variations deleted, the last one last (brought back by [`Action::UndoDelete`]).
     pub deleted: Vec<crate::tree::Deleted>,
+    /// What the opened record carries beside its moves, written back by an export (`None` for a
+    /// scenario or a bare ruleset, and once an edit has started a timeline of its own).
+    pub record: Option<crate::records::RecordNotes>,
 }
 
 /// The most edits that can be undone (the oldest is forgotten beyond).
@@ -236,6 +239,7 @@ pub struct BeforeEdit {
     pub node: Option<crate::tree::NodeId>,
     pub edited_start: bool,
     pub deleted: Vec<crate::tree::Deleted>,
+    pub record: Option<crate::records::RecordNotes>,
 }
 
 impl Session {
@@ -255,6 +259,7 @@ impl Session {
             game,
             off_script: 0,
             variations: opened.variations,
+            record: opened.record,
             node: None,
             replayed: 0,
             selected: None,

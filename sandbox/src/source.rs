@@ -35,6 +35,8 @@ pub struct Opened {
     pub stopped: Option<String>,
     /// A record's variations, as branches off the timeline's steps.
     pub variations: crate::tree::Tree,
+    /// What a record carries beside its moves (tags, comments, annotation glyphs).
+    pub record: Option<crate::records::RecordNotes>,
     /// What was skipped of a record's variations (moves not legal where they stand).
     pub skipped: Vec<String>,
     /// The moves that lead to the timeline's first frame (a scenario that starts from a game
@@ -233,6 +235,7 @@ fn open_with(arg: &str, rules: Option<&Path>, params: &[(String, String)]) -> Re
         params: params.to_vec(),
         stopped: None,
         variations: Default::default(),
+        record: None,
         skipped: Vec::new(),
         prelude: None,
     })
@@ -292,6 +295,7 @@ fn open_scenario(origin: &str, path: &Path, rules: Option<&Path>) -> Result<Open
         params,
         stopped: None,
         variations: Default::default(),
+        record: None,
         skipped: Vec::new(),
         prelude,
     })
@@ -424,6 +428,7 @@ fn open_record(origin: &str, path: &Path, format: Format, rules: Option<&Path>) 
         params: chosen.params,
         stopped: replayed.stopped.map(|s| format!("{}: {s}", path.display())),
         variations: crate::records::tree_of(&replayed.game, &replayed.variations),
+        record: Some(crate::records::RecordNotes::new(rec.format, rec.tags.clone(), &replayed.commentary)),
         skipped: replayed.skipped,
         engine: chosen.engine,
         prelude: None,

@@ -26,6 +26,10 @@ pub struct Node {
     pub written: String,
     /// Deleted nodes stay in the arena (ids stay valid) but are no longer reachable.
     pub deleted: bool,
+    /// What a record said of the move: its annotation glyphs and comment.
+    pub annotation: arbiter::notation::annotation::Annotation,
+    /// A record's comment on the line this node starts (before its first move).
+    pub line_comment: Option<String>,
 }
 
 /// What a deletion removed: the branch's first node, where it hung, and every node it took.
@@ -82,6 +86,8 @@ impl Tree {
             coords: coords.to_string(),
             written: written.to_string(),
             deleted: false,
+            annotation: Default::default(),
+            line_comment: None,
         });
         if let Some(p) = at {
             self.nodes[p.0].children.push(id);
@@ -228,6 +234,8 @@ impl Tree {
                 coords: coords.clone(),
                 written: written.clone(),
                 deleted: false,
+                annotation: Default::default(),
+                line_comment: None,
             });
             if let Some(p) = at {
                 self.nodes[p.0].children.push(id);

@@ -149,3 +149,97 @@ fn turns_of_several_parts_export_and_open_again_and_a_record_that_would_not_read
     assert!(!session(&app).log.last().expect("logged").ok, "d1c1 names two moves");
     assert_eq!(session(&app).game.ply(), 0, "nothing played");
 }
+
+/// What the independent reader (`tests/oracles/records.py`: python-chess for PGN, sgfmill for SGF)
+/// says a record carries besides its moves: its headers, the game comment, each move's comment and
+/// glyphs, a variation's opening comment — one line each, sorted.
+fn carried(kind: &str, path: &std::path::Path) -> Vec<String> {
+    let script = common::root().join("tests/oracles/records.py");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(kind)
+        .arg(path)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run python3 {}: {e} (run scripts/setup)", script.display()));
+    assert!(out.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
+    let mut said: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| ["header ", "game\t", "note ", "start "].iter().any(|p| l.starts_with(p)))
+        .map(str::to_string)
+        .collect();
+    said.sort();
+    said
+}
+
+/// A record opened keeps what it carries — headers, the game comment, each move's comment and
+/// glyphs, in the main line and in its variations — shows the glyphs beside the moves and the
+/// comment of the move in view, and writes them all back on export: the independent reader finds
+/// in the exported file everything it found in the original (the export may add the ruleset's
+/// name, and a `;` comment python-chess skips, which Arbiter keeps and writes in braces).
+#[test]
+fn a_record_keeps_its_headers_comments_and_glyphs_through_opening_and_export() {
+    for (file, kind, ext) in [
+        ("tests/pgn/annotated-opera-game.pgn", "pgn", "pgn"),
+        ("tests/go/teaching-9x9.sgf", "sgf", "sgf"),
+        ("tests/go/variations-9x9.sgf", "sgf", "sgf"),
+    ] {
+        let original = common::root().join(file);
+        let mut app = app_with(Session::new(
+            sandbox::source::open(original.to_str()).unwrap_or_else(|e| panic!("{file}: {e}")),
+        ));
+        assert!(sandbox::movelist::has_commentary(session(&app)), "{file}: commentary kept");
+        let path = export(&mut app, &format!("carried-{}.{ext}", kind));
+        let before = carried(kind, &original);
+        let after = carried(kind, &path);
+        let missing: Vec<&String> = before.iter().filter(|l| !after.contains(l)).collect();
+        assert!(missing.is_empty(), "{file}: lost on export: {missing:?}\nexported: {after:?}");
+        assert!(
+            before.iter().any(|l| l.starts_with("note ")),
+            "{file}: the original has comments or glyphs"
+        );
+        assert!(before.iter().any(|l| l.starts_with("header ")), "{file}: the original has headers");
+    }
+    // In the sandbox: the glyphs beside the moves, the comment of the move in view.
+    let original = common::root().join("tests/pgn/annotated-opera-game.pgn");
+    let mut app = app_with(Session::new(sandbox::source::open(original.to_str()).expect("opens")));
+    let mut main = sandbox::movelist::MainLine::default();
+    main.update(session(&app));
+    let texts: Vec<String> = sandbox::movelist::rows(session(&app), &main)
+        .iter()
+        .flat_map(|r| r.entries.iter().map(|e| e.text.clone()))
+        .collect();
+    for shown in ["Bg4?!", "Qb3!", "b5?", "Qb8+!!"] {
+        assert!(texts.iter().any(|t| t == shown), "`{shown}` in the list: {texts:?}");
+    }
+    assert_eq!(
+        sandbox::movelist::comment_here(session(&app)).as_deref(),
+        Some("Played in a box at the opera, during The Barber of Seville."),
+        "the game's comment at the start"
+    );
+    send(&mut app, Replay::To(4));
+    assert_eq!(
+        sandbox::movelist::comment_here(session(&app)).as_deref(),
+        Some("Philidor's defence.")
+    );
+    // Into a variation: its moves' comments.
+    let queen = session(&app)
+        .variations
+        .nodes
+        .iter()
+        .position(|n| n.annotation.comment.as_deref() == Some("the queen is chased"))
+        .expect("the nested variation's comment");
+    send(&mut app, Replay::Node(sandbox::tree::NodeId(queen)));
+    assert_eq!(
+        sandbox::movelist::comment_here(session(&app)).as_deref(),
+        Some("the queen is chased")
+    );
+    // An edit starts a timeline of its own: the record's notes go with the old one, and come back
+    // with it when the edit is undone.
+    send(
+        &mut app,
+        Apply(Action::Edit(sandbox::session::Edit::SideToMove(arbiter::model::Side::SECOND))),
+    );
+    assert!(session(&app).record.is_none());
+    send(&mut app, Apply(Action::UndoEdit));
+    assert!(session(&app).record.is_some());
+}
