@@ -41,6 +41,8 @@ const LAST_MOVE: Color = Color::srgba(0.55, 0.80, 0.35, 0.45);
 const CHECKED: Color = Color::srgba(0.90, 0.15, 0.12, 0.70);
 const TARGET: Color = Color::srgba(0.10, 0.45, 0.85, 0.80);
 const ARROW: Color = Color::srgba(0.90, 0.20, 0.15, 0.80);
+/// The computer's candidate moves while it thinks (alpha by their share of the visits).
+const THOUGHT: Color = Color::srgb(0.20, 0.50, 0.95);
 /// The legs of the last move when it has several, or jumps.
 const PATH: Color = Color::srgba(0.15, 0.55, 0.20, 0.90);
 /// How opaque a stone of a chain marked dead is drawn.
@@ -144,6 +146,8 @@ pub enum Marked {
     LastPart,
     /// The square of the side to move's royal piece while it is in check.
     InCheck,
+    /// A move the computer is weighing while it thinks (an arrow, or a ring where it places).
+    Thought,
 }
 
 /// A player's colour, from the player's name when it is a colour word, else light for the first player
@@ -685,6 +689,7 @@ fn redraw(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut images: Option<ResMut<Assets<Image>>>,
+    thoughts: Option<Res<crate::computer::Thoughts>>,
 ) {
     for e in &old {
         commands.entity(e).despawn();
@@ -967,6 +972,29 @@ fn redraw(
         }
     }
     spawn_marks(&mut commands, &mut meshes, &mut materials, &layout, &marks, Transient);
+    // The computer's candidate moves while it thinks: the more visited, the bolder.
+    for &(from, to, share) in thoughts.iter().flat_map(|t| t.0.iter()) {
+        let colour = THOUGHT.with_alpha(0.25 + 0.6 * share.clamp(0.0, 1.0));
+        if from == to {
+            commands.spawn((
+                Mesh2d(meshes.add(Annulus::new(cell * 0.3, cell * (0.34 + 0.1 * share)))),
+                MeshMaterial2d(materials.add(colour)),
+                Transform::from_translation(layout.center(to).extend(8.8)),
+                Transient,
+                Marked::Thought,
+            ));
+        } else {
+            spawn_arrow(
+                &mut commands,
+                &mut meshes,
+                &mut materials,
+                &layout,
+                (from, to),
+                colour,
+                (Transient, Marked::Thought),
+            );
+        }
+    }
 }
 
 /// While the selected piece is dragged ([`Drag`]), its disc, rim and glyph follow the cursor, above
@@ -1036,7 +1064,8 @@ pub fn plugin(app: &mut App) {
                     resource_changed::<Session>
                         .or_eager(resource_changed::<View>)
                         .or_eager(resource_changed::<Screen>)
-                        .or_eager(resource_changed::<Marks>),
+                        .or_eager(resource_changed::<Marks>)
+                        .or_eager(resource_exists_and_changed::<crate::computer::Thoughts>),
                 ),
                 follow_drag,
             )
@@ -1378,6 +1407,27 @@ mod tests {
                 .count(),
             0
         );
+    }
+
+    /// The moves the computer weighs are drawn while it thinks — an arrow each, the most visited
+    /// boldest — and go when it stops.
+    #[test]
+    fn the_computer_s_candidate_moves_are_arrows_the_most_visited_boldest() {
+        let mut app = app("chess");
+        let (e2, e4, d2, d4) = (square(&app, "e2"), square(&app, "e4"), square(&app, "d2"), square(&app, "d4"));
+        app.insert_resource(crate::computer::Thoughts(vec![(e2, e4, 0.7), (d2, d4, 0.2)]));
+        app.update();
+        let mut q = app.world_mut().query::<(&Marked, &Sprite)>();
+        let shafts: Vec<f32> = q
+            .iter(app.world())
+            .filter(|(m, _)| **m == Marked::Thought)
+            .map(|(_, s)| s.color.alpha())
+            .collect();
+        assert_eq!(shafts.len(), 2, "an arrow's shaft for each move: {shafts:?}");
+        assert!(shafts.iter().any(|a| *a > 0.6) && shafts.iter().any(|a| *a < 0.5), "{shafts:?}");
+        app.world_mut().resource_mut::<crate::computer::Thoughts>().0.clear();
+        app.update();
+        assert!(marks(&mut app, |m| *m == Marked::Thought).is_empty(), "gone when it stops");
     }
 
     /// A draughts king is two discs stacked with a crown on top — not a ring inside the disc, which

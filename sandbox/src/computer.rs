@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use arbiter::game::{Engine, Game, Move, Position, Status};
 use arbiter::model::Side;
 use arbiter::notation::uci;
-use arbiter::sim::{PlayerSpec, Walk, player_seed};
+use arbiter::sim::{PlayerSpec, Progress, Walk, player_seed};
 use bevy::prelude::*;
 
 use crate::replay::Autoplay;
@@ -59,6 +59,37 @@ pub struct Thinking {
     answer: Mutex<Receiver<Result<Answer, String>>>,
     /// Raised when the search is dropped (stale, or the app closing): the thread stops early.
     stop: Arc<AtomicBool>,
+    /// What the search has done so far: its iterations and the root's most visited moves.
+    pub progress: Arc<Progress>,
+}
+
+/// The moves the computer is weighing while it thinks, drawn as arrows on the board: each root
+/// move's squares and its share of the visits so far, most visited first (at most [`THOUGHTS`]).
+/// Empty when it is not thinking. Written only on a change (the board redraws on one).
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct Thoughts(pub Vec<(usize, usize, f32)>);
+
+/// How many of the computer's candidate moves are drawn.
+pub const THOUGHTS: usize = 3;
+
+/// Keeps [`Thoughts`] the search's most visited moves, read from its progress.
+pub fn watch_thinking(computer: Res<Computer>, mut thoughts: ResMut<Thoughts>) {
+    let now = match &computer.thinking {
+        Some(t) => {
+            let visits = t.progress.visits();
+            let total: u64 = visits.iter().map(|v| v.1).sum::<u64>().max(1);
+            visits
+                .iter()
+                .take(THOUGHTS)
+                .filter(|(_, n)| *n > 0)
+                .map(|(m, n)| (m.from as usize, m.to as usize, *n as f32 / total as f32))
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    if thoughts.0 != now {
+        thoughts.0 = now;
+    }
 }
 
 impl Drop for Thinking {
@@ -172,6 +203,8 @@ impl Computer {
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = stop.clone();
         let running = self.running.clone();
+        let progress = Arc::new(Progress::default());
+        let watched = progress.clone();
         running.fetch_add(1, Ordering::SeqCst);
         let started = Instant::now();
         let spawned = std::thread::Builder::new().name("computer".into()).spawn(move || {
@@ -183,14 +216,17 @@ impl Computer {
                 ))
             } else {
                 let mut p = player.build(seed);
-                match p.choose_unless(&walk, &stopped) {
-                    Some(m) => Ok(Answer {
+                // Thinking in the open: the board shows the moves it weighs as it goes.
+                let m = p.think(&walk, &stopped, &watched);
+                if stopped.load(Ordering::Relaxed) {
+                    // Dropped: nobody reads this.
+                    Err("the search was stopped".to_string())
+                } else {
+                    Ok(Answer {
                         text: uci::to_text(walk.position(), m),
                         iterations: p.last_iterations(),
                         took: started.elapsed(),
-                    }),
-                    // Dropped: nobody reads this.
-                    None => Err("the search was stopped".to_string()),
+                    })
                 }
             };
             // The receiver is gone when the sandbox closed or dropped the search.
@@ -205,6 +241,7 @@ impl Computer {
                     started,
                     answer: Mutex::new(rx),
                     stop,
+                    progress,
                 });
             }
             Err(e) => {
@@ -286,5 +323,5 @@ pub fn play_turn(mut computer: ResMut<Computer>, mut session: ResMut<Session>, t
 
 /// The computer's settings and its turn (run after the session's own systems).
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Computer>();
+    app.init_resource::<Computer>().init_resource::<Thoughts>();
 }

@@ -730,6 +730,7 @@ pub fn plugin(app: &mut App) {
                 handle_away,
                 crate::replay::autoplay,
                 crate::computer::play_turn,
+                crate::computer::watch_thinking,
             )
                 .chain(),
         );

@@ -331,3 +331,36 @@ fn the_session_is_untouched_while_the_computer_waits_or_thinks() {
     assert_eq!(session(&app).game.ply(), 2);
     assert_eq!(app.world().resource::<Redraws>().0, 1, "the answer changed the session once");
 }
+
+/// While the computer thinks, the moves it weighs are there to draw: the root's most visited moves
+/// (at most three, each from and to a square of a legal move, shares of the visits adding up to at
+/// most one, the most visited first); once it has moved, none.
+#[test]
+fn the_moves_the_computer_weighs_are_shown_while_it_thinks_and_gone_when_it_has_moved() {
+    use sandbox::computer::{THOUGHTS, Thoughts};
+    let mut app = app("chess");
+    let start = session(&app).game.current().clone();
+    // A time budget: the search runs for three seconds whatever the machine, so it is seen thinking.
+    set_computer(&mut app, Seats::First, PlayerSpec::Mcts(Budget::Time(Duration::from_secs(3))));
+    update_until(&mut app, Duration::from_secs(60), "candidate moves while thinking", |a| {
+        !a.world().resource::<Thoughts>().0.is_empty()
+    });
+    assert_eq!(session(&app).game.ply(), 0, "still thinking");
+    let thoughts = app.world().resource::<Thoughts>().0.clone();
+    assert!(thoughts.len() <= THOUGHTS, "{thoughts:?}");
+    let legal = start.legal_moves();
+    for &(from, to, _) in &thoughts {
+        assert!(
+            legal.iter().any(|m| m.from as usize == from && m.to as usize == to),
+            "{from}->{to} is a legal move"
+        );
+    }
+    assert!(thoughts.windows(2).all(|w| w[0].2 >= w[1].2), "most visited first: {thoughts:?}");
+    assert!(thoughts.iter().map(|t| t.2).sum::<f32>() <= 1.0 + 1e-4);
+    update_until(&mut app, Duration::from_secs(120), "the computer's move", |a| {
+        session(a).game.ply() > 0
+    });
+    set_computer(&mut app, Seats::None, MCTS_50);
+    app.update();
+    assert!(app.world().resource::<Thoughts>().0.is_empty(), "not thinking: nothing drawn");
+}

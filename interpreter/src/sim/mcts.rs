@@ -115,6 +115,13 @@ impl Mcts {
                 && done % 256 == 0
             {
                 p.report(done, most_visited(&tree));
+                p.report_visits(
+                    tree[0]
+                        .children
+                        .iter()
+                        .map(|&c| (tree[c as usize].mv, tree[c as usize].visits as u64))
+                        .collect(),
+                );
             }
             match self.budget {
                 Budget::Iterations(n) if done >= n as u64 => break,
@@ -231,6 +238,24 @@ mod tests {
     use crate::sim::{Budget, PlayerSpec};
 
     use crate::sim::tests::engine;
+
+    /// An onlooker sees the root's moves with their visits while the search runs: most visited
+    /// first, legal moves, at most `SHOWN` of them.
+    #[test]
+    fn a_search_reports_its_root_moves_visits_as_it_goes() {
+        use crate::sim::player::SHOWN;
+        let e = engine("chess");
+        let walk = Walk::new(e.start());
+        let progress = Progress::default();
+        let mut p = PlayerSpec::Mcts(Budget::Iterations(2000)).build(7);
+        let chosen = p.think(&walk, &AtomicBool::new(false), &progress);
+        let visits = progress.visits();
+        assert!(!visits.is_empty() && visits.len() <= SHOWN, "{visits:?}");
+        assert!(visits.windows(2).all(|w| w[0].1 >= w[1].1), "most visited first: {visits:?}");
+        assert!(visits.iter().all(|(m, _)| walk.legal().contains(m)));
+        assert!(visits.iter().map(|v| v.1).sum::<u64>() > 0);
+        assert!(walk.legal().contains(&chosen));
+    }
 
     #[test]
     fn it_takes_a_win_in_one_and_stops_a_loss_in_one() {

@@ -42,7 +42,12 @@ pub trait Player: Send {
 pub struct Progress {
     iterations: AtomicU64,
     best: Mutex<Option<Move>>,
+    /// The root's moves tried so far with their visits, most visited first (at most [`SHOWN`]).
+    visits: Mutex<Vec<(Move, u64)>>,
 }
+
+/// How many of the root's moves [`Progress::visits`] keeps.
+pub const SHOWN: usize = 8;
 
 impl Progress {
     /// Records the work so far and the move the search would play now.
@@ -59,6 +64,19 @@ impl Progress {
     /// The move the search would play now, once it has one.
     pub fn best(&self) -> Option<Move> {
         self.best.lock().ok().and_then(|b| *b)
+    }
+    /// Records the root's moves with their visits so far (kept: the [`SHOWN`] most visited).
+    pub fn report_visits(&self, mut visits: Vec<(Move, u64)>) {
+        visits.sort_by(|a, b| b.1.cmp(&a.1));
+        visits.truncate(SHOWN);
+        if let Ok(mut v) = self.visits.lock() {
+            *v = visits;
+        }
+    }
+    /// The root's most visited moves so far, most visited first, with their visits: what an
+    /// onlooker draws while the search runs.
+    pub fn visits(&self) -> Vec<(Move, u64)> {
+        self.visits.lock().map(|v| v.clone()).unwrap_or_default()
     }
 }
 
