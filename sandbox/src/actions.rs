@@ -141,6 +141,7 @@ impl Session {
             let message = over.message.clone();
             self.refusal = Some(crate::session::Refusal {
                 text: text.to_string(),
+                written: crate::session::written_refused(self.game.current(), text),
                 ..over
             });
             return Err(message);

@@ -715,7 +715,7 @@ fn choice_and_ruling(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
     }
     pending_turn(ui, session, req);
     if let Some(r) = &session.refusal {
-        ui.colored_label(BAD, format!("{}: illegal ({})", r.text, r.code));
+        ui.colored_label(BAD, format!("{}: illegal ({})", r.written, r.code));
         ui.label(&r.message);
         if let Some(c) = &r.clause {
             ui.label(format!("Clause: {c}"));

@@ -72,10 +72,38 @@ pub enum Pick {
 /// A refused move: the interpreter's ruling on it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Refusal {
+    /// The move as asked for (coordinates from a click, or as typed).
     pub text: String,
+    /// The move as the ruleset writes moves ([`written_refused`]): `Ng8–e5` where the ruleset
+    /// writes SAN or WXF, the text itself otherwise.
+    pub written: String,
     pub code: String,
     pub message: String,
     pub clause: Option<String>,
+}
+
+/// A refused move written as the ruleset writes moves, so a ruling reads like the move list: where
+/// the notation names pieces by letter (SAN, WXF), the piece's letter, its square, `–` or `x` (onto
+/// an enemy piece), and the target — `Ng8–e5`, `Qd1xd5`; a piece written without a letter (a pawn)
+/// by its squares alone, `e2–e5`. An illegal move has no SAN or WXF of its own (those name legal
+/// moves by what tells them apart), so this long form is the honest one. Other notations, and a
+/// text that is not a from-and-to square pair, stay as given.
+pub fn written_refused(pos: &arbiter::game::Position, text: &str) -> String {
+    let rules = pos.rules();
+    if rules.notation == arbiter::model::Notation::Coordinates {
+        return text.to_string();
+    }
+    let Some(mt) = arbiter::game::movetext::parse_text(pos, text) else {
+        return text.to_string();
+    };
+    let Some((kind, side)) = pos.piece_at(mt.from) else {
+        return text.to_string();
+    };
+    let k = rules.kind(kind);
+    let letter = if k.unlettered { String::new() } else { k.written.to_string() };
+    let takes = pos.piece_at(mt.to).is_some_and(|(_, s)| s != side);
+    let b = &rules.board;
+    format!("{letter}{}{}{}", b.name(mt.from), if takes { "x" } else { "–" }, b.name(mt.to))
 }
 
 /// A click on a target that several moves reach (promotion choices, or continuing captures that
@@ -307,6 +335,7 @@ impl Session {
         let o = self.game.outcome();
         (o.status != Status::Ongoing).then(|| Refusal {
             text: String::new(),
+            written: String::new(),
             code: "game-over".to_string(),
             message: format!("the game is over: {}", o.message(self.game.current())),
             clause: o.clause.clone(),
@@ -347,14 +376,17 @@ impl Session {
 
     /// Records the interpreter's ruling on the move `text` (coordinates), or that the game is over.
     pub(crate) fn refuse(&mut self, text: &str) {
+        let written = written_refused(self.game.current(), text);
         if let Some(mut over) = self.game_over() {
             over.text = text.to_string();
+            over.written = written;
             self.refusal = Some(over);
             return;
         }
         self.refusal = match self.game.current().explain(text) {
             Ruling::Illegal(i) => Some(Refusal {
                 text: text.to_string(),
+                written,
                 code: i.code.to_string(),
                 message: i.message,
                 clause: i.clause,

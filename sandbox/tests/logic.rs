@@ -1052,3 +1052,31 @@ fn a_click_that_can_do_nothing_says_why() {
     assert_eq!(s.selected, Some(a1));
     assert_eq!(s.note.as_deref(), Some("the Rook on a1 has no legal move here"));
 }
+
+/// A refused move reads as the move list writes moves: where the ruleset names pieces by letter
+/// (SAN, WXF), the piece's letter (as the notation writes it: xiangqi's horse is `H`), its square
+/// and the target, `x` onto an enemy piece; a pawn by its squares alone; in a ruleset written in
+/// coordinates, the coordinates.
+#[test]
+fn a_refused_move_is_written_as_the_ruleset_writes_moves() {
+    let refused = |what: &str, moves: &[&str], from: &str, to: &str| {
+        let mut app = self::app(what);
+        for m in moves {
+            act(&mut app, Action::Play(m.to_string()));
+        }
+        let (a, b) = (square(&app, from), square(&app, to));
+        send(&mut app, Clicked(a));
+        send(&mut app, Clicked(b));
+        let r = session(&app)
+            .refusal
+            .clone()
+            .unwrap_or_else(|| panic!("{what}: {from}{to} refused"));
+        assert_eq!(r.text, format!("{from}{to}"), "the move as asked for");
+        r.written
+    };
+    assert_eq!(refused("chess", &[], "g1", "g4"), "Ng1–g4");
+    assert_eq!(refused("chess", &[], "e2", "e5"), "e2–e5");
+    assert_eq!(refused("chess", &["e2e4", "d7d5"], "d1", "d5"), "Qd1xd5");
+    assert_eq!(refused("xiangqi", &[], "b1", "b5"), "Hb1–b5");
+    assert_eq!(refused("draughts", &[], "c3", "c5"), "c3c5");
+}
