@@ -1007,6 +1007,7 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
                 }
             }
         });
+        fen_fields(ui, session, pos, tools, req);
         // The field follows the position until the user edits it.
         let fen = pos.fen();
         if tools.fen_shown != fen {
@@ -1134,6 +1135,67 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
             crate::records::default_export_path(session)
         };
         req.actions.push(Action::Export(path));
+    }
+}
+
+/// The FEN fields a ruleset with castling or en passant has beyond the board and the side to
+/// move, each edited on its own: the castling rights (field 3) and the en-passant square (field 4).
+/// Typing puts the whole FEN with the field changed into the FEN field, so the check line under it
+/// says at once what the rules make of it; Enter (or leaving the field) sets it when the rules
+/// accept it. Shown only where the ruleset castles or marks en passant (their rows do not come and
+/// go otherwise).
+fn fen_fields(ui: &mut egui::Ui, session: &Session, pos: &arbiter::game::Position, tools: &mut Tools, req: &mut Requests) {
+    let rules = pos.rules();
+    let castles = rules.kinds.iter().any(|k| !k.castles.is_empty());
+    let passes = rules.kinds.iter().any(|k| k.forms.iter().any(|f| f.marks_en_passant));
+    let fen = pos.fen();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() < 4 {
+        return;
+    }
+    for (index, shown, label, hint) in [
+        (
+            2,
+            castles,
+            "Castling:",
+            "The castling rights (FEN field 3): K and Q, or the partners' files; - for none",
+        ),
+        (
+            3,
+            passes,
+            "En passant:",
+            "The square a pawn may take en passant on (FEN field 4); - for none",
+        ),
+    ] {
+        if !shown {
+            continue;
+        }
+        ui.horizontal(|ui| {
+            ui.label(label);
+            let id = egui::Id::new(("fen-field", index));
+            let mut text: String = ui
+                .data(|d| d.get_temp::<(String, String)>(id))
+                .filter(|(at, _)| *at == fen)
+                .map_or_else(|| fields[index].to_string(), |(_, t)| t);
+            let r = ui
+                .add(egui::TextEdit::singleline(&mut text).desired_width(80.0))
+                .on_hover_text(hint);
+            let mut composed: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
+            composed[index] = if text.trim().is_empty() {
+                "-".to_string()
+            } else {
+                text.trim().to_string()
+            };
+            let composed = composed.join(" ");
+            if r.changed() {
+                tools.fen_text = composed.clone();
+            }
+            let done = r.lost_focus() && text.trim() != fields[index];
+            if done && session.engine.from_fen(&composed).is_ok() {
+                req.actions.push(Action::Edit(Edit::Fen(composed)));
+            }
+            ui.data_mut(|d| d.insert_temp(id, (fen.clone(), text)));
+        });
     }
 }
 

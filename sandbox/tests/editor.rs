@@ -339,3 +339,74 @@ fn clear_board_starting_position_and_the_fen_field_checked_as_it_is_typed() {
     let texts = panel.settle(session(&app), &mut tools);
     assert!(said(&texts, "a position the rules accept"), "{texts:?}");
 }
+
+/// The castling rights and the en-passant square have fields of their own in the editor (where
+/// the ruleset castles and takes en passant): typing puts the whole FEN into the FEN field, whose
+/// check line says at once what the rules make of it, and Enter sets the position.
+#[test]
+fn castling_rights_and_the_en_passant_square_are_edited_in_fields_of_their_own() {
+    let session = chess();
+    let mut tools = Tools {
+        mode: Mode::Edit,
+        ..Tools::default()
+    };
+    let mut panel = Panel::new(1200.0);
+    let texts = panel.settle(&session, &mut tools);
+    let castling = at(&texts, "Castling:");
+    assert!(texts.iter().any(|(t, _)| t == "En passant:"), "the en-passant field");
+    // The castling field shows the position's rights, right of its label.
+    let field = texts
+        .iter()
+        .find(|(t, at)| t == "KQkq" && (at.y - castling.y).abs() < 6.0)
+        .map(|(_, at)| *at)
+        .expect("the rights in their field");
+    panel.click(&session, &mut tools, field + egui::vec2(10.0, 4.0));
+    panel.events.extend(ctrl_key(egui::Key::A));
+    panel.events.push(egui::Event::Text("Kq".into()));
+    panel.frame(&session, &mut tools);
+    let wanted = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1";
+    assert_eq!(tools.fen_text, wanted, "the whole FEN with the field changed, for the check line");
+    let texts = panel.settle(&session, &mut tools);
+    assert!(
+        texts.iter().any(|(t, _)| t.starts_with("a position the rules accept")),
+        "checked as typed: {:?}",
+        texts.iter().map(|t| &t.0).collect::<Vec<_>>()
+    );
+    let enter = |pressed| egui::Event::Key {
+        key: egui::Key::Enter,
+        physical_key: Some(egui::Key::Enter),
+        pressed,
+        repeat: false,
+        modifiers: egui::Modifiers::NONE,
+    };
+    panel.events.extend([enter(true), enter(false)]);
+    panel.frame(&session, &mut tools);
+    assert_eq!(
+        panel.asked.actions,
+        vec![Action::Edit(Edit::Fen(wanted.to_string()))],
+        "Enter sets it"
+    );
+    // A right the position cannot have is not set: the check line says why.
+    let texts = panel.settle(&session, &mut tools);
+    let field = texts
+        .iter()
+        .find(|(t, at)| t == "Kq" && (at.y - castling.y).abs() < 6.0)
+        .map(|(_, at)| *at)
+        .expect("the field keeps what was typed");
+    panel.click(&session, &mut tools, field + egui::vec2(10.0, 4.0));
+    panel.events.extend(ctrl_key(egui::Key::A));
+    panel.events.push(egui::Event::Text("Z".into()));
+    panel.frame(&session, &mut tools);
+    panel.events.extend([enter(true), enter(false)]);
+    panel.frame(&session, &mut tools);
+    assert!(panel.asked.actions.is_empty(), "refused: {:?}", panel.asked.actions);
+    let texts = panel.settle(&session, &mut tools);
+    assert!(
+        texts.iter().any(|(t, _)| t.starts_with("not a position yet: castling field")),
+        "why"
+    );
+    // Go has neither field.
+    let go = Session::new(sandbox::source::open(Some("go")).expect("go"));
+    let texts = Panel::new(1200.0).settle(&go, &mut tools);
+    assert!(!texts.iter().any(|(t, _)| t == "Castling:" || t == "En passant:"));
+}
