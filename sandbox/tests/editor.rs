@@ -45,7 +45,7 @@ fn the_palette_stays_put_in_a_low_window_scrolled_down_when_a_refusal_comes_and_
     panel.settle(&session, &mut tools);
     panel.scroll_down();
     let scrolled = panel.settle(&session, &mut tools);
-    let labels = ["Erase", "♛ Queen", "♟ Pawn", "Set from FEN", "Copy FEN", "Save as scenario"];
+    let labels = ["Erase", "Castling:", "Clear board", "Set from FEN", "Copy FEN", "Save as scenario"];
     assert!(at(&scrolled, "Erase").y < 400.0, "scrolled down: the palette came up");
     // An edit refused: its reason appears under the board, where the eye is, inside the window
     // however far the panel is scrolled.
