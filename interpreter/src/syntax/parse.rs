@@ -2364,7 +2364,7 @@ mod tests {
         assert_eq!(names, ["pgn", "sgf", "none"]);
         // Each name's span is the name itself (the checker's carets point there); the clause's
         // span is the first clause, citation included.
-        assert!(r.formats.iter().all(|i| &src[i.span.start as usize..i.span.end as usize] == i.name));
+        assert!(r.formats.iter().all(|i| src[i.span.start as usize..i.span.end as usize] == i.name));
         assert_eq!(&src[r.span.start as usize..r.span.end as usize], "records pgn, sgf [7]");
         assert_eq!(r.cite.as_ref().map(|c| c.text.as_str()), Some("7"));
         assert_eq!(g.players.len(), 2, "the clause after it is still read");
