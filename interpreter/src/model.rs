@@ -850,6 +850,47 @@ pub enum Notation {
     Wxf,
 }
 
+/// A format a game's records are kept in: what a tool may export the game as (`records pgn`).
+///
+/// Not [`crate::notation::record::Format`], which names what a record being *read* is written in
+/// (a WXF file among them): this is what the ruleset says its games are *kept* as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecordFormat {
+    /// PGN: tag pairs and the moves in the ruleset's notation (SAN, WXF or coordinates).
+    Pgn,
+    /// SGF (FF[4]): the record of a game that places stones and captures chains, as go's are kept.
+    Sgf,
+}
+
+impl RecordFormat {
+    /// Every format, with the name a ruleset writes it by (`records pgn`).
+    pub const ALL: [(&'static str, RecordFormat); 2] = [("pgn", RecordFormat::Pgn), ("sgf", RecordFormat::Sgf)];
+
+    /// The name a ruleset writes, which is also the file extension (`pgn`, `sgf`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RecordFormat::Pgn => "pgn",
+            RecordFormat::Sgf => "sgf",
+        }
+    }
+
+    /// The formats of a ruleset without a `records` clause: PGN where moves are written in a
+    /// notation players keep records in (SAN, WXF), SGF where the game captures chains (the
+    /// criterion of [`crate::game::Position::chain_game`], which is `after each move capture
+    /// chains without liberties`), both where both hold, and none otherwise: a game written in
+    /// bare coordinates has no record format its players would recognise, so it declares one.
+    pub fn derived(notation: Notation, captures_chains: bool) -> Vec<RecordFormat> {
+        let mut out = Vec::new();
+        if matches!(notation, Notation::San | Notation::Wxf) {
+            out.push(RecordFormat::Pgn);
+        }
+        if captures_chains {
+            out.push(RecordFormat::Sgf);
+        }
+        out
+    }
+}
+
 /// A checked ruleset.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rules {
@@ -899,6 +940,10 @@ pub struct Rules {
     pub params: Vec<(String, String)>,
     /// How game records write moves.
     pub notation: Notation,
+    /// The formats the game's records are kept in, in the order declared: what a tool may export
+    /// the game as (empty: none). Resolved when the ruleset is checked: the `records` clause, or
+    /// without one [`RecordFormat::derived`] from the notation and whether chains are captured.
+    pub records: Vec<RecordFormat>,
     /// The prefix of citations (`FIDE`).
     pub cite_prefix: Option<String>,
     /// The named time controls of the `clock` section, in order (`--clock NAME`).
@@ -916,6 +961,11 @@ impl Rules {
             Some(p) if !c.starts_with(|ch: char| ch.is_alphabetic()) => format!("{p} {c}"),
             _ => c.clone(),
         })
+    }
+    /// The formats a tool may export this game as ([`Rules::records`]), in the ruleset's order;
+    /// empty when the game keeps no records (`records none`, or nothing to derive one from).
+    pub fn record_formats(&self) -> &[RecordFormat] {
+        &self.records
     }
     pub fn kind_by_letter(&self, c: char) -> Option<(KindId, Side)> {
         let up = c.to_ascii_uppercase();

@@ -12,6 +12,7 @@ mod handicap;
 mod load;
 mod phases;
 mod pieces;
+mod records;
 mod turn;
 
 use std::collections::HashMap;
@@ -957,6 +958,7 @@ fn resolve(
     };
     let turn = turn::resolve_turn(&mut cx, items, &kinds);
     never_captures(&mut cx, items, &kinds, &turn, chain_capture.is_some());
+    let records = records::resolve(&mut cx, game, notation, chain_capture.is_some());
     let has_check = royal_safety.is_some() || royals_facing.is_some();
     let chase = chase::resolve_chase(&mut cx, items, has_check);
     let phases = phases::resolve(&mut cx, items, &kinds, has_check, has_pass, &counts);
@@ -1071,6 +1073,7 @@ fn resolve(
         params,
         cite_prefix,
         notation,
+        records,
         clocks: clocks::resolve(&mut cx, items),
         zones: {
             let mut named: Vec<(String, BySide<SquareSet>)> = cx.zones.iter().map(|(n, (set, _))| (n.clone(), set.clone())).collect();

@@ -1969,12 +1969,16 @@ mod tests {
     fn the_manual_answers_for_keywords_and_the_grammar_lists_them() {
         let kw = keywords();
         assert!(
-            kw.contains(&"slide") && kw.contains(&"promotes") && kw.contains(&"checkered"),
+            kw.contains(&"slide") && kw.contains(&"promotes") && kw.contains(&"checkered") && kw.contains(&"records"),
             "{kw:?}"
         );
         let piece = manual_entry("piece").expect("a section");
         assert!(piece.starts_with("### `piece`"), "{piece}");
         assert!(manual_entry("slide").is_some());
+        assert!(
+            manual_entry("records").is_some_and(|e| e.contains("pgn")),
+            "the manual documents `records`"
+        );
         assert_eq!(manual_entry("no-such-word-anywhere"), None);
     }
 }

@@ -276,8 +276,23 @@ pub struct Game {
     pub cite_prefix: Option<StringLit>,
     /// `notation san`: how game records write moves.
     pub notation: Option<Ident>,
+    /// `records pgn, sgf`: the formats the game's records are kept in, as written (the checker
+    /// reads the names, so an unknown one is reported where it stands).
+    pub records: Option<Records>,
     pub players: Vec<Player>,
     pub players_cite: Option<Cite>,
+    pub span: Span,
+}
+
+/// `records pgn, sgf` (or `records none`). A second `records` clause in the same block adds its
+/// formats to the first's, so a format named in both is reported as named twice rather than one
+/// clause silently replacing the other.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Records {
+    /// The format names in the order written (`none` among them, if written).
+    pub formats: Vec<Ident>,
+    pub cite: Option<Cite>,
+    /// The first clause, keyword to its last name or citation.
     pub span: Span,
 }
 

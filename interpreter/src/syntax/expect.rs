@@ -489,7 +489,13 @@ mod tests {
         let w = words(&at_bar("board 8 x 8 squares {\n  |\n}\n"));
         assert!(w.contains(&"files") && w.contains(&"ranks") && !w.contains(&"slide"), "{w:?}");
         let w = words(&at_bar("game \"X\" {\n  |\n}\n"));
-        assert!(w.contains(&"cite") && w.contains(&"players"), "{w:?}");
+        assert!(
+            w.contains(&"cite") && w.contains(&"players") && w.contains(&"notation") && w.contains(&"records"),
+            "{w:?}"
+        );
+        // After a format, another may follow a comma.
+        let w = words(&at_bar("game \"X\" {\n  records pgn |\n}\n"));
+        assert!(w.contains(&","), "{w:?}");
         let w = words(&at_bar("turn {\n  |\n}\n"));
         assert_eq!(w, vec!["move"]);
         let w = words(&at_bar("turn {\n  move\n  |\n}\n"));

@@ -634,6 +634,7 @@ fn describe(r: Rule) -> Option<String> {
         Rule::cite_decl => "`cite`",
         Rule::players_decl => "`players`",
         Rule::notation_decl => "`notation`",
+        Rule::records_decl => "`records`",
         Rule::lbrace => "`{`",
         Rule::rbrace => "`}`",
         Rule::lparen => "`(`",
@@ -894,6 +895,7 @@ fn game(cx: &mut Cx, p: P) -> Game {
         },
         cite_prefix: None,
         notation: None,
+        records: None,
         players: Vec::new(),
         players_cite: None,
         span,
@@ -904,6 +906,21 @@ fn game(cx: &mut Cx, p: P) -> Game {
             Rule::string => g.name = cx.string(c),
             Rule::cite_decl => g.cite_prefix = c.into_inner().nth(1).map(|s| cx.string(s)),
             Rule::notation_decl => g.notation = c.into_inner().nth(1).map(|s| cx.ident(s)),
+            Rule::records_decl => {
+                let span = cx.span(&c);
+                let r = g.records.get_or_insert_with(|| Records {
+                    formats: Vec::new(),
+                    cite: None,
+                    span,
+                });
+                for part in c.into_inner() {
+                    match part.as_rule() {
+                        Rule::ident => r.formats.push(cx.ident(part)),
+                        Rule::cite => r.cite = Some(cx.cite(part)),
+                        _ => {}
+                    }
+                }
+            }
             Rule::players_decl => {
                 for pl in c.into_inner() {
                     match pl.as_rule() {
@@ -2332,6 +2349,29 @@ mod tests {
         let mut d = Diagnostics::default();
         let f = parse_file(src, FileId(0), &mut d);
         (f, d)
+    }
+
+    #[test]
+    fn records_reads_its_formats_and_a_second_clause_adds_to_the_first() {
+        let src = "game \"G\" {\n  records pgn, sgf [7]\n  records none\n  players a, b\n}\n";
+        let (f, d) = parse(src);
+        assert!(d.items.is_empty(), "{:?}", d.items);
+        let Item::Game(g) = &f.items[0] else {
+            panic!("expected a game, got {:?}", f.items)
+        };
+        let r = g.records.as_ref().expect("the records clause is read");
+        let names: Vec<&str> = r.formats.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["pgn", "sgf", "none"]);
+        // Each name's span is the name itself (the checker's carets point there); the clause's
+        // span is the first clause, citation included.
+        assert!(r.formats.iter().all(|i| src[i.span.start as usize..i.span.end as usize] == i.name));
+        assert_eq!(&src[r.span.start as usize..r.span.end as usize], "records pgn, sgf [7]");
+        assert_eq!(r.cite.as_ref().map(|c| c.text.as_str()), Some("7"));
+        assert_eq!(g.players.len(), 2, "the clause after it is still read");
+        // `records` with no format is a syntax error that says what may follow.
+        let (_, d) = parse("game \"G\" {\n  players a, b\n  records\n}\n");
+        assert_eq!(d.error_count(), 1, "{:?}", d.items);
+        assert!(d.items[0].help.iter().any(|h| h.contains("a name")), "{:?}", d.items);
     }
 
     #[test]
