@@ -1117,16 +1117,21 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
         marks.caption = caption.clone();
         req.actions.push(Action::Save(path, marks));
     }
+    // Only the format the game's records are kept in; greyed, with the reason, where it has none.
     let format = crate::records::RecordFormat::of(&session.engine);
-    if ui
-        .button(format!("Export as {}", format.name()))
-        .on_hover_text(format!(
+    let label = format.map_or_else(|| "Export".to_string(), |f| format!("Export as {}", f.name()));
+    let button = ui.add_enabled(format.is_some(), egui::Button::new(label));
+    let button = match format {
+        Some(f) => button.on_hover_text(format!(
             "Write the game with its variations as a {} record (by default in {}; a path ending .{} above is used instead)",
-            format.name(),
+            f.name(),
             editor::save_dir().display(),
-            format.extension()
-        ))
-        .clicked()
+            f.extension()
+        )),
+        None => button.on_disabled_hover_text(crate::records::no_format(session)),
+    };
+    if button.clicked()
+        && let Some(format) = format
     {
         let typed = tools.save_path.trim();
         let path = if typed.to_ascii_lowercase().ends_with(&format!(".{}", format.extension())) {

@@ -26,13 +26,15 @@ pub enum RecordFormat {
 }
 
 impl RecordFormat {
-    /// SGF for games whose moves place stones that are captured as chains, PGN for the others.
-    pub fn of(engine: &Engine) -> RecordFormat {
-        if engine.start().chain_game() {
-            RecordFormat::Sgf
-        } else {
-            RecordFormat::Pgn
-        }
+    /// The format the game's records are kept in, as its ruleset says (`records pgn`, or by
+    /// default PGN for SAN or WXF notation and SGF for games that capture chains): the first the
+    /// ruleset names; `None` for a game with no record format (draughts, hex, othello… — their
+    /// games are kept as scenarios).
+    pub fn of(engine: &Engine) -> Option<RecordFormat> {
+        engine.rules().record_formats().first().map(|f| match f {
+            arbiter::model::RecordFormat::Pgn => RecordFormat::Pgn,
+            arbiter::model::RecordFormat::Sgf => RecordFormat::Sgf,
+        })
     }
 
     pub fn extension(self) -> &'static str {
@@ -187,7 +189,7 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 pub fn record_text(session: &Session) -> Result<(String, RecordFormat, Vec<String>), String> {
     let (game, plies) = main_line(session)?;
     let (branches, left_out) = variations(session, &plies);
-    let format = RecordFormat::of(&session.engine);
+    let format = RecordFormat::of(&session.engine).ok_or_else(|| no_format(session))?;
     // What an opened record carried: its main line's annotations at the plies of their steps, and
     // its tags where it was read in the format written.
     let kept = session.record.as_ref();
@@ -246,11 +248,20 @@ pub fn record_text(session: &Session) -> Result<(String, RecordFormat, Vec<Strin
     Ok((text, format, notes))
 }
 
-/// `<save_dir>/<title>-<n>.<pgn|sgf>` with the first `n` not taken.
+/// Why a game cannot be exported: its ruleset names no record format.
+pub fn no_format(session: &Session) -> String {
+    format!(
+        "{} has no game record format (its ruleset names none: `records pgn` or `records sgf` in its game block); save it as a scenario instead",
+        session.engine.rules().name
+    )
+}
+
+/// `<save_dir>/<title>-<n>.<pgn|sgf>` with the first `n` not taken (`.ron` for a game with no record
+/// format: the export is refused anyway).
 pub fn default_export_path(session: &Session) -> PathBuf {
     let dir = crate::editor::save_dir();
     let base = crate::editor::slug(&session.title);
-    let ext = RecordFormat::of(&session.engine).extension();
+    let ext = RecordFormat::of(&session.engine).map_or("ron", RecordFormat::extension);
     (1..)
         .map(|n| dir.join(format!("{base}-{n}.{ext}")))
         .find(|p| !p.exists())

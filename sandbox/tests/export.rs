@@ -243,3 +243,34 @@ fn a_record_keeps_its_headers_comments_and_glyphs_through_opening_and_export() {
     send(&mut app, Apply(Action::UndoEdit));
     assert!(session(&app).record.is_some());
 }
+
+/// Export offers only the format the game's records are kept in, as its ruleset says: PGN for
+/// chess and xiangqi (and duck chess, which declares it), SGF for go, none for draughts, hex or
+/// othello — whose export is refused with the reason, and no file is written.
+#[test]
+fn export_offers_only_the_format_the_game_has() {
+    use sandbox::records::RecordFormat;
+    let format = |what: &str| RecordFormat::of(&session(&common::app(what)).engine);
+    assert_eq!(format("chess"), Some(RecordFormat::Pgn));
+    assert_eq!(format("xiangqi"), Some(RecordFormat::Pgn));
+    assert_eq!(format("duck-chess"), Some(RecordFormat::Pgn));
+    assert_eq!(format("go"), Some(RecordFormat::Sgf));
+    for none in ["draughts", "hex", "othello", "tic-tac-toe"] {
+        assert_eq!(format(none), None, "{none}");
+    }
+    let mut app = common::app("draughts");
+    play(&mut app, &["c3d4"]);
+    let path = scratch("draughts.pgn");
+    send(&mut app, Apply(Action::Export(path.clone())));
+    let last = session(&app).log.last().expect("logged");
+    assert!(!last.ok && last.said.contains("has no game record format"), "{}", last.said);
+    assert!(!path.exists(), "nothing written");
+    // The panel's button: greyed, its reason on hover; enabled and named for chess.
+    let mut tools = sandbox::session::Tools::default();
+    let texts = common::panel_texts(session(&app), &mut tools);
+    assert!(texts.iter().any(|(t, _)| t == "Export"), "a greyed Export for draughts");
+    assert!(!texts.iter().any(|(t, _)| t.starts_with("Export as")));
+    let chess = common::app("chess");
+    let texts = common::panel_texts(session(&chess), &mut tools);
+    assert!(texts.iter().any(|(t, _)| t == "Export as PGN"));
+}
