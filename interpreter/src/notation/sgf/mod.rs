@@ -956,6 +956,18 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    /// A 9×9 go game after `moves`.
+    fn go9_after(moves: &[&str]) -> Game {
+        let checked = crate::check::check_file(
+            std::path::Path::new("../rulesets/go.rules"),
+            &[("size".to_string(), "9".to_string())],
+        );
+        let engine = crate::game::Engine::new(checked.rules.expect("go.rules is valid"));
+        let mut game = Game::new(engine.clone(), engine.start());
+        crate::notation::record::play_line(&mut game, moves).expect("legal");
+        game
+    }
+
     fn err(text: &str) -> SgfError {
         parse(text).expect_err("an invalid record")
     }
@@ -1010,13 +1022,7 @@ mod tests {
 
     #[test]
     fn written_annotations_are_escaped_and_read_back_the_same() {
-        let checked = crate::check::check_file(
-            std::path::Path::new("../rulesets/go.rules"),
-            &[("size".to_string(), "9".to_string())],
-        );
-        let engine = crate::game::Engine::new(checked.rules.expect("go.rules is valid"));
-        let mut game = Game::new(engine.clone(), engine.start());
-        crate::notation::record::play_line(&mut game, &["E5", "C7", "G7"]).expect("legal");
+        let game = go9_after(&["E5", "C7", "G7"]);
         let note = |nags: Vec<u8>, c: Option<&str>| Annotation {
             nags,
             comment: c.map(str::to_string),
@@ -1050,7 +1056,7 @@ mod tests {
         assert!(notes[0].contains("`Event` is not an SGF property"), "{notes:?}");
         assert!(notes[1].contains("2 annotation glyph(s)"), "{notes:?}");
         let back = crate::notation::record::read(&text, crate::notation::record::Format::Sgf).expect("it reads what it wrote");
-        let replayed = back.replay(&engine).expect("it replays");
+        let replayed = back.replay(game.engine()).expect("it replays");
         assert_eq!(replayed.commentary.comment, commentary.comment);
         let nags: Vec<Vec<u8>> = replayed.commentary.annotations.iter().map(|a| a.nags.clone()).collect();
         assert_eq!(nags, [vec![1], vec![4, 6], vec![5]], "$3 shares TE with $1, $14 has no property");
@@ -1100,13 +1106,7 @@ mod tests {
 
     #[test]
     fn written_variations_are_game_trees_after_the_main_continuation() {
-        let checked = crate::check::check_file(
-            std::path::Path::new("../rulesets/go.rules"),
-            &[("size".to_string(), "9".to_string())],
-        );
-        let engine = crate::game::Engine::new(checked.rules.expect("go.rules is valid"));
-        let mut game = Game::new(engine.clone(), engine.start());
-        crate::notation::record::play_line(&mut game, &["E5", "C7", "G7"]).expect("legal");
+        let game = go9_after(&["E5", "C7", "G7"]);
         let branches = vec![
             Branch {
                 at: 1,
