@@ -230,8 +230,9 @@ pub fn status_area(session: &Session, screen: Vec2) -> egui::Rect {
 /// The status under the board, where the eye is: the side to move, the ply and the last move, the
 /// phase and counts, check, the outcome, claimable draws (with their buttons), the area count, the
 /// hands, what the computer is doing, the last reload's trouble, the editor's refusal, a copy or a
-/// save's result, and a scenario step's caption and expectations. Always shown (its first line
-/// always says who is to move), in a region of its own that scrolls when the lines outgrow it.
+/// save's result, and a scenario step's expectations (its caption is its line in the move list).
+/// Always shown (its first line always says who is to move), in a region of its own that scrolls
+/// when the lines outgrow it.
 #[allow(clippy::too_many_arguments)]
 pub fn status_pane(
     ctx: &egui::Context,
