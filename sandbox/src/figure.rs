@@ -189,7 +189,7 @@ mod tests {
     #[test]
     fn a_contour_and_its_hole_cover_the_ring_between_them() {
         let square = |lo: f32, hi: f32, clockwise: bool| {
-            let mut p = vec![Vec2::new(lo, lo), Vec2::new(hi, lo), Vec2::new(hi, hi), Vec2::new(lo, hi)];
+            let mut p = [Vec2::new(lo, lo), Vec2::new(hi, lo), Vec2::new(hi, hi), Vec2::new(lo, hi)];
             if clockwise {
                 p.reverse();
             }
