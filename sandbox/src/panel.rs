@@ -233,7 +233,6 @@ pub fn status_area(session: &Session, screen: Vec2) -> egui::Rect {
 /// save's result, and a scenario step's expectations (its caption is its line in the move list).
 /// Always shown (its first line always says who is to move), in a region of its own that scrolls
 /// when the lines outgrow it.
-#[allow(clippy::too_many_arguments)]
 pub fn status_pane(
     ctx: &egui::Context,
     session: &Session,

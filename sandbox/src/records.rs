@@ -56,10 +56,10 @@ impl RecordFormat {
 /// tags (PGN's tag pairs, SGF's game information, a WXF file's header lines, in the record's own
 /// names), the comment before its first move, and each main-line move's annotation by timeline
 /// step (index 0, the start, has none). The variations' annotations are on the tree's nodes.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RecordNotes {
-    /// The format whose names the tags are in.
-    pub format: Option<RecordFormat>,
+    /// The format whose names the tags are in (a WXF file's: PGN's, as xiangqi exports PGN).
+    pub format: RecordFormat,
     pub tags: Vec<(String, String)>,
     pub comment: Option<String>,
     pub by_step: Vec<Annotation>,
@@ -71,10 +71,10 @@ impl RecordNotes {
         let mut by_step = vec![Annotation::default()];
         by_step.extend(commentary.annotations.iter().cloned());
         RecordNotes {
-            format: Some(match format {
+            format: match format {
                 record::Format::Sgf => RecordFormat::Sgf,
                 record::Format::Pgn | record::Format::Wxf => RecordFormat::Pgn,
-            }),
+            },
             tags,
             comment: commentary.comment.clone(),
             by_step,
@@ -207,7 +207,7 @@ pub fn record_text(session: &Session) -> Result<(String, RecordFormat, Vec<Strin
             commentary.annotations[p - 1] = a.clone();
         }
     }
-    let own_tags = kept.filter(|r| r.format == Some(format)).map(|r| r.tags.clone());
+    let own_tags = kept.filter(|r| r.format == format).map(|r| r.tags.clone());
     let (text, mut notes) = match format {
         RecordFormat::Sgf => sgf::write_tree(&game, &own_tags.unwrap_or_default(), &commentary, &branches),
         RecordFormat::Pgn => {
