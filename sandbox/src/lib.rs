@@ -4,45 +4,26 @@
 //! Invariant: the sandbox changes a position only through the interpreter's API (`Game`,
 //! `Engine::from_fen`), as actions it logs; it never names a particular game.
 //!
-//! One plugin per feature, each a `plugin(app)` function: [`session`] (the game, its messages, its
-//! actions and autoplay; no window needed), [`board`] (drawing), [`input`] (mouse), [`panel`] (egui),
-//! [`reload`] (watching the ruleset file), [`redraw`] (drawing only when needed), [`chords`] (Ctrl
-//! shortcuts typed within one frame), [`shot`] (screenshots), [`marks`] (the trainer's squares,
-//! arrows and caption). Beside them: [`source`] (opening rulesets, scenarios and records),
-//! [`actions`] (the action model), [`editor`] (positions by hand, saving scenarios), [`replay`]
-//! (autoplay), [`recompile`] (the session's side of a reload), [`layout`] (geometry and the screen's
-//! size), [`scoring`] (the area count, final or an estimate, and each point's owner), [`tree`] (the
-//! variation tree), [`navigate`] (steps and jumps through timeline and tree), [`movelist`] (the move
-//! list), [`keys`] (the keyboard), [`turns`] (turns of several parts, entered part by part).
+//! Rooms by feature around the [`Session`](session::Session), each a folder of `plugin(app)`s,
+//! listed from the core out; a room's code names only its own room and those before it (the
+//! sandbox's `tests/rooms.rs` checks it):
+//! - [`session`]: the game and its timeline, tree, actions, turns entered part by part, the files it
+//!   opens and saves (rulesets, scenarios, records), the trainer's marks as data. No window needed.
+//! - [`timeline`]: steps and jumps through timeline and tree, the move list, autoplay.
+//! - [`players`]: the computer, the clocks, simulations.
+//! - [`board`]: the board drawn (layout, figures, marks, the area count) and the mouse.
+//! - [`panel`]: the egui panel, the Simulate window, the keyboard and its chords.
+//! - [`window`]: when the window draws, the ruleset watcher, screenshots, `--trace`.
+//!
+//! Here: [`logic`] (the rooms that need no window) and [`plugin`] (all of them), the camera and the
+//! embedded fonts.
 
-pub mod actions;
 pub mod board;
-pub mod chords;
-pub mod clocks;
-pub mod computer;
-pub mod editor;
-pub mod figure;
-pub mod input;
-pub mod keys;
-pub mod layout;
-pub mod marks;
-pub mod movelist;
-pub mod navigate;
 pub mod panel;
-pub mod recompile;
-pub mod records;
-pub mod redraw;
-pub mod reload;
-pub mod replay;
-pub mod scoring;
+pub mod players;
 pub mod session;
-pub mod shot;
-pub mod sim_window;
-pub mod simulate;
-pub mod source;
-pub mod trace;
-pub mod tree;
-pub mod turns;
+pub mod timeline;
+pub mod window;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -87,7 +68,10 @@ pub fn panel_fonts() -> Vec<egui::epaint::text::FontInsert> {
 
 /// The camera, shifted so the board sits right of the panel.
 pub fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, Transform::from_translation(crate::layout::camera_offset(0.0).extend(0.0))));
+    commands.spawn((
+        Camera2d,
+        Transform::from_translation(crate::board::layout::camera_offset(0.0).extend(0.0)),
+    ));
 }
 
 /// Adds [`panel_fonts`] to egui once, so piece glyphs, names and marks in the panel show (egui's
@@ -104,19 +88,25 @@ fn install_fonts(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     Ok(())
 }
 
+/// The logic, with no window: the session room and the rooms that act on it by themselves
+/// (autoplay, the computer's turn, simulations).
+pub fn logic(app: &mut App) {
+    app.add_plugins((session::plugin, timeline::plugin, players::plugin));
+}
+
 /// Everything but the window, the camera and input: logic, drawing and the panel.
 pub fn plugin(app: &mut App) {
     app.add_plugins(bevy_egui::EguiPlugin::default());
     app.add_plugins((
-        session::plugin,
-        marks::plugin,
+        logic,
+        board::marks::plugin,
         board::plugin,
         panel::plugin,
-        sim_window::plugin,
-        keys::plugin,
-        redraw::plugin,
-        chords::plugin,
-        clocks::plugin,
+        panel::sim_window::plugin,
+        panel::keys::plugin,
+        window::redraw::plugin,
+        panel::chords::plugin,
+        players::clocks::plugin,
     ));
     app.add_systems(EguiPrimaryContextPass, install_fonts);
 }
@@ -128,10 +118,21 @@ mod tests {
     /// The non-ASCII characters inside string literals of the sandbox's sources (what the panel
     /// and the board may write), read naively: a quote opens or closes a literal, `\"` does not.
     fn literal_chars() -> Vec<(char, String)> {
-        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("the sandbox's sources") {
+                let path = entry.expect("a directory entry").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    files.push(path);
+                }
+            }
+        }
+        assert!(files.len() > 30, "every room's files: {files:?}");
         let mut found = Vec::new();
-        for entry in std::fs::read_dir(&src).expect("the sandbox's sources") {
-            let path = entry.expect("a directory entry").path();
+        for path in files {
             let text = std::fs::read_to_string(&path).expect("a source file");
             for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
                 // Character literals of a quote or a backslash are not quotes.
@@ -180,7 +181,7 @@ mod tests {
             if path.extension().is_none_or(|e| e != "rules") {
                 continue;
             }
-            let opened = crate::source::open(path.to_str()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let opened = crate::session::source::open(path.to_str()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             for kind in &opened.engine.rules().kinds {
                 for glyph in &kind.glyphs {
                     wanted.extend(glyph.chars().map(|c| (c, path.display().to_string())));

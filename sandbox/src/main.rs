@@ -11,10 +11,10 @@ use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
 use bevy::window::{ExitCondition, WindowResolution};
 use bevy::winit::WinitPlugin;
-use sandbox::layout::{Screen, View};
+use sandbox::board::layout::{Screen, View};
+use sandbox::players::simulate::{SimRequest, Simulation};
 use sandbox::session::Session;
-use sandbox::shot::{SIZE, ShotRequest};
-use sandbox::simulate::{SimRequest, Simulation};
+use sandbox::window::shot::{SIZE, ShotRequest};
 
 struct Args {
     path: Option<String>,
@@ -152,7 +152,7 @@ fn offscreen(app: &mut App, out: PathBuf) {
     )
     .add_plugins(ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(1.0 / 60.0)))
     .insert_resource(ShotRequest::offscreen(out))
-    .add_plugins(sandbox::shot::plugin);
+    .add_plugins(sandbox::window::shot::plugin);
 }
 
 /// A real window with mouse input and the hot-reload watcher; with `shot`, its frame is saved and the
@@ -171,14 +171,15 @@ fn windowed(app: &mut App, title: String, shot: Option<PathBuf>, size: (u32, u32
         ..default()
     }))
     .add_systems(Startup, sandbox::spawn_camera)
-    .add_plugins((sandbox::input::plugin, sandbox::reload::window_plugin));
+    .add_plugins((sandbox::board::input::plugin, sandbox::window::reload::window_plugin));
     match shot {
         Some(out) => {
-            app.insert_resource(ShotRequest::window(out)).add_plugins(sandbox::shot::plugin);
+            app.insert_resource(ShotRequest::window(out))
+                .add_plugins(sandbox::window::shot::plugin);
         }
         // Drawn only when something changes or moves (a screenshot waits for frames, so not then).
         None => {
-            app.insert_resource(sandbox::redraw::settings());
+            app.insert_resource(sandbox::window::redraw::settings());
         }
     }
 }
@@ -209,14 +210,14 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     // The trace's file first: a path that cannot be a new file is refused before anything opens.
-    let trace = match args.trace.clone().map(sandbox::trace::Trace::create).transpose() {
+    let trace = match args.trace.clone().map(sandbox::window::trace::Trace::create).transpose() {
         Ok(t) => t,
         Err(e) => {
             eprintln!("sandbox: {e}");
             return ExitCode::from(2);
         }
     };
-    let opened = match sandbox::source::open_with_params(args.path.as_deref(), &args.params) {
+    let opened = match sandbox::session::source::open_with_params(args.path.as_deref(), &args.params) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("sandbox: {e}");
@@ -264,11 +265,11 @@ fn main() -> ExitCode {
         shot => windowed(&mut app, title, shot, args.size),
     }
     if let Some(t) = trace {
-        app.insert_resource(t).add_plugins(sandbox::trace::plugin);
+        app.insert_resource(t).add_plugins(sandbox::window::trace::plugin);
     }
     let size = Vec2::new(args.size.0 as f32, args.size.1 as f32);
     app.insert_resource(Screen(size))
-        .insert_resource(sandbox::layout::Whole(size))
+        .insert_resource(sandbox::board::layout::Whole(size))
         .insert_resource(session)
         .insert_resource(View { flipped: args.flip })
         .add_plugins(sandbox::plugin);

@@ -10,7 +10,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use common::{act, app, send, session};
-use sandbox::clocks::{ClockRequest, LiveClock};
+use sandbox::players::clocks::{ClockRequest, LiveClock};
 use sandbox::session::{Action, Replay, Tools};
 
 /// `what` opened with the clocks running on a manual clock, one second per update, under `control`.
@@ -18,15 +18,15 @@ fn clocked(what: &str, control: &str) -> App {
     let mut app = app(what);
     app.insert_resource(Tools::default())
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs(1)))
-        .add_plugins(sandbox::clocks::plugin);
+        .add_plugins(sandbox::players::clocks::plugin);
     app.update();
-    app.world_mut().resource_mut::<Tools>().clock.request = Some(ClockRequest::Start(control.to_string()));
+    app.world_mut().resource_mut::<LiveClock>().request = Some(ClockRequest::Start(control.to_string()));
     app.update();
     app
 }
 
 fn live(app: &App) -> &LiveClock {
-    &app.world().resource::<Tools>().clock
+    app.world().resource::<LiveClock>()
 }
 
 fn wait(app: &mut App, seconds: usize) {
@@ -101,7 +101,7 @@ fn the_panel_shows_the_clocks_without_moving_what_follows() {
     let mut app = clocked("xiangqi", "rapid-30");
     wait(&mut app, 3);
     let mut tools = app.world().resource::<Tools>().clone();
-    let running = common::panel_texts(session(&app), &mut tools);
+    let running = common::panel_texts_with_clock(session(&app), &mut tools, live(&app).clone());
     let idle = common::panel_texts(session(&app), &mut Tools::default());
     assert_eq!(
         common::at(&running, "Computer"),
@@ -145,12 +145,12 @@ fn a_running_clock_wakes_the_window_once_a_second_not_every_frame() {
     use bevy::winit::{UpdateMode, WinitSettings};
     let mut app = app("xiangqi");
     app.insert_resource(Tools::default())
-        .insert_resource(sandbox::redraw::settings())
+        .insert_resource(sandbox::window::redraw::settings())
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(250)))
         .add_message::<RequestRedraw>()
-        .add_plugins(sandbox::clocks::plugin);
+        .add_plugins(sandbox::players::clocks::plugin);
     app.update();
-    app.world_mut().resource_mut::<Tools>().clock.request = Some(ClockRequest::Start("rapid-30".to_string()));
+    app.world_mut().resource_mut::<LiveClock>().request = Some(ClockRequest::Start("rapid-30".to_string()));
     app.update();
     app.update();
     assert!(live(&app).running);
@@ -165,7 +165,7 @@ fn a_running_clock_wakes_the_window_once_a_second_not_every_frame() {
         "{:?}",
         wait(&app)
     );
-    app.world_mut().resource_mut::<Tools>().clock.request = Some(ClockRequest::Stop);
+    app.world_mut().resource_mut::<LiveClock>().request = Some(ClockRequest::Stop);
     app.update();
-    assert_eq!(wait(&app), sandbox::redraw::IDLE_WAIT, "stopped: the idle window's wait");
+    assert_eq!(wait(&app), sandbox::window::redraw::IDLE_WAIT, "stopped: the idle window's wait");
 }

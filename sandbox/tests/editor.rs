@@ -5,7 +5,7 @@
 use arbiter::model::{KindId, Side};
 use bevy::prelude::*;
 use bevy_egui::egui;
-use sandbox::input::Button;
+use sandbox::board::input::Button;
 use sandbox::session::{Action, Brush, Clicked, Edit, Mode, Session, Tools};
 
 mod common;
@@ -24,7 +24,7 @@ fn ctrl_key(key: egui::Key) -> [egui::Event; 2] {
 }
 
 fn chess() -> Session {
-    Session::new(sandbox::source::open(Some("chess")).expect("chess"))
+    Session::new(sandbox::session::source::open(Some("chess")).expect("chess"))
 }
 
 #[test]
@@ -54,7 +54,7 @@ fn the_palette_stays_put_in_a_low_window_scrolled_down_when_a_refusal_comes_and_
     let refused = panel.settle(&session, &mut tools);
     let reason = refused
         .iter()
-        .find(|(t, at)| t.contains("refused") && at.x > sandbox::panel::PANEL_WIDTH)
+        .find(|(t, at)| t.contains("refused") && at.x > sandbox::board::layout::PANEL_WIDTH)
         .expect("the reason is shown beside the panel");
     assert!(
         reason.1.y > 280.0 && reason.1.y < 540.0,
@@ -106,7 +106,8 @@ fn a_second_click_on_the_armed_brush_puts_it_down_and_the_panel_says_which_is_ar
 /// A bare App with the session's systems, the keyboard and the board's pointer, in the editor.
 fn editor_app() -> App {
     let mut app = pointer_app("chess");
-    app.init_resource::<ButtonInput<KeyCode>>().add_plugins(sandbox::keys::plugin);
+    app.init_resource::<ButtonInput<KeyCode>>()
+        .add_plugins(sandbox::panel::keys::plugin);
     app.world_mut().resource_mut::<Tools>().mode = Mode::Edit;
     app
 }
@@ -147,7 +148,7 @@ fn esc_a_right_click_or_a_click_beside_the_board_puts_the_brush_down_and_then_cl
     pointer(&mut app, Button::Right, true, "a2");
     pointer(&mut app, Button::Right, false, "a2");
     assert_eq!(brush(&app), None, "a right-click puts the brush down");
-    assert!(!app.world().resource::<sandbox::marks::Marks>().any(), "and marks nothing");
+    assert!(!app.world().resource::<sandbox::session::marks::Marks>().any(), "and marks nothing");
     pointer(&mut app, Button::Left, true, "a2");
     pointer(&mut app, Button::Left, false, "a2");
     assert_eq!(fen(&app), start, "the next left click erases nothing");
@@ -229,7 +230,7 @@ fn a_ctrl_chord_typed_within_one_frame_reaches_egui_as_a_chord_and_ctrl_does_not
             ),
         )
         .configure_sets(PreUpdate, (EguiInputSet::InitReading, EguiInputSet::ReadBevyMessages).chain())
-        .add_plugins(sandbox::chords::plugin);
+        .add_plugins(sandbox::panel::chords::plugin);
     let window = app.world_mut().spawn_empty().id();
     let key = |key_code: KeyCode, logical_key: Key, pressed: bool| KeyboardInput {
         key_code,
@@ -280,7 +281,7 @@ fn an_edit_starts_a_timeline_of_its_own_and_can_be_undone() {
     }
     let s = session(&app);
     assert_eq!(s.game.ply(), 3);
-    let rows = sandbox::movelist::rows(s, &sandbox::movelist::MainLine::of(&s.engine, &s.timeline));
+    let rows = sandbox::timeline::movelist::rows(s, &sandbox::timeline::movelist::MainLine::of(&s.engine, &s.timeline));
     assert_eq!(
         rows.iter().map(|r| r.text()).collect::<Vec<_>>(),
         ["1. e4 Kd7 2. Kd2"],
@@ -309,7 +310,7 @@ fn an_edit_starts_a_timeline_of_its_own_and_can_be_undone() {
 fn clear_board_starting_position_and_the_fen_field_checked_as_it_is_typed() {
     let mut app = app("chess");
     act(&mut app, Action::Play("e2e4".into()));
-    let cleared = sandbox::editor::cleared_fen(session(&app).game.current());
+    let cleared = sandbox::session::editor::cleared_fen(session(&app).game.current());
     assert_eq!(cleared, "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
     act(&mut app, Action::Edit(Edit::Fen(cleared.clone())));
     assert_eq!(fen(&app), cleared, "accepted by the rules");
@@ -318,7 +319,7 @@ fn clear_board_starting_position_and_the_fen_field_checked_as_it_is_typed() {
     assert_eq!(fen(&app), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     // Go has no royal stones: cleared, the board is empty.
     let go = self::app("go");
-    assert!(sandbox::editor::cleared_fen(session(&go).game.current()).starts_with("19/19/"));
+    assert!(sandbox::session::editor::cleared_fen(session(&go).game.current()).starts_with("19/19/"));
 
     // The field's line: the board's position, then a refusal as a king goes missing, then a
     // position the rules accept.
@@ -406,7 +407,7 @@ fn castling_rights_and_the_en_passant_square_are_edited_in_fields_of_their_own()
         "why"
     );
     // Go has neither field.
-    let go = Session::new(sandbox::source::open(Some("go")).expect("go"));
+    let go = Session::new(sandbox::session::source::open(Some("go")).expect("go"));
     let texts = Panel::new(1200.0).settle(&go, &mut tools);
     assert!(!texts.iter().any(|(t, _)| t == "Castling:" || t == "En passant:"));
 }

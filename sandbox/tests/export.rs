@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use common::{app_with, file, send, session, temp_dir};
+use sandbox::session::tree::Tree;
 use sandbox::session::{Action, Apply, Replay, Session};
-use sandbox::tree::Tree;
 
 fn play(app: &mut App, moves: &[&str]) {
     for m in moves {
@@ -26,7 +26,7 @@ fn scratch(name: &str) -> PathBuf {
 /// Every branch of the tree as `anchor: moves`, sorted.
 fn lines(tree: &Tree) -> Vec<String> {
     let mut out: Vec<String> = (0..tree.nodes.len())
-        .map(sandbox::tree::NodeId)
+        .map(sandbox::session::tree::NodeId)
         .filter(|&id| tree.node(id).is_some_and(|n| tree.children(n.anchor, Some(id)).is_empty()))
         .map(|leaf| format!("{}: {}", tree.nodes[leaf.0].anchor, tree.line(leaf).join(" ")))
         .collect();
@@ -80,7 +80,7 @@ fn a_record_with_variations_played_by_hand_exports_and_opens_again_the_same() {
 
 #[test]
 fn a_go_game_played_by_hand_exports_as_sgf_with_its_alternatives() {
-    let opened = sandbox::source::open_with_params(Some("go"), &[("size".to_string(), "9".to_string())]).expect("go opens");
+    let opened = sandbox::session::source::open_with_params(Some("go"), &[("size".to_string(), "9".to_string())]).expect("go opens");
     let mut app = app_with(Session::new(opened));
     play(&mut app, &["E5", "C7", "G7", "pass", "C3"]);
     // Back two moves by hand, then another line: a branch of the hand-played line.
@@ -118,7 +118,7 @@ fn turns_of_several_parts_export_and_open_again_and_a_record_that_would_not_read
     let path = export(&mut app, "duck.pgn");
     let text = std::fs::read_to_string(&path).expect("written");
     assert!(text.contains("1. e2e4,e4d5 e7e5,e5d4"), "{text}");
-    let again = Session::new(sandbox::source::open(Some(path.to_str().expect("UTF-8"))).expect("opens"));
+    let again = Session::new(sandbox::session::source::open(Some(path.to_str().expect("UTF-8"))).expect("opens"));
     assert_eq!(fens(&again).last(), Some(&session(&app).game.current().fen()));
     // Seirawan's gating is written as Fairy-Stockfish writes it (`Nc3/H`): it opens again too.
     let mut app = common::app("seirawan");
@@ -126,13 +126,13 @@ fn turns_of_several_parts_export_and_open_again_and_a_record_that_would_not_read
     let path = export(&mut app, "seirawan.pgn");
     let text = std::fs::read_to_string(&path).expect("written");
     assert!(text.contains("1. Nc3/H Nf6"), "{text}");
-    let again = Session::new(sandbox::source::open(Some(path.to_str().expect("UTF-8"))).expect("opens"));
+    let again = Session::new(sandbox::session::source::open(Some(path.to_str().expect("UTF-8"))).expect("opens"));
     assert_eq!(fens(&again).last(), Some(&session(&app).game.current().fen()));
     // Opened, the record is the main line; a text that would read as another game is refused (the
     // same moves without the hawk).
     assert_eq!(again.timeline.len(), 3, "the start and two moves");
-    let said =
-        sandbox::records::reads_back(&again, &text.replace("Nc3/H", "Nc3"), sandbox::records::RecordFormat::Pgn).expect_err("another game");
+    let said = sandbox::session::records::reads_back(&again, &text.replace("Nc3/H", "Nc3"), sandbox::session::records::RecordFormat::Pgn)
+        .expect_err("another game");
     assert!(said.starts_with("not exported: the record would not read back"), "{said}");
     // A piece that may step or leave a copy behind: both moves are written `d1c1`, so neither can
     // be named, played or written (the checker warns of such clauses).
@@ -185,9 +185,12 @@ fn a_record_keeps_its_headers_comments_and_glyphs_through_opening_and_export() {
     ] {
         let original = common::root().join(file);
         let mut app = app_with(Session::new(
-            sandbox::source::open(original.to_str()).unwrap_or_else(|e| panic!("{file}: {e}")),
+            sandbox::session::source::open(original.to_str()).unwrap_or_else(|e| panic!("{file}: {e}")),
         ));
-        assert!(sandbox::movelist::has_commentary(session(&app)), "{file}: commentary kept");
+        assert!(
+            sandbox::timeline::movelist::has_commentary(session(&app)),
+            "{file}: commentary kept"
+        );
         let path = export(&mut app, &format!("carried-{}.{ext}", kind));
         let before = carried(kind, &original);
         let after = carried(kind, &path);
@@ -201,10 +204,10 @@ fn a_record_keeps_its_headers_comments_and_glyphs_through_opening_and_export() {
     }
     // In the sandbox: the glyphs beside the moves, the comment of the move in view.
     let original = common::root().join("tests/pgn/annotated-opera-game.pgn");
-    let mut app = app_with(Session::new(sandbox::source::open(original.to_str()).expect("opens")));
-    let mut main = sandbox::movelist::MainLine::default();
+    let mut app = app_with(Session::new(sandbox::session::source::open(original.to_str()).expect("opens")));
+    let mut main = sandbox::timeline::movelist::MainLine::default();
     main.update(session(&app));
-    let texts: Vec<String> = sandbox::movelist::rows(session(&app), &main)
+    let texts: Vec<String> = sandbox::timeline::movelist::rows(session(&app), &main)
         .iter()
         .flat_map(|r| r.entries.iter().map(|e| e.text.clone()))
         .collect();
@@ -212,13 +215,13 @@ fn a_record_keeps_its_headers_comments_and_glyphs_through_opening_and_export() {
         assert!(texts.iter().any(|t| t == shown), "`{shown}` in the list: {texts:?}");
     }
     assert_eq!(
-        sandbox::movelist::comment_here(session(&app)).as_deref(),
+        sandbox::timeline::movelist::comment_here(session(&app)).as_deref(),
         Some("Played in a box at the opera, during The Barber of Seville."),
         "the game's comment at the start"
     );
     send(&mut app, Replay::To(4));
     assert_eq!(
-        sandbox::movelist::comment_here(session(&app)).as_deref(),
+        sandbox::timeline::movelist::comment_here(session(&app)).as_deref(),
         Some("Philidor's defence.")
     );
     // Into a variation: its moves' comments.
@@ -228,9 +231,9 @@ fn a_record_keeps_its_headers_comments_and_glyphs_through_opening_and_export() {
         .iter()
         .position(|n| n.annotation.comment.as_deref() == Some("the queen is chased"))
         .expect("the nested variation's comment");
-    send(&mut app, Replay::Node(sandbox::tree::NodeId(queen)));
+    send(&mut app, Replay::Node(sandbox::session::tree::NodeId(queen)));
     assert_eq!(
-        sandbox::movelist::comment_here(session(&app)).as_deref(),
+        sandbox::timeline::movelist::comment_here(session(&app)).as_deref(),
         Some("the queen is chased")
     );
     // An edit starts a timeline of its own: the record's notes go with the old one, and come back
@@ -249,7 +252,7 @@ fn a_record_keeps_its_headers_comments_and_glyphs_through_opening_and_export() {
 /// othello — whose export is refused with the reason, and no file is written.
 #[test]
 fn export_offers_only_the_format_the_game_has() {
-    use sandbox::records::RecordFormat;
+    use sandbox::session::records::RecordFormat;
     let format = |what: &str| RecordFormat::of(&session(&common::app(what)).engine);
     assert_eq!(format("chess"), Some(RecordFormat::Pgn));
     assert_eq!(format("xiangqi"), Some(RecordFormat::Pgn));

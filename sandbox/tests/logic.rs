@@ -11,10 +11,10 @@ use arbiter::model::{KindId, Side};
 use arbiter::notation::{pgn, san, sgf, uci, wxf};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use sandbox::input::{ClickTarget, click_at};
-use sandbox::layout::Layout;
-use sandbox::replay::Autoplay;
+use sandbox::board::input::{ClickTarget, click_at};
+use sandbox::board::layout::Layout;
 use sandbox::session::{Action, Clicked, ClickedAway, ClickedHand, Edit, Mode, Replay, Tools};
+use sandbox::timeline::replay::Autoplay;
 
 mod common;
 use common::*;
@@ -145,7 +145,14 @@ fn a_record_with_wxf_movetext_opens_under_the_ruleset_that_writes_wxf() {
     std::fs::write(&tagged, "[Variant \"Xiangqi\"]\n*\n").expect("written");
     let untagged = dir.join("untagged.pgn");
     std::fs::write(&untagged, "[Event \"?\"]\n*\n").expect("written");
-    let name = |p: &Path| sandbox::source::open(p.to_str()).expect("opens").engine.rules().name.clone();
+    let name = |p: &Path| {
+        sandbox::session::source::open(p.to_str())
+            .expect("opens")
+            .engine
+            .rules()
+            .name
+            .clone()
+    };
     assert_eq!(name(&tagged), "Xiangqi");
     assert_ne!(name(&untagged), "Xiangqi");
 }
@@ -184,7 +191,7 @@ fn a_scenario_that_starts_from_an_sgf_record_keeps_the_records_history_in_its_fr
     let plies = rec.gtp_moves().expect("alternating").len();
     let mut app = file("scenarios/go/sgf-record.ron");
     let over = |app: &App| session(app).game.outcome().status != Status::Ongoing;
-    let ply = |app: &App| sandbox::movelist::ply_number(&session(app).game);
+    let ply = |app: &App| sandbox::timeline::movelist::ply_number(&session(app).game);
     // The start: the record played out, its two passes ending the game.
     assert_eq!(session(&app).step, 0);
     assert_eq!(session(&app).game.ply(), plies, "the record's moves are the game's history");
@@ -226,14 +233,14 @@ fn a_scenario_set_up_from_the_middle_of_a_game_counts_plies_from_the_fens_move_n
     .expect("written");
     let mut app = app(path.to_str().expect("UTF-8"));
     assert_eq!(
-        sandbox::movelist::ply_number(&session(&app).game),
+        sandbox::timeline::movelist::ply_number(&session(&app).game),
         58,
         "29 moves of each side came before"
     );
     send(&mut app, Replay::Forward);
-    assert_eq!(sandbox::movelist::ply_number(&session(&app).game), 59);
+    assert_eq!(sandbox::timeline::movelist::ply_number(&session(&app).game), 59);
     assert_eq!(
-        sandbox::movelist::ply_number(&Game::new(engine("chess", &[]), engine("chess", &[]).start())),
+        sandbox::timeline::movelist::ply_number(&Game::new(engine("chess", &[]), engine("chess", &[]).start())),
         0
     );
 }
@@ -243,11 +250,11 @@ fn a_bad_record_is_one_sentence_naming_the_file_and_place() {
     let dir = temp_dir("bad-records");
     let sgf = dir.join("broken.sgf");
     std::fs::write(&sgf, "(;GM[1]SZ[9]\n;B[ee];W[zz])").expect("written");
-    let err = sandbox::source::open(sgf.to_str()).err().expect("an error");
+    let err = sandbox::session::source::open(sgf.to_str()).err().expect("an error");
     assert!(err.contains("broken.sgf") && err.contains("line 2"), "{err}");
     let pgn = dir.join("illegal.pgn");
     std::fs::write(&pgn, "[Event \"?\"]\n1. e4 e5 2. Ke3 *").expect("written");
-    let err = sandbox::source::open(pgn.to_str()).err().expect("an error");
+    let err = sandbox::session::source::open(pgn.to_str()).err().expect("an error");
     assert!(
         err.contains("illegal.pgn") && err.contains("move 3") && err.contains("Ke3"),
         "{err}"
@@ -548,13 +555,13 @@ fn save_as_scenario_writes_a_file_the_scenario_runner_passes_and_never_overwrite
     }
     let dir = temp_dir("save");
     let path = dir.join("saved").join("opening.ron");
-    let saved = sandbox::editor::save_scenario(session(&app), &Default::default(), &path).expect("saved");
+    let saved = sandbox::session::editor::save_scenario(session(&app), &Default::default(), &path).expect("saved");
     assert_eq!(saved, path);
     let text = std::fs::read_to_string(&path).expect("written");
     assert!(text.contains("Line([\"e2e4\", \"e7e5\", \"g1f3\"])"), "{text}");
-    let report = arbiter::scenario::Runner::new(sandbox::source::ruleset_dirs()).run_file(&path);
+    let report = arbiter::scenario::Runner::new(sandbox::session::source::ruleset_dirs()).run_file(&path);
     assert!(report.passed(), "{:?}\n{text}", report.verdict);
-    let again = sandbox::editor::save_scenario(session(&app), &Default::default(), &path).expect_err("the file exists");
+    let again = sandbox::session::editor::save_scenario(session(&app), &Default::default(), &path).expect_err("the file exists");
     assert!(again.contains("already exists"), "{again}");
     assert_eq!(std::fs::read_to_string(&path).expect("still there"), text);
     // An edited position with dead chains marked: the count is part of the scenario.
@@ -563,8 +570,8 @@ fn save_as_scenario_writes_a_file_the_scenario_runner_passes_and_never_overwrite
     let a3 = square(&go, "A3");
     act(&mut go, Action::MarkDead(a3));
     let path = dir.join("dead.ron");
-    sandbox::editor::save_scenario(session(&go), &Default::default(), &path).expect("saved");
-    let report = arbiter::scenario::Runner::new(sandbox::source::ruleset_dirs()).run_file(&path);
+    sandbox::session::editor::save_scenario(session(&go), &Default::default(), &path).expect("saved");
+    let report = arbiter::scenario::Runner::new(sandbox::session::source::ruleset_dirs()).run_file(&path);
     assert!(
         report.passed(),
         "{:?}\n{}",
@@ -628,7 +635,7 @@ fn a_reload_with_errors_keeps_the_rules_and_lists_the_errors_with_line_and_colum
     act(&mut app, Action::Play("e2e4".into()));
     chess_copy(&dir, |t| t.replace("Rook, Bishop, Knight", "Rook, Bishop, Knigt"));
     let origin = session(&app).origin.clone();
-    let result = sandbox::source::reopen(&origin, &path, &[]);
+    let result = sandbox::session::source::reopen(&origin, &path, &[]);
     let errors = result.as_ref().err().cloned().expect("errors");
     assert!(
         errors
@@ -698,7 +705,7 @@ fn a_reload_replays_the_line_under_the_new_rules_and_flags_the_first_illegal_mov
 #[test]
 fn the_layout_maps_every_square_to_its_centre_and_back() {
     for what in ["chess", "xiangqi", "go"] {
-        let opened = sandbox::source::open(Some(what)).expect("bundled");
+        let opened = sandbox::session::source::open(Some(what)).expect("bundled");
         let layout = Layout::new(&opened.engine.rules().board);
         for sq in 0..layout.width * layout.height {
             assert_eq!(layout.square_at(layout.center(sq)), Some(sq), "{what} square {sq}");
@@ -709,9 +716,9 @@ fn the_layout_maps_every_square_to_its_centre_and_back() {
 
 #[test]
 fn a_missing_file_is_an_error_not_a_panic() {
-    let err = sandbox::source::open(Some("no-such-game")).err().expect("an error");
+    let err = sandbox::session::source::open(Some("no-such-game")).err().expect("an error");
     assert!(err.contains("no-such-game"), "{err}");
-    let err = sandbox::source::open(Some("no-such-record.pgn")).err().expect("an error");
+    let err = sandbox::session::source::open(Some("no-such-record.pgn")).err().expect("an error");
     assert!(err.contains("no-such-record.pgn"), "{err}");
 }
 

@@ -184,11 +184,11 @@ fn steps_in_a_300_move_record_play_or_undo_only_the_moves_between() {
     assert_eq!(session(&app).game.ply(), 291);
 }
 
-fn list(app: &App) -> Vec<sandbox::movelist::Row> {
+fn list(app: &App) -> Vec<sandbox::timeline::movelist::Row> {
     let s = session(app);
-    let mut main = sandbox::movelist::MainLine::default();
+    let mut main = sandbox::timeline::movelist::MainLine::default();
     main.update(s);
-    sandbox::movelist::rows(s, &main)
+    sandbox::timeline::movelist::rows(s, &main)
 }
 
 #[test]
@@ -207,7 +207,10 @@ fn the_move_list_is_in_the_rulesets_notation_numbered_per_move_pair_with_variati
     assert_eq!(&texts[1..4], ["2. Nf3", "2. d4 exd4", "2... d6"], "{texts:?}");
     assert_eq!(rows[2].depth, 1);
     assert!(rows[2].entries[1].current, "the current move is marked");
-    assert_eq!(sandbox::movelist::last_move_written(session(&app)).as_deref(), Some("exd4"));
+    assert_eq!(
+        sandbox::timeline::movelist::last_move_written(session(&app)).as_deref(),
+        Some("exd4")
+    );
 }
 
 #[test]
@@ -244,7 +247,7 @@ fn the_move_list_scrolls_to_the_current_move() {
             ..Default::default()
         };
         let mut out = ctx.run_ui(input, |ui| {
-            shown = Some(sandbox::movelist::show(ui, &rows, 150.0, true, false));
+            shown = Some(sandbox::timeline::movelist::show(ui, &rows, 150.0, true, false));
         });
         out.textures_delta.clear();
     }
@@ -261,8 +264,8 @@ fn the_move_list_scrolls_to_the_current_move() {
 fn keyboard_app(rel: &str) -> App {
     let mut app = file(rel);
     app.init_resource::<ButtonInput<KeyCode>>()
-        .init_resource::<sandbox::layout::View>()
-        .add_plugins(sandbox::keys::plugin);
+        .init_resource::<sandbox::board::layout::View>()
+        .add_plugins(sandbox::panel::keys::plugin);
     app
 }
 
@@ -300,7 +303,7 @@ fn the_keyboard_steps_jumps_flips_cancels_takes_back_and_plays() {
     press(&mut app, &[KeyCode::ArrowUp]);
     assert_eq!((session(&app).step, session(&app).node), (1, None));
     press(&mut app, &[KeyCode::KeyF]);
-    assert!(app.world().resource::<sandbox::layout::View>().flipped);
+    assert!(app.world().resource::<sandbox::board::layout::View>().flipped);
     // Esc lets a selection go; Ctrl+Z takes back (a plain Z does nothing).
     let e5 = session(&app).engine.rules().board.parse_square("e7").expect("e7");
     send(&mut app, sandbox::session::Clicked(e5));
@@ -312,9 +315,9 @@ fn the_keyboard_steps_jumps_flips_cancels_takes_back_and_plays() {
     press(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
     assert_eq!(session(&app).game.ply(), 0);
     press(&mut app, &[KeyCode::Space]);
-    assert!(app.world().resource::<sandbox::replay::Autoplay>().playing);
+    assert!(app.world().resource::<sandbox::timeline::replay::Autoplay>().playing);
     press(&mut app, &[KeyCode::Space]);
-    assert!(!app.world().resource::<sandbox::replay::Autoplay>().playing);
+    assert!(!app.world().resource::<sandbox::timeline::replay::Autoplay>().playing);
 }
 
 /// Moves played from a bare ruleset are the main line, numbered per move pair (`1. Nf3 Nf6
@@ -328,7 +331,7 @@ fn moves_from_a_bare_ruleset_are_the_main_line_numbered_per_move_pair() {
     }
     let rows = |app: &App| {
         let s = session(app);
-        sandbox::movelist::rows(s, &sandbox::movelist::MainLine::of(&s.engine, &s.timeline))
+        sandbox::timeline::movelist::rows(s, &sandbox::timeline::movelist::MainLine::of(&s.engine, &s.timeline))
     };
     let now = rows(&app);
     assert_eq!(
@@ -362,7 +365,7 @@ fn a_deleted_variation_comes_back_with_undo_delete() {
     }
     let rows = |app: &App| {
         let s = session(app);
-        sandbox::movelist::rows(s, &sandbox::movelist::MainLine::of(&s.engine, &s.timeline))
+        sandbox::timeline::movelist::rows(s, &sandbox::timeline::movelist::MainLine::of(&s.engine, &s.timeline))
             .iter()
             .map(|r| r.text())
             .collect::<Vec<_>>()
@@ -407,7 +410,7 @@ fn the_shortcut_sheet_lists_every_key_and_comes_and_goes_with_question_mark() {
     let mut panel = Panel::new(800.0);
     let texts = panel.settle(session(&app), &mut tools);
     assert!(texts.iter().any(|(t, _)| t == "Shortcuts"), "the sheet's title");
-    for (key, what) in sandbox::keys::SHEET {
+    for (key, what) in sandbox::panel::keys::SHEET {
         assert!(
             texts.iter().any(|(t, _)| t == key) && texts.iter().any(|(t, _)| t == what),
             "{key}: {what}"
@@ -423,9 +426,9 @@ fn the_shortcut_sheet_lists_every_key_and_comes_and_goes_with_question_mark() {
         (KeyCode::Escape, "Esc"),
         (KeyCode::F1, "F1"),
     ] {
-        assert!(sandbox::keys::command(code, false).is_some(), "{code:?} does something");
+        assert!(sandbox::panel::keys::command(code, false).is_some(), "{code:?} does something");
         assert!(
-            sandbox::keys::SHEET
+            sandbox::panel::keys::SHEET
                 .iter()
                 .any(|(k, _)| k.split(" / ").chain(k.split(" or ")).any(|p| p == name)),
             "{name} on the sheet"

@@ -11,9 +11,9 @@ use arbiter::model::Side;
 use arbiter::notation::uci;
 use arbiter::sim::{Budget, PlayerSpec};
 use bevy::prelude::*;
-use sandbox::computer::{Computer, Seats, walk_of_game};
+use sandbox::players::computer::{Computer, Seats, walk_of_game};
+use sandbox::players::simulate::{SimRequest, SimSettings, Simulation, command_line};
 use sandbox::session::{Action, Session};
-use sandbox::simulate::{SimRequest, SimSettings, Simulation, command_line};
 
 mod common;
 use common::*;
@@ -150,7 +150,7 @@ fn the_computer_does_not_move_at_a_scripted_frame_until_asked() {
 
 #[test]
 fn the_computers_game_replays_the_earlier_positions_for_repetition_rules() {
-    let opened = sandbox::source::open(Some("chess")).expect("chess");
+    let opened = sandbox::session::source::open(Some("chess")).expect("chess");
     let engine = opened.engine;
     let mut game = Game::new(engine.clone(), engine.start());
     // The start comes back every four plies; the fifth time (ply 16) is the automatic draw.
@@ -337,7 +337,7 @@ fn the_session_is_untouched_while_the_computer_waits_or_thinks() {
 /// most one, the most visited first); once it has moved, none.
 #[test]
 fn the_moves_the_computer_weighs_are_shown_while_it_thinks_and_gone_when_it_has_moved() {
-    use sandbox::computer::{THOUGHTS, Thoughts};
+    use sandbox::players::computer::{THOUGHTS, Thoughts};
     let mut app = app("chess");
     let start = session(&app).game.current().clone();
     // A time budget: the search runs for three seconds whatever the machine, so it is seen thinking.

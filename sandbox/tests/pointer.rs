@@ -5,8 +5,8 @@
 
 use bevy::prelude::*;
 use sandbox::board::BoardLayout;
-use sandbox::input::{Button, Pointer};
-use sandbox::marks::Marks;
+use sandbox::board::input::{Button, Pointer};
+use sandbox::session::marks::Marks;
 use sandbox::session::{Action, Apply, Session, Tools};
 
 mod common;
@@ -104,13 +104,13 @@ fn a_caption_and_marks_are_saved_in_the_scenario_and_load_back_with_it() {
     let dir = temp_dir("caption");
     let _ = std::fs::remove_dir_all(&dir);
     let path = dir.join("marks.ron");
-    let saved = sandbox::editor::save_scenario(session(&app), marks(&app), &path).expect("saved and passing");
+    let saved = sandbox::session::editor::save_scenario(session(&app), marks(&app), &path).expect("saved and passing");
     let text = std::fs::read_to_string(&saved).expect("the file");
     assert!(
         text.contains("highlight: [\"e4\"]") && text.contains("arrows: [(\"d7\", \"d5\")]"),
         "{text}"
     );
-    let opened = sandbox::source::open(saved.to_str()).expect("the saved scenario opens");
+    let opened = sandbox::session::source::open(saved.to_str()).expect("the saved scenario opens");
     let back = Session::new(opened);
     let last = back.timeline.last().expect("a step");
     let board = &back.engine.rules().board;

@@ -55,8 +55,8 @@ fn a_broken_ruleset_shows_its_errors_and_keeps_the_engine_then_a_fixed_one_is_lo
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
         .insert_resource(TimeUpdateStrategy::ManualDuration(STEP))
-        .add_plugins((sandbox::session::plugin, sandbox::reload::plugin));
-    let opened = sandbox::source::open(path.to_str()).unwrap_or_else(|e| panic!("{e}"));
+        .add_plugins((sandbox::logic, sandbox::window::reload::plugin));
+    let opened = sandbox::session::source::open(path.to_str()).unwrap_or_else(|e| panic!("{e}"));
     app.insert_resource(Session::new(opened));
     app.update();
     assert_eq!((width(&app), session(&app).generation), (9, 0));
@@ -111,8 +111,8 @@ fn a_change_to_a_file_the_ruleset_extends_reloads_it_too() {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
         .insert_resource(TimeUpdateStrategy::ManualDuration(STEP))
-        .add_plugins((sandbox::session::plugin, sandbox::reload::plugin));
-    let opened = sandbox::source::open(variant.to_str()).unwrap_or_else(|e| panic!("{e}"));
+        .add_plugins((sandbox::logic, sandbox::window::reload::plugin));
+    let opened = sandbox::session::source::open(variant.to_str()).unwrap_or_else(|e| panic!("{e}"));
     app.insert_resource(Session::new(opened));
     app.update();
     assert_eq!(session(&app).engine.rules().name, "Go, a variant");

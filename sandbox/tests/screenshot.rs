@@ -721,7 +721,7 @@ fn the_board_fills_a_small_and_a_large_window_beside_the_panel_with_every_name_i
         // The board fills the space right of the 320-pixel panel: two thirds of its width or four
         // fifths of the height, whichever is less; centred in that space.
         let span = ((w as f32 - 320.0) * 2.0 / 3.0).min(h as f32 * 0.8);
-        let centre = ((w as f32 + 320.0) / 2.0, h as f32 / 2.0 - sandbox::layout::BOARD_LIFT);
+        let centre = ((w as f32 + 320.0) / 2.0, h as f32 / 2.0 - sandbox::board::layout::BOARD_LIFT);
         assert_eq!(
             shot.figures_in(centre, span, 8, 8, WHITE_PIECE),
             rows(8, &[0, 1]),
@@ -799,7 +799,7 @@ fn an_offscreen_picture_of_a_simulation_shows_the_outcome_bars_and_the_length_hi
     assert_eq!(shot.count((0, 320, 0, 800), FIRST_WINS), 0, "{what}: no bar under the side panel");
     // The window stands beside the board at the right edge, the board moved left to make room:
     // every cell of the board between the panel and the window, none under the window.
-    let left_edge = 1280 - sandbox::sim_window::ROOM as usize;
+    let left_edge = 1280 - sandbox::panel::sim_window::ROOM as usize;
     let (bars, _, _, _) = shot.bounds(SIM_WINDOW, FIRST_WINS).expect("the first side's bar");
     assert!(bars > left_edge, "{what}: the window right of {left_edge} (bar at {bars})");
     assert_eq!(

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
-use sandbox::computer::{Computer, Seats};
-use sandbox::replay::Autoplay;
+use sandbox::players::computer::{Computer, Seats};
+use sandbox::players::simulate::{SimRequest, Simulation};
 use sandbox::session::Session;
-use sandbox::simulate::{SimRequest, Simulation};
+use sandbox::timeline::replay::Autoplay;
 
 mod common;
 use common::*;
@@ -16,7 +16,7 @@ use common::*;
 /// [`common::app`] with the redraw plugin, noting whether each update asked for another frame.
 fn watched_app(what: &str) -> App {
     let mut app = common::app(what);
-    app.add_plugins(sandbox::redraw::plugin)
+    app.add_plugins(sandbox::window::redraw::plugin)
         .init_resource::<Asked>()
         .add_systems(Last, note_requests);
     app.update();
@@ -90,7 +90,7 @@ fn a_modifiers_event_that_repeats_the_last_one_is_dropped_so_egui_can_sleep() {
     use bevy_egui::{EguiInput, egui};
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
-        .add_systems(Update, sandbox::redraw::quiet_modifiers);
+        .add_systems(Update, sandbox::window::redraw::quiet_modifiers);
     let none = egui::Event::ModifiersChanged(egui::Modifiers::NONE);
     let ctrl = egui::Event::ModifiersChanged(egui::Modifiers::CTRL);
     let context = app.world_mut().spawn(EguiInput::default()).id();
@@ -136,7 +136,7 @@ fn a_saved_scenario_is_titled_after_its_file_and_the_save_is_logged_with_where_i
 
 #[test]
 fn scenarios_are_saved_in_the_users_data_folder_by_default() {
-    use sandbox::editor::save_dir_from;
+    use sandbox::session::editor::save_dir_from;
     use std::ffi::OsStr;
     assert_eq!(
         save_dir_from(Some(OsStr::new("/data")), Some(OsStr::new("/home/ann"))),
@@ -153,7 +153,7 @@ fn scenarios_are_saved_in_the_users_data_folder_by_default() {
     );
     let home = std::env::var_os("HOME").filter(|h| PathBuf::from(h).is_absolute());
     if let Some(home) = home {
-        let default = sandbox::editor::default_save_path(session(&watched_app("chess")));
+        let default = sandbox::session::editor::default_save_path(session(&watched_app("chess")));
         assert!(
             default.starts_with(&home) || std::env::var_os("XDG_DATA_HOME").is_some(),
             "{default:?}"
@@ -168,7 +168,7 @@ fn reload_errors_are_rendered_as_the_command_line_renders_them() {
     let file = dir.join("typo.rules");
     let good = std::fs::read_to_string(root().join("rulesets/tic-tac-toe.rules")).expect("the bundled rules");
     std::fs::write(&file, good.replace("along orthogonal | diagonal", "along orthogonl | diagonal")).expect("written");
-    let errors = match sandbox::source::reopen("tic-tac-toe", &file, &[]) {
+    let errors = match sandbox::session::source::reopen("tic-tac-toe", &file, &[]) {
         Err(e) => e,
         Ok(_) => panic!("the typo is an error"),
     };
@@ -184,7 +184,7 @@ fn reload_errors_are_rendered_as_the_command_line_renders_them() {
 #[test]
 fn the_panels_buttons_stay_put_when_check_a_ruling_or_an_outcome_appears() {
     use sandbox::session::{Action, Tools};
-    let opened = || sandbox::source::open(Some("chess")).expect("chess");
+    let opened = || sandbox::session::source::open(Some("chess")).expect("chess");
     let mut tools = Tools::default();
     let quiet = Session::new(opened());
     let before = panel_texts(&quiet, &mut tools);
@@ -243,7 +243,7 @@ fn the_panels_buttons_stay_put_when_check_a_ruling_or_an_outcome_appears() {
 fn in_a_low_window_the_ruling_and_the_status_are_in_sight_beside_the_panel() {
     use sandbox::session::{Action, Tools};
     let mut tools = Tools::default();
-    let mut check = Session::new(sandbox::source::open(Some("chess")).expect("chess"));
+    let mut check = Session::new(sandbox::session::source::open(Some("chess")).expect("chess"));
     for m in ["e2e4", "f7f6", "d1h5"] {
         check.apply(Action::Play(m.into())).expect("legal");
     }
@@ -254,7 +254,7 @@ fn in_a_low_window_the_ruling_and_the_status_are_in_sight_beside_the_panel() {
     let mut panel = Panel::new(560.0);
     let texts = panel.settle(&check, &mut tools);
     let in_sight = |t: &(String, bevy_egui::egui::Pos2)| {
-        t.1.x > sandbox::panel::PANEL_WIDTH && t.1.x < WINDOW_WIDTH && t.1.y >= 0.0 && t.1.y < 560.0 - 10.0
+        t.1.x > sandbox::board::layout::PANEL_WIDTH && t.1.x < WINDOW_WIDTH && t.1.y >= 0.0 && t.1.y < 560.0 - 10.0
     };
     for wanted in ["illegal", "To move: black", "In check"] {
         let found = texts
@@ -264,13 +264,13 @@ fn in_a_low_window_the_ruling_and_the_status_are_in_sight_beside_the_panel() {
         assert!(in_sight(found), "`{wanted}` beside the panel, in the window: {found:?}");
     }
     // The status is under the board's file names, not over the board.
-    let layout = sandbox::layout::Layout::fit(&board, sandbox::layout::Screen(Vec2::new(WINDOW_WIDTH, 560.0)));
-    let names = 560.0 / 2.0 - sandbox::layout::BOARD_LIFT - layout.file_label(0).y;
+    let layout = sandbox::board::layout::Layout::fit(&board, sandbox::board::layout::Screen(Vec2::new(WINDOW_WIDTH, 560.0)));
+    let names = 560.0 / 2.0 - sandbox::board::layout::BOARD_LIFT - layout.file_label(0).y;
     let status = texts.iter().find(|t| t.0.contains("To move: black")).expect("the status");
     assert!(status.1.y > names, "under the names ({names}): {status:?}");
     // A scenario step's caption and expectations: under the board too.
     let path = root().join("scenarios/draughts/kings-move-backwards.ron");
-    let mut scenario = Session::new(sandbox::source::open(path.to_str()).expect("the scenario"));
+    let mut scenario = Session::new(sandbox::session::source::open(path.to_str()).expect("the scenario"));
     scenario.apply(Action::GoTo(1)).expect("step 1");
     let texts = Panel::new(560.0).settle(&scenario, &mut tools);
     let expectation = texts
@@ -283,11 +283,11 @@ fn in_a_low_window_the_ruling_and_the_status_are_in_sight_beside_the_panel() {
 #[test]
 fn a_pass_button_is_offered_wherever_the_ruleset_allows_a_pass_and_greyed_when_not_legal() {
     use sandbox::session::Action;
-    let go = Session::new(sandbox::source::open(Some("go")).expect("go"));
+    let go = Session::new(sandbox::session::source::open(Some("go")).expect("go"));
     let moves = sandbox::panel::special_moves(&go);
     assert_eq!(moves.len(), 1, "{moves:?}");
     assert!(moves[0].text == "pass" && moves[0].legal, "{moves:?}");
-    let chess = Session::new(sandbox::source::open(Some("chess")).expect("chess"));
+    let chess = Session::new(sandbox::session::source::open(Some("chess")).expect("chess"));
     assert!(sandbox::panel::special_moves(&chess).is_empty(), "chess has no pass");
     // Two passes end a go game by hand; then the button is greyed, not gone.
     let mut go = go;
@@ -303,7 +303,7 @@ fn a_pass_button_is_offered_wherever_the_ruleset_allows_a_pass_and_greyed_when_n
 #[test]
 fn copy_fen_hands_the_fen_to_egui_as_a_clipboard_command() {
     use bevy_egui::egui;
-    let session = Session::new(sandbox::source::open(Some("chess")).expect("chess"));
+    let session = Session::new(sandbox::session::source::open(Some("chess")).expect("chess"));
     let mut tools = sandbox::session::Tools::default();
     let ctx = egui::Context::default();
     let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
@@ -327,7 +327,7 @@ fn copy_fen_hands_the_fen_to_egui_as_a_clipboard_command() {
 #[test]
 fn the_panel_gives_a_scenario_from_an_sgf_record_the_records_ply_and_outcome() {
     let path = root().join("scenarios/go/sgf-record.ron");
-    let session = Session::new(sandbox::source::open(path.to_str()).expect("the scenario"));
+    let session = Session::new(sandbox::session::source::open(path.to_str()).expect("the scenario"));
     let mut tools = sandbox::session::Tools::default();
     let texts = panel_texts(&session, &mut tools);
     let plies = session.game.ply();
@@ -351,7 +351,8 @@ fn the_panel_gives_a_scenario_from_an_sgf_record_the_records_ply_and_outcome() {
 fn every_icon_button_has_a_tooltip() {
     use bevy_egui::egui;
     use sandbox::session::Tools;
-    let session = Session::new(sandbox::source::open(Some(&format!("{}/tests/pgn/opera-game.pgn", root().display()))).expect("opens"));
+    let session =
+        Session::new(sandbox::session::source::open(Some(&format!("{}/tests/pgn/opera-game.pgn", root().display()))).expect("opens"));
     let mut tools = Tools::default();
     let mut panel = Panel::new(2000.0);
     let texts = panel.settle(&session, &mut tools);
@@ -397,7 +398,7 @@ fn rule_errors_open_a_pane_with_the_path_and_lines_that_never_wrap() {
     std::fs::write(&file, &good).expect("written");
     let mut app = app(file.to_str().expect("UTF-8"));
     std::fs::write(&file, good.replace("along orthogonal | diagonal", "along orthogonl | diagonal")).expect("written");
-    let reopened = sandbox::source::reopen("tic-tac-toe", &file, &[]);
+    let reopened = sandbox::session::source::reopen("tic-tac-toe", &file, &[]);
     app.world_mut().resource_mut::<Session>().reload_rules(reopened);
     let session = session(&app);
     assert_eq!(session.rule_errors.len(), 1);

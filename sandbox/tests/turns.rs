@@ -8,7 +8,7 @@
 
 use arbiter::model::{KindId, Side};
 use bevy::prelude::*;
-use sandbox::input::{Button, ClickTarget, click_at};
+use sandbox::board::input::{Button, ClickTarget, click_at};
 use sandbox::session::{Action, Clicked, ClickedAway, ClickedHand, Edit, Pick, Tools};
 
 mod common;
@@ -217,12 +217,12 @@ fn a_knight_move_then_a_hawk_an_elephant_or_nothing_on_the_square_it_left() {
     act(&mut gated, Action::Play("b1c3h".into()));
     act(&mut gated, Action::Play("g8f6".into()));
     let s = session(&gated);
-    let rows = sandbox::movelist::rows(s, &sandbox::movelist::MainLine::of(&s.engine, &s.timeline));
+    let rows = sandbox::timeline::movelist::rows(s, &sandbox::timeline::movelist::MainLine::of(&s.engine, &s.timeline));
     let texts: Vec<String> = rows.iter().map(|r| r.text()).collect();
     // Played from a bare ruleset: the main line, numbered per move pair.
     assert_eq!(texts, ["1. Nc3/H Nf6"], "{texts:?}");
     assert_eq!(rows[0].depth, 0, "on the main line, not a variation of the start");
-    assert_eq!(sandbox::movelist::last_move_written(s).as_deref(), Some("Nf6"));
+    assert_eq!(sandbox::timeline::movelist::last_move_written(s).as_deref(), Some("Nf6"));
 }
 
 #[test]
@@ -282,7 +282,8 @@ fn castling_then_a_drop_on_the_rooks_square() {
 fn esc_a_right_click_or_a_click_beside_the_board_cancels_a_pending_turn() {
     // Esc, through the keyboard's reader.
     let mut app = app("duck-chess");
-    app.init_resource::<ButtonInput<KeyCode>>().add_plugins(sandbox::keys::plugin);
+    app.init_resource::<ButtonInput<KeyCode>>()
+        .add_plugins(sandbox::panel::keys::plugin);
     click(&mut app, "g1");
     click(&mut app, "f3");
     assert!(session(&app).pending.is_some());
@@ -312,7 +313,7 @@ fn esc_a_right_click_or_a_click_beside_the_board_cancels_a_pending_turn() {
     pointer(&mut app, Button::Right, true, "d5");
     pointer(&mut app, Button::Right, false, "d5");
     assert!(session(&app).pending.is_none());
-    assert!(!app.world().resource::<sandbox::marks::Marks>().any(), "no mark made");
+    assert!(!app.world().resource::<sandbox::session::marks::Marks>().any(), "no mark made");
     // The turn can be entered again and played by pointer.
     for (name, pressed) in [("g1", true), ("f3", false), ("c6", true), ("c6", false)] {
         pointer(&mut app, Button::Left, pressed, name);
@@ -622,7 +623,7 @@ fn a_piece_dragged_from_the_hand_onto_one_of_the_squares_a_part_offers_is_droppe
         .position(|&k| k == hawk)
         .expect("a slot for the hawk");
     let at = app.world().resource::<sandbox::board::BoardLayout>().0.hand_slot(Side::FIRST, slot);
-    app.world_mut().write_message(sandbox::input::Pointer {
+    app.world_mut().write_message(sandbox::board::input::Pointer {
         button: Button::Left,
         pressed: true,
         at,

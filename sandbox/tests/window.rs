@@ -12,9 +12,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use sandbox::input::Button;
-use sandbox::layout::{Layout, Screen};
-use sandbox::panel::PANEL_WIDTH;
+use sandbox::board::input::Button;
+use sandbox::board::layout::PANEL_WIDTH;
+use sandbox::board::layout::{Layout, Screen};
 
 mod common;
 use common::*;
@@ -155,7 +155,7 @@ fn square_at(what: &str, name: &str) -> Vec2 {
     let world = layout.center(sq);
     Vec2::new(
         world.x + PANEL_WIDTH / 2.0 + SIZE.0 as f32 / 2.0,
-        SIZE.1 as f32 / 2.0 - sandbox::layout::BOARD_LIFT - world.y,
+        SIZE.1 as f32 / 2.0 - sandbox::board::layout::BOARD_LIFT - world.y,
     )
 }
 

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use bevy_egui::egui;
 use sandbox::board::BoardLayout;
-use sandbox::input::{Button, Pointer};
-use sandbox::layout::Layout;
+use sandbox::board::input::{Button, Pointer};
+use sandbox::board::layout::Layout;
 use sandbox::session::{Action, Apply, Session, Tools};
 
 /// The workspace's root.
@@ -21,7 +21,7 @@ pub fn root() -> PathBuf {
 
 /// `what` (a bundled name or a path) opened, in a bare App with the session's systems.
 pub fn app(what: &str) -> App {
-    let opened = sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let opened = sandbox::session::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
     app_with(Session::new(opened))
 }
 
@@ -33,7 +33,7 @@ pub fn file(rel: &str) -> App {
 /// `session` in a bare App with the session's systems, after one update.
 pub fn app_with(session: Session) -> App {
     let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(sandbox::session::plugin);
+    app.add_plugins(MinimalPlugins).add_plugins(sandbox::logic);
     app.insert_resource(session);
     app.update();
     app
@@ -42,12 +42,12 @@ pub fn app_with(session: Session) -> App {
 /// [`app`] with the trainer's marks and the board's pointer ([`Pointer`] messages become clicks,
 /// drags and marks), laid out as the board is drawn.
 pub fn pointer_app(what: &str) -> App {
-    let opened = sandbox::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let opened = sandbox::session::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}"));
     let session = Session::new(opened);
     let layout = Layout::new(&session.engine.rules().board);
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
-        .add_plugins((sandbox::session::plugin, sandbox::marks::plugin, sandbox::input::pointer_plugin))
+        .add_plugins((sandbox::logic, sandbox::board::marks::plugin, sandbox::board::input::pointer_plugin))
         .insert_resource(session)
         .insert_resource(BoardLayout(layout));
     app.update();
@@ -110,12 +110,13 @@ pub struct Panel {
     pub height: f32,
     /// The input events of the next frame.
     pub events: Vec<egui::Event>,
-    pub auto: sandbox::replay::Autoplay,
+    pub auto: sandbox::timeline::replay::Autoplay,
     pub list: sandbox::panel::ListState,
-    pub computer: sandbox::computer::Computer,
-    pub sim: sandbox::simulate::Simulation,
+    pub computer: sandbox::players::computer::Computer,
+    pub sim: sandbox::players::simulate::Simulation,
+    pub clock: sandbox::players::clocks::LiveClock,
     /// The trainer's marks and caption the panel shows.
-    pub marks: sandbox::marks::Marks,
+    pub marks: sandbox::session::marks::Marks,
     /// The clock egui is given: a second a frame, a twentieth while a click is under way.
     pub time: f64,
     pub clicking: bool,
@@ -124,7 +125,7 @@ pub struct Panel {
 }
 
 /// The window's width the panel is laid out in (its default).
-pub const WINDOW_WIDTH: f32 = sandbox::layout::DEFAULT_SCREEN.0 as f32;
+pub const WINDOW_WIDTH: f32 = sandbox::board::layout::DEFAULT_SCREEN.0 as f32;
 
 /// Every text the panel drew, and where.
 pub type Texts = Vec<(String, egui::Pos2)>;
@@ -139,6 +140,7 @@ impl Panel {
             list: Default::default(),
             computer: Default::default(),
             sim: Default::default(),
+            clock: Default::default(),
             marks: Default::default(),
             time: 0.0,
             clicking: false,
@@ -163,7 +165,7 @@ impl Panel {
         let mut out = self.ctx.run_ui(input, |ui| {
             // As the window lays it out: the panel at the left, the bar over the board beside it.
             egui::Panel::left("arbiter")
-                .exact_size(sandbox::panel::PANEL_WIDTH)
+                .exact_size(sandbox::board::layout::PANEL_WIDTH)
                 .resizable(false)
                 .show(ui, |ui| {
                     asked = sandbox::panel::contents(
@@ -172,13 +174,13 @@ impl Panel {
                         tools,
                         (&mut self.auto, &mut self.list),
                         Some(&mut flipped),
-                        (&mut self.computer, &mut self.sim),
+                        (&mut self.computer, &mut self.sim, &mut self.clock),
                         (&self.marks, &mut caption),
                     );
                 });
             let mut bar = sandbox::panel::Requests::default();
-            sandbox::panel::ruling_bar(ui.ctx(), session, WINDOW_WIDTH - sandbox::panel::PANEL_WIDTH, &mut bar);
-            sandbox::panel::rule_errors_pane(ui.ctx(), session, WINDOW_WIDTH - sandbox::panel::PANEL_WIDTH);
+            sandbox::panel::ruling_bar(ui.ctx(), session, WINDOW_WIDTH - sandbox::board::layout::PANEL_WIDTH, &mut bar);
+            sandbox::panel::rule_errors_pane(ui.ctx(), session, WINDOW_WIDTH - sandbox::board::layout::PANEL_WIDTH);
             sandbox::panel::status_pane(
                 ui.ctx(),
                 session,
@@ -246,7 +248,13 @@ impl Panel {
 /// `session`'s panel laid out once in a fresh context as high as 2000 pixels (nothing scrolls):
 /// every text drawn and where.
 pub fn panel_texts(session: &Session, tools: &mut Tools) -> Texts {
+    panel_texts_with_clock(session, tools, Default::default())
+}
+
+/// [`panel_texts`] with these live clocks.
+pub fn panel_texts_with_clock(session: &Session, tools: &mut Tools, clock: sandbox::players::clocks::LiveClock) -> Texts {
     let mut panel = Panel::new(2000.0);
+    panel.clock = clock;
     // Two passes: egui settles sizes on the first.
     panel.frame(session, tools);
     panel.frame(session, tools)

@@ -93,5 +93,6 @@ pub fn autoplay(time: Res<Time>, mut auto: ResMut<Autoplay>, mut session: ResMut
 
 /// The autoplay state (the system itself runs in the session plugin's chain).
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Autoplay>();
+    app.init_resource::<Autoplay>()
+        .add_systems(Update, autoplay.after(crate::session::Handled));
 }

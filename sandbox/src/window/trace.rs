@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
-use crate::marks::Marks;
 use crate::session::Session;
+use crate::session::marks::Marks;
 
 /// Where the lines go, and the last one written (a line is written only when it differs).
 #[derive(Resource, Debug)]

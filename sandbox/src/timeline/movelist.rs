@@ -5,51 +5,15 @@
 //! without a window); [`show`] draws it in a scroll area that follows the current move when it
 //! changes.
 
-use arbiter::game::{Engine, MAX_PARTS, Move, Position};
-use arbiter::model::{PartAction, Side};
+use arbiter::game::Engine;
+use arbiter::model::Side;
 use arbiter::notation;
 use arbiter::scenario::Frame;
 use bevy_egui::egui;
 
-use crate::navigate::Target;
-use crate::session::Session;
-use crate::tree::NodeId;
-
-/// A turn as the ruleset writes it (`notation::written`, which writes every part: `Nc3/H`,
-/// `e4,d5`), its later parts added should that text leave them out (a notation writing the first
-/// part alone would make two turns read alike): `/H` for a piece dropped on the square the move
-/// left, `/Hh1` on another square, `,d5` for a piece placed or removed; check marks stay last.
-pub fn written(pos: &Position, m: Move) -> String {
-    let text = notation::written(pos, m);
-    if (0..MAX_PARTS).all(|i| m.part(i) == 0) {
-        return text;
-    }
-    let bare = |t: &str| t.trim_end_matches(['+', '#']).to_string();
-    let first = bare(&notation::written(pos, m.first_part()));
-    if bare(&text) != first {
-        return text;
-    }
-    let rules = pos.rules();
-    let mut parts = String::new();
-    for i in 0..MAX_PARTS {
-        let Some((part, kind, sq)) = pos.part_of(m, i) else { continue };
-        match (rules.turn.get(part).map(|p| &p.action), kind) {
-            (Some(PartAction::Gate { .. }), Some(k)) => {
-                parts.push('/');
-                parts.push(rules.kind(k).letter);
-                if sq != m.from as usize {
-                    parts.push_str(&rules.board.name(sq));
-                }
-            }
-            _ => {
-                parts.push(',');
-                parts.push_str(&rules.board.name(sq));
-            }
-        }
-    }
-    let marks = &text[bare(&text).len()..];
-    format!("{}{parts}{marks}", bare(&text))
-}
+use crate::session::tree::NodeId;
+use crate::session::{Session, written};
+use crate::timeline::navigate::Target;
 
 /// One clickable move (or step) of the list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -204,7 +168,7 @@ pub fn rows(session: &Session, main: &MainLine) -> Vec<Row> {
                 .record
                 .as_ref()
                 .and_then(|r| r.at(i))
-                .map(crate::records::glyphs)
+                .map(crate::session::records::glyphs)
                 .unwrap_or_default();
             row.entries.push(Entry {
                 number: number(side, n, row.entries.is_empty()),
@@ -290,7 +254,7 @@ fn branch(session: &Session, main: &MainLine, start: NodeId, depth: usize, here:
             let node = &tree.nodes[id.0];
             Entry {
                 number,
-                text: format!("{}{}", node.written, crate::records::glyphs(&node.annotation)),
+                text: format!("{}{}", node.written, crate::session::records::glyphs(&node.annotation)),
                 target: Target::Node(id),
                 current: here == Some(id),
             }

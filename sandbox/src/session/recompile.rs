@@ -8,9 +8,9 @@
 use arbiter::game::Game;
 use arbiter::notation::{self, record, uci};
 
-use crate::actions::{Action, Logged};
 use crate::session::Session;
-use crate::source::Opened;
+use crate::session::actions::{Action, Logged};
+use crate::session::source::Opened;
 
 /// The first move of the line that the reloaded rules refuse.
 #[derive(Clone, Debug, PartialEq)]

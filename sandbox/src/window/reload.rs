@@ -1,7 +1,7 @@
 //! Hot reload: every [`POLL`] the watcher reads the modification times of the `.rules` file in use
 //! (`Session::rules_path`) and of every file it `extends`; when one changed, it opens the same
 //! thing again through
-//! [`source::reopen`](crate::source::reopen) and hands the result — new rules, or their errors — to
+//! [`source::reopen`](crate::session::source::reopen) and hands the result — new rules, or their errors — to
 //! `Session::reload_rules`, which keeps the last good engine on errors. A broken, half-written or
 //! vanished file never panics or exits: it is read again at its next change.
 //!
@@ -17,7 +17,7 @@ use std::time::{Duration, SystemTime};
 use bevy::prelude::*;
 
 use crate::session::Session;
-use crate::source;
+use crate::session::source;
 
 /// How often the file's modification time is read.
 pub const POLL: Duration = Duration::from_millis(400);

@@ -15,9 +15,9 @@ use arbiter::model::{KindId, Side, Verdict};
 use arbiter::notation::{fen, uci};
 use arbiter::scenario::Runner;
 
-use crate::marks::Marks;
 use crate::session::Session;
-use crate::source;
+use crate::session::marks::Marks;
+use crate::session::source;
 
 /// The FEN of `pos` with `square` holding `piece` (or emptied; a neutral kind is no one's, whatever
 /// the side); the other fields stay as they are, and so do the hands (`[Pn]` after the placement),

@@ -34,9 +34,9 @@ pub struct Opened {
     /// returns a record cut short; [`open`] reports it as an error.
     pub stopped: Option<String>,
     /// A record's variations, as branches off the timeline's steps.
-    pub variations: crate::tree::Tree,
+    pub variations: crate::session::tree::Tree,
     /// What a record carries beside its moves (tags, comments, annotation glyphs).
-    pub record: Option<crate::records::RecordNotes>,
+    pub record: Option<crate::session::records::RecordNotes>,
     /// What was skipped of a record's variations (moves not legal where they stand).
     pub skipped: Vec<String>,
     /// The moves that lead to the timeline's first frame (a scenario that starts from a game
@@ -427,8 +427,12 @@ fn open_record(origin: &str, path: &Path, format: Format, rules: Option<&Path>) 
         rules_path: chosen.path,
         params: chosen.params,
         stopped: replayed.stopped.map(|s| format!("{}: {s}", path.display())),
-        variations: crate::records::tree_of(&replayed.game, &replayed.variations),
-        record: Some(crate::records::RecordNotes::new(rec.format, rec.tags.clone(), &replayed.commentary)),
+        variations: crate::session::records::tree_of(&replayed.game, &replayed.variations),
+        record: Some(crate::session::records::RecordNotes::new(
+            rec.format,
+            rec.tags.clone(),
+            &replayed.commentary,
+        )),
         skipped: replayed.skipped,
         engine: chosen.engine,
         prelude: None,

@@ -17,15 +17,21 @@
 //! texts and announces new assets, so what is drawn shows in the same frame (drawn after, every
 //! new piece sat at the origin for a frame: an empty board while the computer played itself).
 
+pub mod figure;
+pub mod input;
+pub mod layout;
+pub mod marks;
+pub mod scoring;
+
 use arbiter::game::MoveKind;
 use arbiter::model::{Board, Condition, Drawing, KindId, Rules, Side, SquareSet};
 use bevy::prelude::*;
 
-use crate::input::Drag;
-use crate::layout::{Layout, Screen, View};
-use crate::marks::{Marks, spawn_arrow, spawn_marks};
-use crate::scoring;
+use crate::board::input::Drag;
+use crate::board::layout::{Layout, Screen, View};
+use crate::board::marks::{spawn_arrow, spawn_marks};
 use crate::session::Session;
+use crate::session::marks::Marks;
 
 use crate::{EMBEDDED_FONTS, font_covers};
 
@@ -65,7 +71,7 @@ const PENDING: Color = Color::srgba(0.95, 0.50, 0.10, 0.55);
 pub struct BoardLayout(pub Layout);
 
 /// Fonts for piece glyphs: the embedded ones ([`EMBEDDED_FONTS`]), in order; and the pictures of
-/// figurines made from them ([`crate::figure`]), by figure and colours.
+/// figurines made from them ([`crate::board::figure`]), by figure and colours.
 #[derive(Resource)]
 struct GlyphFonts {
     embedded: Vec<Handle<Font>>,
@@ -90,7 +96,7 @@ impl GlyphFonts {
             return Some(h.clone());
         }
         let data = EMBEDDED_FONTS.get(glyph_font(&figure.1.to_string())?)?.1;
-        let handle = images.add(crate::figure::image(data, figure, fill, ink)?);
+        let handle = images.add(crate::board::figure::image(data, figure, fill, ink)?);
         self.figures.insert(key, handle.clone());
         Some(handle)
     }
@@ -203,7 +209,7 @@ pub const CROWN: &str = "\u{265B}";
 
 /// Unicode's chess figurines (`♔`…`♟`): a piece whose glyph is one is drawn as the figure itself, no
 /// disc — its filled form in the player's colour with its outline over it in the contrasting ink,
-/// as chess boards draw their pieces ([`crate::figure`]). Returns the (filled, outline) pair.
+/// as chess boards draw their pieces ([`crate::board::figure`]). Returns the (filled, outline) pair.
 pub fn figurine(glyph: &str) -> Option<(char, char)> {
     let mut chars = glyph.chars();
     let c = chars.next()?;
@@ -689,7 +695,7 @@ fn redraw(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut images: Option<ResMut<Assets<Image>>>,
-    thoughts: Option<Res<crate::computer::Thoughts>>,
+    thoughts: Option<Res<crate::players::computer::Thoughts>>,
 ) {
     for e in &old {
         commands.entity(e).despawn();
@@ -1026,12 +1032,12 @@ const DRAG_LIFT: f32 = 20.0;
 fn follow_window(
     window: Option<Single<&Window, With<bevy::window::PrimaryWindow>>>,
     mut screen: ResMut<Screen>,
-    whole: Option<ResMut<crate::layout::Whole>>,
+    whole: Option<ResMut<crate::board::layout::Whole>>,
 ) {
     let Some(window) = window else { return };
     let size = Vec2::new(window.width(), window.height());
     // Written only on a change, so the board is not redrawn every frame; a minimised window keeps
-    // the last size. With room kept beside the board ([`crate::layout::fit_screen`]), the whole
+    // the last size. With room kept beside the board ([`crate::board::layout::fit_screen`]), the whole
     // size is followed and the screen made from it.
     if size.x <= 0.0 || size.y <= 0.0 {
         return;
@@ -1051,26 +1057,26 @@ pub fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(BACKGROUND))
         .init_resource::<View>()
         .init_resource::<Screen>()
-        .init_resource::<crate::layout::Beside>()
+        .init_resource::<crate::board::layout::Beside>()
         .init_resource::<Marks>()
         .add_systems(Startup, load_fonts)
         .add_systems(
             PostUpdate,
             (
                 follow_window,
-                crate::layout::fit_screen,
+                crate::board::layout::fit_screen,
                 draw_board,
                 redraw.run_if(
                     resource_changed::<Session>
                         .or_eager(resource_changed::<View>)
                         .or_eager(resource_changed::<Screen>)
                         .or_eager(resource_changed::<Marks>)
-                        .or_eager(resource_exists_and_changed::<crate::computer::Thoughts>),
+                        .or_eager(resource_exists_and_changed::<crate::players::computer::Thoughts>),
                 ),
                 follow_drag,
             )
                 .chain()
-                .after(crate::marks::clear_on_action)
+                .after(crate::board::marks::clear_on_action)
                 // Drawn before the frame places entities, lays out texts and tells the renderer
                 // of new meshes and materials: what is drawn is shown in this frame, not the next.
                 .before(bevy::transform::TransformSystems::Propagate)
@@ -1082,8 +1088,8 @@ pub fn plugin(app: &mut App) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::BOARD_SPAN;
-    use crate::source;
+    use crate::board::layout::BOARD_SPAN;
+    use crate::session::source;
 
     /// The board plugin in a bare app: assets without a renderer.
     fn app(what: &str) -> App {
@@ -1415,7 +1421,7 @@ mod tests {
     fn the_computer_s_candidate_moves_are_arrows_the_most_visited_boldest() {
         let mut app = app("chess");
         let (e2, e4, d2, d4) = (square(&app, "e2"), square(&app, "e4"), square(&app, "d2"), square(&app, "d4"));
-        app.insert_resource(crate::computer::Thoughts(vec![(e2, e4, 0.7), (d2, d4, 0.2)]));
+        app.insert_resource(crate::players::computer::Thoughts(vec![(e2, e4, 0.7), (d2, d4, 0.2)]));
         app.update();
         let mut q = app.world_mut().query::<(&Marked, &Sprite)>();
         let shafts: Vec<f32> = q
@@ -1425,7 +1431,7 @@ mod tests {
             .collect();
         assert_eq!(shafts.len(), 2, "an arrow's shaft for each move: {shafts:?}");
         assert!(shafts.iter().any(|a| *a > 0.6) && shafts.iter().any(|a| *a < 0.5), "{shafts:?}");
-        app.world_mut().resource_mut::<crate::computer::Thoughts>().0.clear();
+        app.world_mut().resource_mut::<crate::players::computer::Thoughts>().0.clear();
         app.update();
         assert!(marks(&mut app, |m| *m == Marked::Thought).is_empty(), "gone when it stops");
     }
@@ -1626,7 +1632,7 @@ mod tests {
         app.update();
         assert_eq!(app.world().resource::<Screen>().0, Vec2::new(1600.0, 1000.0));
         let large = app.world().resource::<BoardLayout>().0.cell;
-        assert_eq!(large, crate::layout::board_span(Vec2::new(1600.0, 1000.0)) / 8.0);
+        assert_eq!(large, crate::board::layout::board_span(Vec2::new(1600.0, 1000.0)) / 8.0);
         let king = |app: &mut App| *at(&pieces(app), "♔");
         let big_king = king(&mut app);
         app.world_mut()
@@ -1643,7 +1649,7 @@ mod tests {
 
     #[test]
     fn arrows_have_heads_and_lie_under_the_pieces_the_trainers_and_a_scenarios_alike() {
-        use crate::marks::{ARROW_Z, MarkPart};
+        use crate::board::marks::{ARROW_Z, MarkPart};
         let parts = |app: &mut App| {
             let mut q = app.world_mut().query::<(&MarkPart, &Transform)>();
             let mut v: Vec<(MarkPart, f32)> = q.iter(app.world()).map(|(p, t)| (*p, t.translation.z)).collect();

@@ -11,9 +11,9 @@ use arbiter::scenario::{Frame, pick_random};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
-use crate::editor;
 use crate::session::Session;
-use crate::tree::NodeId;
+use crate::session::editor;
+use crate::session::tree::NodeId;
 
 /// A change to the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,9 +50,9 @@ pub enum Action {
     Reload,
     /// Save the game as a RON scenario at this path with the trainer's marks and caption
     /// (`editor::save_scenario`); the position stays.
-    Save(std::path::PathBuf, crate::marks::Marks),
+    Save(std::path::PathBuf, crate::session::marks::Marks),
     /// Write the game with its variations as a record (PGN, or SGF for games that capture chains)
-    /// at this path ([`crate::records::export`]); the position stays.
+    /// at this path ([`crate::session::records::export`]); the position stays.
     Export(std::path::PathBuf),
 }
 
@@ -102,10 +102,9 @@ impl Session {
             Action::UndoEdit => self.undo_edit(),
             Action::MarkDead(sq) => self.mark_dead(*sq),
             Action::ClaimDraw(reason) => self.claim(reason),
-            Action::Save(path, marks) => {
-                crate::editor::save_scenario(self, marks, path).map(|p| format!("saved {} (it passes the scenario runner)", p.display()))
-            }
-            Action::Export(path) => crate::records::export(self, path),
+            Action::Save(path, marks) => crate::session::editor::save_scenario(self, marks, path)
+                .map(|p| format!("saved {} (it passes the scenario runner)", p.display())),
+            Action::Export(path) => crate::session::records::export(self, path),
         };
         let (ok, said) = match &result {
             Ok(s) => (true, s.clone()),
@@ -149,7 +148,7 @@ impl Session {
         let pos = self.game.current().clone();
         match notation::find(&pos, text) {
             Some(m) => {
-                let written = crate::movelist::written(&pos, m);
+                let written = crate::session::written(&pos, m);
                 self.game.play(m);
                 if !self.game.dead().is_empty() {
                     self.game.set_dead(Vec::new());
@@ -188,7 +187,7 @@ impl Session {
             self.game.set_dead(Vec::new());
         }
         self.after_take_back();
-        let written = crate::movelist::written(self.game.current(), m);
+        let written = crate::session::written(self.game.current(), m);
         self.settle();
         Ok(format!("took back {written}"))
     }
@@ -420,7 +419,7 @@ impl Session {
         let Some(path) = self.rules_path.clone() else {
             return Err("no ruleset file to reload".to_string());
         };
-        let opened = crate::source::reopen(&self.origin, &path, &self.params);
+        let opened = crate::session::source::reopen(&self.origin, &path, &self.params);
         if self.reload_rules(opened) {
             Ok(())
         } else {

@@ -26,8 +26,8 @@ use arbiter::notation::uci;
 use arbiter::sim::{PlayerSpec, Progress, Walk, player_seed};
 use bevy::prelude::*;
 
-use crate::replay::Autoplay;
 use crate::session::{Action, Mode, Session, Tools};
+use crate::timeline::replay::Autoplay;
 
 /// Which sides the computer plays.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -323,5 +323,11 @@ pub fn play_turn(mut computer: ResMut<Computer>, mut session: ResMut<Session>, t
 
 /// The computer's settings and its turn (run after the session's own systems).
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Computer>().init_resource::<Thoughts>();
+    app.init_resource::<Computer>().init_resource::<Thoughts>().add_systems(
+        Update,
+        (play_turn, watch_thinking)
+            .chain()
+            .after(crate::session::Handled)
+            .after(crate::timeline::replay::autoplay),
+    );
 }

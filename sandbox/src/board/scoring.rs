@@ -60,7 +60,7 @@ mod tests {
     use crate::session::{Action, Session};
 
     fn go() -> Session {
-        Session::new(crate::source::open(Some("go")).expect("the bundled go rules"))
+        Session::new(crate::session::source::open(Some("go")).expect("the bundled go rules"))
     }
 
     #[test]
@@ -75,7 +75,7 @@ mod tests {
         assert_ne!(s.game.outcome().status, Status::Ongoing, "two passes end the game");
         let line = score_line(&s.game).expect("a count");
         assert!(line.starts_with("Score: ") && !line.contains("estimate"), "{line}");
-        let chess = Session::new(crate::source::open(Some("chess")).expect("chess"));
+        let chess = Session::new(crate::session::source::open(Some("chess")).expect("chess"));
         assert_eq!(score_line(&chess.game), None);
     }
 

@@ -16,7 +16,7 @@ use arbiter::notation::variation::Branch;
 use arbiter::notation::{find, pgn, record, sgf, written};
 
 use crate::session::Session;
-use crate::tree::{NodeId, Tree};
+use crate::session::tree::{NodeId, Tree};
 
 /// The formats the sandbox exports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,7 +114,7 @@ fn main_line(session: &Session) -> Result<(Game, Vec<Option<usize>>), String> {
     let mut plies = vec![Some(0)];
     for (k, f) in session.timeline.iter().enumerate().skip(1) {
         let (before, start_fen) = (game.ply(), game.positions()[0].fen());
-        crate::actions::follow(&session.engine, &mut game, f).map_err(|e| format!("step {k}: {e}"))?;
+        crate::session::actions::follow(&session.engine, &mut game, f).map_err(|e| format!("step {k}: {e}"))?;
         let reset = game.ply() != before + f.played.len() || game.positions()[0].fen() != start_fen;
         if reset {
             plies.iter_mut().for_each(|p| *p = None);
@@ -259,8 +259,8 @@ pub fn no_format(session: &Session) -> String {
 /// `<save_dir>/<title>-<n>.<pgn|sgf>` with the first `n` not taken (`.ron` for a game with no record
 /// format: the export is refused anyway).
 pub fn default_export_path(session: &Session) -> PathBuf {
-    let dir = crate::editor::save_dir();
-    let base = crate::editor::slug(&session.title);
+    let dir = crate::session::editor::save_dir();
+    let base = crate::session::editor::slug(&session.title);
     let ext = RecordFormat::of(&session.engine).map_or("ron", RecordFormat::extension);
     (1..)
         .map(|n| dir.join(format!("{base}-{n}.{ext}")))
@@ -275,7 +275,7 @@ pub fn default_export_path(session: &Session) -> PathBuf {
 pub fn export(session: &Session, path: &Path) -> Result<String, String> {
     let (text, format, notes) = record_text(session)?;
     reads_back(session, &text, format)?;
-    crate::editor::write_new(path, &text)?;
+    crate::session::editor::write_new(path, &text)?;
     let branches = session.variations.nodes.iter().filter(|n| !n.deleted).count();
     let mut said = format!(
         "exported the game as {} to {} ({} move(s) by hand in variations)",

@@ -15,7 +15,7 @@ use bevy::winit::{UpdateMode, WinitSettings};
 
 use arbiter::clock::Clocks;
 
-use crate::session::{Session, Tools};
+use crate::session::Session;
 
 /// What the panel asks of the clocks.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,8 +25,8 @@ pub enum ClockRequest {
     Stop,
 }
 
-/// The live clocks (kept in [`Tools`]: the panel shows and starts them).
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The live clocks (the panel shows, starts and stops them).
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct LiveClock {
     pub clocks: Option<Clocks>,
     pub running: bool,
@@ -84,15 +84,22 @@ pub fn next_change(left: f64) -> Duration {
 }
 
 /// The window's update mode while a clock runs: a frame when its text changes (or on input), not
-/// every frame; [`crate::redraw::settings`] when no clock runs.
-fn wake_for(settings: &mut WinitSettings, wait: Option<Duration>) {
+/// every frame. The settings it replaced are kept in `before` and given back when no clock runs,
+/// so the clocks need not know what the window does when idle.
+fn wake_for(settings: &mut WinitSettings, wait: Option<Duration>, before: &mut Option<WinitSettings>) {
     let wanted = match wait {
         Some(w) => WinitSettings {
             focused_mode: UpdateMode::reactive(w),
             unfocused_mode: UpdateMode::reactive_low_power(w),
         },
-        None => crate::redraw::settings(),
+        None => match before.take() {
+            Some(idle) => idle,
+            None => return,
+        },
     };
+    if before.is_none() && wait.is_some() {
+        *before = Some(settings.clone());
+    }
     if settings.focused_mode != wanted.focused_mode || settings.unfocused_mode != wanted.unfocused_mode {
         *settings = wanted;
     }
@@ -105,19 +112,24 @@ const GAME_OVER: &str = "the game is over";
 /// other change of position, and makes the flag fall when the side to move's time is gone. While
 /// a clock runs, the window wakes when its text next changes ([`next_change`]) rather than every
 /// frame (a real window only: an offscreen render has no [`WinitSettings`]).
-pub fn tick(time: Res<Time<Real>>, mut tools: ResMut<Tools>, mut session: ResMut<Session>, mut settings: Option<ResMut<WinitSettings>>) {
-    let wait = run(&time, &mut tools, &mut session);
+pub fn tick(
+    time: Res<Time<Real>>,
+    mut live: ResMut<LiveClock>,
+    mut session: ResMut<Session>,
+    mut settings: Option<ResMut<WinitSettings>>,
+    mut before: Local<Option<WinitSettings>>,
+) {
+    let wait = run(&time, &mut live, &mut session);
     if let Some(settings) = settings.as_deref_mut() {
-        wake_for(settings, wait);
+        wake_for(settings, wait, &mut before);
     }
 }
 
 /// [`tick`]'s work; the wait until the running clock's text changes, `None` when no clock runs.
-fn run(time: &Time<Real>, tools: &mut Tools, session: &mut Session) -> Option<Duration> {
+fn run(time: &Time<Real>, live: &mut LiveClock, session: &mut Session) -> Option<Duration> {
     let now = time.elapsed_secs_f64();
     let to_move = session.game.current().side_to_move().index();
     let ply = session.game.ply();
-    let live = &mut tools.clock;
     match live.request.take() {
         Some(ClockRequest::Start(name)) => match session.engine.rules().clocks.iter().find(|c| c.name == name) {
             Some(control) => {
@@ -189,7 +201,7 @@ fn run(time: &Time<Real>, tools: &mut Tools, session: &mut Session) -> Option<Du
 }
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, tick);
+    app.init_resource::<LiveClock>().add_systems(Update, tick);
 }
 
 #[cfg(test)]
@@ -218,5 +230,26 @@ mod tests {
             let later = left - next_change(left).as_secs_f64();
             assert_ne!(clock_text(left), clock_text(later), "{left}");
         }
+    }
+
+    #[test]
+    fn the_window_s_own_settings_come_back_when_the_clocks_stop() {
+        let idle = WinitSettings {
+            focused_mode: UpdateMode::reactive(Duration::from_secs(30)),
+            unfocused_mode: UpdateMode::reactive_low_power(Duration::from_secs(30)),
+        };
+        let (mut settings, mut before) = (idle.clone(), None);
+        wake_for(&mut settings, None, &mut before);
+        assert_eq!(settings.focused_mode, idle.focused_mode, "no clock ran: untouched");
+        wake_for(&mut settings, Some(Duration::from_millis(400)), &mut before);
+        assert_eq!(settings.focused_mode, UpdateMode::reactive(Duration::from_millis(400)));
+        wake_for(&mut settings, Some(Duration::from_millis(900)), &mut before);
+        assert_eq!(settings.focused_mode, UpdateMode::reactive(Duration::from_millis(900)));
+        wake_for(&mut settings, None, &mut before);
+        assert_eq!(
+            (settings.focused_mode, settings.unfocused_mode),
+            (idle.focused_mode, idle.unfocused_mode)
+        );
+        assert!(before.is_none());
     }
 }

@@ -17,13 +17,15 @@ use arbiter::model::{Board, Side};
 use bevy::math::Vec2;
 use bevy::prelude::{Camera2d, Query, Res, ResMut, Resource, Transform, With};
 
-use crate::panel::PANEL_WIDTH;
-
 /// How the board is shown: `flipped` turns it half round, so the second player sits at the bottom.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct View {
     pub flipped: bool,
 }
+
+/// The width of the panel at the window's left, in logical pixels: the board is laid out in the
+/// room beside it, and the camera shifts the board right by half of it.
+pub const PANEL_WIDTH: f32 = 320.0;
 
 /// The board's size on screen at the default window size ([`DEFAULT_SCREEN`]), in world units
 /// (logical pixels), not counting the coordinate labels: the larger side of its bounding box.
@@ -388,7 +390,7 @@ mod tests {
 
     #[test]
     fn the_board_fills_the_space_beside_the_panel_at_any_size() {
-        let opened = crate::source::open(Some("chess")).expect("the bundled chess rules");
+        let opened = crate::session::source::open(Some("chess")).expect("the bundled chess rules");
         let chess = opened.engine.rules().board.clone();
         let board = |w: f32, h: f32| Layout::fit(&chess, Screen(Vec2::new(w, h)));
         assert_eq!(board_span(Screen::default().0), BOARD_SPAN, "the default size is unchanged");
@@ -463,7 +465,7 @@ mod tests {
 
     #[test]
     fn the_six_hex_neighbours_are_the_touching_hexagons_at_one_cell() {
-        let opened = crate::source::open(Some("hex")).expect("the bundled hex rules");
+        let opened = crate::session::source::open(Some("hex")).expect("the bundled hex rules");
         let board = opened.engine.rules().board.clone();
         assert!(board.hexes && board.width == 11 && board.height == 11);
         for flipped in [false, true] {

@@ -18,7 +18,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
 use crate::board::BoardLayout;
-use crate::marks::Marks;
+use crate::session::marks::Marks;
 use crate::session::{Clicked, ClickedAway, ClickedHand, Session, Tools};
 
 /// A mouse button pressed or released over the board's world (not over the panel), where.
@@ -55,12 +55,12 @@ pub struct Press {
 
 /// The cell under world position `at`: a square of the board's grid that is on the board (none
 /// over a square the board leaves out, which is not drawn).
-pub fn cell_at(layout: &crate::layout::Layout, session: &Session, at: Vec2) -> Option<usize> {
+pub fn cell_at(layout: &crate::board::layout::Layout, session: &Session, at: Vec2) -> Option<usize> {
     layout.square_at(at).filter(|&sq| session.engine.rules().board.has(sq))
 }
 
 /// Where a click at world position `at` lands: a square, a slot of a hand, or neither.
-pub fn click_at(layout: &crate::layout::Layout, session: &Session, at: Vec2) -> ClickTarget {
+pub fn click_at(layout: &crate::board::layout::Layout, session: &Session, at: Vec2) -> ClickTarget {
     if let Some(sq) = cell_at(layout, session, at) {
         return ClickTarget::Square(sq);
     }

@@ -21,25 +21,28 @@
 //! legal) is greyed, not removed. The panel scrolls as a whole in a low window; the log has a
 //! region of its own below the controls, so the panel's height does not depend on it either.
 
+pub mod chords;
+pub mod keys;
+pub mod sim_window;
+
 use arbiter::game::{MoveKind, Status};
 use arbiter::model::{KindId, Rules, Side};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::computer::{Computer, Seats};
-use crate::editor;
-use crate::layout::View;
-use crate::marks::Marks;
-use crate::movelist;
-use crate::navigate::Target;
-use crate::replay::{Autoplay, SPEEDS};
-use crate::scoring;
+use crate::board::layout::PANEL_WIDTH;
+use crate::board::layout::View;
+use crate::board::scoring;
+use crate::panel::sim_window::player_picker;
+use crate::players::clocks::LiveClock;
+use crate::players::computer::{Computer, Seats};
+use crate::players::simulate::Simulation;
+use crate::session::editor;
+use crate::session::marks::Marks;
 use crate::session::{Action, Apply, Brush, Edit, Mode, Pick, Replay, Session, Tools};
-use crate::sim_window::player_picker;
-use crate::simulate::Simulation;
-
-/// The panel's width in logical pixels; the camera shifts the board right by half of it.
-pub const PANEL_WIDTH: f32 = 320.0;
+use crate::timeline::movelist;
+use crate::timeline::navigate::Target;
+use crate::timeline::replay::{Autoplay, SPEEDS};
 
 const GOOD: egui::Color32 = egui::Color32::from_rgb(100, 200, 120);
 const BAD: egui::Color32 = egui::Color32::from_rgb(235, 95, 80);
@@ -79,8 +82,8 @@ pub struct Requests {
 /// The view, where the panel lies and the window's size: what the panel reads of the window.
 type WindowState<'w> = (
     Option<ResMut<'w, View>>,
-    Option<ResMut<'w, crate::input::PanelArea>>,
-    Option<Res<'w, crate::layout::Screen>>,
+    Option<ResMut<'w, crate::board::input::PanelArea>>,
+    Option<Res<'w, crate::board::layout::Screen>>,
 );
 
 fn side_panel(
@@ -88,7 +91,7 @@ fn side_panel(
     session: Res<Session>,
     mut tools: ResMut<Tools>,
     (mut auto, mut list): (ResMut<Autoplay>, Local<ListState>),
-    (mut computer, mut sim, mut marks): (ResMut<Computer>, ResMut<Simulation>, ResMut<Marks>),
+    (mut computer, mut sim, mut marks, mut clock): (ResMut<Computer>, ResMut<Simulation>, ResMut<Marks>, ResMut<LiveClock>),
     (mut replay, mut apply, mut pick): (MessageWriter<Replay>, MessageWriter<Apply>, MessageWriter<Pick>),
     (view, panel_area, screen): WindowState,
 ) -> Result {
@@ -113,7 +116,7 @@ fn side_panel(
                 &mut tools,
                 (&mut auto, &mut list),
                 flipped.as_mut(),
-                (&mut computer, &mut sim),
+                (&mut computer, &mut sim, &mut clock),
                 (&marks, &mut caption),
             );
         });
@@ -136,7 +139,10 @@ fn side_panel(
         view.flipped = flipped;
     }
     let size = screen.map_or(
-        Vec2::new(crate::layout::DEFAULT_SCREEN.0 as f32, crate::layout::DEFAULT_SCREEN.1 as f32),
+        Vec2::new(
+            crate::board::layout::DEFAULT_SCREEN.0 as f32,
+            crate::board::layout::DEFAULT_SCREEN.1 as f32,
+        ),
         |s| s.0,
     );
     let width = size.x - PANEL_WIDTH;
@@ -168,7 +174,7 @@ pub fn contents(
     tools: &mut Tools,
     (auto, list): (&mut Autoplay, &mut ListState),
     flipped: Option<&mut bool>,
-    (computer, sim): (&mut Computer, &mut Simulation),
+    (computer, sim, clock): (&mut Computer, &mut Simulation, &mut LiveClock),
     (marks, caption): (&Marks, &mut String),
 ) -> Requests {
     let mut req = Requests::default();
@@ -181,7 +187,7 @@ pub fn contents(
         // no control below it.
         timeline(ui, session, auto, list, &mut req);
         play(ui, session, tools, &mut req);
-        clock_section(ui, session, tools);
+        clock_section(ui, session, clock);
         computer_section(ui, session, computer, sim);
         referee(ui, session, tools, &mut req, (marks, caption));
         ui.separator();
@@ -214,11 +220,11 @@ const STATUS_MIN_HEIGHT: f32 = 44.0;
 /// board's file names to the window's bottom (at least [`STATUS_MIN_HEIGHT`], at most two fifths
 /// of the window). The pane grows upwards past it when it has more to say ([`status_pane`]).
 pub fn status_area(session: &Session, screen: Vec2) -> egui::Rect {
-    let layout = crate::layout::Layout::fit(&session.engine.rules().board, crate::layout::Screen(screen));
+    let layout = crate::board::layout::Layout::fit(&session.engine.rules().board, crate::board::layout::Screen(screen));
     // The board is centred in the room beside the panel; world y runs up, the window's down. The
     // names' text is about a third of a cell high (see the board's labels).
     let names_bottom =
-        screen.y / 2.0 - crate::layout::BOARD_LIFT - (layout.file_label(0).y - layout.cell * 0.25).min(-layout.half_extent().y);
+        screen.y / 2.0 - crate::board::layout::BOARD_LIFT - (layout.file_label(0).y - layout.cell * 0.25).min(-layout.half_extent().y);
     let bottom = screen.y - 4.0;
     let height = (bottom - names_bottom - 4.0).clamp(STATUS_MIN_HEIGHT, (screen.y * 0.4).max(STATUS_MIN_HEIGHT));
     egui::Rect::from_min_max(
@@ -642,7 +648,7 @@ pub fn ruling_bar(ctx: &egui::Context, session: &Session, width: f32, req: &mut 
         });
 }
 
-/// The shortcut sheet ([`crate::keys::SHEET`]) in a window over the board while `open`; its
+/// The shortcut sheet ([`crate::panel::keys::SHEET`]) in a window over the board while `open`; its
 /// close button puts `open` down.
 pub fn shortcut_sheet(ctx: &egui::Context, open: &mut bool) {
     egui::Window::new("Shortcuts")
@@ -653,7 +659,7 @@ pub fn shortcut_sheet(ctx: &egui::Context, open: &mut bool) {
         .collapsible(false)
         .show(ctx, |ui| {
             egui::Grid::new("shortcut-grid").num_columns(2).spacing([16.0, 4.0]).show(ui, |ui| {
-                for (key, what) in crate::keys::SHEET {
+                for (key, what) in crate::panel::keys::SHEET {
                     ui.label(egui::RichText::new(*key).monospace().strong());
                     ui.label(*what);
                     ui.end_row();
@@ -738,9 +744,9 @@ fn pending_turn(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
         ui.label(format!("Then: {later}"));
     }
     let options = session.shown_options();
-    let squares = |o: &crate::turns::PartOption| options.iter().filter(|p| p.square.is_some() && p.square == o.square).count();
+    let squares = |o: &crate::session::turns::PartOption| options.iter().filter(|p| p.square.is_some() && p.square == o.square).count();
     let shared = options.iter().any(|o| squares(o) > 1);
-    let buttons: Vec<&crate::turns::PartOption> = options
+    let buttons: Vec<&crate::session::turns::PartOption> = options
         .iter()
         .filter(|o| options.len() <= PART_BUTTONS || shared && squares(o) > 1 || o.square.is_none())
         .collect();
@@ -761,12 +767,11 @@ fn pending_turn(ui: &mut egui::Ui, session: &Session, req: &mut Requests) {
 
 /// The ruleset's time controls: choose one, start or stop the clocks, and both players' time
 /// (the side to move's running). Shown only for a ruleset that names controls.
-fn clock_section(ui: &mut egui::Ui, session: &Session, tools: &mut Tools) {
+fn clock_section(ui: &mut egui::Ui, session: &Session, live: &mut LiveClock) {
     let controls = &session.engine.rules().clocks;
     if controls.is_empty() {
         return;
     }
-    let live = &mut tools.clock;
     if !controls.iter().any(|c| c.name == live.chosen) {
         live.chosen = controls[0].name.clone();
     }
@@ -785,12 +790,12 @@ fn clock_section(ui: &mut egui::Ui, session: &Session, tools: &mut Tools) {
                 }
             });
         let (label, tip, request) = if live.running {
-            ("Stop", "Stop the clocks", crate::clocks::ClockRequest::Stop)
+            ("Stop", "Stop the clocks", crate::players::clocks::ClockRequest::Stop)
         } else {
             (
                 "Start",
                 "Start the clocks from this position: the side to move's runs; a move charges its time, and a flag that falls ends the game as the ruleset says",
-                crate::clocks::ClockRequest::Start(live.chosen.clone()),
+                crate::players::clocks::ClockRequest::Start(live.chosen.clone()),
             )
         };
         if ui.button(label).on_hover_text(tip).clicked() {
@@ -815,7 +820,7 @@ fn clock_section(ui: &mut egui::Ui, session: &Session, tools: &mut Tools) {
     let players = &session.engine.rules().players;
     let text = (0..2)
         .map(|side| {
-            let mut t = format!("{} {}", players[side].name, crate::clocks::clock_text(shown[side]));
+            let mut t = format!("{} {}", players[side].name, crate::players::clocks::clock_text(shown[side]));
             if let Some(p) = periods[side] {
                 t.push_str(&format!(" ({p} period{})", if p == 1 { "" } else { "s" }));
             }
@@ -1118,7 +1123,7 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
         req.actions.push(Action::Save(path, marks));
     }
     // Only the format the game's records are kept in; greyed, with the reason, where it has none.
-    let format = crate::records::RecordFormat::of(&session.engine);
+    let format = crate::session::records::RecordFormat::of(&session.engine);
     let label = format.map_or_else(|| "Export".to_string(), |f| format!("Export as {}", f.name()));
     let button = ui.add_enabled(format.is_some(), egui::Button::new(label));
     let button = match format {
@@ -1128,7 +1133,7 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
             editor::save_dir().display(),
             f.extension()
         )),
-        None => button.on_disabled_hover_text(crate::records::no_format(session)),
+        None => button.on_disabled_hover_text(crate::session::records::no_format(session)),
     };
     if button.clicked()
         && let Some(format) = format
@@ -1137,7 +1142,7 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
         let path = if typed.to_ascii_lowercase().ends_with(&format!(".{}", format.extension())) {
             std::path::PathBuf::from(typed)
         } else {
-            crate::records::default_export_path(session)
+            crate::session::records::default_export_path(session)
         };
         req.actions.push(Action::Export(path));
     }

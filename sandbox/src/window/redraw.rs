@@ -14,10 +14,10 @@ use bevy::window::RequestRedraw;
 use bevy::winit::{UpdateMode, WinitSettings};
 use bevy_egui::{EguiInput, EguiPreUpdateSet, egui};
 
-use crate::computer::Computer;
-use crate::replay::Autoplay;
+use crate::players::computer::Computer;
+use crate::players::simulate::Simulation;
 use crate::session::{Session, Tools};
-use crate::simulate::Simulation;
+use crate::timeline::replay::Autoplay;
 
 /// The longest the window sleeps with nothing under way. The ruleset watcher wakes it when the
 /// file changes (`reload.rs`'s waker thread), input and egui's repaints wake it too: this is only
@@ -88,5 +88,5 @@ pub fn plugin(app: &mut App) {
                 .after(EguiPreUpdateSet::ProcessInput)
                 .before(EguiPreUpdateSet::BeginPass),
         )
-        .add_systems(Update, keep_drawing.after(crate::computer::play_turn));
+        .add_systems(Update, keep_drawing.after(crate::players::computer::play_turn));
 }

@@ -7,9 +7,9 @@
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
 
-use crate::layout::View;
-use crate::replay::Autoplay;
+use crate::board::layout::View;
 use crate::session::{Action, Apply, ClickedAway, Replay, Session};
+use crate::timeline::replay::Autoplay;
 
 /// What a key asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,8 +14,8 @@ use bevy::render::render_resource::{CachedPipelineState, PipelineCache, TextureF
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::render::{Render, RenderApp, RenderSystems};
 
-use crate::layout::Screen;
-use crate::simulate::Simulation;
+use crate::board::layout::Screen;
+use crate::players::simulate::Simulation;
 
 /// The earliest frame shot, and how many frames in a row every pipeline must have been built before.
 const FIRST_FRAME: u32 = 10;
@@ -25,7 +25,7 @@ pub const SHOT_FRAME: u32 = 60;
 /// Give up (exit with an error) if nothing was captured by then.
 const GIVE_UP_FRAME: u32 = 1200;
 /// The picture's default size in pixels, and the window's logical size.
-pub const SIZE: (u32, u32) = crate::layout::DEFAULT_SCREEN;
+pub const SIZE: (u32, u32) = crate::board::layout::DEFAULT_SCREEN;
 
 /// What to capture and where to save it.
 #[derive(Resource)]
@@ -73,7 +73,7 @@ fn spawn_offscreen_camera(
     mut commands: Commands,
     mut images: ResMut<Assets<Image>>,
     mut shot: ResMut<ShotRequest>,
-    (screen, whole): (Option<Res<Screen>>, Option<Res<crate::layout::Whole>>),
+    (screen, whole): (Option<Res<Screen>>, Option<Res<crate::board::layout::Whole>>),
 ) {
     let screen = whole.map(|w| Screen(w.0)).or(screen.map(|s| *s)).unwrap_or_default();
     if shot.window {
@@ -87,7 +87,7 @@ fn spawn_offscreen_camera(
     commands.spawn((
         Camera2d,
         RenderTarget::Image(handle.into()),
-        Transform::from_translation(crate::layout::camera_offset(0.0).extend(0.0)),
+        Transform::from_translation(crate::board::layout::camera_offset(0.0).extend(0.0)),
     ));
 }
 

@@ -10,8 +10,8 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui_plot::{Bar, BarChart, Line, Plot};
 
+use crate::players::simulate::{SimRequest, SimResult, Simulation};
 use crate::session::Session;
-use crate::simulate::{SimRequest, SimResult, Simulation};
 
 /// The outcome bars' colours: the first side's wins, the second side's, draws, games without a
 /// result, games cut at the ply limit; the histogram's; the intervals'.
@@ -24,7 +24,7 @@ pub const LENGTHS: egui::Color32 = egui::Color32::from_rgb(72, 190, 160);
 const WHISKERS: egui::Color32 = egui::Color32::from_rgb(240, 240, 240);
 
 /// How wide the window is; it stands at the window's right edge, beside the board, which moves left
-/// to make room ([`crate::layout::Beside`]).
+/// to make room ([`crate::board::layout::Beside`]).
 pub const WINDOW_WIDTH: f32 = 430.0;
 
 /// The room kept beside the board while the window is open: its width and egui's frame and margins.
@@ -80,7 +80,7 @@ fn window(
     mut sim: ResMut<Simulation>,
     session: Res<Session>,
     mut requests: MessageWriter<SimRequest>,
-    mut beside: ResMut<crate::layout::Beside>,
+    mut beside: ResMut<crate::board::layout::Beside>,
 ) -> Result {
     // Written only on a change: the board is laid out anew on one.
     let room = if sim.open { ROOM } else { 0.0 };

@@ -1,4 +1,4 @@
-//! Moving through the game: the timeline's steps and the [`Tree`](crate::tree::Tree) of moves played
+//! Moving through the game: the timeline's steps and the [`Tree`](crate::session::tree::Tree) of moves played
 //! by hand. Every step is incremental where the line allows it — one step forward plays one move, one
 //! step back undoes one (`Game::undo`), a jump between two steps plays or undoes only the moves between
 //! them — and the game is replayed from the start only when the positions do not follow by moves (an
@@ -9,9 +9,9 @@ use arbiter::game::Game;
 use arbiter::notation::record;
 use arbiter::scenario::Frame;
 
-use crate::actions::Action;
+use crate::session::actions::Action;
+use crate::session::tree::NodeId;
 use crate::session::{Replay, Session};
-use crate::tree::NodeId;
 
 /// Where a [`Replay`] command leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

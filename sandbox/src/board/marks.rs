@@ -4,56 +4,14 @@
 //! not). With a caption typed in the panel they are saved in
 //! the scenario the editor writes (the step of the position as saved), and a scenario's own marks
 //! come back from it when opened. Arrows, the trainer's and a scenario's alike, have real heads and
-//! lie under the pieces. Needs no window: [`Marks`] is plain data, drawn by the board.
+//! lie under the pieces. Needs no window: [`Marks`] is plain data of the session room (a scenario
+//! saves them), drawn here.
 
 use bevy::prelude::*;
 
-use crate::layout::Layout;
+use crate::board::layout::Layout;
 use crate::session::Session;
-
-/// The trainer's marks on the current position, and the caption to save with them.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Marks {
-    /// Marked squares, in the order marked.
-    pub squares: Vec<usize>,
-    /// Arrows, from and to, in the order drawn.
-    pub arrows: Vec<(usize, usize)>,
-    /// The caption for the saved scenario's last step (empty: the editor's own).
-    pub caption: String,
-}
-
-impl Marks {
-    /// Marks `sq`, or unmarks it if it was marked.
-    pub fn toggle_square(&mut self, sq: usize) {
-        match self.squares.iter().position(|&s| s == sq) {
-            Some(i) => {
-                self.squares.remove(i);
-            }
-            None => self.squares.push(sq),
-        }
-    }
-
-    /// Draws the arrow `from` → `to`, or removes it if it was drawn.
-    pub fn toggle_arrow(&mut self, from: usize, to: usize) {
-        match self.arrows.iter().position(|&a| a == (from, to)) {
-            Some(i) => {
-                self.arrows.remove(i);
-            }
-            None => self.arrows.push((from, to)),
-        }
-    }
-
-    /// Are there squares or arrows on the board?
-    pub fn any(&self) -> bool {
-        !self.squares.is_empty() || !self.arrows.is_empty()
-    }
-
-    /// Clears the squares and arrows (the caption stays).
-    pub fn clear(&mut self) {
-        self.squares.clear();
-        self.arrows.clear();
-    }
-}
+use crate::session::marks::Marks;
 
 /// The colour of the trainer's marks and of a scenario's arrows.
 pub const MARK: Color = Color::srgba(0.90, 0.20, 0.15, 0.80);
@@ -178,21 +136,6 @@ pub fn plugin(app: &mut App) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_second_mark_or_arrow_on_the_same_place_removes_it() {
-        let mut m = Marks::default();
-        m.toggle_square(3);
-        m.toggle_arrow(1, 2);
-        m.toggle_arrow(2, 1);
-        assert_eq!((m.squares.clone(), m.arrows.clone()), (vec![3], vec![(1, 2), (2, 1)]));
-        m.toggle_square(3);
-        m.toggle_arrow(1, 2);
-        assert_eq!((m.squares.clone(), m.arrows.clone()), (vec![], vec![(2, 1)]));
-        m.caption = "kept".into();
-        m.clear();
-        assert!(!m.any() && m.caption == "kept");
-    }
 
     #[test]
     fn an_arrow_ends_in_a_head_whose_tip_is_the_target_square() {

@@ -1,27 +1,37 @@
-//! The game on screen. [`Session`] holds the interpreter's `Game`, the timeline of what was opened (a
+//! The session room, the sandbox's core, which names no other room: the game on screen and what it
+//! is made of. [`Session`] holds the interpreter's `Game`, the timeline of what was opened (a
 //! scenario's steps or a record's plies), the selection, the last ruling, the rules in use and the log
 //! of what was done. Every change of position is an [`Action`] applied by [`Session::apply`]
-//! (`actions.rs`) through the interpreter's API — `Game::play` / `undo` / `set_dead` / `claim`,
+//! ([`actions`]) through the interpreter's API — `Game::play` / `undo` / `set_dead` / `claim`,
 //! `Engine::from_fen` — and recorded in [`Session::log`]; this module never edits a board itself.
 //!
 //! Input arrives as messages: [`Clicked`] (a square, read by the [`Tools`] mode: play, edit, mark dead),
 //! [`ClickedHand`] (a piece in a player's hand, to drop), [`ClickedAway`] (beside the board: cancel),
 //! [`Pick`] (an option of the choice or of the turn under way, from the panel), [`Replay`] (the
 //! timeline) and [`Apply`] (any action, from the panel). A turn of several parts is entered part by
-//! part ([`Pending`], `turns.rs`) and played whole, as one [`Action::Play`]. Needs no window: the
+//! part ([`Pending`], [`turns`]) and played whole, as one [`Action::Play`]. Needs no window: the
 //! tests drive it in a bare `App`.
+
+pub mod actions;
+pub mod editor;
+pub mod marks;
+pub mod recompile;
+pub mod records;
+pub mod source;
+pub mod tree;
+pub mod turns;
 
 use std::path::PathBuf;
 
-use arbiter::game::{Engine, Game, Move, MoveKind, Position, Ruling, Status};
+use arbiter::game::{Engine, Game, MAX_PARTS, Move, MoveKind, Position, Ruling, Status};
 use arbiter::model::{KindId, PartAction, Primitive, Side};
-use arbiter::notation::uci;
+use arbiter::notation::{self, uci};
 use arbiter::scenario::Frame;
 use bevy::prelude::*;
 
-pub use crate::actions::{Action, Edit, Logged};
-pub use crate::recompile::Broken;
-use crate::source::Opened;
+pub use crate::session::actions::{Action, Edit, Logged};
+pub use crate::session::recompile::Broken;
+use crate::session::source::Opened;
 
 /// A click on a square or point of the board (its index in the ruleset's board).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,7 +58,7 @@ pub enum Replay {
     Last,
     To(usize),
     /// A move in the variation tree.
-    Node(crate::tree::NodeId),
+    Node(crate::session::tree::NodeId),
     /// The previous alternative to the move that led here (the main line's move comes first).
     Up,
     /// The next alternative to the move that led here.
@@ -80,6 +90,42 @@ pub struct Refusal {
     pub code: String,
     pub message: String,
     pub clause: Option<String>,
+}
+
+/// A turn as the ruleset writes it (`notation::written`, which writes every part: `Nc3/H`,
+/// `e4,d5`), its later parts added should that text leave them out (a notation writing the first
+/// part alone would make two turns read alike): `/H` for a piece dropped on the square the move
+/// left, `/Hh1` on another square, `,d5` for a piece placed or removed; check marks stay last.
+pub fn written(pos: &Position, m: Move) -> String {
+    let text = notation::written(pos, m);
+    if (0..MAX_PARTS).all(|i| m.part(i) == 0) {
+        return text;
+    }
+    let bare = |t: &str| t.trim_end_matches(['+', '#']).to_string();
+    let first = bare(&notation::written(pos, m.first_part()));
+    if bare(&text) != first {
+        return text;
+    }
+    let rules = pos.rules();
+    let mut parts = String::new();
+    for i in 0..MAX_PARTS {
+        let Some((part, kind, sq)) = pos.part_of(m, i) else { continue };
+        match (rules.turn.get(part).map(|p| &p.action), kind) {
+            (Some(PartAction::Gate { .. }), Some(k)) => {
+                parts.push('/');
+                parts.push(rules.kind(k).letter);
+                if sq != m.from as usize {
+                    parts.push_str(&rules.board.name(sq));
+                }
+            }
+            _ => {
+                parts.push(',');
+                parts.push_str(&rules.board.name(sq));
+            }
+        }
+    }
+    let marks = &text[bare(&text).len()..];
+    format!("{}{parts}{marks}", bare(&text))
 }
 
 /// A refused move written as the ruleset writes moves, so a ruling reads like the move list: where
@@ -163,8 +209,6 @@ pub struct Tools {
     pub save_path: String,
     /// The FEN last put on the clipboard.
     pub copied: Option<String>,
-    /// The clocks of a game played live ([`crate::clocks`]).
-    pub clock: crate::clocks::LiveClock,
     /// The shortcut sheet is shown (`?`, F1 or the panel's `?` button).
     pub help: bool,
 }
@@ -186,7 +230,6 @@ impl Default for Tools {
             fen_shown: String::new(),
             save_path: String::new(),
             copied: None,
-            clock: Default::default(),
             help: false,
         }
     }
@@ -207,7 +250,7 @@ pub struct Session {
     pub params: Vec<(String, String)>,
     pub timeline: Vec<Frame>,
     /// The moves that lead to the timeline's first frame, if it has a history of its own.
-    pub prelude: Option<crate::source::Prelude>,
+    pub prelude: Option<crate::session::source::Prelude>,
     /// Index into `timeline` of the position last loaded from it.
     pub step: usize,
     pub game: Game,
@@ -215,10 +258,10 @@ pub struct Session {
     /// any, the frame's caption and marks are not shown.
     pub off_script: usize,
     /// The moves played by hand, kept as branches off the timeline's steps.
-    pub variations: crate::tree::Tree,
+    pub variations: crate::session::tree::Tree,
     /// The tree's node of the last move by hand (`None`: on the step itself). While no edit was made,
     /// `off_script` is its depth.
-    pub node: Option<crate::tree::NodeId>,
+    pub node: Option<crate::session::tree::NodeId>,
     /// The moves the last navigation played or undid (see `navigate.rs`).
     pub replayed: usize,
     pub selected: Option<usize>,
@@ -228,7 +271,7 @@ pub struct Session {
     /// A promotion or route choice waiting for the player.
     pub choice: Option<Choice>,
     /// A turn of several parts being entered: its move chosen, its later parts chosen one by one.
-    pub pending: Option<crate::turns::Pending>,
+    pub pending: Option<crate::session::turns::Pending>,
     pub refusal: Option<Refusal>,
     /// A note for the panel (a frame that could not be loaded, a record cut short, ...).
     pub note: Option<String>,
@@ -246,10 +289,10 @@ pub struct Session {
     /// What each edit replaced, the last one last (undone by [`Action::UndoEdit`]).
     pub before_edits: Vec<BeforeEdit>,
     /// The variations deleted, the last one last (brought back by [`Action::UndoDelete`]).
-    pub deleted: Vec<crate::tree::Deleted>,
+    pub deleted: Vec<crate::session::tree::Deleted>,
     /// What the opened record carries beside its moves, written back by an export (`None` for a
     /// scenario or a bare ruleset, and once an edit has started a timeline of its own).
-    pub record: Option<crate::records::RecordNotes>,
+    pub record: Option<crate::session::records::RecordNotes>,
 }
 
 /// The most edits that can be undone (the oldest is forgotten beyond).
@@ -259,15 +302,15 @@ pub const MAX_UNDONE_EDITS: usize = 200;
 #[derive(Clone, Debug)]
 pub struct BeforeEdit {
     pub timeline: Vec<Frame>,
-    pub prelude: Option<crate::source::Prelude>,
+    pub prelude: Option<crate::session::source::Prelude>,
     pub step: usize,
     pub game: Game,
     pub off_script: usize,
-    pub variations: crate::tree::Tree,
-    pub node: Option<crate::tree::NodeId>,
+    pub variations: crate::session::tree::Tree,
+    pub node: Option<crate::session::tree::NodeId>,
     pub edited_start: bool,
-    pub deleted: Vec<crate::tree::Deleted>,
-    pub record: Option<crate::records::RecordNotes>,
+    pub deleted: Vec<crate::session::tree::Deleted>,
+    pub record: Option<crate::session::records::RecordNotes>,
 }
 
 impl Session {
@@ -454,7 +497,7 @@ impl Session {
         }
         if let Some(from) = self.selected {
             let candidates: Vec<Move> = self.moves_from(from).into_iter().filter(|m| m.to as usize == sq).collect();
-            let firsts = crate::turns::first_parts(&candidates);
+            let firsts = crate::session::turns::first_parts(&candidates);
             match firsts.as_slice() {
                 // A second click on the piece lets it go (unless a route comes back to it).
                 [] if from == sq => {
@@ -595,7 +638,7 @@ impl Session {
             self.note = Some(format!(
                 "a {} enters the board as a part of a turn: move a piece, then choose it ({})",
                 rules.kind(kind).name.to_lowercase(),
-                crate::turns::part_words(part)
+                crate::session::turns::part_words(part)
             ));
         }
     }
@@ -740,8 +783,13 @@ fn handle_away(mut clicks: MessageReader<ClickedAway>, mut session: ResMut<Sessi
     }
 }
 
-/// The sandbox's logic: messages, [`Tools`], autoplay, the computer's turn, simulation runs, and
-/// the systems that apply them to the [`Session`]. Needs no window.
+/// The session's handlers of this frame's messages. A room that acts on what they did (autoplay,
+/// the computer's turn) runs after them.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Handled;
+
+/// The session room's plugin: its messages, [`Tools`] and the systems that apply them to the
+/// [`Session`]. Needs no window; [`crate::logic`] adds the rooms that act by themselves.
 pub fn plugin(app: &mut App) {
     app.add_message::<Clicked>()
         .add_message::<ClickedHand>()
@@ -750,7 +798,6 @@ pub fn plugin(app: &mut App) {
         .add_message::<Apply>()
         .add_message::<Pick>()
         .init_resource::<Tools>()
-        .add_plugins((crate::replay::plugin, crate::computer::plugin, crate::simulate::plugin))
         .add_systems(
             Update,
             (
@@ -760,10 +807,8 @@ pub fn plugin(app: &mut App) {
                 handle_hand_clicks,
                 handle_picks,
                 handle_away,
-                crate::replay::autoplay,
-                crate::computer::play_turn,
-                crate::computer::watch_thinking,
             )
-                .chain(),
+                .chain()
+                .in_set(Handled),
         );
 }
