@@ -882,21 +882,33 @@ fn say_raw(text: &str) {
     }
 }
 
-/// Runs `work` while a ticker updates `progress` every 100 ms with `message()`.
+/// Runs `work` while a ticker updates `progress` every [`TICK`] with `message()`. The ticker is
+/// told the moment the work ends and stops at once: a command never waits out a tick to exit.
 fn with_ticker<T>(progress: &Progress, message: impl Fn() -> String + Sync, work: impl FnOnce() -> T) -> T {
-    let done = AtomicBool::new(false);
+    ticking_every(TICK, progress, message, work)
+}
+
+/// [`with_ticker`] with a tick of `every`.
+fn ticking_every<T>(every: Duration, progress: &Progress, message: impl Fn() -> String + Sync, work: impl FnOnce() -> T) -> T {
+    let (ended, ending) = std::sync::mpsc::channel::<()>();
+    let message = &message;
     std::thread::scope(|s| {
-        s.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
+        s.spawn(move || {
+            loop {
                 progress.tick(message());
-                std::thread::sleep(Duration::from_millis(100));
+                if ending.recv_timeout(every) != Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                    break;
+                }
             }
         });
         let out = work();
-        done.store(true, Ordering::Relaxed);
+        drop(ended);
         out
     })
 }
+
+/// How often [`with_ticker`] updates a progress line.
+const TICK: Duration = Duration::from_millis(100);
 
 /// `arbiter perft`: the count, or with `--divide` one line per first move as each is finished.
 /// Ctrl-C prints the partial count and exits with [`INTERRUPTED`].
@@ -1562,4 +1574,26 @@ fn report(game: &Game, clocks: Option<&arbiter::clock::Clocks>, json: bool, winn
 #[allow(dead_code)]
 fn check_text(name: &str, text: &str) -> Checked {
     check_source(name, text, None, &[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ticker_stops_the_moment_the_work_ends() {
+        // A tick of an hour: a ticker that slept out its tick after the work would hold the command
+        // for an hour. The watchdog's minute is only there to turn that into a failure.
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let progress = Progress::new(1, "units");
+            let out = ticking_every(Duration::from_secs(3600), &progress, || "working".to_string(), || 42);
+            let _ = done.send(out);
+        });
+        assert_eq!(
+            finished.recv_timeout(Duration::from_secs(60)),
+            Ok(42),
+            "the ticker held the command"
+        );
+    }
 }

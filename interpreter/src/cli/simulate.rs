@@ -143,17 +143,17 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
             format!("{:.1} games/s", n as f64 / began.elapsed().as_secs_f64().max(1e-3))
         },
         || {
-            sim::run(&pos, &cfg, &stop, &|n| {
+            let out = sim::run(&pos, &cfg, &stop, &|n| {
                 done.store(n, Ordering::Relaxed);
                 progress.bar.set_position(n);
-            })
+            });
+            // The games' time, not the progress line's.
+            (out, began.elapsed().as_secs_f64())
         },
     );
+    let (out, seconds) = out;
     progress.bar.finish_and_clear();
-    let timing = Timing {
-        seconds: began.elapsed().as_secs_f64(),
-        threads,
-    };
+    let timing = Timing { seconds, threads };
     if let Some((file, path)) = games_file {
         write_games(&e, &pos, &info, &out.games, &common.ruleset, file, path)?;
     }
