@@ -50,7 +50,8 @@ impl<B: Bits> Pos<B> {
             }
             CCond::NoneOf(kinds) => kinds.iter().all(|k| self.kind_bb[k.0 as usize].is_empty()),
             CCond::Passes(n) => self.passes as u32 >= *n,
-            CCond::InARow { n, exact, dirs } => self.run_start(mover, *n, *exact, dirs).is_some(),
+            CCond::InARow { n, exact: false, dirs } => self.has_run(mover, *n, dirs),
+            CCond::InARow { n, exact: true, dirs } => self.run_start(mover, *n, true, dirs).is_some(),
             CCond::Captured(k) => match k {
                 None => self.last_captured != 0,
                 Some(k) => self.last_captured >> k.0 & 1 == 1,
@@ -135,6 +136,34 @@ impl<B: Bits> Pos<B> {
             other.ep_victim = NO_SQ;
         }
         other
+    }
+
+    /// Is there a run of at least `n` of `side`'s pieces along one of `dirs`? Set-wise where the
+    /// board states each ray as a few whole-set shifts ([`crate::compile::RayShift`]): `n - 1`
+    /// shifts a direction, where a walk from every piece costs a loop per piece (connect four asks
+    /// at every node of a perft with end rules).
+    fn has_run(&self, side: Side, n: u32, dirs: &[(u8, u8)]) -> bool {
+        let own = self.side_bb[side.index()];
+        if own.count() < n {
+            return false;
+        }
+        for &(d, _) in dirs {
+            let Some(ray) = &self.t.ray_shifts[d as usize] else {
+                return self.run_start(side, n, false, dirs).is_some();
+            };
+            // Pieces that start a run of k along the ray, k = 1, 2, … n.
+            let mut starts = own;
+            for _ in 1..n {
+                starts = own & ray.back(starts);
+                if starts.is_empty() {
+                    break;
+                }
+            }
+            if starts.any() {
+                return true;
+            }
+        }
+        false
     }
 
     /// Where a run of `n` (exactly `n`, when `exact`) of `side`'s pieces along one of `dirs`
@@ -227,12 +256,12 @@ impl<B: Bits> Pos<B> {
 
     /// Does an automatic end rule hold here (history conditions left out)?
     pub fn ended(&self) -> bool {
-        self.ended_with(&mut Vec::new())
+        self.ended_given(None, &mut Vec::new())
     }
 
-    /// [`Pos::ended`] with a scratch buffer for move generation.
-    pub(super) fn ended_with(&self, buf: &mut Vec<Move>) -> bool {
-        let mut legal = None;
+    /// [`Pos::ended`] with a scratch buffer for move generation, where whether the side to move
+    /// has a legal move may be known already (`legal`).
+    pub(super) fn ended_given(&self, mut legal: Option<bool>, buf: &mut Vec<Move>) -> bool {
         self.t
             .ends
             .iter()
@@ -259,4 +288,63 @@ fn flood<B: Bits>(from: B, within: B, next_to: &[B], until: B) -> B {
         reached |= frontier;
     }
     reached
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Inner, Position};
+
+    /// Compares the set-wise and the walking test of every in-a-row condition of `p`'s rules, for
+    /// every length to 6, both sides and each direction alone; how many comparisons were made.
+    fn compare<B: Bits>(p: &Pos<B>, what: &str) -> usize {
+        let mut checked = 0;
+        for c in p.t.ends.iter().flat_map(|e| e.conds.iter()) {
+            let CCond::InARow { dirs, .. } = c else { continue };
+            for side in [Side::FIRST, Side::SECOND] {
+                for n in 1..=6 {
+                    for d in 0..dirs.len() {
+                        let one = &dirs[d..=d];
+                        let walked = p.run_start(side, n, false, one).is_some();
+                        assert_eq!(p.has_run(side, n, one), walked, "{what}: a run of {n}, direction {d}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        checked
+    }
+
+    /// The set-wise test of a run agrees with the walk from every piece, at every position of
+    /// random games of the games that ask for a run.
+    #[test]
+    fn runs_found_set_wise_are_the_runs_a_walk_finds() {
+        use rand_chacha::ChaCha8Rng;
+        use rand_chacha::rand_core::{RngCore, SeedableRng};
+        let mut checked = 0;
+        let mut found = 0;
+        for name in ["connect-four", "tic-tac-toe", "tapatan", "go"] {
+            let e = crate::sim::tests::engine(name);
+            for seed in 0..6 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut pos: Position = e.start();
+                for _ in 0..120 {
+                    let what = format!("{name} {}", pos.fen());
+                    checked += match &pos.inner {
+                        Inner::Small(p) => compare(p, &what),
+                        Inner::Medium(p) => compare(p, &what),
+                        Inner::Large(p) => compare(p, &what),
+                    };
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[(rng.next_u32() as usize) % moves.len()];
+                    pos.play_unchecked(m);
+                    found += usize::from((0..pos.rules().end_rules.len()).any(|r| pos.end_condition_holds(r, 0)));
+                }
+            }
+        }
+        assert!(checked > 10_000 && found > 0, "{checked} comparisons, {found} positions ended");
+    }
 }

@@ -1451,17 +1451,17 @@ impl<B: Bits> Pos<B> {
 
     fn perft_rec<const STOP: bool>(&mut self, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
         let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
-        if STOP {
-            buf.clear();
-            if self.ended_with(buf) {
-                return 0;
-            }
-        }
+        // With STOP, the end rules are judged once the moves are known, so that "no legal move"
+        // costs nothing more: judged first, it generated them a second time at every node.
         if depth == 1 {
-            return self.count_legal(buf);
+            let n = self.count_legal(buf);
+            return if STOP && self.ended_given(Some(n > 0), buf) { 0 } else { n };
         }
         buf.clear();
         self.legal_moves(buf);
+        if STOP && self.ended_given(Some(!buf.is_empty()), &mut rest[0]) {
+            return 0;
+        }
         let mut n = 0;
         for i in 0..buf.len() {
             let m = buf[i];
