@@ -124,6 +124,36 @@ fn perft_stops_at_the_end_only_when_asked() {
 }
 
 #[test]
+fn perft_on_threads_counts_the_same_tree() {
+    let one = arbiter(&["perft", "chess", "--fen", KIWIPETE, "3", "--divide"]);
+    let two = arbiter(&["perft", "chess", "--fen", KIWIPETE, "3", "--divide", "--threads", "2"]);
+    assert_eq!((one.code, two.code), (Some(0), Some(0)), "stderr:\n{}\n{}", one.stderr, two.stderr);
+    assert_eq!((one.last_line(), two.last_line()), ("97862", "97862"));
+    // The same line for each first move, in whatever order the threads finished them.
+    let sorted = |out: &str| {
+        let mut rows: Vec<String> = out.lines().filter(|l| l.contains(": ")).map(str::to_string).collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(sorted(&one.stdout), sorted(&two.stdout));
+    assert_eq!(sorted(&two.stdout).len(), 48);
+    let r = arbiter(&["perft", "tic-tac-toe", "--stop-at-end", "9", "--threads", "3"]);
+    assert_eq!(r.last_line(), "127872", "stderr:\n{}", r.stderr);
+}
+
+#[test]
+fn perft_refuses_threads_it_cannot_use() {
+    for bad in ["0", "257"] {
+        let r = arbiter(&["perft", "chess", "3", "--threads", bad]);
+        r.assert_fails_cleanly(1);
+        assert!(r.stderr.contains(&format!("--threads {bad}: from 1 to 256")), "{}", r.stderr);
+    }
+    let r = arbiter(&["perft", "chess", "3", "--threads", "two"]);
+    r.assert_fails_cleanly(2);
+    assert!(r.stderr.contains("--threads"), "{}", r.stderr);
+}
+
+#[test]
 fn perft_starts_from_a_given_fen() {
     let r = arbiter(&["perft", "chess", "--fen", KIWIPETE, "2"]);
     assert_eq!(r.code, Some(0), "stderr:\n{}", r.stderr);
@@ -237,6 +267,21 @@ fn ctrl_c_stops_a_long_perft_with_the_partial_count() {
     let (nodes, done, roots) = partial_line(out.last().map_or("", String::as_str));
     assert!(nodes > 0, "something was counted in a second");
     assert_eq!((done, roots), (0, 20), "no first move of perft 9 ends in a second");
+}
+
+#[test]
+#[cfg(unix)]
+fn ctrl_c_stops_every_thread_of_a_perft_with_the_partial_count() {
+    let (mut child, lines) = spawn_arbiter(&["perft", "chess", "9", "--force", "--threads", "2"]);
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    assert!(child.try_wait().expect("wait").is_none(), "perft 9 ended within a second");
+    interrupt(&child);
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(130), "exit on Ctrl-C, both threads stopped");
+    let out: Vec<String> = lines.iter().collect();
+    let (nodes, done, roots) = partial_line(out.last().map_or("", String::as_str));
+    assert!(nodes > 0, "something was counted in a second");
+    assert_eq!((done, roots), (0, 20));
 }
 
 #[test]

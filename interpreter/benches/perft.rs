@@ -45,6 +45,30 @@ fn chess(c: &mut Criterion) {
     }
 }
 
+/// Perft of chess from the start to depth 5 with its first moves shared out among threads
+/// (`arbiter perft --threads N`), beside the same count on one thread.
+fn threads(c: &mut Criterion) {
+    let e = engine("chess");
+    let pos = e.start();
+    let count = |threads: usize| {
+        let watch = arbiter::game::PerftWatch::default();
+        let mut n = 0;
+        pos.perft_divide_threads(5, false, &watch, threads, |_, k| n += k)
+            .expect("not stopped");
+        n
+    };
+    assert_eq!(count(2), 4_865_609, "the threads count the same tree");
+    let mut g = c.benchmark_group("perft-threads-chess-d5");
+    g.throughput(Throughput::Elements(4_865_609));
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(4));
+    for t in [1, 2] {
+        g.bench_function(BenchmarkId::from_parameter(format!("threads-{t}")), |b| b.iter(|| count(t)));
+    }
+    g.finish();
+}
+
 fn xiangqi(c: &mut Criterion) {
     let e = engine("xiangqi");
     let pos = e.start();
@@ -171,6 +195,7 @@ fn simulation(c: &mut Criterion) {
     }
     for (name, e, budget) in [
         ("chess", engine("chess"), 300u32),
+        ("xiangqi", engine("xiangqi"), 300),
         ("go-9x9", engine_with("go", &[("size", "9")]), 1000),
     ] {
         use arbiter::sim::{Budget, Mcts, Walk};
@@ -381,6 +406,7 @@ fn criterion_dirs() -> Vec<std::path::PathBuf> {
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     chess(&mut c);
+    threads(&mut c);
     xiangqi(&mut c);
     go(&mut c);
     simulation(&mut c);
@@ -397,6 +423,17 @@ fn main() {
                 s / a
             );
         }
+    }
+    if let (Some(one), Some(two)) = (
+        mean_ns("perft-threads-chess-d5", "threads-1"),
+        mean_ns("perft-threads-chess-d5", "threads-2"),
+    ) {
+        println!(
+            "\nperft on threads, chess start d5: 1 thread {:.2} ms, 2 threads {:.2} ms, speed-up {:.2}",
+            one / 1e6,
+            two / 1e6,
+            one / two
+        );
     }
     let nps = |g: &str, nodes: f64| mean_ns(g, "arbiter").map(|t| nodes / (t / 1e9) / 1e6);
     let chess = nps("chess-start-d5", 4_865_609.0);
@@ -443,7 +480,7 @@ fn main() {
         println!("{line}");
     }
     println!("\nMCTS iterations per second, from the start (one core):");
-    for g in ["mcts-chess-300", "mcts-go-9x9-1000"] {
+    for g in ["mcts-chess-300", "mcts-xiangqi-300", "mcts-go-9x9-1000"] {
         if let Some(t) = mean_ns(g, "arbiter") {
             let n: f64 = g.rsplit('-').next().and_then(|n| n.parse().ok()).unwrap_or(0.0);
             println!("  {g:<22} {:>9.0} /s", n / (t / 1e9));

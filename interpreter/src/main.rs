@@ -104,6 +104,10 @@ enum Command {
         /// Count even where the estimated work is past the budget of 10^10 leaf nodes (minutes).
         #[arg(long)]
         force: bool,
+        /// Count on this many threads (1 to 256), which share out the first moves. The count does
+        /// not depend on it; with --divide the lines come in the order the first moves finish.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// List the legal moves after playing MOVE... (one per line, or `{"moves": [...]}`).
     Moves {
@@ -452,7 +456,11 @@ fn run(cmd: Command) -> Result<(), Failure> {
             divide,
             stop_at_end,
             force,
+            threads,
         } => {
+            if !(1..=256).contains(&threads) {
+                return Err(Failure::input(format!("--threads {threads}: from 1 to 256")));
+            }
             if depth > MAX_PERFT_DEPTH {
                 return Err(Failure::input(format!(
                     "perft depth {depth} is past the limit of {MAX_PERFT_DEPTH}"
@@ -468,7 +476,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     )));
                 }
             }
-            perft(&pos, depth, divide, stop_at_end)
+            perft(&pos, depth, divide, stop_at_end, threads)
         }
         Command::Moves {
             common,
@@ -912,7 +920,7 @@ const TICK: Duration = Duration::from_millis(100);
 
 /// `arbiter perft`: the count, or with `--divide` one line per first move as each is finished.
 /// Ctrl-C prints the partial count and exits with [`INTERRUPTED`].
-fn perft(pos: &Position, depth: u32, divide: bool, stop_at_end: bool) -> Result<(), Failure> {
+fn perft(pos: &Position, depth: u32, divide: bool, stop_at_end: bool, threads: usize) -> Result<(), Failure> {
     let watch = &PerftWatch::default();
     stop_on_ctrl_c(watch.stop.clone());
     let roots = match (depth, stop_at_end) {
@@ -931,7 +939,7 @@ fn perft(pos: &Position, depth: u32, divide: bool, stop_at_end: bool) -> Result<
             format!("{} nodes, {:.1}M/s", HumanCount(nodes), nodes as f64 / secs / 1e6)
         },
         || {
-            pos.perft_divide_watched(depth, stop_at_end, watch, |m, n| {
+            pos.perft_divide_threads(depth, stop_at_end, watch, threads, |m, n| {
                 total += n;
                 progress.bar.inc(1);
                 if divide {

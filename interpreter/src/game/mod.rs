@@ -593,19 +593,69 @@ impl Position {
         depth: u32,
         stop_at_end: bool,
         watch: &PerftWatch,
-        mut each: impl FnMut(Move, u64),
+        each: impl FnMut(Move, u64) + Send,
+    ) -> Result<(), PerftStopped> {
+        self.perft_divide_threads(depth, stop_at_end, watch, 1, each)
+    }
+
+    /// [`Position::perft_divide_watched`] on `threads` threads (at least one; the caller's is one
+    /// of them): each takes the next first move not yet taken, so `each` is called as first moves
+    /// finish — in generation order on one thread, in the order they finish on several. The count
+    /// does not depend on the threads. Stopped, the first moves finished are counted in
+    /// [`PerftStopped::finished`] and `watch.nodes` holds every node counted on any thread.
+    ///
+    /// # Errors
+    /// [`PerftStopped`] once `watch.stop` is set.
+    ///
+    /// # Examples
+    /// ```
+    /// # let checked = arbiter::check::check_file(std::path::Path::new("../rulesets/chess.rules"), &[]);
+    /// # let engine = arbiter::game::Engine::new(checked.rules.expect("chess.rules is valid"));
+    /// use arbiter::game::PerftWatch;
+    /// let watch = PerftWatch::default();
+    /// let mut total = 0;
+    /// engine.start().perft_divide_threads(4, false, &watch, 2, |_, n| total += n).expect("not stopped");
+    /// assert_eq!(total, 197_281);
+    /// ```
+    pub fn perft_divide_threads(
+        &self,
+        depth: u32,
+        stop_at_end: bool,
+        watch: &PerftWatch,
+        threads: usize,
+        each: impl FnMut(Move, u64) + Send,
     ) -> Result<(), PerftStopped> {
         if depth == 0 || (stop_at_end && with!(self, p => p.ended())) {
             return Ok(());
         }
-        let mut cut = Cut { depth: 1 };
-        for (finished, m) in self.legal_moves().into_iter().enumerate() {
-            let mut c = self.clone();
-            c.play_unchecked(m);
-            match c.perft_in_pieces(depth - 1, stop_at_end, watch, &mut cut) {
-                Some(n) => each(m, n),
-                None => return Err(PerftStopped { finished }),
+        let moves = self.legal_moves();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let finished = std::sync::atomic::AtomicUsize::new(0);
+        let each = std::sync::Mutex::new(each);
+        let work = || {
+            let mut cut = Cut { depth: 1 };
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&m) = moves.get(i) else { return };
+                let mut c = self.clone();
+                c.play_unchecked(m);
+                let Some(n) = c.perft_in_pieces(depth - 1, stop_at_end, watch, &mut cut) else {
+                    return;
+                };
+                // A panic in another thread's `each` leaves the lock poisoned, not the count wrong.
+                (each.lock().unwrap_or_else(|e| e.into_inner()))(m, n);
+                finished.fetch_add(1, Ordering::Relaxed);
             }
+        };
+        std::thread::scope(|s| {
+            for _ in 1..threads.max(1) {
+                s.spawn(work);
+            }
+            work();
+        });
+        let finished = finished.into_inner();
+        if finished < moves.len() {
+            return Err(PerftStopped { finished });
         }
         Ok(())
     }
