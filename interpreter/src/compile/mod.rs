@@ -76,7 +76,8 @@ pub enum CCond<B> {
     Material(Vec<([Vec<u8>; 2], Option<KindId>)>, u32),
     NoneOf(Vec<KindId>),
     Passes(u32),
-    /// Ray directions paired with their reverse.
+    /// Ray directions paired with their reverse (of a direction and its reverse, only one: a run
+    /// along one is the same run along the other).
     InARow {
         n: u32,
         exact: bool,
@@ -1339,9 +1340,13 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
             Condition::InARow { n, exact, dirs } => CCond::InARow {
                 n: *n,
                 exact: *exact,
+                // A run along a direction is the same run along its reverse: one of the two is
+                // looked along.
                 dirs: dirs
                     .iter()
-                    .map(|&d| (t.ray_index(d, &rules.board), t.ray_index((-d.0, -d.1), &rules.board)))
+                    .enumerate()
+                    .filter(|&(i, d)| !dirs[..i].contains(&(-d.0, -d.1)))
+                    .map(|(_, &d)| (t.ray_index(d, &rules.board), t.ray_index((-d.0, -d.1), &rules.board)))
                     .collect(),
             },
             Condition::Captured(k) => CCond::Captured(*k),
