@@ -251,6 +251,12 @@ fn n_in_a_row_wins_for_the_mover_and_explains_itself() {
         "{}",
         o.message(g.current())
     );
+    // A line is named from its lowest square whichever way it runs (a rank, the other diagonal).
+    for (line, named) in [(["c2", "a1", "b2", "b1", "a2"], "a2–c2"), (["c1", "a1", "b2", "b1", "a3"], "c1–a3")] {
+        let g = game(&e, None, &line);
+        let said = g.outcome().message(g.current());
+        assert!(said.contains(&format!("cross has 3 in a row, {named}")), "{line:?}: {said}");
+    }
     let e = common::bundled("connect-four");
     let g = game(&e, None, &["a", "b", "b", "c", "c", "d", "c", "d", "d", "g", "d"]);
     assert_eq!(g.outcome().reason.as_deref(), Some("four-in-a-row"));

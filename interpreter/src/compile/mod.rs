@@ -1340,14 +1340,21 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
             Condition::InARow { n, exact, dirs } => CCond::InARow {
                 n: *n,
                 exact: *exact,
-                // A run along a direction is the same run along its reverse: one of the two is
-                // looked along.
-                dirs: dirs
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, d)| !dirs[..i].contains(&(-d.0, -d.1)))
-                    .map(|(_, &d)| (t.ray_index(d, &rules.board), t.ray_index((-d.0, -d.1), &rules.board)))
-                    .collect(),
+                // A run along a direction is the same run along its reverse: of the two, only the
+                // one along which square indices grow is looked along, so that a run is still found
+                // from its lowest square, in the order the walk over both always found it.
+                dirs: {
+                    let pairs: Vec<_> = dirs
+                        .iter()
+                        .map(|&d| (d, (t.ray_index(d, &rules.board), t.ray_index((-d.0, -d.1), &rules.board))))
+                        .collect();
+                    let up = |r: u8| t.next[r as usize].iter().enumerate().any(|(s, &n)| n != u16::MAX && n as usize > s);
+                    pairs
+                        .into_iter()
+                        .filter(|&(d, (r, _))| up(r) || !dirs.contains(&(-d.0, -d.1)))
+                        .map(|(_, pair)| pair)
+                        .collect()
+                },
             },
             Condition::Captured(k) => CCond::Captured(*k),
             Condition::NoneLeft(k) => CCond::NoneLeft(*k),

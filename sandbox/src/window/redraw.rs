@@ -77,7 +77,9 @@ pub fn settings() -> WinitSettings {
     }
 }
 
-/// [`quiet_modifiers`] before egui's pass; [`keep_drawing`] after the session's systems (so a step taken this frame is seen). The window's
+/// [`quiet_modifiers`] before egui's pass; [`keep_drawing`] after the session's systems (so a step
+/// taken this frame is seen) and before a finished simulation is collected (so the frame it ends
+/// in still asks for the next, which draws its result). The window's
 /// [`settings`] are inserted by the binary for a real window only: an offscreen render has no winit
 /// loop to wake.
 pub fn plugin(app: &mut App) {
@@ -88,5 +90,10 @@ pub fn plugin(app: &mut App) {
                 .after(EguiPreUpdateSet::ProcessInput)
                 .before(EguiPreUpdateSet::BeginPass),
         )
-        .add_systems(Update, keep_drawing.after(crate::players::computer::play_turn));
+        .add_systems(
+            Update,
+            keep_drawing
+                .after(crate::players::computer::play_turn)
+                .before(crate::players::simulate::collect),
+        );
 }
