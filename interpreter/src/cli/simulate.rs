@@ -136,7 +136,7 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
     let progress = Progress::new(range.end - range.start, "games");
     let done = AtomicU64::new(0);
     let began = Instant::now();
-    let out = with_ticker(
+    let (out, seconds) = with_ticker(
         &progress,
         || {
             let n = done.load(Ordering::Relaxed);
@@ -151,7 +151,6 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
             (out, began.elapsed().as_secs_f64())
         },
     );
-    let (out, seconds) = out;
     progress.bar.finish_and_clear();
     let timing = Timing { seconds, threads };
     if let Some((file, path)) = games_file {
