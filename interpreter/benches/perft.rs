@@ -85,7 +85,9 @@ fn xiangqi(c: &mut Criterion) {
 }
 
 /// Random playouts of go (uniform over legal moves that do not fill an own single-point eye),
-/// seeded with rand_chacha; one iteration is one playout from the empty board.
+/// seeded with rand_chacha; one iteration is one playout from the empty board. Beside libego's own
+/// light playouts (the same policy) when `ARBITER_LIBEGO` names the folder `scripts/build-libego`
+/// filled. The mean plies of a playout go to a file for the summary's moves per second.
 fn go(c: &mut Criterion) {
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::SeedableRng;
@@ -93,7 +95,16 @@ fn go(c: &mut Criterion) {
         let e = engine_with("go", &[("size", &size.to_string())]);
         let start = e.start();
         let mut rng = ChaCha8Rng::seed_from_u64(2026);
-        let mut g = c.benchmark_group(format!("go-playout-{size}x{size}"));
+        let group = format!("go-playout-{size}x{size}");
+        let sample = 200;
+        let plies: usize = (0..sample).map(|_| start.clone().random_playout(&mut rng, 3 * size * size)).sum();
+        let mut libego = Libego::start(size);
+        let libego_plies = libego.as_mut().map(|l| l.playouts(sample as u64).1 as f64 / sample as f64);
+        let _ = std::fs::write(
+            plies_file(&group),
+            format!("{} {}", plies as f64 / sample as f64, libego_plies.unwrap_or(0.0)),
+        );
+        let mut g = c.benchmark_group(&group);
         g.throughput(Throughput::Elements(1));
         g.sample_size(20)
             .warm_up_time(Duration::from_millis(500))
@@ -104,7 +115,62 @@ fn go(c: &mut Criterion) {
                 p.random_playout(&mut rng, 3 * size * size)
             })
         });
+        if let Some(l) = &mut libego {
+            g.bench_function(BenchmarkId::from_parameter("libego"), |b| b.iter_custom(|n| l.playouts(n).0));
+        }
         g.finish();
+    }
+}
+
+/// libego's light playouts (`scripts/build-libego` builds them from its public source, a binary a
+/// board size), driven over stdin: a playout count in, "done N black-wins white-wins moves" out.
+struct Libego {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Libego {
+    /// The driver for `size`, if `ARBITER_LIBEGO` names a folder holding it. A folder that is named
+    /// but holds no working driver stops the run: a ratio silently missing would read as measured.
+    fn start(size: usize) -> Option<Libego> {
+        let dir = std::env::var("ARBITER_LIBEGO").ok()?;
+        let bin = Path::new(&dir).join(format!("libego-{size}"));
+        let mut child = std::process::Command::new(&bin)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("ARBITER_LIBEGO: cannot start {}: {e} (scripts/build-libego builds it)", bin.display()));
+        let stdin = child.stdin.take()?;
+        let stdout = std::io::BufReader::new(child.stdout.take()?);
+        let mut l = Libego { child, stdin, stdout };
+        let answer = l.ask("size");
+        assert_eq!(answer, format!("size {size}"), "{} plays another board size", bin.display());
+        Some(l)
+    }
+    fn ask(&mut self, line: &str) -> String {
+        use std::io::{BufRead, Write};
+        writeln!(self.stdin, "{line}").expect("libego reads");
+        let mut answer = String::new();
+        assert!(self.stdout.read_line(&mut answer).expect("libego answers") > 0, "libego stopped");
+        answer.trim().to_string()
+    }
+    /// Plays `n` playouts: the time they took and the moves they played.
+    fn playouts(&mut self, n: u64) -> (Duration, u64) {
+        let t = std::time::Instant::now();
+        let answer = self.ask(&n.to_string());
+        let took = t.elapsed();
+        let words: Vec<&str> = answer.split_whitespace().collect();
+        assert!(words.len() == 5 && words[0] == "done", "libego answered {answer:?}");
+        (took, words[4].parse().expect("a move count"))
+    }
+}
+
+impl Drop for Libego {
+    fn drop(&mut self) {
+        use std::io::Write;
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
     }
 }
 
@@ -450,11 +516,37 @@ fn main() {
     family_summary(SECOND_FAMILY);
     println!("\nthe third family, perft with end rules, nodes per second (Fairy-Stockfish with ARBITER_FSF):");
     family_summary(THIRD_FAMILY);
-    println!("\ngo, random playouts per second (one core):");
-    for g in ["go-playout-9x9", "go-playout-19x19"] {
-        if let Some(t) = mean_ns(g, "arbiter") {
-            println!("  {g:<20}  {:>9.0} /s", 1e9 / t);
+    println!("\ngo, random playouts per second (one core; libego 0.1.127 with ARBITER_LIBEGO):");
+    // Moves per second of each engine at each size, for the 19x19 / 9x9 comparison.
+    let mut mps: [[Option<f64>; 2]; 2] = [[None; 2]; 2];
+    for (i, g) in ["go-playout-9x9", "go-playout-19x19"].into_iter().enumerate() {
+        let plies: Vec<f64> = std::fs::read_to_string(plies_file(g))
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let Some(t) = mean_ns(g, "arbiter") else { continue };
+        let mut line = format!("  {g:<20}  {:>9.0} /s", 1e9 / t);
+        if let Some(p) = plies.first() {
+            mps[i][0] = Some(p * 1e9 / t);
+            line.push_str(&format!(" {:>6.1} plies each", p));
         }
+        if let (Some(l), Some(lp)) = (mean_ns(g, "libego"), plies.get(1).filter(|p| **p > 0.0)) {
+            mps[i][1] = Some(lp * 1e9 / l);
+            line.push_str(&format!("   libego {:>9.0} /s {lp:>6.1} plies each   ratio {:.3}", 1e9 / l, l / t));
+        }
+        println!("{line}");
+    }
+    if let [[Some(a9), l9], [Some(a19), l19]] = mps {
+        let mut line = format!("  moves per second, 19x19 / 9x9: arbiter {:.3}", a19 / a9);
+        if let (Some(l9), Some(l19)) = (l9, l19) {
+            line.push_str(&format!(
+                ", libego {:.3} (arbiter's is {:+.1}% of libego's)",
+                l19 / l9,
+                ((a19 / a9) / (l19 / l9) - 1.0) * 100.0
+            ));
+        }
+        println!("{line}");
     }
     println!("\nrandom full games, every end rule applied (one core; {BATCH} seeded games a batch):");
     for g in ["random-games-chess", "random-games-xiangqi", "random-games-go-9x9"] {
