@@ -140,7 +140,12 @@ impl Libego {
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()
-            .unwrap_or_else(|e| panic!("ARBITER_LIBEGO: cannot start {}: {e} (scripts/build-libego builds it)", bin.display()));
+            .unwrap_or_else(|e| {
+                panic!(
+                    "ARBITER_LIBEGO: cannot start {}: {e} (scripts/build-libego builds it)",
+                    bin.display()
+                )
+            });
         let stdin = child.stdin.take()?;
         let stdout = std::io::BufReader::new(child.stdout.take()?);
         let mut l = Libego { child, stdin, stdout };
@@ -247,7 +252,11 @@ fn simulation(c: &mut Criterion) {
     g.bench_function(BenchmarkId::from_parameter("shakmaty"), |b| b.iter(shakmaty_batch));
     g.finish();
     let _ = std::fs::write(plies_file("random-games-chess"), format!("{plies} {}", shakmaty_batch()));
-    for (name, e) in [("xiangqi", engine("xiangqi")), ("go-9x9", engine_with("go", &[("size", "9")]))] {
+    for (name, e) in [
+        ("xiangqi", engine("xiangqi")),
+        ("go-9x9", engine_with("go", &[("size", "9")])),
+        ("go-19x19", engine_with("go", &[("size", "19")])),
+    ] {
         let (plies, play) = arbiter_batch(&e);
         let group = format!("random-games-{name}");
         let mut g = c.benchmark_group(&group);
@@ -549,7 +558,12 @@ fn main() {
         println!("{line}");
     }
     println!("\nrandom full games, every end rule applied (one core; {BATCH} seeded games a batch):");
-    for g in ["random-games-chess", "random-games-xiangqi", "random-games-go-9x9"] {
+    for g in [
+        "random-games-chess",
+        "random-games-xiangqi",
+        "random-games-go-9x9",
+        "random-games-go-19x19",
+    ] {
         let Some(t) = mean_ns(g, "arbiter") else { continue };
         let plies: Vec<f64> = std::fs::read_to_string(plies_file(g))
             .unwrap_or_default()
@@ -570,6 +584,22 @@ fn main() {
             ));
         }
         println!("{line}");
+    }
+    println!("\nsimulated go games (every end rule, statistics kept) beside the playouts, plies per second:");
+    for size in [9, 19] {
+        let (sim, playout) = (format!("random-games-go-{size}x{size}"), format!("go-playout-{size}x{size}"));
+        let first = |g: &str| -> Option<f64> { std::fs::read_to_string(plies_file(g)).ok()?.split_whitespace().next()?.parse().ok() };
+        if let (Some(t), Some(p), Some(tp), Some(pp)) =
+            (mean_ns(&sim, "arbiter"), first(&sim), mean_ns(&playout, "arbiter"), first(&playout))
+        {
+            let (a, b) = (p / (t / 1e9), pp / (tp / 1e9));
+            println!(
+                "  {size}x{size}: simulated {:>6.2} M plies/s, playouts {:>6.2} M plies/s, simulated at {:.3} of the playouts' speed",
+                a / 1e6,
+                b / 1e6,
+                a / b
+            );
+        }
     }
     println!("\nMCTS iterations per second, from the start (one core):");
     for g in ["mcts-chess-300", "mcts-xiangqi-300", "mcts-go-9x9-1000"] {

@@ -534,6 +534,9 @@ pub struct Tables<B> {
     pub next: Vec<Vec<u16>>,
     /// Each ray direction of `next` as whole-set shifts, where a few state it (see [`RayShift`]).
     pub ray_shifts: Vec<Option<RayShift<B>>>,
+    /// In games that capture chains, each of the four neighbour directions of `neighbours` as
+    /// whole-set shifts (the empty points with an empty neighbour at once), where they state it.
+    pub adjacent: Option<Vec<RayShift<B>>>,
     /// The end rules, compiled (history conditions left to the game).
     pub ends: Vec<CEnd<B>>,
     /// Some clause has effects beyond its own squares, drops from a hand, or the game tracks hands:
@@ -771,6 +774,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             .collect(),
         next: Vec::new(),
         ray_shifts: Vec::new(),
+        adjacent: None,
         ends: Vec::new(),
         general: rules.hand.is_some()
             || rules.kinds.iter().any(|k| {
@@ -1179,6 +1183,19 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     t.gated = t.forms.iter().flatten().any(|f| f.phases != u32::MAX || f.when.is_some());
     t.clones = t.forms.iter().flatten().any(|f| f.clone);
     t.ray_shifts = t.next.iter().map(|n| RayShift::compile(n, t.board_mask)).collect();
+    if t.chains {
+        let n = t.squares;
+        t.adjacent = (0..4)
+            .map(|i| {
+                let next: Vec<u16> = t
+                    .neighbours
+                    .iter()
+                    .map(|a| if a[i] as usize == n { u16::MAX } else { a[i] })
+                    .collect();
+                RayShift::compile(&next, t.board_mask)
+            })
+            .collect();
+    }
     let surround_kinds = t.surround_kinds;
     let explosion = t.explosion.is_some();
     for side in 0..2 {

@@ -5,7 +5,10 @@
 //! after a capture is known before the move is made (for superko).
 
 use super::bits::Bits;
-use super::position::{NO_SQ, Pos, cell, cell_kind, cell_side};
+use super::playout::below;
+use super::position::{NO_SQ, PASS, Pos, cell, cell_kind, cell_side};
+use super::{Move, MoveKind};
+use crate::compile::Gen;
 use crate::model::{KindId, RepetitionRule, Side};
 
 /// What [`Chains::color`] holds for a point: empty, a side's piece (`1 + side`), or the border.
@@ -223,6 +226,13 @@ impl<B: Bits> Pos<B> {
     /// With `eyes`, a point whose neighbours are all the mover's own or the edge is `OwnEye`.
     #[inline(always)]
     pub(super) fn place_verdict(&self, ch: &Chains, kind: KindId, sq: usize, eyes: bool) -> Verdict {
+        self.place_verdict_as(ch, kind, sq, eyes, true)
+    }
+
+    /// [`Pos::place_verdict`], asking the repetition rule only with `repeats` (a caller that
+    /// knows the board after the move is new).
+    #[inline(always)]
+    fn place_verdict_as(&self, ch: &Chains, kind: KindId, sq: usize, eyes: bool, repeats: bool) -> Verdict {
         let own = 1 + self.stm.0;
         let nbrs = self.t.neighbours[sq];
         if eyes && nbrs.iter().all(|&m| ch.color[m as usize] == own || ch.color[m as usize] == BORDER) {
@@ -251,13 +261,15 @@ impl<B: Bits> Pos<B> {
             }
         }
         if !liberty {
+            // A permitted suicide lifts the mover's own stones: the caller's knowledge of the
+            // boards after placements does not cover it.
             return match (self.t.suicide_forbidden, self.t.repetition.is_some()) {
                 (true, _) => Verdict::Illegal("suicide"),
                 (false, true) => Verdict::NoLiberty,
                 (false, false) => Verdict::Legal,
             };
         }
-        if self.t.repetition.is_some() {
+        if repeats && self.t.repetition.is_some() {
             let board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq] ^ captured;
             if self.seen_before(self.repetition_key_for(board, self.stm.other())) {
                 return Verdict::Illegal("repetition");
@@ -379,6 +391,7 @@ impl<B: Bits> Pos<B> {
         let mut s = r;
         loop {
             self.remove_piece(s);
+            self.vacated.set(s);
             ch.color[s] = EMPTY;
             ch.pts[s].root = self.t.squares as u16;
             ch.add_empty(s);
@@ -432,6 +445,139 @@ impl<B: Bits> Pos<B> {
             Some(ch) if sq < self.t.squares && ch.color[sq] != EMPTY => ch.stones(ch.root(sq)),
             _ => Vec::new(),
         }
+    }
+}
+
+/// Which placements of the side to move may repeat an earlier board, as far as the caller knows
+/// (see [`Pos::count_chain_moves`]): it knows what every earlier board of the record held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repeats {
+    /// Any placement on a point a capture emptied (all the position itself can tell).
+    Anywhere,
+    /// Only one that captures: no earlier board has the counts of stones a placement that takes
+    /// nothing would leave.
+    ByCapture,
+    /// None: no earlier board has as many of the mover's stones as any placement would leave.
+    Nowhere,
+}
+
+impl<B: Bits> Pos<B> {
+    /// The number of legal moves here, counted without listing them, in a game that captures
+    /// chains and whose moves are placements (each clause's targets settled set-wise) and the
+    /// pass; `None` in any other. A placement on a point with an empty neighbour is never
+    /// suicide, and it can repeat an earlier board only where a capture has emptied the point since
+    /// (the earlier board had a stone there, and only a capture lifts one): so only the points with
+    /// no empty neighbour, and under a repetition rule the [`vacated`](Pos::vacated) ones, are ruled
+    /// on one at a time; fewer where `repeats` says the record cannot hold the board a placement
+    /// makes.
+    pub fn count_chain_moves(&self, repeats: Repeats) -> Option<usize> {
+        let t = &*self.t;
+        let us = self.stm.index();
+        if !self.only_placements() {
+            return None;
+        }
+        let (own, enemy) = (self.side_bb[us], self.side_bb[1 - us]);
+        let empty = !(own | enemy | self.walls) & t.board_mask;
+        let open = match &t.adjacent {
+            Some(dirs) => dirs.iter().fold(B::EMPTY, |acc, d| acc | d.back(empty)) & empty,
+            None => B::EMPTY,
+        };
+        // Points where the placement may be suicide, and those where it may repeat a board.
+        let closed = empty & !open;
+        let again = match (t.repetition, repeats, &t.adjacent) {
+            (None, ..) | (_, Repeats::Nowhere, _) => B::EMPTY,
+            // A capture needs an enemy stone beside the point.
+            (_, Repeats::ByCapture, Some(dirs)) => empty & self.vacated & dirs.iter().fold(B::EMPTY, |acc, d| acc | d.back(enemy)),
+            _ => empty & self.vacated,
+        };
+        let ch = self.chains.as_deref()?;
+        let mut n = 0;
+        for f in &t.forms[us] {
+            if t.gated && !self.clause_applies(f) {
+                continue;
+            }
+            let targets = self.placement_targets(f, empty, own, enemy)?;
+            n += targets.count() as usize;
+            for to in (targets & again).iter() {
+                n -= self.place_problem(f.kind, to).is_some() as usize;
+            }
+            for to in (targets & closed & !again).iter() {
+                n -= match self.place_verdict_as(ch, f.kind, to, false, false) {
+                    Verdict::Legal | Verdict::OwnEye => false,
+                    Verdict::Illegal(_) => true,
+                    // Permitted suicide: what it leaves is not a board counted above.
+                    Verdict::NoLiberty => self.place_problem(f.kind, to).is_some(),
+                } as usize;
+            }
+        }
+        if t.pass && (!t.pass_only_when_stuck || n == 0) {
+            n += 1;
+        }
+        Some(n)
+    }
+
+    /// Does the side to move of this chain game have only placements and the pass, with nothing
+    /// (parts, obligations, the swap, a royal) that makes a move's legality depend on the others?
+    fn only_placements(&self) -> bool {
+        let t = &*self.t;
+        t.chains
+            && t.parts.is_empty()
+            && !t.overlapping
+            && t.must_capture.is_none()
+            && !t.swap
+            && !t.royal_safety
+            && t.facing.is_empty()
+            && t.moving_forms[self.stm.index()] == 0
+    }
+
+    /// A move drawn uniformly from those a random player of a chain game chooses among (see
+    /// [`crate::sim::Walk::candidates`]: a legal placement that does not fill a single-point eye
+    /// of the mover's own, else the pass), by drawing empty points until one is such a placement;
+    /// `scratch` holds the points not yet drawn. `None` where the game's moves are not all bare
+    /// placements of one clause and the pass, or where only own eyes are left and the pass is not
+    /// always allowed (the caller then lists the moves).
+    pub fn random_chain_move(&self, rng: &mut impl rand_chacha::rand_core::RngCore, scratch: &mut Vec<u16>) -> Option<Move> {
+        let t = &*self.t;
+        let us = self.stm.index();
+        let ch = self.chains.as_deref()?;
+        if !self.only_placements() {
+            return None;
+        }
+        let [f] = &t.forms[us][..] else { return None };
+        if !f.bare_place || !matches!(f.how, Gen::Place) || (t.gated && !self.clause_applies(f)) {
+            return None;
+        }
+        let place = |sq: usize| Move {
+            from: NO_SQ,
+            to: sq as u16,
+            kind: MoveKind::Place(0),
+            promo: 0,
+            route: 0,
+        };
+        let takes = |sq: usize| {
+            f.within.has(sq)
+                && match self.place_verdict(ch, f.kind, sq, true) {
+                    Verdict::Legal => true,
+                    Verdict::Illegal(_) | Verdict::OwnEye => false,
+                    Verdict::NoLiberty => self.place_problem(f.kind, sq).is_none(),
+                }
+        };
+        // Drawn as the playouts draw: a rejected point is swapped behind the live ones, so each
+        // draw is uniform over those not yet rejected (in a copy: the position is not changed).
+        scratch.clear();
+        scratch.extend_from_slice(&ch.empty);
+        let mut live = scratch.len();
+        while live > 0 {
+            let i = below(rng, live);
+            let sq = scratch[i] as usize;
+            if takes(sq) {
+                return Some(place(sq));
+            }
+            live -= 1;
+            scratch.swap(i, live);
+        }
+        // No placement but those filling an own eye: the pass, where it is always allowed.
+        (t.pass && !t.pass_only_when_stuck).then_some(PASS)
     }
 }
 
@@ -641,7 +787,127 @@ impl KeySet {
 #[cfg(test)]
 mod tests {
     use super::KeySet;
+    use crate::game::{Engine, MoveKind};
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::SeedableRng;
     use std::collections::HashMap;
+
+    /// Go at `size` with its suicide and repetition lines replaced by `rules` (kept when `None`).
+    fn go(size: usize, rules: Option<&str>) -> Engine {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/go.rules");
+        let mut text = std::fs::read_to_string(&path).expect("the bundled go ruleset");
+        if let Some(r) = rules {
+            text = text
+                .lines()
+                .filter(|l| !l.starts_with("forbid suicide") && !l.starts_with("forbid repetition"))
+                .collect::<Vec<_>>()
+                .join("\n")
+                .replace(
+                    "after each move capture chains without liberties",
+                    &format!("after each move capture chains without liberties\n{r}"),
+                );
+        }
+        let params = [("size".to_string(), size.to_string())];
+        let checked = crate::check::check_source("go-variant.rules", &text, None, &params);
+        Engine::new(
+            checked
+                .rules
+                .unwrap_or_else(|| panic!("the variant checks: {:?}", checked.diagnostics)),
+        )
+    }
+
+    /// Counted without listing, the legal moves number what the list holds, and a random
+    /// player's draw is one of the moves it would choose among, at every ply of random games
+    /// under every suicide and repetition rule (captures, superko refusals and suicides included).
+    #[test]
+    fn counted_moves_and_drawn_moves_agree_with_the_list() {
+        let variants = [
+            None,
+            Some("forbid suicide\nforbid repetition situational"),
+            Some("forbid repetition positional"),
+            Some("forbid suicide\nforbid repetition ko"),
+            Some("forbid suicide"),
+            Some(""),
+        ];
+        let (mut refused, mut repeated) = (0, 0);
+        for (v, rules) in variants.iter().enumerate() {
+            for size in [5, 7] {
+                let e = go(size, *rules);
+                for game in 0..12u64 {
+                    let mut rng = ChaCha8Rng::seed_from_u64(game + 100 * v as u64);
+                    let mut walk = crate::sim::Walk::new(e.start());
+                    let mut scratch = Vec::new();
+                    for ply in 0..4 * size * size {
+                        if walk.end().is_some() {
+                            break;
+                        }
+                        let pos = walk.position();
+                        let legal = pos.legal_moves();
+                        let stones = pos.piece_counts().iter().sum::<u32>() as usize;
+                        refused += size * size - stones + 1 - legal.len();
+                        let kind = crate::model::KindId(0);
+                        repeated += (0..size * size)
+                            .filter(|&sq| pos.piece_at(sq).is_none() && pos.place_problem(kind, sq) == Some("repetition"))
+                            .count();
+                        assert_eq!(
+                            pos.count_chain_moves(super::Repeats::Anywhere),
+                            Some(legal.len()),
+                            "variant {v}, {size}x{size}, game {game}, ply {ply}"
+                        );
+                        assert_eq!(walk.legal_count(), legal.len());
+                        let mut candidates = Vec::new();
+                        walk.candidates(&mut candidates);
+                        let drawn = pos.random_chain_move(&mut rng, &mut scratch);
+                        if let Some(m) = drawn {
+                            assert!(
+                                candidates.contains(&m),
+                                "variant {v}, game {game}, ply {ply}: {m:?} is not a candidate"
+                            );
+                        }
+                        let m = drawn.unwrap_or(candidates[0]);
+                        assert!(m.kind == MoveKind::Pass || legal.contains(&m));
+                        walk.play(m);
+                    }
+                }
+            }
+        }
+        // The games reached refusals (suicide, superko) for the count to get right.
+        assert!(refused > 100, "only {refused} refused points");
+        assert!(repeated > 20, "only {repeated} points refused as repetitions");
+    }
+
+    /// The draws are uniform over the candidates: 30 random plies into a 7x7 game (some own
+    /// eyes and refusals on the board), each candidate's share of 40,000 draws is within a fifth
+    /// of the mean, and nothing else is drawn.
+    #[test]
+    fn drawn_moves_are_uniform_over_the_candidates() {
+        let e = go(7, None);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut walk = crate::sim::Walk::new(e.start());
+        let mut scratch = Vec::new();
+        for _ in 0..30 {
+            let m = walk
+                .position()
+                .random_chain_move(&mut rng, &mut scratch)
+                .expect("a placement or the pass");
+            walk.play(m);
+        }
+        let mut candidates = Vec::new();
+        walk.candidates(&mut candidates);
+        assert!(candidates.len() > 5 && candidates.len() < 49, "{} candidates", candidates.len());
+        let mut seen: HashMap<u16, u32> = HashMap::new();
+        let draws = 40_000;
+        for _ in 0..draws {
+            let m = walk.position().random_chain_move(&mut rng, &mut scratch).expect("a candidate");
+            assert!(candidates.contains(&m));
+            *seen.entry(m.to).or_default() += 1;
+        }
+        let mean = draws as f64 / candidates.len() as f64;
+        assert_eq!(seen.len(), candidates.len(), "every candidate drawn");
+        for (sq, n) in seen {
+            assert!((n as f64 - mean).abs() < mean / 5.0, "point {sq}: {n} draws, mean {mean:.0}");
+        }
+    }
 
     /// The table against a HashMap, under adds and removes of colliding keys (same low bits).
     #[test]

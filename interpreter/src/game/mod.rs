@@ -3,6 +3,7 @@
 //! ruleset; [`Position`] hides the width behind one type for callers.
 
 mod chains;
+pub use chains::Repeats;
 mod chase;
 mod effects;
 mod ends;
@@ -312,6 +313,20 @@ impl Position {
         out.clear();
         with!(self, p => p.legal_moves(out));
     }
+    /// The number of legal moves, counted without listing them, in a game that captures chains
+    /// and has only placements and the pass; `None` in any other (see [`Pos::count_chain_moves`]).
+    pub fn count_chain_moves(&self, repeats: chains::Repeats) -> Option<usize> {
+        with!(self, p => p.count_chain_moves(repeats))
+    }
+    /// How many positions the repetition record holds (this one included).
+    pub fn recorded_positions(&self) -> usize {
+        with!(self, p => p.history.len())
+    }
+    /// A random player's move in such a game, drawn without listing the moves (see
+    /// [`Pos::random_chain_move`]); `None` where the moves must be listed to choose.
+    pub fn random_chain_move(&self, rng: &mut impl rand_chacha::rand_core::RngCore, scratch: &mut Vec<u16>) -> Option<Move> {
+        with!(self, p => p.random_chain_move(rng, scratch))
+    }
     /// The legal moves, in generation order.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut v = Vec::with_capacity(64);
@@ -500,7 +515,7 @@ impl Position {
     /// for a position played forward only (a simulated game), whose memory then stays flat.
     pub fn play_forward(&mut self, m: Move) {
         with_mut!(self, p => {
-            p.make(m);
+            p.make_forward(m);
             p.clear_undo();
         });
     }

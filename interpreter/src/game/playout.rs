@@ -14,7 +14,7 @@ use crate::model::{KindId, Side};
 
 /// A uniform index below `n` (multiply-shift, no modulo bias worth measuring).
 #[inline]
-fn below(rng: &mut impl RngCore, n: usize) -> usize {
+pub(super) fn below(rng: &mut impl RngCore, n: usize) -> usize {
     ((rng.next_u32() as u64 * n as u64) >> 32) as usize
 }
 

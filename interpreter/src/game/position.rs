@@ -75,6 +75,9 @@ pub struct Pos<B: Bits> {
     pub walls: B,
     /// Chains and liberties, in games that capture chains.
     pub chains: Option<Box<super::chains::Chains>>,
+    /// Points a capture of chains has emptied while this position's line was played (a superset
+    /// is harmless: see [`Pos::count_chain_moves`]).
+    pub vacated: B,
     /// Keys of the positions so far, in games that forbid repetition (superko, ko).
     pub history: Vec<u64>,
     /// The same keys counted, for constant-time lookups.
@@ -140,6 +143,7 @@ impl<B: Bits> Pos<B> {
             hash: 0,
             walls: B::EMPTY,
             chains: None,
+            vacated: B::EMPTY,
             history: Vec::new(),
             seen: Default::default(),
             snapshots: Vec::new(),
@@ -489,7 +493,7 @@ impl<B: Bits> Pos<B> {
     /// Does clause `f` apply now: in this phase, its `when` holding? (Asked only where some clause
     /// has a phase or a `when`: [`Tables::gated`].)
     #[inline(never)]
-    fn clause_applies(&self, f: &CForm<B>) -> bool {
+    pub(super) fn clause_applies(&self, f: &CForm<B>) -> bool {
         f.phases >> self.phase & 1 == 1 && self.when_holds(f)
     }
 
@@ -784,6 +788,27 @@ impl<B: Bits> Pos<B> {
         }
     }
 
+    /// Where placing clause `f` may put its piece, when the squares' own tests settle it at once
+    /// (a placement on any empty square of its zone — tic-tac-toe, hex, go —, or one whose
+    /// condition is a flip computed set-wise); `None` when each move must be worked out.
+    #[inline]
+    pub(super) fn placement_targets(&self, f: &CForm<B>, empty: B, own: B, enemy: B) -> Option<B> {
+        let set_wise = f.bare_place
+            || (matches!(f.how, Gen::Place | Gen::Drop)
+                && (f.only_if.is_none() || f.flips_set_wise)
+                && f.other_sides.is_empty()
+                && !f.not_giving_mate);
+        if !set_wise {
+            None
+        } else if f.bare_place {
+            Some(empty & f.within)
+        } else if f.only_if.is_some() {
+            Some(self.place_targets(f) & self.flip_targets(f, own, enemy))
+        } else {
+            Some(self.place_targets(f))
+        }
+    }
+
     /// [`Pos::generate`] of turns of one part: the moves of the pieces' clauses, castling, the
     /// general path's additions and the pass.
     #[inline]
@@ -815,13 +840,7 @@ impl<B: Bits> Pos<B> {
             if gated && !self.clause_applies(f) {
                 continue;
             }
-            // A placement on any empty square of its zone (tic-tac-toe, hex, go) asks nothing more.
-            let set_wise = f.bare_place
-                || (matches!(f.how, Gen::Place | Gen::Drop)
-                    && (f.only_if.is_none() || f.flips_set_wise)
-                    && f.other_sides.is_empty()
-                    && !f.not_giving_mate);
-            if !set_wise {
+            let Some(targets) = self.placement_targets(f, empty, own, enemy) else {
                 let start = out.len();
                 self.effect_moves(out, fi, f, Some(&ctx));
                 n += (out.len() - start) as u64;
@@ -829,7 +848,7 @@ impl<B: Bits> Pos<B> {
                     out.truncate(start);
                 }
                 continue;
-            }
+            };
             // A placement or drop that no square's own test can refuse: its targets at once.
             let base = Move {
                 from: NO_SQ,
@@ -841,13 +860,6 @@ impl<B: Bits> Pos<B> {
                 },
                 promo: 0,
                 route: 0,
-            };
-            let targets = if f.bare_place {
-                empty & f.within
-            } else if f.only_if.is_some() {
-                self.place_targets(f) & self.flip_targets(f, own, enemy)
-            } else {
-                self.place_targets(f)
             };
             if !t.chains && !ctx.constrained {
                 n += emit_set::<B, COUNT>(out, base, targets, None);
@@ -1062,20 +1074,31 @@ impl<B: Bits> Pos<B> {
 
     pub fn make(&mut self, m: Move) -> Undo<B> {
         if self.t.general {
-            self.make_on::<true>(m)
+            self.make_on::<true, true>(m)
         } else {
-            self.make_on::<false>(m)
+            self.make_on::<false, true>(m)
+        }
+    }
+
+    /// [`Pos::make`] for a position that is never unmade (a game played forward): in games that
+    /// capture chains it takes no snapshot of the board to restore.
+    pub fn make_forward(&mut self, m: Move) -> Undo<B> {
+        if self.t.general {
+            self.make_on::<true, false>(m)
+        } else {
+            self.make_on::<false, false>(m)
         }
     }
 
     /// [`Pos::make`] on the general path (`GENERAL`: hands, effects, passes, counts, phases,
-    /// parts) or on the plain one, where none of that is compiled in.
+    /// parts) or on the plain one, where none of that is compiled in; with `UNDO`, keeping what
+    /// `unmake` needs in games that capture chains.
     #[inline(always)]
-    fn make_on<const GENERAL: bool>(&mut self, m: Move) -> Undo<B> {
+    fn make_on<const GENERAL: bool, const UNDO: bool>(&mut self, m: Move) -> Undo<B> {
         let us = self.stm;
         let from = m.from as usize;
         let to = m.to as usize;
-        if self.chains.is_some() {
+        if UNDO && self.chains.is_some() {
             self.snapshots.push(Snapshot {
                 cells: self.cells.clone(),
                 side_bb: self.side_bb,

@@ -106,7 +106,7 @@ pub fn play_game(
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        branching.push(walk.legal().len() as u32);
+        branching.push(walk.legal_count() as u32);
         let side = walk.position().side_to_move().index();
         let m = players[side].choose_unless(&walk, stop)?;
         if keep_moves {

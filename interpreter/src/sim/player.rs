@@ -183,7 +183,11 @@ impl PlayerSpec {
     pub fn build(&self, seed: u64) -> Box<dyn Player> {
         let rng = ChaCha8Rng::seed_from_u64(seed);
         match *self {
-            PlayerSpec::Random => Box::new(Random { rng, buf: Vec::new() }),
+            PlayerSpec::Random => Box::new(Random {
+                rng,
+                buf: Vec::new(),
+                points: Vec::new(),
+            }),
             PlayerSpec::Mcts(budget) => Box::new(Mcts::new(budget, rng)),
         }
     }
@@ -206,6 +210,8 @@ impl fmt::Display for PlayerSpec {
 pub struct Random {
     rng: ChaCha8Rng,
     buf: Vec<Move>,
+    /// The empty points not yet drawn, in chain games.
+    points: Vec<u16>,
 }
 
 impl Player for Random {
@@ -214,6 +220,10 @@ impl Player for Random {
             // Every legal move is a candidate: draw from the list itself.
             let legal = walk.legal();
             return legal[below(&mut self.rng, legal.len())];
+        }
+        // Drawn from the empty points where the game allows, without listing the moves.
+        if let Some(m) = walk.position().random_chain_move(&mut self.rng, &mut self.points) {
+            return m;
         }
         walk.candidates(&mut self.buf);
         self.buf[below(&mut self.rng, self.buf.len())]

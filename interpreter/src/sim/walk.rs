@@ -3,13 +3,16 @@
 //! Unlike [`Game`](crate::game::Game) it keeps no earlier positions and never takes a move back;
 //! players that look ahead clone it.
 
-use std::collections::HashMap;
+use std::cell::{Cell, Ref, RefCell};
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use rand_chacha::rand_core::RngCore;
 
-use crate::game::{Chase, History, Move, MoveKind, Position, Score, Status, chaser_in_cycle, checker_in_cycle, rule_holds, verdict_result};
+use crate::game::{
+    Chase, History, Move, MoveKind, Position, Repeats, Score, Status, chaser_in_cycle, checker_in_cycle, rule_holds, verdict_result,
+};
 use crate::model::{Condition, Rules, Side, Verdict};
 
 /// How a game ended.
@@ -87,6 +90,9 @@ struct Needs {
     /// Random playouts may take the chain games' fast path: the only automatic end rule asks for
     /// two passes in a row, where that path stops.
     fast_playout: bool,
+    /// The legal moves may be counted rather than listed (a chain game of placements and the
+    /// pass, whose end rules read no record of moves or checks): listed only when asked for.
+    counted: bool,
 }
 
 impl Needs {
@@ -106,7 +112,48 @@ impl Needs {
                 mask | (asks as u64) << bit
             }),
             fast_playout: pos.chain_game() && !auto.is_empty() && conds().all(|c| matches!(c, Condition::Passes(2))),
+            counted: pos.chain_game()
+                && !conds().any(|c| {
+                    matches!(
+                        c,
+                        Condition::Repetition(_) | Condition::CheckingThroughout | Condition::ChasingThroughout | Condition::CannotWin(_)
+                    )
+                }),
             auto: auto.into(),
+        }
+    }
+}
+
+/// The stone counts of the boards a walk has seen (see [`Walk::boards`]).
+#[derive(Clone, Debug)]
+struct Boards {
+    /// `had[side][n]`: some board had `n` stones of `side`.
+    had: [Vec<bool>; 2],
+    /// The (first side's, second side's) stone counts of every board, packed and mixed (the
+    /// hasher takes keys as they come).
+    pairs: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+}
+
+impl Boards {
+    /// Records a board with `counts` stones and says which placements of `mover` may repeat an
+    /// earlier one: only a board with one more of the mover's stones can be repeated, and without
+    /// a capture only one with as many of the other's.
+    fn arrive(&mut self, counts: [u32; 2], mover: usize) -> Repeats {
+        let pack = |c: [u32; 2]| ((c[0] as u64) << 32 | c[1] as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for (side, &n) in counts.iter().enumerate() {
+            if let Some(h) = self.had[side].get_mut(n as usize) {
+                *h = true;
+            }
+        }
+        self.pairs.insert(pack(counts));
+        let mut after = counts;
+        after[mover] += 1;
+        if !self.had[mover].get(after[mover] as usize).copied().unwrap_or(true) {
+            Repeats::Nowhere
+        } else if !self.pairs.contains(&pack(after)) {
+            Repeats::ByCapture
+        } else {
+            Repeats::Anywhere
         }
     }
 }
@@ -116,8 +163,17 @@ impl Needs {
 pub struct Walk {
     rules: Arc<Rules>,
     pos: Position,
-    /// The legal moves of `pos`.
-    legal: Vec<Move>,
+    /// The legal moves of `pos`, once listed (in chain games, only when asked for: see
+    /// [`Needs::counted`]).
+    legal: RefCell<Vec<Move>>,
+    listed: Cell<bool>,
+    /// How many legal moves `pos` has.
+    count: usize,
+    /// In a walk whose moves are counted (see [`Needs::counted`]), which numbers of stones each
+    /// side has had and which pairs of them the boards so far held: what says whether a placement
+    /// can repeat an earlier board ([`Repeats`]). `None` where the start's record reaches back
+    /// before the walk.
+    boards: Option<Boards>,
     /// Every position's repetition key and whether its side to move was in check (when the rules
     /// ask), with how often each key occurred.
     keys: Vec<u64>,
@@ -173,11 +229,18 @@ impl Walk {
     pub fn new(start: Position) -> Walk {
         let rules = start.rules().clone();
         let needs = Needs::of(&rules, &start);
+        let boards = (needs.counted && start.recorded_positions() <= 1).then(|| Boards {
+            had: [0, 1].map(|_| vec![false; rules.board.squares() + 2]),
+            pairs: HashSet::default(),
+        });
         let mut w = Walk {
             first: start.side_to_move(),
             rules,
             pos: start,
-            legal: Vec::with_capacity(64),
+            legal: RefCell::new(Vec::with_capacity(64)),
+            listed: Cell::new(false),
+            count: 0,
+            boards,
             keys: Vec::new(),
             checks: Vec::new(),
             moves: Vec::new(),
@@ -200,8 +263,16 @@ impl Walk {
         &self.rules
     }
     /// The legal moves here (none once the game is over by a rule that leaves no move).
-    pub fn legal(&self) -> &[Move] {
-        &self.legal
+    pub fn legal(&self) -> Ref<'_, [Move]> {
+        if !self.listed.get() {
+            self.pos.legal_moves_into(&mut self.legal.borrow_mut());
+            self.listed.set(true);
+        }
+        Ref::map(self.legal.borrow(), Vec::as_slice)
+    }
+    /// How many legal moves there are here, without listing them where they can be counted.
+    pub fn legal_count(&self) -> usize {
+        self.count
     }
     /// How the game ended, once it has.
     pub fn end(&self) -> Option<&End> {
@@ -245,15 +316,37 @@ impl Walk {
         }
         self.pos.play_forward(m);
         self.plies += 1;
-        self.legal.clear();
+        self.legal.get_mut().clear();
+        self.listed.set(true);
+        self.count = 0;
         self.end = None;
     }
 
     /// Records the position just reached and applies the end rules to it.
     fn arrive(&mut self) {
-        self.pos.legal_moves_into(&mut self.legal);
+        let counted = if self.needs.counted {
+            let repeats = match &mut self.boards {
+                Some(b) => b.arrive(self.pos.piece_counts(), self.pos.side_to_move().index()),
+                None => Repeats::Anywhere,
+            };
+            self.pos.count_chain_moves(repeats)
+        } else {
+            None
+        };
+        match counted {
+            Some(n) => {
+                self.count = n;
+                self.listed.set(false);
+            }
+            None => {
+                let legal = self.legal.get_mut();
+                self.pos.legal_moves_into(legal);
+                self.count = legal.len();
+                self.listed.set(true);
+            }
+        }
         if self.needs.keys {
-            let k = self.pos.repetition_key_given(&self.legal);
+            let k = self.pos.repetition_key_given(&self.legal());
             self.keys.push(k);
             let n = self.seen.entry(k).or_insert(0);
             *n += 1;
@@ -269,7 +362,7 @@ impl Walk {
     /// legal moves already listed: a walled-in position has few moves, comes at the start of a
     /// stretch of reversible moves, and passes [`Position::may_be_walled_in`].
     fn may_be_walled_in(&self) -> bool {
-        self.legal.len() <= WALLED_IN_MOVES && (self.plies == 0 || self.pos.counters_reset()) && self.pos.may_be_walled_in(&self.legal)
+        self.count <= WALLED_IN_MOVES && (self.plies == 0 || self.pos.counters_reset()) && self.pos.may_be_walled_in(&self.legal())
     }
 
     /// The first automatic end rule that holds here, in the ruleset's order.
@@ -280,7 +373,7 @@ impl Walk {
                 continue;
             }
             let r = &rules.end_rules[ri];
-            let Some(offender) = rule_holds(&self.pos, ri, r, self, &mut || self.legal.is_empty()) else {
+            let Some(offender) = rule_holds(&self.pos, ri, r, self, &mut || self.count == 0) else {
                 continue;
             };
             if let Some((status, winner, score)) = verdict_result(r, &self.pos, offender.side, &[]) {
@@ -292,7 +385,7 @@ impl Walk {
                 });
             }
         }
-        self.legal.is_empty().then_some(End {
+        (self.count == 0).then_some(End {
             status: Status::NoResult,
             winner: None,
             rule: None,
@@ -305,21 +398,22 @@ impl Walk {
     /// else is left (as go programs' playouts do, so that a random game ends).
     pub fn candidates(&self, out: &mut Vec<Move>) {
         out.clear();
+        let legal = self.legal();
         if !self.pos.chain_game() {
-            out.extend_from_slice(&self.legal);
+            out.extend_from_slice(&legal);
             return;
         }
         out.extend(
-            self.legal
+            legal
                 .iter()
                 .copied()
                 .filter(|&m| m.kind != MoveKind::Pass && !self.pos.fills_own_eye(m)),
         );
         if out.is_empty() {
-            out.extend(self.legal.iter().copied().filter(|m| m.kind == MoveKind::Pass));
+            out.extend(legal.iter().copied().filter(|m| m.kind == MoveKind::Pass));
         }
         if out.is_empty() {
-            out.extend_from_slice(&self.legal);
+            out.extend_from_slice(&legal);
         }
     }
 
