@@ -86,8 +86,9 @@ fn xiangqi(c: &mut Criterion) {
 
 /// Random playouts of go (uniform over legal moves that do not fill an own single-point eye),
 /// seeded with rand_chacha; one iteration is one playout from the empty board. Beside libego's own
-/// light playouts (the same policy) when `ARBITER_LIBEGO` names the folder `scripts/build-libego`
-/// filled. The mean plies of a playout go to a file for the summary's moves per second.
+/// light playouts when `ARBITER_LIBEGO` names the folder `scripts/build-libego` filled (a like
+/// policy: see the README; its playouts are as long). The mean plies of a playout go to a file for
+/// the summary's moves per second.
 fn go(c: &mut Criterion) {
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::SeedableRng;
