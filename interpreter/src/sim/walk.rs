@@ -135,22 +135,30 @@ struct Boards {
 }
 
 impl Boards {
-    /// Records a board with `counts` stones and says which placements of `mover` may repeat an
-    /// earlier one: only a board with one more of the mover's stones can be repeated, and without
-    /// a capture only one with as many of the other's.
-    fn arrive(&mut self, counts: [u32; 2], mover: usize) -> Repeats {
-        let pack = |c: [u32; 2]| ((c[0] as u64) << 32 | c[1] as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    /// The stone counts of a board, packed and mixed.
+    fn pack(c: [u32; 2]) -> u64 {
+        ((c[0] as u64) << 32 | c[1] as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// Records a board with `counts` stones.
+    fn record(&mut self, counts: [u32; 2]) {
         for (side, &n) in counts.iter().enumerate() {
             if let Some(h) = self.had[side].get_mut(n as usize) {
                 *h = true;
             }
         }
-        self.pairs.insert(pack(counts));
+        self.pairs.insert(Boards::pack(counts));
+    }
+
+    /// Which placements of `mover` on a board with `counts` stones may repeat a board recorded:
+    /// only a board with one more of the mover's stones can be repeated, and without a capture
+    /// only one with as many of the other's.
+    fn repeats(&self, counts: [u32; 2], mover: usize) -> Repeats {
         let mut after = counts;
         after[mover] += 1;
         if !self.had[mover].get(after[mover] as usize).copied().unwrap_or(true) {
             Repeats::Nowhere
-        } else if !self.pairs.contains(&pack(after)) {
+        } else if !self.pairs.contains(&Boards::pack(after)) {
             Repeats::ByCapture
         } else {
             Repeats::Anywhere
@@ -316,6 +324,10 @@ impl Walk {
         }
         self.pos.play_forward(m);
         self.plies += 1;
+        // Every board is recorded, judged or not: a later count rests on them.
+        if let Some(b) = &mut self.boards {
+            b.record(self.pos.piece_counts());
+        }
         self.legal.get_mut().clear();
         self.listed.set(true);
         self.count = 0;
@@ -326,7 +338,11 @@ impl Walk {
     fn arrive(&mut self) {
         let counted = if self.needs.counted {
             let repeats = match &mut self.boards {
-                Some(b) => b.arrive(self.pos.piece_counts(), self.pos.side_to_move().index()),
+                Some(b) => {
+                    let counts = self.pos.piece_counts();
+                    b.record(counts);
+                    b.repeats(counts, self.pos.side_to_move().index())
+                }
                 None => Repeats::Anywhere,
             };
             self.pos.count_chain_moves(repeats)
