@@ -4,8 +4,8 @@
 //! no flood fill per move. Each chain also keeps the XOR of its stones' Zobrist keys, so the hash
 //! after a capture is known before the move is made (for superko).
 
+use super::below;
 use super::bits::Bits;
-use super::playout::below;
 use super::position::{NO_SQ, PASS, Pos, cell, cell_kind, cell_side};
 use super::{Move, MoveKind};
 use crate::compile::Gen;
@@ -554,6 +554,7 @@ impl<B: Bits> Pos<B> {
             promo: 0,
             route: 0,
         };
+        // The playouts' ruling on a point (`playout_chains`), with the chains left in place.
         let takes = |sq: usize| {
             f.within.has(sq)
                 && match self.place_verdict(ch, f.kind, sq, true) {

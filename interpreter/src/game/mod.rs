@@ -4,6 +4,7 @@
 
 mod chains;
 pub use chains::Repeats;
+pub(crate) use playout::below;
 mod chase;
 mod effects;
 mod ends;

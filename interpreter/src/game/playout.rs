@@ -12,9 +12,10 @@ use super::{Move, Position};
 use crate::compile::Gen;
 use crate::model::{KindId, Side};
 
-/// A uniform index below `n` (multiply-shift, no modulo bias worth measuring).
+/// A uniform index below `n` (multiply-shift, no modulo bias worth measuring; `n` is far below
+/// 2³²): the one draw every random player and playout makes.
 #[inline]
-pub(super) fn below(rng: &mut impl RngCore, n: usize) -> usize {
+pub(crate) fn below(rng: &mut impl RngCore, n: usize) -> usize {
     ((rng.next_u32() as u64 * n as u64) >> 32) as usize
 }
 

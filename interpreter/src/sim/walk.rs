@@ -469,11 +469,7 @@ impl Walk {
     }
 }
 
-/// A uniform index below `n` (multiply-shift; `n` is far below 2³²).
-#[inline]
-pub(crate) fn below(rng: &mut impl RngCore, n: usize) -> usize {
-    ((rng.next_u32() as u64 * n as u64) >> 32) as usize
-}
+pub(crate) use crate::game::below;
 
 #[cfg(test)]
 mod tests {
