@@ -51,6 +51,9 @@ pub struct Chains {
     /// The empty points, in no order, and where each sits in that list (for playouts).
     pub empty: Vec<u16>,
     empty_at: Vec<u16>,
+    /// Whether [`Pos::atari`] is kept up to date as stones are placed and captured (a walk that
+    /// counts its legal moves asks for it; playouts, which never count, do without).
+    pub track: bool,
 }
 
 impl Chains {
@@ -69,6 +72,7 @@ impl Chains {
             ],
             empty: Vec::with_capacity(n),
             empty_at: vec![NO_SQ; n],
+            track: false,
         }
     }
     /// The bytes these tables hold on the heap.
@@ -187,6 +191,57 @@ impl<B: Bits> Pos<B> {
             ch.pts[sq].size = members.len() as u16;
         }
         self.chains = Some(Box::new(ch));
+        self.atari = [B::EMPTY; 2];
+    }
+
+    /// Starts or stops keeping [`Pos::atari`] (see [`Chains::track`]); from scratch when started.
+    pub fn track_atari(&mut self, on: bool) {
+        let Some(mut ch) = self.chains.take() else { return };
+        ch.track = on;
+        self.atari = [B::EMPTY; 2];
+        if on {
+            for sq in 0..self.t.squares {
+                let c = ch.color[sq];
+                if c != EMPTY && c != BORDER && ch.in_atari(ch.root(sq)) {
+                    self.atari[(c - 1) as usize].set(sq);
+                }
+            }
+        }
+        self.chains = Some(ch);
+    }
+
+    /// Do the atari sets hold what a count from scratch finds (always, where not tracked)?
+    #[cfg(test)]
+    pub(crate) fn atari_sets_hold(&self) -> bool {
+        let Some(ch) = self.chains.as_deref() else { return true };
+        if !ch.track {
+            return true;
+        }
+        let mut fresh = self.clone();
+        fresh.track_atari(true);
+        fresh.atari == self.atari
+    }
+
+    /// Puts the chain rooted at `r` in or out of [`Pos::atari`], as it now stands. Every stone of
+    /// a chain is in the set or none is, so the root's bit says which.
+    #[inline(always)]
+    fn refresh_atari(&mut self, ch: &Chains, r: usize) {
+        let side = (ch.color[r] - 1) as usize;
+        if ch.in_atari(r) != self.atari[side].has(r) {
+            self.toggle_atari(ch, r, side);
+        }
+    }
+
+    /// Flips the atari bits of every stone of the chain rooted at `r`, of `side`.
+    fn toggle_atari(&mut self, ch: &Chains, r: usize, side: usize) {
+        let mut s = r;
+        loop {
+            self.atari[side].toggle(s);
+            s = ch.pts[s].next as usize;
+            if s == r {
+                break;
+            }
+        }
     }
 
     /// The hash of the board alone (without the side to move).
@@ -303,7 +358,11 @@ impl<B: Bits> Pos<B> {
     pub fn make_place(&mut self, kind: KindId, sq: usize) -> u32 {
         match self.chains.take() {
             Some(mut ch) => {
-                let captured = self.place_in(&mut ch, kind, sq);
+                let captured = if ch.track {
+                    self.place_in::<true>(&mut ch, kind, sq)
+                } else {
+                    self.place_in::<false>(&mut ch, kind, sq)
+                };
                 self.chains = Some(ch);
                 captured
             }
@@ -315,9 +374,10 @@ impl<B: Bits> Pos<B> {
     }
 
     /// [`make_place`](Self::make_place) with the chains held apart from `self` (`self.chains` is
-    /// not read): the playout loop keeps them in a local while it runs.
+    /// not read): the playout loop keeps them in a local while it runs. `TRACK` is
+    /// [`Chains::track`], a constant so that the playouts' loop carries none of the atari sets' work.
     #[inline(always)]
-    pub(super) fn place_in(&mut self, ch: &mut Chains, kind: KindId, sq: usize) -> u32 {
+    pub(super) fn place_in<const TRACK: bool>(&mut self, ch: &mut Chains, kind: KindId, sq: usize) -> u32 {
         let us = self.stm;
         let c = cell(kind, us);
         self.put(sq, kind, us);
@@ -353,6 +413,17 @@ impl<B: Bits> Pos<B> {
             own_mask |= ((c == own) as u32) << i;
             dead_mask |= (((c == enemy) & !ch.has_liberty(ch.root(m as usize))) as u32) << i;
         }
+        if TRACK {
+            // The chains about to merge leave the atari set; the merged one is judged at the end.
+            let mut mask = own_mask;
+            while mask != 0 {
+                let r = ch.root(nbrs[mask.trailing_zeros() as usize] as usize);
+                mask &= mask - 1;
+                if self.atari[us.index()].has(r) {
+                    self.toggle_atari(ch, r, us.index());
+                }
+            }
+        }
         while own_mask != 0 {
             let m = nbrs[own_mask.trailing_zeros() as usize] as usize;
             own_mask &= own_mask - 1;
@@ -368,17 +439,29 @@ impl<B: Bits> Pos<B> {
             // A chain touching the point twice is gone (its points empty) the second time.
             if ch.color[m] == enemy {
                 let r = ch.root(m);
-                captured += self.capture_chain(ch, r);
+                captured += self.capture_chain::<TRACK>(ch, r);
             }
         }
         let mine = ch.root(sq);
         if !ch.has_liberty(mine) {
-            captured += self.capture_chain(ch, mine);
+            captured += self.capture_chain::<TRACK>(ch, mine);
+        }
+        if TRACK {
+            // The enemy chains beside the point lost a liberty; the new chain is as it ends up.
+            for &m in &nbrs {
+                let m = m as usize;
+                if ch.color[m] == enemy {
+                    self.refresh_atari(ch, ch.root(m));
+                }
+            }
+            if ch.color[sq] == own {
+                self.refresh_atari(ch, ch.root(sq));
+            }
         }
         captured
     }
 
-    fn capture_chain(&mut self, ch: &mut Chains, r: usize) -> u32 {
+    fn capture_chain<const TRACK: bool>(&mut self, ch: &mut Chains, r: usize) -> u32 {
         // A chain of the opponent's is captured, as conditions on the last move's captures ask
         // (`captured`, `captured Stone`); a chain of one's own taken by suicide is not.
         let c = self.cells[r];
@@ -389,9 +472,13 @@ impl<B: Bits> Pos<B> {
         // first lift the stones, then give their points back as liberties to the neighbours.
         let mut count = 0;
         let mut s = r;
+        let side = cell_side(c).index();
         loop {
             self.remove_piece(s);
             self.vacated.set(s);
+            if TRACK {
+                self.atari[side] &= !B::bit(s);
+            }
             ch.color[s] = EMPTY;
             ch.pts[s].root = self.t.squares as u16;
             ch.add_empty(s);
@@ -403,11 +490,15 @@ impl<B: Bits> Pos<B> {
         }
         let mut s = r;
         loop {
-            for &m in &self.t.neighbours[s] {
+            let nbrs = self.t.neighbours[s];
+            for m in nbrs {
                 let m = m as usize;
                 if ch.color[m] != EMPTY && ch.color[m] != BORDER {
                     let rr = ch.root(m);
                     ch.add_lib(rr, s);
+                    if TRACK {
+                        self.refresh_atari(ch, rr);
+                    }
                 }
             }
             s = ch.pts[s].next as usize;
@@ -491,6 +582,16 @@ impl<B: Bits> Pos<B> {
             _ => empty & self.vacated,
         };
         let ch = self.chains.as_deref()?;
+        // Where the atari sets are kept, the points where a placement leaves its chain no liberty
+        // are known set-wise: no empty neighbour, no enemy chain in atari beside them to capture,
+        // no chain of the mover's own beside them with a liberty to spare.
+        let no_liberty = match &t.adjacent {
+            Some(dirs) if ch.track => {
+                let adj = |x: B| dirs.iter().fold(B::EMPTY, |acc, d| acc | d.back(x));
+                Some(closed & !adj(self.atari[1 - us]) & !adj(own & !self.atari[us]))
+            }
+            _ => None,
+        };
         let mut n = 0;
         for f in &t.forms[us] {
             if t.gated && !self.clause_applies(f) {
@@ -498,6 +599,20 @@ impl<B: Bits> Pos<B> {
             }
             let targets = self.placement_targets(f, empty, own, enemy)?;
             n += targets.count() as usize;
+            if let Some(dead) = no_liberty {
+                if t.suicide_forbidden {
+                    n -= (targets & dead).count() as usize;
+                } else if t.repetition.is_some() {
+                    // Permitted suicide: what it leaves is not a board the record's counts say.
+                    for to in (targets & dead).iter() {
+                        n -= self.place_problem(f.kind, to).is_some() as usize;
+                    }
+                }
+                for to in (targets & again & !dead).iter() {
+                    n -= self.place_problem(f.kind, to).is_some() as usize;
+                }
+                continue;
+            }
             for to in (targets & again).iter() {
                 n -= self.place_problem(f.kind, to).is_some() as usize;
             }
@@ -853,11 +968,20 @@ mod tests {
                         repeated += (0..size * size)
                             .filter(|&sq| pos.piece_at(sq).is_none() && pos.place_problem(kind, sq) == Some("repetition"))
                             .count();
-                        assert_eq!(
-                            pos.count_chain_moves(super::Repeats::Anywhere),
-                            Some(legal.len()),
-                            "variant {v}, {size}x{size}, game {game}, ply {ply}"
+                        assert!(
+                            pos.atari_sets_hold(),
+                            "variant {v}, {size}x{size}, game {game}, ply {ply}: the atari sets"
                         );
+                        // Counted with the atari sets (the walk keeps them) and without.
+                        let mut untracked = pos.clone();
+                        untracked.track_atari(false);
+                        for p in [pos, &untracked] {
+                            assert_eq!(
+                                p.count_chain_moves(super::Repeats::Anywhere),
+                                Some(legal.len()),
+                                "variant {v}, {size}x{size}, game {game}, ply {ply}"
+                            );
+                        }
                         let mut candidates = Vec::new();
                         if judged {
                             assert_eq!(

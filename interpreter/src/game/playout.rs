@@ -45,6 +45,10 @@ impl<B: Bits> Pos<B> {
     /// A playout in a chain game, played forward without undo information. Returns the plies played.
     pub fn playout_chains(&mut self, rng: &mut impl RngCore, max_plies: usize) -> usize {
         let Some(mut ch) = self.chains.take() else { return 0 };
+        // The loop keeps no atari sets: the position stops tracking them (its counts then rule
+        // on each surrounded point, as they do untracked).
+        ch.track = false;
+        self.atari = [B::EMPTY; 2];
         let kinds = [self.placed_kind(Side::FIRST), self.placed_kind(Side::SECOND)];
         let mut passes = 0;
         let mut plies = 0;
@@ -74,7 +78,7 @@ impl<B: Bits> Pos<B> {
                         }
                     };
                     if legal {
-                        let captured = self.place_in(&mut ch, kind, sq);
+                        let captured = self.place_in::<false>(&mut ch, kind, sq);
                         self.finish_move(Some(kind), captured > 0);
                         played = true;
                         break;

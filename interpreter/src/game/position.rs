@@ -78,6 +78,10 @@ pub struct Pos<B: Bits> {
     /// Points a capture of chains has emptied while this position's line was played (a superset
     /// is harmless: see [`Pos::count_chain_moves`]).
     pub vacated: B,
+    /// Each side's stones whose chain is in atari (one liberty), kept only while the chains are
+    /// [tracked](super::chains::Chains::track): what lets [`Pos::count_chain_moves`] rule on
+    /// points without an empty neighbour set-wise.
+    pub atari: [B; 2],
     /// Keys of the positions so far, in games that forbid repetition (superko, ko).
     pub history: Vec<u64>,
     /// The same keys counted, for constant-time lookups.
@@ -111,6 +115,7 @@ struct Snapshot<B> {
     side_bb: [B; 2],
     kind_bb: [B; MAX_KINDS],
     chains: Option<Box<super::chains::Chains>>,
+    atari: [B; 2],
 }
 
 #[inline(always)]
@@ -144,6 +149,7 @@ impl<B: Bits> Pos<B> {
             walls: B::EMPTY,
             chains: None,
             vacated: B::EMPTY,
+            atari: [B::EMPTY; 2],
             history: Vec::new(),
             seen: Default::default(),
             snapshots: Vec::new(),
@@ -1104,6 +1110,7 @@ impl<B: Bits> Pos<B> {
                 side_bb: self.side_bb,
                 kind_bb: self.kind_bb,
                 chains: self.chains.clone(),
+                atari: self.atari,
             });
         }
         let mut u = Undo {
@@ -1392,6 +1399,7 @@ impl<B: Bits> Pos<B> {
                     self.side_bb = s.side_bb;
                     self.kind_bb = s.kind_bb;
                     self.chains = s.chains;
+                    self.atari = s.atari;
                 } else if let MoveKind::Place(_) | MoveKind::Drop(_) = m.kind {
                     self.remove(to);
                     if let MoveKind::Drop(fi) = m.kind {

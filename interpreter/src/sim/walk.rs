@@ -234,9 +234,12 @@ const WALLED_IN_MOVES: usize = 24;
 
 impl Walk {
     /// Starts a game at `start` (which may already be over).
-    pub fn new(start: Position) -> Walk {
+    pub fn new(mut start: Position) -> Walk {
         let rules = start.rules().clone();
         let needs = Needs::of(&rules, &start);
+        if needs.counted {
+            start.track_atari(true);
+        }
         let boards = (needs.counted && start.recorded_positions() <= 1).then(|| Boards {
             had: [0, 1].map(|_| vec![false; rules.board.squares() + 2]),
             pairs: HashSet::default(),
