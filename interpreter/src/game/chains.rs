@@ -570,27 +570,40 @@ impl<B: Bits> Pos<B> {
         let (own, enemy) = (self.side_bb[us], self.side_bb[1 - us]);
         let empty = !(own | enemy | self.walls) & t.board_mask;
         let open = match &t.adjacent {
-            Some(dirs) => dirs.iter().fold(B::EMPTY, |acc, d| acc | d.back(empty)) & empty,
+            Some(dirs) => beside(dirs, empty) & empty,
             None => B::EMPTY,
         };
-        // Points where the placement may be suicide, and those where it may repeat a board.
+        // Points where the placement may be suicide.
         let closed = empty & !open;
-        let again = match (t.repetition, repeats, &t.adjacent) {
-            (None, ..) | (_, Repeats::Nowhere, _) => B::EMPTY,
-            // A capture needs an enemy stone beside the point.
-            (_, Repeats::ByCapture, Some(dirs)) => empty & self.vacated & dirs.iter().fold(B::EMPTY, |acc, d| acc | d.back(enemy)),
-            _ => empty & self.vacated,
-        };
         let ch = self.chains.as_deref()?;
-        // Where the atari sets are kept, the points where a placement leaves its chain no liberty
-        // are known set-wise: no empty neighbour, no enemy chain in atari beside them to capture,
-        // no chain of the mover's own beside them with a liberty to spare.
-        let no_liberty = match &t.adjacent {
+        // Where the atari sets are kept, the points where a placement captures are those beside an
+        // enemy chain in atari, and those where it leaves its chain no liberty are known set-wise:
+        // no empty neighbour, nothing to capture, no chain of the mover's own beside them with a
+        // liberty to spare.
+        let tracked = match &t.adjacent {
             Some(dirs) if ch.track => {
-                let adj = |x: B| dirs.iter().fold(B::EMPTY, |acc, d| acc | d.back(x));
-                Some(closed & !adj(self.atari[1 - us]) & !adj(own & !self.atari[us]))
+                let takes = if self.atari[1 - us].any() {
+                    beside(dirs, self.atari[1 - us]) & empty
+                } else {
+                    B::EMPTY
+                };
+                let lonely = closed & !takes;
+                let dead = if lonely.any() {
+                    lonely & !beside(dirs, own & !self.atari[us])
+                } else {
+                    B::EMPTY
+                };
+                Some((dead, takes))
             }
             _ => None,
+        };
+        // Points where the placement may repeat a board.
+        let again = match (t.repetition, repeats, &t.adjacent, tracked) {
+            (None, ..) | (_, Repeats::Nowhere, ..) => B::EMPTY,
+            // A capture needs an enemy stone beside the point (in atari, where that is known).
+            (_, Repeats::ByCapture, _, Some((_, takes))) => self.vacated & takes,
+            (_, Repeats::ByCapture, Some(dirs), None) => empty & self.vacated & beside(dirs, enemy),
+            _ => empty & self.vacated,
         };
         let mut n = 0;
         for f in &t.forms[us] {
@@ -599,7 +612,7 @@ impl<B: Bits> Pos<B> {
             }
             let targets = self.placement_targets(f, empty, own, enemy)?;
             n += targets.count() as usize;
-            if let Some(dead) = no_liberty {
+            if let Some((dead, takes)) = tracked {
                 if t.suicide_forbidden {
                     n -= (targets & dead).count() as usize;
                 } else if t.repetition.is_some() {
@@ -608,7 +621,14 @@ impl<B: Bits> Pos<B> {
                         n -= self.place_problem(f.kind, to).is_some() as usize;
                     }
                 }
-                for to in (targets & again & !dead).iter() {
+                // A placement that captures nothing leaves this board and its stone: one look
+                // at the record.
+                let board = self.board_hash();
+                let z = &t.z_piece[cell(f.kind, self.stm) as usize];
+                for to in (targets & again & !dead & !takes).iter() {
+                    n -= self.seen_before(self.repetition_key_for(board ^ z[to], self.stm.other())) as usize;
+                }
+                for to in (targets & again & !dead & takes).iter() {
                     n -= self.place_problem(f.kind, to).is_some() as usize;
                 }
                 continue;
@@ -695,6 +715,16 @@ impl<B: Bits> Pos<B> {
         // No placement but those filling an own eye: the pass, where it is always allowed.
         (t.pass && !t.pass_only_when_stuck).then_some(PASS)
     }
+}
+
+/// The points beside any of `x`, by the four neighbour rays.
+#[inline(always)]
+fn beside<B: Bits>(dirs: &[crate::compile::RayShift<B>], x: B) -> B {
+    let mut out = B::EMPTY;
+    for d in dirs {
+        out |= d.back(x);
+    }
+    out
 }
 
 fn merge(ch: &mut Chains, a: usize, b: usize) {
