@@ -333,6 +333,53 @@ impl<B: Bits> Pos<B> {
         Verdict::Legal
     }
 
+    /// [`Pos::place_verdict`] with `eyes`, where the chains are [tracked](Chains::track): whether a
+    /// neighbour's chain is in atari is a bit of [`Pos::atari`], and a placement that captures
+    /// nothing can repeat a board only on a point a capture has emptied. One that captures takes
+    /// the full ruling (it needs the captured chains' keys).
+    #[inline(always)]
+    fn place_verdict_tracked(&self, ch: &Chains, kind: KindId, sq: usize) -> Verdict {
+        let us = self.stm.index();
+        let own = 1 + self.stm.0;
+        let nbrs = self.t.neighbours[sq];
+        let (mut liberty, mut capture, mut eye) = (false, false, true);
+        for m in nbrs {
+            let m = m as usize;
+            match ch.color[m] {
+                EMPTY => {
+                    liberty = true;
+                    eye = false;
+                }
+                BORDER => {}
+                c if c == own => liberty |= !self.atari[us].has(m),
+                _ => {
+                    capture |= self.atari[1 - us].has(m);
+                    eye = false;
+                }
+            }
+        }
+        if eye {
+            return Verdict::OwnEye;
+        }
+        if capture {
+            return self.place_verdict(ch, kind, sq, true);
+        }
+        if !liberty {
+            return match (self.t.suicide_forbidden, self.t.repetition.is_some()) {
+                (true, _) => Verdict::Illegal("suicide"),
+                (false, true) => Verdict::NoLiberty,
+                (false, false) => Verdict::Legal,
+            };
+        }
+        if self.t.repetition.is_some() && self.vacated.has(sq) {
+            let board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
+            if self.seen_before(self.repetition_key_for(board, self.stm.other())) {
+                return Verdict::Illegal("repetition");
+            }
+        }
+        Verdict::Legal
+    }
+
     /// Is `key` forbidden by the repetition rule, given the history so far?
     #[inline]
     fn seen_before(&self, key: u64) -> bool {
@@ -689,10 +736,15 @@ impl<B: Bits> Pos<B> {
             promo: 0,
             route: 0,
         };
-        // The playouts' ruling on a point (`playout_chains`), with the chains left in place.
+        // The playouts' ruling on a point (`playout_chains`), with the chains left in place (from
+        // the atari sets where they are kept).
         let takes = |sq: usize| {
             f.within.has(sq)
-                && match self.place_verdict(ch, f.kind, sq, true) {
+                && match if ch.track {
+                    self.place_verdict_tracked(ch, f.kind, sq)
+                } else {
+                    self.place_verdict(ch, f.kind, sq, true)
+                } {
                     Verdict::Legal => true,
                     Verdict::Illegal(_) | Verdict::OwnEye => false,
                     Verdict::NoLiberty => self.place_problem(f.kind, sq).is_none(),
@@ -700,9 +752,20 @@ impl<B: Bits> Pos<B> {
         };
         // Drawn as the playouts draw: a rejected point is swapped behind the live ones, so each
         // draw is uniform over those not yet rejected (in a copy: the position is not changed).
+        // The list is copied only once a draw is refused: most first draws are taken.
+        let mut live = ch.empty.len();
+        if live == 0 {
+            return (t.pass && !t.pass_only_when_stuck).then_some(PASS);
+        }
+        let i = below(rng, live);
+        let sq = ch.empty[i] as usize;
+        if takes(sq) {
+            return Some(place(sq));
+        }
         scratch.clear();
         scratch.extend_from_slice(&ch.empty);
-        let mut live = scratch.len();
+        live -= 1;
+        scratch.swap(i, live);
         while live > 0 {
             let i = below(rng, live);
             let sq = scratch[i] as usize;

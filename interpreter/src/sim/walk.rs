@@ -242,7 +242,8 @@ impl Walk {
         }
         let boards = (needs.counted && start.recorded_positions() <= 1).then(|| Boards {
             had: [0, 1].map(|_| vec![false; rules.board.squares() + 2]),
-            pairs: HashSet::default(),
+            // Room for a long game's boards, as `seen` below.
+            pairs: HashSet::with_capacity_and_hasher(512, Default::default()),
         });
         let mut w = Walk {
             first: start.side_to_move(),
