@@ -420,12 +420,12 @@ fn every_width_generates_the_same_new_moves() {
         ("isolation", 2),
     ] {
         let rules = common::rules(&format!("rulesets/{name}.rules"), &[]);
-        let counts: Vec<u64> = [Width::Small, Width::Medium, Width::Large]
+        let counts: Vec<u64> = [Width::Small, Width::Medium, Width::Large, Width::Huge]
             .into_iter()
             .filter_map(|w| Engine::with_width(rules.clone(), w))
             .map(|e| e.start().perft_stop_at_end(depth))
             .collect();
-        assert_eq!(counts.len(), 3, "{name}");
+        assert_eq!(counts.len(), 4, "{name}");
         assert!(counts.windows(2).all(|w| w[0] == w[1]), "{name}: {counts:?}");
     }
 }

@@ -15,7 +15,7 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 fn every_width_counts_the_same_trees() {
     let r = rules("rulesets/chess.rules", &[]);
     for fen in [fen::write(&r, &r.setup), KIWIPETE.to_string()] {
-        let counts: Vec<u64> = [Width::Small, Width::Medium, Width::Large]
+        let counts: Vec<u64> = [Width::Small, Width::Medium, Width::Large, Width::Huge]
             .into_iter()
             .map(|w| {
                 Engine::with_width(r.clone(), w)
@@ -26,7 +26,8 @@ fn every_width_counts_the_same_trees() {
             })
             .collect();
         assert_eq!(counts[0], counts[1], "u64 and u128 differ on {fen}");
-        assert_eq!(counts[0], counts[2], "u64 and Wide differ on {fen}");
+        assert_eq!(counts[0], counts[2], "u64 and six words differ on {fen}");
+        assert_eq!(counts[0], counts[3], "u64 and eleven words differ on {fen}");
     }
 }
 

@@ -1,5 +1,7 @@
 //! Bitboards of any width. The engine is generic over [`Bits`]: `u64` for boards of up to 64
-//! squares (chess), `u128` up to 128 (xiangqi's 90 points), [`Wide`] up to 704 (go up to 26 × 26).
+//! squares (chess), `u128` up to 128 (xiangqi's 90 points), [`Broad`] up to 384 (go on 19 × 19)
+//! and [`Wide`] up to 704 (go up to 26 × 26): a set operation costs a word per 64 squares, so a
+//! board takes the narrowest that holds it.
 //! The width is chosen once, when a ruleset is compiled; the move loop is then monomorphic.
 
 use std::fmt::Debug;
@@ -130,27 +132,38 @@ prim_bits!(u128, 128);
 /// Words in a [`Wide`] bitboard.
 pub const WIDE_WORDS: usize = 11;
 
-/// A bitboard of 704 squares for boards past 128 squares.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Wide(pub [u64; WIDE_WORDS]);
+/// A bitboard of `N` words, for boards past 128 squares.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Words<const N: usize>(pub [u64; N]);
+
+/// 6 words: 384 squares, boards past 128 up to go's 19 × 19.
+pub type Broad = Words<6>;
+/// 11 words: 704 squares, the widest.
+pub type Wide = Words<WIDE_WORDS>;
+
+impl<const N: usize> Default for Words<N> {
+    fn default() -> Self {
+        Words([0; N])
+    }
+}
 
 macro_rules! wide_op {
     ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
-        impl $tr for Wide {
-            type Output = Wide;
+        impl<const N: usize> $tr for Words<N> {
+            type Output = Words<N>;
             #[inline]
-            fn $f(self, o: Wide) -> Wide {
+            fn $f(self, o: Words<N>) -> Words<N> {
                 let mut r = self.0;
-                for i in 0..WIDE_WORDS {
+                for i in 0..N {
                     r[i] = r[i] $op o.0[i];
                 }
-                Wide(r)
+                Words(r)
             }
         }
-        impl $tra for Wide {
+        impl<const N: usize> $tra for Words<N> {
             #[inline]
-            fn $fa(&mut self, o: Wide) {
-                for i in 0..WIDE_WORDS {
+            fn $fa(&mut self, o: Words<N>) {
+                for i in 0..N {
                     self.0[i] = self.0[i] $op o.0[i];
                 }
             }
@@ -161,22 +174,22 @@ wide_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
 wide_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
 wide_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
 
-impl Not for Wide {
-    type Output = Wide;
+impl<const N: usize> Not for Words<N> {
+    type Output = Words<N>;
     #[inline]
-    fn not(self) -> Wide {
-        Wide(self.0.map(|w| !w))
+    fn not(self) -> Words<N> {
+        Words(self.0.map(|w| !w))
     }
 }
 
-impl Bits for Wide {
-    const CAPACITY: usize = 64 * WIDE_WORDS;
-    const EMPTY: Self = Wide([0; WIDE_WORDS]);
+impl<const N: usize> Bits for Words<N> {
+    const CAPACITY: usize = 64 * N;
+    const EMPTY: Self = Words([0; N]);
     #[inline]
     fn bit(sq: usize) -> Self {
-        let mut w = [0; WIDE_WORDS];
+        let mut w = [0; N];
         w[sq / 64] = 1 << (sq % 64);
-        Wide(w)
+        Words(w)
     }
     #[inline]
     fn has(self, sq: usize) -> bool {
@@ -209,30 +222,25 @@ impl Bits for Wide {
     }
     /// Shifts of under a word (a neighbour's, a row's on boards up to 63 wide) are the common
     /// case: one funnel shift a word, without branches; longer ones take the general loop.
-    #[inline]
+    #[inline(always)]
     fn shift(self, by: i32) -> Self {
         let b = by.unsigned_abs();
         if b == 0 || b >= 64 {
             return if b == 0 { self } else { self.shift_far(by) };
         }
-        let w = &self.0;
-        let mut r = [0u64; WIDE_WORDS];
+        let w = self.0;
+        // Each word with its neighbour's spilled bits, as whole-array operations (vectorised).
         if by > 0 {
-            r[0] = w[0] << b;
-            for i in 1..WIDE_WORDS {
-                r[i] = w[i] << b | w[i - 1] >> (64 - b);
-            }
+            let prev: [u64; N] = std::array::from_fn(|i| if i == 0 { 0 } else { w[i - 1] });
+            Words(std::array::from_fn(|i| w[i] << b | prev[i] >> (64 - b)))
         } else {
-            for i in 0..WIDE_WORDS - 1 {
-                r[i] = w[i] >> b | w[i + 1] << (64 - b);
-            }
-            r[WIDE_WORDS - 1] = w[WIDE_WORDS - 1] >> b;
+            let next: [u64; N] = std::array::from_fn(|i| if i + 1 == N { 0 } else { w[i + 1] });
+            Words(std::array::from_fn(|i| w[i] >> b | next[i] << (64 - b)))
         }
-        Wide(r)
     }
     #[inline]
     fn msb(self) -> usize {
-        for i in (0..WIDE_WORDS).rev() {
+        for i in (0..N).rev() {
             if self.0[i] != 0 {
                 return i * 64 + 63 - self.0[i].leading_zeros() as usize;
             }
@@ -241,12 +249,12 @@ impl Bits for Wide {
     }
 }
 
-impl Wide {
+impl<const N: usize> Words<N> {
     /// [`Bits::shift`] by a word or more.
     #[inline(never)]
     fn shift_far(self, by: i32) -> Self {
         let (words, bits) = ((by.unsigned_abs() / 64) as usize, by.unsigned_abs() % 64);
-        let mut r = [0u64; WIDE_WORDS];
+        let mut r = [0u64; N];
         for (i, w) in self.0.iter().enumerate() {
             // Word i moves to i ± words, its high (or low) bits spilling into the next word.
             let (j, spill) = if by >= 0 {
@@ -259,14 +267,14 @@ impl Wide {
             } else {
                 (w >> bits, if bits == 0 { 0 } else { w << (64 - bits) })
             };
-            if j < WIDE_WORDS {
+            if j < N {
                 r[j] |= here;
             }
-            if spill < WIDE_WORDS {
+            if spill < N {
                 r[spill] |= over;
             }
         }
-        Wide(r)
+        Words(r)
     }
 }
 
@@ -294,6 +302,7 @@ mod tests {
     fn every_width_obeys_the_same_laws() {
         laws::<u64>();
         laws::<u128>();
+        laws::<Broad>();
         laws::<Wide>();
         assert_eq!((Wide::bit(70) | Wide::bit(700)).msb(), 700);
         // Across several words, both ways.
@@ -303,7 +312,7 @@ mod tests {
         assert_eq!(w.shift(64), Wide::bit(69) | Wide::bit(194));
         // The short shifts' branch-free path against the general loop, over every word's edge.
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let pattern = Wide([0; WIDE_WORDS].map(|_| {
+        let pattern: Wide = Words([0; WIDE_WORDS].map(|_| {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;

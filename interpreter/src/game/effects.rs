@@ -1018,6 +1018,7 @@ mod tests {
                     Inner::Small(p) => agree(p, &pseudo, &fen),
                     Inner::Medium(p) => agree(p, &pseudo, &fen),
                     Inner::Large(p) => agree(p, &pseudo, &fen),
+                    Inner::Huge(p) => agree(p, &pseudo, &fen),
                 };
                 pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
             }

@@ -334,6 +334,7 @@ mod tests {
                         Inner::Small(p) => compare(p, &what),
                         Inner::Medium(p) => compare(p, &what),
                         Inner::Large(p) => compare(p, &what),
+                        Inner::Huge(p) => compare(p, &what),
                     };
                     let moves = pos.legal_moves();
                     if moves.is_empty() {

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub use crate::bits;
-use bits::{Bits, Wide};
+use bits::{Bits, Broad, Wide};
 use position::Pos;
 
 use crate::compile::{Tables, compile};
@@ -127,7 +127,8 @@ pub fn slot_parts(slot: u16) -> Option<(usize, usize)> {
 enum AnyTables {
     Small(Arc<Tables<u64>>),
     Medium(Arc<Tables<u128>>),
-    Large(Arc<Tables<Wide>>),
+    Large(Arc<Tables<Broad>>),
+    Huge(Arc<Tables<Wide>>),
 }
 
 /// A compiled ruleset: the rules and the generator's tables, shared by every position.
@@ -144,8 +145,10 @@ pub enum Width {
     Small,
     /// `u128`: up to 128 squares.
     Medium,
-    /// 11 × `u64`: up to 704 squares.
+    /// 6 × `u64`: up to 384 squares (go on 19 × 19).
     Large,
+    /// 11 × `u64`: up to 704 squares.
+    Huge,
 }
 
 impl Engine {
@@ -157,8 +160,10 @@ impl Engine {
             Width::Small
         } else if n <= 128 {
             Width::Medium
-        } else {
+        } else if n <= Broad::CAPACITY {
             Width::Large
+        } else {
+            Width::Huge
         };
         Engine::with_width(rules, width).expect("the narrowest width holds the board")
     }
@@ -171,7 +176,8 @@ impl Engine {
         let tables = match width {
             Width::Small if n <= u64::CAPACITY => AnyTables::Small(Arc::new(compile::<u64>(&rules))),
             Width::Medium if n <= u128::CAPACITY => AnyTables::Medium(Arc::new(compile::<u128>(&rules))),
-            Width::Large if n <= Wide::CAPACITY => AnyTables::Large(Arc::new(compile::<Wide>(&rules))),
+            Width::Large if n <= Broad::CAPACITY => AnyTables::Large(Arc::new(compile::<Broad>(&rules))),
+            Width::Huge if n <= Wide::CAPACITY => AnyTables::Huge(Arc::new(compile::<Wide>(&rules))),
             _ => return None,
         };
         Some(Engine { rules, tables })
@@ -231,7 +237,8 @@ impl Cut {
 enum Inner {
     Small(Pos<u64>),
     Medium(Pos<u128>),
-    Large(Pos<Wide>),
+    Large(Pos<Broad>),
+    Huge(Pos<Wide>),
 }
 
 /// A position of any ruleset.
@@ -247,6 +254,7 @@ macro_rules! with {
             Inner::Small($p) => $e,
             Inner::Medium($p) => $e,
             Inner::Large($p) => $e,
+            Inner::Huge($p) => $e,
         }
     };
 }
@@ -256,6 +264,7 @@ macro_rules! with_mut {
             Inner::Small($p) => $e,
             Inner::Medium($p) => $e,
             Inner::Large($p) => $e,
+            Inner::Huge($p) => $e,
         }
     };
 }
@@ -540,6 +549,7 @@ impl Position {
                 Inner::Small(p) => Inner::Small(p.turned(side)),
                 Inner::Medium(p) => Inner::Medium(p.turned(side)),
                 Inner::Large(p) => Inner::Large(p.turned(side)),
+                Inner::Huge(p) => Inner::Huge(p.turned(side)),
             },
         }
     }

@@ -110,6 +110,7 @@ impl Position {
                 super::Inner::Small(p) => p.playout_chains(rng, max_plies),
                 super::Inner::Medium(p) => p.playout_chains(rng, max_plies),
                 super::Inner::Large(p) => p.playout_chains(rng, max_plies),
+                super::Inner::Huge(p) => p.playout_chains(rng, max_plies),
             };
         }
         let mut plies = 0;

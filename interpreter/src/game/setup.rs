@@ -44,6 +44,7 @@ impl Engine {
             AnyTables::Small(t) => Inner::Small(build(&self.rules, t.clone(), setup)?),
             AnyTables::Medium(t) => Inner::Medium(build(&self.rules, t.clone(), setup)?),
             AnyTables::Large(t) => Inner::Large(build(&self.rules, t.clone(), setup)?),
+            AnyTables::Huge(t) => Inner::Huge(build(&self.rules, t.clone(), setup)?),
         };
         Ok(Position {
             rules: self.rules.clone(),
