@@ -1087,11 +1087,16 @@ mod tests {
                             candidates = legal.clone();
                         }
                         let drawn = pos.random_chain_move(&mut rng, &mut scratch);
-                        if let Some(m) = drawn.filter(|_| judged) {
-                            assert!(
-                                candidates.contains(&m),
-                                "variant {v}, game {game}, ply {ply}: {m:?} is not a candidate"
-                            );
+                        // Drawn with the atari sets and without (the two rule on points apart).
+                        let other = untracked.random_chain_move(&mut rng, &mut scratch);
+                        assert_eq!(drawn.is_some(), other.is_some(), "variant {v}, game {game}, ply {ply}");
+                        if judged {
+                            for m in [drawn, other].into_iter().flatten() {
+                                assert!(
+                                    candidates.contains(&m),
+                                    "variant {v}, game {game}, ply {ply}: {m:?} is not a candidate"
+                                );
+                            }
                         }
                         let m = drawn.unwrap_or(candidates[0]);
                         assert!(m.kind == MoveKind::Pass || legal.contains(&m));
