@@ -1,14 +1,13 @@
 //! Memory in long simulations, counted by this test binary's own allocator: a game holds only what
 //! its rules read back (a key and a count a ply for repetition), so it grows by a few bytes a ply;
 //! a run of many games holds no more at the end than at the start, and its peak does not grow with
-//! the number of games. One test, so that nothing else allocates while it counts.
+//! the number of games. Chess, and go (its chains, atari sets and superko record of every board). One
+//! test, so that nothing else allocates while it counts.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use arbiter::sim::{self, Config, PlayerSpec, Shard, Walk};
-use rand_chacha::ChaCha8Rng;
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use arbiter::sim::{self, Config, Player, PlayerSpec, Shard, Walk};
 
 mod common;
 
@@ -67,41 +66,52 @@ const PER_PLY: usize = 256;
 
 #[test]
 fn memory_stays_flat_per_ply_and_per_game() {
-    let e = common::bundled("chess");
+    let chess = common::bundled("chess");
+    // Go keeps its chains, its atari sets and a record of every board (superko) as it goes.
+    let go = |size: usize| common::engine("rulesets/go.rules", &[("size", &size.to_string())]);
+    per_ply("go 19x19", &go(19), 400);
+    per_ply("chess", &chess, 400);
+    per_game("chess", &chess, 600);
+    per_game("go 9x9", &go(9), 243);
+}
 
-    // Per ply: a long random game (a seed whose game lasts), measured from ply 100 to its end.
+/// Per ply: the longest of 40 random games that last `min_plies`, measured from ply 100 to its end.
+fn per_ply(name: &str, e: &arbiter::game::Engine, min_plies: usize) {
     let mut longest = (0, 0);
     for seed in 0..40 {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut player = PlayerSpec::Random.build(seed);
         let mut walk = Walk::new(e.start());
-        let mut buf = Vec::new();
         let mut at_100 = None;
         while walk.end().is_none() && walk.plies() < 1000 {
             if walk.plies() == 100 {
                 at_100 = Some(live());
             }
-            walk.candidates(&mut buf);
-            let m = buf[(rng.next_u32() as usize) % buf.len()];
+            let m = player.choose(&walk);
             walk.play(m);
         }
         let plies = walk.plies();
         if let Some(start) = at_100
-            && plies >= 400
+            && plies >= min_plies
         {
             let per_ply = live().saturating_sub(start) / (plies - 100);
-            assert!(per_ply <= PER_PLY, "seed {seed}: {per_ply} bytes a ply over {plies} plies");
+            assert!(per_ply <= PER_PLY, "{name}, seed {seed}: {per_ply} bytes a ply over {plies} plies");
             longest = longest.max((plies, per_ply));
         }
     }
-    assert!(longest.0 >= 400, "no game of 40 lasted 400 plies: nothing was measured");
+    assert!(
+        longest.0 >= min_plies,
+        "{name}: no game of 40 lasted {min_plies} plies: nothing was measured"
+    );
+}
 
-    // Per game: 50 games and then 400 games of one run's settings, on one thread.
+/// Per game: 50 games and then 400 games of one run's settings, on one thread.
+fn per_game(name: &str, e: &arbiter::game::Engine, max_plies: usize) {
     let run = |games: u64| {
         let cfg = Config {
             games,
             seed: 7,
             players: [PlayerSpec::Random; 2],
-            max_plies: 600,
+            max_plies,
             threads: 1,
             shard: Shard::WHOLE,
             keep_moves: false,
@@ -115,15 +125,18 @@ fn memory_stays_flat_per_ply_and_per_game() {
     let (peak_50, kept_50) = run(50);
     let (peak_400, kept_400) = run(400);
     // Nothing of a finished game stays (a tally of a few counters aside).
-    assert!(kept_50 <= 4096 && kept_400 <= 4096, "left behind: {kept_50} and {kept_400} bytes");
-    // The peak is one game's (the longest's), not the run's: eight times the games, and at most the
-    // extra plies of a longer game within 600.
     assert!(
-        peak_400 <= peak_50 + 600 * PER_PLY,
-        "peak {peak_50} bytes over 50 games, {peak_400} over 400"
+        kept_50 <= 4096 && kept_400 <= 4096,
+        "{name}: left behind {kept_50} and {kept_400} bytes"
+    );
+    // The peak is one game's (the longest's), not the run's: eight times the games, and at most the
+    // extra plies of a longer game within the limit.
+    assert!(
+        peak_400 <= peak_50 + max_plies * PER_PLY,
+        "{name}: peak {peak_50} bytes over 50 games, {peak_400} over 400"
     );
     assert!(
         peak_400 < 256 << 10,
-        "a game of chess peaks at {peak_400} bytes (over 50 games: {peak_50})"
+        "{name}: a game peaks at {peak_400} bytes (over 50 games: {peak_50})"
     );
 }
