@@ -7,7 +7,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use arbiter::sim::{self, Config, Player, PlayerSpec, Shard, Walk};
+use arbiter::sim::{self, Config, PlayerSpec, Shard, Walk};
 
 mod common;
 
