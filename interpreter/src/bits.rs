@@ -67,6 +67,11 @@ pub trait Bits:
     /// Every square moved `by` indices on (back, when negative); squares pushed past either end
     /// are lost. `|by|` must be below [`Bits::CAPACITY`].
     fn shift(self, by: i32) -> Self;
+    /// `acc |= self.shift(by) & mask` (wide types do it a word at a time, without a shifted copy).
+    #[inline(always)]
+    fn shift_and_or(self, by: i32, mask: Self, acc: &mut Self) {
+        *acc |= self.shift(by) & mask;
+    }
 }
 
 pub struct BitIter<B>(B);
@@ -238,6 +243,23 @@ impl<const N: usize> Bits for Words<N> {
             Words(std::array::from_fn(|i| w[i] >> b | next[i] << (64 - b)))
         }
     }
+    #[inline(always)]
+    fn shift_and_or(self, by: i32, mask: Self, acc: &mut Self) {
+        let b = by.unsigned_abs();
+        if b == 0 || b >= 64 {
+            *acc |= self.shift(by) & mask;
+            return;
+        }
+        let w = &self.0;
+        for i in 0..N {
+            let moved = if by > 0 {
+                w[i] << b | if i == 0 { 0 } else { w[i - 1] >> (64 - b) }
+            } else {
+                w[i] >> b | if i + 1 == N { 0 } else { w[i + 1] << (64 - b) }
+            };
+            acc.0[i] |= moved & mask.0[i];
+        }
+    }
     #[inline]
     fn msb(self) -> usize {
         for i in (0..N).rev() {
@@ -320,6 +342,13 @@ mod tests {
         }));
         for by in -63..=63 {
             assert_eq!(pattern.shift(by), if by == 0 { pattern } else { pattern.shift_far(by) }, "by {by}");
+        }
+        // Shifted, masked and added word by word: as the three operations one after another.
+        let mask = !pattern.shift_far(7);
+        for by in (-200..=200).filter(|b: &i32| b.unsigned_abs() < 704) {
+            let mut acc = Wide::bit(3) | Wide::bit(700);
+            pattern.shift_and_or(by, mask, &mut acc);
+            assert_eq!(acc, Wide::bit(3) | Wide::bit(700) | pattern.shift(by) & mask, "by {by}");
         }
     }
 }

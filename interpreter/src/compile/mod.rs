@@ -215,7 +215,7 @@ impl<B: Bits> RayShift<B> {
     pub fn back(&self, s: B) -> B {
         let mut out = B::EMPTY;
         for &(by, from) in &self.shifts {
-            out |= s.shift(-by) & from;
+            s.shift_and_or(-by, from, &mut out);
         }
         out
     }
