@@ -242,8 +242,9 @@ impl Walk {
         }
         let boards = (needs.counted && start.recorded_positions() <= 1).then(|| Boards {
             had: [0, 1].map(|_| vec![false; rules.board.squares() + 2]),
-            // Room for a long game's boards, as `seen` below.
-            pairs: HashSet::with_capacity_and_hasher(512, Default::default()),
+            // Grown as the game goes rather than sized for a long one: a search clones its root's
+            // walk every iteration, and a clone copies the whole table.
+            pairs: HashSet::default(),
         });
         let mut w = Walk {
             first: start.side_to_move(),
