@@ -316,17 +316,11 @@ impl<B: Bits> Pos<B> {
             }
         }
         if !liberty {
-            // A permitted suicide lifts the mover's own stones: the caller's knowledge of the
-            // boards after placements does not cover it.
-            return match (self.t.suicide_forbidden, self.t.repetition.is_some()) {
-                (true, _) => Verdict::Illegal("suicide"),
-                (false, true) => Verdict::NoLiberty,
-                (false, false) => Verdict::Legal,
-            };
+            return self.no_liberty_verdict();
         }
         if repeats && self.t.repetition.is_some() {
             let board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq] ^ captured;
-            if self.seen_before(self.repetition_key_for(board, self.stm.other())) {
+            if self.board_recorded(board) {
                 return Verdict::Illegal("repetition");
             }
         }
@@ -365,19 +359,33 @@ impl<B: Bits> Pos<B> {
             return self.place_verdict(ch, kind, sq, true);
         }
         if !liberty {
-            return match (self.t.suicide_forbidden, self.t.repetition.is_some()) {
-                (true, _) => Verdict::Illegal("suicide"),
-                (false, true) => Verdict::NoLiberty,
-                (false, false) => Verdict::Legal,
-            };
+            return self.no_liberty_verdict();
         }
         if self.t.repetition.is_some() && self.vacated.has(sq) {
             let board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
-            if self.seen_before(self.repetition_key_for(board, self.stm.other())) {
+            if self.board_recorded(board) {
                 return Verdict::Illegal("repetition");
             }
         }
         Verdict::Legal
+    }
+
+    /// The ruling on a placement that leaves its chain no liberty. A permitted suicide lifts the
+    /// mover's own stones: what a caller knows of the boards after placements does not cover it.
+    #[inline(always)]
+    fn no_liberty_verdict(&self) -> Verdict {
+        match (self.t.suicide_forbidden, self.t.repetition.is_some()) {
+            (true, _) => Verdict::Illegal("suicide"),
+            (false, true) => Verdict::NoLiberty,
+            (false, false) => Verdict::Legal,
+        }
+    }
+
+    /// Would the board `board`, reached by a placement of the side to move, break the repetition
+    /// rule?
+    #[inline(always)]
+    fn board_recorded(&self, board: u64) -> bool {
+        self.seen_before(self.repetition_key_for(board, self.stm.other()))
     }
 
     /// Is `key` forbidden by the repetition rule, given the history so far?
@@ -673,7 +681,7 @@ impl<B: Bits> Pos<B> {
                 let board = self.board_hash();
                 let z = &t.z_piece[cell(f.kind, self.stm) as usize];
                 for to in (targets & again & !dead & !takes).iter() {
-                    n -= self.seen_before(self.repetition_key_for(board ^ z[to], self.stm.other())) as usize;
+                    n -= self.board_recorded(board ^ z[to]) as usize;
                 }
                 for to in (targets & again & !dead & takes).iter() {
                     n -= self.place_problem(f.kind, to).is_some() as usize;
@@ -738,7 +746,7 @@ impl<B: Bits> Pos<B> {
         };
         // The playouts' ruling on a point (`playout_chains`), with the chains left in place (from
         // the atari sets where they are kept).
-        let takes = |sq: usize| {
+        let chosen = |sq: usize| {
             f.within.has(sq)
                 && match if ch.track {
                     self.place_verdict_tracked(ch, f.kind, sq)
@@ -754,22 +762,20 @@ impl<B: Bits> Pos<B> {
         // draw is uniform over those not yet rejected (in a copy: the position is not changed).
         // The list is copied only once a draw is refused: most first draws are taken.
         let mut live = ch.empty.len();
-        if live == 0 {
-            return (t.pass && !t.pass_only_when_stuck).then_some(PASS);
+        if live > 0 {
+            let i = below(rng, live);
+            if chosen(ch.empty[i] as usize) {
+                return Some(place(ch.empty[i] as usize));
+            }
+            scratch.clear();
+            scratch.extend_from_slice(&ch.empty);
+            live -= 1;
+            scratch.swap(i, live);
         }
-        let i = below(rng, live);
-        let sq = ch.empty[i] as usize;
-        if takes(sq) {
-            return Some(place(sq));
-        }
-        scratch.clear();
-        scratch.extend_from_slice(&ch.empty);
-        live -= 1;
-        scratch.swap(i, live);
         while live > 0 {
             let i = below(rng, live);
             let sq = scratch[i] as usize;
-            if takes(sq) {
+            if chosen(sq) {
                 return Some(place(sq));
             }
             live -= 1;
@@ -1113,6 +1119,31 @@ mod tests {
         // The games reached refusals (suicide, superko) for the count to get right.
         assert!(refused > 100, "only {refused} refused points");
         assert!(repeated > 20, "only {repeated} points refused as repetitions");
+    }
+
+    /// A playout run on a walk's position (as a search's rollout does) keeps no atari sets: it
+    /// stops tracking them, and the counts made after it stay right.
+    #[test]
+    fn a_playout_on_a_tracked_position_leaves_its_counts_right() {
+        let e = go(7, None);
+        for seed in 0..20u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut walk = crate::sim::Walk::new(e.start());
+            let mut scratch = Vec::new();
+            for _ in 0..15 {
+                let m = walk.position().random_chain_move(&mut rng, &mut scratch).expect("a move");
+                walk.play(m);
+            }
+            let mut pos = walk.position().clone();
+            assert!(pos.atari_sets_hold());
+            pos.random_playout(&mut rng, 10 + seed as usize);
+            assert!(pos.atari_sets_hold(), "seed {seed}: the sets after a playout");
+            assert_eq!(
+                pos.count_chain_moves(super::Repeats::Anywhere),
+                Some(pos.legal_moves().len()),
+                "seed {seed}"
+            );
+        }
     }
 
     /// The draws are uniform over the candidates: 30 random plies into a 7x7 game (some own
