@@ -46,6 +46,17 @@ pub trait Bits:
     fn toggle(&mut self, sq: usize) {
         *self ^= Self::bit(sq);
     }
+    /// Removes square `sq`.
+    #[inline(always)]
+    fn clear(&mut self, sq: usize) {
+        *self &= !Self::bit(sq);
+    }
+    /// Adds square `sq` when `on`, else removes it (without a branch).
+    #[inline(always)]
+    fn assign(&mut self, sq: usize, on: bool) {
+        let b = Self::bit(sq);
+        *self = (*self & !b) | (b & if on { !Self::EMPTY } else { Self::EMPTY });
+    }
     #[inline]
     fn any(self) -> bool {
         !self.is_empty()
@@ -190,13 +201,13 @@ impl<const N: usize> Not for Words<N> {
 impl<const N: usize> Bits for Words<N> {
     const CAPACITY: usize = 64 * N;
     const EMPTY: Self = Words([0; N]);
-    #[inline]
+    #[inline(always)]
     fn bit(sq: usize) -> Self {
         let mut w = [0; N];
         w[sq / 64] = 1 << (sq % 64);
         Words(w)
     }
-    #[inline]
+    #[inline(always)]
     fn has(self, sq: usize) -> bool {
         self.0[sq / 64] >> (sq % 64) & 1 == 1
     }
@@ -208,15 +219,25 @@ impl<const N: usize> Bits for Words<N> {
     fn toggle(&mut self, sq: usize) {
         self.0[sq / 64] ^= 1 << (sq % 64);
     }
-    #[inline]
+    #[inline(always)]
+    fn clear(&mut self, sq: usize) {
+        self.0[sq / 64] &= !(1 << (sq % 64));
+    }
+    #[inline(always)]
+    fn assign(&mut self, sq: usize, on: bool) {
+        let w = &mut self.0[sq / 64];
+        let b = 1u64 << (sq % 64);
+        *w = (*w & !b) | (b & (on as u64).wrapping_neg());
+    }
+    #[inline(always)]
     fn is_empty(self) -> bool {
         self.0.iter().all(|w| *w == 0)
     }
-    #[inline]
+    #[inline(always)]
     fn count(self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
-    #[inline]
+    #[inline(always)]
     fn lsb(self) -> usize {
         for (i, w) in self.0.iter().enumerate() {
             if *w != 0 {

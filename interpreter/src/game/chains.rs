@@ -9,7 +9,7 @@ use super::bits::Bits;
 use super::position::{NO_SQ, PASS, Pos, cell, cell_kind, cell_side};
 use super::{Move, MoveKind};
 use crate::compile::Gen;
-use crate::model::{KindId, RepetitionRule, Side};
+use crate::model::{KindId, MAX_KINDS, RepetitionRule, Side};
 
 /// What [`Chains::color`] holds for a point: empty, a side's piece (`1 + side`), or the border.
 pub const EMPTY: u8 = 0;
@@ -51,9 +51,15 @@ pub struct Chains {
     /// The empty points, in no order, and where each sits in that list (for playouts).
     pub empty: Vec<u16>,
     empty_at: Vec<u16>,
-    /// Whether [`Pos::atari`] is kept up to date as stones are placed and captured (a walk that
-    /// counts its legal moves asks for it; playouts, which never count, do without).
+    /// Whether [`Chains::atari`] and [`Pos::airless`] are kept up to date as stones are placed
+    /// and captured (a walk that counts its legal moves asks for it; playouts, which never
+    /// count, do without).
     pub track: bool,
+    /// 1 on every stone whose chain is in atari (one liberty), 0 elsewhere, while tracked.
+    atari: Vec<u8>,
+    /// The empty points where what a placement does may have changed during a placement, to be
+    /// ruled on again for [`Pos::airless`] once it is done.
+    dirty: Vec<u16>,
 }
 
 impl Chains {
@@ -73,13 +79,16 @@ impl Chains {
             empty: Vec::with_capacity(n),
             empty_at: vec![NO_SQ; n],
             track: false,
+            atari: vec![0; n + 1],
+            dirty: Vec::new(),
         }
     }
     /// The bytes these tables hold on the heap.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.color.capacity()
             + self.pts.capacity() * std::mem::size_of::<Point>()
-            + (self.empty.capacity() + self.empty_at.capacity()) * std::mem::size_of::<u16>()
+            + (self.empty.capacity() + self.empty_at.capacity() + self.dirty.capacity()) * std::mem::size_of::<u16>()
+            + self.atari.capacity()
     }
     fn add_empty(&mut self, sq: usize) {
         self.empty_at[sq] = self.empty.len() as u16;
@@ -192,25 +201,34 @@ impl<B: Bits> Pos<B> {
         }
         self.chains = Some(Box::new(ch));
         self.atari = [B::EMPTY; 2];
+        self.airless = [B::EMPTY; 2];
     }
 
-    /// Starts or stops keeping [`Pos::atari`] (see [`Chains::track`]); from scratch when started.
+    /// Starts or stops keeping [`Chains::atari`] and [`Pos::airless`] (see [`Chains::track`]);
+    /// from scratch when started.
     pub fn track_atari(&mut self, on: bool) {
         let Some(mut ch) = self.chains.take() else { return };
         ch.track = on;
         self.atari = [B::EMPTY; 2];
+        self.airless = [B::EMPTY; 2];
+        for sq in 0..self.t.squares {
+            let c = ch.color[sq];
+            let flag = on && c != EMPTY && c != BORDER && ch.in_atari(ch.root(sq));
+            ch.atari[sq] = flag as u8;
+            if flag {
+                self.atari[(c - 1) as usize].set(sq);
+            }
+        }
         if on {
-            for sq in 0..self.t.squares {
-                let c = ch.color[sq];
-                if c != EMPTY && c != BORDER && ch.in_atari(ch.root(sq)) {
-                    self.atari[(c - 1) as usize].set(sq);
-                }
+            for &sq in &ch.empty {
+                self.rule_on_air(&ch, sq as usize);
             }
         }
         self.chains = Some(ch);
     }
 
-    /// Do the atari sets hold what a count from scratch finds (always, where not tracked)?
+    /// Do the atari flags and airless sets hold what a count from scratch finds (always, where
+    /// not tracked)?
     #[cfg(test)]
     pub(crate) fn atari_sets_hold(&self) -> bool {
         let Some(ch) = self.chains.as_deref() else { return true };
@@ -219,29 +237,52 @@ impl<B: Bits> Pos<B> {
         }
         let mut fresh = self.clone();
         fresh.track_atari(true);
-        fresh.atari == self.atari
+        fresh.chains.as_deref().is_some_and(|f| f.atari == ch.atari) && fresh.atari == self.atari && fresh.airless == self.airless
     }
 
-    /// Puts the chain rooted at `r` in or out of [`Pos::atari`], as it now stands. Every stone of
-    /// a chain is in the set or none is, so the root's bit says which.
+    /// Puts the chain rooted at `r` in or out of atari ([`Chains::atari`], [`Pos::atari`]), as it
+    /// now stands. Every stone of a chain is flagged or none is, so the root's flag says which.
     #[inline(always)]
-    fn refresh_atari(&mut self, ch: &Chains, r: usize) {
-        let side = (ch.color[r] - 1) as usize;
-        if ch.in_atari(r) != self.atari[side].has(r) {
-            self.toggle_atari(ch, r, side);
+    fn refresh_atari(&mut self, ch: &mut Chains, r: usize) {
+        if ch.in_atari(r) as u8 != ch.atari[r] {
+            self.toggle_atari(ch, r);
         }
     }
 
-    /// Flips the atari bits of every stone of the chain rooted at `r`, of `side`.
-    fn toggle_atari(&mut self, ch: &Chains, r: usize, side: usize) {
+    /// Flips the atari flag of every stone of the chain rooted at `r`, and marks the empty points
+    /// beside it dirty: what a placement there does has changed.
+    fn toggle_atari(&mut self, ch: &mut Chains, r: usize) {
+        let side = (ch.color[r] - 1) as usize;
         let mut s = r;
         loop {
+            ch.atari[s] ^= 1;
             self.atari[side].toggle(s);
+            for m in self.t.neighbours[s] {
+                if ch.color[m as usize] == EMPTY {
+                    ch.dirty.push(m);
+                }
+            }
             s = ch.pts[s].next as usize;
             if s == r {
                 break;
             }
         }
+    }
+
+    /// Rules on the empty point `sq` for [`Pos::airless`], from its neighbours and the atari sets.
+    #[inline(always)]
+    fn rule_on_air(&mut self, ch: &Chains, sq: usize) {
+        // Per neighbour, which sides it gives air (bit 0 the first side, bit 1 the second), by its
+        // colour and whether its chain is in atari: an empty point gives both; a chain gives its
+        // own side air when out of atari, and the other side a capture (so air) when in it.
+        const AIR: [u8; 8] = [0b11, 0b11, 0b01, 0b10, 0b10, 0b01, 0, 0];
+        let mut air = 0u8;
+        for m in self.t.neighbours[sq] {
+            let m = m as usize;
+            air |= AIR[((ch.color[m] & 3) << 1 | ch.atari[m] & 1) as usize];
+        }
+        self.airless[0].assign(sq, air & 1 == 0);
+        self.airless[1].assign(sq, air & 2 == 0);
     }
 
     /// The hash of the board alone (without the side to move).
@@ -327,43 +368,28 @@ impl<B: Bits> Pos<B> {
         Verdict::Legal
     }
 
-    /// [`Pos::place_verdict`] with `eyes`, where the chains are [tracked](Chains::track): whether a
-    /// neighbour's chain is in atari is a bit of [`Pos::atari`], and a placement that captures
-    /// nothing can repeat a board only on a point a capture has emptied. One that captures takes
-    /// the full ruling (it needs the captured chains' keys).
+    /// [`Pos::place_verdict`] with `eyes`, where the chains are [tracked](Chains::track): a point
+    /// without air is [`Pos::airless`], and a placement can repeat a board only on a point a
+    /// capture has emptied (looked up in the record only there).
     #[inline(always)]
     fn place_verdict_tracked(&self, ch: &Chains, kind: KindId, sq: usize) -> Verdict {
-        let us = self.stm.index();
         let own = 1 + self.stm.0;
         let nbrs = self.t.neighbours[sq];
-        let (mut liberty, mut capture, mut eye) = (false, false, true);
-        for m in nbrs {
-            let m = m as usize;
-            match ch.color[m] {
-                EMPTY => {
-                    liberty = true;
-                    eye = false;
-                }
-                BORDER => {}
-                c if c == own => liberty |= !self.atari[us].has(m),
-                _ => {
-                    capture |= self.atari[1 - us].has(m);
-                    eye = false;
-                }
-            }
-        }
-        if eye {
+        if nbrs.iter().all(|&m| ch.color[m as usize] == own || ch.color[m as usize] == BORDER) {
             return Verdict::OwnEye;
         }
-        if capture {
-            return self.place_verdict(ch, kind, sq, true);
-        }
-        if !liberty {
+        if self.airless[self.stm.index()].has(sq) {
             return self.no_liberty_verdict();
         }
         if self.t.repetition.is_some() && self.vacated.has(sq) {
-            let board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
-            if self.board_recorded(board) {
+            let them = 2 - self.stm.0;
+            let captures = nbrs.iter().any(|&m| ch.color[m as usize] == them && ch.atari[m as usize] != 0);
+            let repeats = if captures {
+                self.capture_repeats(ch, kind, sq)
+            } else {
+                self.board_recorded(self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq])
+            };
+            if repeats {
                 return Verdict::Illegal("repetition");
             }
         }
@@ -469,13 +495,23 @@ impl<B: Bits> Pos<B> {
             dead_mask |= (((c == enemy) & !ch.has_liberty(ch.root(m as usize))) as u32) << i;
         }
         if TRACK {
-            // The chains about to merge leave the atari set; the merged one is judged at the end.
+            // The empty points where what a placement does may have changed (`ch.dirty`, for
+            // `airless`): beside this one, beside a chain whose standing in atari changed, and
+            // those a capture empties.
+            for &m in &nbrs {
+                if ch.color[m as usize] == EMPTY {
+                    ch.dirty.push(m);
+                }
+            }
+            self.airless[0].clear(sq);
+            self.airless[1].clear(sq);
+            // The chains about to merge leave atari; the merged one is judged at the end.
             let mut mask = own_mask;
             while mask != 0 {
                 let r = ch.root(nbrs[mask.trailing_zeros() as usize] as usize);
                 mask &= mask - 1;
-                if self.atari[us.index()].has(r) {
-                    self.toggle_atari(ch, r, us.index());
+                if ch.atari[r] != 0 {
+                    self.toggle_atari(ch, r);
                 }
             }
         }
@@ -512,10 +548,19 @@ impl<B: Bits> Pos<B> {
             if ch.color[sq] == own {
                 self.refresh_atari(ch, ch.root(sq));
             }
+            for i in 0..ch.dirty.len() {
+                let p = ch.dirty[i] as usize;
+                if ch.color[p] == EMPTY {
+                    self.rule_on_air(ch, p);
+                }
+            }
+            ch.dirty.clear();
         }
         captured
     }
 
+    /// Lifts the chain rooted at `r` (its points, and the empty ones beside them, are dirty:
+    /// see [`Pos::place_in`]).
     fn capture_chain<const TRACK: bool>(&mut self, ch: &mut Chains, r: usize) -> u32 {
         // A chain of the opponent's is captured, as conditions on the last move's captures ask
         // (`captured`, `captured Stone`); a chain of one's own taken by suicide is not.
@@ -532,7 +577,9 @@ impl<B: Bits> Pos<B> {
             self.remove_piece(s);
             self.vacated.set(s);
             if TRACK {
-                self.atari[side] &= !B::bit(s);
+                ch.atari[s] = 0;
+                self.atari[side].clear(s);
+                ch.dirty.push(s as u16);
             }
             ch.color[s] = EMPTY;
             ch.pts[s].root = self.t.squares as u16;
@@ -554,6 +601,9 @@ impl<B: Bits> Pos<B> {
                     if TRACK {
                         self.refresh_atari(ch, rr);
                     }
+                } else if TRACK && ch.color[m] == EMPTY {
+                    // It has an empty neighbour now.
+                    ch.dirty.push(m as u16);
                 }
             }
             s = ch.pts[s].next as usize;
@@ -624,40 +674,34 @@ impl<B: Bits> Pos<B> {
         }
         let (own, enemy) = (self.side_bb[us], self.side_bb[1 - us]);
         let empty = !(own | enemy | self.walls) & t.board_mask;
+        let ch = self.chains.as_deref()?;
+        let mut n = if ch.track {
+            self.count_tracked(repeats, empty, own, enemy)?
+        } else {
+            self.count_untracked(ch, repeats, empty, own, enemy)?
+        };
+        if t.pass && (!t.pass_only_when_stuck || n == 0) {
+            n += 1;
+        }
+        Some(n)
+    }
+
+    /// [`Pos::count_chain_moves`] where the chains are not tracked: each point without an empty
+    /// neighbour, and each a capture has emptied, is ruled on alone. Counts the placements only.
+    fn count_untracked(&self, ch: &Chains, repeats: Repeats, empty: B, own: B, enemy: B) -> Option<usize> {
+        let t = &*self.t;
+        let us = self.stm.index();
         let open = match &t.adjacent {
             Some(dirs) => beside(dirs, empty) & empty,
             None => B::EMPTY,
         };
         // Points where the placement may be suicide.
         let closed = empty & !open;
-        let ch = self.chains.as_deref()?;
-        // Where the atari sets are kept, the points where a placement captures are those beside an
-        // enemy chain in atari, and those where it leaves its chain no liberty are known set-wise:
-        // no empty neighbour, nothing to capture, no chain of the mover's own beside them with a
-        // liberty to spare.
-        let tracked = match &t.adjacent {
-            Some(dirs) if ch.track => {
-                let takes = if self.atari[1 - us].any() {
-                    beside(dirs, self.atari[1 - us]) & empty
-                } else {
-                    B::EMPTY
-                };
-                let lonely = closed & !takes;
-                let dead = if lonely.any() {
-                    lonely & !beside(dirs, own & !self.atari[us])
-                } else {
-                    B::EMPTY
-                };
-                Some((dead, takes))
-            }
-            _ => None,
-        };
         // Points where the placement may repeat a board.
-        let again = match (t.repetition, repeats, &t.adjacent, tracked) {
-            (None, ..) | (_, Repeats::Nowhere, ..) => B::EMPTY,
-            // A capture needs an enemy stone beside the point (in atari, where that is known).
-            (_, Repeats::ByCapture, _, Some((_, takes))) => self.vacated & takes,
-            (_, Repeats::ByCapture, Some(dirs), None) => empty & self.vacated & beside(dirs, enemy),
+        let again = match (t.repetition, repeats, &t.adjacent) {
+            (None, ..) | (_, Repeats::Nowhere, _) => B::EMPTY,
+            // A capture needs an enemy stone beside the point.
+            (_, Repeats::ByCapture, Some(dirs)) => empty & self.vacated & beside(dirs, enemy),
             _ => empty & self.vacated,
         };
         let mut n = 0;
@@ -667,27 +711,6 @@ impl<B: Bits> Pos<B> {
             }
             let targets = self.placement_targets(f, empty, own, enemy)?;
             n += targets.count() as usize;
-            if let Some((dead, takes)) = tracked {
-                if t.suicide_forbidden {
-                    n -= (targets & dead).count() as usize;
-                } else if t.repetition.is_some() {
-                    // Permitted suicide: what it leaves is not a board the record's counts say.
-                    for to in (targets & dead).iter() {
-                        n -= self.place_problem(f.kind, to).is_some() as usize;
-                    }
-                }
-                // A placement that captures nothing leaves this board and its stone: one look
-                // at the record.
-                let board = self.board_hash();
-                let z = &t.z_piece[cell(f.kind, self.stm) as usize];
-                for to in (targets & again & !dead & !takes).iter() {
-                    n -= self.board_recorded(board ^ z[to]) as usize;
-                }
-                for to in (targets & again & !dead & takes).iter() {
-                    n -= self.place_problem(f.kind, to).is_some() as usize;
-                }
-                continue;
-            }
             for to in (targets & again).iter() {
                 n -= self.place_problem(f.kind, to).is_some() as usize;
             }
@@ -700,10 +723,79 @@ impl<B: Bits> Pos<B> {
                 } as usize;
             }
         }
-        if t.pass && (!t.pass_only_when_stuck || n == 0) {
-            n += 1;
+        Some(n)
+    }
+
+    /// [`Pos::count_chain_moves`] where the chains are [tracked](Chains::track): the points where
+    /// a placement leaves its chain no liberty are [`Pos::airless`]; only those a capture has
+    /// emptied since are ruled on one at a time, and only where `repeats` says a board may come
+    /// back. Counts the placements only.
+    fn count_tracked(&self, repeats: Repeats, empty: B, own: B, enemy: B) -> Option<usize> {
+        let t = &*self.t;
+        let us = self.stm.index();
+        let dead = self.airless[us];
+        // Points where the placement may repeat a board: emptied by a capture since.
+        let again = match (t.repetition, repeats) {
+            (None, _) | (_, Repeats::Nowhere) => B::EMPTY,
+            _ => empty & self.vacated & !dead,
+        };
+        // Where a placement captures: beside an enemy chain in atari (asked only where a
+        // placement may repeat a board).
+        let takes = match &t.adjacent {
+            Some(_) if again.is_empty() || self.atari[1 - us].is_empty() => B::EMPTY,
+            Some(dirs) => beside(dirs, self.atari[1 - us]) & empty,
+            // Without the neighbour shifts, every candidate takes the full ruling.
+            None => again,
+        };
+        let mut n = 0;
+        for f in &t.forms[us] {
+            if t.gated && !self.clause_applies(f) {
+                continue;
+            }
+            let targets = self.placement_targets(f, empty, own, enemy)?;
+            n += targets.count() as usize;
+            if t.suicide_forbidden {
+                n -= (targets & dead).count() as usize;
+            } else if t.repetition.is_some() {
+                // Permitted suicide: what it leaves is not a board the record's counts say.
+                for to in (targets & dead).iter() {
+                    n -= self.place_problem(f.kind, to).is_some() as usize;
+                }
+            }
+            // A placement that captures can repeat a board whatever the counts say; one that
+            // captures nothing leaves this board and its stone: one look at the record.
+            let ch = self.chains.as_deref()?;
+            for to in (targets & again & takes).iter() {
+                n -= self.capture_repeats(ch, f.kind, to) as usize;
+            }
+            if repeats == Repeats::Anywhere {
+                let board = self.board_hash();
+                let z = &t.z_piece[cell(f.kind, self.stm) as usize];
+                for to in (targets & again & !takes).iter() {
+                    n -= self.board_recorded(board ^ z[to]) as usize;
+                }
+            }
         }
         Some(n)
+    }
+
+    /// Would placing `kind` on `sq`, which captures (beside an enemy chain in atari, the chains
+    /// [tracked](Chains::track)), make a board the repetition rule forbids?
+    fn capture_repeats(&self, ch: &Chains, kind: KindId, sq: usize) -> bool {
+        let them = 2 - self.stm.0;
+        let mut taken = [NO_SQ; 4];
+        let mut board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
+        for (i, &m) in self.t.neighbours[sq].iter().enumerate() {
+            let m = m as usize;
+            if ch.color[m] == them && ch.atari[m] != 0 {
+                let r = ch.root(m) as u16;
+                if !taken.contains(&r) {
+                    board ^= ch.hash(r as usize);
+                    taken[i] = r;
+                }
+            }
+        }
+        self.board_recorded(board)
     }
 
     /// Does the side to move of this chain game have only placements and the pass, with nothing
@@ -745,7 +837,7 @@ impl<B: Bits> Pos<B> {
             route: 0,
         };
         // The playouts' ruling on a point (`playout_chains`), with the chains left in place (from
-        // the atari sets where they are kept).
+        // what tracking keeps, where the chains are tracked).
         let chosen = |sq: usize| {
             f.within.has(sq)
                 && match if ch.track {
@@ -784,6 +876,62 @@ impl<B: Bits> Pos<B> {
         // No placement but those filling an own eye: the pass, where it is always allowed.
         (t.pass && !t.pass_only_when_stuck).then_some(PASS)
     }
+}
+
+impl<B: Bits> Pos<B> {
+    /// Draws as [`Pos::random_chain_move`] does and plays the move drawn forward, as
+    /// [`Pos::make_forward`] would but without its general path (a simulated game's random player,
+    /// every ply): only where a turn is a bare placement or the pass and nothing else (no counts,
+    /// phases, effects or hands to keep). `NotDrawn` where it is more: nothing drawn or played.
+    pub fn play_random_chain_move(&mut self, rng: &mut impl rand_chacha::rand_core::RngCore, scratch: &mut Vec<u16>) -> RandomPly {
+        let t = &*self.t;
+        if !t.tallies.is_empty() || !t.phase_ends.is_empty() || t.explosion.is_some() || self.hands != [[0; MAX_KINDS]; 2] {
+            return RandomPly::NotDrawn;
+        }
+        let [f] = &t.forms[self.stm.index()][..] else {
+            return RandomPly::NotDrawn;
+        };
+        if f.effects {
+            return RandomPly::NotDrawn;
+        }
+        let kind = f.kind;
+        let m = match self.random_chain_move(rng, scratch) {
+            Some(m) => m,
+            // Drawn without a move only when the clause is a bare placement (else nothing drawn).
+            None if f.bare_place && self.only_placements() => return RandomPly::Exhausted,
+            None => return RandomPly::NotDrawn,
+        };
+        self.last_captured = 0;
+        self.ep = B::EMPTY;
+        self.ep_victim = NO_SQ;
+        if m.kind == MoveKind::Pass {
+            self.finish_move(None, false);
+        } else {
+            let Some(mut ch) = self.chains.take() else {
+                return RandomPly::NotDrawn;
+            };
+            let captured = if ch.track {
+                self.place_in::<true>(&mut ch, kind, m.to as usize)
+            } else {
+                self.place_in::<false>(&mut ch, kind, m.to as usize)
+            };
+            self.chains = Some(ch);
+            self.finish_move(Some(kind), captured > 0);
+        }
+        RandomPly::Played(m)
+    }
+}
+
+/// What [`Pos::play_random_chain_move`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RandomPly {
+    /// Drew this move and played it.
+    Played(Move),
+    /// Drew every point and found no placement but own eyes, where the pass is not always
+    /// allowed: the caller chooses from the listed candidates, with the same generator.
+    Exhausted,
+    /// Drew nothing and played nothing: the turn here is more than a bare placement.
+    NotDrawn,
 }
 
 /// The points beside any of `x`, by the four neighbour rays.
@@ -1092,6 +1240,8 @@ mod tests {
                         } else {
                             candidates = legal.clone();
                         }
+                        // The same draw played in one go (`play_random_chain_move`), from a copy.
+                        let lean = judged.then(|| (walk.clone(), rng.clone()));
                         let drawn = pos.random_chain_move(&mut rng, &mut scratch);
                         // Drawn with the atari sets and without (the two rule on points apart).
                         let other = untracked.random_chain_move(&mut rng, &mut scratch);
@@ -1111,6 +1261,27 @@ mod tests {
                             walk.play(m);
                         } else {
                             walk.advance(m);
+                        }
+                        if let Some((mut lean, mut lean_rng)) = lean {
+                            let at = format!("variant {v}, {size}x{size}, game {game}, ply {ply}");
+                            let ply = lean.play_random_chain_move(&mut lean_rng, &mut Vec::new());
+                            let Some(d) = drawn else {
+                                assert_eq!(ply, super::RandomPly::Exhausted, "{at}");
+                                continue;
+                            };
+                            assert_eq!(ply, super::RandomPly::Played(d), "{at}");
+                            let (a, b) = (lean.position(), walk.position());
+                            assert_eq!(
+                                (a.fen(), a.hash(), a.repetition_key()),
+                                (b.fen(), b.hash(), b.repetition_key()),
+                                "{at}"
+                            );
+                            assert_eq!(a.recorded_positions(), b.recorded_positions(), "{at}");
+                            assert!(a.atari_sets_hold(), "{at}");
+                            if judged {
+                                let counts = |w: &crate::sim::Walk| (w.legal_count(), w.captures(), w.plies(), w.end().cloned());
+                                assert_eq!(counts(&lean), counts(&walk), "{at}");
+                            }
                         }
                     }
                 }

@@ -3,7 +3,7 @@
 //! ruleset; [`Position`] hides the width behind one type for callers.
 
 mod chains;
-pub use chains::Repeats;
+pub use chains::{RandomPly, Repeats};
 pub(crate) use playout::below;
 mod chase;
 mod effects;
@@ -347,6 +347,11 @@ impl Position {
     /// [`Pos::random_chain_move`]); `None` where the moves must be listed to choose.
     pub fn random_chain_move(&self, rng: &mut impl rand_chacha::rand_core::RngCore, scratch: &mut Vec<u16>) -> Option<Move> {
         with!(self, p => p.random_chain_move(rng, scratch))
+    }
+    /// Draws as [`Position::random_chain_move`] does and plays the move drawn, without the
+    /// general path of [`Position::play_forward`] (see [`Pos::play_random_chain_move`]).
+    pub fn play_random_chain_move(&mut self, rng: &mut impl rand_chacha::rand_core::RngCore, scratch: &mut Vec<u16>) -> RandomPly {
+        with_mut!(self, p => p.play_random_chain_move(rng, scratch))
     }
     /// The legal moves, in generation order.
     pub fn legal_moves(&self) -> Vec<Move> {

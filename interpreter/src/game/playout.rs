@@ -30,10 +30,18 @@ impl<B: Bits> Pos<B> {
 
     /// After a placement (or a pass, `kind` = None): counters, side to move, history; as `make` does.
     #[inline]
-    fn finish_move(&mut self, kind: Option<KindId>, captured: bool) {
-        for (i, c) in self.counters.iter_mut().enumerate() {
-            let reset = captured || (kind.is_some() && self.t.counters.get(i).is_some_and(|r| *r == kind));
-            *c = if reset { 0 } else { c.saturating_add(1) };
+    pub(super) fn finish_move(&mut self, kind: Option<KindId>, captured: bool) {
+        for c in self.counters.iter_mut() {
+            *c = c.saturating_add(1);
+        }
+        // As `make` keeps them: a counter rule's clock starts again on a capture or on a
+        // placement of its kind.
+        if kind.is_some() {
+            for (i, rk) in self.t.counters.iter().enumerate() {
+                if captured || *rk == kind {
+                    self.counters[i] = 0;
+                }
+            }
         }
         self.passes = if kind.is_none() { self.passes.saturating_add(1) } else { 0 };
         self.fullmove += self.stm.0 as u64; // after the second player's move
@@ -45,10 +53,11 @@ impl<B: Bits> Pos<B> {
     /// A playout in a chain game, played forward without undo information. Returns the plies played.
     pub fn playout_chains(&mut self, rng: &mut impl RngCore, max_plies: usize) -> usize {
         let Some(mut ch) = self.chains.take() else { return 0 };
-        // The loop keeps no atari sets: the position stops tracking them (its counts then rule
-        // on each surrounded point, as they do untracked).
+        // The loop keeps no atari flags or airless sets: the position stops tracking them (its
+        // counts then rule on each surrounded point, as they do untracked).
         ch.track = false;
         self.atari = [B::EMPTY; 2];
+        self.airless = [B::EMPTY; 2];
         let kinds = [self.placed_kind(Side::FIRST), self.placed_kind(Side::SECOND)];
         let mut passes = 0;
         let mut plies = 0;

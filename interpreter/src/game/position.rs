@@ -79,9 +79,14 @@ pub struct Pos<B: Bits> {
     /// is harmless: see [`Pos::count_chain_moves`]).
     pub vacated: B,
     /// Each side's stones whose chain is in atari (one liberty), kept only while the chains are
-    /// [tracked](super::chains::Chains::track): what lets [`Pos::count_chain_moves`] rule on
-    /// points without an empty neighbour set-wise.
+    /// [tracked](super::chains::Chains::track): where a placement captures, set-wise.
     pub atari: [B; 2],
+    /// Each side's empty points where a placement of its would capture nothing and leave its chain
+    /// no liberty, kept only while the chains are [tracked](super::chains::Chains::track): what
+    /// lets [`Pos::count_chain_moves`] count the suicides without ruling on each point. Where it
+    /// stands changes only beside a placement, a capture or a chain whose standing in atari
+    /// changed, so it is ruled on there alone.
+    pub airless: [B; 2],
     /// Keys of the positions so far, in games that forbid repetition (superko, ko).
     pub history: Vec<u64>,
     /// The same keys counted, for constant-time lookups.
@@ -116,6 +121,7 @@ struct Snapshot<B> {
     kind_bb: [B; MAX_KINDS],
     chains: Option<Box<super::chains::Chains>>,
     atari: [B; 2],
+    airless: [B; 2],
 }
 
 #[inline(always)]
@@ -150,6 +156,7 @@ impl<B: Bits> Pos<B> {
             chains: None,
             vacated: B::EMPTY,
             atari: [B::EMPTY; 2],
+            airless: [B::EMPTY; 2],
             history: Vec::new(),
             seen: Default::default(),
             snapshots: Vec::new(),
@@ -1111,6 +1118,7 @@ impl<B: Bits> Pos<B> {
                 kind_bb: self.kind_bb,
                 chains: self.chains.clone(),
                 atari: self.atari,
+                airless: self.airless,
             });
         }
         let mut u = Undo {
@@ -1400,6 +1408,7 @@ impl<B: Bits> Pos<B> {
                     self.kind_bb = s.kind_bb;
                     self.chains = s.chains;
                     self.atari = s.atari;
+                    self.airless = s.airless;
                 } else if let MoveKind::Place(_) | MoveKind::Drop(_) = m.kind {
                     self.remove(to);
                     if let MoveKind::Drop(fi) = m.kind {

@@ -108,11 +108,10 @@ pub fn play_game(
         }
         branching.push(walk.legal_count() as u32);
         let side = walk.position().side_to_move().index();
-        let m = players[side].choose_unless(&walk, stop)?;
+        let m = players[side].play_unless(&mut walk, stop)?;
         if keep_moves {
             moves.push(m);
         }
-        walk.play(m);
     }
     let end = walk.end().cloned();
     let reason = end.as_ref().map(|e| e.reason(walk.rules()).to_string()).unwrap_or_default();
@@ -240,6 +239,47 @@ pub(crate) mod tests {
             &|_| {},
         );
         assert_ne!(other.tally.lengths, one.tally.lengths);
+    }
+
+    /// Chooses as the wrapped player does, but plays through [`Walk::play`] (the trait's own
+    /// [`Player::play_unless`]).
+    struct Plain(Box<dyn Player>);
+
+    impl Player for Plain {
+        fn choose(&mut self, walk: &Walk) -> Move {
+            self.0.choose(walk)
+        }
+    }
+
+    /// The random player of a chain game draws and plays its move in one go: the games, moves and
+    /// statistics are those of choosing the move and playing it through the walk.
+    #[test]
+    fn random_players_play_the_same_games_in_one_go() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/go.rules");
+        let stop = AtomicBool::new(false);
+        let mut captures = 0;
+        for size in [5, 9] {
+            let e = Engine::new(
+                crate::check::check_file(&path, &[("size".into(), size.to_string())])
+                    .rules
+                    .expect("go.rules is valid"),
+            );
+            for game in 0..16 {
+                let build = |s: usize| PlayerSpec::Random.build(player_seed(7, game, s));
+                let mut lean = [build(0), build(1)];
+                let mut plain: [Box<dyn Player>; 2] = [Box::new(Plain(build(0))), Box::new(Plain(build(1)))];
+                let (a, moves_a) = play_game(&e.start(), &mut lean, 3000, true, &stop).expect("not stopped");
+                let (b, moves_b) = play_game(&e.start(), &mut plain, 3000, true, &stop).expect("not stopped");
+                assert_eq!(moves_a, moves_b, "{size}x{size} game {game}");
+                assert_eq!(
+                    (a.end, a.reason, a.plies, a.captures, a.branching),
+                    (b.end, b.reason, b.plies, b.captures, b.branching),
+                    "{size}x{size} game {game}"
+                );
+                captures += a.captures;
+            }
+        }
+        assert!(captures > 100, "only {captures} stones captured");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::mcts::Mcts;
 use super::walk::{Walk, below};
-use crate::game::Move;
+use crate::game::{Move, RandomPly};
 
 /// Chooses moves.
 pub trait Player: Send {
@@ -23,6 +23,13 @@ pub trait Player: Send {
     /// that searches looks at it as it goes).
     fn choose_unless(&mut self, walk: &Walk, stop: &AtomicBool) -> Option<Move> {
         (!stop.load(Ordering::Relaxed)).then(|| self.choose(walk))
+    }
+    /// [`Player::choose_unless`], then the move played in `walk` (as [`Walk::play`] plays it; a
+    /// player may play it more directly).
+    fn play_unless(&mut self, walk: &mut Walk, stop: &AtomicBool) -> Option<Move> {
+        let m = self.choose_unless(walk, stop)?;
+        walk.play(m);
+        Some(m)
     }
     /// [`Player::choose`] for an onlooker: a player that searches reports its work and its best
     /// move so far in `progress` as it goes, and answers with that move soon after `stop` is
@@ -225,6 +232,31 @@ impl Player for Random {
         if let Some(m) = walk.position().random_chain_move(&mut self.rng, &mut self.points) {
             return m;
         }
+        self.from_candidates(walk)
+    }
+    /// The same move as [`Player::choose`], played where a chain game lets it be drawn and
+    /// played in one go.
+    fn play_unless(&mut self, walk: &mut Walk, stop: &AtomicBool) -> Option<Move> {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let m = if walk.position().chain_game() {
+            match walk.play_random_chain_move(&mut self.rng, &mut self.points) {
+                RandomPly::Played(m) => return Some(m),
+                RandomPly::Exhausted => self.from_candidates(walk),
+                RandomPly::NotDrawn => self.choose(walk),
+            }
+        } else {
+            self.choose(walk)
+        };
+        walk.play(m);
+        Some(m)
+    }
+}
+
+impl Random {
+    /// Drawn from the listed candidates (where drawing points found no placement to play).
+    fn from_candidates(&mut self, walk: &Walk) -> Move {
         walk.candidates(&mut self.buf);
         self.buf[below(&mut self.rng, self.buf.len())]
     }

@@ -4,14 +4,15 @@
 //! players that look ahead clone it.
 
 use std::cell::{Cell, Ref, RefCell};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use rand_chacha::rand_core::RngCore;
 
 use crate::game::{
-    Chase, History, Move, MoveKind, Position, Repeats, Score, Status, chaser_in_cycle, checker_in_cycle, rule_holds, verdict_result,
+    Chase, History, Move, MoveKind, Position, RandomPly, Repeats, Score, Status, chaser_in_cycle, checker_in_cycle, rule_holds,
+    verdict_result,
 };
 use crate::model::{Condition, Rules, Side, Verdict};
 
@@ -129,15 +130,27 @@ impl Needs {
 struct Boards {
     /// `had[side][n]`: some board had `n` stones of `side`.
     had: [Vec<bool>; 2],
-    /// The (first side's, second side's) stone counts of every board, packed and mixed (the
-    /// hasher takes keys as they come).
-    pairs: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+    /// A bit per (first side's, second side's) stone counts, at `first × width + second`: some
+    /// board had them. Grown as the first side's count grows rather than sized for a full board:
+    /// a search clones its root's walk every iteration, and a clone copies the whole table.
+    pairs: Vec<u64>,
+    /// Counts of one side run from 0 to the board's points (and one past, for the count after a
+    /// placement on a full record).
+    width: usize,
 }
 
 impl Boards {
-    /// The stone counts of a board, packed and mixed.
-    fn pack(c: [u32; 2]) -> u64 {
-        ((c[0] as u64) << 32 | c[1] as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    fn new(squares: usize) -> Boards {
+        Boards {
+            had: [0, 1].map(|_| vec![false; squares + 2]),
+            pairs: Vec::new(),
+            width: squares + 2,
+        }
+    }
+
+    /// The bit of a pair of counts.
+    fn index(&self, c: [u32; 2]) -> usize {
+        c[0] as usize * self.width + c[1] as usize
     }
 
     /// Records a board with `counts` stones.
@@ -147,7 +160,11 @@ impl Boards {
                 *h = true;
             }
         }
-        self.pairs.insert(Boards::pack(counts));
+        let i = self.index(counts);
+        if i / 64 >= self.pairs.len() {
+            self.pairs.resize(i / 64 + 1, 0);
+        }
+        self.pairs[i / 64] |= 1 << (i % 64);
     }
 
     /// Which placements of `mover` on a board with `counts` stones may repeat a board recorded:
@@ -156,9 +173,10 @@ impl Boards {
     fn repeats(&self, counts: [u32; 2], mover: usize) -> Repeats {
         let mut after = counts;
         after[mover] += 1;
+        let i = self.index(after);
         if !self.had[mover].get(after[mover] as usize).copied().unwrap_or(true) {
             Repeats::Nowhere
-        } else if !self.pairs.contains(&Boards::pack(after)) {
+        } else if self.pairs.get(i / 64).is_none_or(|w| w >> (i % 64) & 1 == 0) {
             Repeats::ByCapture
         } else {
             Repeats::Anywhere
@@ -240,12 +258,7 @@ impl Walk {
         if needs.counted {
             start.track_atari(true);
         }
-        let boards = (needs.counted && start.recorded_positions() <= 1).then(|| Boards {
-            had: [0, 1].map(|_| vec![false; rules.board.squares() + 2]),
-            // Grown as the game goes rather than sized for a long one: a search clones its root's
-            // walk every iteration, and a clone copies the whole table.
-            pairs: HashSet::default(),
-        });
+        let boards = (needs.counted && start.recorded_positions() <= 1).then(|| Boards::new(rules.board.squares()));
         let mut w = Walk {
             first: start.side_to_move(),
             rules,
@@ -319,6 +332,24 @@ impl Walk {
         self.arrive();
     }
 
+    /// A random player's ply in a chain game, drawn and played as
+    /// [`Position::play_random_chain_move`] does (same draws, same move as
+    /// [`Position::random_chain_move`] and [`Walk::play`]), then judged.
+    pub fn play_random_chain_move(&mut self, rng: &mut impl RngCore, scratch: &mut Vec<u16>) -> RandomPly {
+        if self.needs.moves {
+            return RandomPly::NotDrawn;
+        }
+        let them = self.pos.side_to_move().other().index();
+        let before = self.pos.piece_counts()[them];
+        let ply = self.pos.play_random_chain_move(rng, scratch);
+        if let RandomPly::Played(_) = ply {
+            self.captures += before.saturating_sub(self.pos.piece_counts()[them]) as u64;
+            self.plies += 1;
+            self.arrive();
+        }
+        ply
+    }
+
     /// Plays `m` without listing the moves that follow or judging the position, for a search
     /// walking down a tree whose nodes know both already: [`Walk::legal`] and [`Walk::end`] are
     /// empty until the next [`Walk::play`]. Where the end rules need a record of every position
@@ -388,6 +419,10 @@ impl Walk {
 
     /// The first automatic end rule that holds here, in the ruleset's order.
     fn judge(&self) -> Option<End> {
+        // Where every automatic rule asks for two passes in a row, none holds before them.
+        if self.needs.fast_playout && self.pos.passes() < 2 && self.count > 0 {
+            return None;
+        }
         let rules = &*self.rules;
         for (i, &ri) in self.needs.auto.iter().enumerate() {
             if i < 64 && self.needs.cannot_win >> i & 1 != 0 && !self.may_be_walled_in() {
