@@ -200,7 +200,7 @@ impl<B: Bits> Pos<B> {
             ch.pts[sq].size = members.len() as u16;
         }
         self.chains = Some(Box::new(ch));
-        self.atari = [B::EMPTY; 2];
+        self.takes = [B::EMPTY; 2];
         self.airless = [B::EMPTY; 2];
     }
 
@@ -209,19 +209,28 @@ impl<B: Bits> Pos<B> {
     pub fn track_atari(&mut self, on: bool) {
         let Some(mut ch) = self.chains.take() else { return };
         ch.track = on;
-        self.atari = [B::EMPTY; 2];
+        self.takes = [B::EMPTY; 2];
         self.airless = [B::EMPTY; 2];
-        for sq in 0..self.t.squares {
-            let c = ch.color[sq];
-            let flag = on && c != EMPTY && c != BORDER && ch.in_atari(ch.root(sq));
-            ch.atari[sq] = flag as u8;
-            if flag {
-                self.atari[(c - 1) as usize].set(sq);
-            }
-        }
+        ch.atari.fill(0);
         if on {
-            for &sq in &ch.empty {
-                self.rule_on_air(&ch, sq as usize);
+            let stones = self.side_bb[0] | self.side_bb[1];
+            let mut in_atari = B::EMPTY;
+            for sq in stones.iter() {
+                if ch.in_atari(ch.root(sq)) {
+                    ch.atari[sq] = 1;
+                    in_atari.set(sq);
+                }
+            }
+            // Only a point without an empty neighbour can lack air, and only one beside a chain
+            // in atari captures: the rest keep the sets' empty bits.
+            // Empty as the chains see it (a wall's point included, as `Chains::empty` has it).
+            let empty = !stones & self.t.board_mask;
+            let look = match &self.t.adjacent {
+                Some(dirs) => empty & (!beside(dirs, empty) | beside(dirs, in_atari)),
+                None => empty,
+            };
+            for sq in look.iter() {
+                self.rule_on_air(&ch, sq);
             }
         }
         self.chains = Some(ch);
@@ -237,13 +246,12 @@ impl<B: Bits> Pos<B> {
         }
         let mut fresh = self.clone();
         fresh.track_atari(true);
-        fresh.chains.as_deref().is_some_and(|f| f.atari == ch.atari) && fresh.atari == self.atari && fresh.airless == self.airless
+        fresh.chains.as_deref().is_some_and(|f| f.atari == ch.atari) && fresh.takes == self.takes && fresh.airless == self.airless
     }
 
-    /// Puts the chain rooted at `r` in or out of atari ([`Chains::atari`], [`Pos::atari`]), as it
-    /// now stands. Every stone of a chain is flagged or none is, so the root's flag says which.
+    /// Puts the chain rooted at `r` in or out of atari ([`Chains::atari`]), as it now stands. Every stone of a chain is flagged or none is, so the root's flag says which.
     #[inline(always)]
-    fn refresh_atari(&mut self, ch: &mut Chains, r: usize) {
+    fn refresh_atari(&self, ch: &mut Chains, r: usize) {
         if ch.in_atari(r) as u8 != ch.atari[r] {
             self.toggle_atari(ch, r);
         }
@@ -251,12 +259,10 @@ impl<B: Bits> Pos<B> {
 
     /// Flips the atari flag of every stone of the chain rooted at `r`, and marks the empty points
     /// beside it dirty: what a placement there does has changed.
-    fn toggle_atari(&mut self, ch: &mut Chains, r: usize) {
-        let side = (ch.color[r] - 1) as usize;
+    fn toggle_atari(&self, ch: &mut Chains, r: usize) {
         let mut s = r;
         loop {
             ch.atari[s] ^= 1;
-            self.atari[side].toggle(s);
             for m in self.t.neighbours[s] {
                 if ch.color[m as usize] == EMPTY {
                     ch.dirty.push(m);
@@ -272,10 +278,11 @@ impl<B: Bits> Pos<B> {
     /// Rules on the empty point `sq` for [`Pos::airless`], from its neighbours and the atari sets.
     #[inline(always)]
     fn rule_on_air(&mut self, ch: &Chains, sq: usize) {
-        // Per neighbour, which sides it gives air (bit 0 the first side, bit 1 the second), by its
-        // colour and whether its chain is in atari: an empty point gives both; a chain gives its
-        // own side air when out of atari, and the other side a capture (so air) when in it.
-        const AIR: [u8; 8] = [0b11, 0b11, 0b01, 0b10, 0b10, 0b01, 0, 0];
+        // Per neighbour, by its colour and whether its chain is in atari, which sides it gives air
+        // (bit 0 the first side, bit 1 the second) and which sides a placement beside it
+        // captures (bits 2 and 3): an empty point gives both air; a chain gives its own side air
+        // when out of atari, and the other side a capture (so air) when in it.
+        const AIR: [u8; 8] = [0b0011, 0b0011, 0b0001, 0b1010, 0b0010, 0b0101, 0, 0];
         let mut air = 0u8;
         for m in self.t.neighbours[sq] {
             let m = m as usize;
@@ -283,6 +290,8 @@ impl<B: Bits> Pos<B> {
         }
         self.airless[0].assign(sq, air & 1 == 0);
         self.airless[1].assign(sq, air & 2 == 0);
+        self.takes[0].assign(sq, air & 4 != 0);
+        self.takes[1].assign(sq, air & 8 != 0);
     }
 
     /// The hash of the board alone (without the side to move).
@@ -382,9 +391,7 @@ impl<B: Bits> Pos<B> {
             return self.no_liberty_verdict();
         }
         if self.t.repetition.is_some() && self.vacated.has(sq) {
-            let them = 2 - self.stm.0;
-            let captures = nbrs.iter().any(|&m| ch.color[m as usize] == them && ch.atari[m as usize] != 0);
-            let repeats = if captures {
+            let repeats = if self.takes[self.stm.index()].has(sq) {
                 self.capture_repeats(ch, kind, sq)
             } else {
                 self.board_recorded(self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq])
@@ -505,6 +512,8 @@ impl<B: Bits> Pos<B> {
             }
             self.airless[0].clear(sq);
             self.airless[1].clear(sq);
+            self.takes[0].clear(sq);
+            self.takes[1].clear(sq);
             // The chains about to merge leave atari; the merged one is judged at the end.
             let mut mask = own_mask;
             while mask != 0 {
@@ -572,13 +581,11 @@ impl<B: Bits> Pos<B> {
         // first lift the stones, then give their points back as liberties to the neighbours.
         let mut count = 0;
         let mut s = r;
-        let side = cell_side(c).index();
         loop {
             self.remove_piece(s);
             self.vacated.set(s);
             if TRACK {
                 ch.atari[s] = 0;
-                self.atari[side].clear(s);
                 ch.dirty.push(s as u16);
             }
             ch.color[s] = EMPTY;
@@ -739,14 +746,7 @@ impl<B: Bits> Pos<B> {
             (None, _) | (_, Repeats::Nowhere) => B::EMPTY,
             _ => empty & self.vacated & !dead,
         };
-        // Where a placement captures: beside an enemy chain in atari (asked only where a
-        // placement may repeat a board).
-        let takes = match &t.adjacent {
-            Some(_) if again.is_empty() || self.atari[1 - us].is_empty() => B::EMPTY,
-            Some(dirs) => beside(dirs, self.atari[1 - us]) & empty,
-            // Without the neighbour shifts, every candidate takes the full ruling.
-            None => again,
-        };
+        let takes = self.takes[us];
         let mut n = 0;
         for f in &t.forms[us] {
             if t.gated && !self.clause_applies(f) {

@@ -56,7 +56,7 @@ impl<B: Bits> Pos<B> {
         // The loop keeps no atari flags or airless sets: the position stops tracking them (its
         // counts then rule on each surrounded point, as they do untracked).
         ch.track = false;
-        self.atari = [B::EMPTY; 2];
+        self.takes = [B::EMPTY; 2];
         self.airless = [B::EMPTY; 2];
         let kinds = [self.placed_kind(Side::FIRST), self.placed_kind(Side::SECOND)];
         let mut passes = 0;

@@ -78,9 +78,9 @@ pub struct Pos<B: Bits> {
     /// Points a capture of chains has emptied while this position's line was played (a superset
     /// is harmless: see [`Pos::count_chain_moves`]).
     pub vacated: B,
-    /// Each side's stones whose chain is in atari (one liberty), kept only while the chains are
-    /// [tracked](super::chains::Chains::track): where a placement captures, set-wise.
-    pub atari: [B; 2],
+    /// Each side's empty points where a placement of its captures (beside an enemy chain in
+    /// atari), kept with [`Pos::airless`].
+    pub takes: [B; 2],
     /// Each side's empty points where a placement of its would capture nothing and leave its chain
     /// no liberty, kept only while the chains are [tracked](super::chains::Chains::track): what
     /// lets [`Pos::count_chain_moves`] count the suicides without ruling on each point. Where it
@@ -120,7 +120,7 @@ struct Snapshot<B> {
     side_bb: [B; 2],
     kind_bb: [B; MAX_KINDS],
     chains: Option<Box<super::chains::Chains>>,
-    atari: [B; 2],
+    takes: [B; 2],
     airless: [B; 2],
 }
 
@@ -155,7 +155,7 @@ impl<B: Bits> Pos<B> {
             walls: B::EMPTY,
             chains: None,
             vacated: B::EMPTY,
-            atari: [B::EMPTY; 2],
+            takes: [B::EMPTY; 2],
             airless: [B::EMPTY; 2],
             history: Vec::new(),
             seen: Default::default(),
@@ -1117,7 +1117,7 @@ impl<B: Bits> Pos<B> {
                 side_bb: self.side_bb,
                 kind_bb: self.kind_bb,
                 chains: self.chains.clone(),
-                atari: self.atari,
+                takes: self.takes,
                 airless: self.airless,
             });
         }
@@ -1407,7 +1407,7 @@ impl<B: Bits> Pos<B> {
                     self.side_bb = s.side_bb;
                     self.kind_bb = s.kind_bb;
                     self.chains = s.chains;
-                    self.atari = s.atari;
+                    self.takes = s.takes;
                     self.airless = s.airless;
                 } else if let MoveKind::Place(_) | MoveKind::Drop(_) = m.kind {
                     self.remove(to);
