@@ -200,6 +200,8 @@ pub struct Walk {
     /// can repeat an earlier board ([`Repeats`]). `None` where the start's record reaches back
     /// before the walk.
     boards: Option<Boards>,
+    /// Each side's stones on the current board, where `boards` is kept (read for it).
+    stones: [u32; 2],
     /// Every position's repetition key and whether its side to move was in check (when the rules
     /// ask), with how often each key occurred.
     keys: Vec<u64>,
@@ -267,6 +269,7 @@ impl Walk {
             listed: Cell::new(false),
             count: 0,
             boards,
+            stones: [0; 2],
             keys: Vec::new(),
             checks: Vec::new(),
             moves: Vec::new(),
@@ -340,12 +343,20 @@ impl Walk {
             return RandomPly::NotDrawn;
         }
         let them = self.pos.side_to_move().other().index();
-        let before = self.pos.piece_counts()[them];
+        // The stone counts come from the record of boards where it is kept (read on arriving).
+        let stones = |w: &Walk| {
+            if w.boards.is_some() {
+                w.stones[them]
+            } else {
+                w.pos.piece_counts()[them]
+            }
+        };
+        let before = stones(self);
         let ply = self.pos.play_random_chain_move(rng, scratch);
         if let RandomPly::Played(_) = ply {
-            self.captures += before.saturating_sub(self.pos.piece_counts()[them]) as u64;
             self.plies += 1;
             self.arrive();
+            self.captures += before.saturating_sub(stones(self)) as u64;
         }
         ply
     }
@@ -362,7 +373,8 @@ impl Walk {
         self.plies += 1;
         // Every board is recorded, judged or not: a later count rests on them.
         if let Some(b) = &mut self.boards {
-            b.record(self.pos.piece_counts());
+            self.stones = self.pos.piece_counts();
+            b.record(self.stones);
         }
         self.legal.get_mut().clear();
         self.listed.set(true);
@@ -376,6 +388,7 @@ impl Walk {
             let repeats = match &mut self.boards {
                 Some(b) => {
                     let counts = self.pos.piece_counts();
+                    self.stones = counts;
                     b.record(counts);
                     b.repeats(counts, self.pos.side_to_move().index())
                 }
