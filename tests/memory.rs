@@ -1,7 +1,7 @@
 //! Memory in long simulations, counted by this test binary's own allocator: a game holds only what
 //! its rules read back (a key and a count a ply for repetition), so it grows by a few bytes a ply;
 //! a run of many games holds no more at the end than at the start, and its peak does not grow with
-//! the number of games. Chess, and go (its chains, atari sets and superko record of every board). One
+//! the number of games. Chess, and go (its chains, what tracking them keeps, and the superko record of every board). One
 //! test, so that nothing else allocates while it counts.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -67,7 +67,7 @@ const PER_PLY: usize = 256;
 #[test]
 fn memory_stays_flat_per_ply_and_per_game() {
     let chess = common::bundled("chess");
-    // Go keeps its chains, its atari sets and a record of every board (superko) as it goes.
+    // Go keeps its chains, what tracking them keeps and a record of every board (superko) as it goes.
     let go = |size: usize| common::engine("rulesets/go.rules", &[("size", &size.to_string())]);
     per_ply("go 19x19", &go(19), 400);
     per_ply("chess", &chess, 400);

@@ -339,6 +339,21 @@ mod tests {
         assert_eq!(b.shift(-3), B::bit(7) | B::bit(hi - 3));
         assert_eq!(b.shift(-11), B::bit(hi - 11));
         assert!(B::bit(B::CAPACITY - 1).shift(1).is_empty());
+        // One square set, cleared, toggled or assigned: the others untouched.
+        for sq in [0, 63.min(B::CAPACITY - 1), 64.min(B::CAPACITY - 1), B::CAPACITY - 1] {
+            let mut c = a;
+            c.set(sq);
+            assert_eq!(c, a | B::bit(sq));
+            c.clear(sq);
+            assert_eq!(c, a & !B::bit(sq));
+            c.toggle(sq);
+            assert_eq!(c, (a & !B::bit(sq)) | B::bit(sq));
+            for on in [true, false, true] {
+                c.assign(sq, on);
+                assert_eq!(c.has(sq), on);
+                assert_eq!(c & !B::bit(sq), a & !B::bit(sq));
+            }
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::below;
 use super::bits::Bits;
 use super::position::{NO_SQ, PASS, Pos, cell, cell_kind, cell_side};
 use super::{Move, MoveKind};
-use crate::compile::Gen;
+use crate::compile::{CForm, Gen};
 use crate::model::{KindId, MAX_KINDS, RepetitionRule, Side};
 
 /// What [`Chains::color`] holds for a point: empty, a side's piece (`1 + side`), or the border.
@@ -249,7 +249,8 @@ impl<B: Bits> Pos<B> {
         fresh.chains.as_deref().is_some_and(|f| f.atari == ch.atari) && fresh.takes == self.takes && fresh.airless == self.airless
     }
 
-    /// Puts the chain rooted at `r` in or out of atari ([`Chains::atari`]), as it now stands. Every stone of a chain is flagged or none is, so the root's flag says which.
+    /// Puts the chain rooted at `r` in or out of atari ([`Chains::atari`]), as it now stands.
+    /// Every stone of a chain is flagged or none is, so the root's flag says which.
     #[inline(always)]
     fn refresh_atari(&self, ch: &mut Chains, r: usize) {
         if ch.in_atari(r) as u8 != ch.atari[r] {
@@ -275,7 +276,8 @@ impl<B: Bits> Pos<B> {
         }
     }
 
-    /// Rules on the empty point `sq` for [`Pos::airless`], from its neighbours and the atari sets.
+    /// Rules on the empty point `sq` for [`Pos::airless`] and [`Pos::takes`], from its neighbours'
+    /// colours and atari flags.
     #[inline(always)]
     fn rule_on_air(&mut self, ch: &Chains, sq: usize) {
         // Per neighbour, by its colour and whether its chain is in atari, which sides it gives air
@@ -463,7 +465,7 @@ impl<B: Bits> Pos<B> {
 
     /// [`make_place`](Self::make_place) with the chains held apart from `self` (`self.chains` is
     /// not read): the playout loop keeps them in a local while it runs. `TRACK` is
-    /// [`Chains::track`], a constant so that the playouts' loop carries none of the atari sets' work.
+    /// [`Chains::track`], a constant so that the playouts' loop carries none of the tracking's work.
     #[inline(always)]
     pub(super) fn place_in<const TRACK: bool>(&mut self, ch: &mut Chains, kind: KindId, sq: usize) -> u32 {
         let us = self.stm;
@@ -697,7 +699,6 @@ impl<B: Bits> Pos<B> {
     /// neighbour, and each a capture has emptied, is ruled on alone. Counts the placements only.
     fn count_untracked(&self, ch: &Chains, repeats: Repeats, empty: B, own: B, enemy: B) -> Option<usize> {
         let t = &*self.t;
-        let us = self.stm.index();
         let open = match &t.adjacent {
             Some(dirs) => beside(dirs, empty) & empty,
             None => B::EMPTY,
@@ -711,13 +712,8 @@ impl<B: Bits> Pos<B> {
             (_, Repeats::ByCapture, Some(dirs)) => empty & self.vacated & beside(dirs, enemy),
             _ => empty & self.vacated,
         };
-        let mut n = 0;
-        for f in &t.forms[us] {
-            if t.gated && !self.clause_applies(f) {
-                continue;
-            }
-            let targets = self.placement_targets(f, empty, own, enemy)?;
-            n += targets.count() as usize;
+        self.sum_over_clauses(empty, own, enemy, |f, targets| {
+            let mut n = targets.count() as usize;
             for to in (targets & again).iter() {
                 n -= self.place_problem(f.kind, to).is_some() as usize;
             }
@@ -729,6 +725,21 @@ impl<B: Bits> Pos<B> {
                     Verdict::NoLiberty => self.place_problem(f.kind, to).is_some(),
                 } as usize;
             }
+            n
+        })
+    }
+
+    /// The sum of `count` over the side to move's placing clauses that apply here, each given
+    /// its targets; `None` where some clause's targets are not settled set-wise.
+    #[inline(always)]
+    fn sum_over_clauses(&self, empty: B, own: B, enemy: B, mut count: impl FnMut(&CForm<B>, B) -> usize) -> Option<usize> {
+        let t = &*self.t;
+        let mut n = 0;
+        for f in &t.forms[self.stm.index()] {
+            if t.gated && !self.clause_applies(f) {
+                continue;
+            }
+            n += count(f, self.placement_targets(f, empty, own, enemy)?);
         }
         Some(n)
     }
@@ -747,13 +758,9 @@ impl<B: Bits> Pos<B> {
             _ => empty & self.vacated & !dead,
         };
         let takes = self.takes[us];
-        let mut n = 0;
-        for f in &t.forms[us] {
-            if t.gated && !self.clause_applies(f) {
-                continue;
-            }
-            let targets = self.placement_targets(f, empty, own, enemy)?;
-            n += targets.count() as usize;
+        let ch = self.chains.as_deref()?;
+        self.sum_over_clauses(empty, own, enemy, |f, targets| {
+            let mut n = targets.count() as usize;
             if t.suicide_forbidden {
                 n -= (targets & dead).count() as usize;
             } else if t.repetition.is_some() {
@@ -764,7 +771,6 @@ impl<B: Bits> Pos<B> {
             }
             // A placement that captures can repeat a board whatever the counts say; one that
             // captures nothing leaves this board and its stone: one look at the record.
-            let ch = self.chains.as_deref()?;
             for to in (targets & again & takes).iter() {
                 n -= self.capture_repeats(ch, f.kind, to) as usize;
             }
@@ -775,8 +781,8 @@ impl<B: Bits> Pos<B> {
                     n -= self.board_recorded(board ^ z[to]) as usize;
                 }
             }
-        }
-        Some(n)
+            n
+        })
     }
 
     /// Would placing `kind` on `sq`, which captures (beside an enemy chain in atari, the chains
@@ -1217,9 +1223,9 @@ mod tests {
                             .count();
                         assert!(
                             pos.atari_sets_hold(),
-                            "variant {v}, {size}x{size}, game {game}, ply {ply}: the atari sets"
+                            "variant {v}, {size}x{size}, game {game}, ply {ply}: what tracking keeps"
                         );
-                        // Counted with the atari sets (the walk keeps them) and without.
+                        // Counted tracked (as the walk keeps its position) and untracked.
                         let mut untracked = pos.clone();
                         untracked.track_atari(false);
                         for p in [pos, &untracked] {
@@ -1243,7 +1249,7 @@ mod tests {
                         // The same draw played in one go (`play_random_chain_move`), from a copy.
                         let lean = judged.then(|| (walk.clone(), rng.clone()));
                         let drawn = pos.random_chain_move(&mut rng, &mut scratch);
-                        // Drawn with the atari sets and without (the two rule on points apart).
+                        // Drawn tracked and untracked (the two rule on points apart).
                         let other = untracked.random_chain_move(&mut rng, &mut scratch);
                         assert_eq!(drawn.is_some(), other.is_some(), "variant {v}, game {game}, ply {ply}");
                         if judged {
@@ -1292,8 +1298,8 @@ mod tests {
         assert!(repeated > 20, "only {repeated} points refused as repetitions");
     }
 
-    /// A playout run on a walk's position (as a search's rollout does) keeps no atari sets: it
-    /// stops tracking them, and the counts made after it stay right.
+    /// A playout run on a walk's position (as a search's rollout does) stops tracking its chains,
+    /// and the counts made after it stay right.
     #[test]
     fn a_playout_on_a_tracked_position_leaves_its_counts_right() {
         let e = go(7, None);
