@@ -9,7 +9,7 @@ use super::bits::Bits;
 use super::position::{NO_SQ, PASS, Pos, cell, cell_kind, cell_side};
 use super::{Move, MoveKind};
 use crate::compile::{CForm, Gen};
-use crate::model::{KindId, MAX_KINDS, RepetitionRule, Side};
+use crate::model::{KindId, RepetitionRule, Side};
 
 /// What [`Chains::color`] holds for a point: empty, a side's piece (`1 + side`), or the border.
 pub const EMPTY: u8 = 0;
@@ -888,10 +888,12 @@ impl<B: Bits> Pos<B> {
     /// Draws as [`Pos::random_chain_move`] does and plays the move drawn forward, as
     /// [`Pos::make_forward`] would but without its general path (a simulated game's random player,
     /// every ply): only where a turn is a bare placement or the pass and nothing else (no counts,
-    /// phases, effects or hands to keep). `NotDrawn` where it is more: nothing drawn or played.
+    /// phases or effects to keep; a placement takes nothing from a hand). `NotDrawn` where it is
+    /// more: nothing drawn or played.
     pub fn play_random_chain_move(&mut self, rng: &mut impl rand_chacha::rand_core::RngCore, scratch: &mut Vec<u16>) -> RandomPly {
         let t = &*self.t;
-        if !t.tallies.is_empty() || !t.phase_ends.is_empty() || t.explosion.is_some() || self.hands != [[0; MAX_KINDS]; 2] {
+        // What `make` does for a placement beyond placing and finishing: counts, phases, effects.
+        if !t.tallies.is_empty() || !t.phase_ends.is_empty() {
             return RandomPly::NotDrawn;
         }
         let [f] = &t.forms[self.stm.index()][..] else {
