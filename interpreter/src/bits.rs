@@ -27,6 +27,9 @@ pub trait Bits:
 {
     /// How many squares fit.
     const CAPACITY: usize;
+    /// The set folds into two words for a multiplicative index ([`Bits::fold`]): the widths up to
+    /// 128 squares, where whole lines are looked up in tables (`compile::lines`).
+    const FOLDS: bool;
     const EMPTY: Self;
     fn bit(sq: usize) -> Self;
     fn has(self, sq: usize) -> bool;
@@ -75,6 +78,8 @@ pub trait Bits:
     fn iter(self) -> BitIter<Self> {
         BitIter(self)
     }
+    /// The set as two words, low squares first, where [`Bits::FOLDS`] (else nothing: two zeros).
+    fn fold(self) -> [u64; 2];
     /// Every square moved `by` indices on (back, when negative); squares pushed past either end
     /// are lost. `|by|` must be below [`Bits::CAPACITY`].
     fn shift(self, by: i32) -> Self;
@@ -99,6 +104,12 @@ macro_rules! prim_bits {
     ($t:ty, $n:expr) => {
         impl Bits for $t {
             const CAPACITY: usize = $n;
+            const FOLDS: bool = true;
+            #[inline(always)]
+            #[allow(clippy::cast_possible_truncation)]
+            fn fold(self) -> [u64; 2] {
+                [self as u64, (self as u128 >> 64) as u64]
+            }
             const EMPTY: Self = 0;
             #[inline(always)]
             fn bit(sq: usize) -> Self {
@@ -200,6 +211,10 @@ impl<const N: usize> Not for Words<N> {
 
 impl<const N: usize> Bits for Words<N> {
     const CAPACITY: usize = 64 * N;
+    const FOLDS: bool = false;
+    fn fold(self) -> [u64; 2] {
+        [0, 0]
+    }
     const EMPTY: Self = Words([0; N]);
     #[inline(always)]
     fn bit(sq: usize) -> Self {

@@ -10,6 +10,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use crate::bits::Bits;
 use crate::model::*;
 
+pub mod lines;
 pub mod reach;
 
 /// How a compiled move form finds its targets.
@@ -20,7 +21,12 @@ pub enum Gen<B> {
     /// Per square: (target, squares that must be empty).
     Lame { entries: Vec<Vec<(u16, B)>> },
     /// Ray directions (see [`Tables::ray`]); `bounded` limits the reach per square.
-    Slide { dirs: Vec<u8>, bounded: Option<Vec<B>> },
+    /// `lines`: the same directions as whole lines, where they can be looked up so.
+    Slide {
+        dirs: Vec<u8>,
+        bounded: Option<Vec<B>>,
+        lines: Option<Vec<u16>>,
+    },
     /// Ray directions and the exact number of screens.
     Hop { dirs: Vec<u8>, screens: u32 },
     /// A hop whose screens may not be of the kinds in `screen_not`, nor what it takes of the kinds
@@ -430,8 +436,11 @@ pub struct Attacks<B> {
     pub leaps: Vec<(KindId, Vec<B>, bool)>,
     /// (kind, per target square: (attacker square, squares that must be empty)).
     pub lame: Vec<(KindId, Vec<Vec<(u16, B)>>)>,
-    /// Slides, reversed.
+    /// Slides, reversed, but those in `line_slides`.
     pub slides: Vec<RayAttack<B>>,
+    /// Slides looked up a whole line at a time (see [`lines`]): the line, the kinds (a bit per
+    /// kind). Nothing but the kind limits them: no bound, zone or first-move condition.
+    pub line_slides: Vec<(u16, u32)>,
     /// Hops, reversed (`screens` exact, `screen_not` empty).
     pub hops: Vec<RayAttack<B>>,
     /// Hops with kinds that may not be screens (`screen_not`). Their lines make every move take
@@ -456,6 +465,8 @@ pub struct Tables<B> {
     /// The squares from `sq` (exclusive) to the edge along `dir`, at `dir * squares + sq`: one
     /// table, so that a lookup is one load (see [`Tables::ray`]).
     rays: Vec<B>,
+    /// Whole lines looked up in one step, for the slides that have them (see [`lines`]).
+    pub lines: lines::Lines<B>,
     /// Forms per side: first those that move a piece, grouped by kind in order, then those that
     /// place, drop or jump (from `moving_forms` on).
     pub forms: [Vec<CForm<B>>; 2],
@@ -629,6 +640,53 @@ impl<B: Bits> Tables<B> {
         ray ^ self.ray(dir, b)
     }
 
+    /// The line of direction `a` and, if given, its opposite `b`, built on first use (see
+    /// [`lines::Lines::find_or_build`]).
+    pub fn line(&mut self, a: u8, b: Option<u8>) -> Option<u16> {
+        let mut lines = std::mem::take(&mut self.lines);
+        let l = lines.find_or_build(a, b, &|d, sq| self.ray(d as usize, sq), &|d, sq, occ| {
+            self.ray_attacks(d as usize, sq, occ)
+        });
+        self.lines = lines;
+        l
+    }
+
+    /// The lines that together cover the directions `dirs` (a direction and its opposite make one
+    /// line), or `None` where some cannot be looked up whole.
+    pub fn lines_of(&mut self, dirs: &[u8]) -> Option<Vec<u16>> {
+        let mut out = Vec::new();
+        let mut done = vec![false; dirs.len()];
+        for i in 0..dirs.len() {
+            if done[i] {
+                continue;
+            }
+            done[i] = true;
+            let (dx, dy, _) = self.dirs[dirs[i] as usize];
+            let opposite = (i + 1..dirs.len()).find(|&j| {
+                !done[j] && {
+                    let (ex, ey, _) = self.dirs[dirs[j] as usize];
+                    (ex, ey) == (-dx, -dy)
+                }
+            });
+            if let Some(j) = opposite {
+                done[j] = true;
+            }
+            out.push(self.line(dirs[i], opposite.map(|j| dirs[j]))?);
+        }
+        Some(out)
+    }
+
+    /// The squares from `from` (exclusive) to `to` (inclusive) along line `l`, where `to` lies.
+    #[inline(always)]
+    pub fn line_segment(&self, l: u16, from: usize, to: usize) -> B {
+        let (a, b) = self.lines.dirs[l as usize];
+        let d = match b {
+            Some(b) if !self.ray(a as usize, from).has(to) => b,
+            _ => a,
+        } as usize;
+        self.ray(d, from) & !self.ray(d, to)
+    }
+
     /// The first occupied square along `dir` from `sq`.
     #[inline(always)]
     pub fn first_blocker(&self, dir: usize, sq: usize, occ: B) -> Option<usize> {
@@ -680,6 +738,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         board_mask,
         dirs: Vec::new(),
         rays: Vec::new(),
+        lines: lines::Lines::new(n),
         forms: [Vec::new(), Vec::new()],
         moving_forms: [0, 0],
         form_class: [Vec::new(), Vec::new()],
@@ -959,7 +1018,8 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                                 })
                                 .collect()
                         });
-                        Gen::Slide { dirs: idx, bounded }
+                        let lines = t.lines_of(&idx);
+                        Gen::Slide { dirs: idx, bounded, lines }
                     }
                     Primitive::Place => Gen::Place,
                     Primitive::Drop => Gen::Drop,
@@ -1499,7 +1559,7 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
                 }
                 a.lame.push((f.kind, rev));
             }
-            Gen::Slide { dirs, bounded } => {
+            Gen::Slide { dirs, bounded, .. } => {
                 let max = bounded.as_ref().map(|_| {
                     // Recover the bound from the first square's table: the longest reach along one ray.
                     let k = rules.kind(f.kind);
@@ -1523,6 +1583,34 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
         for r in a.slides.iter().chain(&a.hops).chain(&a.hops_not) {
             a.reach[sq] |= t.ray(r.dir as usize, sq);
         }
+    }
+    // Slides with nothing to them but their kinds (no bound, zone or first-move condition) go a
+    // whole line at a time, the two ways of a line together where the same kinds slide both.
+    let board_mask = t.board_mask;
+    let simple = |r: &RayAttack<B>| r.max.is_none() && !r.unmoved && (board_mask & !(r.within & r.from)).is_empty();
+    let slides = std::mem::take(&mut a.slides);
+    let mut used = vec![false; slides.len()];
+    for i in 0..slides.len() {
+        if used[i] {
+            continue;
+        }
+        used[i] = true;
+        let s = &slides[i];
+        if simple(s) {
+            let (dx, dy, _) = t.dirs[s.dir as usize];
+            let opposite = (i + 1..slides.len()).find(|&j| {
+                let (ex, ey, _) = t.dirs[slides[j].dir as usize];
+                !used[j] && simple(&slides[j]) && slides[j].kinds == s.kinds && (ex, ey) == (-dx, -dy)
+            });
+            if let Some(l) = t.line(s.dir, opposite.map(|j| slides[j].dir)) {
+                if let Some(j) = opposite {
+                    used[j] = true;
+                }
+                a.line_slides.push((l, s.kinds));
+                continue;
+            }
+        }
+        a.slides.push(s.clone());
     }
     a.simple_checks = a.lame.is_empty() && a.hops.is_empty() && a.hops_not.is_empty();
     a

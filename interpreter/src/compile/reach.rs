@@ -168,7 +168,7 @@ fn targets<B: Bits>(t: &Tables<B>, f: &CForm<B>, from: usize) -> B {
     match &f.how {
         Gen::Leap { targets } => targets[from],
         Gen::Lame { entries } => entries[from].iter().fold(B::EMPTY, |b, e| b | B::bit(e.0 as usize)),
-        Gen::Slide { dirs, bounded } => {
+        Gen::Slide { dirs, bounded, .. } => {
             let rays = dirs.iter().fold(B::EMPTY, |b, &d| b | t.ray(d as usize, from));
             bounded.as_ref().map_or(rays, |bd| rays & bd[from])
         }

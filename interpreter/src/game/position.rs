@@ -264,6 +264,18 @@ impl<B: Bits> Pos<B> {
 
     // ------------------------------------------------------------------ attacks
 
+    /// The pieces of the kinds in `kinds` (a bit per kind), of either side.
+    #[inline(always)]
+    fn kinds_of(&self, kinds: u32) -> B {
+        let mut b = B::EMPTY;
+        let mut k = kinds;
+        while k != 0 {
+            b |= self.kind_bb[k.trailing_zeros() as usize];
+            k &= k - 1;
+        }
+        b
+    }
+
     /// Is `sq` attacked by `by`, with occupancy `occ` and the pieces on `gone` removed?
     #[inline(always)]
     pub fn attacked(&self, sq: usize, by: Side, occ: B, gone: B) -> bool {
@@ -314,6 +326,17 @@ impl<B: Bits> Pos<B> {
         }
         if (a.reach[sq] & them).is_empty() {
             return;
+        }
+        for &(l, kinds) in a.line_slides.iter().filter(|_| SLIDES) {
+            let sliders = them & self.kinds_of(kinds);
+            if (t.lines.span(l, sq) & sliders).is_empty() {
+                continue;
+            }
+            for s in (t.lines.attacks(l, sq, occ) & sliders).iter() {
+                if found(s) {
+                    return;
+                }
+            }
         }
         for s in a.slides.iter().filter(|_| SLIDES) {
             let rd = s.dir as usize;
@@ -599,10 +622,16 @@ impl<B: Bits> Pos<B> {
                 }
                 b
             }
-            Gen::Slide { dirs, bounded } => {
+            Gen::Slide { dirs, bounded, lines } => {
                 let mut b = B::EMPTY;
-                for &d in dirs {
-                    b |= t.ray_attacks(d as usize, from, occ);
+                if let Some(lines) = lines {
+                    for &l in lines {
+                        b |= t.lines.attacks(l, from, occ);
+                    }
+                } else {
+                    for &d in dirs {
+                        b |= t.ray_attacks(d as usize, from, occ);
+                    }
                 }
                 if let Some(bd) = bounded {
                     b &= bd[from];
@@ -930,6 +959,38 @@ impl<B: Bits> Pos<B> {
                     }
                     pieces &= !free;
                 }
+            }
+            // Pieces free to move (none royal, pinned or needing the full test; no target square
+            // needing it) take their targets whole, through one lookup chosen once per clause.
+            let free = if ep || ctx.tested.any() {
+                B::EMPTY
+            } else if !ctx.constrained {
+                pieces
+            } else {
+                pieces & !(ctx.careful | ctx.pinned)
+            };
+            if free.any() {
+                let allowed = if ctx.constrained {
+                    allowed & !ctx.forbidden & ctx.evade
+                } else {
+                    allowed
+                };
+                n += match &f.how {
+                    Gen::Leap { targets } => emit_each::<B, COUNT>(out, fi, free, promo, |from| targets[from] & allowed),
+                    Gen::Slide {
+                        lines: Some(lines),
+                        bounded: None,
+                        ..
+                    } => emit_each::<B, COUNT>(out, fi, free, promo, |from| {
+                        let mut b = B::EMPTY;
+                        for &l in lines {
+                            b |= t.lines.attacks(l, from, occ);
+                        }
+                        b & allowed
+                    }),
+                    _ => emit_each::<B, COUNT>(out, fi, free, promo, |from| self.form_targets(f, from, occ) & allowed),
+                };
+                pieces &= !free;
             }
             for from in pieces.iter() {
                 let targets = self.form_targets(f, from, occ) & allowed;
@@ -1548,6 +1609,29 @@ fn emit_shifted<B: Bits, const COUNT: bool>(
     n
 }
 
+/// Emits the moves of form `fi` from each square of `from` onto the targets `targets` gives it.
+#[inline(always)]
+fn emit_each<B: Bits, const COUNT: bool>(
+    out: &mut Vec<Move>,
+    fi: usize,
+    from: B,
+    promo: Option<&crate::compile::CPromo<B>>,
+    targets: impl Fn(usize) -> B,
+) -> u64 {
+    let mut n = 0;
+    for sq in from.iter() {
+        let base = Move {
+            from: sq as u16,
+            to: 0,
+            kind: MoveKind::Form(fi as u8),
+            promo: 0,
+            route: 0,
+        };
+        n += emit_set::<B, COUNT>(out, base, targets(sq), promo);
+    }
+    n
+}
+
 /// Emits the moves from `base.from` to every square of `to` (one per promotion choice where the
 /// piece must promote), or only counts them.
 #[inline(always)]
@@ -1702,6 +1786,28 @@ impl<B: Bits> LegalCtx<B> {
                 }
                 if (a.reach[r] & enemy).is_empty() {
                     continue;
+                }
+                for &(l, kinds) in &a.line_slides {
+                    let sliders = enemy & p.kinds_of(kinds);
+                    if (t.lines.span(l, r) & sliders).is_empty() {
+                        continue;
+                    }
+                    let seen = t.lines.attacks(l, r, occ);
+                    for c in (seen & sliders).iter() {
+                        ctx.in_check = true;
+                        checkers += 1;
+                        block |= t.line_segment(l, r, c);
+                    }
+                    // Behind each own piece first on the line, an enemy slider pins it.
+                    let screens = seen & own;
+                    if screens.is_empty() {
+                        continue;
+                    }
+                    let behind = t.lines.attacks(l, r, occ & !screens) & sliders & !seen;
+                    for pinner in behind.iter() {
+                        let line = t.line_segment(l, r, pinner);
+                        ctx.pin((line & screens).lsb(), line);
+                    }
                 }
                 for s in &a.slides {
                     let rd = s.dir as usize;
