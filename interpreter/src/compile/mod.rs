@@ -393,6 +393,9 @@ pub struct CCastle {
     pub distance: u32,
     /// Horizontal ray directions (indices into rays) along which to look for the partner.
     pub dirs: [u8; 2],
+    /// The two directions as one line looked up whole, where the board has it: a castler with
+    /// no partner first along it either way (most positions) is passed over at once.
+    pub line: Option<u16>,
     pub unmoved: bool,
     pub partner_unmoved: bool,
     pub not_in_check: bool,
@@ -446,6 +449,8 @@ pub struct Attacks<B> {
     /// Hops with kinds that may not be screens (`screen_not`). Their lines make every move take
     /// the full test.
     pub hops_not: Vec<RayAttack<B>>,
+    /// Per square: the squares any leap attacks it from — a quick test before the leaps' tables.
+    pub leap_reach: Vec<B>,
     /// Per square: the union of all slide and hop rays towards it — a quick test before casting.
     pub reach: Vec<B>,
     /// Only leaps and slides, and only royal safety makes a move illegal (no facing rule, no
@@ -1144,12 +1149,14 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             }
             for (ci, c) in kind.castles.iter().enumerate() {
                 let dirs = [t.ray_index((1, 0), board), t.ray_index((-1, 0), board)];
+                let line = t.line(dirs[0], Some(dirs[1]));
                 t.castles[s].push(CCastle {
                     kind: kid,
                     index: ci as u8,
                     partner: c.partner,
                     distance: c.distance,
                     dirs,
+                    line,
                     unmoved: c.unmoved.is_some(),
                     partner_unmoved: c.partner_unmoved.is_some(),
                     not_in_check: c.not_in_check.is_some(),
@@ -1584,6 +1591,9 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
             a.reach[sq] |= t.ray(r.dir as usize, sq);
         }
     }
+    a.leap_reach = (0..n)
+        .map(|sq| a.leaps.iter().fold(B::EMPTY, |b, (_, rev, _)| b | rev[sq]))
+        .collect();
     // Slides with nothing to them but their kinds (no bound, zone or first-move condition) go a
     // whole line at a time, the two ways of a line together where the same kinds slide both.
     let board_mask = t.board_mask;

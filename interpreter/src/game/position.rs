@@ -303,7 +303,7 @@ impl<B: Bits> Pos<B> {
         let t = &*self.t;
         let a = &t.attacks[by.index()];
         let them = self.side_bb[by.index()] & !gone;
-        for (k, rev, unmoved) in &a.leaps {
+        for (k, rev, unmoved) in a.leaps.iter().filter(|_| (a.leap_reach[sq] & them).any()) {
             let mut x = rev[sq] & self.kind_bb[k.0 as usize] & them;
             if *unmoved {
                 x &= self.virgin;
@@ -716,6 +716,33 @@ impl<B: Bits> Pos<B> {
         (self.pieces(us, c.partner).has(b) && (!c.partner_unmoved || self.virgin.has(b))).then_some(b)
     }
 
+    /// Might some castler castle: does a partner stand first along its line either way? (Checked
+    /// whole-line where the line tables have it; the rest of the conditions are `castle_moves`'.)
+    #[inline(always)]
+    fn may_castle(&self, occ: B) -> bool {
+        let us = self.stm;
+        for c in &self.t.castles[us.index()] {
+            let mut castlers = self.pieces(us, c.kind);
+            if c.unmoved {
+                castlers &= self.virgin;
+            }
+            if castlers.is_empty() {
+                continue;
+            }
+            let Some(l) = c.line else { return true };
+            let mut partners = self.pieces(us, c.partner);
+            if c.partner_unmoved {
+                partners &= self.virgin;
+            }
+            for from in castlers.iter() {
+                if (self.t.lines.attacks(l, from, occ) & partners).any() {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Castling moves whose own conditions hold (unmoved pieces, empty path, not in check, path
     /// not attacked); the landing square is left to the general legality test.
     fn castle_moves(&self, out: &mut Vec<Move>, in_check: Option<bool>) {
@@ -1043,7 +1070,7 @@ impl<B: Bits> Pos<B> {
                 }
             }
         }
-        if !t.castles[us.index()].is_empty() {
+        if !t.castles[us.index()].is_empty() && self.may_castle(occ) {
             let start = out.len();
             let in_check = (t.royal_safety && ctx.royals.iter().count() == 1).then_some(ctx.in_check);
             self.castle_moves(out, in_check);
@@ -1712,7 +1739,7 @@ pub(super) struct LegalCtx<B> {
 }
 
 impl<B: Bits> LegalCtx<B> {
-    #[inline]
+    #[inline(always)]
     fn new(p: &Pos<B>) -> LegalCtx<B> {
         let t = &*p.t;
         let us = p.stm;
