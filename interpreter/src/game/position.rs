@@ -802,9 +802,9 @@ impl<B: Bits> Pos<B> {
             return None;
         }
         let (to, partner_to) = (to as usize, (to - step) as usize);
-        // The partner must stand beyond the landing square (the castler stops short of it).
-        let gap = (partner as isize - from as isize) / step;
-        if gap < 2 || gap <= c.distance as isize {
+        // The partner must stand beyond the landing square (the castler stops short of it); the
+        // partner stands on the castler's ray, so beyond means on the landing square's ray.
+        if !self.t.ray(dir, to).has(partner) {
             return None;
         }
         // The squares castler and partner land on must be empty or theirs.
