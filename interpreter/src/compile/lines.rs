@@ -295,6 +295,14 @@ mod tests {
                 (_, b) => ray & (!0u64 << (63 - b.leading_zeros())),
             }
         };
+        // Past the search's work or the tables' size, a line is left to the rays.
+        let mut spent = Lines::<u64>::new(8);
+        spent.work = MAX_WORK + 1;
+        assert_eq!(spent.find_or_build(0, Some(1), &rays, &reach), None);
+        let mut full = Lines::<u64>::new(8);
+        full.attacks = vec![0; MAX_SETS];
+        assert_eq!(full.find_or_build(0, Some(1), &rays, &reach), None);
+        assert!(full.dirs.is_empty() && full.entries.is_empty());
         let mut lines = Lines::<u64>::new(8);
         let l = lines.find_or_build(0, Some(1), &rays, &reach).expect("a rank of 8 folds");
         // Asked again, either way round, the same line.
