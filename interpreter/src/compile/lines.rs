@@ -246,25 +246,32 @@ mod tests {
         assert_eq!(format!("{:?}", again.lines), format!("{:?}", chess.lines));
     }
 
-    #[test]
-    fn lines_too_long_or_too_wide_are_left_to_the_rays() {
-        // A single rank of 64 squares: 62 inner squares on most lines, far past the bound.
-        let rays = |d: u8, sq: usize| -> u64 {
+    /// A single rank of `n` squares (up to 64): its two rays (0 towards higher squares, 1 towards
+    /// lower) and the reach along each, a ray at a time.
+    fn rank(n: u32) -> (impl Fn(u8, usize) -> u64, impl Fn(u8, usize, u64) -> u64) {
+        let rays = move |d: u8, sq: usize| -> u64 {
+            let rank = if n == 64 { !0u64 } else { (1u64 << n) - 1 };
             match d {
-                0 if sq < 63 => !0u64 << (sq + 1),
-                1 if sq > 0 => (1u64 << sq) - 1,
+                0 if sq < 63 => rank & (!0u64 << (sq + 1)),
+                1 => rank & ((1u64 << sq) - 1),
                 _ => 0,
             }
         };
-        let reach = |d: u8, sq: usize, occ: u64| -> u64 {
+        let reach = move |d: u8, sq: usize, occ: u64| -> u64 {
             let ray = rays(d, sq);
-            let blockers = ray & occ;
-            match (d, blockers) {
+            match (d, ray & occ) {
                 (_, 0) => ray,
                 (0, b) => ray & !(!0u64 << (b.trailing_zeros() + 1)),
                 (_, b) => ray & (!0u64 << (63 - b.leading_zeros())),
             }
         };
+        (rays, reach)
+    }
+
+    #[test]
+    fn lines_too_long_or_too_wide_are_left_to_the_rays() {
+        // A single rank of 64 squares: 62 inner squares on most lines, far past the bound.
+        let (rays, reach) = rank(64);
         let mut lines = Lines::<u64>::new(64);
         assert_eq!(lines.find_or_build(0, Some(1), &rays, &reach), None);
         assert!(lines.dirs.is_empty());
@@ -279,22 +286,7 @@ mod tests {
     fn a_short_line_takes_the_smallest_table() {
         // A rank of 8: from the corner six inner squares, 64 sets (or a larger table if no
         // multiplier fits 64).
-        let rays = |d: u8, sq: usize| -> u64 {
-            let rank = 0xFFu64;
-            match d {
-                0 => rank & (!0u64 << (sq + 1)),
-                _ => rank & ((1u64 << sq) - 1),
-            }
-        };
-        let reach = |d: u8, sq: usize, occ: u64| -> u64 {
-            let ray = rays(d, sq);
-            let blockers = ray & occ;
-            match (d, blockers) {
-                (_, 0) => ray,
-                (0, b) => ray & !(!0u64 << (b.trailing_zeros() + 1)),
-                (_, b) => ray & (!0u64 << (63 - b.leading_zeros())),
-            }
-        };
+        let (rays, reach) = rank(8);
         // Past the search's work or the tables' size, a line is left to the rays.
         let mut spent = Lines::<u64>::new(8);
         spent.work = MAX_WORK + 1;
