@@ -457,6 +457,9 @@ pub struct Attacks<B> {
     /// effects): a check is met by taking the checker or stepping between it and the royal (no
     /// lame leaper's block point or hopper's screen to change).
     pub simple_checks: bool,
+    /// Every attack is a leap by kind or a slide along a line table (no lame leap, hop, first-move
+    /// condition or slide left to the rays): the attack query is a few lookups (`Pos::attacked`).
+    pub lookups_only: bool,
 }
 
 /// Everything the generator needs, for one bitboard width.
@@ -1623,6 +1626,7 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
         a.slides.push(s.clone());
     }
     a.simple_checks = a.lame.is_empty() && a.hops.is_empty() && a.hops_not.is_empty();
+    a.lookups_only = a.simple_checks && a.slides.is_empty() && a.leaps.iter().all(|(_, _, unmoved)| !unmoved);
     a
 }
 

@@ -341,6 +341,12 @@ impl Position {
     pub(crate) fn atari_sets_hold(&self) -> bool {
         with!(self, p => p.atari_sets_hold())
     }
+    /// Does the attack query agree with the full scan of attackers on every square, for both
+    /// sides (the query takes a shortcut where every attack is a lookup)?
+    #[cfg(test)]
+    pub(crate) fn attack_queries_agree(&self) -> bool {
+        with!(self, p => p.attack_queries_agree())
+    }
     /// How many positions the repetition record holds (this one included).
     pub fn recorded_positions(&self) -> usize {
         with!(self, p => p.history.len())

@@ -279,12 +279,42 @@ impl<B: Bits> Pos<B> {
     /// Is `sq` attacked by `by`, with occupancy `occ` and the pieces on `gone` removed?
     #[inline(always)]
     pub fn attacked(&self, sq: usize, by: Side, occ: B, gone: B) -> bool {
+        let t = &*self.t;
+        let a = &t.attacks[by.index()];
+        if a.lookups_only {
+            let them = self.side_bb[by.index()] & !gone;
+            if (a.leap_reach[sq] & them).any()
+                && a.leaps
+                    .iter()
+                    .any(|(k, rev, _)| (rev[sq] & self.kind_bb[k.0 as usize] & them).any())
+            {
+                return true;
+            }
+            return a
+                .line_slides
+                .iter()
+                .any(|&(l, kinds)| (t.lines.attacks(l, sq, occ) & them & self.kinds_of(kinds)).any());
+        }
         let mut hit = false;
         self.scan_attackers::<true>(sq, by, occ, gone, &mut |_| {
             hit = true;
             true
         });
         hit
+    }
+
+    /// See [`super::Position::attack_queries_agree`].
+    #[cfg(test)]
+    pub(super) fn attack_queries_agree(&self) -> bool {
+        let occ = self.occ();
+        (0..self.t.squares).filter(|&sq| self.t.board_mask.has(sq)).all(|sq| {
+            [Side::FIRST, Side::SECOND].iter().all(|&by| {
+                // With the square's own piece lifted too, as a move's legality test asks.
+                [B::EMPTY, B::bit(sq)]
+                    .iter()
+                    .all(|&gone| self.attacked(sq, by, occ, gone) == !self.attackers(sq, by, occ, gone).is_empty())
+            })
+        })
     }
 
     /// All attackers of `sq` by `by`.

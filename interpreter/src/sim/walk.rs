@@ -674,6 +674,32 @@ mod tests {
     }
 
     #[test]
+    fn in_random_games_the_attack_query_agrees_with_the_full_scan() {
+        use rand::SeedableRng;
+        for name in ["chess", "three-check", "crazyhouse", "seirawan", "xiangqi"] {
+            let e = engine(name);
+            let mut positions = 0;
+            for seed in 0..4u64 {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let mut walk = Walk::new(e.start());
+                let mut buf = Vec::new();
+                while walk.end().is_none() && walk.plies() < 200 {
+                    assert!(
+                        walk.position().attack_queries_agree(),
+                        "{name} seed {seed} at {}",
+                        walk.position().fen()
+                    );
+                    positions += 1;
+                    walk.candidates(&mut buf);
+                    let m = buf[below(&mut rng, buf.len())];
+                    walk.play(m);
+                }
+            }
+            assert!(positions > 100, "{name}: only {positions} positions");
+        }
+    }
+
+    #[test]
     fn go_rollouts_take_the_fast_path_and_score_the_board() {
         use rand::SeedableRng;
         let go = Engine::new(
