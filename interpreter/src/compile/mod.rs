@@ -669,19 +669,20 @@ impl<B: Bits> Tables<B> {
                 continue;
             }
             done[i] = true;
-            let (dx, dy, _) = self.dirs[dirs[i] as usize];
-            let opposite = (i + 1..dirs.len()).find(|&j| {
-                !done[j] && {
-                    let (ex, ey, _) = self.dirs[dirs[j] as usize];
-                    (ex, ey) == (-dx, -dy)
-                }
-            });
+            let opposite = (i + 1..dirs.len()).find(|&j| !done[j] && self.opposite(dirs[i], dirs[j]));
             if let Some(j) = opposite {
                 done[j] = true;
             }
             out.push(self.line(dirs[i], opposite.map(|j| dirs[j]))?);
         }
         Some(out)
+    }
+
+    /// Do directions `a` and `b` point opposite ways (one line between them)?
+    pub fn opposite(&self, a: u8, b: u8) -> bool {
+        let (dx, dy, _) = self.dirs[a as usize];
+        let (ex, ey, _) = self.dirs[b as usize];
+        (ex, ey) == (-dx, -dy)
     }
 
     /// The squares from `from` (exclusive) to `to` (inclusive) along line `l`, where `to` lies.
@@ -1610,11 +1611,8 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
         used[i] = true;
         let s = &slides[i];
         if simple(s) {
-            let (dx, dy, _) = t.dirs[s.dir as usize];
-            let opposite = (i + 1..slides.len()).find(|&j| {
-                let (ex, ey, _) = t.dirs[slides[j].dir as usize];
-                !used[j] && simple(&slides[j]) && slides[j].kinds == s.kinds && (ex, ey) == (-dx, -dy)
-            });
+            let opposite = (i + 1..slides.len())
+                .find(|&j| !used[j] && simple(&slides[j]) && slides[j].kinds == s.kinds && t.opposite(s.dir, slides[j].dir));
             if let Some(l) = t.line(s.dir, opposite.map(|j| slides[j].dir)) {
                 if let Some(j) = opposite {
                     used[j] = true;

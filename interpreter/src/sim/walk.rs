@@ -646,55 +646,52 @@ mod tests {
     /// Random games reach the positions perft from the start rarely does: checks at every other
     /// move, lone kings, promotions. At every ply the generator's moves (with its shortcuts out of
     /// check) are exactly those the plain definition of legality allows.
+    /// Walks seeded random games of `e` (seeds `0..seeds`, at most `plies` plies each) and calls
+    /// `at` with every position before its move, and the seed.
+    fn random_walks(e: &Engine, seeds: u64, plies: usize, mut at: impl FnMut(&Walk, u64)) {
+        use rand::SeedableRng;
+        for seed in 0..seeds {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut walk = Walk::new(e.start());
+            let mut buf = Vec::new();
+            while walk.end().is_none() && walk.plies() < plies {
+                at(&walk, seed);
+                walk.candidates(&mut buf);
+                let m = buf[below(&mut rng, buf.len())];
+                walk.play(m);
+            }
+        }
+    }
+
+    /// Random games reach the positions perft from the start rarely does: checks at every other
+    /// move, lone kings, promotions. At every ply the generator's moves (with its shortcuts out of
+    /// check) are exactly those the plain definition of legality allows.
     #[test]
     fn in_random_games_the_generator_agrees_with_the_definition_of_legality() {
-        use rand::SeedableRng;
         for name in ["chess", "xiangqi", "breakthrough"] {
-            let e = engine(name);
             let mut checks = 0;
-            for seed in 0..12u64 {
-                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-                let mut walk = Walk::new(e.start());
-                let mut buf = Vec::new();
-                while walk.end().is_none() && walk.plies() < 300 {
-                    let pos = walk.position();
-                    let mut fast = walk.legal().to_vec();
-                    let mut slow = pos.legal_moves_reference();
-                    fast.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
-                    slow.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
-                    assert_eq!(fast, slow, "{name} seed {seed} at {}", pos.fen());
-                    checks += pos.in_check() as u32;
-                    walk.candidates(&mut buf);
-                    let m = buf[below(&mut rng, buf.len())];
-                    walk.play(m);
-                }
-            }
+            random_walks(&engine(name), 12, 300, |walk, seed| {
+                let pos = walk.position();
+                let mut fast = walk.legal().to_vec();
+                let mut slow = pos.legal_moves_reference();
+                fast.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
+                slow.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
+                assert_eq!(fast, slow, "{name} seed {seed} at {}", pos.fen());
+                checks += pos.in_check() as u32;
+            });
             assert!(name != "chess" || checks > 50, "{name}: only {checks} positions in check were seen");
         }
     }
 
     #[test]
     fn in_random_games_the_attack_query_agrees_with_the_full_scan() {
-        use rand::SeedableRng;
         for name in ["chess", "three-check", "crazyhouse", "seirawan", "xiangqi"] {
-            let e = engine(name);
             let mut positions = 0;
-            for seed in 0..4u64 {
-                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-                let mut walk = Walk::new(e.start());
-                let mut buf = Vec::new();
-                while walk.end().is_none() && walk.plies() < 200 {
-                    assert!(
-                        walk.position().attack_queries_agree(),
-                        "{name} seed {seed} at {}",
-                        walk.position().fen()
-                    );
-                    positions += 1;
-                    walk.candidates(&mut buf);
-                    let m = buf[below(&mut rng, buf.len())];
-                    walk.play(m);
-                }
-            }
+            random_walks(&engine(name), 4, 200, |walk, seed| {
+                let pos = walk.position();
+                assert!(pos.attack_queries_agree(), "{name} seed {seed} at {}", pos.fen());
+                positions += 1;
+            });
             assert!(positions > 100, "{name}: only {positions} positions");
         }
     }
