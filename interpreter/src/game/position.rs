@@ -307,14 +307,26 @@ impl<B: Bits> Pos<B> {
     #[cfg(test)]
     pub(super) fn attack_queries_agree(&self) -> bool {
         let occ = self.occ();
-        (0..self.t.squares).filter(|&sq| self.t.board_mask.has(sq)).all(|sq| {
-            [Side::FIRST, Side::SECOND].iter().all(|&by| {
-                // With the square's own piece lifted too, as a move's legality test asks.
-                [B::EMPTY, B::bit(sq)]
+        // The probe of many squares at once, each with its own piece taken, as a royal's steps ask.
+        let probed = [Side::FIRST, Side::SECOND].iter().all(|&by| match Probe::new(self, by) {
+            Some(probe) => {
+                let safe = probe.safe(self, self.t.board_mask, occ);
+                self.t
+                    .board_mask
                     .iter()
-                    .all(|&gone| self.attacked(sq, by, occ, gone) == !self.attackers(sq, by, occ, gone).is_empty())
+                    .all(|sq| safe.has(sq) != self.attacked(sq, by, occ, B::bit(sq)))
+            }
+            None => true,
+        });
+        probed
+            && (0..self.t.squares).filter(|&sq| self.t.board_mask.has(sq)).all(|sq| {
+                [Side::FIRST, Side::SECOND].iter().all(|&by| {
+                    // With the square's own piece lifted too, as a move's legality test asks.
+                    [B::EMPTY, B::bit(sq)]
+                        .iter()
+                        .all(|&gone| self.attacked(sq, by, occ, gone) == !self.attackers(sq, by, occ, gone).is_empty())
+                })
             })
-        })
     }
 
     /// All attackers of `sq` by `by`.
@@ -1069,11 +1081,16 @@ impl<B: Bits> Pos<B> {
                         // where no enemy piece attacks the square with the royal gone from its own.
                         let them = us.other();
                         let occ = occ & !B::bit(from);
-                        for to in targets.iter() {
-                            if !self.attacked(to, them, occ, enemy & B::bit(to)) {
-                                n += emit_set::<B, COUNT>(out, base, B::bit(to), promo);
-                            }
-                        }
+                        // One square is one query; more share the gathered pieces.
+                        let probe = if targets.count() > 1 { Probe::new(self, them) } else { None };
+                        let safe = match probe {
+                            Some(probe) => probe.safe(self, targets, occ),
+                            None => targets
+                                .iter()
+                                .filter(|&to| !self.attacked(to, them, occ, enemy & B::bit(to)))
+                                .fold(B::EMPTY, |b, to| b | B::bit(to)),
+                        };
+                        n += emit_set::<B, COUNT>(out, base, safe, promo);
                     } else {
                         for to in targets.iter() {
                             let m = Move { to: to as u16, ..base };
@@ -1725,6 +1742,69 @@ pub(super) fn emit_set<B: Bits, const COUNT: bool>(
             }
             plain.count() as u64 + promoting.count() as u64 * p.choices.len() as u64
         }
+    }
+}
+
+/// The most leaps and lines a [`Probe`] gathers.
+const MAX_PROBE: usize = 8;
+
+/// One side's attacks as lookups, for many squares of one position (a royal's steps): the pieces
+/// of each leap and each line's sliders gathered once, where every attack of the side is a leap by
+/// kind or a slide along a line table (`Attacks::lookups_only`).
+struct Probe<B> {
+    them: B,
+    leapers: [B; MAX_PROBE],
+    sliders: [B; MAX_PROBE],
+    by: Side,
+}
+
+impl<B: Bits> Probe<B> {
+    #[inline(always)]
+    fn new(p: &Pos<B>, by: Side) -> Option<Probe<B>> {
+        let a = &p.t.attacks[by.index()];
+        if !a.lookups_only || a.leaps.len() > MAX_PROBE || a.line_slides.len() > MAX_PROBE {
+            return None;
+        }
+        let them = p.side_bb[by.index()];
+        let mut probe = Probe {
+            them,
+            leapers: [B::EMPTY; MAX_PROBE],
+            sliders: [B::EMPTY; MAX_PROBE],
+            by,
+        };
+        for (i, (k, ..)) in a.leaps.iter().enumerate() {
+            probe.leapers[i] = p.kind_bb[k.0 as usize] & them;
+        }
+        for (i, &(_, kinds)) in a.line_slides.iter().enumerate() {
+            probe.sliders[i] = p.kinds_of(kinds) & them;
+        }
+        Some(probe)
+    }
+
+    /// The squares of `targets` no piece attacks with occupancy `occ` (a piece standing on the
+    /// square itself taken: it does not attack its own square).
+    #[inline(always)]
+    fn safe(&self, p: &Pos<B>, targets: B, occ: B) -> B {
+        let t = &*p.t;
+        let a = &t.attacks[self.by.index()];
+        let mut safe = targets;
+        for to in targets.iter() {
+            let gone = !B::bit(to);
+            let leapt = (a.leap_reach[to] & self.them & gone).any()
+                && a.leaps
+                    .iter()
+                    .zip(&self.leapers)
+                    .any(|((_, rev, _), &l)| (rev[to] & l & gone).any());
+            if leapt
+                || a.line_slides
+                    .iter()
+                    .zip(&self.sliders)
+                    .any(|(&(l, _), &s)| (t.lines.attacks(l, to, occ) & s & gone).any())
+            {
+                safe &= gone;
+            }
+        }
+        safe
     }
 }
 

@@ -94,6 +94,41 @@ struct Needs {
     /// The legal moves may be counted rather than listed (a chain game of placements and the
     /// pass, whose end rules read no record of moves or checks): listed only when asked for.
     counted: bool,
+    /// Per rule of `auto`, what must hold before it is judged at all.
+    gates: Arc<[Gate]>,
+}
+
+/// What an end rule needs before it can hold, read from its conditions once: the counts a walk
+/// keeps at hand, so that most rules are passed over without being judged (checkmate needs no
+/// legal move, a fivefold repetition the fifth occurrence, two passes two passes).
+#[derive(Clone, Copy, Debug, Default)]
+struct Gate {
+    no_legal_move: bool,
+    occurrences: u32,
+    passes: u32,
+}
+
+impl Gate {
+    fn of(conditions: &[Condition]) -> Gate {
+        conditions.iter().fold(Gate::default(), |g, c| match *c {
+            Condition::NoLegalMove => Gate { no_legal_move: true, ..g },
+            Condition::Repetition(n) => Gate {
+                occurrences: g.occurrences.max(n),
+                ..g
+            },
+            Condition::Passes(n) => Gate {
+                passes: g.passes.max(n),
+                ..g
+            },
+            _ => g,
+        })
+    }
+
+    /// Could the rule hold, by the counts alone?
+    #[inline]
+    fn open(&self, legal: usize, occurrences: u32, passes: u32) -> bool {
+        (!self.no_legal_move || legal == 0) && occurrences >= self.occurrences && passes >= self.passes
+    }
 }
 
 impl Needs {
@@ -120,6 +155,7 @@ impl Needs {
                         Condition::Repetition(_) | Condition::CheckingThroughout | Condition::ChasingThroughout | Condition::CannotWin(_)
                     )
                 }),
+            gates: auto.iter().map(|&i| Gate::of(&rules.end_rules[i].conditions)).collect(),
             auto: auto.into(),
         }
     }
@@ -437,7 +473,11 @@ impl Walk {
             return None;
         }
         let rules = &*self.rules;
-        for (i, &ri) in self.needs.auto.iter().enumerate() {
+        let passes = self.pos.passes();
+        for (i, (&ri, gate)) in self.needs.auto.iter().zip(self.needs.gates.iter()).enumerate() {
+            if !gate.open(self.count, self.occurrences, passes) {
+                continue;
+            }
             if i < 64 && self.needs.cannot_win >> i & 1 != 0 && !self.may_be_walled_in() {
                 continue;
             }
@@ -694,6 +734,31 @@ mod tests {
             });
             assert!(positions > 100, "{name}: only {positions} positions");
         }
+    }
+
+    #[test]
+    fn end_rules_are_judged_only_once_their_counts_allow() {
+        let e = crate::sim::tests::engine("chess");
+        let walk = Walk::new(e.start());
+        let rules = walk.rules().clone();
+        let gate = |reason: &str| {
+            let i = walk
+                .needs
+                .auto
+                .iter()
+                .position(|&i| rules.end_rules[i].reason == reason)
+                .expect(reason);
+            walk.needs.gates[i]
+        };
+        // Checkmate waits for a position without a legal move, the fivefold repetition for the
+        // fifth occurrence; the move counter's rule has no gate of counts.
+        assert!(!gate("checkmate").open(20, 1, 0));
+        assert!(gate("checkmate").open(0, 1, 0));
+        assert!(!gate("fivefold-repetition").open(20, 4, 0));
+        assert!(gate("fivefold-repetition").open(20, 5, 0));
+        assert!(gate("seventy-five-move-rule").open(20, 1, 0));
+        let go = Walk::new(crate::sim::tests::engine("go").start());
+        assert!(go.needs.gates.iter().all(|g| !g.open(81, 1, 1) && g.open(81, 1, 2)));
     }
 
     #[test]
