@@ -942,6 +942,38 @@ pub enum RandomPly {
     NotDrawn,
 }
 
+impl<B: Bits> Pos<B> {
+    /// Area counts as [`area_owners`](super::outcome) rules them, by whole sets: each side's
+    /// stones, and the empty points that only its stones border (the empty points its stones
+    /// reach through empty points and the other side's do not); points both or neither border
+    /// count half to each. `None` where the board has squares that are not points, walls, or no
+    /// neighbour rays.
+    pub(crate) fn area_points(&self) -> Option<[f64; 2]> {
+        let t = &*self.t;
+        let dirs = t.adjacent.as_deref()?;
+        if self.walls.any() || t.board_mask.count() as usize != t.squares {
+            return None;
+        }
+        let empty = !(self.side_bb[0] | self.side_bb[1]) & t.board_mask;
+        let reach = |stones: B| {
+            let mut r = beside(dirs, stones) & empty;
+            loop {
+                let next = (r | beside(dirs, r)) & empty;
+                if next == r {
+                    return r;
+                }
+                r = next;
+            }
+        };
+        let (first, second) = (reach(self.side_bb[0]), reach(self.side_bb[1]));
+        let shared = f64::from((empty & !(first ^ second)).count()) / 2.0;
+        Some([
+            f64::from(self.side_bb[0].count() + (first & !second).count()) + shared,
+            f64::from(self.side_bb[1].count() + (second & !first).count()) + shared,
+        ])
+    }
+}
+
 /// The points beside any of `x`, by the four neighbour rays.
 #[inline(always)]
 fn beside<B: Bits>(dirs: &[crate::compile::RayShift<B>], x: B) -> B {
@@ -1162,6 +1194,38 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::SeedableRng;
     use std::collections::HashMap;
+
+    #[test]
+    fn area_counted_by_whole_sets_is_the_count_region_by_region() {
+        let mut regions_both = 0;
+        for size in [5, 9, 13, 19] {
+            let e = go(size, None);
+            for seed in 0..40u64 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut pos = e.start();
+                // Part-way and at the end: open boards, territories, regions both sides border.
+                pos.random_playout(&mut rng, (seed as usize * 7) % (size * size) + 1);
+                for _ in 0..2 {
+                    let mut slow = [0.0f64; 2];
+                    let owners = crate::game::outcome::area_owners(&pos, &[]);
+                    regions_both += owners.iter().any(Option::is_none) as usize;
+                    for owner in owners {
+                        match owner {
+                            Some(s) => slow[s.index()] += 1.0,
+                            None => {
+                                slow[0] += 0.5;
+                                slow[1] += 0.5;
+                            }
+                        }
+                    }
+                    assert_eq!(pos.area_points(), Some(slow), "{size}x{size} seed {seed}: {}", pos.fen());
+                    assert_eq!(slow[0] + slow[1], (size * size) as f64);
+                    pos.random_playout(&mut rng, 10_000);
+                }
+            }
+        }
+        assert!(regions_both > 0, "some board had points both sides border");
+    }
 
     /// Go at `size` with its suicide and repetition lines replaced by `rules` (kept when `None`).
     fn go(size: usize, rules: Option<&str>) -> Engine {

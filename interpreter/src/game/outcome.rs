@@ -803,6 +803,11 @@ impl Game {
 /// The area count of `pos` with the chains containing `dead` removed: each side's stones and the
 /// empty regions only its stones border (shared regions halved).
 pub(crate) fn area_score(pos: &Position, dead: &[usize], komi: f64) -> Score {
+    if dead.is_empty()
+        && let Some(points) = pos.area_points()
+    {
+        return Score { points, komi };
+    }
     let mut points = [0.0f64; 2];
     for owner in area_owners(pos, dead) {
         match owner {
