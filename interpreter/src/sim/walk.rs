@@ -100,24 +100,41 @@ struct Needs {
 
 /// What an end rule needs before it can hold, read from its conditions once: the counts a walk
 /// keeps at hand, so that most rules are passed over without being judged (checkmate needs no
-/// legal move, a fivefold repetition the fifth occurrence, two passes two passes).
-#[derive(Clone, Copy, Debug, Default)]
+/// legal move, a fivefold repetition the fifth occurrence, two passes two passes, a rule of
+/// material no more pieces than its largest pattern).
+#[derive(Clone, Copy, Debug)]
 struct Gate {
     no_legal_move: bool,
     occurrences: u32,
     passes: u32,
+    pieces: u32,
 }
 
 impl Gate {
     fn of(conditions: &[Condition]) -> Gate {
-        conditions.iter().fold(Gate::default(), |g, c| match *c {
+        let open = Gate {
+            no_legal_move: false,
+            occurrences: 0,
+            passes: 0,
+            pieces: u32::MAX,
+        };
+        conditions.iter().fold(open, |g, c| match c {
             Condition::NoLegalMove => Gate { no_legal_move: true, ..g },
-            Condition::Repetition(n) => Gate {
+            &Condition::Repetition(n) => Gate {
                 occurrences: g.occurrences.max(n),
                 ..g
             },
-            Condition::Passes(n) => Gate {
+            &Condition::Passes(n) => Gate {
                 passes: g.passes.max(n),
+                ..g
+            },
+            Condition::Material(patterns) => Gate {
+                pieces: patterns
+                    .iter()
+                    .map(|p| (p.a.len() + p.b.len()) as u32)
+                    .max()
+                    .unwrap_or(0)
+                    .min(g.pieces),
                 ..g
             },
             _ => g,
@@ -126,8 +143,8 @@ impl Gate {
 
     /// Could the rule hold, by the counts alone?
     #[inline]
-    fn open(&self, legal: usize, occurrences: u32, passes: u32) -> bool {
-        (!self.no_legal_move || legal == 0) && occurrences >= self.occurrences && passes >= self.passes
+    fn open(&self, legal: usize, occurrences: u32, passes: u32, pieces: u32) -> bool {
+        (!self.no_legal_move || legal == 0) && occurrences >= self.occurrences && passes >= self.passes && pieces <= self.pieces
     }
 }
 
@@ -474,8 +491,9 @@ impl Walk {
         }
         let rules = &*self.rules;
         let passes = self.pos.passes();
+        let [a, b] = self.pos.piece_counts();
         for (i, (&ri, gate)) in self.needs.auto.iter().zip(self.needs.gates.iter()).enumerate() {
-            if !gate.open(self.count, self.occurrences, passes) {
+            if !gate.open(self.count, self.occurrences, passes, a + b) {
                 continue;
             }
             if i < 64 && self.needs.cannot_win >> i & 1 != 0 && !self.may_be_walled_in() {
@@ -751,14 +769,17 @@ mod tests {
             walk.needs.gates[i]
         };
         // Checkmate waits for a position without a legal move, the fivefold repetition for the
-        // fifth occurrence; the move counter's rule has no gate of counts.
-        assert!(!gate("checkmate").open(20, 1, 0));
-        assert!(gate("checkmate").open(0, 1, 0));
-        assert!(!gate("fivefold-repetition").open(20, 4, 0));
-        assert!(gate("fivefold-repetition").open(20, 5, 0));
-        assert!(gate("seventy-five-move-rule").open(20, 1, 0));
+        // fifth occurrence, dead material for few pieces; the move counter's rule has no gate.
+        assert!(!gate("checkmate").open(20, 1, 0, 32));
+        assert!(gate("checkmate").open(0, 1, 0, 32));
+        assert!(!gate("fivefold-repetition").open(20, 4, 0, 32));
+        assert!(gate("fivefold-repetition").open(20, 5, 0, 32));
+        assert!(gate("seventy-five-move-rule").open(20, 1, 0, 32));
+        // K B v K B is the largest pattern of insufficient material: four pieces.
+        assert!(!gate("insufficient-material").open(20, 1, 0, 5));
+        assert!(gate("insufficient-material").open(20, 1, 0, 4));
         let go = Walk::new(crate::sim::tests::engine("go").start());
-        assert!(go.needs.gates.iter().all(|g| !g.open(81, 1, 1) && g.open(81, 1, 2)));
+        assert!(go.needs.gates.iter().all(|g| !g.open(81, 1, 1, 0) && g.open(81, 1, 2, 0)));
     }
 
     #[test]
