@@ -1789,19 +1789,20 @@ impl<B: Bits> Probe<B> {
         let a = &t.attacks[self.by.index()];
         let mut safe = targets;
         for to in targets.iter() {
-            let gone = !B::bit(to);
-            let leapt = (a.leap_reach[to] & self.them & gone).any()
+            // Every square but `to`: a piece there is taken by the step.
+            let rest = !B::bit(to);
+            let leapt = (a.leap_reach[to] & self.them & rest).any()
                 && a.leaps
                     .iter()
                     .zip(&self.leapers)
-                    .any(|((_, rev, _), &l)| (rev[to] & l & gone).any());
+                    .any(|((_, rev, _), &l)| (rev[to] & l & rest).any());
             if leapt
                 || a.line_slides
                     .iter()
                     .zip(&self.sliders)
-                    .any(|(&(l, _), &s)| (t.lines.attacks(l, to, occ) & s & gone).any())
+                    .any(|(&(l, _), &s)| (t.lines.attacks(l, to, occ) & s & rest).any())
             {
-                safe &= gone;
+                safe &= rest;
             }
         }
         safe
