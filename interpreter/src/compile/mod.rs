@@ -135,6 +135,11 @@ pub enum CCount<B> {
 pub struct CEnd<B> {
     pub conds: Vec<CCond<B>>,
     pub automatic: bool,
+    /// No condition asks for the game's history (repetition, checks or chases throughout, a
+    /// flag, a proof over the game): the position alone can tell that the rule holds.
+    pub judged_alone: bool,
+    /// A condition asks for no legal move: the rule cannot hold where a move is known.
+    pub no_legal_move: bool,
 }
 
 /// One movement clause of one kind for one side, ready to run.
@@ -1391,7 +1396,7 @@ fn sides_bits<B: Bits>(z: &BySide<SquareSet>) -> [B; 2] {
 }
 
 fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B> {
-    let conds = r
+    let conds: Vec<CCond<B>> = r
         .conditions
         .iter()
         .map(|c| match c {
@@ -1486,6 +1491,9 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
         })
         .collect();
     CEnd {
+        // Over when a history condition is there: the position alone never says it holds.
+        judged_alone: !conds.iter().any(|c| matches!(c, CCond::History)),
+        no_legal_move: conds.iter().any(|c| matches!(c, CCond::NoLegalMove)),
         conds,
         automatic: r.verdict != Verdict::ClaimableDraw,
     }

@@ -262,10 +262,14 @@ impl<B: Bits> Pos<B> {
     /// [`Pos::ended`] with a scratch buffer for move generation, where whether the side to move
     /// has a legal move may be known already (`legal`).
     pub(super) fn ended_given(&self, mut legal: Option<bool>, buf: &mut Vec<Move>) -> bool {
-        self.t
-            .ends
-            .iter()
-            .any(|e| e.automatic && e.conds.iter().all(|c| self.cond_holds_with(c, &mut legal, buf)))
+        // Rules that ask for the game's history, or for no legal move where one is known, are
+        // passed over without judging a condition (perft asks at every node).
+        self.t.ends.iter().any(|e| {
+            e.automatic
+                && e.judged_alone
+                && !(e.no_legal_move && legal == Some(true))
+                && e.conds.iter().all(|c| self.cond_holds_with(c, &mut legal, buf))
+        })
     }
 
     /// Perft where a position an automatic end rule ends is a leaf with no children.
@@ -313,6 +317,59 @@ mod tests {
             }
         }
         checked
+    }
+
+    /// Whether an automatic rule ends the game here, judging every condition of every rule (what
+    /// `ended_given` did before it passed rules over).
+    fn ended_judging_all<B: Bits>(p: &Pos<B>) -> bool {
+        let mut legal = None;
+        let mut buf = Vec::new();
+        p.t.ends
+            .iter()
+            .any(|e| e.automatic && e.conds.iter().all(|c| p.cond_holds_with(c, &mut legal, &mut buf)))
+    }
+
+    /// Passing over the rules that ask for history, or for no legal move where one is known,
+    /// changes no answer: at every position of random games to their end, with the moves known.
+    #[test]
+    fn rules_passed_over_could_not_have_held() {
+        use rand_chacha::ChaCha8Rng;
+        use rand_chacha::rand_core::{RngCore, SeedableRng};
+        let x = crate::sim::tests::engine("xiangqi").start();
+        let Inner::Medium(p) = &x.inner else {
+            panic!("xiangqi is on 90 squares")
+        };
+        let flags = |reason: &str| {
+            let i = x.rules().end_rules.iter().position(|r| r.reason == reason).expect(reason);
+            (p.t.ends[i].judged_alone, p.t.ends[i].no_legal_move)
+        };
+        assert_eq!(flags("checkmate"), (true, true));
+        assert_eq!(flags("perpetual-check"), (false, false));
+        assert_eq!(flags("move-limit"), (true, false));
+        let mut ended = 0;
+        for name in ["chess", "xiangqi", "connect-four", "antichess", "three-check"] {
+            let e = crate::sim::tests::engine(name);
+            for seed in 0..8 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut pos: Position = e.start();
+                for _ in 0..400 {
+                    let moves = pos.legal_moves();
+                    let (fast, full) = match &pos.inner {
+                        Inner::Small(p) => (p.ended_given(Some(!moves.is_empty()), &mut Vec::new()), ended_judging_all(p)),
+                        Inner::Medium(p) => (p.ended_given(Some(!moves.is_empty()), &mut Vec::new()), ended_judging_all(p)),
+                        Inner::Large(p) => (p.ended_given(Some(!moves.is_empty()), &mut Vec::new()), ended_judging_all(p)),
+                        Inner::Huge(p) => (p.ended_given(Some(!moves.is_empty()), &mut Vec::new()), ended_judging_all(p)),
+                    };
+                    assert_eq!(fast, full, "{name} {}", pos.fen());
+                    ended += usize::from(full);
+                    if moves.is_empty() || full {
+                        break;
+                    }
+                    pos.play_unchecked(moves[(rng.next_u32() as usize) % moves.len()]);
+                }
+            }
+        }
+        assert!(ended > 0, "some game reached an end rule");
     }
 
     /// The set-wise test of a run agrees with the walk from every piece, at every position of
