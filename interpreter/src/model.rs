@@ -577,6 +577,13 @@ pub struct MaterialPattern {
     pub same_colour: Option<KindId>,
 }
 
+impl MaterialPattern {
+    /// The most pieces on the board any of `patterns` allows: with more, none fits.
+    pub fn most_pieces(patterns: &[MaterialPattern]) -> u32 {
+        patterns.iter().map(|p| (p.a.len() + p.b.len()) as u32).max().unwrap_or(0)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Condition {
     NoLegalMove,

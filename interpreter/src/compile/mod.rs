@@ -1426,7 +1426,7 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
                         ([count(&p.a), count(&p.b)], p.same_colour)
                     })
                     .collect(),
-                pats.iter().map(|p| (p.a.len() + p.b.len()) as u32).max().unwrap_or(0),
+                MaterialPattern::most_pieces(pats),
             ),
             Condition::NoneOf(ks) => CCond::NoneOf(ks.clone()),
             Condition::Passes(n) => CCond::Passes(*n),

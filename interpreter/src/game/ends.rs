@@ -319,14 +319,17 @@ mod tests {
         checked
     }
 
-    /// Whether an automatic rule ends the game here, judging every condition of every rule (what
-    /// `ended_given` did before it passed rules over).
-    fn ended_judging_all<B: Bits>(p: &Pos<B>) -> bool {
+    /// Whether an automatic rule ends the game here: as `ended_given` tells it, given whether
+    /// there is a legal move, and judging every condition of every rule (what it did before it
+    /// passed rules over).
+    fn ended_both_ways<B: Bits>(p: &Pos<B>, any_legal: bool) -> (bool, bool) {
         let mut legal = None;
         let mut buf = Vec::new();
-        p.t.ends
-            .iter()
-            .any(|e| e.automatic && e.conds.iter().all(|c| p.cond_holds_with(c, &mut legal, &mut buf)))
+        let all =
+            p.t.ends
+                .iter()
+                .any(|e| e.automatic && e.conds.iter().all(|c| p.cond_holds_with(c, &mut legal, &mut buf)));
+        (p.ended_given(Some(any_legal), &mut buf), all)
     }
 
     /// Passing over the rules that ask for history, or for no legal move where one is known,
@@ -354,11 +357,12 @@ mod tests {
                 let mut pos: Position = e.start();
                 for _ in 0..400 {
                     let moves = pos.legal_moves();
+                    let any = !moves.is_empty();
                     let (fast, full) = match &pos.inner {
-                        Inner::Small(p) => (p.ended_given(Some(!moves.is_empty()), &mut Vec::new()), ended_judging_all(p)),
-                        Inner::Medium(p) => (p.ended_given(Some(!moves.is_empty()), &mut Vec::new()), ended_judging_all(p)),
-                        Inner::Large(p) => (p.ended_given(Some(!moves.is_empty()), &mut Vec::new()), ended_judging_all(p)),
-                        Inner::Huge(p) => (p.ended_given(Some(!moves.is_empty()), &mut Vec::new()), ended_judging_all(p)),
+                        Inner::Small(p) => ended_both_ways(p, any),
+                        Inner::Medium(p) => ended_both_ways(p, any),
+                        Inner::Large(p) => ended_both_ways(p, any),
+                        Inner::Huge(p) => ended_both_ways(p, any),
                     };
                     assert_eq!(fast, full, "{name} {}", pos.fen());
                     ended += usize::from(full);

@@ -537,11 +537,11 @@ impl Position {
     pub fn passes(&self) -> u32 {
         with!(self, p => p.passes as u32)
     }
-    /// The number of pieces each side has on the board.
     /// Area counts by whole sets, where the board allows (see `Pos::area_points`).
     pub(crate) fn area_points(&self) -> Option<[f64; 2]> {
         with!(self, p => p.area_points())
     }
+    /// The number of pieces each side has on the board.
     pub fn piece_counts(&self) -> [u32; 2] {
         with!(self, p => [p.side_bb[0].count(), p.side_bb[1].count()])
     }

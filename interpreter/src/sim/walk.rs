@@ -14,7 +14,7 @@ use crate::game::{
     Chase, History, Move, MoveKind, Position, RandomPly, Repeats, Score, Status, chaser_in_cycle, checker_in_cycle, rule_holds,
     verdict_result,
 };
-use crate::model::{Condition, Rules, Side, Verdict};
+use crate::model::{Condition, MaterialPattern, Rules, Side, Verdict};
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -129,12 +129,7 @@ impl Gate {
                 ..g
             },
             Condition::Material(patterns) => Gate {
-                pieces: patterns
-                    .iter()
-                    .map(|p| (p.a.len() + p.b.len()) as u32)
-                    .max()
-                    .unwrap_or(0)
-                    .min(g.pieces),
+                pieces: MaterialPattern::most_pieces(patterns).min(g.pieces),
                 ..g
             },
             _ => g,
@@ -701,9 +696,6 @@ mod tests {
         }
     }
 
-    /// Random games reach the positions perft from the start rarely does: checks at every other
-    /// move, lone kings, promotions. At every ply the generator's moves (with its shortcuts out of
-    /// check) are exactly those the plain definition of legality allows.
     /// Walks seeded random games of `e` (seeds `0..seeds`, at most `plies` plies each) and calls
     /// `at` with every position before its move, and the seed.
     fn random_walks(e: &Engine, seeds: u64, plies: usize, mut at: impl FnMut(&Walk, u64)) {
