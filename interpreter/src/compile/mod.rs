@@ -612,6 +612,12 @@ pub fn max_legs(leg_bits: u32, route_bits: u32) -> u32 {
 pub const MAX_COUNTERS: usize = 4;
 
 impl<B: Bits> Tables<B> {
+    /// Which of [`Tables::counters`] a rule of plies without a capture or a move of `resetting`
+    /// reads (the first, where more counters were asked for than are kept).
+    pub fn counter_index(&self, resetting: Option<KindId>) -> usize {
+        self.counters.iter().position(|c| *c == resetting).unwrap_or(0)
+    }
+
     pub fn ray_index(&mut self, d: (i32, i32), board: &Board) -> u8 {
         if let Some(i) = self.dirs.iter().position(|x| (x.0, x.1) == d) {
             return i as u8;
@@ -1410,7 +1416,7 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
             | Condition::FlagFallen
             | Condition::CannotWin(_) => CCond::History,
             Condition::Counter { plies, resetting_kind } => CCond::Counter {
-                index: t.counters.iter().position(|c| c == resetting_kind).unwrap_or(0),
+                index: t.counter_index(*resetting_kind),
                 plies: *plies,
             },
             Condition::Material(pats) => CCond::Material(

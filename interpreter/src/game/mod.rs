@@ -308,6 +308,13 @@ impl Position {
     pub fn counter_for(&self, resetting: Option<KindId>) -> u32 {
         with!(self, p => p.t.counters.iter().position(|c| *c == resetting).map_or(0, |i| p.counters[i] as u32))
     }
+    /// Has the counter that a rule of `plies` plies without a capture or a move of `resetting`
+    /// reads reached them (the test the end rule's condition makes)?
+    pub(crate) fn counter_reaches(&self, resetting: Option<KindId>, plies: u32) -> bool {
+        with!(self, p => {
+            p.counters.get(p.t.counter_index(resetting)).is_some_and(|c| *c as u32 >= plies)
+        })
+    }
     pub fn en_passant_squares(&self) -> Vec<usize> {
         with!(self, p => if p.ep_victim == position::NO_SQ { Vec::new() } else { p.ep.iter().collect() })
     }

@@ -14,7 +14,7 @@ use crate::game::{
     Chase, History, Move, MoveKind, Position, RandomPly, Repeats, Score, Status, chaser_in_cycle, checker_in_cycle, rule_holds,
     verdict_result,
 };
-use crate::model::{Condition, MaterialPattern, Rules, Side, Verdict};
+use crate::model::{Condition, KindId, MaterialPattern, Rules, Side, Verdict};
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,13 +101,15 @@ struct Needs {
 /// What an end rule needs before it can hold, read from its conditions once: the counts a walk
 /// keeps at hand, so that most rules are passed over without being judged (checkmate needs no
 /// legal move, a fivefold repetition the fifth occurrence, two passes two passes, a rule of
-/// material no more pieces than its largest pattern).
+/// material no more pieces than its largest pattern, the 75-move rule 150 plies on its counter).
 #[derive(Clone, Copy, Debug)]
 struct Gate {
     no_legal_move: bool,
     occurrences: u32,
     passes: u32,
     pieces: u32,
+    /// A move counter the rule reads (the kind whose moves reset it) and the plies it needs.
+    counter: Option<(Option<KindId>, u32)>,
 }
 
 impl Gate {
@@ -117,6 +119,7 @@ impl Gate {
             occurrences: 0,
             passes: 0,
             pieces: u32::MAX,
+            counter: None,
         };
         conditions.iter().fold(open, |g, c| match c {
             Condition::NoLegalMove => Gate { no_legal_move: true, ..g },
@@ -132,6 +135,11 @@ impl Gate {
                 pieces: MaterialPattern::most_pieces(patterns).min(g.pieces),
                 ..g
             },
+            // One counter is enough to wait for (a rule reading two needs both).
+            &Condition::Counter { plies, resetting_kind } if g.counter.is_none() => Gate {
+                counter: Some((resetting_kind, plies)),
+                ..g
+            },
             _ => g,
         })
     }
@@ -140,6 +148,12 @@ impl Gate {
     #[inline]
     fn open(&self, legal: usize, occurrences: u32, passes: u32, pieces: u32) -> bool {
         (!self.no_legal_move || legal == 0) && occurrences >= self.occurrences && passes >= self.passes && pieces <= self.pieces
+    }
+
+    /// Has the move counter the rule reads (if any) reached its count in `pos`?
+    #[inline]
+    fn counted(&self, pos: &Position) -> bool {
+        self.counter.is_none_or(|(resetting, plies)| pos.counter_reaches(resetting, plies))
     }
 }
 
@@ -488,7 +502,7 @@ impl Walk {
         let passes = self.pos.passes();
         let [a, b] = self.pos.piece_counts();
         for (i, (&ri, gate)) in self.needs.auto.iter().zip(self.needs.gates.iter()).enumerate() {
-            if !gate.open(self.count, self.occurrences, passes, a + b) {
+            if !gate.open(self.count, self.occurrences, passes, a + b) || !gate.counted(&self.pos) {
                 continue;
             }
             if i < 64 && self.needs.cannot_win >> i & 1 != 0 && !self.may_be_walled_in() {
@@ -766,7 +780,15 @@ mod tests {
         assert!(gate("checkmate").open(0, 1, 0, 32));
         assert!(!gate("fivefold-repetition").open(20, 4, 0, 32));
         assert!(gate("fivefold-repetition").open(20, 5, 0, 32));
+        // The 75-move rule waits for 150 plies on its counter.
         assert!(gate("seventy-five-move-rule").open(20, 1, 0, 32));
+        let quiet = |plies: u32| {
+            let fen = format!("4k3/8/8/8/8/8/8/R3K3 w - - {plies} 80");
+            e.from_fen(&fen).expect("a legal FEN")
+        };
+        assert!(!gate("seventy-five-move-rule").counted(&quiet(149)));
+        assert!(gate("seventy-five-move-rule").counted(&quiet(150)));
+        assert!(gate("checkmate").counted(&quiet(0)));
         // K B v K B is the largest pattern of insufficient material: four pieces.
         assert!(!gate("insufficient-material").open(20, 1, 0, 5));
         assert!(gate("insufficient-material").open(20, 1, 0, 4));
