@@ -213,11 +213,13 @@ pub struct Shift<B> {
 
 /// A ray direction as shifts of whole sets: `ends` holds the squares with nothing beyond them
 /// along the ray; each `(by, from)` the squares of `from`, whose next square is `by` indices on.
-/// On boards of regular rows one shift states a ray; a board that wraps needs two.
+/// On boards of regular rows one shift states a ray; a board that wraps needs two. Held in
+/// place (no pointer to follow): set-wise flips and counts read them in their innermost loops.
 #[derive(Clone, Debug)]
 pub struct RayShift<B> {
     pub ends: B,
-    pub shifts: Vec<(i32, B)>,
+    shifts: [(i32, B); MAX_SHIFTS],
+    len: u8,
 }
 
 impl<B: Bits> RayShift<B> {
@@ -225,7 +227,10 @@ impl<B: Bits> RayShift<B> {
     #[inline(always)]
     pub fn back(&self, s: B) -> B {
         let mut out = B::EMPTY;
-        for &(by, from) in &self.shifts {
+        let (by, from) = self.shifts[0];
+        s.shift_and_or(-by, from, &mut out);
+        if self.len > 1 {
+            let (by, from) = self.shifts[1];
             s.shift_and_or(-by, from, &mut out);
         }
         out
@@ -234,25 +239,30 @@ impl<B: Bits> RayShift<B> {
     /// The ray given by `next` (a next-square table) on the squares of `board`, if at most
     /// [`MAX_SHIFTS`] constant offsets state it and it never comes back to a square.
     fn compile(next: &[u16], board: B) -> Option<RayShift<B>> {
-        let mut ray = RayShift {
-            ends: B::EMPTY,
-            shifts: Vec::new(),
-        };
+        let mut ends = B::EMPTY;
+        let mut shifts: Vec<(i32, B)> = Vec::new();
         for sq in board.iter() {
             let n = next[sq];
             if n == u16::MAX {
-                ray.ends |= B::bit(sq);
+                ends |= B::bit(sq);
                 continue;
             }
             let by = n as i32 - sq as i32;
-            match ray.shifts.iter_mut().find(|s| s.0 == by) {
+            match shifts.iter_mut().find(|s| s.0 == by) {
                 Some(s) => s.1 |= B::bit(sq),
-                None => ray.shifts.push((by, B::bit(sq))),
+                None => shifts.push((by, B::bit(sq))),
             }
         }
-        if ray.shifts.len() > MAX_SHIFTS {
+        if shifts.len() > MAX_SHIFTS {
             return None;
         }
+        // Unused places shift nothing in: no square, by no offset.
+        let mut ray = RayShift {
+            ends,
+            shifts: [(0, B::EMPTY); MAX_SHIFTS],
+            len: shifts.len() as u8,
+        };
+        ray.shifts[..shifts.len()].copy_from_slice(&shifts);
         // A ray that comes back to a square (a board that wraps all the way round) has a run with
         // no end: the set-wise fills would not stop where a walk does.
         let mut ended = vec![false; next.len()];
