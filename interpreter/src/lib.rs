@@ -4,7 +4,7 @@
 //!
 //! ```
 //! let checked = arbiter::check::check_file(std::path::Path::new("../rulesets/chess.rules"), &[]);
-//! let engine = arbiter::game::Engine::new(checked.rules.expect("chess.rules is valid"));
+//! let engine = checked.engine.expect("chess.rules is valid");
 //! assert_eq!(engine.start().perft(3), 8902);
 //! ```
 

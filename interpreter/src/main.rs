@@ -375,8 +375,8 @@ fn load(ruleset: &str, params: &[String]) -> Result<(Checked, PathBuf), Failure>
 /// Loads a ruleset that must be free of errors; prints its diagnostics otherwise.
 fn engine(common: &Common) -> Result<Engine, Failure> {
     let (checked, path) = load(&common.ruleset, &common.params)?;
-    match checked.rules {
-        Some(rules) => Ok(Engine::new(rules)),
+    match checked.engine {
+        Some(engine) => Ok(engine),
         None => {
             eprint!("{}", diag::render(&checked.sources, &checked.diagnostics, false));
             Err(Failure::input(format!(
@@ -651,7 +651,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             let protocol = engine_protocol::Protocol::parse(&protocol).expect("clap checks the protocol");
             let loader = |name: &str, params: &[String]| -> Result<Engine, String> {
                 let (checked, path) = load(name, params).map_err(|f| f.message)?;
-                checked.rules.map(Engine::new).ok_or_else(|| {
+                checked.engine.ok_or_else(|| {
                     format!(
                         "{} has errors: {}",
                         path.display(),

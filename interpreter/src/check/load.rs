@@ -15,12 +15,15 @@ const MAX_EXTENDS_DEPTH: usize = 16;
 /// The items a ruleset must have: all may be in a base file that could not be read.
 const EVERYTHING: [&str; 3] = ["game", "board", "setup"];
 
-/// The result of checking: the sources read, every diagnostic, and the rules if there was no error.
+/// The result of checking: the sources read, every diagnostic, and the rules if there was no error,
+/// with the engine compiled from them (checking compiles it to try the setup: a caller takes it
+/// rather than compiling the same tables again).
 #[derive(Debug)]
 pub struct Checked {
     pub sources: Sources,
     pub diagnostics: Diagnostics,
     pub rules: Option<Rules>,
+    pub engine: Option<crate::game::Engine>,
 }
 
 /// Reads, parses and checks the ruleset at `path` (and everything it extends).
@@ -40,6 +43,7 @@ pub fn check_file(path: &Path, params: &[(String, String)]) -> Checked {
                 sources,
                 diagnostics: diags,
                 rules: None,
+                engine: None,
             };
         }
     };
@@ -96,11 +100,12 @@ fn check_text(
     let items = load_items(sources, diags, file, dir, &mut chain, &mut unreadable, open);
     // Problems of the ruleset as a whole (a missing `board`) point at the start of the file.
     let whole = Span::new(file, 0, 0);
-    let rules = super::resolve(&items, params, sources, diags, whole, &unreadable);
+    let (rules, engine) = super::resolve(&items, params, sources, diags, whole, &unreadable).unzip();
     Checked {
         sources: std::mem::take(sources),
         diagnostics: std::mem::take(diags),
         rules,
+        engine,
     }
 }
 

@@ -309,7 +309,7 @@ fn resolve(
     diags: &mut Diagnostics,
     whole: Span,
     unreadable: &[String],
-) -> Option<Rules> {
+) -> Option<(Rules, crate::game::Engine)> {
     let report_missing = |kind: &str| !unreadable.iter().any(|u| u == kind);
     let mut cx = Cx {
         src: sources,
@@ -1105,16 +1105,14 @@ fn resolve(
     if cx.diags.has_errors() {
         return None;
     }
-    let refused = match setup {
-        Ok(_) => crate::game::Engine::new(rules.clone())
-            .position(&rules.setup)
-            .err()
-            .map(|e| e.to_string()),
-        Err(e) => Some(e.to_string()),
-    };
-    match refused {
-        None => Some(rules),
-        Some(e) => {
+    // The engine compiled to try the setup is the one the caller runs (see `Checked::engine`).
+    let tried = setup.map_err(|e| e.to_string()).and_then(|_| {
+        let engine = crate::game::Engine::new(rules.clone());
+        engine.position(&rules.setup).map(|_| engine).map_err(|e| e.to_string())
+    });
+    match tried {
+        Ok(engine) => Some((rules, engine)),
+        Err(e) => {
             let span = setup_decl.fen.span;
             cx.diags.push(
                 Diagnostic::error(codes::SETUP, span, format!("the setup position does not fit these rules: {e}")).label("this position"),

@@ -146,12 +146,8 @@ fn load(ruleset: &str, params: &[(String, String)], which: &str) -> Result<Side,
     let path = locate(ruleset)?;
     let checked = check_file(&path, params);
     let files = checked.sources.names().map(str::to_string).collect();
-    match checked.rules {
-        Some(rules) => Ok(Side {
-            path,
-            engine: Engine::new(rules),
-            files,
-        }),
+    match checked.engine {
+        Some(engine) => Ok(Side { path, engine, files }),
         None => {
             eprint!("{}", diag::render(&checked.sources, &checked.diagnostics, false));
             Err(Failure::input(format!(

@@ -473,16 +473,16 @@ impl Server {
                 source_lines(&text, def.item.0, def.item.1, 16)
             );
             // Pictures need the checked rules: checked once, for the kinds of name that have one.
-            let rules = || checked_rules(uri, &doc.text);
+            let engine = || checked_engine(uri, &doc.text);
             let picture = match def.what {
-                "piece" => rules().and_then(|r| {
-                    let parts: Vec<String> = [piece_words(&r, &def.name), piece_board(&r, &def.name)]
+                "piece" => engine().and_then(|e| {
+                    let parts: Vec<String> = [piece_words(e.rules(), &def.name), piece_board(&e, &def.name)]
                         .into_iter()
                         .flatten()
                         .collect();
                     (!parts.is_empty()).then(|| parts.join("\n\n"))
                 }),
-                "zone" => rules().and_then(|r| zone_boards(&r, &def.name)),
+                "zone" => engine().and_then(|e| zone_boards(e.rules(), &def.name)),
                 "parameter" => parameter_facts(&text, &def.name),
                 _ => None,
             };
@@ -1230,17 +1230,18 @@ struct Facts {
 /// The most leaves a fact counts (perft past it is left out, and says so).
 const FACT_LEAVES: u64 = 5_000_000;
 
-/// The rules a document checks to (read beside its file, for what it extends), if it checks.
-fn checked_rules(uri: &str, text: &str) -> Option<crate::model::Rules> {
+/// The engine of the rules a document checks to (read beside its file, for what it extends), if
+/// it checks: compiled once, by the check.
+fn checked_engine(uri: &str, text: &str) -> Option<crate::game::Engine> {
     let path = path_of(uri);
     let label = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
-    crate::check::check_source(&label, text, path.as_ref().and_then(|p| p.parent()), &[]).rules
+    crate::check::check_source(&label, text, path.as_ref().and_then(|p| p.parent()), &[]).engine
 }
 
 /// Works out the facts, or `None` if the ruleset does not check or the work was cancelled.
 fn live_facts(uri: &str, text: &str, version: i32, cancel: &AtomicBool) -> Option<Facts> {
-    let rules = checked_rules(uri, text)?;
-    let engine = crate::game::Engine::new(rules.clone());
+    let engine = checked_engine(uri, text)?;
+    let rules = engine.rules().clone();
     let start = engine.start();
     let legal = start.legal_moves();
     let mut diags = crate::diag::Diagnostics::default();
@@ -1536,7 +1537,8 @@ fn piece_words(rules: &crate::model::Rules, name: &str) -> Option<String> {
 /// A piece's moves from a square near the middle of an otherwise empty board (the royals of the
 /// setup kept where rules need them), drawn in Markdown: the piece by its letter, `*` where it
 /// can go.
-fn piece_board(rules: &crate::model::Rules, name: &str) -> Option<String> {
+fn piece_board(engine: &crate::game::Engine, name: &str) -> Option<String> {
+    let rules = engine.rules();
     let kind = rules.kinds.iter().position(|k| k.name == name)?;
     let kind = crate::model::KindId(kind as u8);
     let b = rules.board.clone();
@@ -1558,7 +1560,6 @@ fn piece_board(rules: &crate::model::Rules, name: &str) -> Option<String> {
     let (cx, cy) = ((b.width - 1) / 2, (b.height - 1) / 2);
     let mut squares: Vec<usize> = (0..b.squares()).filter(|&sq| b.has(sq) && setup.board[sq].is_none()).collect();
     squares.sort_by_key(|&sq| (b.file(sq).abs_diff(cx) + b.rank(sq).abs_diff(cy), sq));
-    let engine = crate::game::Engine::new(rules.clone());
     for &sq in squares.iter().take(4) {
         let mut try_setup = setup.clone();
         try_setup.board[sq] = Some((kind, crate::model::Side::FIRST));

@@ -305,7 +305,7 @@ impl Runner {
             return Ok(e.clone());
         }
         let checked = crate::check::check_file(&file, &key.1);
-        let Some(rules) = checked.rules else {
+        let Some(engine) = checked.engine else {
             let errors: Vec<String> = checked
                 .diagnostics
                 .sorted()
@@ -321,7 +321,6 @@ impl Runner {
                 format!("ruleset {} has errors: {}", file.display(), errors.join("; ")),
             ));
         };
-        let engine = Engine::new(rules);
         self.engines.insert(key, engine.clone());
         Ok(engine)
     }

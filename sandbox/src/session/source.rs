@@ -180,8 +180,8 @@ pub fn reopen(origin: &str, rules_path: &Path, params: &[(String, String)]) -> R
 /// ("did you mean ..."), several lines.
 pub fn check_rules(path: &Path, params: &[(String, String)]) -> Result<Engine, Vec<String>> {
     let checked = check_file(path, params);
-    match checked.rules {
-        Some(rules) => Ok(Engine::new(rules)),
+    match checked.engine {
+        Some(engine) => Ok(engine),
         None => {
             let lines: Vec<String> = checked
                 .diagnostics
