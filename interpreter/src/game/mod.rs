@@ -540,6 +540,14 @@ impl Position {
             _ => None,
         })
     }
+    /// Makes room in the record of positions (see [`Pos::reserve_record`]) for a game of up to
+    /// `max_plies` more plies of placements, in a chain game: a game played forward then grows
+    /// its table of keys once, not a doubling at a time.
+    pub fn reserve_record(&mut self, max_plies: usize) {
+        if self.chain_game() {
+            with_mut!(self, p => p.reserve_record(max_plies));
+        }
+    }
     /// How many of the moves that led here were passes in a row.
     pub fn passes(&self) -> u32 {
         with!(self, p => p.passes as u32)

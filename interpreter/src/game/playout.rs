@@ -50,6 +50,17 @@ impl<B: Bits> Pos<B> {
         self.push_history();
     }
 
+    /// Makes room in the record of positions (kept under a repetition rule) for a game of up to
+    /// `max_plies` more plies in a game of placements: a typical one (about 1.3 plies a point)
+    /// then never grows it; longer ones do.
+    pub fn reserve_record(&mut self, max_plies: usize) {
+        if self.t.repetition.is_some() {
+            let room = max_plies.min(2 * self.t.squares);
+            self.seen.reserve(self.history.len() + room);
+            self.history.reserve(room);
+        }
+    }
+
     /// A playout in a chain game, played forward without undo information. Returns the plies played.
     pub fn playout_chains(&mut self, rng: &mut impl RngCore, max_plies: usize) -> usize {
         let Some(mut ch) = self.chains.take() else { return 0 };
@@ -60,10 +71,7 @@ impl<B: Bits> Pos<B> {
         let kinds = [self.placed_kind(Side::FIRST), self.placed_kind(Side::SECOND)];
         let mut passes = 0;
         let mut plies = 0;
-        // Room for a typical playout (about 1.3 plies per point); longer ones grow.
-        let room = max_plies.min(2 * self.t.squares);
-        self.seen.reserve(self.history.len() + room);
-        self.history.reserve(room);
+        self.reserve_record(max_plies);
         while passes < 2 && plies < max_plies {
             // What this ply captures, as `make` keeps it.
             self.last_captured = 0;

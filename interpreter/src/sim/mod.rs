@@ -100,6 +100,7 @@ pub fn play_game(
     stop: &AtomicBool,
 ) -> Option<(GameSummary, Vec<Move>)> {
     let mut walk = Walk::new(start.clone());
+    walk.reserve_record(max_plies);
     let mut branching = Vec::with_capacity(128);
     let mut moves = Vec::new();
     while walk.end().is_none() && walk.plies() < max_plies {

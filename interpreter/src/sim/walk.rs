@@ -350,6 +350,11 @@ impl Walk {
     pub fn position(&self) -> &Position {
         &self.pos
     }
+    /// Makes room for a game of up to `max_plies` more plies (see [`Position::reserve_record`]):
+    /// for a game played to its end, not for a search's root, which every iteration copies.
+    pub fn reserve_record(&mut self, max_plies: usize) {
+        self.pos.reserve_record(max_plies);
+    }
     pub fn rules(&self) -> &Arc<Rules> {
         &self.rules
     }
