@@ -51,9 +51,15 @@ pub struct Chains {
     /// The empty points, in no order, and where each sits in that list (for playouts).
     pub empty: Vec<u16>,
     empty_at: Vec<u16>,
-    /// Whether [`Pos::atari`] is kept up to date as stones are placed and captured (a walk that
-    /// counts its legal moves asks for it; playouts, which never count, do without).
+    /// Whether [`Chains::atari`] and [`Pos::airless`] are kept up to date as stones are placed
+    /// and captured (a walk that counts its legal moves asks for it; playouts, which never
+    /// count, do without).
     pub track: bool,
+    /// 1 on every stone whose chain is in atari (one liberty), 0 elsewhere, while tracked.
+    atari: Vec<u8>,
+    /// The empty points where what a placement does may have changed during a placement, to be
+    /// ruled on again for [`Pos::airless`] once it is done.
+    dirty: Vec<u16>,
 }
 
 impl Chains {
@@ -73,13 +79,16 @@ impl Chains {
             empty: Vec::with_capacity(n),
             empty_at: vec![NO_SQ; n],
             track: false,
+            atari: vec![0; n + 1],
+            dirty: Vec::new(),
         }
     }
     /// The bytes these tables hold on the heap.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.color.capacity()
             + self.pts.capacity() * std::mem::size_of::<Point>()
-            + (self.empty.capacity() + self.empty_at.capacity()) * std::mem::size_of::<u16>()
+            + (self.empty.capacity() + self.empty_at.capacity() + self.dirty.capacity()) * std::mem::size_of::<u16>()
+            + self.atari.capacity()
     }
     fn add_empty(&mut self, sq: usize) {
         self.empty_at[sq] = self.empty.len() as u16;
@@ -191,25 +200,44 @@ impl<B: Bits> Pos<B> {
             ch.pts[sq].size = members.len() as u16;
         }
         self.chains = Some(Box::new(ch));
-        self.atari = B::EMPTY;
+        self.takes = [B::EMPTY; 2];
+        self.airless = [B::EMPTY; 2];
     }
 
-    /// Starts or stops keeping [`Pos::atari`] (see [`Chains::track`]); from scratch when started.
+    /// Starts or stops keeping [`Chains::atari`] and [`Pos::airless`] (see [`Chains::track`]);
+    /// from scratch when started.
     pub fn track_atari(&mut self, on: bool) {
         let Some(mut ch) = self.chains.take() else { return };
         ch.track = on;
-        self.atari = B::EMPTY;
+        self.takes = [B::EMPTY; 2];
+        self.airless = [B::EMPTY; 2];
+        ch.atari.fill(0);
         if on {
-            for sq in (self.side_bb[0] | self.side_bb[1]).iter() {
+            let stones = self.side_bb[0] | self.side_bb[1];
+            let mut in_atari = B::EMPTY;
+            for sq in stones.iter() {
                 if ch.in_atari(ch.root(sq)) {
-                    self.atari.set(sq);
+                    ch.atari[sq] = 1;
+                    in_atari.set(sq);
                 }
+            }
+            // Only a point without an empty neighbour can lack air, and only one beside a chain
+            // in atari captures: the rest keep the sets' empty bits.
+            // Empty as the chains see it (a wall's point included, as `Chains::empty` has it).
+            let empty = !stones & self.t.board_mask;
+            let look = match &self.t.adjacent {
+                Some(dirs) => empty & (!beside(dirs, empty) | beside(dirs, in_atari)),
+                None => empty,
+            };
+            for sq in look.iter() {
+                self.rule_on_air(&ch, sq);
             }
         }
         self.chains = Some(ch);
     }
 
-    /// Does [`Pos::atari`] hold what a count from scratch finds (always, where not tracked)?
+    /// Do the atari flags and airless sets hold what a count from scratch finds (always, where
+    /// not tracked)?
     #[cfg(test)]
     pub(crate) fn atari_sets_hold(&self) -> bool {
         let Some(ch) = self.chains.as_deref() else { return true };
@@ -218,28 +246,54 @@ impl<B: Bits> Pos<B> {
         }
         let mut fresh = self.clone();
         fresh.track_atari(true);
-        fresh.atari == self.atari
+        fresh.chains.as_deref().is_some_and(|f| f.atari == ch.atari) && fresh.takes == self.takes && fresh.airless == self.airless
     }
 
-    /// Puts the chain rooted at `r` in or out of [`Pos::atari`], as it now stands. Every stone of
-    /// a chain is in the set or none is, so the root says which.
+    /// Puts the chain rooted at `r` in or out of atari ([`Chains::atari`]), as it now stands.
+    /// Every stone of a chain is flagged or none is, so the root's flag says which.
     #[inline(always)]
-    fn refresh_atari(&mut self, ch: &Chains, r: usize) {
-        if ch.in_atari(r) != self.atari.has(r) {
+    fn refresh_atari(&self, ch: &mut Chains, r: usize) {
+        if ch.in_atari(r) as u8 != ch.atari[r] {
             self.toggle_atari(ch, r);
         }
     }
 
-    /// Flips every stone of the chain rooted at `r` in or out of [`Pos::atari`].
-    fn toggle_atari(&mut self, ch: &Chains, r: usize) {
+    /// Flips the atari flag of every stone of the chain rooted at `r`, and marks the empty points
+    /// beside it dirty: what a placement there does has changed.
+    fn toggle_atari(&self, ch: &mut Chains, r: usize) {
         let mut s = r;
         loop {
-            self.atari ^= B::bit(s);
+            ch.atari[s] ^= 1;
+            for m in self.t.neighbours[s] {
+                if ch.color[m as usize] == EMPTY {
+                    ch.dirty.push(m);
+                }
+            }
             s = ch.pts[s].next as usize;
             if s == r {
                 break;
             }
         }
+    }
+
+    /// Rules on the empty point `sq` for [`Pos::airless`] and [`Pos::takes`], from its neighbours'
+    /// colours and atari flags.
+    #[inline(always)]
+    fn rule_on_air(&mut self, ch: &Chains, sq: usize) {
+        // Per neighbour, by its colour and whether its chain is in atari, which sides it gives air
+        // (bit 0 the first side, bit 1 the second) and which sides a placement beside it
+        // captures (bits 2 and 3): an empty point gives both air; a chain gives its own side air
+        // when out of atari, and the other side a capture (so air) when in it.
+        const AIR: [u8; 8] = [0b0011, 0b0011, 0b0001, 0b1010, 0b0010, 0b0101, 0, 0];
+        let mut air = 0u8;
+        for m in self.t.neighbours[sq] {
+            let m = m as usize;
+            air |= AIR[((ch.color[m] & 3) << 1 | ch.atari[m] & 1) as usize];
+        }
+        self.airless[0].assign(sq, air & 1 == 0);
+        self.airless[1].assign(sq, air & 2 == 0);
+        self.takes[0].assign(sq, air & 4 != 0);
+        self.takes[1].assign(sq, air & 8 != 0);
     }
 
     /// The hash of the board alone (without the side to move).
@@ -325,9 +379,9 @@ impl<B: Bits> Pos<B> {
         Verdict::Legal
     }
 
-    /// [`Pos::place_verdict`] with `eyes`, where the chains are [tracked](Chains::track): whether a
-    /// neighbour's chain is in atari is one bit of [`Pos::atari`], and a placement can repeat a
-    /// board only on a point a capture has emptied (looked up in the record only there).
+    /// [`Pos::place_verdict`] with `eyes`, where the chains are [tracked](Chains::track): a point
+    /// without air is [`Pos::airless`], and a placement can repeat a board only on a point a
+    /// capture has emptied (looked up in the record only there).
     #[inline(always)]
     fn place_verdict_tracked(&self, ch: &Chains, kind: KindId, sq: usize) -> Verdict {
         let own = 1 + self.stm.0;
@@ -335,26 +389,11 @@ impl<B: Bits> Pos<B> {
         if nbrs.iter().all(|&m| ch.color[m as usize] == own || ch.color[m as usize] == BORDER) {
             return Verdict::OwnEye;
         }
-        // An empty neighbour or an own chain out of atari gives the stone air; an enemy chain in
-        // atari is captured (and so gives it air too).
-        let (mut air, mut takes) = (false, false);
-        for &m in &nbrs {
-            let m = m as usize;
-            match ch.color[m] {
-                EMPTY => air = true,
-                BORDER => {}
-                c => {
-                    let atari = self.atari.has(m);
-                    air |= c == own && !atari;
-                    takes |= c != own && atari;
-                }
-            }
-        }
-        if !(air || takes) {
+        if self.airless[self.stm.index()].has(sq) {
             return self.no_liberty_verdict();
         }
         if self.t.repetition.is_some() && self.vacated.has(sq) {
-            let repeats = if takes {
+            let repeats = if self.takes[self.stm.index()].has(sq) {
                 self.capture_repeats(ch, kind, sq)
             } else {
                 self.board_recorded(self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq])
@@ -465,12 +504,24 @@ impl<B: Bits> Pos<B> {
             dead_mask |= (((c == enemy) & !ch.has_liberty(ch.root(m as usize))) as u32) << i;
         }
         if TRACK {
+            // The empty points where what a placement does may have changed (`ch.dirty`, for
+            // `airless`): beside this one, beside a chain whose standing in atari changed, and
+            // those a capture empties.
+            for &m in &nbrs {
+                if ch.color[m as usize] == EMPTY {
+                    ch.dirty.push(m);
+                }
+            }
+            self.airless[0].clear(sq);
+            self.airless[1].clear(sq);
+            self.takes[0].clear(sq);
+            self.takes[1].clear(sq);
             // The chains about to merge leave atari; the merged one is judged at the end.
             let mut mask = own_mask;
             while mask != 0 {
                 let r = ch.root(nbrs[mask.trailing_zeros() as usize] as usize);
                 mask &= mask - 1;
-                if self.atari.has(r) {
+                if ch.atari[r] != 0 {
                     self.toggle_atari(ch, r);
                 }
             }
@@ -508,12 +559,19 @@ impl<B: Bits> Pos<B> {
             if ch.color[sq] == own {
                 self.refresh_atari(ch, ch.root(sq));
             }
+            for i in 0..ch.dirty.len() {
+                let p = ch.dirty[i] as usize;
+                if ch.color[p] == EMPTY {
+                    self.rule_on_air(ch, p);
+                }
+            }
+            ch.dirty.clear();
         }
         captured
     }
 
-    /// Lifts the chain rooted at `r` (out of [`Pos::atari`], where tracked; the chains beside it
-    /// gain liberties and are judged again).
+    /// Lifts the chain rooted at `r` (its points, and the empty ones beside them, are dirty:
+    /// see [`Pos::place_in`]).
     fn capture_chain<const TRACK: bool>(&mut self, ch: &mut Chains, r: usize) -> u32 {
         // A chain of the opponent's is captured, as conditions on the last move's captures ask
         // (`captured`, `captured Stone`); a chain of one's own taken by suicide is not.
@@ -529,7 +587,8 @@ impl<B: Bits> Pos<B> {
             self.remove_piece(s);
             self.vacated.set(s);
             if TRACK {
-                self.atari.clear(s);
+                ch.atari[s] = 0;
+                ch.dirty.push(s as u16);
             }
             ch.color[s] = EMPTY;
             ch.pts[s].root = self.t.squares as u16;
@@ -551,6 +610,9 @@ impl<B: Bits> Pos<B> {
                     if TRACK {
                         self.refresh_atari(ch, rr);
                     }
+                } else if TRACK && ch.color[m] == EMPTY {
+                    // It has an empty neighbour now.
+                    ch.dirty.push(m as u16);
                 }
             }
             s = ch.pts[s].next as usize;
@@ -622,14 +684,10 @@ impl<B: Bits> Pos<B> {
         let (own, enemy) = (self.side_bb[us], self.side_bb[1 - us]);
         let empty = !(own | enemy | self.walls) & t.board_mask;
         let ch = self.chains.as_deref()?;
-        let tracked = if ch.track {
-            self.count_tracked(ch, repeats, empty, own, enemy)
+        let mut n = if ch.track {
+            self.count_tracked(repeats, empty, own, enemy)?
         } else {
-            None
-        };
-        let mut n = match tracked {
-            Some(n) => n,
-            None => self.count_untracked(ch, repeats, empty, own, enemy)?,
+            self.count_untracked(ch, repeats, empty, own, enemy)?
         };
         if t.pass && (!t.pass_only_when_stuck || n == 0) {
             n += 1;
@@ -687,23 +745,20 @@ impl<B: Bits> Pos<B> {
     }
 
     /// [`Pos::count_chain_moves`] where the chains are [tracked](Chains::track): the points where
-    /// a placement leaves its chain no liberty are found set-wise from [`Pos::atari`] (no empty
-    /// neighbour, no own chain out of atari beside, no enemy chain in atari beside); only those a
-    /// capture has emptied since are ruled on one at a time, and only where `repeats` says a
-    /// board may come back. Counts the placements only; `None` where the board has no
-    /// neighbour rays.
-    fn count_tracked(&self, ch: &Chains, repeats: Repeats, empty: B, own: B, enemy: B) -> Option<usize> {
+    /// a placement leaves its chain no liberty are [`Pos::airless`]; only those a capture has
+    /// emptied since are ruled on one at a time, and only where `repeats` says a board may come
+    /// back. Counts the placements only.
+    fn count_tracked(&self, repeats: Repeats, empty: B, own: B, enemy: B) -> Option<usize> {
         let t = &*self.t;
-        let dirs = t.adjacent.as_deref()?;
-        // Empty as the chains see it (a wall's point included, as `Chains::empty` has it).
-        let open = !(own | enemy) & t.board_mask;
-        let takes = beside(dirs, enemy & self.atari);
-        let dead = !(beside(dirs, open | (own & !self.atari)) | takes);
+        let us = self.stm.index();
+        let dead = self.airless[us];
         // Points where the placement may repeat a board: emptied by a capture since.
         let again = match (t.repetition, repeats) {
             (None, _) | (_, Repeats::Nowhere) => B::EMPTY,
             _ => empty & self.vacated & !dead,
         };
+        let takes = self.takes[us];
+        let ch = self.chains.as_deref()?;
         self.sum_over_clauses(empty, own, enemy, |f, targets| {
             let mut n = targets.count() as usize;
             if t.suicide_forbidden {
@@ -738,7 +793,7 @@ impl<B: Bits> Pos<B> {
         let mut board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
         for (i, &m) in self.t.neighbours[sq].iter().enumerate() {
             let m = m as usize;
-            if ch.color[m] == them && self.atari.has(m) {
+            if ch.color[m] == them && ch.atari[m] != 0 {
                 let r = ch.root(m) as u16;
                 if !taken.contains(&r) {
                     board ^= ch.hash(r as usize);

@@ -335,14 +335,14 @@ impl Position {
     pub fn count_chain_moves(&self, repeats: chains::Repeats) -> Option<usize> {
         with!(self, p => p.count_chain_moves(repeats))
     }
-    /// Starts or stops tracking the chains: which stones are in atari, what lets
-    /// [`Position::count_chain_moves`] find suicides and captures set-wise rather than ruling on
-    /// each point (a walk that counts its moves turns it on; it costs every placement a little).
-    /// No effect in other games.
+    /// Starts or stops tracking the chains: which stones are in atari, and where each side's
+    /// placement would be suicide or capture, what lets [`Position::count_chain_moves`] count
+    /// without ruling on each point (a walk that counts its moves turns it on; it costs every
+    /// placement a little). No effect in other games.
     pub fn track_atari(&mut self, on: bool) {
         with_mut!(self, p => p.track_atari(on))
     }
-    /// Does the set of stones in atari a tracking position keeps match the board (see
+    /// Do the atari flags and point sets a tracking position keeps match the board (see
     /// [`Position::track_atari`])?
     #[cfg(test)]
     pub(crate) fn atari_sets_hold(&self) -> bool {

@@ -64,10 +64,11 @@ impl<B: Bits> Pos<B> {
     /// A playout in a chain game, played forward without undo information. Returns the plies played.
     pub fn playout_chains(&mut self, rng: &mut impl RngCore, max_plies: usize) -> usize {
         let Some(mut ch) = self.chains.take() else { return 0 };
-        // The loop keeps no atari set: the position stops tracking it (its counts then rule on
-        // each surrounded point, as they do untracked).
+        // The loop keeps no atari flags or airless sets: the position stops tracking them (its
+        // counts then rule on each surrounded point, as they do untracked).
         ch.track = false;
-        self.atari = B::EMPTY;
+        self.takes = [B::EMPTY; 2];
+        self.airless = [B::EMPTY; 2];
         let kinds = [self.placed_kind(Side::FIRST), self.placed_kind(Side::SECOND)];
         let mut passes = 0;
         let mut plies = 0;

@@ -78,10 +78,15 @@ pub struct Pos<B: Bits> {
     /// Points a capture of chains has emptied while this position's line was played (a superset
     /// is harmless: see [`Pos::count_chain_moves`]).
     pub vacated: B,
-    /// The stones whose chain is in atari (one liberty), kept only while the chains are
-    /// [tracked](super::chains::Chains::track): what lets [`Pos::count_chain_moves`] find the
-    /// suicides and the captures set-wise, and a placement's ruling read one bit per neighbour.
-    pub atari: B,
+    /// Each side's empty points where a placement of its captures (beside an enemy chain in
+    /// atari), kept with [`Pos::airless`].
+    pub takes: [B; 2],
+    /// Each side's empty points where a placement of its would capture nothing and leave its chain
+    /// no liberty, kept only while the chains are [tracked](super::chains::Chains::track): what
+    /// lets [`Pos::count_chain_moves`] count the suicides without ruling on each point. Where it
+    /// stands changes only beside a placement, a capture or a chain whose standing in atari
+    /// changed, so it is ruled on there alone.
+    pub airless: [B; 2],
     /// Keys of the positions so far, in games that forbid repetition (superko, ko).
     pub history: Vec<u64>,
     /// The same keys counted, for constant-time lookups.
@@ -115,7 +120,8 @@ struct Snapshot<B> {
     side_bb: [B; 2],
     kind_bb: [B; MAX_KINDS],
     chains: Option<Box<super::chains::Chains>>,
-    atari: B,
+    takes: [B; 2],
+    airless: [B; 2],
 }
 
 #[inline(always)]
@@ -149,7 +155,8 @@ impl<B: Bits> Pos<B> {
             walls: B::EMPTY,
             chains: None,
             vacated: B::EMPTY,
-            atari: B::EMPTY,
+            takes: [B::EMPTY; 2],
+            airless: [B::EMPTY; 2],
             history: Vec::new(),
             seen: Default::default(),
             snapshots: Vec::new(),
@@ -1245,7 +1252,8 @@ impl<B: Bits> Pos<B> {
                 side_bb: self.side_bb,
                 kind_bb: self.kind_bb,
                 chains: self.chains.clone(),
-                atari: self.atari,
+                takes: self.takes,
+                airless: self.airless,
             });
         }
         let mut u = Undo {
@@ -1534,7 +1542,8 @@ impl<B: Bits> Pos<B> {
                     self.side_bb = s.side_bb;
                     self.kind_bb = s.kind_bb;
                     self.chains = s.chains;
-                    self.atari = s.atari;
+                    self.takes = s.takes;
+                    self.airless = s.airless;
                 } else if let MoveKind::Place(_) | MoveKind::Drop(_) = m.kind {
                     self.remove(to);
                     if let MoveKind::Drop(fi) = m.kind {
