@@ -370,6 +370,19 @@ fn merge(base: Vec<ast::Item>, own: Vec<ast::Item>, diags: &mut Diagnostics) -> 
 mod tests {
     use super::*;
 
+    /// The engine a check hands over is the one its rules compile to (its parameters applied),
+    /// and there is none where the rules do not check.
+    #[test]
+    fn a_check_hands_over_the_engine_of_its_rules() {
+        let go = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/go.rules");
+        let checked = check_file(&go, &[("size".into(), "9".into())]);
+        let engine = checked.engine.expect("go.rules checks");
+        assert_eq!(**engine.rules(), checked.rules.expect("go.rules checks"));
+        assert_eq!(engine.start().legal_moves().len(), 82, "81 points and the pass");
+        let broken = check_source("broken.rules", "game \"x\" { players a \"a\", b \"b\" }", None, &[]);
+        assert!(broken.rules.is_none() && broken.engine.is_none());
+    }
+
     #[test]
     fn paths_lose_dots_without_the_file_system() {
         assert_eq!(lexically_normal(Path::new("/a/b/./../c.rules")), PathBuf::from("/a/c.rules"));
