@@ -53,6 +53,7 @@ impl<B: Bits> Pos<B> {
     /// Makes room in the record of positions (kept under a repetition rule) for a game of up to
     /// `max_plies` more plies in a game of placements: a typical one (about 1.3 plies a point)
     /// then never grows it; longer ones do.
+    #[inline]
     pub fn reserve_record(&mut self, max_plies: usize) {
         if self.t.repetition.is_some() {
             let room = max_plies.min(2 * self.t.squares);
@@ -72,7 +73,10 @@ impl<B: Bits> Pos<B> {
         let kinds = [self.placed_kind(Side::FIRST), self.placed_kind(Side::SECOND)];
         let mut passes = 0;
         let mut plies = 0;
-        self.reserve_record(max_plies);
+        // Room for a typical playout (about 1.3 plies per point); longer ones grow.
+        let room = max_plies.min(2 * self.t.squares);
+        self.seen.reserve(self.history.len() + room);
+        self.history.reserve(room);
         while passes < 2 && plies < max_plies {
             // What this ply captures, as `make` keeps it.
             self.last_captured = 0;
