@@ -15,6 +15,20 @@ use crate::model::{KindId, RepetitionRule, Side};
 pub const EMPTY: u8 = 0;
 pub const BORDER: u8 = 3;
 
+/// Where [`Chains::nbr`] counts each colour of neighbour: the first side's (border included),
+/// the second side's (border included), and empty points.
+const NBR_FIRST: u32 = 0;
+const NBR_SECOND: u32 = 4;
+const NBR_EMPTY: u32 = 8;
+/// What a neighbour of each colour adds to a point's counts.
+const NBR_OF: [u16; 4] = [1 << NBR_EMPTY, 1 << NBR_FIRST, 1 << NBR_SECOND, 1 << NBR_FIRST | 1 << NBR_SECOND];
+/// What a stone placed on an empty point adds to its neighbours' counts, by its colour (1 + side).
+const NBR_PLACE: [u16; 3] = [
+    0,
+    (1u16 << NBR_FIRST).wrapping_sub(1 << NBR_EMPTY),
+    (1u16 << NBR_SECOND).wrapping_sub(1 << NBR_EMPTY),
+];
+
 /// The ruling on a placement, as far as it can be made without playing it.
 pub(super) enum Verdict {
     Legal,
@@ -47,6 +61,10 @@ pub struct Chains {
     /// [`EMPTY`], `1 + side`, or [`BORDER`] for the extra point at index `squares`, which every
     /// missing neighbour names.
     pub color: Vec<u8>,
+    /// Per point, its neighbours counted by colour in three fields of four bits ([`NBR_FIRST`],
+    /// [`NBR_SECOND`], [`NBR_EMPTY`]), the border counted as both sides': whether a point is an
+    /// own eye, or has an empty neighbour (so is never suicide), is one load.
+    nbr: Vec<u16>,
     pts: Vec<Point>,
     /// The empty points, in no order, and where each sits in that list (for playouts).
     pub empty: Vec<u16>,
@@ -67,6 +85,7 @@ impl Chains {
         let mut color = vec![EMPTY; n + 1];
         color[n] = BORDER;
         Chains {
+            nbr: vec![0; n + 1],
             color,
             pts: vec![
                 Point {
@@ -86,6 +105,7 @@ impl Chains {
     /// The bytes these tables hold on the heap.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.color.capacity()
+            + self.nbr.capacity() * std::mem::size_of::<u16>()
             + self.pts.capacity() * std::mem::size_of::<Point>()
             + (self.empty.capacity() + self.empty_at.capacity() + self.dirty.capacity()) * std::mem::size_of::<u16>()
             + self.atari.capacity()
@@ -118,16 +138,18 @@ impl Chains {
     #[inline(always)]
     fn add_lib(&mut self, r: usize, sq: usize) {
         let p = &mut self.pts[r];
-        p.lib_cnt += 1;
-        p.lib_sum += sq as u32;
-        p.lib_sq += (sq * sq) as u32;
+        p.lib_cnt = p.lib_cnt.wrapping_add(1);
+        p.lib_sum = p.lib_sum.wrapping_add(sq as u32);
+        p.lib_sq = p.lib_sq.wrapping_add((sq * sq) as u32);
     }
+    /// Zeroes the border point's liberty counts, which code without branches adds to and takes
+    /// from for empty points and the edge (their chain is the border point): it is never in atari
+    /// and has no liberty.
     #[inline(always)]
-    fn remove_lib(&mut self, r: usize, sq: usize) {
-        let p = &mut self.pts[r];
-        p.lib_cnt -= 1;
-        p.lib_sum -= sq as u32;
-        p.lib_sq -= (sq * sq) as u32;
+    fn clear_border(&mut self) {
+        let border = self.pts.len() - 1;
+        let p = &mut self.pts[border];
+        (p.lib_cnt, p.lib_sum, p.lib_sq) = (0, 0, 0);
     }
     /// Does the chain rooted at `r` have exactly one liberty (counted with multiplicity or not)?
     /// All pseudo-liberties are one point exactly when `sum² = count × sum of squares`.
@@ -135,11 +157,45 @@ impl Chains {
     pub fn in_atari(&self, r: usize) -> bool {
         let p = &self.pts[r];
         let c = p.lib_cnt as u64;
-        c > 0 && p.lib_sum as u64 * p.lib_sum as u64 == c * p.lib_sq as u64
+        (c > 0) & (p.lib_sum as u64 * p.lib_sum as u64 == c * p.lib_sq as u64)
     }
     #[inline(always)]
     pub fn has_liberty(&self, r: usize) -> bool {
         self.pts[r].lib_cnt > 0
+    }
+    /// Is `sq` an eye of the side whose colour is `own` (every neighbour its stone or the border)?
+    #[inline(always)]
+    fn own_eye(&self, sq: usize, own: u8) -> bool {
+        let shift = if own == 1 { NBR_FIRST } else { NBR_SECOND };
+        (self.nbr[sq] >> shift) & 15 == 4
+    }
+    /// Has the point `sq` an empty neighbour?
+    #[inline(always)]
+    fn has_empty_neighbour(&self, sq: usize) -> bool {
+        (self.nbr[sq] >> NBR_EMPTY) & 15 != 0
+    }
+    /// Adds a stone of colour `own` on `sq` to its neighbours' counts.
+    #[inline(always)]
+    fn count_placed(&mut self, nbrs: [u16; 4], own: u8) {
+        let d = NBR_PLACE[own as usize];
+        for m in nbrs {
+            // The border point's counts are never read: they may wrap.
+            self.nbr[m as usize] = self.nbr[m as usize].wrapping_add(d);
+        }
+    }
+    /// Takes a stone of colour `own` off `sq` from its neighbours' counts.
+    #[inline(always)]
+    fn count_lifted(&mut self, nbrs: [u16; 4], own: u8) {
+        let d = NBR_PLACE[own as usize];
+        for m in nbrs {
+            self.nbr[m as usize] = self.nbr[m as usize].wrapping_sub(d);
+        }
+    }
+    /// Counts every point's neighbours from the colours (after a load).
+    fn count_neighbours(&mut self, neighbours: &[[u16; 4]]) {
+        for (sq, nbrs) in neighbours.iter().enumerate() {
+            self.nbr[sq] = nbrs.iter().map(|&m| NBR_OF[self.color[m as usize] as usize]).sum();
+        }
     }
     /// The XOR of the Zobrist keys of the chain rooted at `r`.
     #[inline(always)]
@@ -199,6 +255,7 @@ impl<B: Bits> Pos<B> {
             }
             ch.pts[sq].size = members.len() as u16;
         }
+        ch.count_neighbours(&self.t.neighbours);
         self.chains = Some(Box::new(ch));
         self.takes = [B::EMPTY; 2];
         self.airless = [B::EMPTY; 2];
@@ -236,11 +293,17 @@ impl<B: Bits> Pos<B> {
         self.chains = Some(ch);
     }
 
-    /// Do the atari flags and airless sets hold what a count from scratch finds (always, where
-    /// not tracked)?
+    /// Do the neighbour counts, the border point's empty liberty counts, and (where tracked) the
+    /// atari flags and airless sets hold what a count from scratch finds?
     #[cfg(test)]
     pub(crate) fn atari_sets_hold(&self) -> bool {
         let Some(ch) = self.chains.as_deref() else { return true };
+        let mut counted = ch.clone();
+        counted.count_neighbours(&self.t.neighbours);
+        let border = &ch.pts[self.t.squares];
+        if counted.nbr[..self.t.squares] != ch.nbr[..self.t.squares] || (border.lib_cnt, border.lib_sum, border.lib_sq) != (0, 0, 0) {
+            return false;
+        }
         if !ch.track {
             return true;
         }
@@ -341,37 +404,42 @@ impl<B: Bits> Pos<B> {
     #[inline(always)]
     fn place_verdict_as(&self, ch: &Chains, kind: KindId, sq: usize, eyes: bool, repeats: bool) -> Verdict {
         let own = 1 + self.stm.0;
-        let nbrs = self.t.neighbours[sq];
-        if eyes && nbrs.iter().all(|&m| ch.color[m as usize] == own || ch.color[m as usize] == BORDER) {
+        if eyes && ch.own_eye(sq, own) {
             return Verdict::OwnEye;
         }
-        let mut liberty = false;
-        let mut captured = 0u64;
-        let mut taken = [NO_SQ; 4];
-        for (i, &m) in nbrs.iter().enumerate() {
-            let m = m as usize;
-            match ch.color[m] {
-                EMPTY => liberty = true,
-                BORDER => {}
-                c => {
-                    let r = ch.root(m);
-                    if c == own {
-                        liberty |= !ch.in_atari(r);
-                    } else if ch.in_atari(r) {
-                        liberty = true;
-                        if !taken.contains(&(r as u16)) {
-                            captured ^= ch.hash(r);
-                            taken[i] = r as u16;
-                        }
-                    }
-                }
-            }
+        // A placement can repeat an earlier board only on a point a capture has emptied since
+        // (that board had a stone there); beside an empty point it is never suicide.
+        let again = repeats && self.t.repetition.is_some() && self.vacated.has(sq);
+        if !again && ch.has_empty_neighbour(sq) {
+            return Verdict::Legal;
         }
-        if !liberty {
+        // Without a branch on what each neighbour holds: an empty point's and the edge's chain is
+        // the border point, never in atari.
+        let nbrs = self.t.neighbours[sq];
+        let enemy = 3 - own;
+        let mut liberty = ch.has_empty_neighbour(sq);
+        let mut takes = 0u32;
+        for (i, &m) in nbrs.iter().enumerate() {
+            let c = ch.color[m as usize];
+            let atari = ch.in_atari(ch.root(m as usize));
+            liberty |= (c == own) & !atari;
+            takes |= (((c == enemy) & atari) as u32) << i;
+        }
+        if !(liberty | (takes != 0)) {
             return self.no_liberty_verdict();
         }
-        if repeats && self.t.repetition.is_some() {
-            let board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq] ^ captured;
+        if again {
+            let mut board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
+            let mut taken = [NO_SQ; 4];
+            while takes != 0 {
+                let i = takes.trailing_zeros() as usize;
+                takes &= takes - 1;
+                let r = ch.root(nbrs[i] as usize) as u16;
+                if !taken.contains(&r) {
+                    board ^= ch.hash(r as usize);
+                    taken[i] = r;
+                }
+            }
             if self.board_recorded(board) {
                 return Verdict::Illegal("repetition");
             }
@@ -384,9 +452,7 @@ impl<B: Bits> Pos<B> {
     /// capture has emptied (looked up in the record only there).
     #[inline(always)]
     fn place_verdict_tracked(&self, ch: &Chains, kind: KindId, sq: usize) -> Verdict {
-        let own = 1 + self.stm.0;
-        let nbrs = self.t.neighbours[sq];
-        if nbrs.iter().all(|&m| ch.color[m as usize] == own || ch.color[m as usize] == BORDER) {
+        if ch.own_eye(sq, 1 + self.stm.0) {
             return Verdict::OwnEye;
         }
         if self.airless[self.stm.index()].has(sq) {
@@ -474,25 +540,34 @@ impl<B: Bits> Pos<B> {
         let own = 1 + us.0;
         ch.remove_empty(sq);
         ch.color[sq] = own;
+        let nbrs = self.t.neighbours[sq];
+        ch.count_placed(nbrs, own);
+        // Without a branch on what each neighbour holds (it predicts badly): the empty ones are
+        // the new stone's liberties, and every neighbour's chain loses this point as one. An
+        // empty point's and the edge's chain is the border point, whose counts are zeroed after.
+        let (mut cnt, mut sum, mut sqs) = (0u16, 0u32, 0u32);
+        for &m in &nbrs {
+            let m = m as usize;
+            let e = (ch.color[m] == EMPTY) as u32;
+            cnt += e as u16;
+            sum += e * m as u32;
+            sqs += e * (m * m) as u32;
+            let r = ch.root(m);
+            let p = &mut ch.pts[r];
+            p.lib_cnt = p.lib_cnt.wrapping_sub(1);
+            p.lib_sum = p.lib_sum.wrapping_sub(sq as u32);
+            p.lib_sq = p.lib_sq.wrapping_sub((sq * sq) as u32);
+        }
+        ch.clear_border();
         ch.pts[sq] = Point {
             root: sq as u16,
             next: sq as u16,
             size: 1,
+            lib_cnt: cnt,
+            lib_sum: sum,
+            lib_sq: sqs,
             hash: self.t.z_piece[c as usize][sq],
-            ..Point::default()
         };
-        let nbrs = self.t.neighbours[sq];
-        for &m in &nbrs {
-            let m = m as usize;
-            match ch.color[m] {
-                EMPTY => ch.add_lib(sq, m),
-                BORDER => {}
-                _ => {
-                    let r = ch.root(m);
-                    ch.remove_lib(r, sq);
-                }
-            }
-        }
         // Which neighbours are own stones, and which enemy chains have no liberty: masks built without
         // branches, then one well-predicted test each (most moves merge or capture nothing).
         let enemy = 3 - own;
@@ -590,6 +665,7 @@ impl<B: Bits> Pos<B> {
                 ch.atari[s] = 0;
                 ch.dirty.push(s as u16);
             }
+            ch.count_lifted(self.t.neighbours[s], ch.color[s]);
             ch.color[s] = EMPTY;
             ch.pts[s].root = self.t.squares as u16;
             ch.add_empty(s);
@@ -604,13 +680,15 @@ impl<B: Bits> Pos<B> {
             let nbrs = self.t.neighbours[s];
             for m in nbrs {
                 let m = m as usize;
-                if ch.color[m] != EMPTY && ch.color[m] != BORDER {
+                if !TRACK {
+                    // Without a branch: an empty point's and the edge's chain is the border
+                    // point, whose counts are zeroed after.
+                    ch.add_lib(ch.root(m), s);
+                } else if ch.color[m] != EMPTY && ch.color[m] != BORDER {
                     let rr = ch.root(m);
                     ch.add_lib(rr, s);
-                    if TRACK {
-                        self.refresh_atari(ch, rr);
-                    }
-                } else if TRACK && ch.color[m] == EMPTY {
+                    self.refresh_atari(ch, rr);
+                } else if ch.color[m] == EMPTY {
                     // It has an empty neighbour now.
                     ch.dirty.push(m as u16);
                 }
@@ -620,6 +698,7 @@ impl<B: Bits> Pos<B> {
                 break;
             }
         }
+        ch.clear_border();
         count
     }
 
