@@ -42,7 +42,7 @@ pub(super) enum Verdict {
 
 /// One point's chain data. `root` and `next` (the chain's stones as a circular list) are kept for
 /// every stone; the rest only at the chain's root. An empty point's `root` is the border point
-/// (whose counts stay zero), so a neighbour's chain can be read before asking what is there. Liberty counts fit: a chain has at most
+/// (whose liberty counts are zeroed after each update that adds to or takes from them), so a neighbour's chain can be read before asking what is there. Liberty counts fit: a chain has at most
 /// 4 × 676 pseudo-liberties, whose indices sum to under 2³² and whose squares do too.
 #[derive(Clone, Copy, Debug, Default)]
 struct Point {
@@ -141,6 +141,14 @@ impl Chains {
         p.lib_cnt = p.lib_cnt.wrapping_add(1);
         p.lib_sum = p.lib_sum.wrapping_add(sq as u32);
         p.lib_sq = p.lib_sq.wrapping_add((sq * sq) as u32);
+    }
+    /// Takes `sq` off the liberties of the chain rooted at `r` (as [`Chains::add_lib`] adds it).
+    #[inline(always)]
+    fn take_lib(&mut self, r: usize, sq: usize) {
+        let p = &mut self.pts[r];
+        p.lib_cnt = p.lib_cnt.wrapping_sub(1);
+        p.lib_sum = p.lib_sum.wrapping_sub(sq as u32);
+        p.lib_sq = p.lib_sq.wrapping_sub((sq * sq) as u32);
     }
     /// Zeroes the border point's liberty counts, which code without branches adds to and takes
     /// from for empty points and the edge (their chain is the border point): it is never in atari
@@ -410,14 +418,14 @@ impl<B: Bits> Pos<B> {
         // A placement can repeat an earlier board only on a point a capture has emptied since
         // (that board had a stone there); beside an empty point it is never suicide.
         let again = repeats && self.t.repetition.is_some() && self.vacated.has(sq);
-        if !again && ch.has_empty_neighbour(sq) {
+        let mut liberty = ch.has_empty_neighbour(sq);
+        if !again && liberty {
             return Verdict::Legal;
         }
         // Without a branch on what each neighbour holds: an empty point's and the edge's chain is
         // the border point, never in atari.
         let nbrs = self.t.neighbours[sq];
         let enemy = 3 - own;
-        let mut liberty = ch.has_empty_neighbour(sq);
         let mut takes = 0u32;
         for (i, &m) in nbrs.iter().enumerate() {
             let c = ch.color[m as usize];
@@ -552,11 +560,7 @@ impl<B: Bits> Pos<B> {
             cnt += e as u16;
             sum += e * m as u32;
             sqs += e * (m * m) as u32;
-            let r = ch.root(m);
-            let p = &mut ch.pts[r];
-            p.lib_cnt = p.lib_cnt.wrapping_sub(1);
-            p.lib_sum = p.lib_sum.wrapping_sub(sq as u32);
-            p.lib_sq = p.lib_sq.wrapping_sub((sq * sq) as u32);
+            ch.take_lib(ch.root(m), sq);
         }
         ch.clear_border();
         ch.pts[sq] = Point {
@@ -715,12 +719,7 @@ impl<B: Bits> Pos<B> {
     /// Is `sq` a single-point eye of the side to move (see [`super::Position::fills_own_eye`])?
     pub fn fills_own_eye(&self, sq: usize) -> bool {
         let Some(ch) = self.chains.as_deref() else { return false };
-        let own = 1 + self.stm.0;
-        sq < self.t.squares
-            && ch.color[sq] == EMPTY
-            && self.t.neighbours[sq]
-                .iter()
-                .all(|&m| ch.color[m as usize] == own || ch.color[m as usize] == BORDER)
+        sq < self.t.squares && ch.color[sq] == EMPTY && ch.own_eye(sq, 1 + self.stm.0)
     }
 
     /// The chain containing `sq` (empty if none).
