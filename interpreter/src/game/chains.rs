@@ -69,12 +69,10 @@ pub struct Chains {
     /// The empty points, in no order, and where each sits in that list (for playouts).
     pub empty: Vec<u16>,
     empty_at: Vec<u16>,
-    /// Whether [`Chains::atari`] and [`Pos::airless`] are kept up to date as stones are placed
+    /// Whether [`Pos::airless`] and [`Pos::takes`] are kept up to date as stones are placed
     /// and captured (a walk that counts its legal moves asks for it; playouts, which never
     /// count, do without).
     pub track: bool,
-    /// 1 on every stone whose chain is in atari (one liberty), 0 elsewhere, while tracked.
-    atari: Vec<u8>,
     /// The empty points where what a placement does may have changed during a placement, to be
     /// ruled on again for [`Pos::airless`] once it is done.
     dirty: Vec<u16>,
@@ -98,7 +96,6 @@ impl Chains {
             empty: Vec::with_capacity(n),
             empty_at: vec![NO_SQ; n],
             track: false,
-            atari: vec![0; n + 1],
             dirty: Vec::new(),
         }
     }
@@ -108,7 +105,6 @@ impl Chains {
             + self.nbr.capacity() * std::mem::size_of::<u16>()
             + self.pts.capacity() * std::mem::size_of::<Point>()
             + (self.empty.capacity() + self.empty_at.capacity() + self.dirty.capacity()) * std::mem::size_of::<u16>()
-            + self.atari.capacity()
     }
     fn add_empty(&mut self, sq: usize) {
         self.empty_at[sq] = self.empty.len() as u16;
@@ -166,6 +162,22 @@ impl Chains {
         let p = &self.pts[r];
         let c = p.lib_cnt as u64;
         (c > 0) & (p.lib_sum as u64 * p.lib_sum as u64 == c * p.lib_sq as u64)
+    }
+    /// The one liberty of the chain rooted at `r`, which is [in atari](Chains::in_atari): every
+    /// pseudo-liberty is that point, so their sum is it times their count.
+    #[inline]
+    fn single_liberty(&self, r: usize) -> u16 {
+        let p = &self.pts[r];
+        (p.lib_sum / p.lib_cnt as u32) as u16
+    }
+    /// Marks the liberty of the chain rooted at `r` dirty if the chain is in atari: the one point
+    /// where a placement captures it, or where one of its own side's has no air from it.
+    #[inline(always)]
+    fn dirty_if_in_atari(&mut self, r: usize) {
+        if self.in_atari(r) {
+            let l = self.single_liberty(r);
+            self.dirty.push(l);
+        }
     }
     #[inline(always)]
     pub fn has_liberty(&self, r: usize) -> bool {
@@ -269,20 +281,18 @@ impl<B: Bits> Pos<B> {
         self.airless = [B::EMPTY; 2];
     }
 
-    /// Starts or stops keeping [`Chains::atari`] and [`Pos::airless`] (see [`Chains::track`]);
+    /// Starts or stops keeping [`Pos::airless`] and [`Pos::takes`] (see [`Chains::track`]);
     /// from scratch when started.
     pub fn track_atari(&mut self, on: bool) {
         let Some(mut ch) = self.chains.take() else { return };
         ch.track = on;
         self.takes = [B::EMPTY; 2];
         self.airless = [B::EMPTY; 2];
-        ch.atari.fill(0);
         if on {
             let stones = self.side_bb[0] | self.side_bb[1];
             let mut in_atari = B::EMPTY;
             for sq in stones.iter() {
                 if ch.in_atari(ch.root(sq)) {
-                    ch.atari[sq] = 1;
                     in_atari.set(sq);
                 }
             }
@@ -302,7 +312,7 @@ impl<B: Bits> Pos<B> {
     }
 
     /// Do the neighbour counts, the border point's empty liberty counts, and (where tracked) the
-    /// atari flags and airless sets hold what a count from scratch finds?
+    /// airless and capture sets hold what a count from scratch finds?
     #[cfg(test)]
     pub(crate) fn atari_sets_hold(&self) -> bool {
         let Some(ch) = self.chains.as_deref() else { return true };
@@ -317,38 +327,11 @@ impl<B: Bits> Pos<B> {
         }
         let mut fresh = self.clone();
         fresh.track_atari(true);
-        fresh.chains.as_deref().is_some_and(|f| f.atari == ch.atari) && fresh.takes == self.takes && fresh.airless == self.airless
-    }
-
-    /// Puts the chain rooted at `r` in or out of atari ([`Chains::atari`]), as it now stands.
-    /// Every stone of a chain is flagged or none is, so the root's flag says which.
-    #[inline(always)]
-    fn refresh_atari(&self, ch: &mut Chains, r: usize) {
-        if ch.in_atari(r) as u8 != ch.atari[r] {
-            self.toggle_atari(ch, r);
-        }
-    }
-
-    /// Flips the atari flag of every stone of the chain rooted at `r`, and marks the empty points
-    /// beside it dirty: what a placement there does has changed.
-    fn toggle_atari(&self, ch: &mut Chains, r: usize) {
-        let mut s = r;
-        loop {
-            ch.atari[s] ^= 1;
-            for m in self.t.neighbours[s] {
-                if ch.color[m as usize] == EMPTY {
-                    ch.dirty.push(m);
-                }
-            }
-            s = ch.pts[s].next as usize;
-            if s == r {
-                break;
-            }
-        }
+        fresh.takes == self.takes && fresh.airless == self.airless
     }
 
     /// Rules on the empty point `sq` for [`Pos::airless`] and [`Pos::takes`], from its neighbours'
-    /// colours and atari flags.
+    /// colours and whether their chains are in atari.
     #[inline(always)]
     fn rule_on_air(&mut self, ch: &Chains, sq: usize) {
         // Per neighbour, by its colour and whether its chain is in atari, which sides it gives air
@@ -359,7 +342,8 @@ impl<B: Bits> Pos<B> {
         let mut air = 0u8;
         for m in self.t.neighbours[sq] {
             let m = m as usize;
-            air |= AIR[((ch.color[m] & 3) << 1 | ch.atari[m] & 1) as usize];
+            // An empty point's and the edge's chain is the border point, never in atari.
+            air |= AIR[((ch.color[m] & 3) << 1 | ch.in_atari(ch.root(m)) as u8) as usize];
         }
         self.airless[0].assign(sq, air & 1 == 0);
         self.airless[1].assign(sq, air & 2 == 0);
@@ -584,8 +568,10 @@ impl<B: Bits> Pos<B> {
         }
         if TRACK {
             // The empty points where what a placement does may have changed (`ch.dirty`, for
-            // `airless`): beside this one, beside a chain whose standing in atari changed, and
-            // those a capture empties.
+            // `airless`): beside this one, those a capture empties and beside them, and the
+            // liberty of each chain whose standing in atari changed. A chain's standing bears only
+            // on its liberties, and one in atari has one. A neighbour's chain in atari had this
+            // point as its liberty: merged or captured now, it leaves no point to rule on again.
             for &m in &nbrs {
                 if ch.color[m as usize] == EMPTY {
                     ch.dirty.push(m);
@@ -595,15 +581,6 @@ impl<B: Bits> Pos<B> {
             self.airless[1].clear(sq);
             self.takes[0].clear(sq);
             self.takes[1].clear(sq);
-            // The chains about to merge leave atari; the merged one is judged at the end.
-            let mut mask = own_mask;
-            while mask != 0 {
-                let r = ch.root(nbrs[mask.trailing_zeros() as usize] as usize);
-                mask &= mask - 1;
-                if ch.atari[r] != 0 {
-                    self.toggle_atari(ch, r);
-                }
-            }
         }
         while own_mask != 0 {
             let m = nbrs[own_mask.trailing_zeros() as usize] as usize;
@@ -628,15 +605,16 @@ impl<B: Bits> Pos<B> {
             captured += self.capture_chain::<TRACK>(ch, mine);
         }
         if TRACK {
-            // The enemy chains beside the point lost a liberty; the new chain is as it ends up.
+            // The enemy chains beside the point lost a liberty, and may be in atari now (they
+            // were not before: their liberty was this point); so may the new chain.
             for &m in &nbrs {
                 let m = m as usize;
                 if ch.color[m] == enemy {
-                    self.refresh_atari(ch, ch.root(m));
+                    ch.dirty_if_in_atari(ch.root(m));
                 }
             }
             if ch.color[sq] == own {
-                self.refresh_atari(ch, ch.root(sq));
+                ch.dirty_if_in_atari(ch.root(sq));
             }
             for i in 0..ch.dirty.len() {
                 let p = ch.dirty[i] as usize;
@@ -666,7 +644,6 @@ impl<B: Bits> Pos<B> {
             self.remove_piece(s);
             self.vacated.set(s);
             if TRACK {
-                ch.atari[s] = 0;
                 ch.dirty.push(s as u16);
             }
             ch.count_lifted(self.t.neighbours[s], ch.color[s]);
@@ -689,9 +666,10 @@ impl<B: Bits> Pos<B> {
                     // point, whose counts are zeroed after.
                     ch.add_lib(ch.root(m), s);
                 } else if ch.color[m] != EMPTY && ch.color[m] != BORDER {
+                    // A chain in atari leaves it: its liberty is ruled on again.
                     let rr = ch.root(m);
+                    ch.dirty_if_in_atari(rr);
                     ch.add_lib(rr, s);
-                    self.refresh_atari(ch, rr);
                 } else if ch.color[m] == EMPTY {
                     // It has an empty neighbour now.
                     ch.dirty.push(m as u16);
@@ -871,7 +849,7 @@ impl<B: Bits> Pos<B> {
         let mut board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
         for (i, &m) in self.t.neighbours[sq].iter().enumerate() {
             let m = m as usize;
-            if ch.color[m] == them && ch.atari[m] != 0 {
+            if ch.color[m] == them && ch.in_atari(ch.root(m)) {
                 let r = ch.root(m) as u16;
                 if !taken.contains(&r) {
                     board ^= ch.hash(r as usize);
