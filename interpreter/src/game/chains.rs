@@ -568,12 +568,15 @@ impl<B: Bits> Pos<B> {
         }
         if TRACK {
             // The empty points where what a placement does may have changed (`ch.dirty`, for
-            // `airless`): beside this one, those a capture empties and beside them, and the
-            // liberty of each chain whose standing in atari changed. A chain's standing bears only
-            // on its liberties, and one in atari has one. A neighbour's chain in atari had this
-            // point as its liberty: merged or captured now, it leaves no point to rule on again.
+            // `airless` and `takes`): those a capture empties, the liberty of each chain whose
+            // standing in atari changed, and those beside this one left without an empty
+            // neighbour. A chain's standing bears only on its liberties, and one in atari has one;
+            // a neighbour's chain in atari had this point as its liberty, so merged or captured
+            // now it leaves none to rule on again. A point beside this one that keeps an empty
+            // neighbour keeps its air, and what placing there captures changes only with a
+            // chain's standing.
             for &m in &nbrs {
-                if ch.color[m as usize] == EMPTY {
+                if ch.color[m as usize] == EMPTY && !ch.has_empty_neighbour(m as usize) {
                     ch.dirty.push(m);
                 }
             }
@@ -627,8 +630,8 @@ impl<B: Bits> Pos<B> {
         captured
     }
 
-    /// Lifts the chain rooted at `r` (its points, and the empty ones beside them, are dirty:
-    /// see [`Pos::place_in`]).
+    /// Lifts the chain rooted at `r` (its points are dirty, and the liberty of each chain beside
+    /// it that leaves atari: see [`Pos::place_in`]).
     fn capture_chain<const TRACK: bool>(&mut self, ch: &mut Chains, r: usize) -> u32 {
         // A chain of the opponent's is captured, as conditions on the last move's captures ask
         // (`captured`, `captured Stone`); a chain of one's own taken by suicide is not.
@@ -656,6 +659,8 @@ impl<B: Bits> Pos<B> {
                 break;
             }
         }
+        // The chain had no liberty: the only empty points beside its stones are its own, all
+        // dirty already.
         let mut s = r;
         loop {
             let nbrs = self.t.neighbours[s];
@@ -670,9 +675,6 @@ impl<B: Bits> Pos<B> {
                     let rr = ch.root(m);
                     ch.dirty_if_in_atari(rr);
                     ch.add_lib(rr, s);
-                } else if ch.color[m] == EMPTY {
-                    // It has an empty neighbour now.
-                    ch.dirty.push(m as u16);
                 }
             }
             s = ch.pts[s].next as usize;
