@@ -163,21 +163,30 @@ impl Chains {
         let c = p.lib_cnt as u64;
         (c > 0) & (p.lib_sum as u64 * p.lib_sum as u64 == c * p.lib_sq as u64)
     }
-    /// The one liberty of the chain rooted at `r`, which is [in atari](Chains::in_atari): every
-    /// pseudo-liberty is that point, so their sum is it times their count.
-    #[inline]
+    /// The one liberty of the chain rooted at `r`, where it is [in atari](Chains::in_atari)
+    /// (anything elsewhere): every pseudo-liberty is that point, so their sum is it times their
+    /// count, which is at most 4 (one per stone beside the point). Divided by a multiply, exact
+    /// for sums of up to four points under 2¹⁴.
+    #[inline(always)]
     fn single_liberty(&self, r: usize) -> u16 {
+        /// 2¹⁶ / count, rounded up.
+        const RECIPROCAL: [u32; 8] = [0, 1 << 16, 1 << 15, 21_846, 1 << 14, 0, 0, 0];
         let p = &self.pts[r];
-        (p.lib_sum / p.lib_cnt as u32) as u16
+        (p.lib_sum.wrapping_mul(RECIPROCAL[(p.lib_cnt & 7) as usize]) >> 16) as u16
+    }
+    /// Adds `p` to the dirty points if `cond`, without a branch on it (it predicts badly).
+    #[inline(always)]
+    fn dirty_if(&mut self, p: u16, cond: bool) {
+        let n = self.dirty.len();
+        self.dirty.push(p);
+        self.dirty.truncate(n + cond as usize);
     }
     /// Marks the liberty of the chain rooted at `r` dirty if the chain is in atari: the one point
     /// where a placement captures it, or where one of its own side's has no air from it.
     #[inline(always)]
     fn dirty_if_in_atari(&mut self, r: usize) {
-        if self.in_atari(r) {
-            let l = self.single_liberty(r);
-            self.dirty.push(l);
-        }
+        let l = self.single_liberty(r);
+        self.dirty_if(l, self.in_atari(r));
     }
     #[inline(always)]
     pub fn has_liberty(&self, r: usize) -> bool {
@@ -408,10 +417,9 @@ impl<B: Bits> Pos<B> {
         }
         // Without a branch on what each neighbour holds: an empty point's and the edge's chain is
         // the border point, never in atari.
-        let nbrs = self.t.neighbours[sq];
         let enemy = 3 - own;
         let mut takes = 0u32;
-        for (i, &m) in nbrs.iter().enumerate() {
+        for (i, &m) in self.t.neighbours[sq].iter().enumerate() {
             let c = ch.color[m as usize];
             let atari = ch.in_atari(ch.root(m as usize));
             liberty |= (c == own) & !atari;
@@ -420,23 +428,30 @@ impl<B: Bits> Pos<B> {
         if !(liberty | (takes != 0)) {
             return self.no_liberty_verdict();
         }
-        if again {
-            let mut board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
-            let mut taken = [NO_SQ; 4];
-            while takes != 0 {
-                let i = takes.trailing_zeros() as usize;
-                takes &= takes - 1;
-                let r = ch.root(nbrs[i] as usize) as u16;
-                if !taken.contains(&r) {
-                    board ^= ch.hash(r as usize);
-                    taken[i] = r;
-                }
-            }
-            if self.board_recorded(board) {
-                return Verdict::Illegal("repetition");
-            }
+        if again && self.board_recorded(self.board_after(ch, kind, sq, takes)) {
+            return Verdict::Illegal("repetition");
         }
         Verdict::Legal
+    }
+
+    /// The hash of the board after the side to move places `kind` on `sq` and takes the chains
+    /// beside it that `takes` names (a bit per neighbour, in the order of the point's neighbours).
+    #[inline(always)]
+    fn board_after(&self, ch: &Chains, kind: KindId, sq: usize, mut takes: u32) -> u64 {
+        let nbrs = self.t.neighbours[sq];
+        let mut board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
+        let mut taken = [NO_SQ; 4];
+        while takes != 0 {
+            let i = takes.trailing_zeros() as usize;
+            takes &= takes - 1;
+            // A chain beside the point twice is taken once.
+            let r = ch.root(nbrs[i] as usize) as u16;
+            if !taken.contains(&r) {
+                board ^= ch.hash(r as usize);
+                taken[i] = r;
+            }
+        }
+        board
     }
 
     /// [`Pos::place_verdict`] with `eyes`, where the chains are [tracked](Chains::track): a point
@@ -576,9 +591,7 @@ impl<B: Bits> Pos<B> {
             // neighbour keeps its air, and what placing there captures changes only with a
             // chain's standing.
             for &m in &nbrs {
-                if ch.color[m as usize] == EMPTY && !ch.has_empty_neighbour(m as usize) {
-                    ch.dirty.push(m);
-                }
+                ch.dirty_if(m, (ch.color[m as usize] == EMPTY) & !ch.has_empty_neighbour(m as usize));
             }
             self.airless[0].clear(sq);
             self.airless[1].clear(sq);
@@ -610,20 +623,20 @@ impl<B: Bits> Pos<B> {
         if TRACK {
             // The enemy chains beside the point lost a liberty, and may be in atari now (they
             // were not before: their liberty was this point); so may the new chain.
+            // (The border point, an empty point's chain, is never in atari; nor is the own chain's
+            // root after a suicide, where the point is empty again.)
             for &m in &nbrs {
-                let m = m as usize;
-                if ch.color[m] == enemy {
-                    ch.dirty_if_in_atari(ch.root(m));
-                }
+                let r = ch.root(m as usize);
+                let l = ch.single_liberty(r);
+                ch.dirty_if(l, (ch.color[m as usize] == enemy) & ch.in_atari(r));
             }
-            if ch.color[sq] == own {
-                ch.dirty_if_in_atari(ch.root(sq));
-            }
+            ch.dirty_if_in_atari(ch.root(sq));
+            // Every dirty point is empty: those beside this point and the liberties were empty
+            // when marked, and only captures followed.
             for i in 0..ch.dirty.len() {
                 let p = ch.dirty[i] as usize;
-                if ch.color[p] == EMPTY {
-                    self.rule_on_air(ch, p);
-                }
+                debug_assert_eq!(ch.color[p], EMPTY);
+                self.rule_on_air(ch, p);
             }
             ch.dirty.clear();
         }
@@ -665,17 +678,17 @@ impl<B: Bits> Pos<B> {
         loop {
             let nbrs = self.t.neighbours[s];
             for m in nbrs {
-                let m = m as usize;
-                if !TRACK {
-                    // Without a branch: an empty point's and the edge's chain is the border
-                    // point, whose counts are zeroed after.
-                    ch.add_lib(ch.root(m), s);
-                } else if ch.color[m] != EMPTY && ch.color[m] != BORDER {
-                    // A chain in atari leaves it: its liberty is ruled on again.
-                    let rr = ch.root(m);
-                    ch.dirty_if_in_atari(rr);
-                    ch.add_lib(rr, s);
+                // Without a branch: an empty point's and the edge's chain is the border point,
+                // whose counts are zeroed after.
+                let rr = ch.root(m as usize);
+                if TRACK {
+                    // A chain in atari leaves it: its liberty is ruled on again. (Not the border
+                    // point's counts, which this loop adds to until they are zeroed.)
+                    let stone = (ch.color[m as usize] == 1) | (ch.color[m as usize] == 2);
+                    let l = ch.single_liberty(rr);
+                    ch.dirty_if(l, stone & ch.in_atari(rr));
                 }
+                ch.add_lib(rr, s);
             }
             s = ch.pts[s].next as usize;
             if s == r {
@@ -847,19 +860,13 @@ impl<B: Bits> Pos<B> {
     /// [tracked](Chains::track)), make a board the repetition rule forbids?
     fn capture_repeats(&self, ch: &Chains, kind: KindId, sq: usize) -> bool {
         let them = 2 - self.stm.0;
-        let mut taken = [NO_SQ; 4];
-        let mut board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
+        // Which neighbours' chains it takes, without a branch on each.
+        let mut takes = 0u32;
         for (i, &m) in self.t.neighbours[sq].iter().enumerate() {
             let m = m as usize;
-            if ch.color[m] == them && ch.in_atari(ch.root(m)) {
-                let r = ch.root(m) as u16;
-                if !taken.contains(&r) {
-                    board ^= ch.hash(r as usize);
-                    taken[i] = r;
-                }
-            }
+            takes |= (((ch.color[m] == them) & ch.in_atari(ch.root(m))) as u32) << i;
         }
-        self.board_recorded(board)
+        self.board_recorded(self.board_after(ch, kind, sq, takes))
     }
 
     /// Does the side to move of this chain game have only placements and the pass, with nothing
