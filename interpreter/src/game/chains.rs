@@ -165,8 +165,8 @@ impl Chains {
     }
     /// The one liberty of the chain rooted at `r`, where it is [in atari](Chains::in_atari)
     /// (anything elsewhere): every pseudo-liberty is that point, so their sum is it times their
-    /// count, which is at most 4 (one per stone beside the point). Divided by a multiply, exact
-    /// for sums of up to four points under 2¹⁴.
+    /// count, which is at most 4 (one per stone beside the point). Divided by a multiply by the
+    /// count's reciprocal, exact for any point under 2¹⁵ (boards have at most 676).
     #[inline(always)]
     fn single_liberty(&self, r: usize) -> u16 {
         /// 2¹⁶ / count, rounded up.
@@ -1484,6 +1484,21 @@ mod tests {
         assert_eq!(seen.len(), candidates.len(), "every candidate drawn");
         for (sq, n) in seen {
             assert!((n as f64 - mean).abs() < mean / 5.0, "point {sq}: {n} draws, mean {mean:.0}");
+        }
+    }
+
+    /// A chain in atari names its liberty exactly, however many of its stones touch it, on every
+    /// point a board can have (and well past).
+    #[test]
+    fn the_liberty_of_a_chain_in_atari_is_found_without_dividing() {
+        let mut ch = super::Chains::new(4096);
+        for p in 0..4096u32 {
+            for c in 1..=4u32 {
+                let pt = &mut ch.pts[7];
+                (pt.lib_cnt, pt.lib_sum, pt.lib_sq) = (c as u16, c * p, c * p * p);
+                assert!(ch.in_atari(7), "point {p}, {c} pseudo-liberties");
+                assert_eq!(ch.single_liberty(7), p as u16, "point {p}, {c} pseudo-liberties");
+            }
         }
     }
 
