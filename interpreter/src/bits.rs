@@ -252,6 +252,19 @@ impl<const N: usize> Bits for Words<N> {
     fn count(self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
+    /// One pass over the words to the first set bit, which is cleared there (the default's
+    /// emptiness test, lowest-bit search and XOR with a whole one-bit set pass over them thrice).
+    #[inline(always)]
+    fn pop(&mut self) -> Option<usize> {
+        for (i, w) in self.0.iter_mut().enumerate() {
+            if *w != 0 {
+                let s = i * 64 + w.trailing_zeros() as usize;
+                *w &= *w - 1;
+                return Some(s);
+            }
+        }
+        None
+    }
     #[inline(always)]
     fn lsb(self) -> usize {
         for (i, w) in self.0.iter().enumerate() {
@@ -347,6 +360,12 @@ mod tests {
         assert_eq!(a.msb(), B::CAPACITY - 1);
         assert!(a.has(3) && !a.has(4));
         assert_eq!(a.iter().collect::<Vec<_>>(), vec![3, B::CAPACITY - 1]);
+        // Every square of a set spread over every word, once each, lowest first; none left after.
+        let spread = (0..B::CAPACITY).step_by(7).fold(B::EMPTY, |s, sq| s | B::bit(sq));
+        assert_eq!(spread.iter().collect::<Vec<_>>(), (0..B::CAPACITY).step_by(7).collect::<Vec<_>>());
+        let mut left = spread;
+        while left.pop().is_some() {}
+        assert!(left.is_empty() && left.pop().is_none());
         assert!((a & !a).is_empty());
         let hi = 70.min(B::CAPACITY - 2);
         let b = B::bit(10) | B::bit(hi);
