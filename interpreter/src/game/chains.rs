@@ -684,7 +684,8 @@ impl<B: Bits> Pos<B> {
                 if TRACK {
                     // A chain in atari leaves it: its liberty is ruled on again. (Not the border
                     // point's counts, which this loop adds to until they are zeroed.)
-                    let stone = (ch.color[m as usize] == 1) | (ch.color[m as usize] == 2);
+                    let c = ch.color[m as usize];
+                    let stone = (c != EMPTY) & (c != BORDER);
                     let l = ch.single_liberty(rr);
                     ch.dirty_if(l, stone & ch.in_atari(rr));
                 }
