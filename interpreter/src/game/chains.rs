@@ -181,12 +181,13 @@ impl Chains {
         self.dirty.push(p);
         self.dirty.truncate(n + cond as usize);
     }
-    /// Marks the liberty of the chain rooted at `r` dirty if the chain is in atari: the one point
-    /// where a placement captures it, or where one of its own side's has no air from it.
+    /// Marks the liberty of the chain rooted at `r` dirty if `cond` holds and the chain is in
+    /// atari: the one point where a placement captures it, or where one of its own side's has no
+    /// air from it. Without a branch on either.
     #[inline(always)]
-    fn dirty_if_in_atari(&mut self, r: usize) {
+    fn dirty_liberty_if(&mut self, r: usize, cond: bool) {
         let l = self.single_liberty(r);
-        self.dirty_if(l, self.in_atari(r));
+        self.dirty_if(l, cond & self.in_atari(r));
     }
     #[inline(always)]
     pub fn has_liberty(&self, r: usize) -> bool {
@@ -627,10 +628,9 @@ impl<B: Bits> Pos<B> {
             // root after a suicide, where the point is empty again.)
             for &m in &nbrs {
                 let r = ch.root(m as usize);
-                let l = ch.single_liberty(r);
-                ch.dirty_if(l, (ch.color[m as usize] == enemy) & ch.in_atari(r));
+                ch.dirty_liberty_if(r, ch.color[m as usize] == enemy);
             }
-            ch.dirty_if_in_atari(ch.root(sq));
+            ch.dirty_liberty_if(ch.root(sq), true);
             // Every dirty point is empty: those beside this point and the liberties were empty
             // when marked, and only captures followed.
             for i in 0..ch.dirty.len() {
@@ -686,8 +686,7 @@ impl<B: Bits> Pos<B> {
                     // point's counts, which this loop adds to until they are zeroed.)
                     let c = ch.color[m as usize];
                     let stone = (c != EMPTY) & (c != BORDER);
-                    let l = ch.single_liberty(rr);
-                    ch.dirty_if(l, stone & ch.in_atari(rr));
+                    ch.dirty_liberty_if(rr, stone);
                 }
                 ch.add_lib(rr, s);
             }
