@@ -115,6 +115,7 @@ fn per_game(name: &str, e: &arbiter::game::Engine, max_plies: usize) {
             threads: 1,
             shard: Shard::WHOLE,
             keep_moves: false,
+            branching_every: arbiter::sim::BRANCHING_EVERY,
         };
         let before = reset_peak();
         let out = sim::run(&e.start(), &cfg, &AtomicBool::new(false), &|_| {});

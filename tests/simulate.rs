@@ -152,6 +152,61 @@ fn reports_of_different_runs_or_a_shard_twice_do_not_merge() {
     assert!(r.stderr.contains("not a report of `arbiter simulate --json`"), "{}", r.stderr);
 }
 
+/// In go, whose random players draw their moves without listing them, the legal moves are counted
+/// in one game in 16 unless told otherwise: the games are the same, only the branching figures
+/// come from fewer of them, the same ones however the run is split.
+#[test]
+fn go_counts_its_branching_in_a_sample_of_the_games() {
+    let run = ["simulate", "go", "--param", "size=7", "--games", "40", "--seed", "5", "--json"];
+    let sampled = statistics(json(&arbiter(&run)));
+    let every = statistics(json(&arbiter(&[&run[..], &["--branching-every", "1"]].concat())));
+    for key in ["results", "reasons", "length", "captures_per_game", "first_player_score"] {
+        assert_eq!(sampled[key], every[key], "{key}");
+    }
+    // Games 0, 16 and 32.
+    assert_eq!(sampled["branching"]["games"], 3);
+    assert_eq!(every["branching"]["games"], 40);
+    for phase in ["opening", "middle", "end"] {
+        let (a, b) = (
+            sampled["branching"]["by_phase"][phase].as_f64().expect(phase),
+            every["branching"]["by_phase"][phase].as_f64().expect(phase),
+        );
+        assert!(a > 1.0 && b > 1.0 && (a - b).abs() < 0.3 * b, "{phase}: {a} against {b}");
+    }
+    assert_eq!(sampled["run"]["branching_every"], 16);
+    // Shards count the same games: merged, the figures are one run's.
+    let dir = scratch("branching-shards");
+    let mut files = Vec::new();
+    for k in 0..3 {
+        let r = arbiter(&[&run[..], &["--shard", &format!("{k}/3")]].concat());
+        let f = dir.join(format!("{k}.json"));
+        std::fs::write(&f, &r.stdout).expect("write a shard's report");
+        files.push(f.display().to_string());
+    }
+    let merged = json(&arbiter(
+        &[
+            &["simulate", "merge", "--json"][..],
+            &files.iter().map(String::as_str).collect::<Vec<_>>(),
+        ]
+        .concat(),
+    ));
+    assert_eq!(merged["branching"], sampled["branching"]);
+    // Told in words too.
+    let text = arbiter(&run[..run.len() - 1]);
+    assert!(
+        text.stdout.contains("legal moves per ply (counted in 3 of the games)"),
+        "{}",
+        text.stdout
+    );
+    // A shard of another sample is another run.
+    let other = arbiter(&[&run[..], &["--shard", "0/3", "--branching-every", "2"]].concat());
+    let f = dir.join("other.json");
+    std::fs::write(&f, &other.stdout).expect("write a report");
+    let r = arbiter(&["simulate", "merge", &files[1], &files[2], &f.display().to_string()]);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(r.stderr.contains("branching sample"), "{}", r.stderr);
+}
+
 #[test]
 fn bad_arguments_are_refused_with_a_message() {
     for (args, says) in [
@@ -168,6 +223,7 @@ fn bad_arguments_are_refused_with_a_message() {
         ),
         (vec!["--games", "5", "--seed", "1", "--threads", "0"], "--threads 0"),
         (vec!["--games", "5", "--seed", "1", "--max-plies", "0"], "--max-plies 0"),
+        (vec!["--games", "5", "--seed", "1", "--branching-every", "0"], "--branching-every 0"),
         (vec!["--games", "5", "--seed", "1", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "--fen"),
         (
             vec!["--games", "5", "--seed", "1", "--games-out", "/nonexistent-dir/games.pgn"],
@@ -277,6 +333,7 @@ fn searcher_wins(ruleset: &str, params: &[(&str, &str)], mcts: PlayerSpec, games
             threads: 2,
             shard: Shard::WHOLE,
             keep_moves: false,
+            branching_every: arbiter::sim::BRANCHING_EVERY,
         };
         let t = sim::run(&e.start(), &cfg, &stop, &|_| {}).tally;
         wins += t.wins[side];

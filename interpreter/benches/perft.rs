@@ -185,8 +185,9 @@ const BATCH: u64 = 100;
 
 /// Random full games, every automatic end rule applied after every move (as `arbiter play` and
 /// `arbiter simulate` apply them), with `random` players: the plies played by a batch of
-/// [`BATCH`] seeded games, and a function that plays the batch.
-fn arbiter_batch(e: &arbiter::game::Engine) -> (u64, impl Fn() -> u64) {
+/// [`BATCH`] seeded games, and a function that plays the batch. `every`: the games whose legal
+/// moves are counted (see `arbiter::sim::Config::branching_every`).
+fn arbiter_batch(e: &arbiter::game::Engine, every: u64) -> (u64, impl Fn() -> u64) {
     use arbiter::sim::{self, Config, PlayerSpec, Shard};
     let start = e.start();
     let cfg = Config {
@@ -197,6 +198,7 @@ fn arbiter_batch(e: &arbiter::game::Engine) -> (u64, impl Fn() -> u64) {
         threads: 1,
         shard: Shard::WHOLE,
         keep_moves: false,
+        branching_every: every,
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     let play = move || {
@@ -243,7 +245,7 @@ fn shakmaty_batch() -> u64 {
 /// iterations per second.
 fn simulation(c: &mut Criterion) {
     let chess = engine("chess");
-    let (plies, play) = arbiter_batch(&chess);
+    let (plies, play) = arbiter_batch(&chess, arbiter::sim::BRANCHING_EVERY);
     let mut g = c.benchmark_group("random-games-chess");
     g.throughput(Throughput::Elements(BATCH));
     g.sample_size(20)
@@ -258,7 +260,7 @@ fn simulation(c: &mut Criterion) {
         ("go-9x9", engine_with("go", &[("size", "9")])),
         ("go-19x19", engine_with("go", &[("size", "19")])),
     ] {
-        let (plies, play) = arbiter_batch(&e);
+        let (plies, play) = arbiter_batch(&e, arbiter::sim::BRANCHING_EVERY);
         let group = format!("random-games-{name}");
         let mut g = c.benchmark_group(&group);
         g.throughput(Throughput::Elements(BATCH));
@@ -266,6 +268,11 @@ fn simulation(c: &mut Criterion) {
             .warm_up_time(Duration::from_millis(500))
             .measurement_time(Duration::from_secs(4));
         g.bench_function(BenchmarkId::from_parameter("arbiter"), |b| b.iter(&play));
+        if name.starts_with("go") {
+            // Go counts its legal moves in one game in 16 unless told: here in every game.
+            let (_, every) = arbiter_batch(&e, 1);
+            g.bench_function(BenchmarkId::from_parameter("arbiter-every-game-counted"), |b| b.iter(&every));
+        }
         g.finish();
         let _ = std::fs::write(plies_file(&group), plies.to_string());
     }
@@ -586,7 +593,10 @@ fn main() {
         }
         println!("{line}");
     }
-    println!("\nsimulated go games (every end rule, statistics kept) beside the playouts, plies per second:");
+    println!(
+        "\nsimulated go games (every end rule; legal moves counted in one game in {}, and in every game) beside the playouts, plies per second:",
+        arbiter::sim::BRANCHING_EVERY
+    );
     for size in [9, 19] {
         let (sim, playout) = (format!("random-games-go-{size}x{size}"), format!("go-playout-{size}x{size}"));
         let first = |g: &str| -> Option<f64> { std::fs::read_to_string(plies_file(g)).ok()?.split_whitespace().next()?.parse().ok() };
@@ -594,12 +604,17 @@ fn main() {
             (mean_ns(&sim, "arbiter"), first(&sim), mean_ns(&playout, "arbiter"), first(&playout))
         {
             let (a, b) = (p / (t / 1e9), pp / (tp / 1e9));
-            println!(
+            let mut line = format!(
                 "  {size}x{size}: simulated {:>6.2} M plies/s, playouts {:>6.2} M plies/s, simulated at {:.3} of the playouts' speed",
                 a / 1e6,
                 b / 1e6,
                 a / b
             );
+            if let Some(te) = mean_ns(&sim, "arbiter-every-game-counted") {
+                let e = p / (te / 1e9);
+                line.push_str(&format!("; every game counted {:>6.2} M plies/s, at {:.3}", e / 1e6, e / b));
+            }
+            println!("{line}");
         }
     }
     println!("\nMCTS iterations per second, from the start (one core):");

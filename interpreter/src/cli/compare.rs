@@ -98,6 +98,7 @@ fn sim_config(s: &Simulation) -> Result<Config, Failure> {
         threads,
         shard: Shard::WHOLE,
         keep_moves: false,
+        branching_every: sim::BRANCHING_EVERY,
     })
 }
 

@@ -51,6 +51,11 @@ pub struct SimulateArgs {
     /// `--json` reports with `arbiter simulate merge`.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// In games whose random players draw moves without listing them (go), count each ply's
+    /// legal moves for the branching figures in one game in N (games 0, N, 2N, …; counting
+    /// costs more than playing); 1 counts every game. Other games count every game.
+    #[arg(long, value_name = "N", default_value_t = sim::BRANCHING_EVERY)]
+    pub branching_every: u64,
     /// Print one JSON object (statistics, the run's description, the raw tally, and timing).
     #[arg(long)]
     pub json: bool,
@@ -86,6 +91,12 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
             args.max_plies
         )));
     }
+    if args.branching_every == 0 || args.branching_every > MAX_GAMES {
+        return Err(Failure::input(format!(
+            "--branching-every {}: give from 1 (every game) to {MAX_GAMES}",
+            args.branching_every
+        )));
+    }
     let threads = match args.threads {
         Some(0) => return Err(Failure::input("--threads 0: at least one thread")),
         Some(t) if t > 256 => return Err(Failure::input(format!("--threads {t}: at most 256"))),
@@ -115,6 +126,7 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
         seed,
         games,
         max_plies: args.max_plies,
+        branching_every: args.branching_every,
     };
     let cfg = Config {
         games,
@@ -124,6 +136,7 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
         threads,
         shard,
         keep_moves: args.games_out.is_some(),
+        branching_every: args.branching_every,
     };
     // Open the output file before hours of play, not after: a new file, as `play --out` takes.
     let games_file = match &args.games_out {
@@ -343,8 +356,13 @@ fn render(info: &RunInfo, shard: Option<Shard>, t: &Tally, partial: bool, timing
         say(&format!("  {from:>6}–{to:<6} {n:>6} {bar}"));
     }
     let (per, all) = t.branching();
+    let over = if t.branching_games == t.games {
+        String::new()
+    } else {
+        format!(" (counted in {} of the games)", t.branching_games)
+    };
     say(&format!(
-        "legal moves per ply: mean {all:.1}; {}",
+        "legal moves per ply{over}: mean {all:.1}; {}",
         PHASES
             .iter()
             .zip(per)

@@ -871,7 +871,7 @@ impl<B: Bits> Pos<B> {
 
     /// Does the side to move of this chain game have only placements and the pass, with nothing
     /// (parts, obligations, the swap, a royal) that makes a move's legality depend on the others?
-    fn only_placements(&self) -> bool {
+    pub(super) fn only_placements(&self) -> bool {
         let t = &*self.t;
         t.chains
             && t.parts.is_empty()
@@ -967,12 +967,27 @@ impl<B: Bits> Pos<B> {
         if f.effects {
             return RandomPly::NotDrawn;
         }
-        let kind = f.kind;
-        let m = match self.random_chain_move(rng, scratch) {
-            Some(m) => m,
-            // Drawn without a move only when the clause is a bare placement (else nothing drawn).
-            None if f.bare_place && self.only_placements() => return RandomPly::Exhausted,
-            None => return RandomPly::NotDrawn,
+        let (kind, within) = (f.kind, f.within);
+        if self.chains.is_none()
+            || !self.only_placements()
+            || !f.bare_place
+            || !matches!(f.how, Gen::Place)
+            || (t.gated && !self.clause_applies(f))
+        {
+            // What `random_chain_move` draws nothing for (the caller lists the moves).
+            return RandomPly::NotDrawn;
+        }
+        let pass = t.pass && !t.pass_only_when_stuck;
+        let m = match self.draw_chain_point(rng, kind, within, scratch) {
+            Some(sq) => Move {
+                from: NO_SQ,
+                to: sq as u16,
+                kind: MoveKind::Place(0),
+                promo: 0,
+                route: 0,
+            },
+            None if pass => PASS,
+            None => return RandomPly::Exhausted,
         };
         self.last_captured = 0;
         self.ep = B::EMPTY;
@@ -992,6 +1007,78 @@ impl<B: Bits> Pos<B> {
             self.finish_move(Some(kind), captured > 0);
         }
         RandomPly::Played(m)
+    }
+}
+
+impl<B: Bits> Pos<B> {
+    /// The point [`Pos::random_chain_move`] draws for placing `kind` within `within` (the
+    /// clause's), drawn the same way but in the list of empty points itself rather than in a
+    /// copy: a refused point is swapped behind the live ones, and once a point is taken every
+    /// swap is undone (`undo` holds them), so the list is left as it was. `None` where every
+    /// point is refused.
+    #[inline]
+    fn draw_chain_point(
+        &mut self,
+        rng: &mut impl rand_chacha::rand_core::RngCore,
+        kind: KindId,
+        within: B,
+        undo: &mut Vec<u16>,
+    ) -> Option<usize> {
+        let mut ch = self.chains.take()?;
+        undo.clear();
+        let mut live = ch.empty.len();
+        let mut found = None;
+        while live > 0 {
+            let i = below(rng, live);
+            let sq = ch.empty[i] as usize;
+            let verdict = if ch.track {
+                self.place_verdict_tracked(&ch, kind, sq)
+            } else {
+                self.place_verdict(&ch, kind, sq, true)
+            };
+            let taken = within.has(sq)
+                && match verdict {
+                    Verdict::Legal => true,
+                    Verdict::Illegal(_) | Verdict::OwnEye => false,
+                    Verdict::NoLiberty => {
+                        // The move is made in a copy of the position, whose list must be whole.
+                        unswap(&mut ch.empty, undo);
+                        self.chains = Some(ch);
+                        let legal = self.place_problem(kind, sq).is_none();
+                        ch = self.chains.take().expect("just put back");
+                        reswap(&mut ch.empty, undo);
+                        legal
+                    }
+                };
+            if taken {
+                found = Some(sq);
+                break;
+            }
+            live -= 1;
+            ch.empty.swap(i, live);
+            undo.push(i as u16);
+        }
+        unswap(&mut ch.empty, undo);
+        self.chains = Some(ch);
+        found
+    }
+}
+
+/// Undoes the swaps `undo` records, in a list of empty points where the k-th refused draw
+/// swapped its slot with slot `len - 1 - k` (see [`Pos::draw_chain_point`]).
+#[inline]
+pub(super) fn unswap(empty: &mut [u16], undo: &[u16]) {
+    let n = empty.len();
+    for (k, &i) in undo.iter().enumerate().rev() {
+        empty.swap(i as usize, n - 1 - k);
+    }
+}
+
+/// Does again the swaps [`unswap`] undid.
+pub(super) fn reswap(empty: &mut [u16], undo: &[u16]) {
+    let n = empty.len();
+    for (k, &i) in undo.iter().enumerate() {
+        empty.swap(i as usize, n - 1 - k);
     }
 }
 
@@ -1314,6 +1401,56 @@ mod tests {
                 .rules
                 .unwrap_or_else(|| panic!("the variant checks: {:?}", checked.diagnostics)),
         )
+    }
+
+    /// Random players' games played in runs of uncounted plies (`random_chain_plies`, the list
+    /// of empty points drawn in place and put back) are the games played a ply at a time and
+    /// judged at each, under every suicide and repetition rule: the same moves, captures and
+    /// end; and the legal moves, counted where the run stopped, are those listed there.
+    #[test]
+    fn games_played_in_runs_are_the_games_played_a_ply_at_a_time() {
+        use crate::sim::{PlayerSpec, play_game, player_seed};
+        use std::sync::atomic::AtomicBool;
+        let variants = [
+            None,
+            Some("forbid suicide\nforbid repetition situational"),
+            Some("forbid repetition positional"),
+            Some("forbid suicide\nforbid repetition ko"),
+            Some("forbid suicide"),
+            Some(""),
+        ];
+        let stop = AtomicBool::new(false);
+        let (mut captures, mut cut) = (0, 0);
+        for (v, rules) in variants.iter().enumerate() {
+            for size in [5, 7] {
+                let e = go(size, *rules);
+                for game in 0..12u64 {
+                    let build = |s: usize| PlayerSpec::Random.build(player_seed(v as u64, game, s));
+                    // Cut short in some games: a run stops at the ply limit too.
+                    let limit = if game % 4 == 3 { 20 } else { 4000 };
+                    let (a, moves_a) = play_game(&e.start(), &mut [build(0), build(1)], limit, true, true, &stop).expect("not stopped");
+                    let (b, moves_b) = play_game(&e.start(), &mut [build(0), build(1)], limit, true, false, &stop).expect("not stopped");
+                    let at = format!("variant {v}, {size}x{size}, game {game}");
+                    assert_eq!(moves_a, moves_b, "{at}");
+                    assert_eq!((&a.end, a.plies, a.captures), (&b.end, b.plies, b.captures), "{at}");
+                    assert!(a.counted && !b.counted && b.branching.is_empty(), "{at}");
+                    captures += a.captures;
+                    cut += (a.end.is_none()) as usize;
+                    // Where the run stopped, the count asked for is the list's.
+                    let mut walk = crate::sim::Walk::uncounted(e.start());
+                    let mut draws = [build(0), build(1)];
+                    let [x, y] = &mut draws;
+                    let (Some(x), Some(y)) = (x.random_draws(), y.random_draws()) else {
+                        panic!("random players draw")
+                    };
+                    walk.play_random_chain_plies([x, y], limit, None, &stop).expect("not stopped");
+                    assert_eq!(walk.plies(), a.plies, "{at}");
+                    assert_eq!(walk.legal_count(), walk.position().legal_moves().len(), "{at}");
+                }
+            }
+        }
+        assert!(captures > 200, "only {captures} stones captured");
+        assert!(cut > 0, "some games were cut at the limit");
     }
 
     /// Counted without listing, the legal moves number what the list holds, and a random

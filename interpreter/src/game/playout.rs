@@ -3,12 +3,15 @@
 //! single-point eye of its own (an empty point whose neighbours are all its own pieces) and passes
 //! when nothing else is left; two passes in a row end the playout.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand_chacha::rand_core::RngCore;
 
 use super::bits::Bits;
-use super::chains::Verdict;
-use super::position::Pos;
-use super::{Move, Position};
+use super::chains::{Verdict, reswap, unswap};
+use super::position::PASS;
+use super::position::{NO_SQ, Pos};
+use super::{Move, MoveKind, Position};
 use crate::compile::Gen;
 use crate::model::{KindId, Side};
 
@@ -121,7 +124,134 @@ impl<B: Bits> Pos<B> {
     }
 }
 
+impl<B: Bits> Pos<B> {
+    /// Random players' plies in a chain game, the same draws and the same moves as
+    /// [`Pos::play_random_chain_move`] played once a ply, in one loop: the side to move draws
+    /// with `draws[side]` (its generator and a scratch list), until two passes in a row,
+    /// `max_plies` plies, or `stop` is raised (looked at every few hundred plies). Each ply adds
+    /// the stones it took from the other side to `captures`, and its move to `moves` if given.
+    /// Returns the plies played and whether stopped; `None`, with nothing played, where a ply is
+    /// more than a bare placement or the pass (see [`Pos::play_random_chain_move`]), the pass
+    /// is not always allowed, a clause has a condition, or the chains are tracked: there the
+    /// plies are played one at a time.
+    pub fn random_chain_plies<R: RngCore>(
+        &mut self,
+        draws: &mut [(&mut R, &mut Vec<u16>); 2],
+        max_plies: usize,
+        captures: &mut u64,
+        mut moves: Option<&mut Vec<Move>>,
+        stop: &AtomicBool,
+    ) -> Option<(usize, bool)> {
+        let t = self.t.clone();
+        // What `play_random_chain_move` asks at every ply, asked once: none of it changes.
+        let clause = |s: usize| match &t.forms[s][..] {
+            [f] if f.bare_place && matches!(f.how, Gen::Place) && !f.effects => Some((f.kind, f.within)),
+            _ => None,
+        };
+        let clauses = [clause(0)?, clause(1)?];
+        if !t.tallies.is_empty() || !t.phase_ends.is_empty() || t.gated || !t.pass || t.pass_only_when_stuck || !self.only_placements() {
+            return None;
+        }
+        let mut ch = self.chains.take()?;
+        if ch.track {
+            self.chains = Some(ch);
+            return None;
+        }
+        let mut plies = 0;
+        let mut stopped = false;
+        while plies < max_plies && self.passes < 2 {
+            if plies % 512 == 511 && stop.load(Ordering::Relaxed) {
+                stopped = true;
+                break;
+            }
+            let us = self.stm.index();
+            let (kind, within) = clauses[us];
+            let (rng, undo) = &mut draws[us];
+            // Drawn as `draw_chain_point` draws, with the chains at hand.
+            undo.clear();
+            let mut live = ch.empty.len();
+            let mut found = None;
+            while live > 0 {
+                let i = below(*rng, live);
+                let sq = ch.empty[i] as usize;
+                let taken = within.has(sq)
+                    && match self.place_verdict(&ch, kind, sq, true) {
+                        Verdict::Legal => true,
+                        Verdict::Illegal(_) | Verdict::OwnEye => false,
+                        Verdict::NoLiberty => {
+                            unswap(&mut ch.empty, undo);
+                            self.chains = Some(ch);
+                            let legal = self.place_problem(kind, sq).is_none();
+                            ch = self.chains.take().expect("just put back");
+                            reswap(&mut ch.empty, undo);
+                            legal
+                        }
+                    };
+                if taken {
+                    found = Some(sq);
+                    break;
+                }
+                live -= 1;
+                ch.empty.swap(i, live);
+                undo.push(i as u16);
+            }
+            if !undo.is_empty() {
+                unswap(&mut ch.empty, undo);
+            }
+            self.last_captured = 0;
+            self.ep = B::EMPTY;
+            self.ep_victim = NO_SQ;
+            let m = match found {
+                Some(sq) => {
+                    let them = 1 - us;
+                    let before = self.side_bb[them].count();
+                    let captured = self.place_in::<false>(&mut ch, kind, sq);
+                    self.finish_move(Some(kind), captured > 0);
+                    let place = Move {
+                        from: NO_SQ,
+                        to: sq as u16,
+                        kind: MoveKind::Place(0),
+                        promo: 0,
+                        route: 0,
+                    };
+                    if captured > 0 {
+                        *captures += (before - self.side_bb[them].count()) as u64;
+                    }
+                    place
+                }
+                None => {
+                    self.finish_move(None, false);
+                    PASS
+                }
+            };
+            if let Some(v) = moves.as_deref_mut() {
+                v.push(m);
+            }
+            plies += 1;
+        }
+        self.chains = Some(ch);
+        Some((plies, stopped))
+    }
+}
+
 impl Position {
+    /// [`Pos::random_chain_plies`].
+    pub fn random_chain_plies<R: RngCore>(
+        &mut self,
+        draws: &mut [(&mut R, &mut Vec<u16>); 2],
+        max_plies: usize,
+        captures: &mut u64,
+        moves: Option<&mut Vec<Move>>,
+        stop: &AtomicBool,
+    ) -> Option<(usize, bool)> {
+        match &mut self.inner {
+            super::Inner::Small(p) => p.random_chain_plies(draws, max_plies, captures, moves, stop),
+            super::Inner::Medium(p) => p.random_chain_plies(draws, max_plies, captures, moves, stop),
+            super::Inner::Large(p) => p.random_chain_plies(draws, max_plies, captures, moves, stop),
+            super::Inner::Huge(p) => p.random_chain_plies(draws, max_plies, captures, moves, stop),
+        }
+    }
+
     /// Plays uniformly random legal moves (see the module's note for chain games) until two passes
     /// in a row, no legal move, or `max_plies`. Returns the plies played.
     pub fn random_playout(&mut self, rng: &mut impl RngCore, max_plies: usize) -> usize {

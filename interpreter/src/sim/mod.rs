@@ -25,6 +25,11 @@ use crate::game::{Move, Position};
 
 /// The longest game a simulation plays before cutting it, unless told otherwise.
 pub const DEFAULT_MAX_PLIES: usize = 1000;
+/// In a game whose moves a random player draws without listing them (go), the legal moves of
+/// each ply are counted (for the branching figures) in one game in this many, unless told
+/// otherwise: counting them costs more than playing the ply. Games `0, N, 2N, …` are counted,
+/// whatever the threads or shards.
+pub const BRANCHING_EVERY: u64 = 16;
 /// The most games one run may ask for, and the longest game (a typo would otherwise run for days).
 pub const MAX_GAMES: u64 = 100_000_000;
 pub const MAX_PLIES: usize = 100_000;
@@ -78,6 +83,9 @@ pub struct Config {
     pub shard: Shard,
     /// Keep each game's moves (for writing the games out).
     pub keep_moves: bool,
+    /// Count the legal moves of every ply in game `i` only where `i` is a multiple of this, in
+    /// games that need not count them to play (see [`BRANCHING_EVERY`]); 1 counts every game.
+    pub branching_every: u64,
 }
 
 /// The seed of the player of `side_index` in game `game` of a run seeded `seed`: a splitmix64 mix,
@@ -92,22 +100,46 @@ pub fn player_seed(seed: u64, game: u64, side_index: usize) -> u64 {
 /// One game played by `players` (first side's, second side's) from `start`, cut after
 /// `max_plies`. `None` if `stop` was raised before it ended. Returns the summary and, with
 /// `keep_moves`, the moves.
+///
+/// Without `count_branching`, a game that two random players can play without counting each
+/// ply's legal moves (see [`Walk::play_random_chain_plies`]) is played so, and its summary has
+/// no branching figures ([`GameSummary::counted`] false); the game itself is the same.
 pub fn play_game(
     start: &Position,
     players: &mut [Box<dyn Player>; 2],
     max_plies: usize,
     keep_moves: bool,
+    count_branching: bool,
     stop: &AtomicBool,
 ) -> Option<(GameSummary, Vec<Move>)> {
-    let mut walk = Walk::new(start.clone());
-    walk.reserve_record(max_plies);
-    let mut branching = Vec::with_capacity(128);
     let mut moves = Vec::new();
+    let mut walk = None;
+    if !count_branching {
+        let [a, b] = players;
+        if let (Some(a), Some(b)) = (a.random_draws(), b.random_draws()) {
+            let mut w = Walk::uncounted(start.clone());
+            if w.runs_uncounted() {
+                w.reserve_record(max_plies);
+                w.play_random_chain_plies([a, b], max_plies, keep_moves.then_some(&mut moves), stop)?;
+                walk = Some(w);
+            }
+        }
+    }
+    // The plies left, and every ply of any other game, one at a time.
+    let counted = walk.is_none();
+    let mut walk = walk.unwrap_or_else(|| {
+        let mut w = Walk::new(start.clone());
+        w.reserve_record(max_plies);
+        w
+    });
+    let mut branching = Vec::with_capacity(if counted { 128 } else { 0 });
     while walk.end().is_none() && walk.plies() < max_plies {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        branching.push(walk.legal_count() as u32);
+        if counted {
+            branching.push(walk.legal_count() as u32);
+        }
         let side = walk.position().side_to_move().index();
         let m = players[side].play_unless(&mut walk, stop)?;
         if keep_moves {
@@ -122,6 +154,7 @@ pub fn play_game(
             reason,
             plies: walk.plies(),
             captures: walk.captures(),
+            counted,
             branching,
         },
         moves,
@@ -131,7 +164,8 @@ pub fn play_game(
 /// Game `game` of the run: its players seeded as [`player_seed`] says.
 pub fn play_indexed(start: &Position, cfg: &Config, game: u64, stop: &AtomicBool) -> Option<(GameSummary, Vec<Move>)> {
     let mut players = [0, 1].map(|s| cfg.players[s].build(player_seed(cfg.seed, game, s)));
-    play_game(start, &mut players, cfg.max_plies, cfg.keep_moves, stop)
+    let counted = game % cfg.branching_every.max(1) == 0;
+    play_game(start, &mut players, cfg.max_plies, cfg.keep_moves, counted, stop)
 }
 
 /// A run's result.
@@ -210,6 +244,7 @@ pub(crate) mod tests {
             threads,
             shard,
             keep_moves: false,
+            branching_every: BRANCHING_EVERY,
         }
     }
 
@@ -269,14 +304,26 @@ pub(crate) mod tests {
                 let build = |s: usize| PlayerSpec::Random.build(player_seed(7, game, s));
                 let mut lean = [build(0), build(1)];
                 let mut plain: [Box<dyn Player>; 2] = [Box::new(Plain(build(0))), Box::new(Plain(build(1)))];
-                let (a, moves_a) = play_game(&e.start(), &mut lean, 3000, true, &stop).expect("not stopped");
-                let (b, moves_b) = play_game(&e.start(), &mut plain, 3000, true, &stop).expect("not stopped");
+                let mut run = [build(0), build(1)];
+                let (a, moves_a) = play_game(&e.start(), &mut lean, 3000, true, true, &stop).expect("not stopped");
+                let (b, moves_b) = play_game(&e.start(), &mut plain, 3000, true, true, &stop).expect("not stopped");
+                // Uncounted, the plies are played in one run, never judged on the way.
+                let (c, moves_c) = play_game(&e.start(), &mut run, 3000, true, false, &stop).expect("not stopped");
                 assert_eq!(moves_a, moves_b, "{size}x{size} game {game}");
+                assert_eq!(moves_a, moves_c, "{size}x{size} game {game}");
                 assert_eq!(
-                    (a.end, a.reason, a.plies, a.captures, a.branching),
-                    (b.end, b.reason, b.plies, b.captures, b.branching),
+                    (&a.end, &a.reason, a.plies, a.captures, &a.branching),
+                    (&b.end, &b.reason, b.plies, b.captures, &b.branching),
                     "{size}x{size} game {game}"
                 );
+                assert_eq!(
+                    (&a.end, &a.reason, a.plies, a.captures),
+                    (&c.end, &c.reason, c.plies, c.captures),
+                    "{size}x{size} game {game}"
+                );
+                assert!(a.counted && a.branching.len() == a.plies, "{size}x{size} game {game}");
+                assert!(!c.counted && c.branching.is_empty(), "{size}x{size} game {game}");
+                assert_eq!(a.end.is_some(), a.plies < 3000);
                 captures += a.captures;
             }
         }

@@ -42,6 +42,12 @@ pub trait Player: Send {
     fn last_iterations(&self) -> u64 {
         0
     }
+    /// A uniformly random player's generator and scratch list, with which a chain game's plies
+    /// can be drawn and played in a run ([`Walk::play_random_chain_plies`]): the moves
+    /// [`Player::play_unless`] would play. `None` for any other player.
+    fn random_draws(&mut self) -> Option<(&mut ChaCha8Rng, &mut Vec<u16>)> {
+        None
+    }
 }
 
 /// What a search has done so far, read by another thread while it runs ([`Player::think`]).
@@ -233,6 +239,9 @@ impl Player for Random {
             return m;
         }
         self.from_candidates(walk)
+    }
+    fn random_draws(&mut self) -> Option<(&mut ChaCha8Rng, &mut Vec<u16>)> {
+        Some((&mut self.rng, &mut self.points))
     }
     /// The same move as [`Player::choose`], played where a chain game lets it be drawn and
     /// played in one go.

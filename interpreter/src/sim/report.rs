@@ -26,6 +26,14 @@ pub struct RunInfo {
     /// Games in the whole run, all shards together.
     pub games: u64,
     pub max_plies: usize,
+    /// Games counted for branching: one in this many (see [`crate::sim::Config::branching_every`]);
+    /// a report written before it was kept counted every game.
+    #[serde(default = "every_game")]
+    pub branching_every: u64,
+}
+
+fn every_game() -> u64 {
+    1
 }
 
 /// How long a run took (left out of comparisons: it is the only part that varies).
@@ -98,11 +106,12 @@ pub fn merge(reports: &[(String, Value)]) -> Result<Merged, String> {
             .cloned()
             .ok_or_else(|| format!("{name}: not a report of `arbiter simulate --json` (no \"run\" key)"))
             .and_then(|r| serde_json::from_value(r).map_err(|e| format!("{name}: its \"run\" is not a run's description: {e}")))?;
-        let t: Tally = v
+        let mut t: Tally = v
             .get("tally")
             .cloned()
             .ok_or_else(|| format!("{name}: no \"tally\" key"))
             .and_then(|r| serde_json::from_value(r).map_err(|e| format!("{name}: its \"tally\" is not a tally: {e}")))?;
+        t.counted_every_game_if_unsaid();
         let shard = match v.get("shard") {
             None | Some(Value::Null) => None,
             Some(s) => Some(Shard {
@@ -121,7 +130,7 @@ pub fn merge(reports: &[(String, Value)]) -> Result<Merged, String> {
             Some((i, count)) => {
                 if *i != info {
                     return Err(format!(
-                        "{name}: a different run from {} (ruleset, parameters, start, players, seed, games or ply limit differ)",
+                        "{name}: a different run from {} (ruleset, parameters, start, players, seed, games, ply limit or branching sample differ)",
                         reports[0].0
                     ));
                 }

@@ -22,7 +22,9 @@ pub struct GameSummary {
     pub reason: String,
     pub plies: usize,
     pub captures: u64,
-    /// The number of legal moves at each ply played.
+    /// Whether the legal moves were counted at each ply (see [`crate::sim::play_game`]).
+    pub counted: bool,
+    /// The number of legal moves at each ply played, where counted.
     pub branching: Vec<u32>,
 }
 
@@ -41,7 +43,12 @@ pub struct Tally {
     pub reasons: BTreeMap<String, u64>,
     /// Games per length in plies (finished and cut alike).
     pub lengths: BTreeMap<u64, u64>,
-    /// Per phase: plies played and the legal moves summed over them.
+    /// Games whose legal moves were counted at every ply: the branching figures' games (see
+    /// [`crate::sim::BRANCHING_EVERY`]). Absent from a tally written before they could be
+    /// fewer than the games (see [`Tally::counted_every_game_if_unsaid`]).
+    #[serde(default)]
+    pub branching_games: u64,
+    /// Per phase, over the games counted: plies played and the legal moves summed over them.
     pub phase_plies: [u64; 3],
     pub phase_moves: [u64; 3],
     pub captures: u64,
@@ -63,6 +70,7 @@ impl Tally {
         let reason = if g.end.is_none() { "max-plies" } else { g.reason.as_str() };
         *self.reasons.entry(reason.to_string()).or_insert(0) += 1;
         *self.lengths.entry(g.plies as u64).or_insert(0) += 1;
+        self.branching_games += g.counted as u64;
         let n = g.branching.len().max(1);
         for (i, b) in g.branching.iter().enumerate() {
             let phase = (3 * i / n).min(2);
@@ -72,8 +80,17 @@ impl Tally {
         self.captures += g.captures;
     }
 
+    /// A tally read from a report written before [`Tally::branching_games`] was kept counted
+    /// the legal moves in every game: says so.
+    pub fn counted_every_game_if_unsaid(&mut self) {
+        if self.branching_games == 0 && self.phase_plies.iter().any(|&p| p > 0) {
+            self.branching_games = self.games;
+        }
+    }
+
     pub fn merge(&mut self, o: &Tally) {
         self.games += o.games;
+        self.branching_games += o.branching_games;
         for i in 0..2 {
             self.wins[i] += o.wins[i];
         }
@@ -194,7 +211,7 @@ impl Tally {
                 "max": self.lengths.last_key_value().map_or(0, |(l, _)| *l),
                 "histogram": self.histogram(20).iter().map(|(a, b, c)| json!({"from": a, "to": b, "games": c})).collect::<Vec<_>>(),
             },
-            "branching": {"mean": all, "by_phase": by_phase},
+            "branching": {"mean": all, "by_phase": by_phase, "games": self.branching_games},
             "captures_per_game": if n == 0 { 0.0 } else { self.captures as f64 / n as f64 },
         })
     }
@@ -262,7 +279,9 @@ mod tests {
             reason: "mate".into(),
             plies,
             captures: 1,
-            branching: vec![3; plies],
+            // Some games uncounted, as a run counts one in so many.
+            counted: plies % 3 != 0,
+            branching: if plies % 3 != 0 { vec![3; plies] } else { Vec::new() },
         }
     }
 
@@ -282,6 +301,13 @@ mod tests {
             merged.merge(p);
         }
         assert_eq!(merged, all);
+        let counted = games.iter().filter(|g| g.counted).count() as u64;
+        assert!(counted > 0 && counted < 40);
+        assert_eq!(all.branching_games, counted);
+        assert_eq!(
+            all.phase_plies.iter().sum::<u64>(),
+            games.iter().filter(|g| g.counted).map(|g| g.plies as u64).sum::<u64>()
+        );
         assert_eq!(all.unfinished, 13);
         assert_eq!(all.reasons["max-plies"], 13);
     }

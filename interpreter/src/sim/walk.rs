@@ -255,8 +255,10 @@ pub struct Walk {
     /// [`Needs::counted`]).
     legal: RefCell<Vec<Move>>,
     listed: Cell<bool>,
-    /// How many legal moves `pos` has.
+    /// How many legal moves `pos` has: where not `count_known`, at least one (see
+    /// [`Walk::arrive_after_run`]).
     count: usize,
+    count_known: bool,
     /// In a walk whose moves are counted (see [`Needs::counted`]), which numbers of stones each
     /// side has had and which pairs of them the boards so far held: what says whether a placement
     /// can repeat an earlier board ([`Repeats`]). `None` where the start's record reaches back
@@ -278,6 +280,8 @@ pub struct Walk {
     plies: usize,
     captures: u64,
     end: Option<End>,
+    /// Counted at every ply (see [`Walk::uncounted`]).
+    each_ply: bool,
     needs: Needs,
 }
 
@@ -316,13 +320,29 @@ const WALLED_IN_MOVES: usize = 24;
 
 impl Walk {
     /// Starts a game at `start` (which may already be over).
-    pub fn new(mut start: Position) -> Walk {
+    pub fn new(start: Position) -> Walk {
+        Walk::with_count(start, true)
+    }
+
+    /// [`Walk::new`] for a game that random players play through
+    /// [`Walk::play_random_chain_plies`] where the game lets them, its legal moves not counted
+    /// at each ply on the way (so [`Walk::legal_count`] is only right where the walk has judged:
+    /// at its start and where the plies stop). In any other game, [`Walk::new`].
+    pub fn uncounted(start: Position) -> Walk {
+        Walk::with_count(start, false)
+    }
+
+    fn with_count(mut start: Position, count: bool) -> Walk {
         let rules = start.rules().clone();
         let needs = Needs::of(&rules, &start);
-        if needs.counted {
+        // Only a game whose end rules wait for two passes can go uncounted between them: it is
+        // counted where judged, from the position alone, without what tracking and the record of
+        // boards keep for a count at every ply.
+        let each_ply = count || !(needs.fast_playout && needs.counted);
+        if needs.counted && each_ply {
             start.track_atari(true);
         }
-        let boards = (needs.counted && start.recorded_positions() <= 1).then(|| Boards::new(rules.board.squares()));
+        let boards = (needs.counted && each_ply && start.recorded_positions() <= 1).then(|| Boards::new(rules.board.squares()));
         let mut w = Walk {
             first: start.side_to_move(),
             rules,
@@ -330,6 +350,7 @@ impl Walk {
             legal: RefCell::new(Vec::with_capacity(64)),
             listed: Cell::new(false),
             count: 0,
+            count_known: true,
             boards,
             stones: [0; 2],
             keys: Vec::new(),
@@ -341,6 +362,7 @@ impl Walk {
             plies: 0,
             captures: 0,
             end: None,
+            each_ply,
             needs,
         };
         w.arrive();
@@ -368,7 +390,13 @@ impl Walk {
     }
     /// How many legal moves there are here, without listing them where they can be counted.
     pub fn legal_count(&self) -> usize {
-        self.count
+        if self.count_known {
+            return self.count;
+        }
+        match self.pos.count_chain_moves(Repeats::Anywhere) {
+            Some(n) => n,
+            None => self.legal().len(),
+        }
     }
     /// How the game ended, once it has.
     pub fn end(&self) -> Option<&End> {
@@ -428,6 +456,87 @@ impl Walk {
         ply
     }
 
+    /// Does the walk go uncounted between judgements, for [`Walk::play_random_chain_plies`]
+    /// (see [`Walk::uncounted`])?
+    pub fn runs_uncounted(&self) -> bool {
+        !self.each_ply
+    }
+
+    /// Random players' plies in a chain game, each side drawing with its own `draws` (its
+    /// generator and its scratch list, as [`Walk::play_random_chain_move`] takes them), played
+    /// one after another without judging each position, until two passes in a row, `max_plies`,
+    /// or a ply that cannot be drawn this way; then the position is judged. The same game as
+    /// playing each ply with [`Walk::play_random_chain_move`]: where every automatic end rule
+    /// waits for two passes in a row, none can hold before them (and a side can always pass, so
+    /// none runs out of moves). Only in a walk that [`runs uncounted`](Walk::runs_uncounted);
+    /// elsewhere nothing is played. `moves` takes the moves played. `None` if `stop` was raised
+    /// (looked at every few hundred plies).
+    pub fn play_random_chain_plies<R: RngCore>(
+        &mut self,
+        draws: [(&mut R, &mut Vec<u16>); 2],
+        max_plies: usize,
+        mut moves: Option<&mut Vec<Move>>,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<()> {
+        if !self.runs_uncounted() || self.end.is_some() {
+            return Some(());
+        }
+        let mut draws = draws;
+        let start = self.plies;
+        // In one loop where the game lets it.
+        let run = self.pos.random_chain_plies(
+            &mut draws,
+            max_plies.saturating_sub(start),
+            &mut self.captures,
+            moves.as_deref_mut(),
+            stop,
+        );
+        if let Some((n, stopped)) = run {
+            self.plies += n;
+            if stopped {
+                return None;
+            }
+        }
+        // Else one ply at a time.
+        while run.is_none() && self.plies < max_plies && self.pos.passes() < 2 {
+            if (self.plies - start) % 512 == 511 && stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return None;
+            }
+            let us = self.pos.side_to_move().index();
+            let before = self.pos.piece_counts()[1 - us];
+            let (rng, scratch) = &mut draws[us];
+            let RandomPly::Played(m) = self.pos.play_random_chain_move(*rng, scratch) else {
+                break;
+            };
+            self.plies += 1;
+            self.captures += before.saturating_sub(self.pos.piece_counts()[1 - us]) as u64;
+            if let Some(v) = moves.as_deref_mut() {
+                v.push(m);
+            }
+        }
+        if self.plies > start {
+            if run.is_some() {
+                self.arrive_after_run();
+            } else {
+                self.arrive();
+            }
+        }
+        Some(())
+    }
+
+    /// After a run of [`Pos::random_chain_plies`](crate::game::Position::random_chain_plies):
+    /// judged as [`Walk::arrive`] judges, with the legal moves counted only when asked for
+    /// ([`Walk::legal_count`]). The run stops only where the pass is always allowed, so there is
+    /// a legal move, and that is all a game whose end rules wait for two passes asks of the
+    /// count (see [`Needs::fast_playout`]); nor do its rules record keys or checks.
+    fn arrive_after_run(&mut self) {
+        debug_assert!(self.needs.fast_playout && !self.needs.keys && !self.needs.checks && !self.needs.moves);
+        self.count = 1;
+        self.count_known = false;
+        self.listed.set(false);
+        self.end = self.judge();
+    }
+
     /// Plays `m` without listing the moves that follow or judging the position, for a search
     /// walking down a tree whose nodes know both already: [`Walk::legal`] and [`Walk::end`] are
     /// empty until the next [`Walk::play`]. Where the end rules need a record of every position
@@ -446,6 +555,7 @@ impl Walk {
         self.legal.get_mut().clear();
         self.listed.set(true);
         self.count = 0;
+        self.count_known = true;
         self.end = None;
     }
 
@@ -465,6 +575,7 @@ impl Walk {
         } else {
             None
         };
+        self.count_known = true;
         match counted {
             Some(n) => {
                 self.count = n;
