@@ -1066,7 +1066,7 @@ impl<B: Bits> Pos<B> {
 
 /// Undoes the swaps `undo` records, in a list of empty points where the k-th refused draw
 /// swapped its slot with slot `len - 1 - k` (see [`Pos::draw_chain_point`]).
-#[inline]
+#[inline(always)]
 pub(super) fn unswap(empty: &mut [u16], undo: &[u16]) {
     let n = empty.len();
     for (k, &i) in undo.iter().enumerate().rev() {

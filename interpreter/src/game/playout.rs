@@ -145,7 +145,10 @@ impl<B: Bits> Pos<B> {
         let t = self.t.clone();
         // What `play_random_chain_move` asks at every ply, asked once: none of it changes.
         let clause = |s: usize| match &t.forms[s][..] {
-            [f] if f.bare_place && matches!(f.how, Gen::Place) && !f.effects => Some((f.kind, f.within)),
+            // A clause placing anywhere on the board is not asked where (most are).
+            [f] if f.bare_place && matches!(f.how, Gen::Place) && !f.effects => {
+                Some((f.kind, f.within, (t.board_mask & !f.within).is_empty()))
+            }
             _ => None,
         };
         let clauses = [clause(0)?, clause(1)?];
@@ -157,6 +160,11 @@ impl<B: Bits> Pos<B> {
             self.chains = Some(ch);
             return None;
         }
+        // Room for a refusal of every point, once for the game: the swaps are written, not pushed.
+        for (_, undo) in draws.iter_mut() {
+            undo.clear();
+            undo.resize(ch.empty.capacity().max(t.squares) + 1, 0);
+        }
         let mut plies = 0;
         let mut stopped = false;
         while plies < max_plies && self.passes < 2 {
@@ -165,25 +173,25 @@ impl<B: Bits> Pos<B> {
                 break;
             }
             let us = self.stm.index();
-            let (kind, within) = clauses[us];
+            let (kind, within, anywhere) = clauses[us];
             let (rng, undo) = &mut draws[us];
-            // Drawn as `draw_chain_point` draws, with the chains at hand.
-            undo.clear();
+            // Drawn as `draw_chain_point` draws, with the chains at hand; `undo[..k]` the swaps.
+            let mut k = 0;
             let mut live = ch.empty.len();
             let mut found = None;
             while live > 0 {
                 let i = below(*rng, live);
                 let sq = ch.empty[i] as usize;
-                let taken = within.has(sq)
+                let taken = (anywhere || within.has(sq))
                     && match self.place_verdict(&ch, kind, sq, true) {
                         Verdict::Legal => true,
                         Verdict::Illegal(_) | Verdict::OwnEye => false,
                         Verdict::NoLiberty => {
-                            unswap(&mut ch.empty, undo);
+                            unswap(&mut ch.empty, &undo[..k]);
                             self.chains = Some(ch);
                             let legal = self.place_problem(kind, sq).is_none();
                             ch = self.chains.take().expect("just put back");
-                            reswap(&mut ch.empty, undo);
+                            reswap(&mut ch.empty, &undo[..k]);
                             legal
                         }
                     };
@@ -193,10 +201,11 @@ impl<B: Bits> Pos<B> {
                 }
                 live -= 1;
                 ch.empty.swap(i, live);
-                undo.push(i as u16);
+                undo[k] = i as u16;
+                k += 1;
             }
-            if !undo.is_empty() {
-                unswap(&mut ch.empty, undo);
+            if k > 0 {
+                unswap(&mut ch.empty, &undo[..k]);
             }
             self.last_captured = 0;
             self.ep = B::EMPTY;
