@@ -464,18 +464,19 @@ impl Walk {
 
     /// Random players' plies in a chain game, each side drawing with its own `draws` (its
     /// generator and its scratch list, as [`Walk::play_random_chain_move`] takes them), played
-    /// one after another without judging each position, until two passes in a row, `max_plies`,
-    /// or a ply that cannot be drawn this way; then the position is judged. The same game as
-    /// playing each ply with [`Walk::play_random_chain_move`]: where every automatic end rule
-    /// waits for two passes in a row, none can hold before them (and a side can always pass, so
-    /// none runs out of moves). Only in a walk that [`runs uncounted`](Walk::runs_uncounted);
-    /// elsewhere nothing is played. `moves` takes the moves played. `None` if `stop` was raised
-    /// (looked at every few hundred plies).
+    /// in one run without judging each position ([`Position::random_chain_plies`]), until two
+    /// passes in a row or `max_plies`; then the position is judged. The same game as playing
+    /// each ply with [`Walk::play_random_chain_move`]: where every automatic end rule waits for
+    /// two passes in a row, none can hold before them (and a side can always pass, so none runs
+    /// out of moves). Only in a walk that [`runs uncounted`](Walk::runs_uncounted), and only
+    /// where the game's plies can be run so; elsewhere nothing is played (the caller plays them
+    /// one at a time). `moves` takes the moves played. `None` if `stop` was raised (looked at
+    /// every few hundred plies).
     pub fn play_random_chain_plies<R: RngCore>(
         &mut self,
         draws: [(&mut R, &mut Vec<u16>); 2],
         max_plies: usize,
-        mut moves: Option<&mut Vec<Move>>,
+        moves: Option<&mut Vec<Move>>,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Option<()> {
         if !self.runs_uncounted() || self.end.is_some() {
@@ -484,42 +485,17 @@ impl Walk {
         let mut draws = draws;
         let start = self.plies;
         // In one loop where the game lets it.
-        let run = self.pos.random_chain_plies(
-            &mut draws,
-            max_plies.saturating_sub(start),
-            &mut self.captures,
-            moves.as_deref_mut(),
-            stop,
-        );
+        let run = self
+            .pos
+            .random_chain_plies(&mut draws, max_plies.saturating_sub(start), &mut self.captures, moves, stop);
         if let Some((n, stopped)) = run {
             self.plies += n;
             if stopped {
                 return None;
             }
         }
-        // Else one ply at a time.
-        while run.is_none() && self.plies < max_plies && self.pos.passes() < 2 {
-            if (self.plies - start) % 512 == 511 && stop.load(std::sync::atomic::Ordering::Relaxed) {
-                return None;
-            }
-            let us = self.pos.side_to_move().index();
-            let before = self.pos.piece_counts()[1 - us];
-            let (rng, scratch) = &mut draws[us];
-            let RandomPly::Played(m) = self.pos.play_random_chain_move(*rng, scratch) else {
-                break;
-            };
-            self.plies += 1;
-            self.captures += before.saturating_sub(self.pos.piece_counts()[1 - us]) as u64;
-            if let Some(v) = moves.as_deref_mut() {
-                v.push(m);
-            }
-        }
         if self.plies > start {
-            if run.is_some() {
-                self.arrive_after_run();
-            } else {
-                self.arrive();
-            }
+            self.arrive_after_run();
         }
         Some(())
     }
