@@ -978,7 +978,16 @@ impl<B: Bits> Pos<B> {
             return RandomPly::NotDrawn;
         }
         let pass = t.pass && !t.pass_only_when_stuck;
-        let m = match self.draw_chain_point(rng, kind, within, scratch) {
+        let anywhere = (t.board_mask & !within).is_empty();
+        let Some(mut ch) = self.chains.take() else {
+            return RandomPly::NotDrawn;
+        };
+        if scratch.len() <= ch.empty.len() {
+            scratch.resize(ch.empty.len() + 1, 0);
+        }
+        let drawn = self.draw_chain_point(&mut ch, rng, (kind, within, anywhere), scratch);
+        self.chains = Some(ch);
+        let m = match drawn {
             Some(sq) => Move {
                 from: NO_SQ,
                 to: sq as u16,
@@ -1012,41 +1021,40 @@ impl<B: Bits> Pos<B> {
 
 impl<B: Bits> Pos<B> {
     /// The point [`Pos::random_chain_move`] draws for placing `kind` within `within` (the
-    /// clause's), drawn the same way but in the list of empty points itself rather than in a
-    /// copy: a refused point is swapped behind the live ones, and once a point is taken every
-    /// swap is undone (`undo` holds them), so the list is left as it was. `None` where every
-    /// point is refused.
-    #[inline]
-    fn draw_chain_point(
+    /// clause's; not asked where the clause places `anywhere` on the board), drawn the same way
+    /// but in the list of empty points of `ch` (the position's chains, held apart) rather than in
+    /// a copy: a refused point is swapped behind the live ones, and once a point is taken every
+    /// swap is undone (written into `undo`, which has room for a swap per empty point), so the
+    /// list is left as it was. `None` where every point is refused.
+    #[inline(always)]
+    pub(super) fn draw_chain_point(
         &mut self,
+        ch: &mut Box<Chains>,
         rng: &mut impl rand_chacha::rand_core::RngCore,
-        kind: KindId,
-        within: B,
-        undo: &mut Vec<u16>,
+        (kind, within, anywhere): (KindId, B, bool),
+        undo: &mut [u16],
     ) -> Option<usize> {
-        let mut ch = self.chains.take()?;
-        undo.clear();
+        let mut k = 0;
         let mut live = ch.empty.len();
         let mut found = None;
         while live > 0 {
             let i = below(rng, live);
             let sq = ch.empty[i] as usize;
-            let verdict = if ch.track {
-                self.place_verdict_tracked(&ch, kind, sq)
-            } else {
-                self.place_verdict(&ch, kind, sq, true)
-            };
-            let taken = within.has(sq)
-                && match verdict {
+            let taken = (anywhere || within.has(sq))
+                && match if ch.track {
+                    self.place_verdict_tracked(ch, kind, sq)
+                } else {
+                    self.place_verdict(ch, kind, sq, true)
+                } {
                     Verdict::Legal => true,
                     Verdict::Illegal(_) | Verdict::OwnEye => false,
                     Verdict::NoLiberty => {
                         // The move is made in a copy of the position, whose list must be whole.
-                        unswap(&mut ch.empty, undo);
-                        self.chains = Some(ch);
+                        unswap(&mut ch.empty, &undo[..k]);
+                        self.chains = Some(std::mem::take(ch));
                         let legal = self.place_problem(kind, sq).is_none();
-                        ch = self.chains.take().expect("just put back");
-                        reswap(&mut ch.empty, undo);
+                        *ch = self.chains.take().expect("just put back");
+                        reswap(&mut ch.empty, &undo[..k]);
                         legal
                     }
                 };
@@ -1056,10 +1064,12 @@ impl<B: Bits> Pos<B> {
             }
             live -= 1;
             ch.empty.swap(i, live);
-            undo.push(i as u16);
+            undo[k] = i as u16;
+            k += 1;
         }
-        unswap(&mut ch.empty, undo);
-        self.chains = Some(ch);
+        if k > 0 {
+            unswap(&mut ch.empty, &undo[..k]);
+        }
         found
     }
 }
@@ -1379,6 +1389,16 @@ mod tests {
         assert!(regions_both > 0, "some board had points both sides border");
     }
 
+    /// Go's suicide and repetition lines as each test variant has them (`None`: go's own).
+    const VARIANTS: [Option<&str>; 6] = [
+        None,
+        Some("forbid suicide\nforbid repetition situational"),
+        Some("forbid repetition positional"),
+        Some("forbid suicide\nforbid repetition ko"),
+        Some("forbid suicide"),
+        Some(""),
+    ];
+
     /// Go at `size` with its suicide and repetition lines replaced by `rules` (kept when `None`).
     fn go(size: usize, rules: Option<&str>) -> Engine {
         go_edited(size, rules, |t| t)
@@ -1416,14 +1436,7 @@ mod tests {
     fn games_played_in_runs_are_the_games_played_a_ply_at_a_time() {
         use crate::sim::{PlayerSpec, play_game, player_seed};
         use std::sync::atomic::AtomicBool;
-        let variants = [
-            None,
-            Some("forbid suicide\nforbid repetition situational"),
-            Some("forbid repetition positional"),
-            Some("forbid suicide\nforbid repetition ko"),
-            Some("forbid suicide"),
-            Some(""),
-        ];
+        let variants = VARIANTS;
         let stop = AtomicBool::new(false);
         let (mut captures, mut cut) = (0, 0);
         // The last variant passes only when it has no other move: no run there, a ply at a time
@@ -1471,14 +1484,7 @@ mod tests {
     /// under every suicide and repetition rule (captures, superko refusals and suicides included).
     #[test]
     fn counted_moves_and_drawn_moves_agree_with_the_list() {
-        let variants = [
-            None,
-            Some("forbid suicide\nforbid repetition situational"),
-            Some("forbid repetition positional"),
-            Some("forbid suicide\nforbid repetition ko"),
-            Some("forbid suicide"),
-            Some(""),
-        ];
+        let variants = VARIANTS;
         let (mut refused, mut repeated) = (0, 0);
         for (v, rules) in variants.iter().enumerate() {
             for size in [5, 7] {

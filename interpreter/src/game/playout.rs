@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand_chacha::rand_core::RngCore;
 
 use super::bits::Bits;
-use super::chains::{Verdict, reswap, unswap};
+use super::chains::Verdict;
 use super::position::PASS;
 use super::position::{NO_SQ, Pos};
 use super::{Move, MoveKind, Position};
@@ -175,38 +175,7 @@ impl<B: Bits> Pos<B> {
             let us = self.stm.index();
             let (kind, within, anywhere) = clauses[us];
             let (rng, undo) = &mut draws[us];
-            // Drawn as `draw_chain_point` draws, with the chains at hand; `undo[..k]` the swaps.
-            let mut k = 0;
-            let mut live = ch.empty.len();
-            let mut found = None;
-            while live > 0 {
-                let i = below(*rng, live);
-                let sq = ch.empty[i] as usize;
-                let taken = (anywhere || within.has(sq))
-                    && match self.place_verdict(&ch, kind, sq, true) {
-                        Verdict::Legal => true,
-                        Verdict::Illegal(_) | Verdict::OwnEye => false,
-                        Verdict::NoLiberty => {
-                            unswap(&mut ch.empty, &undo[..k]);
-                            self.chains = Some(ch);
-                            let legal = self.place_problem(kind, sq).is_none();
-                            ch = self.chains.take().expect("just put back");
-                            reswap(&mut ch.empty, &undo[..k]);
-                            legal
-                        }
-                    };
-                if taken {
-                    found = Some(sq);
-                    break;
-                }
-                live -= 1;
-                ch.empty.swap(i, live);
-                undo[k] = i as u16;
-                k += 1;
-            }
-            if k > 0 {
-                unswap(&mut ch.empty, &undo[..k]);
-            }
+            let found = self.draw_chain_point(&mut ch, *rng, (kind, within, anywhere), undo);
             self.last_captured = 0;
             self.ep = B::EMPTY;
             self.ep_victim = NO_SQ;
