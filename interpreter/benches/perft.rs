@@ -189,7 +189,7 @@ const BATCH: u64 = 100;
 /// moves are counted (see `arbiter::sim::Config::branching_every`).
 fn arbiter_batch(e: &arbiter::game::Engine, every: u64) -> (u64, impl Fn() -> u64) {
     use arbiter::sim::{self, Config, PlayerSpec, Shard};
-    let start = e.start();
+    let start = sim::Start::new(&e.start());
     let cfg = Config {
         games: BATCH,
         seed: 2026,

@@ -97,6 +97,25 @@ pub fn player_seed(seed: u64, game: u64, side_index: usize) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Where a run's games begin: the walks from its start made once (the ruleset's end rules read,
+/// the start judged), which each game copies. A thread's own (a walk is not `Sync`).
+#[derive(Clone, Debug)]
+pub struct Start {
+    counted: Walk,
+    /// Where a game can be played uncounted ([`Walk::uncounted`]).
+    uncounted: Option<Walk>,
+}
+
+impl Start {
+    pub fn new(pos: &Position) -> Start {
+        let uncounted = Walk::uncounted(pos.clone());
+        Start {
+            counted: Walk::new(pos.clone()),
+            uncounted: uncounted.runs_uncounted().then_some(uncounted),
+        }
+    }
+}
+
 /// One game played by `players` (first side's, second side's) from `start`, cut after
 /// `max_plies`. `None` if `stop` was raised before it ended. Returns the summary and, with
 /// `keep_moves`, the moves.
@@ -112,23 +131,35 @@ pub fn play_game(
     count_branching: bool,
     stop: &AtomicBool,
 ) -> Option<(GameSummary, Vec<Move>)> {
+    play_game_from(&Start::new(start), players, max_plies, keep_moves, count_branching, stop)
+}
+
+/// [`play_game`] from a [`Start`] made once for many games.
+pub fn play_game_from(
+    start: &Start,
+    players: &mut [Box<dyn Player>; 2],
+    max_plies: usize,
+    keep_moves: bool,
+    count_branching: bool,
+    stop: &AtomicBool,
+) -> Option<(GameSummary, Vec<Move>)> {
     let mut moves = Vec::new();
     let mut walk = None;
-    if !count_branching {
+    if let (false, Some(from)) = (count_branching, &start.uncounted) {
         let [a, b] = players;
         if let (Some(a), Some(b)) = (a.random_draws(), b.random_draws()) {
-            let mut w = Walk::uncounted(start.clone());
-            if w.runs_uncounted() {
-                w.reserve_record(max_plies);
-                w.play_random_chain_plies([a, b], max_plies, keep_moves.then_some(&mut moves), stop)?;
+            let mut w = from.clone();
+            w.reserve_record(max_plies);
+            // Where no run can be made, nothing was played: the game is counted after all.
+            if w.play_random_chain_plies([a, b], max_plies, keep_moves.then_some(&mut moves), stop)? {
                 walk = Some(w);
             }
         }
     }
-    // The plies left, and every ply of any other game, one at a time.
+    // The plies of any other game, one at a time.
     let counted = walk.is_none();
     let mut walk = walk.unwrap_or_else(|| {
-        let mut w = Walk::new(start.clone());
+        let mut w = start.counted.clone();
         w.reserve_record(max_plies);
         w
     });
@@ -162,10 +193,10 @@ pub fn play_game(
 }
 
 /// Game `game` of the run: its players seeded as [`player_seed`] says.
-pub fn play_indexed(start: &Position, cfg: &Config, game: u64, stop: &AtomicBool) -> Option<(GameSummary, Vec<Move>)> {
+pub fn play_indexed(start: &Start, cfg: &Config, game: u64, stop: &AtomicBool) -> Option<(GameSummary, Vec<Move>)> {
     let mut players = [0, 1].map(|s| cfg.players[s].build(player_seed(cfg.seed, game, s)));
     let counted = game % cfg.branching_every.max(1) == 0;
-    play_game(start, &mut players, cfg.max_plies, cfg.keep_moves, counted, stop)
+    play_game_from(start, &mut players, cfg.max_plies, cfg.keep_moves, counted, stop)
 }
 
 /// A run's result.
@@ -186,6 +217,7 @@ pub fn run(start: &Position, cfg: &Config, stop: &AtomicBool, progress: &(dyn Fn
     let finished = AtomicU64::new(0);
     let out = Mutex::new((Tally::default(), Vec::new()));
     let work = || {
+        let start = &Start::new(start);
         let mut local = Tally::default();
         let mut kept = Vec::new();
         loop {

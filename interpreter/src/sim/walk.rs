@@ -469,18 +469,18 @@ impl Walk {
     /// each ply with [`Walk::play_random_chain_move`]: where every automatic end rule waits for
     /// two passes in a row, none can hold before them (and a side can always pass, so none runs
     /// out of moves). Only in a walk that [`runs uncounted`](Walk::runs_uncounted), and only
-    /// where the game's plies can be run so; elsewhere nothing is played (the caller plays them
-    /// one at a time). `moves` takes the moves played. `None` if `stop` was raised (looked at
-    /// every few hundred plies).
+    /// where the game's plies can be run so; elsewhere nothing is played and the answer is
+    /// false (the caller plays them one at a time). `moves` takes the moves played. `None` if
+    /// `stop` was raised (looked at every few hundred plies).
     pub fn play_random_chain_plies<R: RngCore>(
         &mut self,
         draws: [(&mut R, &mut Vec<u16>); 2],
         max_plies: usize,
         moves: Option<&mut Vec<Move>>,
         stop: &std::sync::atomic::AtomicBool,
-    ) -> Option<()> {
+    ) -> Option<bool> {
         if !self.runs_uncounted() || self.end.is_some() {
-            return Some(());
+            return Some(false);
         }
         let mut draws = draws;
         let start = self.plies;
@@ -488,16 +488,17 @@ impl Walk {
         let run = self
             .pos
             .random_chain_plies(&mut draws, max_plies.saturating_sub(start), &mut self.captures, moves, stop);
-        if let Some((n, stopped)) = run {
-            self.plies += n;
-            if stopped {
-                return None;
-            }
+        let Some((n, stopped)) = run else {
+            return Some(false);
+        };
+        self.plies += n;
+        if stopped {
+            return None;
         }
-        if self.plies > start {
+        if n > 0 {
             self.arrive_after_run();
         }
-        Some(())
+        Some(true)
     }
 
     /// After a run of [`Pos::random_chain_plies`](crate::game::Position::random_chain_plies):
