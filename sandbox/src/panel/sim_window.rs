@@ -275,7 +275,12 @@ fn results(ui: &mut egui::Ui, r: &SimResult) {
         .show(ui, |plot| plot.bar_chart(BarChart::new("lengths", bins)));
     let (per, all) = t.branching();
     let phases: Vec<String> = PHASES.iter().zip(per).map(|(p, b)| format!("{p} {b:.1}")).collect();
-    ui.label(format!("Moves to choose from: {all:.1} a ply ({})", phases.join(", ")));
+    let over = if t.branching_games == t.games {
+        String::new()
+    } else {
+        format!("; counted in {} of the games", t.branching_games)
+    };
+    ui.label(format!("Moves to choose from: {all:.1} a ply ({}{over})", phases.join(", ")));
     ui.label("Repeat from the command line:");
     if !r.reproducible {
         ui.small("A player thinks for a time, not a number of iterations: the command plays games like these, not the same ones.");

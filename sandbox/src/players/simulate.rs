@@ -184,6 +184,7 @@ impl Simulation {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
             shard: Shard::WHOLE,
             keep_moves: false,
+            branching_every: sim::BRANCHING_EVERY,
         };
         let done = Arc::new(AtomicU64::new(0));
         let stop = Arc::new(AtomicBool::new(false));
