@@ -215,6 +215,7 @@ fn a_simulation_plays_the_games_asked_for_and_writes_the_command_that_repeats_th
         threads: 1,
         shard: arbiter::sim::Shard::WHOLE,
         keep_moves: false,
+        branching_every: arbiter::sim::BRANCHING_EVERY,
     };
     let direct = arbiter::sim::run(&e.start(), &cfg, &std::sync::atomic::AtomicBool::new(false), &|_| {});
     assert_eq!(r.tally, direct.tally);
