@@ -198,6 +198,15 @@ fn go_counts_its_branching_in_a_sample_of_the_games() {
         "{}",
         text.stdout
     );
+    // A report written before the sample was kept (no `branching_every`, no `branching_games`)
+    // counted every game, and merges so.
+    let mut old = json(&arbiter(&[&run[..], &["--branching-every", "1"]].concat()));
+    old["run"].as_object_mut().expect("a run").remove("branching_every");
+    old["tally"].as_object_mut().expect("a tally").remove("branching_games");
+    let f = dir.join("old.json");
+    std::fs::write(&f, old.to_string()).expect("write a report");
+    let merged = json(&arbiter(&["simulate", "merge", "--json", &f.display().to_string()]));
+    assert_eq!(merged["branching"], every["branching"]);
     // A shard of another sample is another run.
     let other = arbiter(&[&run[..], &["--shard", "0/3", "--branching-every", "2"]].concat());
     let f = dir.join("other.json");
@@ -224,6 +233,10 @@ fn bad_arguments_are_refused_with_a_message() {
         (vec!["--games", "5", "--seed", "1", "--threads", "0"], "--threads 0"),
         (vec!["--games", "5", "--seed", "1", "--max-plies", "0"], "--max-plies 0"),
         (vec!["--games", "5", "--seed", "1", "--branching-every", "0"], "--branching-every 0"),
+        (
+            vec!["--games", "5", "--seed", "1", "--branching-every", "100000001"],
+            "--branching-every 100000001",
+        ),
         (vec!["--games", "5", "--seed", "1", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "--fen"),
         (
             vec!["--games", "5", "--seed", "1", "--games-out", "/nonexistent-dir/games.pgn"],

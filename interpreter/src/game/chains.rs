@@ -900,13 +900,6 @@ impl<B: Bits> Pos<B> {
         if !f.bare_place || !matches!(f.how, Gen::Place) || (t.gated && !self.clause_applies(f)) {
             return None;
         }
-        let place = |sq: usize| Move {
-            from: NO_SQ,
-            to: sq as u16,
-            kind: MoveKind::Place(0),
-            promo: 0,
-            route: 0,
-        };
         // The playouts' ruling on a point (`playout_chains`), with the chains left in place (from
         // what tracking keeps, where the chains are tracked).
         let chosen = |sq: usize| {
@@ -928,7 +921,7 @@ impl<B: Bits> Pos<B> {
         if live > 0 {
             let i = below(rng, live);
             if chosen(ch.empty[i] as usize) {
-                return Some(place(ch.empty[i] as usize));
+                return Some(placement(ch.empty[i] as usize));
             }
             scratch.clear();
             scratch.extend_from_slice(&ch.empty);
@@ -939,7 +932,7 @@ impl<B: Bits> Pos<B> {
             let i = below(rng, live);
             let sq = scratch[i] as usize;
             if chosen(sq) {
-                return Some(place(sq));
+                return Some(placement(sq));
             }
             live -= 1;
             scratch.swap(i, live);
@@ -986,36 +979,30 @@ impl<B: Bits> Pos<B> {
             scratch.resize(ch.empty.len() + 1, 0);
         }
         let drawn = self.draw_chain_point(&mut ch, rng, (kind, within, anywhere), scratch);
+        let played = (drawn.is_some() || pass).then(|| self.play_drawn(&mut ch, kind, drawn).0);
         self.chains = Some(ch);
-        let m = match drawn {
-            Some(sq) => Move {
-                from: NO_SQ,
-                to: sq as u16,
-                kind: MoveKind::Place(0),
-                promo: 0,
-                route: 0,
-            },
-            None if pass => PASS,
-            None => return RandomPly::Exhausted,
-        };
+        played.map_or(RandomPly::Exhausted, RandomPly::Played)
+    }
+
+    /// Plays a random player's ply with the chains held apart as `ch`: the placement of `kind`
+    /// on the point drawn, or the pass where none was (what `make` does for such a ply). Returns
+    /// the move and the pieces the placement captured.
+    #[inline(always)]
+    pub(super) fn play_drawn(&mut self, ch: &mut Chains, kind: KindId, drawn: Option<usize>) -> (Move, u32) {
         self.last_captured = 0;
         self.ep = B::EMPTY;
         self.ep_victim = NO_SQ;
-        if m.kind == MoveKind::Pass {
+        let Some(sq) = drawn else {
             self.finish_move(None, false);
+            return (PASS, 0);
+        };
+        let captured = if ch.track {
+            self.place_in::<true>(ch, kind, sq)
         } else {
-            let Some(mut ch) = self.chains.take() else {
-                return RandomPly::NotDrawn;
-            };
-            let captured = if ch.track {
-                self.place_in::<true>(&mut ch, kind, m.to as usize)
-            } else {
-                self.place_in::<false>(&mut ch, kind, m.to as usize)
-            };
-            self.chains = Some(ch);
-            self.finish_move(Some(kind), captured > 0);
-        }
-        RandomPly::Played(m)
+            self.place_in::<false>(ch, kind, sq)
+        };
+        self.finish_move(Some(kind), captured > 0);
+        (placement(sq), captured)
     }
 }
 
@@ -1071,6 +1058,17 @@ impl<B: Bits> Pos<B> {
             unswap(&mut ch.empty, &undo[..k]);
         }
         found
+    }
+}
+
+/// The placement on `sq` by a chain game's one placing clause, as a random player draws it.
+fn placement(sq: usize) -> Move {
+    Move {
+        from: NO_SQ,
+        to: sq as u16,
+        kind: MoveKind::Place(0),
+        promo: 0,
+        route: 0,
     }
 }
 

@@ -9,9 +9,8 @@ use rand_chacha::rand_core::RngCore;
 
 use super::bits::Bits;
 use super::chains::Verdict;
-use super::position::PASS;
-use super::position::{NO_SQ, Pos};
-use super::{Move, MoveKind, Position};
+use super::position::Pos;
+use super::{Move, Position};
 use crate::compile::Gen;
 use crate::model::{KindId, Side};
 
@@ -163,7 +162,7 @@ impl<B: Bits> Pos<B> {
         // Room for a refusal of every point, once for the game: the swaps are written, not pushed.
         for (_, undo) in draws.iter_mut() {
             undo.clear();
-            undo.resize(ch.empty.capacity().max(t.squares) + 1, 0);
+            undo.resize(t.squares + 1, 0);
         }
         let mut plies = 0;
         let mut stopped = false;
@@ -175,33 +174,13 @@ impl<B: Bits> Pos<B> {
             let us = self.stm.index();
             let (kind, within, anywhere) = clauses[us];
             let (rng, undo) = &mut draws[us];
-            let found = self.draw_chain_point(&mut ch, *rng, (kind, within, anywhere), undo);
-            self.last_captured = 0;
-            self.ep = B::EMPTY;
-            self.ep_victim = NO_SQ;
-            let m = match found {
-                Some(sq) => {
-                    let them = 1 - us;
-                    let before = self.side_bb[them].count();
-                    let captured = self.place_in::<false>(&mut ch, kind, sq);
-                    self.finish_move(Some(kind), captured > 0);
-                    let place = Move {
-                        from: NO_SQ,
-                        to: sq as u16,
-                        kind: MoveKind::Place(0),
-                        promo: 0,
-                        route: 0,
-                    };
-                    if captured > 0 {
-                        *captures += (before - self.side_bb[them].count()) as u64;
-                    }
-                    place
-                }
-                None => {
-                    self.finish_move(None, false);
-                    PASS
-                }
-            };
+            let drawn = self.draw_chain_point(&mut ch, *rng, (kind, within, anywhere), undo);
+            // What the placement takes from the other side (its own stones, in a suicide, aside).
+            let before = self.side_bb[1 - us].count();
+            let (m, captured) = self.play_drawn(&mut ch, kind, drawn);
+            if captured > 0 {
+                *captures += (before - self.side_bb[1 - us].count()) as u64;
+            }
             if let Some(v) = moves.as_deref_mut() {
                 v.push(m);
             }

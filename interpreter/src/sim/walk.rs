@@ -326,8 +326,8 @@ impl Walk {
 
     /// [`Walk::new`] for a game that random players play through
     /// [`Walk::play_random_chain_plies`] where the game lets them, its legal moves not counted
-    /// at each ply on the way (so [`Walk::legal_count`] is only right where the walk has judged:
-    /// at its start and where the plies stop). In any other game, [`Walk::new`].
+    /// at each ply on the way (after a run, [`Walk::legal_count`] counts them when asked). In
+    /// any other game, [`Walk::new`].
     pub fn uncounted(start: Position) -> Walk {
         Walk::with_count(start, false)
     }
