@@ -700,7 +700,7 @@ impl<B: Bits> Pos<B> {
     }
 
     /// Records the position after a move for repetition rules.
-    #[inline]
+    #[inline(always)]
     pub fn push_history(&mut self) {
         if self.t.repetition.is_some() {
             let key = self.repetition_key_for(self.board_hash(), self.stm);
@@ -978,17 +978,23 @@ impl<B: Bits> Pos<B> {
         if scratch.len() <= ch.empty.len() {
             scratch.resize(ch.empty.len() + 1, 0);
         }
-        let drawn = self.draw_chain_point(&mut ch, rng, (kind, within, anywhere), scratch);
-        let played = (drawn.is_some() || pass).then(|| self.play_drawn(&mut ch, kind, drawn).0);
+        let played = if ch.track {
+            let drawn = self.draw_chain_point::<true>(&mut ch, rng, (kind, within, anywhere), scratch);
+            (drawn.is_some() || pass).then(|| self.play_drawn::<true>(&mut ch, kind, drawn).0)
+        } else {
+            let drawn = self.draw_chain_point::<false>(&mut ch, rng, (kind, within, anywhere), scratch);
+            (drawn.is_some() || pass).then(|| self.play_drawn::<false>(&mut ch, kind, drawn).0)
+        };
         self.chains = Some(ch);
         played.map_or(RandomPly::Exhausted, RandomPly::Played)
     }
 
     /// Plays a random player's ply with the chains held apart as `ch`: the placement of `kind`
     /// on the point drawn, or the pass where none was (what `make` does for such a ply). Returns
-    /// the move and the pieces the placement captured.
+    /// the move and the pieces the placement captured. `TRACK` is [`Chains::track`], as for
+    /// [`Pos::place_in`].
     #[inline(always)]
-    pub(super) fn play_drawn(&mut self, ch: &mut Chains, kind: KindId, drawn: Option<usize>) -> (Move, u32) {
+    pub(super) fn play_drawn<const TRACK: bool>(&mut self, ch: &mut Chains, kind: KindId, drawn: Option<usize>) -> (Move, u32) {
         self.last_captured = 0;
         self.ep = B::EMPTY;
         self.ep_victim = NO_SQ;
@@ -996,11 +1002,8 @@ impl<B: Bits> Pos<B> {
             self.finish_move(None, false);
             return (PASS, 0);
         };
-        let captured = if ch.track {
-            self.place_in::<true>(ch, kind, sq)
-        } else {
-            self.place_in::<false>(ch, kind, sq)
-        };
+        debug_assert_eq!(TRACK, ch.track);
+        let captured = self.place_in::<TRACK>(ch, kind, sq);
         self.finish_move(Some(kind), captured > 0);
         (placement(sq), captured)
     }
@@ -1012,9 +1015,9 @@ impl<B: Bits> Pos<B> {
     /// but in the list of empty points of `ch` (the position's chains, held apart) rather than in
     /// a copy: a refused point is swapped behind the live ones, and once a point is taken every
     /// swap is undone (written into `undo`, which has room for a swap per empty point), so the
-    /// list is left as it was. `None` where every point is refused.
+    /// list is left as it was. `None` where every point is refused. `TRACK` is [`Chains::track`].
     #[inline(always)]
-    pub(super) fn draw_chain_point(
+    pub(super) fn draw_chain_point<const TRACK: bool>(
         &mut self,
         ch: &mut Box<Chains>,
         rng: &mut impl rand_chacha::rand_core::RngCore,
@@ -1028,7 +1031,7 @@ impl<B: Bits> Pos<B> {
             let i = below(rng, live);
             let sq = ch.empty[i] as usize;
             let taken = (anywhere || within.has(sq))
-                && match if ch.track {
+                && match if TRACK {
                     self.place_verdict_tracked(ch, kind, sq)
                 } else {
                     self.place_verdict(ch, kind, sq, true)

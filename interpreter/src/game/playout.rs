@@ -31,7 +31,7 @@ impl<B: Bits> Pos<B> {
     }
 
     /// After a placement (or a pass, `kind` = None): counters, side to move, history; as `make` does.
-    #[inline]
+    #[inline(always)]
     pub(super) fn finish_move(&mut self, kind: Option<KindId>, captured: bool) {
         for c in self.counters.iter_mut() {
             *c = c.saturating_add(1);
@@ -138,7 +138,7 @@ impl<B: Bits> Pos<B> {
         draws: &mut [(&mut R, &mut Vec<u16>); 2],
         max_plies: usize,
         captures: &mut u64,
-        mut moves: Option<&mut Vec<Move>>,
+        moves: Option<&mut Vec<Move>>,
         stop: &AtomicBool,
     ) -> Option<(usize, bool)> {
         let t = self.t.clone();
@@ -164,20 +164,41 @@ impl<B: Bits> Pos<B> {
             undo.clear();
             undo.resize(t.squares + 1, 0);
         }
+        // A clause that places anywhere is not asked where: the loop is built once each way.
+        let run = if clauses.iter().all(|c| c.2) {
+            self.run_chain_plies::<R, true>(&mut ch, draws, clauses, max_plies, captures, moves, stop)
+        } else {
+            self.run_chain_plies::<R, false>(&mut ch, draws, clauses, max_plies, captures, moves, stop)
+        };
+        self.chains = Some(ch);
+        Some(run)
+    }
+
+    /// The loop of [`Pos::random_chain_plies`], with the chains held apart as `ch`; `ANYWHERE`:
+    /// both sides' clauses place anywhere on the board.
+    #[allow(clippy::too_many_arguments)]
+    fn run_chain_plies<R: RngCore, const ANYWHERE: bool>(
+        &mut self,
+        ch: &mut Box<super::chains::Chains>,
+        draws: &mut [(&mut R, &mut Vec<u16>); 2],
+        clauses: [(KindId, B, bool); 2],
+        max_plies: usize,
+        captures: &mut u64,
+        mut moves: Option<&mut Vec<Move>>,
+        stop: &AtomicBool,
+    ) -> (usize, bool) {
         let mut plies = 0;
-        let mut stopped = false;
         while plies < max_plies && self.passes < 2 {
             if plies % 512 == 511 && stop.load(Ordering::Relaxed) {
-                stopped = true;
-                break;
+                return (plies, true);
             }
             let us = self.stm.index();
             let (kind, within, anywhere) = clauses[us];
             let (rng, undo) = &mut draws[us];
-            let drawn = self.draw_chain_point(&mut ch, *rng, (kind, within, anywhere), undo);
+            let drawn = self.draw_chain_point::<false>(ch, *rng, (kind, within, ANYWHERE || anywhere), undo);
             // What the placement takes from the other side (its own stones, in a suicide, aside).
             let before = self.side_bb[1 - us].count();
-            let (m, captured) = self.play_drawn(&mut ch, kind, drawn);
+            let (m, captured) = self.play_drawn::<false>(ch, kind, drawn);
             if captured > 0 {
                 *captures += (before - self.side_bb[1 - us].count()) as u64;
             }
@@ -186,8 +207,7 @@ impl<B: Bits> Pos<B> {
             }
             plies += 1;
         }
-        self.chains = Some(ch);
-        Some((plies, stopped))
+        (plies, false)
     }
 }
 
