@@ -79,7 +79,7 @@ pub enum CCond<B> {
     },
     /// Material patterns: per pattern, kind counts of the two sides (either way round), and the kind
     /// that must stand on one colour; then the most pieces any pattern has (more on the board fit none).
-    Material(Vec<([Vec<u8>; 2], Option<KindId>)>, u32),
+    Material(Vec<([[u8; MAX_KINDS]; 2], Option<KindId>)>, u32),
     NoneOf(Vec<KindId>),
     Passes(u32),
     /// Ray directions paired with their reverse (of a direction and its reverse, only one: a run
@@ -1433,9 +1433,9 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
                 pats.iter()
                     .map(|p| {
                         let count = |ks: &[KindId]| {
-                            let mut v = vec![0u8; rules.kinds.len()];
+                            let mut v = [0u8; MAX_KINDS];
                             for k in ks {
-                                v[k.0 as usize] += 1;
+                                v[k.0 as usize] = v[k.0 as usize].saturating_add(1);
                             }
                             v
                         };

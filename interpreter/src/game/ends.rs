@@ -31,17 +31,17 @@ impl<B: Bits> Pos<B> {
                 if (self.side_bb[0] | self.side_bb[1]).count() > *most {
                     return false;
                 }
-                // Counted against each pattern as it is read, without collecting the counts: a
-                // game asks this on every ply once few pieces are left.
-                let has = |side: Side, pat: &[u8]| {
-                    let own = self.side_bb[side.index()];
-                    pat.iter()
-                        .enumerate()
-                        .all(|(k, &n)| self.kind_bb.get(k).is_some_and(|bb| (*bb & own).count() == n as u32))
-                };
+                // Each side's pieces by kind, counted once from the few pieces left and compared
+                // whole with each pattern.
+                let mut have = [[0u8; MAX_KINDS]; 2];
+                for sq in (self.side_bb[0] | self.side_bb[1]).iter() {
+                    if let Some((k, side)) = self.piece_at(sq) {
+                        let n = &mut have[side.index()][k.0 as usize];
+                        *n = n.saturating_add(1);
+                    }
+                }
                 pats.iter().any(|(p, same)| {
-                    let fits =
-                        (has(Side::FIRST, &p[0]) && has(Side::SECOND, &p[1])) || (has(Side::FIRST, &p[1]) && has(Side::SECOND, &p[0]));
+                    let fits = (have[0] == p[0] && have[1] == p[1]) || (have[0] == p[1] && have[1] == p[0]);
                     fits && same.is_none_or(|k| {
                         let bb = self.kind_bb[k.0 as usize] & t.board_mask;
                         (bb & t.dark).is_empty() || (bb & !t.dark).is_empty()

@@ -241,6 +241,30 @@ enum Inner {
     Huge(Pos<Wide>),
 }
 
+/// What the end rules of a simulated game read of a position before judging it (see
+/// [`Position::end_counts`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EndCounts {
+    pub pieces: [u32; 2],
+    pub passes: u32,
+    /// Plies since each move counter was reset, the first `in_use` of them the ruleset's.
+    pub counters: [u16; crate::compile::MAX_COUNTERS],
+    pub in_use: usize,
+}
+
+impl EndCounts {
+    /// Has counter `i` reached `plies`?
+    #[inline]
+    pub fn reaches(&self, i: usize, plies: u32) -> bool {
+        self.counters.get(i).is_some_and(|&c| c as u32 >= plies)
+    }
+    /// Were all the ruleset's counters just reset (see [`Position::counters_reset`])?
+    #[inline]
+    pub fn reset(&self) -> bool {
+        self.counters[..self.in_use].iter().all(|&c| c == 0)
+    }
+}
+
 /// A position of any ruleset.
 #[derive(Clone, Debug)]
 pub struct Position {
@@ -308,11 +332,19 @@ impl Position {
     pub fn counter_for(&self, resetting: Option<KindId>) -> u32 {
         with!(self, p => p.t.counters.iter().position(|c| *c == resetting).map_or(0, |i| p.counters[i] as u32))
     }
-    /// Has the counter that a rule of `plies` plies without a capture or a move of `resetting`
-    /// reads reached them (the test the end rule's condition makes)?
-    pub(crate) fn counter_reaches(&self, resetting: Option<KindId>, plies: u32) -> bool {
-        with!(self, p => {
-            p.counters.get(p.t.counter_index(resetting)).is_some_and(|c| *c as u32 >= plies)
+    /// Which of the move counters (see [`EndCounts::counters`]) a rule of plies without a capture
+    /// or a move of `resetting` reads.
+    pub(crate) fn counter_index(&self, resetting: Option<KindId>) -> usize {
+        with!(self, p => p.t.counter_index(resetting))
+    }
+    /// What a simulated game's end rules ask of every position before they are judged, read at
+    /// once: each side's pieces, the passes in a row and the move counters.
+    pub(crate) fn end_counts(&self) -> EndCounts {
+        with!(self, p => EndCounts {
+            pieces: [p.side_bb[0].count(), p.side_bb[1].count()],
+            passes: p.passes as u32,
+            counters: p.counters,
+            in_use: p.t.counters.len().min(crate::compile::MAX_COUNTERS),
         })
     }
     pub fn en_passant_squares(&self) -> Vec<usize> {

@@ -11,10 +11,10 @@ use std::sync::Arc;
 use rand_chacha::rand_core::RngCore;
 
 use crate::game::{
-    Chase, History, Move, MoveKind, Position, RandomPly, Repeats, Score, Status, chaser_in_cycle, checker_in_cycle, rule_holds,
+    Chase, EndCounts, History, Move, MoveKind, Position, RandomPly, Repeats, Score, Status, chaser_in_cycle, checker_in_cycle, rule_holds,
     verdict_result,
 };
-use crate::model::{Condition, KindId, MaterialPattern, Rules, Side, Verdict};
+use crate::model::{Condition, MaterialPattern, Rules, Side, Verdict};
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,12 +108,13 @@ struct Gate {
     occurrences: u32,
     passes: u32,
     pieces: u32,
-    /// A move counter the rule reads (the kind whose moves reset it) and the plies it needs.
-    counter: Option<(Option<KindId>, u32)>,
+    /// A move counter the rule reads (its index in the position's counters) and the plies it
+    /// needs.
+    counter: Option<(usize, u32)>,
 }
 
 impl Gate {
-    fn of(conditions: &[Condition]) -> Gate {
+    fn of(conditions: &[Condition], pos: &Position) -> Gate {
         let open = Gate {
             no_legal_move: false,
             occurrences: 0,
@@ -137,7 +138,7 @@ impl Gate {
             },
             // One counter is enough to wait for (a rule reading two needs both).
             &Condition::Counter { plies, resetting_kind } if g.counter.is_none() => Gate {
-                counter: Some((resetting_kind, plies)),
+                counter: Some((pos.counter_index(resetting_kind), plies)),
                 ..g
             },
             _ => g,
@@ -146,14 +147,12 @@ impl Gate {
 
     /// Could the rule hold, by the counts alone?
     #[inline]
-    fn open(&self, legal: usize, occurrences: u32, passes: u32, pieces: u32) -> bool {
-        (!self.no_legal_move || legal == 0) && occurrences >= self.occurrences && passes >= self.passes && pieces <= self.pieces
-    }
-
-    /// Has the move counter the rule reads (if any) reached its count in `pos`?
-    #[inline]
-    fn counted(&self, pos: &Position) -> bool {
-        self.counter.is_none_or(|(resetting, plies)| pos.counter_reaches(resetting, plies))
+    fn open(&self, legal: usize, occurrences: u32, c: &EndCounts) -> bool {
+        (!self.no_legal_move || legal == 0)
+            && occurrences >= self.occurrences
+            && c.passes >= self.passes
+            && c.pieces[0] + c.pieces[1] <= self.pieces
+            && self.counter.is_none_or(|(i, plies)| c.reaches(i, plies))
     }
 }
 
@@ -181,7 +180,7 @@ impl Needs {
                         Condition::Repetition(_) | Condition::CheckingThroughout | Condition::ChasingThroughout | Condition::CannotWin(_)
                     )
                 }),
-            gates: auto.iter().map(|&i| Gate::of(&rules.end_rules[i].conditions)).collect(),
+            gates: auto.iter().map(|&i| Gate::of(&rules.end_rules[i].conditions, pos)).collect(),
             auto: auto.into(),
         }
     }
@@ -581,8 +580,8 @@ impl Walk {
     /// Could the static "cannot win" proof hold here? The cheap tests, cheapest first, from the
     /// legal moves already listed: a walled-in position has few moves, comes at the start of a
     /// stretch of reversible moves, and passes [`Position::may_be_walled_in`].
-    fn may_be_walled_in(&self) -> bool {
-        self.count <= WALLED_IN_MOVES && (self.plies == 0 || self.pos.counters_reset()) && self.pos.may_be_walled_in(&self.legal())
+    fn may_be_walled_in(&self, c: &EndCounts) -> bool {
+        self.count <= WALLED_IN_MOVES && (self.plies == 0 || c.reset()) && self.pos.may_be_walled_in(&self.legal())
     }
 
     /// The first automatic end rule that holds here, in the ruleset's order.
@@ -592,13 +591,12 @@ impl Walk {
             return None;
         }
         let rules = &*self.rules;
-        let passes = self.pos.passes();
-        let [a, b] = self.pos.piece_counts();
+        let counts = self.pos.end_counts();
         for (i, (&ri, gate)) in self.needs.auto.iter().zip(self.needs.gates.iter()).enumerate() {
-            if !gate.open(self.count, self.occurrences, passes, a + b) || !gate.counted(&self.pos) {
+            if !gate.open(self.count, self.occurrences, &counts) {
                 continue;
             }
-            if i < 64 && self.needs.cannot_win >> i & 1 != 0 && !self.may_be_walled_in() {
+            if i < 64 && self.needs.cannot_win >> i & 1 != 0 && !self.may_be_walled_in(&counts) {
                 continue;
             }
             let r = &rules.end_rules[ri];
@@ -867,26 +865,38 @@ mod tests {
                 .expect(reason);
             walk.needs.gates[i]
         };
+        // What the gates read of a position, with `passes` in a row and `pieces` on the board.
+        let counts = |passes: u32, pieces: u32| EndCounts {
+            pieces: [pieces - pieces / 2, pieces / 2],
+            passes,
+            counters: [0; crate::compile::MAX_COUNTERS],
+            in_use: 1,
+        };
         // Checkmate waits for a position without a legal move, the fivefold repetition for the
         // fifth occurrence, dead material for few pieces; the move counter's rule has no gate.
-        assert!(!gate("checkmate").open(20, 1, 0, 32));
-        assert!(gate("checkmate").open(0, 1, 0, 32));
-        assert!(!gate("fivefold-repetition").open(20, 4, 0, 32));
-        assert!(gate("fivefold-repetition").open(20, 5, 0, 32));
+        assert!(!gate("checkmate").open(20, 1, &counts(0, 32)));
+        assert!(gate("checkmate").open(0, 1, &counts(0, 32)));
+        assert!(!gate("fivefold-repetition").open(20, 4, &counts(0, 32)));
+        assert!(gate("fivefold-repetition").open(20, 5, &counts(0, 32)));
         // The 75-move rule waits for 150 plies on its counter.
-        assert!(gate("seventy-five-move-rule").open(20, 1, 0, 32));
         let quiet = |plies: u32| {
             let fen = format!("4k3/8/8/8/8/8/8/R3K3 w - - {plies} 80");
-            e.from_fen(&fen).expect("a legal FEN")
+            e.from_fen(&fen).expect("a legal FEN").end_counts()
         };
-        assert!(!gate("seventy-five-move-rule").counted(&quiet(149)));
-        assert!(gate("seventy-five-move-rule").counted(&quiet(150)));
-        assert!(gate("checkmate").counted(&quiet(0)));
+        assert!(!gate("seventy-five-move-rule").open(20, 1, &quiet(149)));
+        assert!(gate("seventy-five-move-rule").open(20, 1, &quiet(150)));
+        assert!(gate("checkmate").open(0, 1, &quiet(0)));
+        assert!(quiet(0).reset() && !quiet(1).reset());
         // K B v K B is the largest pattern of insufficient material: four pieces.
-        assert!(!gate("insufficient-material").open(20, 1, 0, 5));
-        assert!(gate("insufficient-material").open(20, 1, 0, 4));
+        assert!(!gate("insufficient-material").open(20, 1, &counts(0, 5)));
+        assert!(gate("insufficient-material").open(20, 1, &counts(0, 4)));
         let go = Walk::new(crate::sim::tests::engine("go").start());
-        assert!(go.needs.gates.iter().all(|g| !g.open(81, 1, 1, 0) && g.open(81, 1, 2, 0)));
+        assert!(
+            go.needs
+                .gates
+                .iter()
+                .all(|g| !g.open(81, 1, &counts(1, 0)) && g.open(81, 1, &counts(2, 0)))
+        );
     }
 
     #[test]
