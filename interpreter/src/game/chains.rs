@@ -1440,15 +1440,19 @@ mod tests {
         let variants = VARIANTS;
         let stop = AtomicBool::new(false);
         let (mut captures, mut cut) = (0, 0);
-        // The last variant passes only when it has no other move: no run there, a ply at a time
-        // (and a random player fills its own eyes once nothing else is left).
+        // Two more variants. In the first, a side passes only when it has no other move: no run
+        // there, a ply at a time (and a random player fills its own eyes once nothing else is
+        // left). In the second, each side places only within its own ranks 2 to 4 (mirrored for
+        // the second player): the run asks where a drawn point lies.
         let stuck = |t: String| t.replace("allow pass ", "allow pass when no other move ");
-        for (v, rules) in variants.iter().chain([&None]).enumerate() {
+        let zoned = |t: String| t.replace("place on empty ", "place on empty, within ranks 2..4 ");
+        let (stuck_at, zoned_at) = (variants.len(), variants.len() + 1);
+        for v in 0..variants.len() + 2 {
             for size in [5, 7] {
-                let e = if v < variants.len() {
-                    go(size, *rules)
-                } else {
-                    go_edited(size, None, stuck)
+                let e = match v {
+                    _ if v == stuck_at => go_edited(size, None, stuck),
+                    _ if v == zoned_at => go_edited(size, None, zoned),
+                    _ => go(size, variants[v]),
                 };
                 for game in 0..12u64 {
                     let build = |s: usize| PlayerSpec::Random.build(player_seed(v as u64, game, s));
@@ -1457,7 +1461,7 @@ mod tests {
                     let (a, moves_a) = play_game(&e.start(), &mut [build(0), build(1)], limit, true, true, &stop).expect("not stopped");
                     let (b, moves_b) = play_game(&e.start(), &mut [build(0), build(1)], limit, true, false, &stop).expect("not stopped");
                     // Where no run can be made, the game is counted after all.
-                    assert_eq!(b.counted, v == variants.len(), "variant {v}, {size}x{size}, game {game}");
+                    assert_eq!(b.counted, v == stuck_at, "variant {v}, {size}x{size}, game {game}");
                     let at = format!("variant {v}, {size}x{size}, game {game}");
                     assert_eq!(moves_a, moves_b, "{at}");
                     assert_eq!((&a.end, a.plies, a.captures), (&b.end, b.plies, b.captures), "{at}");
@@ -1472,9 +1476,22 @@ mod tests {
                         panic!("random players draw")
                     };
                     let ran = walk.play_random_chain_plies([x, y], limit, None, &stop).expect("not stopped");
-                    assert_eq!(ran, v < variants.len(), "{at}");
+                    assert_eq!(ran, v != stuck_at, "{at}");
                     // Where the pass is not always allowed, no run: the caller plays each ply.
-                    assert_eq!(walk.plies(), if v < variants.len() { a.plies } else { 0 }, "{at}");
+                    assert_eq!(walk.plies(), if v != stuck_at { a.plies } else { 0 }, "{at}");
+                    if v == zoned_at {
+                        // Every stone stands in its side's zone.
+                        let pos = walk.position();
+                        let rank = |sq: usize| sq / size + 1;
+                        for sq in (0..size * size).filter(|&sq| pos.piece_at(sq).is_some()) {
+                            let r = rank(sq);
+                            let own = match pos.piece_at(sq).map(|(_, side)| side.index()) {
+                                Some(0) => (2..=4).contains(&r),
+                                _ => (size - 3..=size - 1).contains(&r),
+                            };
+                            assert!(own, "{at}: a stone on rank {r}");
+                        }
+                    }
                     assert_eq!(walk.legal_count(), walk.position().legal_moves().len(), "{at}");
                 }
             }
