@@ -700,8 +700,15 @@ impl<B: Bits> Pos<B> {
     }
 
     /// Records the position after a move for repetition rules.
-    #[inline(always)]
+    #[inline]
     pub fn push_history(&mut self) {
+        self.push_history_inlined();
+    }
+
+    /// [`Pos::push_history`], always inlined: for the playouts' and the runs' loops, where a
+    /// call costs as much as the work (`make` leaves the choice to the compiler).
+    #[inline(always)]
+    pub(super) fn push_history_inlined(&mut self) {
         if self.t.repetition.is_some() {
             let key = self.repetition_key_for(self.board_hash(), self.stm);
             self.history.push(key);

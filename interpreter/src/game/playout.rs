@@ -49,7 +49,7 @@ impl<B: Bits> Pos<B> {
         self.fullmove += self.stm.0 as u64; // after the second player's move
         self.stm = self.stm.other();
         self.hash ^= self.t.z_side;
-        self.push_history();
+        self.push_history_inlined();
     }
 
     /// Makes room in the record of positions (kept under a repetition rule) for a game of up to
