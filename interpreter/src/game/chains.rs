@@ -985,6 +985,7 @@ impl<B: Bits> Pos<B> {
         if scratch.len() <= ch.empty.len() {
             scratch.resize(ch.empty.len() + 1, 0);
         }
+        // Spelled out each way: a shared helper, inlined or not, measured 7 % slower here.
         let played = if ch.track {
             let drawn = self.draw_chain_point::<true>(&mut ch, rng, (kind, within, anywhere), scratch);
             (drawn.is_some() || pass).then(|| self.play_drawn::<true>(&mut ch, kind, drawn).0)
@@ -1456,10 +1457,12 @@ mod tests {
         let (stuck_at, zoned_at) = (variants.len(), variants.len() + 1);
         for v in 0..variants.len() + 2 {
             for size in [5, 7] {
-                let e = match v {
-                    _ if v == stuck_at => go_edited(size, None, stuck),
-                    _ if v == zoned_at => go_edited(size, None, zoned),
-                    _ => go(size, variants[v]),
+                let e = if v == stuck_at {
+                    go_edited(size, None, stuck)
+                } else if v == zoned_at {
+                    go_edited(size, None, zoned)
+                } else {
+                    go(size, variants[v])
                 };
                 for game in 0..12u64 {
                     let build = |s: usize| PlayerSpec::Random.build(player_seed(v as u64, game, s));

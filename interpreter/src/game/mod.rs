@@ -545,7 +545,7 @@ impl Position {
     /// the kind that resets them), or has the ruleset none? Moves within a stretch are ones the
     /// counters call reversible, so whether a side can still win is asked at its start.
     pub fn counters_reset(&self) -> bool {
-        with!(self, p => p.counters.iter().take(p.t.counters.len()).all(|c| *c == 0))
+        self.end_counts().reset()
     }
     /// The squares of `side`'s run that an `N in a row` condition of rule `rule` found.
     pub fn end_line(&self, rule: usize, cond: usize, side: Side) -> Option<Vec<usize>> {

@@ -873,7 +873,7 @@ mod tests {
             in_use: 1,
         };
         // Checkmate waits for a position without a legal move, the fivefold repetition for the
-        // fifth occurrence, dead material for few pieces; the move counter's rule has no gate.
+        // fifth occurrence, dead material for few pieces.
         assert!(!gate("checkmate").open(20, 1, &counts(0, 32)));
         assert!(gate("checkmate").open(0, 1, &counts(0, 32)));
         assert!(!gate("fivefold-repetition").open(20, 4, &counts(0, 32)));
