@@ -430,6 +430,48 @@ fn every_width_generates_the_same_new_moves() {
     }
 }
 
+/// A leaf's count (perft 1, which counts the moves without listing them, some clauses' pieces all
+/// at once) is the length of the list, in every bundled game and in the language tests' games,
+/// at every position of seeded random games: pins, checks, promotions and en passant included.
+#[test]
+fn counted_moves_are_the_listed_moves_in_every_game() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files: Vec<String> = ["rulesets", "tests/language"]
+        .iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(root.join(dir))
+                .expect("the folder is there")
+                .map(move |e| format!("{dir}/{}", e.expect("entry").file_name().to_string_lossy()))
+        })
+        .filter(|f| f.ends_with(".rules"))
+        .collect();
+    files.sort();
+    let mut games_played = 0;
+    for file in &files {
+        let checked = arbiter::check::check_file(&root.join(file), &[]);
+        let Some(rules) = checked.rules else { continue };
+        let e = Engine::new(rules);
+        games_played += 1;
+        let games = if e.start().legal_moves().len() > 60 { 3 } else { 12 };
+        for game in 0..games {
+            let mut pos = e.start();
+            for ply in 0..120 {
+                let legal = pos.legal_moves();
+                assert_eq!(pos.perft(1), legal.len() as u64, "{file}: game {game}, ply {ply}, {}", pos.fen());
+                if legal.is_empty() || pos.perft_stop_at_end(1) == 0 {
+                    break;
+                }
+                pos.play_unchecked(legal[(rng.next_u32() as usize) % legal.len()]);
+            }
+        }
+    }
+    // The bundled games at least: a folder read wrong must not pass with nothing checked.
+    assert!(games_played >= 20, "only {games_played} rulesets loaded");
+}
+
 #[test]
 fn make_and_unmake_restore_everything_in_the_new_games() {
     use rand_chacha::ChaCha8Rng;

@@ -987,13 +987,53 @@ impl<B: Bits> Pos<B> {
                 n += emit_set::<B, COUNT>(out, base, B::bit(to), None);
             }
         }
-        for (fi, f) in forms[..split].iter().enumerate() {
+        // Counting, the quick clauses' free pieces are taken in one pass (see `Quick`); the loop
+        // below is left the other clauses, and the quick ones of the kinds of pieces held back.
+        let q = &t.quick[us.index()];
+        let (quick, todo) = if COUNT && !gated && !ctx.tested.any() && q.forms != 0 {
+            n += self.count_quick(&ctx, own, enemy, empty, occ);
+            let held = if ctx.constrained {
+                own & (ctx.careful | ctx.pinned)
+            } else {
+                B::EMPTY
+            };
+            let mut todo = !q.forms;
+            for sq in held.iter() {
+                todo |= q.by_kind.get(cell_kind(self.cells[sq]).0 as usize).copied().unwrap_or(0);
+            }
+            (q.forms, todo)
+        } else {
+            (0, !0)
+        };
+        // (`todo` and `quick` say nothing of forms past the 64th: there are none where they are set.)
+        // The clauses to take: every one, or (counting quick) those `todo` names.
+        let mut todo = if quick != 0 { todo & (!0u64 >> (64 - split)) } else { 0 };
+        let mut next = 0;
+        loop {
+            let fi = if quick != 0 {
+                if todo == 0 {
+                    break;
+                }
+                let fi = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                fi
+            } else {
+                if next == split {
+                    break;
+                }
+                next += 1;
+                next - 1
+            };
+            let f = &forms[fi];
             if gated && !self.clause_applies(f) {
                 continue;
             }
             let mut pieces = self.pieces(us, f.kind) & f.from;
             if f.unmoved {
                 pieces &= self.virgin;
+            }
+            if quick != 0 && quick >> fi & 1 == 1 {
+                pieces &= ctx.careful | ctx.pinned;
             }
             if pieces.is_empty() {
                 continue;
@@ -1142,6 +1182,71 @@ impl<B: Bits> Pos<B> {
             if !COUNT {
                 out.push(PASS);
             }
+        }
+        n
+    }
+
+    /// The moves of the [quick](crate::compile::Quick) clauses' free pieces (none royal, pinned
+    /// or needing the full test), counted as [`Pos::generate_plain`]'s loop counts them: by
+    /// shifts of the whole set, or a lookup per piece.
+    #[inline(always)]
+    fn count_quick(&self, ctx: &LegalCtx<B>, own: B, enemy: B, empty: B, occ: B) -> u64 {
+        let t = &*self.t;
+        let us = self.stm.index();
+        let q = &t.quick[us];
+        let promos = &t.promotion[us];
+        let forms = &t.forms[us];
+        let (free, land) = if ctx.constrained {
+            (own & !(ctx.careful | ctx.pinned), !ctx.forbidden & ctx.evade)
+        } else {
+            (own, !B::EMPTY)
+        };
+        let by_target = [(empty | enemy) & land, empty & land, enemy & land];
+        // Counting writes no move.
+        let out = &mut Vec::new();
+        let mut n = 0;
+        for c in &q.shifts {
+            let pieces = self.kind_bb[c.kind.0 as usize] & free & c.from;
+            if pieces.is_empty() {
+                continue;
+            }
+            let allowed = by_target[c.target as usize] & c.within;
+            let promo = promos[c.kind.0 as usize].as_ref();
+            for sh in &forms[c.form as usize].shifts {
+                let mut src = pieces & sh.from;
+                for &b in &sh.blocks {
+                    src &= empty.shift(-b);
+                }
+                n += emit_shifted::<B, true>(out, 0, sh.by, src.shift(sh.by) & allowed, promo);
+            }
+        }
+        for c in &q.leaps {
+            let pieces = self.kind_bb[c.kind.0 as usize] & free & c.from;
+            let Gen::Leap { targets } = &forms[c.form as usize].how else {
+                continue;
+            };
+            if pieces.is_empty() {
+                continue;
+            }
+            let allowed = by_target[c.target as usize] & c.within;
+            let promo = promos[c.kind.0 as usize].as_ref();
+            n += emit_each::<B, true>(out, 0, pieces, promo, |from| targets[from] & allowed);
+        }
+        for c in &q.lines {
+            let pieces = self.kind_bb[c.kind.0 as usize] & free & c.from;
+            if pieces.is_empty() {
+                continue;
+            }
+            let allowed = by_target[c.target as usize] & c.within;
+            let promo = promos[c.kind.0 as usize].as_ref();
+            let lines = &c.lines[..c.nlines as usize];
+            n += emit_each::<B, true>(out, 0, pieces, promo, |from| {
+                let mut b = B::EMPTY;
+                for &l in lines {
+                    b |= t.lines.attacks(l, from, occ);
+                }
+                b & allowed
+            });
         }
         n
     }
@@ -1925,9 +2030,18 @@ impl<B: Bits> LegalCtx<B> {
                 if (a.reach[r] & enemy).is_empty() {
                     continue;
                 }
+                // Lines of one slider group follow each other (a rook's two, a bishop's two):
+                // each group's pieces are gathered once.
+                let (mut group, mut sliders) = (0, B::EMPTY);
                 for &(l, kinds) in &a.line_slides {
-                    let sliders = enemy & p.kinds_of(kinds);
-                    if (t.lines.span(l, r) & sliders).is_empty() {
+                    let span = t.lines.span(l, r);
+                    if (span & enemy).is_empty() {
+                        continue;
+                    }
+                    if kinds != group {
+                        (group, sliders) = (kinds, enemy & p.kinds_of(kinds));
+                    }
+                    if (span & sliders).is_empty() {
                         continue;
                     }
                     let seen = t.lines.attacks(l, r, occ);
