@@ -991,7 +991,7 @@ impl<B: Bits> Pos<B> {
         // below is left the other clauses, and the quick ones of the kinds of pieces held back.
         let q = &t.quick[us.index()];
         let (quick, todo) = if COUNT && !gated && !ctx.tested.any() && q.forms != 0 {
-            n += self.count_quick(&ctx, own, enemy, empty, occ);
+            n += self.count_quick(out, &ctx, own, enemy, empty, occ);
             let held = if ctx.constrained {
                 own & (ctx.careful | ctx.pinned)
             } else {
@@ -1188,9 +1188,9 @@ impl<B: Bits> Pos<B> {
 
     /// The moves of the [quick](crate::compile::Quick) clauses' free pieces (none royal, pinned
     /// or needing the full test), counted as [`Pos::generate_plain`]'s loop counts them: by
-    /// shifts of the whole set, or a lookup per piece.
+    /// shifts of the whole set, or a lookup per piece. Nothing is written to `out`.
     #[inline(always)]
-    fn count_quick(&self, ctx: &LegalCtx<B>, own: B, enemy: B, empty: B, occ: B) -> u64 {
+    fn count_quick(&self, out: &mut Vec<Move>, ctx: &LegalCtx<B>, own: B, enemy: B, empty: B, occ: B) -> u64 {
         let t = &*self.t;
         let us = self.stm.index();
         let q = &t.quick[us];
@@ -1202,8 +1202,7 @@ impl<B: Bits> Pos<B> {
             (own, !B::EMPTY)
         };
         let by_target = [(empty | enemy) & land, empty & land, enemy & land];
-        // Counting writes no move.
-        let out = &mut Vec::new();
+        // (Counting writes nothing to `out`.)
         let mut n = 0;
         for c in &q.shifts {
             let pieces = self.kind_bb[c.kind.0 as usize] & free & c.from;
@@ -1222,12 +1221,12 @@ impl<B: Bits> Pos<B> {
         }
         for c in &q.leaps {
             let pieces = self.kind_bb[c.kind.0 as usize] & free & c.from;
-            let Gen::Leap { targets } = &forms[c.form as usize].how else {
-                continue;
-            };
             if pieces.is_empty() {
                 continue;
             }
+            let Gen::Leap { targets } = &forms[c.form as usize].how else {
+                continue;
+            };
             let allowed = by_target[c.target as usize] & c.within;
             let promo = promos[c.kind.0 as usize].as_ref();
             n += emit_each::<B, true>(out, 0, pieces, promo, |from| targets[from] & allowed);
@@ -1880,8 +1879,13 @@ impl<B: Bits> Probe<B> {
         for (i, (k, ..)) in a.leaps.iter().enumerate() {
             probe.leapers[i] = p.kind_bb[k.0 as usize] & them;
         }
+        // (Lines of one slider group follow each other: each group's pieces are gathered once.)
+        let mut group = (0, B::EMPTY);
         for (i, &(_, kinds)) in a.line_slides.iter().enumerate() {
-            probe.sliders[i] = p.kinds_of(kinds) & them;
+            if kinds != group.0 {
+                group = (kinds, p.kinds_of(kinds) & them);
+            }
+            probe.sliders[i] = group.1;
         }
         Some(probe)
     }
