@@ -20,6 +20,11 @@ pub const BORDER: u8 = 3;
 const NBR_FIRST: u32 = 0;
 const NBR_SECOND: u32 = 4;
 const NBR_EMPTY: u32 = 8;
+/// The top bit of a point's [`Chains::nbr`]: a capture has emptied the point along the line of
+/// moves that led here (so a placement there may repeat an earlier board). It mirrors
+/// [`Pos::vacated`] where a placement is ruled on, beside the counts read there anyway; the
+/// counts never carry into it (each field stays under 5), and an unmake restores it with them.
+const VACATED: u16 = 1 << 15;
 /// What a neighbour of each colour adds to a point's counts.
 const NBR_OF: [u16; 4] = [1 << NBR_EMPTY, 1 << NBR_FIRST, 1 << NBR_SECOND, 1 << NBR_FIRST | 1 << NBR_SECOND];
 /// What a stone placed on an empty point adds to its neighbours' counts, by its colour (1 + side).
@@ -204,6 +209,11 @@ impl Chains {
     fn has_empty_neighbour(&self, sq: usize) -> bool {
         (self.nbr[sq] >> NBR_EMPTY) & 15 != 0
     }
+    /// Has a capture emptied `sq` (see [`VACATED`])?
+    #[inline(always)]
+    fn vacated(&self, sq: usize) -> bool {
+        self.nbr[sq] & VACATED != 0
+    }
     /// Adds a stone of colour `own` on `sq` to its neighbours' counts.
     #[inline(always)]
     fn count_placed(&mut self, nbrs: [u16; 4], own: u8) {
@@ -224,7 +234,8 @@ impl Chains {
     /// Counts every point's neighbours from the colours (after a load).
     fn count_neighbours(&mut self, neighbours: &[[u16; 4]]) {
         for (sq, nbrs) in neighbours.iter().enumerate() {
-            self.nbr[sq] = nbrs.iter().map(|&m| NBR_OF[self.color[m as usize] as usize]).sum();
+            let counts: u16 = nbrs.iter().map(|&m| NBR_OF[self.color[m as usize] as usize]).sum();
+            self.nbr[sq] = counts | (self.nbr[sq] & VACATED);
         }
     }
     /// The XOR of the Zobrist keys of the chain rooted at `r`.
@@ -286,6 +297,9 @@ impl<B: Bits> Pos<B> {
             ch.pts[sq].size = members.len() as u16;
         }
         ch.count_neighbours(&self.t.neighbours);
+        for sq in self.vacated.iter().filter(|&sq| sq < n) {
+            ch.nbr[sq] |= VACATED;
+        }
         self.chains = Some(Box::new(ch));
         self.takes = [B::EMPTY; 2];
         self.airless = [B::EMPTY; 2];
@@ -411,7 +425,7 @@ impl<B: Bits> Pos<B> {
         }
         // A placement can repeat an earlier board only on a point a capture has emptied since
         // (that board had a stone there); beside an empty point it is never suicide.
-        let again = repeats && self.t.repetition.is_some() && self.vacated.has(sq);
+        let again = repeats && self.t.repetition.is_some() && ch.vacated(sq);
         let mut liberty = ch.has_empty_neighbour(sq);
         if !again && liberty {
             return Verdict::Legal;
@@ -466,7 +480,7 @@ impl<B: Bits> Pos<B> {
         if self.airless[self.stm.index()].has(sq) {
             return self.no_liberty_verdict();
         }
-        if self.t.repetition.is_some() && self.vacated.has(sq) {
+        if self.t.repetition.is_some() && ch.vacated(sq) {
             let repeats = if self.takes[self.stm.index()].has(sq) {
                 self.capture_repeats(ch, kind, sq)
             } else {
@@ -659,6 +673,7 @@ impl<B: Bits> Pos<B> {
         loop {
             self.remove_piece(s);
             self.vacated.set(s);
+            ch.nbr[s] |= VACATED;
             if TRACK {
                 ch.dirty.push(s as u16);
             }
