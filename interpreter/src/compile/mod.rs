@@ -601,7 +601,7 @@ pub struct Tables<B> {
     pub form_class: [Vec<u8>; 2],
     /// Per side: the moving clauses a count takes whole for the pieces free to move (see
     /// [`Quick`]).
-    pub quick: [Quick<B>; 2],
+    pub quick: Box<[Quick<B>; 2]>,
     /// Some two clauses may give the same move: generation drops the repeats.
     pub overlapping: bool,
     /// Some clause applies only in some phases or under a `when`.
@@ -875,7 +875,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         forms: [Vec::new(), Vec::new()],
         moving_forms: [0, 0],
         form_class: [Vec::new(), Vec::new()],
-        quick: [Quick::default(), Quick::default()],
+        quick: Box::new([Quick::default(), Quick::default()]),
         overlapping: false,
         gated: false,
         clones: false,
@@ -1832,5 +1832,44 @@ mod tests {
         // Eight offsets are more than a loop over two knights costs.
         assert_eq!(shifts(&t, knight, 0), vec![Vec::new()]);
         assert_eq!(shifts(&t, king, 0), vec![Vec::new()]);
+    }
+
+    #[test]
+    fn quick_clauses_are_the_plain_moving_ones_by_how_they_reach() {
+        let t = tables("chess.rules");
+        let (king, queen, rook, bishop, knight, pawn) = (0, 1, 2, 3, 4, 5);
+        for side in 0..2 {
+            let q = &t.quick[side];
+            let forms = &t.forms[side];
+            let kinds = |list: &[QuickForm<u64>]| list.iter().map(|c| c.kind.0).collect::<Vec<_>>();
+            // The pawn's push, double step and captures; not en passant.
+            assert_eq!(kinds(&q.shifts), vec![pawn; 3]);
+            assert!(q.shifts.iter().all(|c| forms[c.form as usize].target != Target::EnPassant));
+            assert_eq!(kinds(&q.leaps), vec![king, knight]);
+            assert_eq!(kinds(&q.lines), vec![queen, rook, bishop]);
+            // A queen's four lines, a rook's and a bishop's two.
+            assert_eq!(q.lines.iter().map(|c| c.nlines).collect::<Vec<_>>(), vec![4, 2, 2]);
+            // The en passant clause alone stays with the general loop.
+            let all = (1u64 << t.moving_forms[side]) - 1;
+            assert_eq!((all & !q.forms).count_ones(), 1);
+            let ep = (all & !q.forms).trailing_zeros() as usize;
+            assert_eq!(forms[ep].target, Target::EnPassant);
+            // Each entry names its clause, whose bit is in `forms` and under its kind.
+            for c in q.shifts.iter().chain(&q.leaps).chain(&q.lines) {
+                let i = c.form as usize;
+                assert_eq!(c.kind, forms[i].kind);
+                assert_ne!(q.forms & 1 << i, 0);
+                assert_ne!(q.by_kind[c.kind.0 as usize] & 1 << i, 0);
+            }
+            assert_eq!(q.by_kind.iter().fold(0, |a, b| a | b), q.forms);
+        }
+        // A drop, a placement or a first-move clause is never quick.
+        let t = tables("crazyhouse.rules");
+        for side in 0..2 {
+            for (i, f) in t.forms[side].iter().enumerate() {
+                let quick = t.quick[side].forms >> i & 1 == 1;
+                assert!(!quick || (i < t.moving_forms[side] && !f.unmoved), "{i}");
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::bits::Bits;
 use super::{Move, MoveKind};
-use crate::compile::{CForm, Gen, MAX_COUNTERS, Tables};
+use crate::compile::{CForm, Gen, MAX_COUNTERS, QuickForm, Tables};
 use crate::model::*;
 
 pub const NO_SQ: u16 = u16::MAX;
@@ -987,173 +987,177 @@ impl<B: Bits> Pos<B> {
                 n += emit_set::<B, COUNT>(out, base, B::bit(to), None);
             }
         }
-        // Counting, the quick clauses' free pieces are taken in one pass (see `Quick`); the loop
-        // below is left the other clauses, and the quick ones of the kinds of pieces held back.
-        let q = &t.quick[us.index()];
-        let (quick, todo) = if COUNT && !gated && !ctx.tested.any() && q.forms != 0 {
-            n += self.count_quick(out, &ctx, own, enemy, empty, occ);
-            let held = if ctx.constrained {
-                own & (ctx.careful | ctx.pinned)
-            } else {
-                B::EMPTY
-            };
-            let mut todo = !q.forms;
-            for sq in held.iter() {
-                todo |= q.by_kind.get(cell_kind(self.cells[sq]).0 as usize).copied().unwrap_or(0);
-            }
-            (q.forms, todo)
-        } else {
-            (0, !0)
-        };
-        // (`todo` and `quick` say nothing of forms past the 64th: there are none where they are set.)
-        // The clauses to take: every one, or (counting quick) those `todo` names.
-        let mut todo = if quick != 0 { todo & (!0u64 >> (64 - split)) } else { 0 };
-        let mut next = 0;
-        loop {
-            let fi = if quick != 0 {
-                if todo == 0 {
-                    break;
+        // Clauses that move a piece, where there are any (in a game of placements, what the
+        // compiler would hoist out of this loop would be paid at every count).
+        if split != 0 {
+            // Counting, the quick clauses' free pieces are taken in one pass (see `Quick`); the loop
+            // below is left the other clauses, and the quick ones of the kinds of pieces held back.
+            let q = &t.quick[us.index()];
+            let (quick, todo) = if COUNT && !gated && !ctx.tested.any() && q.forms != 0 {
+                n += self.count_quick(out, &ctx, own, enemy, empty, occ);
+                let held = if ctx.constrained {
+                    own & (ctx.careful | ctx.pinned)
+                } else {
+                    B::EMPTY
+                };
+                let mut todo = !q.forms;
+                for sq in held.iter() {
+                    todo |= q.by_kind.get(cell_kind(self.cells[sq]).0 as usize).copied().unwrap_or(0);
                 }
-                let fi = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                fi
+                (q.forms, todo)
             } else {
-                if next == split {
-                    break;
-                }
-                next += 1;
-                next - 1
+                (0, !0)
             };
-            let f = &forms[fi];
-            if gated && !self.clause_applies(f) {
-                continue;
-            }
-            let mut pieces = self.pieces(us, f.kind) & f.from;
-            if f.unmoved {
-                pieces &= self.virgin;
-            }
-            if quick != 0 && quick >> fi & 1 == 1 {
-                pieces &= ctx.careful | ctx.pinned;
-            }
-            if pieces.is_empty() {
-                continue;
-            }
-            let allowed = self.allowed_targets(f, enemy, empty);
-            if allowed.is_empty() {
-                continue;
-            }
-            let promo = promos[f.kind.0 as usize].as_ref();
-            let ep = f.target == Target::EnPassant;
-            if !f.shifts.is_empty() {
-                // Pieces free to move (no royal, none pinned or needing the full test, no check)
-                // take their targets all at once.
-                let free = if !ctx.constrained {
+            // (`todo` and `quick` say nothing of forms past the 64th: there are none where they are set.)
+            // The clauses to take: every one, or (counting quick) those `todo` names.
+            let mut todo = if quick != 0 { todo & (!0u64 >> (64 - split)) } else { 0 };
+            let mut next = 0;
+            loop {
+                let fi = if quick != 0 {
+                    if todo == 0 {
+                        break;
+                    }
+                    let fi = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    fi
+                } else {
+                    if next == split {
+                        break;
+                    }
+                    next += 1;
+                    next - 1
+                };
+                let f = &forms[fi];
+                if gated && !self.clause_applies(f) {
+                    continue;
+                }
+                let mut pieces = self.pieces(us, f.kind) & f.from;
+                if f.unmoved {
+                    pieces &= self.virgin;
+                }
+                if quick != 0 && quick >> fi & 1 == 1 {
+                    pieces &= ctx.careful | ctx.pinned;
+                }
+                if pieces.is_empty() {
+                    continue;
+                }
+                let allowed = self.allowed_targets(f, enemy, empty);
+                if allowed.is_empty() {
+                    continue;
+                }
+                let promo = promos[f.kind.0 as usize].as_ref();
+                let ep = f.target == Target::EnPassant;
+                if !f.shifts.is_empty() {
+                    // Pieces free to move (no royal, none pinned or needing the full test, no check)
+                    // take their targets all at once.
+                    let free = if !ctx.constrained {
+                        pieces
+                    } else {
+                        pieces & !(ctx.careful | ctx.pinned)
+                    };
+                    if !free.is_empty() {
+                        let allowed = if ctx.constrained {
+                            allowed & !ctx.forbidden & ctx.evade
+                        } else {
+                            allowed
+                        };
+                        for sh in &f.shifts {
+                            let mut src = free & sh.from;
+                            for &b in &sh.blocks {
+                                src &= empty.shift(-b);
+                            }
+                            let to = src.shift(sh.by) & allowed;
+                            n += emit_shifted::<B, COUNT>(out, fi, sh.by, to, promo);
+                        }
+                        pieces &= !free;
+                    }
+                }
+                // Pieces free to move (none royal, pinned or needing the full test; no target square
+                // needing it) take their targets whole, through one lookup chosen once per clause.
+                let free = if ep || ctx.tested.any() {
+                    B::EMPTY
+                } else if !ctx.constrained {
                     pieces
                 } else {
                     pieces & !(ctx.careful | ctx.pinned)
                 };
-                if !free.is_empty() {
+                if free.any() {
                     let allowed = if ctx.constrained {
                         allowed & !ctx.forbidden & ctx.evade
                     } else {
                         allowed
                     };
-                    for sh in &f.shifts {
-                        let mut src = free & sh.from;
-                        for &b in &sh.blocks {
-                            src &= empty.shift(-b);
-                        }
-                        let to = src.shift(sh.by) & allowed;
-                        n += emit_shifted::<B, COUNT>(out, fi, sh.by, to, promo);
-                    }
+                    n += match &f.how {
+                        Gen::Leap { targets } => emit_each::<B, COUNT>(out, fi, free, promo, |from| targets[from] & allowed),
+                        Gen::Slide {
+                            lines: Some(lines),
+                            bounded: None,
+                            ..
+                        } => emit_each::<B, COUNT>(out, fi, free, promo, |from| {
+                            let mut b = B::EMPTY;
+                            for &l in lines {
+                                b |= t.lines.attacks(l, from, occ);
+                            }
+                            b & allowed
+                        }),
+                        _ => emit_each::<B, COUNT>(out, fi, free, promo, |from| self.form_targets(f, from, occ) & allowed),
+                    };
                     pieces &= !free;
                 }
-            }
-            // Pieces free to move (none royal, pinned or needing the full test; no target square
-            // needing it) take their targets whole, through one lookup chosen once per clause.
-            let free = if ep || ctx.tested.any() {
-                B::EMPTY
-            } else if !ctx.constrained {
-                pieces
-            } else {
-                pieces & !(ctx.careful | ctx.pinned)
-            };
-            if free.any() {
-                let allowed = if ctx.constrained {
-                    allowed & !ctx.forbidden & ctx.evade
-                } else {
-                    allowed
-                };
-                n += match &f.how {
-                    Gen::Leap { targets } => emit_each::<B, COUNT>(out, fi, free, promo, |from| targets[from] & allowed),
-                    Gen::Slide {
-                        lines: Some(lines),
-                        bounded: None,
-                        ..
-                    } => emit_each::<B, COUNT>(out, fi, free, promo, |from| {
-                        let mut b = B::EMPTY;
-                        for &l in lines {
-                            b |= t.lines.attacks(l, from, occ);
+                for from in pieces.iter() {
+                    let targets = self.form_targets(f, from, occ) & allowed;
+                    if targets.is_empty() {
+                        continue;
+                    }
+                    let base = Move {
+                        from: from as u16,
+                        to: 0,
+                        kind: MoveKind::Form(fi as u8),
+                        promo: 0,
+                        route: 0,
+                    };
+                    if !ctx.constrained {
+                        n += emit_set::<B, COUNT>(out, base, targets, promo);
+                    } else if ep || ctx.careful.has(from) {
+                        if !ep && ctx.quick_royal.has(from) {
+                            // The only royal, where only attacks make a move illegal: a step is legal
+                            // where no enemy piece attacks the square with the royal gone from its own.
+                            let them = us.other();
+                            let occ = occ & !B::bit(from);
+                            // One square is one query; more share the gathered pieces.
+                            let probe = if targets.count() > 1 { Probe::new(self, them) } else { None };
+                            let safe = match probe {
+                                Some(probe) => probe.safe(self, targets, occ),
+                                None => targets
+                                    .iter()
+                                    .filter(|&to| !self.attacked(to, them, occ, enemy & B::bit(to)))
+                                    .fold(B::EMPTY, |b, to| b | B::bit(to)),
+                            };
+                            n += emit_set::<B, COUNT>(out, base, safe, promo);
+                        } else {
+                            for to in targets.iter() {
+                                let m = Move { to: to as u16, ..base };
+                                if self.is_legal_slow(m) {
+                                    n += emit_set::<B, COUNT>(out, base, B::bit(to), promo);
+                                }
+                            }
                         }
-                        b & allowed
-                    }),
-                    _ => emit_each::<B, COUNT>(out, fi, free, promo, |from| self.form_targets(f, from, occ) & allowed),
-                };
-                pieces &= !free;
-            }
-            for from in pieces.iter() {
-                let targets = self.form_targets(f, from, occ) & allowed;
-                if targets.is_empty() {
-                    continue;
-                }
-                let base = Move {
-                    from: from as u16,
-                    to: 0,
-                    kind: MoveKind::Form(fi as u8),
-                    promo: 0,
-                    route: 0,
-                };
-                if !ctx.constrained {
-                    n += emit_set::<B, COUNT>(out, base, targets, promo);
-                } else if ep || ctx.careful.has(from) {
-                    if !ep && ctx.quick_royal.has(from) {
-                        // The only royal, where only attacks make a move illegal: a step is legal
-                        // where no enemy piece attacks the square with the royal gone from its own.
-                        let them = us.other();
-                        let occ = occ & !B::bit(from);
-                        // One square is one query; more share the gathered pieces.
-                        let probe = if targets.count() > 1 { Probe::new(self, them) } else { None };
-                        let safe = match probe {
-                            Some(probe) => probe.safe(self, targets, occ),
-                            None => targets
-                                .iter()
-                                .filter(|&to| !self.attacked(to, them, occ, enemy & B::bit(to)))
-                                .fold(B::EMPTY, |b, to| b | B::bit(to)),
-                        };
-                        n += emit_set::<B, COUNT>(out, base, safe, promo);
                     } else {
-                        for to in targets.iter() {
-                            let m = Move { to: to as u16, ..base };
-                            if self.is_legal_slow(m) {
-                                n += emit_set::<B, COUNT>(out, base, B::bit(to), promo);
+                        let mut fast = targets & ctx.evade;
+                        if ctx.pinned.has(from) {
+                            fast &= ctx.pin_line(from);
+                        }
+                        fast &= !ctx.forbidden;
+                        if ctx.tested.any() {
+                            fast &= !ctx.tested;
+                            for to in (targets & ctx.tested).iter() {
+                                if self.is_legal_slow(Move { to: to as u16, ..base }) {
+                                    fast |= B::bit(to);
+                                }
                             }
                         }
+                        n += emit_set::<B, COUNT>(out, base, fast, promo);
                     }
-                } else {
-                    let mut fast = targets & ctx.evade;
-                    if ctx.pinned.has(from) {
-                        fast &= ctx.pin_line(from);
-                    }
-                    fast &= !ctx.forbidden;
-                    if ctx.tested.any() {
-                        fast &= !ctx.tested;
-                        for to in (targets & ctx.tested).iter() {
-                            if self.is_legal_slow(Move { to: to as u16, ..base }) {
-                                fast |= B::bit(to);
-                            }
-                        }
-                    }
-                    n += emit_set::<B, COUNT>(out, base, fast, promo);
                 }
             }
         }
@@ -1202,15 +1206,17 @@ impl<B: Bits> Pos<B> {
             (own, !B::EMPTY)
         };
         let by_target = [(empty | enemy) & land, empty & land, enemy & land];
-        // (Counting writes nothing to `out`.)
+        // What each clause's count starts from: its free pieces (if any), where they may land,
+        // and its promotion. (Counting writes nothing to `out`.)
+        let take = |c: &QuickForm<B>| {
+            let pieces = self.kind_bb[c.kind.0 as usize] & free & c.from;
+            pieces
+                .any()
+                .then(|| (pieces, by_target[c.target as usize] & c.within, promos[c.kind.0 as usize].as_ref()))
+        };
         let mut n = 0;
         for c in &q.shifts {
-            let pieces = self.kind_bb[c.kind.0 as usize] & free & c.from;
-            if pieces.is_empty() {
-                continue;
-            }
-            let allowed = by_target[c.target as usize] & c.within;
-            let promo = promos[c.kind.0 as usize].as_ref();
+            let Some((pieces, allowed, promo)) = take(c) else { continue };
             for sh in &forms[c.form as usize].shifts {
                 let mut src = pieces & sh.from;
                 for &b in &sh.blocks {
@@ -1220,24 +1226,14 @@ impl<B: Bits> Pos<B> {
             }
         }
         for c in &q.leaps {
-            let pieces = self.kind_bb[c.kind.0 as usize] & free & c.from;
-            if pieces.is_empty() {
-                continue;
-            }
+            let Some((pieces, allowed, promo)) = take(c) else { continue };
             let Gen::Leap { targets } = &forms[c.form as usize].how else {
                 continue;
             };
-            let allowed = by_target[c.target as usize] & c.within;
-            let promo = promos[c.kind.0 as usize].as_ref();
             n += emit_each::<B, true>(out, 0, pieces, promo, |from| targets[from] & allowed);
         }
         for c in &q.lines {
-            let pieces = self.kind_bb[c.kind.0 as usize] & free & c.from;
-            if pieces.is_empty() {
-                continue;
-            }
-            let allowed = by_target[c.target as usize] & c.within;
-            let promo = promos[c.kind.0 as usize].as_ref();
+            let Some((pieces, allowed, promo)) = take(c) else { continue };
             let lines = &c.lines[..c.nlines as usize];
             n += emit_each::<B, true>(out, 0, pieces, promo, |from| {
                 let mut b = B::EMPTY;
