@@ -1011,23 +1011,21 @@ impl<B: Bits> Pos<B> {
             // (`todo` and `quick` say nothing of forms past the 64th: there are none where they are set.)
             // The clauses to take: every one, or (counting quick) those `todo` names.
             let mut todo = if quick != 0 { todo & (!0u64 >> (64 - split)) } else { 0 };
-            let mut next = 0;
+            let mut every = forms[..split].iter().enumerate();
             loop {
-                let fi = if quick != 0 {
+                let (fi, f) = if quick != 0 {
                     if todo == 0 {
                         break;
                     }
                     let fi = todo.trailing_zeros() as usize;
                     todo &= todo - 1;
-                    fi
+                    (fi, &forms[fi])
                 } else {
-                    if next == split {
-                        break;
+                    match every.next() {
+                        Some(clause) => clause,
+                        None => break,
                     }
-                    next += 1;
-                    next - 1
                 };
-                let f = &forms[fi];
                 if gated && !self.clause_applies(f) {
                     continue;
                 }
