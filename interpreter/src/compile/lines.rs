@@ -68,6 +68,16 @@ impl<B: Bits> Lines<B> {
         self.attacks[e.start as usize + i as usize]
     }
 
+    /// The squares a slider on `sq` reaches along every line of `lines`.
+    #[inline(always)]
+    pub fn reach(&self, lines: &[u16], sq: usize, occ: B) -> B {
+        let mut b = B::EMPTY;
+        for &l in lines {
+            b |= self.attacks(l, sq, occ);
+        }
+        b
+    }
+
     /// The whole line through `sq` (its reach on an empty board).
     #[inline(always)]
     pub fn span(&self, line: u16, sq: usize) -> B {

@@ -667,9 +667,7 @@ impl<B: Bits> Pos<B> {
             Gen::Slide { dirs, bounded, lines } => {
                 let mut b = B::EMPTY;
                 if let Some(lines) = lines {
-                    for &l in lines {
-                        b |= t.lines.attacks(l, from, occ);
-                    }
+                    b = t.lines.reach(lines, from, occ);
                 } else {
                     for &d in dirs {
                         b |= t.ray_attacks(d as usize, from, occ);
@@ -1059,14 +1057,7 @@ impl<B: Bits> Pos<B> {
                         } else {
                             allowed
                         };
-                        for sh in &f.shifts {
-                            let mut src = free & sh.from;
-                            for &b in &sh.blocks {
-                                src &= empty.shift(-b);
-                            }
-                            let to = src.shift(sh.by) & allowed;
-                            n += emit_shifted::<B, COUNT>(out, fi, sh.by, to, promo);
-                        }
+                        n += emit_shifts::<B, COUNT>(out, fi, &f.shifts, free, empty, allowed, promo);
                         pieces &= !free;
                     }
                 }
@@ -1091,13 +1082,7 @@ impl<B: Bits> Pos<B> {
                             lines: Some(lines),
                             bounded: None,
                             ..
-                        } => emit_each::<B, COUNT>(out, fi, free, promo, |from| {
-                            let mut b = B::EMPTY;
-                            for &l in lines {
-                                b |= t.lines.attacks(l, from, occ);
-                            }
-                            b & allowed
-                        }),
+                        } => emit_each::<B, COUNT>(out, fi, free, promo, |from| t.lines.reach(lines, from, occ) & allowed),
                         _ => emit_each::<B, COUNT>(out, fi, free, promo, |from| self.form_targets(f, from, occ) & allowed),
                     };
                     pieces &= !free;
@@ -1215,13 +1200,7 @@ impl<B: Bits> Pos<B> {
         let mut n = 0;
         for c in &q.shifts {
             let Some((pieces, allowed, promo)) = take(c) else { continue };
-            for sh in &forms[c.form as usize].shifts {
-                let mut src = pieces & sh.from;
-                for &b in &sh.blocks {
-                    src &= empty.shift(-b);
-                }
-                n += emit_shifted::<B, true>(out, 0, sh.by, src.shift(sh.by) & allowed, promo);
-            }
+            n += emit_shifts::<B, true>(out, 0, &forms[c.form as usize].shifts, pieces, empty, allowed, promo);
         }
         for c in &q.leaps {
             let Some((pieces, allowed, promo)) = take(c) else { continue };
@@ -1233,13 +1212,7 @@ impl<B: Bits> Pos<B> {
         for c in &q.lines {
             let Some((pieces, allowed, promo)) = take(c) else { continue };
             let lines = &c.lines[..c.nlines as usize];
-            n += emit_each::<B, true>(out, 0, pieces, promo, |from| {
-                let mut b = B::EMPTY;
-                for &l in lines {
-                    b |= t.lines.attacks(l, from, occ);
-                }
-                b & allowed
-            });
+            n += emit_each::<B, true>(out, 0, pieces, promo, |from| t.lines.reach(lines, from, occ) & allowed);
         }
         n
     }
@@ -1777,6 +1750,29 @@ fn emit_shifted<B: Bits, const COUNT: bool>(
             route: 0,
         };
         n += emit_set::<B, COUNT>(out, base, B::bit(sq), promo);
+    }
+    n
+}
+
+/// Emits the moves of form `fi` by its `shifts` (see [`CForm::shifts`]) for the pieces `pieces`
+/// onto `allowed`, each where its block squares are empty (or only counts them).
+#[inline(always)]
+fn emit_shifts<B: Bits, const COUNT: bool>(
+    out: &mut Vec<Move>,
+    fi: usize,
+    shifts: &[crate::compile::Shift<B>],
+    pieces: B,
+    empty: B,
+    allowed: B,
+    promo: Option<&crate::compile::CPromo<B>>,
+) -> u64 {
+    let mut n = 0;
+    for sh in shifts {
+        let mut src = pieces & sh.from;
+        for &b in &sh.blocks {
+            src &= empty.shift(-b);
+        }
+        n += emit_shifted::<B, COUNT>(out, fi, sh.by, src.shift(sh.by) & allowed, promo);
     }
     n
 }
