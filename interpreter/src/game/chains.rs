@@ -373,6 +373,39 @@ impl<B: Bits> Pos<B> {
         fresh.takes == self.takes && fresh.airless == self.airless
     }
 
+    /// Do the chains hold what a rebuild from the board finds: the same colours, neighbour counts
+    /// (and no point marked emptied by a capture that [`Pos::vacated`] lacks) and empty points, the same stones in each chain, and the same liberties, size and key at
+    /// each chain's root (the root itself may differ)?
+    #[cfg(test)]
+    pub(crate) fn chains_match_rebuild(&self) -> bool {
+        let Some(ch) = self.chains.as_deref() else { return true };
+        let mut fresh = self.clone();
+        fresh.rebuild_chains();
+        let re = fresh.chains.as_deref().expect("rebuilt");
+        let n = self.t.squares;
+        let sorted = |c: &Chains<B>, sq: usize| {
+            let mut v = c.stones(c.root(sq));
+            v.sort_unstable();
+            v
+        };
+        let chain = |c: &Chains<B>, sq: usize| {
+            let p = &c.pts[c.root(sq)];
+            (p.lib_cnt, p.lib_sum, p.lib_sq, p.size, p.hash)
+        };
+        let mut empty = ch.empty.clone();
+        let mut empty_re = re.empty.clone();
+        empty.sort_unstable();
+        empty_re.sort_unstable();
+        // (An unmake leaves `vacated` a superset of what the chains mark: harmless, see there.)
+        (0..=n).all(|sq| ch.color[sq] == re.color[sq])
+            && (0..n).all(|sq| ch.nbr[sq] & !VACATED == re.nbr[sq] & !VACATED && (!ch.vacated(sq) || self.vacated.has(sq)))
+            && empty == empty_re
+            && ch.empty.iter().enumerate().all(|(i, &sq)| ch.empty_at[sq as usize] as usize == i)
+            && (0..n)
+                .filter(|&sq| ch.color[sq] != EMPTY)
+                .all(|sq| sorted(ch, sq) == sorted(re, sq) && chain(ch, sq) == chain(re, sq))
+    }
+
     /// Rules on the empty point `sq` for [`Pos::airless`] and [`Pos::takes`], from its neighbours'
     /// colours and whether their chains are in atari.
     #[inline(always)]
@@ -1430,6 +1463,32 @@ mod tests {
             }
         }
         assert!(regions_both > 0, "some board had points both sides border");
+    }
+
+    /// A snapshot for unmake is copied into chain tables an earlier unmake gave back, as far as the
+    /// board's points go: after every move two plies deep is made and unmade, the chains are
+    /// still what a rebuild from the board finds, on every width of board.
+    #[test]
+    fn chains_made_and_unmade_in_reused_tables_are_what_a_rebuild_finds() {
+        let mut captures = 0;
+        for size in [5, 9, 13, 19] {
+            let e = go(size, None);
+            for seed in 0..6u64 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut pos = e.start();
+                // Part-way, where captures have happened and more are on the board.
+                let plies = pos.random_playout(&mut rng, (seed as usize * 37) % (size * size) + size);
+                // (A playout passes only at its end: fewer stones than plies less two is a capture.)
+                captures += usize::from((pos.piece_counts().iter().sum::<u32>() as usize) + 2 < plies);
+                assert!(pos.chains_match_rebuild(), "{size}x{size} seed {seed}: after the playout");
+                let before = (pos.fen(), pos.hash());
+                assert!(pos.perft_in_place(2) > 0);
+                assert_eq!((pos.fen(), pos.hash()), before, "{size}x{size} seed {seed}");
+                assert!(pos.chains_match_rebuild(), "{size}x{size} seed {seed}: after make and unmake");
+                assert!(pos.atari_sets_hold(), "{size}x{size} seed {seed}");
+            }
+        }
+        assert!(captures > 0, "some playout captured");
     }
 
     /// Go's suicide and repetition lines as each test variant has them (`None`: go's own).
