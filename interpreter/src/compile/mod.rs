@@ -615,7 +615,9 @@ pub struct Tables<B: Bits> {
     pub royal_safety: bool,
     /// Orthogonal neighbours of each square, for chains. A neighbour off the board is `squares`:
     /// one border point shared by all edges, so chain code never tests for a missing neighbour.
-    pub neighbours: B::Points<[u16; 4]>,
+    /// (Behind a box: a table of the width's length held inline would push the fields every
+    /// game reads apart.)
+    pub neighbours: Box<B::Points<[u16; 4]>>,
     /// Chains without liberties are captured after each move.
     pub chains: bool,
     pub suicide_forbidden: bool,
@@ -899,7 +901,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     }
                 }
             }
-            t
+            Box::new(t)
         },
         chains: rules.chain_capture.is_some(),
         suicide_forbidden: rules.suicide_forbidden.is_some(),

@@ -85,12 +85,6 @@ pub struct Chains<B: Bits> {
     border: usize,
 }
 
-impl<B: Bits> Default for Chains<B> {
-    fn default() -> Self {
-        Chains::new(0)
-    }
-}
-
 impl<B: Bits> Chains<B> {
     /// Chains for a board of `n` points (at most [`Bits::CAPACITY`]), all empty.
     pub fn new(n: usize) -> Chains<B> {
@@ -111,6 +105,13 @@ impl<B: Bits> Chains<B> {
             dirty: Vec::new(),
             border: n,
         }
+    }
+    /// [`Chains::new`] on the heap, out of line: the tables are kilobytes, which a caller's frame
+    /// would otherwise make room for.
+    #[cold]
+    #[inline(never)]
+    pub fn boxed(n: usize) -> Box<Chains<B>> {
+        Box::new(Chains::new(n))
     }
     /// Makes these tables `other`'s, copying the entries of the board's points (and the border
     /// point) alone: past them nothing is read.
@@ -1116,7 +1117,7 @@ impl<B: Bits> Pos<B> {
                     Verdict::NoLiberty => {
                         // The move is made in a copy of the position, whose list must be whole.
                         unswap(&mut ch.empty, &undo[..k]);
-                        self.chains = Some(std::mem::take(ch));
+                        self.chains = Some(std::mem::replace(ch, Chains::boxed(0)));
                         let legal = self.place_problem(kind, sq).is_none();
                         *ch = self.chains.take().expect("just put back");
                         reswap(&mut ch.empty, &undo[..k]);

@@ -1338,19 +1338,8 @@ impl<B: Bits> Pos<B> {
         let us = self.stm;
         let from = m.from as usize;
         let to = m.to as usize;
-        if UNDO && let Some(ch) = self.chains.as_deref() {
-            // Into tables an earlier unmake gave back, where there are any: no allocation, and
-            // only the board's own points copied.
-            let mut copy = self.spare_chains.0.pop().unwrap_or_default();
-            copy.copy_from(ch);
-            self.snapshots.push(Snapshot {
-                cells: self.cells.clone(),
-                side_bb: self.side_bb,
-                kind_bb: self.kind_bb,
-                chains: Some(copy),
-                takes: self.takes,
-                airless: self.airless,
-            });
+        if UNDO && self.chains.is_some() {
+            self.push_snapshot();
         }
         let mut u = Undo {
             captured: 0,
@@ -1524,6 +1513,44 @@ impl<B: Bits> Pos<B> {
         u
     }
 
+    /// Keeps what `unmake` restores in a chain game: the board and a copy of the chains, made into
+    /// tables an earlier unmake gave back where there are any (no allocation, and only the
+    /// board's own points copied). Out of line, so that `make` in every other game is compiled as
+    /// lean as without chains.
+    #[inline(never)]
+    fn push_snapshot(&mut self) {
+        let Some(ch) = self.chains.as_deref() else { return };
+        let mut copy = self
+            .spare_chains
+            .0
+            .pop()
+            .unwrap_or_else(|| super::chains::Chains::boxed(self.t.squares));
+        copy.copy_from(ch);
+        self.snapshots.push(Snapshot {
+            cells: self.cells.clone(),
+            side_bb: self.side_bb,
+            kind_bb: self.kind_bb,
+            chains: Some(copy),
+            takes: self.takes,
+            airless: self.airless,
+        });
+    }
+
+    /// Restores the last snapshot (see [`Pos::push_snapshot`]), keeping the chains it replaces for
+    /// the next one.
+    #[inline(never)]
+    fn restore_snapshot(&mut self) {
+        let Some(s) = self.snapshots.pop() else { return };
+        self.cells = s.cells;
+        self.side_bb = s.side_bb;
+        self.kind_bb = s.kind_bb;
+        if let Some(done) = std::mem::replace(&mut self.chains, s.chains) {
+            self.spare_chains.0.push(done);
+        }
+        self.takes = s.takes;
+        self.airless = s.airless;
+    }
+
     /// Moves on through the phases while the current one's end holds (after a turn, or when a
     /// position is read).
     pub(crate) fn advance_phase(&mut self) {
@@ -1633,15 +1660,8 @@ impl<B: Bits> Pos<B> {
         }
         match m.kind {
             MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass => {
-                if let Some(s) = self.snapshots.pop() {
-                    self.cells = s.cells;
-                    self.side_bb = s.side_bb;
-                    self.kind_bb = s.kind_bb;
-                    if let Some(done) = std::mem::replace(&mut self.chains, s.chains) {
-                        self.spare_chains.0.push(done);
-                    }
-                    self.takes = s.takes;
-                    self.airless = s.airless;
+                if !self.snapshots.is_empty() {
+                    self.restore_snapshot();
                 } else if let MoveKind::Place(_) | MoveKind::Drop(_) = m.kind {
                     self.remove(to);
                     if let MoveKind::Drop(fi) = m.kind {
