@@ -6,7 +6,7 @@
 
 use std::fmt::Debug;
 use std::hash::Hash;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Index, IndexMut, Not};
 
 pub trait Bits:
     Copy
@@ -27,6 +27,9 @@ pub trait Bits:
 {
     /// How many squares fit.
     const CAPACITY: usize;
+    /// A table with an entry per point of the widest board this width holds, and one more (the
+    /// border point of a chain game): see [`Points`].
+    type Points<T: Copy + Debug + Send + Sync + 'static>: PointTable<T>;
     /// The set folds into two words for a multiplicative index ([`Bits::fold`]): the widths up to
     /// 128 squares, where whole lines are looked up in tables (`compile::lines`).
     const FOLDS: bool;
@@ -104,6 +107,7 @@ macro_rules! prim_bits {
     ($t:ty, $n:expr) => {
         impl Bits for $t {
             const CAPACITY: usize = $n;
+            type Points<T: Copy + Debug + Send + Sync + 'static> = Points<T, { 2 * $n }>;
             const FOLDS: bool = true;
             #[inline(always)]
             #[allow(clippy::cast_possible_truncation)]
@@ -159,6 +163,55 @@ prim_bits!(u128, 128);
 /// Words in a [`Wide`] bitboard.
 pub const WIDE_WORDS: usize = 11;
 
+// Each width's [`Points`] table has room for its squares and the border point.
+const _: () = assert!(64 * 6 < 512 && 64 * WIDE_WORDS < 1024);
+
+/// A table with an entry per point, of a power-of-two length `N` past every point a width's
+/// boards have (and the border point a chain game adds): an index is masked to the length, so
+/// the hot loops of chain games (`game::chains`) pay no bounds check. An index past the board's
+/// points is a bug of the caller's (checked in debug builds), never out of the table.
+#[derive(Clone, Debug)]
+pub struct Points<T, const N: usize>(pub [T; N]);
+
+impl<T, const N: usize> Index<usize> for Points<T, N> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &T {
+        debug_assert!(i < N);
+        &self.0[i & (N - 1)]
+    }
+}
+
+impl<T, const N: usize> IndexMut<usize> for Points<T, N> {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        debug_assert!(i < N);
+        &mut self.0[i & (N - 1)]
+    }
+}
+
+/// What the chain tables need of a [`Points`] table, whatever its length.
+pub trait PointTable<T>: Index<usize, Output = T> + IndexMut<usize> + Clone + Debug + Send + Sync {
+    /// The table with `v` in every entry.
+    fn filled(v: T) -> Self;
+    /// Every entry, in order.
+    fn as_slice(&self) -> &[T];
+    fn as_mut_slice(&mut self) -> &mut [T];
+}
+
+impl<T: Copy + Debug + Send + Sync + 'static, const N: usize> PointTable<T> for Points<T, N> {
+    fn filled(v: T) -> Self {
+        const { assert!(N.is_power_of_two()) };
+        Points([v; N])
+    }
+    fn as_slice(&self) -> &[T] {
+        &self.0
+    }
+    fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.0
+    }
+}
+
 /// A bitboard of `N` words, for boards past 128 squares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Words<const N: usize>(pub [u64; N]);
@@ -209,8 +262,25 @@ impl<const N: usize> Not for Words<N> {
     }
 }
 
-impl<const N: usize> Bits for Words<N> {
+/// The [`Points`] table of a width of words: the least power of two past its squares.
+pub trait WordsPoints {
+    type Points<T: Copy + Debug + Send + Sync + 'static>: PointTable<T>;
+}
+
+impl WordsPoints for Broad {
+    type Points<T: Copy + Debug + Send + Sync + 'static> = Points<T, 512>;
+}
+
+impl WordsPoints for Wide {
+    type Points<T: Copy + Debug + Send + Sync + 'static> = Points<T, 1024>;
+}
+
+impl<const N: usize> Bits for Words<N>
+where
+    Words<N>: WordsPoints,
+{
     const CAPACITY: usize = 64 * N;
+    type Points<T: Copy + Debug + Send + Sync + 'static> = <Words<N> as WordsPoints>::Points<T>;
     const FOLDS: bool = false;
     fn fold(self) -> [u64; 2] {
         [0, 0]

@@ -5,7 +5,7 @@
 //! after a capture is known before the move is made (for superko).
 
 use super::below;
-use super::bits::Bits;
+use super::bits::{Bits, PointTable};
 use super::position::{NO_SQ, PASS, Pos, cell, cell_kind, cell_side};
 use super::{Move, MoveKind};
 use crate::compile::{CForm, Gen};
@@ -61,19 +61,19 @@ struct Point {
 }
 
 /// Chain bookkeeping: one [`Point`] per square, so a chain's data is one cache line away.
-#[derive(Clone, Debug, Default)]
-pub struct Chains {
+#[derive(Clone, Debug)]
+pub struct Chains<B: Bits> {
     /// [`EMPTY`], `1 + side`, or [`BORDER`] for the extra point at index `squares`, which every
     /// missing neighbour names.
-    pub color: Vec<u8>,
+    pub color: B::Points<u8>,
     /// Per point, its neighbours counted by colour in three fields of four bits ([`NBR_FIRST`],
     /// [`NBR_SECOND`], [`NBR_EMPTY`]), the border counted as both sides': whether a point is an
     /// own eye, or has an empty neighbour (so is never suicide), is one load.
-    nbr: Vec<u16>,
-    pts: Vec<Point>,
+    nbr: B::Points<u16>,
+    pts: B::Points<Point>,
     /// The empty points, in no order, and where each sits in that list (for playouts).
     pub empty: Vec<u16>,
-    empty_at: Vec<u16>,
+    empty_at: B::Points<u16>,
     /// Whether [`Pos::airless`] and [`Pos::takes`] are kept up to date as stones are placed
     /// and captured (a walk that counts its legal moves asks for it; playouts, which never
     /// count, do without).
@@ -81,35 +81,54 @@ pub struct Chains {
     /// The empty points where what a placement does may have changed during a placement, to be
     /// ruled on again for [`Pos::airless`] once it is done.
     dirty: Vec<u16>,
+    /// The border point: `squares`.
+    border: usize,
 }
 
-impl Chains {
-    pub fn new(n: usize) -> Chains {
-        let mut color = vec![EMPTY; n + 1];
+impl<B: Bits> Chains<B> {
+    /// Chains for a board of `n` points (at most [`Bits::CAPACITY`]), all empty.
+    pub fn new(n: usize) -> Chains<B> {
+        debug_assert!(n <= B::CAPACITY);
+        let mut color = B::Points::filled(EMPTY);
         color[n] = BORDER;
         Chains {
-            nbr: vec![0; n + 1],
+            nbr: B::Points::filled(0),
             color,
-            pts: vec![
-                Point {
-                    root: n as u16,
-                    next: n as u16,
-                    ..Point::default()
-                };
-                n + 1
-            ],
+            pts: B::Points::filled(Point {
+                root: n as u16,
+                next: n as u16,
+                ..Point::default()
+            }),
             empty: Vec::with_capacity(n),
-            empty_at: vec![NO_SQ; n],
+            empty_at: B::Points::filled(NO_SQ),
             track: false,
             dirty: Vec::new(),
+            border: n,
         }
     }
-    /// The bytes these tables hold on the heap.
+    /// [`Chains::new`] on the heap, out of line: the tables are kilobytes, which a caller's frame
+    /// would otherwise make room for.
+    #[cold]
+    #[inline(never)]
+    pub fn boxed(n: usize) -> Box<Chains<B>> {
+        Box::new(Chains::new(n))
+    }
+    /// Makes these tables `other`'s, copying the entries of the board's points (and the border
+    /// point) alone: past them nothing is read.
+    pub(crate) fn copy_from(&mut self, other: &Chains<B>) {
+        let n = other.border + 1;
+        self.color.as_mut_slice()[..n].copy_from_slice(&other.color.as_slice()[..n]);
+        self.nbr.as_mut_slice()[..n].copy_from_slice(&other.nbr.as_slice()[..n]);
+        self.pts.as_mut_slice()[..n].copy_from_slice(&other.pts.as_slice()[..n]);
+        self.empty_at.as_mut_slice()[..n].copy_from_slice(&other.empty_at.as_slice()[..n]);
+        self.empty.clone_from(&other.empty);
+        self.dirty.clone_from(&other.dirty);
+        self.track = other.track;
+        self.border = other.border;
+    }
+    /// The bytes these tables hold on the heap besides the fixed ones.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.color.capacity()
-            + self.nbr.capacity() * std::mem::size_of::<u16>()
-            + self.pts.capacity() * std::mem::size_of::<Point>()
-            + (self.empty.capacity() + self.empty_at.capacity() + self.dirty.capacity()) * std::mem::size_of::<u16>()
+        (self.empty.capacity() + self.dirty.capacity()) * std::mem::size_of::<u16>()
     }
     fn add_empty(&mut self, sq: usize) {
         self.empty_at[sq] = self.empty.len() as u16;
@@ -156,8 +175,7 @@ impl Chains {
     /// and has no liberty.
     #[inline(always)]
     fn clear_border(&mut self) {
-        let border = self.pts.len() - 1;
-        let p = &mut self.pts[border];
+        let p = &mut self.pts[self.border];
         (p.lib_cnt, p.lib_sum, p.lib_sq) = (0, 0, 0);
     }
     /// Does the chain rooted at `r` have exactly one liberty (counted with multiplicity or not)?
@@ -233,7 +251,7 @@ impl Chains {
     }
     /// Counts every point's neighbours from the colours (after a load).
     fn count_neighbours(&mut self, neighbours: &[[u16; 4]]) {
-        for (sq, nbrs) in neighbours.iter().enumerate() {
+        for (sq, nbrs) in neighbours[..self.border].iter().enumerate() {
             let counts: u16 = nbrs.iter().map(|&m| NBR_OF[self.color[m as usize] as usize]).sum();
             self.nbr[sq] = counts | (self.nbr[sq] & VACATED);
         }
@@ -259,7 +277,7 @@ impl<B: Bits> Pos<B> {
     /// Builds chains from the pieces on the board (after reading a FEN).
     pub fn rebuild_chains(&mut self) {
         let n = self.t.squares;
-        let mut ch = Chains::new(n);
+        let mut ch = Chains::<B>::new(n);
         for sq in 0..n {
             match self.cells[sq] {
                 0 => ch.add_empty(sq),
@@ -296,7 +314,7 @@ impl<B: Bits> Pos<B> {
             }
             ch.pts[sq].size = members.len() as u16;
         }
-        ch.count_neighbours(&self.t.neighbours);
+        ch.count_neighbours(self.t.neighbours.as_slice());
         for sq in self.vacated.iter().filter(|&sq| sq < n) {
             ch.nbr[sq] |= VACATED;
         }
@@ -341,9 +359,11 @@ impl<B: Bits> Pos<B> {
     pub(crate) fn atari_sets_hold(&self) -> bool {
         let Some(ch) = self.chains.as_deref() else { return true };
         let mut counted = ch.clone();
-        counted.count_neighbours(&self.t.neighbours);
+        counted.count_neighbours(self.t.neighbours.as_slice());
         let border = &ch.pts[self.t.squares];
-        if counted.nbr[..self.t.squares] != ch.nbr[..self.t.squares] || (border.lib_cnt, border.lib_sum, border.lib_sq) != (0, 0, 0) {
+        if counted.nbr.as_slice()[..self.t.squares] != ch.nbr.as_slice()[..self.t.squares]
+            || (border.lib_cnt, border.lib_sum, border.lib_sq) != (0, 0, 0)
+        {
             return false;
         }
         if !ch.track {
@@ -354,10 +374,43 @@ impl<B: Bits> Pos<B> {
         fresh.takes == self.takes && fresh.airless == self.airless
     }
 
+    /// Do the chains hold what a rebuild from the board finds: the same colours, neighbour counts
+    /// (and no point marked emptied by a capture that [`Pos::vacated`] lacks) and empty points, the same stones in each chain, and the same liberties, size and key at
+    /// each chain's root (the root itself may differ)?
+    #[cfg(test)]
+    pub(crate) fn chains_match_rebuild(&self) -> bool {
+        let Some(ch) = self.chains.as_deref() else { return true };
+        let mut fresh = self.clone();
+        fresh.rebuild_chains();
+        let re = fresh.chains.as_deref().expect("rebuilt");
+        let n = self.t.squares;
+        let sorted = |c: &Chains<B>, sq: usize| {
+            let mut v = c.stones(c.root(sq));
+            v.sort_unstable();
+            v
+        };
+        let chain = |c: &Chains<B>, sq: usize| {
+            let p = &c.pts[c.root(sq)];
+            (p.lib_cnt, p.lib_sum, p.lib_sq, p.size, p.hash)
+        };
+        let mut empty = ch.empty.clone();
+        let mut empty_re = re.empty.clone();
+        empty.sort_unstable();
+        empty_re.sort_unstable();
+        // (An unmake leaves `vacated` a superset of what the chains mark: harmless, see there.)
+        (0..=n).all(|sq| ch.color[sq] == re.color[sq])
+            && (0..n).all(|sq| ch.nbr[sq] & !VACATED == re.nbr[sq] & !VACATED && (!ch.vacated(sq) || self.vacated.has(sq)))
+            && empty == empty_re
+            && ch.empty.iter().enumerate().all(|(i, &sq)| ch.empty_at[sq as usize] as usize == i)
+            && (0..n)
+                .filter(|&sq| ch.color[sq] != EMPTY)
+                .all(|sq| sorted(ch, sq) == sorted(re, sq) && chain(ch, sq) == chain(re, sq))
+    }
+
     /// Rules on the empty point `sq` for [`Pos::airless`] and [`Pos::takes`], from its neighbours'
     /// colours and whether their chains are in atari.
     #[inline(always)]
-    fn rule_on_air(&mut self, ch: &Chains, sq: usize) {
+    fn rule_on_air(&mut self, ch: &Chains<B>, sq: usize) {
         // Per neighbour, by its colour and whether its chain is in atari, which sides it gives air
         // (bit 0 the first side, bit 1 the second) and which sides a placement beside it
         // captures (bits 2 and 3): an empty point gives both air; a chain gives its own side air
@@ -411,14 +464,14 @@ impl<B: Bits> Pos<B> {
     /// short of the one case that needs the move made: a permitted suicide under a repetition rule.
     /// With `eyes`, a point whose neighbours are all the mover's own or the edge is `OwnEye`.
     #[inline(always)]
-    pub(super) fn place_verdict(&self, ch: &Chains, kind: KindId, sq: usize, eyes: bool) -> Verdict {
+    pub(super) fn place_verdict(&self, ch: &Chains<B>, kind: KindId, sq: usize, eyes: bool) -> Verdict {
         self.place_verdict_as(ch, kind, sq, eyes, true)
     }
 
     /// [`Pos::place_verdict`], asking the repetition rule only with `repeats` (a caller that
     /// knows the board after the move is new).
     #[inline(always)]
-    fn place_verdict_as(&self, ch: &Chains, kind: KindId, sq: usize, eyes: bool, repeats: bool) -> Verdict {
+    fn place_verdict_as(&self, ch: &Chains<B>, kind: KindId, sq: usize, eyes: bool, repeats: bool) -> Verdict {
         let own = 1 + self.stm.0;
         if eyes && ch.own_eye(sq, own) {
             return Verdict::OwnEye;
@@ -452,7 +505,7 @@ impl<B: Bits> Pos<B> {
     /// The hash of the board after the side to move places `kind` on `sq` and takes the chains
     /// beside it that `takes` names (a bit per neighbour, in the order of the point's neighbours).
     #[inline(always)]
-    fn board_after(&self, ch: &Chains, kind: KindId, sq: usize, mut takes: u32) -> u64 {
+    fn board_after(&self, ch: &Chains<B>, kind: KindId, sq: usize, mut takes: u32) -> u64 {
         let nbrs = self.t.neighbours[sq];
         let mut board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
         let mut taken = [NO_SQ; 4];
@@ -473,7 +526,7 @@ impl<B: Bits> Pos<B> {
     /// without air is [`Pos::airless`], and a placement can repeat a board only on a point a
     /// capture has emptied (looked up in the record only there).
     #[inline(always)]
-    fn place_verdict_tracked(&self, ch: &Chains, kind: KindId, sq: usize) -> Verdict {
+    fn place_verdict_tracked(&self, ch: &Chains<B>, kind: KindId, sq: usize) -> Verdict {
         if ch.own_eye(sq, 1 + self.stm.0) {
             return Verdict::OwnEye;
         }
@@ -555,7 +608,7 @@ impl<B: Bits> Pos<B> {
     /// not read): the playout loop keeps them in a local while it runs. `TRACK` is
     /// [`Chains::track`], a constant so that the playouts' loop carries none of the tracking's work.
     #[inline(always)]
-    pub(super) fn place_in<const TRACK: bool>(&mut self, ch: &mut Chains, kind: KindId, sq: usize) -> u32 {
+    pub(super) fn place_in<const TRACK: bool>(&mut self, ch: &mut Chains<B>, kind: KindId, sq: usize) -> u32 {
         let us = self.stm;
         let c = cell(kind, us);
         self.put(sq, kind, us);
@@ -659,7 +712,7 @@ impl<B: Bits> Pos<B> {
 
     /// Lifts the chain rooted at `r` (its points are dirty, and the liberty of each chain beside
     /// it that leaves atari: see [`Pos::place_in`]).
-    fn capture_chain<const TRACK: bool>(&mut self, ch: &mut Chains, r: usize) -> u32 {
+    fn capture_chain<const TRACK: bool>(&mut self, ch: &mut Chains<B>, r: usize) -> u32 {
         // A chain of the opponent's is captured, as conditions on the last move's captures ask
         // (`captured`, `captured Stone`); a chain of one's own taken by suicide is not.
         let c = self.cells[r];
@@ -790,7 +843,7 @@ impl<B: Bits> Pos<B> {
 
     /// [`Pos::count_chain_moves`] where the chains are not tracked: each point without an empty
     /// neighbour, and each a capture has emptied, is ruled on alone. Counts the placements only.
-    fn count_untracked(&self, ch: &Chains, repeats: Repeats, empty: B, own: B, enemy: B) -> Option<usize> {
+    fn count_untracked(&self, ch: &Chains<B>, repeats: Repeats, empty: B, own: B, enemy: B) -> Option<usize> {
         let t = &*self.t;
         let open = match &t.adjacent {
             Some(dirs) => beside(dirs, empty) & empty,
@@ -880,7 +933,7 @@ impl<B: Bits> Pos<B> {
 
     /// Would placing `kind` on `sq`, which captures (beside an enemy chain in atari, the chains
     /// [tracked](Chains::track)), make a board the repetition rule forbids?
-    fn capture_repeats(&self, ch: &Chains, kind: KindId, sq: usize) -> bool {
+    fn capture_repeats(&self, ch: &Chains<B>, kind: KindId, sq: usize) -> bool {
         let them = 2 - self.stm.0;
         // Which neighbours' chains it takes, without a branch on each.
         let mut takes = 0u32;
@@ -1017,7 +1070,7 @@ impl<B: Bits> Pos<B> {
     /// the move and the pieces the placement captured. `TRACK` is [`Chains::track`], as for
     /// [`Pos::place_in`].
     #[inline(always)]
-    pub(super) fn play_drawn<const TRACK: bool>(&mut self, ch: &mut Chains, kind: KindId, drawn: Option<usize>) -> (Move, u32) {
+    pub(super) fn play_drawn<const TRACK: bool>(&mut self, ch: &mut Chains<B>, kind: KindId, drawn: Option<usize>) -> (Move, u32) {
         self.last_captured = 0;
         self.ep = B::EMPTY;
         self.ep_victim = NO_SQ;
@@ -1042,7 +1095,7 @@ impl<B: Bits> Pos<B> {
     #[inline(always)]
     pub(super) fn draw_chain_point<const TRACK: bool>(
         &mut self,
-        ch: &mut Box<Chains>,
+        ch: &mut Box<Chains<B>>,
         rng: &mut impl rand_chacha::rand_core::RngCore,
         (kind, within, anywhere): (KindId, B, bool),
         undo: &mut [u16],
@@ -1064,7 +1117,7 @@ impl<B: Bits> Pos<B> {
                     Verdict::NoLiberty => {
                         // The move is made in a copy of the position, whose list must be whole.
                         unswap(&mut ch.empty, &undo[..k]);
-                        self.chains = Some(std::mem::take(ch));
+                        self.chains = Some(std::mem::replace(ch, Chains::boxed(0)));
                         let legal = self.place_problem(kind, sq).is_none();
                         *ch = self.chains.take().expect("just put back");
                         reswap(&mut ch.empty, &undo[..k]);
@@ -1170,7 +1223,7 @@ fn beside<B: Bits>(dirs: &[crate::compile::RayShift<B>], x: B) -> B {
     out
 }
 
-fn merge(ch: &mut Chains, a: usize, b: usize) {
+fn merge<B: Bits>(ch: &mut Chains<B>, a: usize, b: usize) {
     let (big, small) = if ch.pts[a].size >= ch.pts[b].size { (a, b) } else { (b, a) };
     let mut s = small;
     loop {
@@ -1411,6 +1464,32 @@ mod tests {
             }
         }
         assert!(regions_both > 0, "some board had points both sides border");
+    }
+
+    /// A snapshot for unmake is copied into chain tables an earlier unmake gave back, as far as the
+    /// board's points go: after every move two plies deep is made and unmade, the chains are
+    /// still what a rebuild from the board finds, on every width of board.
+    #[test]
+    fn chains_made_and_unmade_in_reused_tables_are_what_a_rebuild_finds() {
+        let mut captures = 0;
+        for size in [5, 9, 13, 19] {
+            let e = go(size, None);
+            for seed in 0..6u64 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut pos = e.start();
+                // Part-way, where captures have happened and more are on the board.
+                let plies = pos.random_playout(&mut rng, (seed as usize * 37) % (size * size) + size);
+                // (A playout passes only at its end: fewer stones than plies less two is a capture.)
+                captures += usize::from((pos.piece_counts().iter().sum::<u32>() as usize) + 2 < plies);
+                assert!(pos.chains_match_rebuild(), "{size}x{size} seed {seed}: after the playout");
+                let before = (pos.fen(), pos.hash());
+                assert!(pos.perft_in_place(2) > 0);
+                assert_eq!((pos.fen(), pos.hash()), before, "{size}x{size} seed {seed}");
+                assert!(pos.chains_match_rebuild(), "{size}x{size} seed {seed}: after make and unmake");
+                assert!(pos.atari_sets_hold(), "{size}x{size} seed {seed}");
+            }
+        }
+        assert!(captures > 0, "some playout captured");
     }
 
     /// Go's suicide and repetition lines as each test variant has them (`None`: go's own).
@@ -1693,7 +1772,7 @@ mod tests {
     /// point a board can have (and well past).
     #[test]
     fn the_liberty_of_a_chain_in_atari_is_found_without_dividing() {
-        let mut ch = super::Chains::new(4096);
+        let mut ch = super::Chains::<u64>::new(64);
         for p in 0..4096u32 {
             for c in 1..=4u32 {
                 let pt = &mut ch.pts[7];

@@ -380,6 +380,11 @@ impl Position {
     pub(crate) fn atari_sets_hold(&self) -> bool {
         with!(self, p => p.atari_sets_hold())
     }
+    /// See [`Pos::chains_match_rebuild`].
+    #[cfg(test)]
+    pub(crate) fn chains_match_rebuild(&self) -> bool {
+        with!(self, p => p.chains_match_rebuild())
+    }
     /// Does the attack query agree with the full scan of attackers on every square, for both
     /// sides (the query takes a shortcut where every attack is a lookup)?
     #[cfg(test)]

@@ -179,7 +179,7 @@ impl<B: Bits> Pos<B> {
     #[allow(clippy::too_many_arguments)]
     fn run_chain_plies<R: RngCore, const ANYWHERE: bool>(
         &mut self,
-        ch: &mut Box<super::chains::Chains>,
+        ch: &mut Box<super::chains::Chains<B>>,
         draws: &mut [(&mut R, &mut Vec<u16>); 2],
         clauses: [(KindId, B, bool); 2],
         max_plies: usize,

@@ -74,7 +74,7 @@ pub struct Pos<B: Bits> {
     /// in `cells`): they block every line and are never captured.
     pub walls: B,
     /// Chains and liberties, in games that capture chains.
-    pub chains: Option<Box<super::chains::Chains>>,
+    pub chains: Option<Box<super::chains::Chains<B>>>,
     /// Points a capture of chains has emptied while this position's line was played (a superset
     /// is harmless: see [`Pos::count_chain_moves`]).
     pub vacated: B,
@@ -93,6 +93,8 @@ pub struct Pos<B: Bits> {
     pub seen: super::chains::KeySet,
     /// What `unmake` restores in chain games (captures rebuild chains too much to undo by hand).
     snapshots: Vec<Snapshot<B>>,
+    /// Chain tables a snapshot was restored from, kept for the next snapshot to copy into.
+    spare_chains: SpareChains<B>,
     /// Pieces in hand, per side and kind.
     pub hands: [[u8; MAX_KINDS]; 2],
     /// Pieces that promoted (tracked where captures go to hand unpromoted).
@@ -114,12 +116,23 @@ pub struct Pos<B: Bits> {
     extra: Vec<Extra<B>>,
 }
 
+/// Chain tables kept for reuse by snapshots (see [`Pos::make`]): a copy of a position starts
+/// without any.
+#[derive(Debug)]
+struct SpareChains<B: Bits>(Vec<Box<super::chains::Chains<B>>>);
+
+impl<B: Bits> Clone for SpareChains<B> {
+    fn clone(&self) -> Self {
+        SpareChains(Vec::new())
+    }
+}
+
 #[derive(Clone, Debug)]
-struct Snapshot<B> {
+struct Snapshot<B: Bits> {
     cells: Vec<u8>,
     side_bb: [B; 2],
     kind_bb: [B; MAX_KINDS],
-    chains: Option<Box<super::chains::Chains>>,
+    chains: Option<Box<super::chains::Chains<B>>>,
     takes: [B; 2],
     airless: [B; 2],
 }
@@ -160,6 +173,7 @@ impl<B: Bits> Pos<B> {
             history: Vec::new(),
             seen: Default::default(),
             snapshots: Vec::new(),
+            spare_chains: SpareChains(Vec::new()),
             hands: [[0; MAX_KINDS]; 2],
             promoted: B::EMPTY,
             last_captured: 0,
@@ -177,6 +191,7 @@ impl<B: Bits> Pos<B> {
     /// unmade, and in chain games each of those records holds a whole board.
     pub(crate) fn forget_undo(&mut self) {
         self.snapshots = Vec::new();
+        self.spare_chains.0 = Vec::new();
         self.log = Vec::new();
         self.extra = Vec::new();
     }
@@ -194,13 +209,19 @@ impl<B: Bits> Pos<B> {
     pub(crate) fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
         let chains =
-            |c: &Option<Box<super::chains::Chains>>| c.as_deref().map_or(0, |c| size_of::<super::chains::Chains>() + c.heap_bytes());
+            |c: &Option<Box<super::chains::Chains<B>>>| c.as_deref().map_or(0, |c| size_of::<super::chains::Chains<B>>() + c.heap_bytes());
         self.cells.capacity()
             + chains(&self.chains)
             + self.history.capacity() * size_of::<u64>()
             + self.seen.heap_bytes()
             + self.snapshots.capacity() * size_of::<Snapshot<B>>()
             + self.snapshots.iter().map(|s| s.cells.capacity() + chains(&s.chains)).sum::<usize>()
+            + self
+                .spare_chains
+                .0
+                .iter()
+                .map(|c| size_of::<super::chains::Chains<B>>() + c.heap_bytes())
+                .sum::<usize>()
             + self.log.capacity() * size_of::<(u16, u8)>()
             + self.extra.capacity() * size_of::<Extra<B>>()
     }
@@ -1318,14 +1339,7 @@ impl<B: Bits> Pos<B> {
         let from = m.from as usize;
         let to = m.to as usize;
         if UNDO && self.chains.is_some() {
-            self.snapshots.push(Snapshot {
-                cells: self.cells.clone(),
-                side_bb: self.side_bb,
-                kind_bb: self.kind_bb,
-                chains: self.chains.clone(),
-                takes: self.takes,
-                airless: self.airless,
-            });
+            self.push_snapshot();
         }
         let mut u = Undo {
             captured: 0,
@@ -1499,6 +1513,44 @@ impl<B: Bits> Pos<B> {
         u
     }
 
+    /// Keeps what `unmake` restores in a chain game: the board and a copy of the chains, made into
+    /// tables an earlier unmake gave back where there are any (no allocation, and only the
+    /// board's own points copied). Out of line, so that `make` in every other game is compiled as
+    /// lean as without chains.
+    #[inline(never)]
+    fn push_snapshot(&mut self) {
+        let Some(ch) = self.chains.as_deref() else { return };
+        let mut copy = self
+            .spare_chains
+            .0
+            .pop()
+            .unwrap_or_else(|| super::chains::Chains::boxed(self.t.squares));
+        copy.copy_from(ch);
+        self.snapshots.push(Snapshot {
+            cells: self.cells.clone(),
+            side_bb: self.side_bb,
+            kind_bb: self.kind_bb,
+            chains: Some(copy),
+            takes: self.takes,
+            airless: self.airless,
+        });
+    }
+
+    /// Restores the last snapshot (see [`Pos::push_snapshot`]), keeping the chains it replaces for
+    /// the next one.
+    #[inline(never)]
+    fn restore_snapshot(&mut self) {
+        let Some(s) = self.snapshots.pop() else { return };
+        self.cells = s.cells;
+        self.side_bb = s.side_bb;
+        self.kind_bb = s.kind_bb;
+        if let Some(done) = std::mem::replace(&mut self.chains, s.chains) {
+            self.spare_chains.0.push(done);
+        }
+        self.takes = s.takes;
+        self.airless = s.airless;
+    }
+
     /// Moves on through the phases while the current one's end holds (after a turn, or when a
     /// position is read).
     pub(crate) fn advance_phase(&mut self) {
@@ -1608,13 +1660,8 @@ impl<B: Bits> Pos<B> {
         }
         match m.kind {
             MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass => {
-                if let Some(s) = self.snapshots.pop() {
-                    self.cells = s.cells;
-                    self.side_bb = s.side_bb;
-                    self.kind_bb = s.kind_bb;
-                    self.chains = s.chains;
-                    self.takes = s.takes;
-                    self.airless = s.airless;
+                if !self.snapshots.is_empty() {
+                    self.restore_snapshot();
                 } else if let MoveKind::Place(_) | MoveKind::Drop(_) = m.kind {
                     self.remove(to);
                     if let MoveKind::Drop(fi) = m.kind {
