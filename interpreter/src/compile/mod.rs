@@ -7,7 +7,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
-use crate::bits::{Bits, PointTable};
+use crate::bits::Bits;
 use crate::model::*;
 
 pub mod lines;
@@ -615,9 +615,7 @@ pub struct Tables<B: Bits> {
     pub royal_safety: bool,
     /// Orthogonal neighbours of each square, for chains. A neighbour off the board is `squares`:
     /// one border point shared by all edges, so chain code never tests for a missing neighbour.
-    /// (Behind a box: a table of the width's length held inline would push the fields every
-    /// game reads apart.)
-    pub neighbours: Box<B::Points<[u16; 4]>>,
+    pub neighbours: Vec<[u16; 4]>,
     /// Chains without liberties are captured after each move.
     pub chains: bool,
     pub suicide_forbidden: bool,
@@ -891,18 +889,17 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             .map(|(i, _)| KindId(i as u8))
             .collect(),
         royal_safety: rules.royal_safety.is_some(),
-        neighbours: {
-            // (Past the board's squares, every neighbour is the border point too: never read.)
-            let mut t = B::Points::filled([n as u16; 4]);
-            for sq in 0..n {
+        neighbours: (0..n)
+            .map(|sq| {
+                let mut a = [n as u16; 4];
                 for (i, (dx, dy)) in [(0, 1), (1, 0), (0, -1), (-1, 0)].into_iter().enumerate() {
                     if let Some(m) = board.offset(sq, dx, dy) {
-                        t[sq][i] = m as u16;
+                        a[i] = m as u16;
                     }
                 }
-            }
-            Box::new(t)
-        },
+                a
+            })
+            .collect(),
         chains: rules.chain_capture.is_some(),
         suicide_forbidden: rules.suicide_forbidden.is_some(),
         repetition: rules.repetition_forbidden.as_ref().map(|r| r.0),
@@ -1387,7 +1384,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         let n = t.squares;
         t.adjacent = (0..4)
             .map(|i| {
-                let next: Vec<u16> = t.neighbours.as_slice()[..n]
+                let next: Vec<u16> = t.neighbours[..n]
                     .iter()
                     .map(|a| if a[i] as usize == n { u16::MAX } else { a[i] })
                     .collect();

@@ -83,6 +83,19 @@ pub struct Chains<B: Bits> {
     dirty: Vec<u16>,
     /// The border point: `squares`.
     border: usize,
+    /// Tables a snapshot was restored from, kept for the next snapshot to copy into (see
+    /// `Pos::push_snapshot`). Not copied with the chains.
+    pub(super) spare: Spare<B>,
+}
+
+/// Chain tables kept for reuse: a copy starts without any.
+#[derive(Debug)]
+pub(super) struct Spare<B: Bits>(pub(super) Vec<Box<Chains<B>>>);
+
+impl<B: Bits> Clone for Spare<B> {
+    fn clone(&self) -> Self {
+        Spare(Vec::new())
+    }
 }
 
 impl<B: Bits> Chains<B> {
@@ -104,6 +117,7 @@ impl<B: Bits> Chains<B> {
             track: false,
             dirty: Vec::new(),
             border: n,
+            spare: Spare(Vec::new()),
         }
     }
     /// [`Chains::new`] on the heap, out of line: the tables are kilobytes, which a caller's frame
@@ -129,6 +143,13 @@ impl<B: Bits> Chains<B> {
     /// The bytes these tables hold on the heap besides the fixed ones.
     pub(crate) fn heap_bytes(&self) -> usize {
         (self.empty.capacity() + self.dirty.capacity()) * std::mem::size_of::<u16>()
+            + self.spare.0.capacity() * std::mem::size_of::<Box<Chains<B>>>()
+            + self
+                .spare
+                .0
+                .iter()
+                .map(|c| std::mem::size_of::<Chains<B>>() + c.heap_bytes())
+                .sum::<usize>()
     }
     fn add_empty(&mut self, sq: usize) {
         self.empty_at[sq] = self.empty.len() as u16;
@@ -314,7 +335,7 @@ impl<B: Bits> Pos<B> {
             }
             ch.pts[sq].size = members.len() as u16;
         }
-        ch.count_neighbours(self.t.neighbours.as_slice());
+        ch.count_neighbours(&self.t.neighbours);
         for sq in self.vacated.iter().filter(|&sq| sq < n) {
             ch.nbr[sq] |= VACATED;
         }
@@ -359,7 +380,7 @@ impl<B: Bits> Pos<B> {
     pub(crate) fn atari_sets_hold(&self) -> bool {
         let Some(ch) = self.chains.as_deref() else { return true };
         let mut counted = ch.clone();
-        counted.count_neighbours(self.t.neighbours.as_slice());
+        counted.count_neighbours(&self.t.neighbours);
         let border = &ch.pts[self.t.squares];
         if counted.nbr.as_slice()[..self.t.squares] != ch.nbr.as_slice()[..self.t.squares]
             || (border.lib_cnt, border.lib_sum, border.lib_sq) != (0, 0, 0)

@@ -93,8 +93,6 @@ pub struct Pos<B: Bits> {
     pub seen: super::chains::KeySet,
     /// What `unmake` restores in chain games (captures rebuild chains too much to undo by hand).
     snapshots: Vec<Snapshot<B>>,
-    /// Chain tables a snapshot was restored from, kept for the next snapshot to copy into.
-    spare_chains: SpareChains<B>,
     /// Pieces in hand, per side and kind.
     pub hands: [[u8; MAX_KINDS]; 2],
     /// Pieces that promoted (tracked where captures go to hand unpromoted).
@@ -114,17 +112,6 @@ pub struct Pos<B: Bits> {
     pub(super) mate_probe: bool,
     /// What `unmake` restores in games on the general path.
     extra: Vec<Extra<B>>,
-}
-
-/// Chain tables kept for reuse by snapshots (see [`Pos::make`]): a copy of a position starts
-/// without any.
-#[derive(Debug)]
-struct SpareChains<B: Bits>(Vec<Box<super::chains::Chains<B>>>);
-
-impl<B: Bits> Clone for SpareChains<B> {
-    fn clone(&self) -> Self {
-        SpareChains(Vec::new())
-    }
 }
 
 #[derive(Clone, Debug)]
@@ -173,7 +160,6 @@ impl<B: Bits> Pos<B> {
             history: Vec::new(),
             seen: Default::default(),
             snapshots: Vec::new(),
-            spare_chains: SpareChains(Vec::new()),
             hands: [[0; MAX_KINDS]; 2],
             promoted: B::EMPTY,
             last_captured: 0,
@@ -191,7 +177,6 @@ impl<B: Bits> Pos<B> {
     /// unmade, and in chain games each of those records holds a whole board.
     pub(crate) fn forget_undo(&mut self) {
         self.snapshots = Vec::new();
-        self.spare_chains.0 = Vec::new();
         self.log = Vec::new();
         self.extra = Vec::new();
     }
@@ -216,12 +201,6 @@ impl<B: Bits> Pos<B> {
             + self.seen.heap_bytes()
             + self.snapshots.capacity() * size_of::<Snapshot<B>>()
             + self.snapshots.iter().map(|s| s.cells.capacity() + chains(&s.chains)).sum::<usize>()
-            + self
-                .spare_chains
-                .0
-                .iter()
-                .map(|c| size_of::<super::chains::Chains<B>>() + c.heap_bytes())
-                .sum::<usize>()
             + self.log.capacity() * size_of::<(u16, u8)>()
             + self.extra.capacity() * size_of::<Extra<B>>()
     }
@@ -1514,17 +1493,14 @@ impl<B: Bits> Pos<B> {
     }
 
     /// Keeps what `unmake` restores in a chain game: the board and a copy of the chains, made into
-    /// tables an earlier unmake gave back where there are any (no allocation, and only the
+    /// tables an earlier unmake gave back (held by the chains, `Chains::spare`) where there are any (no allocation, and only the
     /// board's own points copied). Out of line, so that `make` in every other game is compiled as
     /// lean as without chains.
     #[inline(never)]
     fn push_snapshot(&mut self) {
-        let Some(ch) = self.chains.as_deref() else { return };
-        let mut copy = self
-            .spare_chains
-            .0
-            .pop()
-            .unwrap_or_else(|| super::chains::Chains::boxed(self.t.squares));
+        let n = self.t.squares;
+        let Some(ch) = self.chains.as_deref_mut() else { return };
+        let mut copy = ch.spare.0.pop().unwrap_or_else(|| super::chains::Chains::boxed(n));
         copy.copy_from(ch);
         self.snapshots.push(Snapshot {
             cells: self.cells.clone(),
@@ -1536,17 +1512,20 @@ impl<B: Bits> Pos<B> {
         });
     }
 
-    /// Restores the last snapshot (see [`Pos::push_snapshot`]), keeping the chains it replaces for
-    /// the next one.
+    /// Restores the last snapshot (see [`Pos::push_snapshot`]), keeping the chains it replaces
+    /// (and the spare tables they held) for the next one.
     #[inline(never)]
     fn restore_snapshot(&mut self) {
         let Some(s) = self.snapshots.pop() else { return };
         self.cells = s.cells;
         self.side_bb = s.side_bb;
         self.kind_bb = s.kind_bb;
-        if let Some(done) = std::mem::replace(&mut self.chains, s.chains) {
-            self.spare_chains.0.push(done);
+        let mut restored = s.chains;
+        if let (Some(r), Some(mut done)) = (restored.as_deref_mut(), self.chains.take()) {
+            r.spare.0 = std::mem::take(&mut done.spare.0);
+            r.spare.0.push(done);
         }
+        self.chains = restored;
         self.takes = s.takes;
         self.airless = s.airless;
     }
