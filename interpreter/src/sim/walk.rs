@@ -851,6 +851,34 @@ mod tests {
         }
     }
 
+    /// A royal's steps are probed only along the lines where the enemy still has sliders: with one
+    /// group gone, or both, or the only slider pinned or standing where a step would take it, the
+    /// steps are still exactly the legal ones, and the probe agrees with the full scan.
+    #[test]
+    fn a_royals_steps_are_exact_whichever_slider_groups_the_enemy_has_left() {
+        let e = crate::sim::tests::engine("chess");
+        for fen in [
+            "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+            "8/8/4k3/8/8/3K4/8/r7 w - - 0 1",
+            "8/8/4k3/8/8/3K4/8/b7 w - - 0 1",
+            "8/8/4k3/8/3r4/3K4/8/8 w - - 0 1",
+            "8/8/4k3/4b3/8/3K4/8/8 w - - 0 1",
+            "8/8/4k3/8/2q5/3K4/8/8 w - - 0 1",
+            "8/8/2b1k3/8/8/3K4/8/7r w - - 0 1",
+            "8/8/4k3/8/8/3K4/2n5/8 w - - 0 1",
+            "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1",
+            "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1",
+        ] {
+            let pos = e.from_fen(fen).expect("a legal FEN");
+            let mut fast = pos.legal_moves();
+            let mut slow = pos.legal_moves_reference();
+            fast.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
+            slow.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
+            assert_eq!(fast, slow, "{fen}");
+            assert!(pos.attack_queries_agree(), "{fen}");
+        }
+    }
+
     #[test]
     fn end_rules_are_judged_only_once_their_counts_allow() {
         let e = crate::sim::tests::engine("chess");
