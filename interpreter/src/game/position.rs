@@ -1766,18 +1766,37 @@ fn emit_shifted<B: Bits, const COUNT: bool>(
             }
         };
     }
-    let mut n = 0;
-    for sq in to.iter() {
-        let base = Move {
-            from: (sq as i32 - by) as u16,
-            to: 0,
-            kind: MoveKind::Form(fi as u8),
-            promo: 0,
-            route: 0,
-        };
-        n += emit_set::<B, COUNT>(out, base, B::bit(sq), promo);
+    let move_to = |sq: usize, promo: u8| Move {
+        from: (sq as i32 - by) as u16,
+        to: sq as u16,
+        kind: MoveKind::Form(fi as u8),
+        promo,
+        route: 0,
+    };
+    match promo {
+        None => {
+            for sq in to.iter() {
+                out.push(move_to(sq, 0));
+            }
+            to.count() as u64
+        }
+        Some(p) => {
+            // Split once for the whole set (as counting does), then the same moves in the same
+            // order as square by square: the plain move first, then each promotion.
+            let (promoting, plain) = p.split(NO_SQ as usize, to);
+            for sq in to.iter() {
+                if plain.has(sq) {
+                    out.push(move_to(sq, 0));
+                }
+                if promoting.has(sq) {
+                    for c in &p.choices {
+                        out.push(move_to(sq, c.0 + 1));
+                    }
+                }
+            }
+            plain.count() as u64 + promoting.count() as u64 * p.choices.len() as u64
+        }
     }
-    n
 }
 
 /// Emits the moves of form `fi` by its `shifts` (see [`CForm::shifts`]) for the pieces `pieces`
