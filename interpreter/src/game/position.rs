@@ -1926,8 +1926,7 @@ impl<B: Bits> Probe<B> {
     }
 
     /// The squares of `targets` no piece attacks with occupancy `occ` (a piece standing on the
-    /// square itself taken: it does not attack its own square). A line whose sliders are all gone
-    /// costs nothing (no lookup).
+    /// square itself taken: it does not attack its own square).
     #[inline(always)]
     fn safe(&self, p: &Pos<B>, targets: B, occ: B) -> B {
         let t = &*p.t;
@@ -1945,7 +1944,7 @@ impl<B: Bits> Probe<B> {
                 || a.line_slides
                     .iter()
                     .zip(&self.sliders)
-                    .any(|(&(l, _), &s)| s.any() && (t.lines.attacks(l, to, occ) & s & rest).any())
+                    .any(|(&(l, _), &s)| (t.lines.attacks(l, to, occ) & s & rest).any())
             {
                 safe &= rest;
             }

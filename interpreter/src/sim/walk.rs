@@ -851,9 +851,9 @@ mod tests {
         }
     }
 
-    /// A royal's steps are probed only along the lines where the enemy still has sliders: with one
-    /// group gone, or both, or the only slider pinned or standing where a step would take it, the
-    /// steps are still exactly the legal ones, and the probe agrees with the full scan.
+    /// A royal's steps, probed along each line of the enemy's sliders: with one slider group gone,
+    /// or both, or the only slider pinned or standing where a step would take it, the steps are
+    /// exactly the legal ones, and the probe agrees with the full scan.
     #[test]
     fn a_royals_steps_are_exact_whichever_slider_groups_the_enemy_has_left() {
         let e = crate::sim::tests::engine("chess");
