@@ -1493,9 +1493,9 @@ impl<B: Bits> Pos<B> {
     }
 
     /// Keeps what `unmake` restores in a chain game: the board and a copy of the chains, made into
-    /// tables an earlier unmake gave back (held by the chains, `Chains::spare`) where there are any (no allocation, and only the
-    /// board's own points copied). Out of line, so that `make` in every other game is compiled as
-    /// lean as without chains.
+    /// tables an earlier unmake gave back (held by the chains, `Chains::spare`) where there are
+    /// any: no allocation, and only the board's own points copied. Out of line, so that `make` in
+    /// every other game is compiled as lean as without chains.
     #[inline(never)]
     fn push_snapshot(&mut self) {
         let n = self.t.squares;
