@@ -532,7 +532,7 @@ impl<B: Bits> Pos<B> {
             }
         }
         if !t.castles[us.index()].is_empty() {
-            self.castle_moves(out, None);
+            self.castle_moves(out, None, false);
         }
         if t.swap {
             self.extra_swap(out);
@@ -784,12 +784,16 @@ impl<B: Bits> Pos<B> {
     }
 
     /// Castling moves whose own conditions hold (unmoved pieces, empty path, not in check, path
-    /// not attacked); the landing square is left to the general legality test.
-    fn castle_moves(&self, out: &mut Vec<Move>, in_check: Option<bool>) {
+    /// not attacked); with `legal`, only those that pass the general legality test as well.
+    fn castle_moves(&self, out: &mut Vec<Move>, in_check: Option<bool>, legal: bool) {
         let t = &*self.t;
         let us = self.stm;
         let them = us.other();
         let occ = self.occ();
+        // Where attacks are the only test and the castler is the only royal, the test is whether
+        // the castler's landing square is attacked once both pieces stand where they land.
+        let royals = self.royals(us);
+        let direct = t.attacks[them.index()].lookups_only;
         for (ci, c) in t.castles[us.index()].iter().enumerate() {
             let mut castlers = self.pieces(us, c.kind);
             if c.unmoved {
@@ -801,7 +805,7 @@ impl<B: Bits> Pos<B> {
                     let Some(partner) = self.castle_partner(c, d as usize, from) else {
                         continue;
                     };
-                    let Some((to, _)) = self.castle_squares(c, d as usize, from, partner) else {
+                    let Some((to, partner_to)) = self.castle_squares(c, d as usize, from, partner) else {
                         continue;
                     };
                     if c.not_in_check {
@@ -816,13 +820,25 @@ impl<B: Bits> Pos<B> {
                             continue;
                         }
                     }
-                    out.push(Move {
+                    let m = Move {
                         from: from as u16,
                         to: to as u16,
                         kind: MoveKind::Castle(ci as u8),
                         promo: 0,
                         route: 0,
-                    });
+                    };
+                    if legal {
+                        let ok = if direct && royals == B::bit(from) {
+                            let after = (occ & !B::bit(from) & !B::bit(partner)) | B::bit(to) | B::bit(partner_to);
+                            !self.attacked(to, them, after, B::EMPTY)
+                        } else {
+                            self.is_legal_slow(m)
+                        };
+                        if !ok {
+                            continue;
+                        }
+                    }
+                    out.push(m);
                 }
             }
         }
@@ -1147,17 +1163,11 @@ impl<B: Bits> Pos<B> {
         if !t.castles[us.index()].is_empty() && self.may_castle(occ) {
             let start = out.len();
             let in_check = (t.royal_safety && ctx.royals.iter().count() == 1).then_some(ctx.in_check);
-            self.castle_moves(out, in_check);
-            let mut w = start;
-            for r in start..out.len() {
-                let m = out[r];
-                if !ctx.constrained || self.is_legal_slow(m) {
-                    out[w] = m;
-                    w += 1;
-                }
+            self.castle_moves(out, in_check, ctx.constrained);
+            n += (out.len() - start) as u64;
+            if COUNT {
+                out.truncate(start);
             }
-            n += (w - start) as u64;
-            out.truncate(if COUNT { start } else { w });
         }
         if t.general {
             n = self.general_tail::<COUNT>(out, n);
@@ -2215,5 +2225,40 @@ impl<B: Bits> LegalCtx<B> {
             }
         }
         line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MoveKind;
+
+    /// Castling's landing square is judged with both pieces where they land: a partner that
+    /// stood between an enemy slider and the landing square uncovers it. The generator's direct
+    /// test must agree with the full one in every case.
+    #[test]
+    fn a_castler_may_not_land_where_its_partner_uncovered_an_attack() {
+        let e = crate::sim::tests::engine("chess");
+        let castles = |fen: &str| {
+            let p = e.from_fen(fen).expect("a legal position");
+            let mut moves = p.legal_moves();
+            let mut reference = p.legal_moves_reference();
+            moves.sort_by_key(|m| (m.from, m.to, m.promo));
+            reference.sort_by_key(|m| (m.from, m.to, m.promo));
+            assert_eq!(moves, reference, "{fen}: the generator and the full test disagree");
+            moves.iter().filter(|m| matches!(m.kind, MoveKind::Castle(_))).count()
+        };
+        // The b-file rook castles to d1 with the king on c1; the a1 rook then sees c1.
+        assert_eq!(castles("4k3/8/8/8/8/8/8/rR2K3 w B - 0 1"), 0);
+        assert_eq!(castles("4k3/8/8/8/8/8/8/1R2K3 w B - 0 1"), 1);
+        // A leaper behind the partner attacks what it attacked before.
+        assert_eq!(castles("4k3/8/8/8/8/8/8/nR2K3 w B - 0 1"), 1);
+        // An own piece behind the partner shields the landing square.
+        assert_eq!(castles("4k3/8/8/8/8/8/8/NR2K3 w B - 0 1"), 1);
+        // The ordinary cases: both wings, a path square attacked, castling out of check refused.
+        assert_eq!(castles("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"), 2);
+        assert_eq!(castles("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"), 2);
+        assert_eq!(castles("r3k2r/8/8/8/8/8/8/R3K1rR w KQkq - 0 1"), 0);
+        assert_eq!(castles("r3k2r/8/8/8/8/5r2/8/R3K2R w KQkq - 0 1"), 1);
+        assert_eq!(castles("r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1"), 0);
     }
 }
