@@ -481,6 +481,20 @@ impl<B: Bits> Pos<B> {
         }
     }
 
+    /// [`Pos::place_problem`]'s ruling on a permitted suicide, for a caller holding the chains
+    /// apart (`self.chains` is `None`) in `ch`, whose list of empty points has the draws `swaps`
+    /// made in it (see [`unswap`]): does the placement repeat a board? Made and looked at in a
+    /// copy of both, the list put right in the copy.
+    fn suicide_repeats(&self, ch: &Chains<B>, kind: KindId, sq: usize, swaps: &[u16]) -> bool {
+        debug_assert!(self.chains.is_none(), "the chains are held apart");
+        let mut chains = Box::new(ch.clone());
+        unswap(&mut chains.empty, swaps);
+        let mut after = self.clone();
+        after.chains = Some(chains);
+        after.make_place(kind, sq);
+        after.repeats_last()
+    }
+
     /// The ruling on placing `kind` on `sq` with chains `ch` (which stand for `self.chains`),
     /// short of the one case that needs the move made: a permitted suicide under a repetition rule.
     /// With `eyes`, a point whose neighbours are all the mover's own or the edge is `OwnEye`.
@@ -1135,15 +1149,7 @@ impl<B: Bits> Pos<B> {
                 } {
                     Verdict::Legal => true,
                     Verdict::Illegal(_) | Verdict::OwnEye => false,
-                    Verdict::NoLiberty => {
-                        // The move is made in a copy of the position, whose list must be whole.
-                        unswap(&mut ch.empty, &undo[..k]);
-                        self.chains = Some(std::mem::replace(ch, Chains::boxed(0)));
-                        let legal = self.place_problem(kind, sq).is_none();
-                        *ch = self.chains.take().expect("just put back");
-                        reswap(&mut ch.empty, &undo[..k]);
-                        legal
-                    }
+                    Verdict::NoLiberty => !self.suicide_repeats(ch, kind, sq, &undo[..k]),
                 };
             if taken {
                 found = Some(sq);
@@ -1178,14 +1184,6 @@ fn placement(sq: usize) -> Move {
 pub(super) fn unswap(empty: &mut [u16], undo: &[u16]) {
     let n = empty.len();
     for (k, &i) in undo.iter().enumerate().rev() {
-        empty.swap(i as usize, n - 1 - k);
-    }
-}
-
-/// Does again the swaps [`unswap`] undid.
-pub(super) fn reswap(empty: &mut [u16], undo: &[u16]) {
-    let n = empty.len();
-    for (k, &i) in undo.iter().enumerate() {
         empty.swap(i as usize, n - 1 - k);
     }
 }
