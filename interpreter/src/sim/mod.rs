@@ -267,6 +267,21 @@ pub(crate) mod tests {
         Engine::new(crate::check::check_file(&path, &[]).rules.expect("a bundled ruleset is valid"))
     }
 
+    /// Asserts that `moves`, the generator's moves in `pos`, are exactly those the plain
+    /// definition of legality allows (`legal_moves_reference`), in any order; `at` names the
+    /// position in the failure. Returns them sorted.
+    pub(crate) fn assert_legal_as_defined(
+        mut moves: Vec<crate::game::Move>,
+        pos: &crate::game::Position,
+        at: &str,
+    ) -> Vec<crate::game::Move> {
+        let mut reference = pos.legal_moves_reference();
+        moves.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
+        reference.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
+        assert_eq!(moves, reference, "{at}: the generator and the definition of legality disagree");
+        moves
+    }
+
     fn cfg(games: u64, threads: usize, shard: Shard) -> Config {
         Config {
             games,

@@ -688,7 +688,7 @@ mod tests {
     use crate::game::{Engine, Game};
     use crate::notation::uci;
 
-    use crate::sim::tests::engine;
+    use crate::sim::tests::{assert_legal_as_defined, engine};
 
     /// Plays the same line in a walk and in a game record: after every move both must agree on
     /// whether the game is over, how, and who won.
@@ -827,11 +827,7 @@ mod tests {
             let mut checks = 0;
             random_walks(&engine(name), 12, 300, |walk, seed| {
                 let pos = walk.position();
-                let mut fast = walk.legal().to_vec();
-                let mut slow = pos.legal_moves_reference();
-                fast.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
-                slow.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
-                assert_eq!(fast, slow, "{name} seed {seed} at {}", pos.fen());
+                assert_legal_as_defined(walk.legal().to_vec(), pos, &format!("{name} seed {seed} at {}", pos.fen()));
                 checks += pos.in_check() as u32;
             });
             assert!(name != "chess" || checks > 50, "{name}: only {checks} positions in check were seen");
@@ -870,11 +866,7 @@ mod tests {
             "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1",
         ] {
             let pos = e.from_fen(fen).expect("a legal FEN");
-            let mut fast = pos.legal_moves();
-            let mut slow = pos.legal_moves_reference();
-            fast.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
-            slow.sort_by_key(|m| (m.from, m.to, m.promo, m.route));
-            assert_eq!(fast, slow, "{fen}");
+            assert_legal_as_defined(pos.legal_moves(), &pos, fen);
             assert!(pos.attack_queries_agree(), "{fen}");
         }
     }
