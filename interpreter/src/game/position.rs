@@ -310,11 +310,12 @@ impl<B: Bits> Pos<B> {
         // The probe of many squares at once, each with its own piece taken, as a royal's steps ask.
         let probed = [Side::FIRST, Side::SECOND].iter().all(|&by| match Probe::new(self, by) {
             Some(probe) => {
-                let safe = probe.safe(self, self.t.board_mask, occ);
-                self.t
-                    .board_mask
-                    .iter()
-                    .all(|sq| safe.has(sq) != self.attacked(sq, by, occ, B::bit(sq)))
+                // Both ways of asking the slides: from each square, and from the sliders.
+                let every = self.t.board_mask;
+                [None, Some(probe.reached(self, occ))].into_iter().all(|reached| {
+                    let safe = probe.safe_given(self, every, occ, reached);
+                    every.iter().all(|sq| safe.has(sq) != self.attacked(sq, by, occ, B::bit(sq)))
+                })
             }
             None => true,
         });
@@ -1905,6 +1906,10 @@ struct Probe<B> {
     leapers: [B; MAX_PROBE],
     sliders: [B; MAX_PROBE],
     by: Side,
+    /// The lookups a square's slides take (its lines that have sliders), and those that find
+    /// every slider's reach (one per slider and line): see [`Probe::safe`].
+    per_square: u32,
+    per_slider: u32,
 }
 
 impl<B: Bits> Probe<B> {
@@ -1920,6 +1925,8 @@ impl<B: Bits> Probe<B> {
             leapers: [B::EMPTY; MAX_PROBE],
             sliders: [B::EMPTY; MAX_PROBE],
             by,
+            per_square: 0,
+            per_slider: 0,
         };
         for (i, (k, ..)) in a.leaps.iter().enumerate() {
             probe.leapers[i] = p.kind_bb[k.0 as usize] & them;
@@ -1931,6 +1938,8 @@ impl<B: Bits> Probe<B> {
                 group = (kinds, p.kinds_of(kinds) & them);
             }
             probe.sliders[i] = group.1;
+            probe.per_square += group.1.any() as u32;
+            probe.per_slider += group.1.count();
         }
         Some(probe)
     }
@@ -1939,23 +1948,54 @@ impl<B: Bits> Probe<B> {
     /// square itself taken: it does not attack its own square).
     #[inline(always)]
     fn safe(&self, p: &Pos<B>, targets: B, occ: B) -> B {
+        // The slides asked either way, whichever takes fewer lookups: from each target along each
+        // line that has sliders, or from each slider along its line (the squares they all reach,
+        // found once). Where the royal has many steps and the enemy few sliders — open boards,
+        // late in a game — the second.
+        let reached = (self.per_slider < self.per_square * targets.count()).then(|| self.reached(p, occ));
+        self.safe_given(p, targets, occ, reached)
+    }
+
+    /// The squares the sliders reach along their lines with occupancy `occ`.
+    #[inline(always)]
+    fn reached(&self, p: &Pos<B>, occ: B) -> B {
+        let t = &*p.t;
+        let lines = &t.attacks[self.by.index()].line_slides;
+        let mut reached = B::EMPTY;
+        for (&(l, _), &s) in lines.iter().zip(&self.sliders) {
+            for from in s.iter() {
+                reached |= t.lines.attacks(l, from, occ);
+            }
+        }
+        reached
+    }
+
+    /// [`Probe::safe`], the slides looked up from each target, or read from `reached`
+    /// ([`Probe::reached`]) where given.
+    #[inline(always)]
+    fn safe_given(&self, p: &Pos<B>, targets: B, occ: B, reached: Option<B>) -> B {
         let t = &*p.t;
         let a = &t.attacks[self.by.index()];
         let mut safe = targets;
         for to in targets.iter() {
-            // Every square but `to`: a piece there is taken by the step.
+            // Every square but `to`: a piece there is taken by the step (a slider there reaches
+            // other squares, never its own).
             let rest = !B::bit(to);
             let leapt = (a.leap_reach[to] & self.them & rest).any()
                 && a.leaps
                     .iter()
                     .zip(&self.leapers)
                     .any(|((_, rev, _), &l)| (rev[to] & l & rest).any());
-            if leapt
-                || a.line_slides
-                    .iter()
-                    .zip(&self.sliders)
-                    .any(|(&(l, _), &s)| (t.lines.attacks(l, to, occ) & s & rest).any())
-            {
+            let hit = leapt
+                || match reached {
+                    Some(reached) => reached.has(to),
+                    None => a
+                        .line_slides
+                        .iter()
+                        .zip(&self.sliders)
+                        .any(|(&(l, _), &s)| s.any() && (t.lines.attacks(l, to, occ) & s & rest).any()),
+                };
+            if hit {
                 safe &= rest;
             }
         }
