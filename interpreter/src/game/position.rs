@@ -1902,7 +1902,8 @@ const MAX_PROBE: usize = 8;
 /// of each leap and each line's sliders gathered once, where every attack of the side is a leap by
 /// kind or a slide along a line table (`Attacks::lookups_only`).
 struct Probe<B> {
-    them: B,
+    /// The pieces of every leap's kinds (a quick test before each leap's own).
+    leaping: B,
     leapers: [B; MAX_PROBE],
     sliders: [B; MAX_PROBE],
     by: Side,
@@ -1921,7 +1922,7 @@ impl<B: Bits> Probe<B> {
         }
         let them = p.side_bb[by.index()];
         let mut probe = Probe {
-            them,
+            leaping: B::EMPTY,
             leapers: [B::EMPTY; MAX_PROBE],
             sliders: [B::EMPTY; MAX_PROBE],
             by,
@@ -1930,6 +1931,7 @@ impl<B: Bits> Probe<B> {
         };
         for (i, (k, ..)) in a.leaps.iter().enumerate() {
             probe.leapers[i] = p.kind_bb[k.0 as usize] & them;
+            probe.leaping |= probe.leapers[i];
         }
         // (Lines of one slider group follow each other: each group's pieces are gathered once.)
         let mut group = (0, B::EMPTY);
@@ -1981,7 +1983,7 @@ impl<B: Bits> Probe<B> {
             // Every square but `to`: a piece there is taken by the step (a slider there reaches
             // other squares, never its own).
             let rest = !B::bit(to);
-            let leapt = (a.leap_reach[to] & self.them & rest).any()
+            let leapt = (a.leap_reach[to] & self.leaping & rest).any()
                 && a.leaps
                     .iter()
                     .zip(&self.leapers)
