@@ -449,6 +449,11 @@ fn an_editor_session_gets_every_answer_it_asks_for() {
     );
     let shapeless = s.request("textDocument/hover", json!({"position": "here"}));
     assert_eq!(shapeless["error"]["code"], -32602, "{shapeless}");
+    // An id the protocol does not allow: refused, not taken as a shutdown.
+    s.send(&json!({"jsonrpc": "2.0", "id": [7], "method": "shutdown", "params": null}));
+    let odd_id = s.wait("an invalid request", |m| m["error"]["code"] == -32600);
+    assert!(odd_id["id"].is_null(), "the reply names no id: {odd_id}");
+    assert!(odd_id["error"]["message"].as_str().is_some_and(|m| m.contains("[7]")), "{odd_id}");
 
     let bye = s.request("shutdown", Value::Null);
     assert!(bye.get("error").is_none(), "{bye}");

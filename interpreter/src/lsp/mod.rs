@@ -209,6 +209,12 @@ impl Server {
         let method = message.get("method").and_then(Value::as_str).map(str::to_string);
         let id = message.get("id").cloned();
         match (method, id) {
+            // The protocol's ids are numbers or strings; the reply to another names no id.
+            (Some(_), Some(id)) if !(id.is_number() || id.is_string()) => vec![error_response(
+                Value::Null,
+                code::INVALID_REQUEST,
+                &format!("the request's id {id} is neither a number nor a string"),
+            )],
             (Some(method), Some(id)) => {
                 let result = if !self.initialized && method != "initialize" {
                     Err((code::SERVER_NOT_INITIALIZED, "the first request must be `initialize`".into()))
