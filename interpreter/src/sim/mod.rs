@@ -54,11 +54,11 @@ impl Shard {
             .ok_or_else(|| format!("`{text}`: a shard is written K/N, e.g. 0/4 (K from 0 to N-1)"))?;
         let k: u64 = k.trim().parse().map_err(|_| format!("`{text}`: K must be a whole number"))?;
         let n: u64 = n.trim().parse().map_err(|_| format!("`{text}`: N must be a whole number"))?;
-        if n == 0 || k >= n {
-            return Err(format!(
-                "`{text}`: K must be at least 0 and below N, and N above 0 (shards are 0/{n} to {}/{n})",
-                n.max(1) - 1
-            ));
+        if n == 0 {
+            return Err(format!("`{text}`: N, the number of shards, must be at least 1"));
+        }
+        if k >= n {
+            return Err(format!("`{text}`: K must be below N (shards are 0/{n} to {}/{n})", n - 1));
         }
         Ok(Shard { index: k, count: n })
     }
@@ -402,7 +402,14 @@ pub(crate) mod tests {
                 assert_eq!(covered, (0..total).collect::<Vec<_>>());
             }
         }
-        assert!(Shard::parse("4/4").is_err());
+        assert_eq!(
+            Shard::parse("4/4"),
+            Err("`4/4`: K must be below N (shards are 0/4 to 3/4)".to_string())
+        );
+        assert_eq!(
+            Shard::parse("0/0"),
+            Err("`0/0`: N, the number of shards, must be at least 1".to_string())
+        );
         assert!(Shard::parse("1-4").is_err());
         assert_eq!(Shard::parse("3/4"), Ok(Shard { index: 3, count: 4 }));
     }
