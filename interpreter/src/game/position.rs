@@ -762,6 +762,9 @@ impl<B: Bits> Pos<B> {
     #[inline(always)]
     fn may_castle(&self, occ: B) -> bool {
         let us = self.stm;
+        // Castlings of one castler along one line (a king's two wings) share the lookup: what
+        // the castlers reach along it is found once.
+        let mut last: Option<(KindId, bool, u16, B)> = None;
         for c in &self.t.castles[us.index()] {
             let mut castlers = self.pieces(us, c.kind);
             if c.unmoved {
@@ -771,14 +774,20 @@ impl<B: Bits> Pos<B> {
                 continue;
             }
             let Some(l) = c.line else { return true };
+            let reach = match last {
+                Some((kind, unmoved, line, reach)) if (kind, unmoved, line) == (c.kind, c.unmoved, l) => reach,
+                _ => {
+                    let reach = castlers.iter().fold(B::EMPTY, |r, from| r | self.t.lines.attacks(l, from, occ));
+                    last = Some((c.kind, c.unmoved, l, reach));
+                    reach
+                }
+            };
             let mut partners = self.pieces(us, c.partner);
             if c.partner_unmoved {
                 partners &= self.virgin;
             }
-            for from in castlers.iter() {
-                if (self.t.lines.attacks(l, from, occ) & partners).any() {
-                    return true;
-                }
+            if (reach & partners).any() {
+                return true;
             }
         }
         false
