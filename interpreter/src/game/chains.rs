@@ -61,7 +61,7 @@ struct Point {
 }
 
 /// Chain bookkeeping: one [`Point`] per square, so a chain's data is one cache line away.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Chains<B: Bits> {
     /// [`EMPTY`], `1 + side`, or [`BORDER`] for the extra point at index `squares`, which every
     /// missing neighbour names.
@@ -95,6 +95,28 @@ pub(super) struct Spare<B: Bits>(pub(super) Vec<Box<Chains<B>>>);
 impl<B: Bits> Clone for Spare<B> {
     fn clone(&self) -> Self {
         Spare(Vec::new())
+    }
+}
+
+impl<B: Bits> Clone for Chains<B> {
+    fn clone(&self) -> Self {
+        Chains {
+            color: self.color.clone(),
+            nbr: self.nbr.clone(),
+            pts: self.pts.clone(),
+            empty: self.empty.clone(),
+            empty_at: self.empty_at.clone(),
+            track: self.track,
+            dirty: self.dirty.clone(),
+            border: self.border,
+            spare: self.spare.clone(),
+        }
+    }
+
+    /// Copies the board's points alone ([`Chains::copy_from`]): the tables are sized for the
+    /// widest board of their width, most of a 19 × 19 board's past its points.
+    fn clone_from(&mut self, source: &Self) {
+        self.copy_from(source);
     }
 }
 
@@ -1309,11 +1331,28 @@ impl<B: Bits> Pos<B> {
 /// Position keys with how often each occurred: an open-addressing table with linear probing,
 /// indexed by the key's low bits (Zobrist keys are uniformly random already), cloned with one
 /// copy. The key 0 is counted apart, so an empty slot needs no flag.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct KeySet {
     slots: Vec<(u64, u32)>,
     len: usize,
     zero: u32,
+}
+
+impl Clone for KeySet {
+    fn clone(&self) -> Self {
+        KeySet {
+            slots: self.slots.clone(),
+            len: self.len,
+            zero: self.zero,
+        }
+    }
+
+    /// Into the table already held (a playout's copy of its start, again and again).
+    fn clone_from(&mut self, source: &Self) {
+        self.slots.clone_from(&source.slots);
+        self.len = source.len;
+        self.zero = source.zero;
+    }
 }
 
 impl KeySet {
@@ -1431,10 +1470,14 @@ impl KeySet {
 
     fn grow(&mut self, n: usize) {
         let cap = (2 * n).next_power_of_two().max(16);
-        let old = std::mem::replace(&mut self.slots, vec![(0, 0); cap]);
+        // The keys set aside, the table is refilled in place: room held from an earlier, larger
+        // table (see `clone_from`) is reused.
+        let old: Vec<(u64, u32)> = self.slots.iter().copied().filter(|e| e.0 != 0).collect();
+        self.slots.clear();
+        self.slots.resize(cap, (0, 0));
         self.len = 0;
         let mask = cap - 1;
-        for (k, n) in old.into_iter().filter(|e| e.0 != 0) {
+        for (k, n) in old {
             let mut i = k as usize & mask;
             while self.slots[i].0 != 0 {
                 i = (i + 1) & mask;
@@ -1483,6 +1526,55 @@ mod tests {
             }
         }
         assert!(regions_both > 0, "some board had points both sides border");
+    }
+
+    /// A start copied into a position that has played on (`clone_from`: a chain game's points
+    /// alone, into tables and lists that keep their room) is the start again, and plays on as a
+    /// fresh copy does: the same plies, board, hash and chains, playout after playout. A position
+    /// of another width is replaced whole.
+    #[test]
+    fn a_start_copied_into_a_played_position_plays_as_a_fresh_copy() {
+        for size in [9, 19] {
+            let start = go(size, None).start();
+            let mut reused = start.clone();
+            for seed in 0..6u64 {
+                reused.clone_from(&start);
+                assert_eq!(
+                    (reused.fen(), reused.hash()),
+                    (start.fen(), start.hash()),
+                    "{size}x{size} seed {seed}"
+                );
+                assert_eq!(record(&reused), record(&start), "{size}x{size} seed {seed}: the record");
+                assert!(reused.chains_match_rebuild(), "{size}x{size} seed {seed}: copied");
+                let mut fresh = start.clone();
+                let a = reused.random_playout(&mut ChaCha8Rng::seed_from_u64(seed), 3 * size * size);
+                let b = fresh.random_playout(&mut ChaCha8Rng::seed_from_u64(seed), 3 * size * size);
+                assert!(a > size, "{size}x{size} seed {seed}: a playout of {a} plies");
+                assert_eq!(
+                    (a, reused.fen(), reused.hash()),
+                    (b, fresh.fen(), fresh.hash()),
+                    "{size}x{size} seed {seed}"
+                );
+                assert!(reused.chains_match_rebuild(), "{size}x{size} seed {seed}: played on");
+            }
+        }
+        // The keys so far, and how often the counted set holds each and how many it holds.
+        fn record(p: &crate::game::Position) -> (Vec<u64>, Vec<u32>, usize) {
+            let of = |history: &[u64], seen: &KeySet| (history.to_vec(), history.iter().map(|&k| seen.count(k)).collect(), seen.len);
+            match &p.inner {
+                crate::game::Inner::Small(q) => of(&q.history, &q.seen),
+                crate::game::Inner::Medium(q) => of(&q.history, &q.seen),
+                crate::game::Inner::Large(q) => of(&q.history, &q.seen),
+                crate::game::Inner::Huge(q) => of(&q.history, &q.seen),
+            }
+        }
+        let chess = crate::sim::tests::engine("chess").start();
+        let mut p = chess.clone();
+        let go19 = go(19, None).start();
+        p.clone_from(&go19);
+        assert_eq!(p.fen(), go19.fen());
+        p.clone_from(&chess);
+        assert_eq!((p.fen(), p.legal_moves().len()), (chess.fen(), 20));
     }
 
     /// A snapshot for unmake is copied into chain tables an earlier unmake gave back, as far as the

@@ -233,12 +233,34 @@ impl Cut {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 enum Inner {
     Small(Pos<u64>),
     Medium(Pos<u128>),
     Large(Pos<Broad>),
     Huge(Pos<Wide>),
+}
+
+impl Clone for Inner {
+    fn clone(&self) -> Self {
+        match self {
+            Inner::Small(p) => Inner::Small(p.clone()),
+            Inner::Medium(p) => Inner::Medium(p.clone()),
+            Inner::Large(p) => Inner::Large(p.clone()),
+            Inner::Huge(p) => Inner::Huge(p.clone()),
+        }
+    }
+
+    /// Into the position already held where both have the same width (see `Pos::clone_from`).
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (Inner::Small(p), Inner::Small(q)) => p.clone_from(q),
+            (Inner::Medium(p), Inner::Medium(q)) => p.clone_from(q),
+            (Inner::Large(p), Inner::Large(q)) => p.clone_from(q),
+            (Inner::Huge(p), Inner::Huge(q)) => p.clone_from(q),
+            (p, q) => *p = q.clone(),
+        }
+    }
 }
 
 /// What the end rules of a simulated game read of a position before judging it (see
@@ -266,10 +288,26 @@ impl EndCounts {
 }
 
 /// A position of any ruleset.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Position {
     rules: Arc<Rules>,
     inner: Inner,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Self {
+        Position {
+            rules: self.rules.clone(),
+            inner: self.inner.clone(),
+        }
+    }
+
+    /// Into the position already held, keeping its room: what a playout or a search that starts
+    /// again and again from one position should use.
+    fn clone_from(&mut self, source: &Self) {
+        self.rules.clone_from(&source.rules);
+        self.inner.clone_from(&source.inner);
+    }
 }
 
 macro_rules! with {

@@ -52,7 +52,7 @@ struct Extra<B> {
     phase: u8,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Pos<B: Bits> {
     pub t: Arc<Tables<B>>,
     pub side_bb: [B; 2],
@@ -112,6 +112,105 @@ pub struct Pos<B: Bits> {
     pub(super) mate_probe: bool,
     /// What `unmake` restores in games on the general path.
     extra: Vec<Extra<B>>,
+}
+
+impl<B: Bits> Clone for Pos<B> {
+    fn clone(&self) -> Self {
+        Pos {
+            t: self.t.clone(),
+            side_bb: self.side_bb,
+            kind_bb: self.kind_bb,
+            cells: self.cells.clone(),
+            stm: self.stm,
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            virgin: self.virgin,
+            counters: self.counters,
+            fullmove: self.fullmove,
+            hash: self.hash,
+            walls: self.walls,
+            chains: self.chains.clone(),
+            vacated: self.vacated,
+            takes: self.takes,
+            airless: self.airless,
+            history: self.history.clone(),
+            seen: self.seen.clone(),
+            snapshots: self.snapshots.clone(),
+            hands: self.hands,
+            promoted: self.promoted,
+            last_captured: self.last_captured,
+            passes: self.passes,
+            tallies: self.tallies,
+            phase: self.phase,
+            log: self.log.clone(),
+            mate_probe: self.mate_probe,
+            extra: self.extra.clone(),
+        }
+    }
+
+    /// Field by field into what `self` holds: its tables and lists keep their room (a playout or
+    /// a search copying its start into the same position again and again allocates nothing, and
+    /// copies a chain game's points alone: see `Chains::clone_from`).
+    fn clone_from(&mut self, source: &Self) {
+        let Pos {
+            t,
+            side_bb,
+            kind_bb,
+            cells,
+            stm,
+            ep,
+            ep_victim,
+            virgin,
+            counters,
+            fullmove,
+            hash,
+            walls,
+            chains,
+            vacated,
+            takes,
+            airless,
+            history,
+            seen,
+            snapshots,
+            hands,
+            promoted,
+            last_captured,
+            passes,
+            tallies,
+            phase,
+            log,
+            mate_probe,
+            extra,
+        } = source;
+        self.t.clone_from(t);
+        self.side_bb = *side_bb;
+        self.kind_bb = *kind_bb;
+        self.cells.clone_from(cells);
+        self.stm = *stm;
+        self.ep = *ep;
+        self.ep_victim = *ep_victim;
+        self.virgin = *virgin;
+        self.counters = *counters;
+        self.fullmove = *fullmove;
+        self.hash = *hash;
+        self.walls = *walls;
+        self.chains.clone_from(chains);
+        self.vacated = *vacated;
+        self.takes = *takes;
+        self.airless = *airless;
+        self.history.clone_from(history);
+        self.seen.clone_from(seen);
+        self.snapshots.clone_from(snapshots);
+        self.hands = *hands;
+        self.promoted = *promoted;
+        self.last_captured = *last_captured;
+        self.passes = *passes;
+        self.tallies = *tallies;
+        self.phase = *phase;
+        self.log.clone_from(log);
+        self.mate_probe = *mate_probe;
+        self.extra.clone_from(extra);
+    }
 }
 
 #[derive(Clone, Debug)]

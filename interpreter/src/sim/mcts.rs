@@ -104,6 +104,9 @@ impl Mcts {
         let deadline = Deadline::after(self.budget);
         let mut path: Vec<u32> = Vec::with_capacity(64);
         let mut done = 0u64;
+        // Each iteration starts from a copy of the root, made into the same walk: its position's
+        // tables and its lists keep their room.
+        let mut walk = root.clone();
         loop {
             if done % 64 == 63 && stop.load(Ordering::Relaxed) {
                 if progress.is_none() {
@@ -131,7 +134,7 @@ impl Mcts {
                 Budget::Time(_) if done % 16 == 0 && done > 0 && deadline.passed() => break,
                 _ => {}
             }
-            let mut walk = root.clone();
+            walk.clone_from(root);
             path.clear();
             path.push(0);
             let mut at = 0usize;

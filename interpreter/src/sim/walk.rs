@@ -187,7 +187,7 @@ impl Needs {
 }
 
 /// The stone counts of the boards a walk has seen (see [`Walk::boards`]).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Boards {
     /// `had[side][n]`: some board had `n` stones of `side`.
     had: [Vec<bool>; 2],
@@ -198,6 +198,23 @@ struct Boards {
     /// Counts of one side run from 0 to the board's points (and one past, for the count after a
     /// placement on a full record).
     width: usize,
+}
+
+impl Clone for Boards {
+    fn clone(&self) -> Self {
+        Boards {
+            had: self.had.clone(),
+            pairs: self.pairs.clone(),
+            width: self.width,
+        }
+    }
+
+    /// Into the lists already held (see [`Walk`]'s `clone_from`).
+    fn clone_from(&mut self, source: &Self) {
+        self.had.clone_from(&source.had);
+        self.pairs.clone_from(&source.pairs);
+        self.width = source.width;
+    }
 }
 
 impl Boards {
@@ -246,7 +263,7 @@ impl Boards {
 }
 
 /// A game played forward, judged after every move.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Walk {
     rules: Arc<Rules>,
     pos: Position,
@@ -282,6 +299,77 @@ pub struct Walk {
     /// Counted at every ply (see [`Walk::uncounted`]).
     each_ply: bool,
     needs: Needs,
+}
+
+impl Clone for Walk {
+    fn clone(&self) -> Self {
+        Walk {
+            rules: self.rules.clone(),
+            pos: self.pos.clone(),
+            legal: self.legal.clone(),
+            listed: self.listed.clone(),
+            count: self.count,
+            count_known: self.count_known,
+            boards: self.boards.clone(),
+            stones: self.stones,
+            keys: self.keys.clone(),
+            checks: self.checks.clone(),
+            moves: self.moves.clone(),
+            seen: self.seen.clone(),
+            occurrences: self.occurrences,
+            first: self.first,
+            plies: self.plies,
+            captures: self.captures,
+            end: self.end.clone(),
+            each_ply: self.each_ply,
+            needs: self.needs.clone(),
+        }
+    }
+
+    /// Into the walk already held, its position and lists keeping their room: a search starts
+    /// every iteration from a copy of its root.
+    fn clone_from(&mut self, source: &Self) {
+        let Walk {
+            rules,
+            pos,
+            legal,
+            listed,
+            count,
+            count_known,
+            boards,
+            stones,
+            keys,
+            checks,
+            moves,
+            seen,
+            occurrences,
+            first,
+            plies,
+            captures,
+            end,
+            each_ply,
+            needs,
+        } = source;
+        self.rules.clone_from(rules);
+        self.pos.clone_from(pos);
+        self.legal.clone_from(legal);
+        self.listed.clone_from(listed);
+        self.count = *count;
+        self.count_known = *count_known;
+        self.boards.clone_from(boards);
+        self.stones = *stones;
+        self.keys.clone_from(keys);
+        self.checks.clone_from(checks);
+        self.moves.clone_from(moves);
+        self.seen.clone_from(seen);
+        self.occurrences = *occurrences;
+        self.first = *first;
+        self.plies = *plies;
+        self.captures = *captures;
+        self.end.clone_from(end);
+        self.each_ply = *each_ply;
+        self.needs.clone_from(needs);
+    }
 }
 
 impl History for Walk {
@@ -706,6 +794,53 @@ mod tests {
             assert_eq!(walk.end().map(|end| end.reason(e.rules()).to_string()), o.reason, "after {t}");
         }
         walk.end().cloned()
+    }
+
+    /// What a walk has recorded, all of it (the legal moves listed).
+    fn state(w: &Walk) -> String {
+        format!(
+            "{} {:x} {:?} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {} {} {} {:?}",
+            w.pos.fen(),
+            w.pos.hash(),
+            &*w.legal(),
+            w.count,
+            w.count_known,
+            w.boards,
+            w.stones,
+            w.keys,
+            w.checks,
+            w.moves,
+            {
+                let mut seen: Vec<_> = w.seen.iter().collect();
+                seen.sort();
+                seen
+            },
+            w.occurrences,
+            w.plies,
+            w.captures,
+            w.end
+        )
+    }
+
+    /// A search copies its root into the walk of its last iteration (`clone_from`, keeping the
+    /// room of its position and lists): the walk is the root again, and walks on as a fresh copy.
+    #[test]
+    fn a_root_copied_into_a_walk_that_played_on_walks_as_a_fresh_copy() {
+        use rand_chacha::ChaCha8Rng;
+        use rand_chacha::rand_core::SeedableRng;
+        for name in ["chess", "xiangqi", "go"] {
+            let root = Walk::new(engine(name).start());
+            let mut reused = root.clone();
+            for seed in 0..4u64 {
+                reused.clone_from(&root);
+                assert_eq!(state(&reused), state(&root), "{name} seed {seed}");
+                let mut fresh = root.clone();
+                let a = reused.rollout(&mut ChaCha8Rng::seed_from_u64(seed), 400);
+                let b = fresh.rollout(&mut ChaCha8Rng::seed_from_u64(seed), 400);
+                assert!(reused.plies() > 10, "{name} seed {seed}: {} plies", reused.plies());
+                assert_eq!((a, state(&reused)), (b, state(&fresh)), "{name} seed {seed}");
+            }
+        }
     }
 
     #[test]
