@@ -164,6 +164,29 @@ fn gnu_go_and_the_gtp_engine_play_complete_games_and_agree_on_the_board() {
             gnu.ask("final_score"),
             "game {game}, dead: {dead}\n{theirs}"
         );
+        // The living stones: GNU Go's alive and seki lists together (Arbiter tells no seki apart).
+        let stones = |s: &str| {
+            let mut v: Vec<String> = s.split_whitespace().map(str::to_ascii_uppercase).collect();
+            v.sort();
+            v
+        };
+        let living = format!(
+            "{} {}",
+            gnu.ask("final_status_list alive").expect("a list"),
+            gnu.ask("final_status_list seki").expect("a list")
+        );
+        let ours = arbiter.ask("final_status_list alive").expect("a list");
+        assert!(!ours.is_empty(), "game {game}: some stone lives\n{theirs}");
+        assert_eq!(stones(&ours), stones(&living), "game {game}: the living stones\n{theirs}");
+        assert_eq!(
+            stones(&arbiter.ask("final_status_list dead").expect("a list")),
+            stones(&dead),
+            "game {game}"
+        );
+        assert_eq!(
+            arbiter.ask("final_status_list living"),
+            Err("syntax error: final_status_list alive|seki|dead".into())
+        );
     }
 }
 

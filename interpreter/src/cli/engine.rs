@@ -718,13 +718,22 @@ fn gtp(state: &mut State, loader: &Loader, mut input: impl BufRead, out: &mut im
                     "0".into()
                 })
             }
-            "final_status_list" => Ok(match args.first() {
-                Some(&"dead") => {
-                    let b = &state.engine.rules().board;
-                    state.game.dead().iter().map(|&sq| b.name(sq)).collect::<Vec<_>>().join(" ")
+            // The stones marked dead (`arbiter-dead`), or every other stone: no seki is told apart
+            // (counted by area, a seki's stones count as living stones do), so none is listed as one.
+            "final_status_list" => {
+                let b = &state.engine.rules().board;
+                let dead = state.game.dead();
+                let pos = state.game.current();
+                let names = |sqs: &mut dyn Iterator<Item = usize>| sqs.map(|sq| b.name(sq)).collect::<Vec<_>>().join(" ");
+                match args.first().copied() {
+                    Some("dead") => Ok(names(&mut dead.iter().copied())),
+                    Some("alive") => Ok(names(
+                        &mut (0..b.squares()).filter(|&sq| pos.piece_at(sq).is_some() && !dead.contains(&sq)),
+                    )),
+                    Some("seki") => Ok(String::new()),
+                    _ => Err("syntax error: final_status_list alive|seki|dead".into()),
                 }
-                _ => String::new(),
-            }),
+            }
             // Marks the chains on these points dead for `final_score` (as a referee agrees them).
             "arbiter-dead" => {
                 let b = &state.engine.rules().board;
