@@ -229,6 +229,53 @@ fn without_en_passant_the_en_passant_scenarios_change_and_castling_ones_do_not()
     assert_eq!(kiwipete["b"]["status"], "fail");
 }
 
+/// A scenario that runs on neither ruleset (here a file that is not RON) is listed apart with its
+/// place, never counted unchanged, and makes the exit non-zero once the whole report is out.
+#[test]
+fn a_scenario_that_runs_on_neither_ruleset_is_an_error_not_unchanged() {
+    let dir = std::env::temp_dir().join(format!("arbiter-compare-broken-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    std::fs::write(dir.join("broken.ron"), "(title: \"half a scenario\",\n  steps: [\n").expect("written");
+    std::fs::copy(
+        common::root().join("scenarios/chess/castling-through-check.ron"),
+        dir.join("castling-through-check.ron"),
+    )
+    .expect("copied");
+    let folder = dir.display().to_string();
+    let r = arbiter(&[
+        "compare",
+        "chess",
+        NO_EP,
+        "--depth",
+        "1",
+        "--plies",
+        "0",
+        "--scenarios",
+        &folder,
+        "--json",
+    ]);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(r.stderr.contains("1 scenario could run on neither ruleset"), "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("the report is printed whole");
+    let s = &v["scenarios"];
+    assert_eq!(s["run"], 2);
+    assert_eq!(strings(&s["unchanged"]), vec![format!("{folder}/castling-through-check.ron")]);
+    let broken = s["could_not_run"].as_array().expect("list");
+    assert_eq!(broken.len(), 1, "{s}");
+    assert_eq!(broken[0]["path"], format!("{folder}/broken.ron"));
+    let error = broken[0]["error"].as_str().expect("an error");
+    assert!(error.starts_with(&format!("{folder}/broken.ron:3:")), "{error}");
+    let r = arbiter(&["compare", "chess", NO_EP, "--depth", "1", "--plies", "0", "--scenarios", &folder]);
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stdout.contains("  1 unchanged\n  1 could run on neither ruleset:\n"),
+        "{}",
+        r.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn the_human_report_has_its_sections_and_names_both_clauses() {
     let r = arbiter(&["compare", "chess", NO_EP, "--depth", "5"]);

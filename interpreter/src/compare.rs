@@ -767,6 +767,15 @@ pub struct ScenarioChange {
     pub b: Run,
 }
 
+/// A scenario that could run on neither ruleset: a malformed file, or a square, side or start
+/// that neither has. It says nothing of the difference.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScenarioBroken {
+    pub path: PathBuf,
+    /// The error as running it on A found it, with its place in the file where known.
+    pub error: String,
+}
+
 /// Scenarios run on each ruleset in place of the one they name.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ScenarioComparison {
@@ -774,12 +783,15 @@ pub struct ScenarioComparison {
     pub changed: Vec<ScenarioChange>,
     /// Those that went the same way on both.
     pub unchanged: Vec<PathBuf>,
+    /// Those that could run on neither.
+    pub broken: Vec<ScenarioBroken>,
 }
 
 /// Runs each scenario file twice — on ruleset A (the file `a` with `params`) and on B, each in
 /// place of the ruleset the scenario names — and sorts them by whether the verdict or any ruling
 /// changed (pass → fail, a different step failing, an expectation that held and no longer does).
-/// `ruleset_dirs` is where bundled names are looked up, as in [`Runner::new`].
+/// One that could run on neither is set apart, not counted unchanged. `ruleset_dirs` is where
+/// bundled names are looked up, as in [`Runner::new`].
 pub fn compare_scenarios(
     files: &[PathBuf],
     a: &Path,
@@ -795,6 +807,18 @@ pub fn compare_scenarios(
     for f in files {
         let (ra, rb) = (on_a.run_file(f), on_b.run_file(f));
         let (a, b) = (Run::of(&ra), Run::of(&rb));
+        if let (Verdict::Error(e), Verdict::Error(_)) = (&ra.verdict, &rb.verdict) {
+            let place = match (e.line, e.column) {
+                (Some(l), Some(c)) => format!("{}:{l}:{c}", e.path.display()),
+                (Some(l), None) => format!("{}:{l}", e.path.display()),
+                _ => e.path.display().to_string(),
+            };
+            out.broken.push(ScenarioBroken {
+                path: f.clone(),
+                error: format!("{place}: {}", e.message),
+            });
+            continue;
+        }
         // An error names the ruleset file it ran on: only its kind is compared.
         let same = a.status == b.status && a.rulings == b.rulings && (a.status == "error" || a.detail == b.detail);
         if same {

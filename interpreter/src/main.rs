@@ -194,7 +194,8 @@ enum Command {
     Tournament(tournament::TournamentArgs),
     /// What changed between two rulesets of the same board: perft side by side, a shortest line
     /// after which the legal moves (or the game's end) differ with the clause on each side, and
-    /// the scenarios whose verdicts change. Exit 0 when compared, whether or not they differ.
+    /// the scenarios whose verdicts change. Exit 0 when compared, whether or not they differ; 1
+    /// when a scenario could run on neither ruleset (the report lists it).
     Compare {
         /// Ruleset A: a bundled name or a path to a `.rules` file.
         a: String,
@@ -1209,9 +1210,6 @@ fn write_record(
     }
 }
 
-/// Opens a file a command writes its output to (`--out`, `--games-out`): a new file only, so
-/// nothing existing is overwritten and nothing that is not a regular file (a FIFO, a device) is
-/// written to or waited on.
 /// `arbiter fmt`: each file formatted in place (written to a temporary file beside it, then renamed
 /// over it, so an interrupted run leaves the old text or the new, never half of one), or with
 /// `check` only reported. Every file is tried; the exit is non-zero if any could not be formatted
@@ -1306,6 +1304,9 @@ fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
     result
 }
 
+/// Opens a file a command writes its output to (`--out`, `--games-out`): a new file only, so
+/// nothing existing is overwritten and nothing that is not a regular file (a FIFO, a device) is
+/// written to or waited on.
 fn new_output_file(path: &Path, flag: &str) -> Result<std::fs::File, Failure> {
     std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|err| {
         if err.kind() == std::io::ErrorKind::AlreadyExists {

@@ -268,7 +268,23 @@ pub fn run(req: Request) -> Result<(), Failure> {
             say(&line);
         }
     }
-    Ok(())
+    // The comparison is reported whole (with `--json`, one object that lists them); a scenario
+    // that could not run is still an error.
+    match report.scenarios.as_ref().map_or(0, |c| c.broken.len()) {
+        0 => Ok(()),
+        n => {
+            eprintln!(
+                "error: {n} scenario{} could run on neither ruleset (listed in the report)",
+                if n == 1 { "" } else { "s" }
+            );
+            Err(Failure {
+                message: String::new(),
+                json: None,
+                code: 1,
+                reported: true,
+            })
+        }
+    }
 }
 
 /// Everything found, ready to render.
@@ -301,9 +317,10 @@ impl Report {
             },
             "scenarios": self.scenarios.as_ref().map(|c| json!({
                 "folder": self.folder.as_ref().map(|f| f.display().to_string()),
-                "run": c.changed.len() + c.unchanged.len(),
+                "run": c.changed.len() + c.unchanged.len() + c.broken.len(),
                 "changed": c.changed,
                 "unchanged": c.unchanged,
+                "could_not_run": c.broken,
             })),
             "simulation": self.simulation.as_ref().map(|r| json!({
                 "games": r.games, "seed": r.seed, "players": r.players,
@@ -448,7 +465,7 @@ impl Report {
             out.push("Scenarios: none run (no bundled folder for A's game; give --scenarios DIR).".to_string());
             return;
         };
-        let n = c.changed.len() + c.unchanged.len();
+        let n = c.changed.len() + c.unchanged.len() + c.broken.len();
         if n == 0 {
             out.push(format!("Scenarios: none in {} (no *.ron file).", folder.display()));
             return;
@@ -465,6 +482,12 @@ impl Report {
         }
         if !c.unchanged.is_empty() {
             out.push(format!("  {} unchanged", c.unchanged.len()));
+        }
+        if !c.broken.is_empty() {
+            out.push(format!("  {} could run on neither ruleset:", c.broken.len()));
+            for b in &c.broken {
+                out.push(format!("    {}", b.error));
+            }
         }
     }
 }
