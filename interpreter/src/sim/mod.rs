@@ -13,6 +13,7 @@ pub mod report;
 mod stats;
 mod walk;
 
+use std::cell::RefCell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -104,6 +105,9 @@ pub struct Start {
     counted: Walk,
     /// Where a game can be played uncounted ([`Walk::uncounted`]).
     uncounted: Option<Walk>,
+    /// The last game's walk, which the next game copies its start into (`clone_from`: its
+    /// position's tables and its lists keep their room).
+    spare: RefCell<Option<Walk>>,
 }
 
 impl Start {
@@ -112,6 +116,18 @@ impl Start {
         Start {
             counted: Walk::new(pos.clone()),
             uncounted: uncounted.runs_uncounted().then_some(uncounted),
+            spare: RefCell::new(None),
+        }
+    }
+
+    /// A copy of `from` (one of this start's walks), made into the spare walk where there is one.
+    fn copy(&self, from: &Walk) -> Walk {
+        match self.spare.take() {
+            Some(mut w) => {
+                w.clone_from(from);
+                w
+            }
+            None => from.clone(),
         }
     }
 }
@@ -148,18 +164,20 @@ pub fn play_game_from(
     if let (false, Some(from)) = (count_branching, &start.uncounted) {
         let [a, b] = players;
         if let (Some(a), Some(b)) = (a.random_draws(), b.random_draws()) {
-            let mut w = from.clone();
+            let mut w = start.copy(from);
             w.reserve_record(max_plies);
             // Where no run can be made, nothing was played: the game is counted after all.
             if w.play_random_chain_plies([a, b], max_plies, keep_moves.then_some(&mut moves), stop)? {
                 walk = Some(w);
+            } else {
+                start.spare.replace(Some(w));
             }
         }
     }
     // The plies of any other game, one at a time.
     let counted = walk.is_none();
     let mut walk = walk.unwrap_or_else(|| {
-        let mut w = start.counted.clone();
+        let mut w = start.copy(&start.counted);
         w.reserve_record(max_plies);
         w
     });
@@ -179,17 +197,16 @@ pub fn play_game_from(
     }
     let end = walk.end().cloned();
     let reason = end.as_ref().map(|e| e.reason(walk.rules()).to_string()).unwrap_or_default();
-    Some((
-        GameSummary {
-            end,
-            reason,
-            plies: walk.plies(),
-            captures: walk.captures(),
-            counted,
-            branching,
-        },
-        moves,
-    ))
+    let summary = GameSummary {
+        end,
+        reason,
+        plies: walk.plies(),
+        captures: walk.captures(),
+        counted,
+        branching,
+    };
+    start.spare.replace(Some(walk));
+    Some((summary, moves))
 }
 
 /// Game `game` of the run: its players seeded as [`player_seed`] says.
@@ -375,6 +392,40 @@ pub(crate) mod tests {
             }
         }
         assert!(captures > 100, "only {captures} stones captured");
+    }
+
+    /// A start plays each game into the walk its last game left (`Start::copy`): a game played
+    /// after others, counted or not, is the game a fresh start plays (chess, and go, whose
+    /// uncounted games run apart).
+    #[test]
+    fn a_game_played_into_the_last_game_s_walk_is_the_game_a_fresh_start_plays() {
+        let stop = AtomicBool::new(false);
+        for name in ["chess", "go"] {
+            let e = engine(name);
+            let cfg = Config {
+                games: 8,
+                seed: 11,
+                players: [PlayerSpec::Random; 2],
+                max_plies: 300,
+                threads: 1,
+                shard: Shard::WHOLE,
+                keep_moves: true,
+                branching_every: 3,
+            };
+            let reused = Start::new(&e.start());
+            for game in (0..8).rev().chain(0..8) {
+                let (a, moves_a) = play_indexed(&reused, &cfg, game, &stop).expect("not stopped");
+                let (b, moves_b) = play_indexed(&Start::new(&e.start()), &cfg, game, &stop).expect("not stopped");
+                assert!(moves_a.len() > 10, "{name} game {game}: {} moves", moves_a.len());
+                assert_eq!(moves_a, moves_b, "{name} game {game}");
+                assert_eq!(
+                    (&a.end, &a.reason, a.plies, a.captures, a.counted, &a.branching),
+                    (&b.end, &b.reason, b.plies, b.captures, b.counted, &b.branching),
+                    "{name} game {game}"
+                );
+            }
+            assert!(reused.spare.borrow().is_some(), "{name}: the last game's walk is kept");
+        }
     }
 
     #[test]
