@@ -711,4 +711,36 @@ fn fmt_checks_rewrites_and_refuses_what_does_not_parse() {
     let missing = arbiter(&["fmt", "/nonexistent/x.rules"]);
     assert_eq!(missing.code, Some(1));
     assert!(missing.stderr.contains("cannot read /nonexistent/x.rules"), "{}", missing.stderr);
+
+    // Through a symbolic link the file it names is formatted, and the link stays a link.
+    let target = dir.join("target.rules");
+    std::fs::write(&target, &unformatted).expect("writable");
+    let link = dir.join("link.rules");
+    std::os::unix::fs::symlink("target.rules", &link).expect("a link");
+    let fmt = arbiter(&["fmt", link.to_str().expect("a UTF-8 path")]);
+    assert_eq!(fmt.code, Some(0), "{}{}", fmt.stdout, fmt.stderr);
+    assert!(
+        std::fs::symlink_metadata(&link).expect("there").file_type().is_symlink(),
+        "the link was replaced by a file"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&target).expect("readable"),
+        original,
+        "the file it names is formatted"
+    );
+
+    // A read-only file is refused, and left as it was.
+    let locked = dir.join("locked.rules");
+    std::fs::write(&locked, &unformatted).expect("writable");
+    let mut perms = std::fs::metadata(&locked).expect("there").permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&locked, perms).expect("read-only");
+    let refused = arbiter(&["fmt", locked.to_str().expect("a UTF-8 path")]);
+    assert_eq!(refused.code, Some(1), "{}{}", refused.stdout, refused.stderr);
+    assert!(
+        refused.stderr.contains("cannot write") && refused.stderr.contains("locked.rules: the file is read-only"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&locked).expect("readable"), unformatted);
 }

@@ -1283,9 +1283,17 @@ fn format_files(files: &[PathBuf], check: bool) -> Result<(), Failure> {
 }
 
 /// Writes `text` over `path` through a temporary file in the same folder and a rename, keeping the
-/// file's permissions.
+/// file's permissions. Through a symbolic link, the file it names is written (the link stays a
+/// link); a read-only file is refused, not replaced.
 fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
+    let path = &std::fs::canonicalize(path)?;
+    if std::fs::metadata(path)?.permissions().readonly() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the file is read-only; it was left as it was",
+        ));
+    }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
     let temp = dir.join(format!(".{name}.arbiter-fmt-{}", std::process::id()));
