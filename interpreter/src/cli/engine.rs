@@ -722,17 +722,16 @@ fn gtp(state: &mut State, loader: &Loader, mut input: impl BufRead, out: &mut im
             // (counted by area, a seki's stones count as living stones do), so none is listed as one.
             "final_status_list" => {
                 let b = &state.engine.rules().board;
-                let dead = state.game.dead();
-                let pos = state.game.current();
-                let names = |sqs: &mut dyn Iterator<Item = usize>| sqs.map(|sq| b.name(sq)).collect::<Vec<_>>().join(" ");
-                match args.first().copied() {
-                    Some("dead") => Ok(names(&mut dead.iter().copied())),
-                    Some("alive") => Ok(names(
-                        &mut (0..b.squares()).filter(|&sq| pos.piece_at(sq).is_some() && !dead.contains(&sq)),
-                    )),
-                    Some("seki") => Ok(String::new()),
+                let (dead, pos) = (state.game.dead(), state.game.current());
+                let listed: Result<Vec<usize>, String> = match args.first().copied() {
+                    Some("dead") => Ok(dead.to_vec()),
+                    Some("alive") => Ok((0..b.squares())
+                        .filter(|&sq| pos.piece_at(sq).is_some() && !dead.contains(&sq))
+                        .collect()),
+                    Some("seki") => Ok(Vec::new()),
                     _ => Err("syntax error: final_status_list alive|seki|dead".into()),
-                }
+                };
+                listed.map(|sqs| sqs.iter().map(|&sq| b.name(sq)).collect::<Vec<_>>().join(" "))
             }
             // Marks the chains on these points dead for `final_score` (as a referee agrees them).
             "arbiter-dead" => {

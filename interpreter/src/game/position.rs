@@ -118,98 +118,47 @@ impl<B: Bits> Clone for Pos<B> {
     fn clone(&self) -> Self {
         Pos {
             t: self.t.clone(),
-            side_bb: self.side_bb,
-            kind_bb: self.kind_bb,
             cells: self.cells.clone(),
-            stm: self.stm,
-            ep: self.ep,
-            ep_victim: self.ep_victim,
-            virgin: self.virgin,
-            counters: self.counters,
-            fullmove: self.fullmove,
-            hash: self.hash,
-            walls: self.walls,
             chains: self.chains.clone(),
-            vacated: self.vacated,
-            takes: self.takes,
-            airless: self.airless,
             history: self.history.clone(),
             seen: self.seen.clone(),
             snapshots: self.snapshots.clone(),
-            hands: self.hands,
-            promoted: self.promoted,
-            last_captured: self.last_captured,
-            passes: self.passes,
-            tallies: self.tallies,
-            phase: self.phase,
             log: self.log.clone(),
-            mate_probe: self.mate_probe,
             extra: self.extra.clone(),
+            // The rest is `Copy` (a field that is not cannot be taken from `*self` here).
+            ..*self
         }
     }
 
-    /// Field by field into what `self` holds: its tables and lists keep their room (a playout or
-    /// a search copying its start into the same position again and again allocates nothing, and
-    /// copies a chain game's points alone: see `Chains::clone_from`).
+    /// Into what `self` holds: its tables and lists keep their room (a playout or a search
+    /// copying its start into the same position again and again allocates nothing, and copies a
+    /// chain game's points alone: see `Chains::clone_from`).
     fn clone_from(&mut self, source: &Self) {
-        let Pos {
-            t,
-            side_bb,
-            kind_bb,
+        let mut cells = std::mem::take(&mut self.cells);
+        let mut chains = self.chains.take();
+        let mut history = std::mem::take(&mut self.history);
+        let mut seen = std::mem::take(&mut self.seen);
+        let mut snapshots = std::mem::take(&mut self.snapshots);
+        let mut log = std::mem::take(&mut self.log);
+        let mut extra = std::mem::take(&mut self.extra);
+        cells.clone_from(&source.cells);
+        chains.clone_from(&source.chains);
+        history.clone_from(&source.history);
+        seen.clone_from(&source.seen);
+        snapshots.clone_from(&source.snapshots);
+        log.clone_from(&source.log);
+        extra.clone_from(&source.extra);
+        *self = Pos {
+            t: source.t.clone(),
             cells,
-            stm,
-            ep,
-            ep_victim,
-            virgin,
-            counters,
-            fullmove,
-            hash,
-            walls,
             chains,
-            vacated,
-            takes,
-            airless,
             history,
             seen,
             snapshots,
-            hands,
-            promoted,
-            last_captured,
-            passes,
-            tallies,
-            phase,
             log,
-            mate_probe,
             extra,
-        } = source;
-        self.t.clone_from(t);
-        self.side_bb = *side_bb;
-        self.kind_bb = *kind_bb;
-        self.cells.clone_from(cells);
-        self.stm = *stm;
-        self.ep = *ep;
-        self.ep_victim = *ep_victim;
-        self.virgin = *virgin;
-        self.counters = *counters;
-        self.fullmove = *fullmove;
-        self.hash = *hash;
-        self.walls = *walls;
-        self.chains.clone_from(chains);
-        self.vacated = *vacated;
-        self.takes = *takes;
-        self.airless = *airless;
-        self.history.clone_from(history);
-        self.seen.clone_from(seen);
-        self.snapshots.clone_from(snapshots);
-        self.hands = *hands;
-        self.promoted = *promoted;
-        self.last_captured = *last_captured;
-        self.passes = *passes;
-        self.tallies = *tallies;
-        self.phase = *phase;
-        self.log.clone_from(log);
-        self.mate_probe = *mate_probe;
-        self.extra.clone_from(extra);
+            ..*source
+        };
     }
 }
 
