@@ -644,6 +644,31 @@ fn a_closed_stdout_ends_the_run_without_a_panic() {
     }
 }
 
+/// A closed stderr (its reader gone) drops the messages, never the run: the exit code still says
+/// what went wrong, where `eprintln!` would have panicked with 101.
+#[test]
+fn a_closed_stderr_keeps_the_exit_code_without_a_panic() {
+    use std::process::{Command, Stdio};
+    for (args, code) in [
+        (&["moves", "no-such-ruleset"][..], 1),
+        (&["perft", "chess", "2", "--fen", "not a fen"], 1),
+        (&["play", "chess", "e2e5"], 2),
+        (&["fmt", "no-such-file.rules"], 1),
+        (&["simulate", "chess", "--games", "2", "--seed", "1"], 0),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .current_dir(common::root())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("arbiter runs");
+        drop(child.stderr.take());
+        let status = child.wait().expect("arbiter ends");
+        assert_eq!(status.code(), Some(code), "{args:?}: {status:?}");
+    }
+}
+
 #[test]
 fn explain_under_explosions_names_the_capture_then_what_the_blast_removes() {
     // The knight takes the pawn on d6; the queen on d5 stands in the blast, and the knight goes too.

@@ -22,6 +22,23 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
+/// `eprintln!` that never panics: where stderr is closed, or a pipe's reader has gone, the message
+/// is dropped and the exit code still tells (`eprintln!` would panic, exit 101).
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that never panics, as [`errln!`].
+macro_rules! err {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 #[path = "cli/compare.rs"]
 mod compare;
 #[path = "cli/engine.rs"]
@@ -304,7 +321,7 @@ fn main() -> ExitCode {
     };
     let result = run(cli.command);
     if let Some(e) = OUTPUT_FAILED.get() {
-        eprintln!("error: cannot write the output: {e}");
+        errln!("error: cannot write the output: {e}");
         return ExitCode::from(1);
     }
     match result {
@@ -315,7 +332,7 @@ fn main() -> ExitCode {
                 let v = f.json.unwrap_or_else(|| json!({"error": "bad-input", "message": f.message}));
                 outln!("{v}");
             }
-            eprintln!("error: {}", f.message);
+            errln!("error: {}", f.message);
             ExitCode::from(f.code)
         }
     }
@@ -379,7 +396,7 @@ fn engine(common: &Common) -> Result<Engine, Failure> {
     match checked.engine {
         Some(engine) => Ok(engine),
         None => {
-            eprint!("{}", diag::render(&checked.sources, &checked.diagnostics, false));
+            err!("{}", diag::render(&checked.sources, &checked.diagnostics, false));
             Err(Failure::input(format!(
                 "{} has errors; run `arbiter check {}`",
                 path.display(),
@@ -579,7 +596,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             // A record's clock: its control unless `--clock` gives one, and its moves' times.
             if let Some(rec) = &record {
                 for n in &rec.notes {
-                    eprintln!("note: {n}");
+                    errln!("note: {n}");
                 }
             }
             let control = match (&clock, record.as_ref().and_then(|r| r.control.clone())) {
@@ -588,7 +605,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             };
             let stamps = record.as_ref().map(|r| r.stamps.clone()).unwrap_or_default();
             if control.is_none() && stamps.iter().any(Option::is_some) {
-                eprintln!("note: the record's move times are not used: it states no time control (give --clock)");
+                errln!("note: the record's move times are not used: it states no time control (give --clock)");
             }
             let (mut game, clocks, after) = play_on_clock(&e, fen.as_deref(), &moves, &stamps, json, control.as_ref())?;
             // A PGN result the rules contradict (1-0 where the final position is black's mate):
@@ -600,7 +617,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 // The result is about the record's own final position: no moves added after it.
                 && rec.moves.len() == moves.len()
             {
-                eprintln!(
+                errln!(
                     "note: the record's result {said} contradicts its final position ({}: {ruled}); the rules' result is kept",
                     game.outcome().reason.as_deref().unwrap_or("ended by the rules")
                 );
@@ -1195,7 +1212,7 @@ fn write_record(
         _ => arbiter::notation::pgn::write_timed(game, tags, commentary, branches, timing),
     };
     for n in notes {
-        eprintln!("note: {n}");
+        errln!("note: {n}");
     }
     match out {
         None => {
@@ -1222,7 +1239,7 @@ fn format_files(files: &[PathBuf], check: bool) -> Result<(), Failure> {
         let text = match arbiter::input::read_text(path, arbiter::input::RULES_LIMIT) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("error: cannot read {shown}: {e}");
+                errln!("error: cannot read {shown}: {e}");
                 failed += 1;
                 continue;
             }
@@ -1232,13 +1249,13 @@ fn format_files(files: &[PathBuf], check: bool) -> Result<(), Failure> {
             Err(arbiter::syntax::format::FormatError::Syntax(diags)) => {
                 let mut sources = diag::Sources::default();
                 sources.add(shown.to_string(), text.clone());
-                eprint!("{}", diag::render(&sources, &diags, false));
-                eprintln!("error: {shown} was not formatted: it does not parse");
+                err!("{}", diag::render(&sources, &diags, false));
+                errln!("error: {shown} was not formatted: it does not parse");
                 failed += 1;
                 continue;
             }
             Err(e) => {
-                eprintln!("error: {shown}: {e}");
+                errln!("error: {shown}: {e}");
                 failed += 1;
                 continue;
             }
@@ -1257,7 +1274,7 @@ fn format_files(files: &[PathBuf], check: bool) -> Result<(), Failure> {
             continue;
         }
         if let Err(e) = replace_file(path, &formatted) {
-            eprintln!("error: cannot write {shown}: {e}");
+            errln!("error: cannot write {shown}: {e}");
             failed += 1;
             continue;
         }

@@ -3,6 +3,15 @@
 //! scenario or a game record in a window, or renders one frame and exits — offscreen
 //! by default (no display needed), or in a real window with `--window`.
 
+/// `eprintln!` that never panics: where stderr is closed, or a pipe's reader has gone, the message
+/// is dropped and the exit code still tells.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -188,7 +197,7 @@ fn main() -> ExitCode {
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             return ExitCode::from(2);
         }
     };
@@ -198,13 +207,13 @@ fn main() -> ExitCode {
     }
     let path = args.path.as_deref().unwrap_or("[PATH]");
     if args.screenshot.is_none() && !has_display() {
-        eprintln!(
+        errln!(
             "sandbox: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); to render one frame without a display run `sandbox {path} --screenshot OUT.png [--ply N]`"
         );
         return ExitCode::from(2);
     }
     if args.window && !has_display() {
-        eprintln!(
+        errln!(
             "sandbox: --window needs a display (neither DISPLAY nor WAYLAND_DISPLAY is set); run it under `xvfb-run -a`, or drop --window to render offscreen"
         );
         return ExitCode::from(2);
@@ -213,14 +222,14 @@ fn main() -> ExitCode {
     let trace = match args.trace.clone().map(sandbox::window::trace::Trace::create).transpose() {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("sandbox: {e}");
+            errln!("sandbox: {e}");
             return ExitCode::from(2);
         }
     };
     let opened = match sandbox::session::source::open_with_params(args.path.as_deref(), &args.params) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("sandbox: {e}");
+            errln!("sandbox: {e}");
             return ExitCode::from(1);
         }
     };
@@ -228,7 +237,7 @@ fn main() -> ExitCode {
     if let Some(n) = args.ply {
         let last = session.timeline.len() - 1;
         if n > last {
-            eprintln!(
+            errln!(
                 "sandbox: --ply {n}: {} has {}; give --ply from 0 to {last}",
                 session.origin,
                 if last == 0 {
@@ -252,7 +261,7 @@ fn main() -> ExitCode {
             .unwrap_or(1);
         let m = args.play[i..i + longest].join(",");
         if let Err(why) = session.apply(sandbox::session::Action::Play(m.clone())) {
-            eprintln!("sandbox: --play: move {number} (`{m}`) is refused: {why}");
+            errln!("sandbox: --play: move {number} (`{m}`) is refused: {why}");
             return ExitCode::from(2);
         }
         i += longest;

@@ -150,7 +150,7 @@ fn load(ruleset: &str, params: &[(String, String)], which: &str) -> Result<Side,
     match checked.engine {
         Some(engine) => Ok(Side { path, engine, files }),
         None => {
-            eprint!("{}", diag::render(&checked.sources, &checked.diagnostics, false));
+            err!("{}", diag::render(&checked.sources, &checked.diagnostics, false));
             Err(Failure::input(format!(
                 "{which}: {} has errors; run `arbiter check {ruleset}`",
                 path.display()
@@ -273,7 +273,7 @@ pub fn run(req: Request) -> Result<(), Failure> {
     match report.scenarios.as_ref().map_or(0, |c| c.broken.len()) {
         0 => Ok(()),
         n => {
-            eprintln!(
+            errln!(
                 "error: {n} scenario{} could run on neither ruleset (listed in the report)",
                 if n == 1 { "" } else { "s" }
             );

@@ -326,7 +326,7 @@ pub fn read_line(input: &mut impl BufRead) -> std::io::Result<Option<Line>> {
 /// reader thread may be waiting on input that never comes, so returning would not end it.
 fn exit_on_write_failure(e: &std::io::Error) -> ! {
     if e.kind() != std::io::ErrorKind::BrokenPipe {
-        eprintln!("error: engine: cannot write the output: {e}");
+        errln!("error: engine: cannot write the output: {e}");
         std::process::exit(1);
     }
     std::process::exit(0);

@@ -178,7 +178,7 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
     if out.partial {
         // The report above is the answer, marked partial; stdout gets nothing more (a JSON reader
         // sees one object), stderr says why it stopped.
-        eprintln!(
+        errln!(
             "interrupted: {} of {} games played; the statistics are of those",
             out.tally.games,
             range.end - range.start
@@ -191,7 +191,7 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
         });
     }
     if !players.iter().all(PlayerSpec::reproducible) {
-        eprintln!(
+        errln!(
             "note: a player with a time budget plays differently on another machine or load; use an iteration budget (mcts:N) to repeat a run"
         );
     }
@@ -262,7 +262,7 @@ fn merge(files: &[PathBuf], json: bool) -> Result<(), Failure> {
         render(&info, None, &tally, partial, None);
     }
     if !missing.is_empty() {
-        eprintln!(
+        errln!(
             "warning: shards {} of {} are missing: the statistics are of the shards given",
             missing.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
             count.unwrap_or(1)

@@ -157,7 +157,7 @@ pub fn run(args: TournamentArgs) -> Result<(), Failure> {
     if bracket.partial {
         // The bracket above is the answer, marked partial; stdout gets nothing more (a JSON reader
         // sees one object), stderr says why it stopped.
-        eprintln!(
+        errln!(
             "interrupted: {} games played; the bracket above stops at the match under way",
             played.load(Ordering::Relaxed)
         );
@@ -169,7 +169,7 @@ pub fn run(args: TournamentArgs) -> Result<(), Failure> {
         });
     }
     if !setting.players.iter().all(PlayerSpec::reproducible) {
-        eprintln!(
+        errln!(
             "note: a player with a time budget plays differently on another machine or load; use an iteration budget (mcts:N) to repeat a tournament"
         );
     }

@@ -75,7 +75,8 @@ fn write_trace(session: Res<Session>, marks: Res<Marks>, mut trace: ResMut<Trace
     }
     let written = writeln!(trace.file, "{now}").and_then(|()| trace.file.flush());
     if let Err(e) = written {
-        eprintln!("sandbox: --trace {}: {e}", trace.path.display());
+        // Where stderr is gone too, the trace stops silently rather than ending the session.
+        let _ = writeln!(std::io::stderr(), "sandbox: --trace {}: {e}", trace.path.display());
     }
     trace.last = now;
 }
