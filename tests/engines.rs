@@ -465,3 +465,119 @@ fn gtp_answers_an_endless_line_and_bytes_that_are_not_text() {
     assert!(said.iter().any(|l| l == "? unknown command"), "{said:?}");
     assert_eq!(said.last().map(String::as_str), Some("=1 Arbiter"));
 }
+
+/// `setoption` with its words in any order or case is read or refused, never a crash: `value`
+/// before `name`, and option names in lower case (UCI's names are not case-sensitive).
+#[test]
+fn uci_setoption_in_any_order_or_case_is_read_or_refused() {
+    let mut e = common::Piped::start(&["engine", "chess", "--protocol", "uci"]);
+    e.send(b"setoption value 1 name X\nsetoption\nsetoption name uci_variant value crazyhouse\nd\nisready\n");
+    let said = e.until(10, |l| l == "readyok");
+    assert!(said.iter().any(|l| l == "info string unknown option `X`"), "{said:?}");
+    assert!(said.iter().any(|l| l.contains("expected `setoption name NAME")), "{said:?}");
+    assert!(
+        said.iter().any(|l| l.contains("RNBQKBNR[] w")),
+        "crazyhouse was not chosen: {said:?}"
+    );
+}
+
+/// A parameter given at start-up belongs to its ruleset: switching to another variant keeps only
+/// the parameters that one declares, and switching back restores it.
+#[test]
+fn uci_variants_keep_only_the_start_up_parameters_they_declare() {
+    let mut e = common::Piped::start(&["engine", "go", "--protocol", "uci", "--param", "size=9"]);
+    e.send(b"setoption name UCI_Variant value chess\nd\nsetoption name UCI_Variant value go\nd\n");
+    e.until(10, |l| l == "info string rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    e.until(10, |l| l == "info string 9/9/9/9/9/9/9/9/9 b - - 0 1");
+}
+
+/// `go infinite` gives its move only when stopped, as UCI asks, even where the player has chosen
+/// at once (the random player); the end of input stops every search, one waiting behind another
+/// included, and the engine exits.
+#[test]
+fn go_infinite_waits_for_stop_and_the_end_of_input_ends_every_search() {
+    let mut e = common::Piped::start(&["engine", "chess", "--protocol", "uci"]);
+    e.send(b"go infinite\n");
+    assert_eq!(
+        e.line_within(std::time::Duration::from_millis(1500)).as_deref(),
+        Some("info string random thinks")
+    );
+    assert_eq!(
+        e.line_within(std::time::Duration::from_millis(1500)),
+        None,
+        "an infinite search answered unasked"
+    );
+    e.send(b"stop\n");
+    e.until(5, |l| l.starts_with("bestmove"));
+
+    let mut e = common::Piped::start(&["engine", "chess", "--protocol", "uci", "--player", "mcts:100"]);
+    e.send(b"go depth 1\ngo infinite\n");
+    e.close();
+    e.until(20, |l| l.starts_with("bestmove"));
+    e.until(20, |l| l.starts_with("bestmove"));
+    let status = e.exits_within(20).expect("the engine exits once its input ends");
+    assert!(status.success(), "{status}");
+}
+
+/// A `stop` sent after a `go` that waits behind the search under way stops that one too: nothing
+/// is left thinking forever.
+#[test]
+fn a_stop_after_a_waiting_go_stops_that_search_too() {
+    let mut e = common::Piped::start(&["engine", "chess", "--protocol", "uci", "--player", "mcts:100"]);
+    e.send(b"go movetime 2000\nposition startpos moves e2e4\ngo infinite\nstop\n");
+    e.until(10, |l| l.starts_with("bestmove"));
+    let second = e.until(10, |l| l.starts_with("bestmove"));
+    // Black's reply to 1. e4: the second search ran on the position sent before it.
+    let mv = second.last().expect("a line").trim_start_matches("bestmove ");
+    assert!(mv.chars().nth(1).is_some_and(|r| r == '7' || r == '8'), "{second:?}");
+    e.send(b"isready\n");
+    e.until(5, |l| l == "readyok");
+}
+
+/// GTP: `komi` changes the komi and nothing else (handicap stones and moves stay, and `undo`
+/// still takes back a pass played for a move out of turn); `clear_board` and `boardsize` clear
+/// the stones of a handicap command; a game that is over gets `pass` from `genmove`, never a
+/// resignation; a record that cannot be loaded leaves the game as it was.
+#[test]
+fn gtp_commands_change_what_they_name_and_nothing_else() {
+    let mut e = common::Piped::start(&["engine", "go", "--protocol", "gtp", "--param", "size=9"]);
+    let mut ask = |command: &str| -> String {
+        e.send(format!("{command}\n").as_bytes());
+        let said = e.until(10, |l| l.starts_with('=') || l.starts_with('?'));
+        said.last().expect("an answer").clone()
+    };
+    assert_eq!(ask("set_free_handicap A1 B1"), "=");
+    assert_eq!(ask("play w C3"), "=");
+    assert_eq!(ask("komi 0.5"), "=");
+    assert_eq!(ask("arbiter-fen"), "= 9/9/9/9/9/9/2x6/9/XX7 b - - 1 2");
+    assert_eq!(ask("clear_board"), "=");
+    assert_eq!(ask("arbiter-fen"), "= 9/9/9/9/9/9/9/9/9 b - - 0 1");
+    assert_eq!(ask("fixed_handicap 2"), "= C3 G7");
+    assert_eq!(ask("boardsize 9"), "=");
+    assert_eq!(ask("arbiter-fen"), "= 9/9/9/9/9/9/9/9/9 b - - 0 1");
+    // White plays out of turn: black passes first; komi kept the pass, and undo takes both back.
+    assert_eq!(ask("play b D4"), "=");
+    assert_eq!(ask("play b E5"), "=");
+    assert_eq!(ask("komi 6.5"), "=");
+    assert_eq!(ask("undo"), "=");
+    assert_eq!(ask("arbiter-fen"), "= 9/9/9/9/9/3X5/9/9/9 w - - 1 1");
+    assert_eq!(ask("komi NaN"), "? komi not a float");
+    assert!(ask("komi 2000").starts_with("? go: --param komi=2000: `komi` must be in"));
+    // A record that cannot be loaded: nothing changes.
+    let dir = common::scratch("gtp-loadsgf");
+    let bad = dir.join("occupied.sgf");
+    std::fs::write(&bad, "(;GM[1]SZ[13];B[dd];W[dd])").expect("written");
+    assert!(ask(&format!("loadsgf {}", bad.display())).starts_with("? cannot load file: move 2"));
+    assert_eq!(ask("arbiter-fen"), "= 9/9/9/9/9/3X5/9/9/9 w - - 1 1");
+    assert!(ask(&format!("loadsgf {} -5", bad.display())).starts_with("? syntax error"));
+    // Over after two passes: `genmove` passes for either colour, and the board stays.
+    assert_eq!(ask("play w pass"), "=");
+    assert_eq!(ask("play b pass"), "=");
+    assert_eq!(ask("genmove w"), "= pass");
+    assert_eq!(ask("genmove b"), "= pass");
+    assert!(ask("play b A1").starts_with("? illegal move: the game is over"));
+    assert!(ask("arbiter-fen").starts_with("= 9/9/9/9/9/3X5/9/9/9 w - -"));
+    // An id alone is answered; control characters are dropped, ids echoed as written.
+    assert_eq!(ask("14"), "?14 syntax error: an id with no command");
+    assert_eq!(ask("007 na\u{1}me"), "=007 Arbiter");
+}

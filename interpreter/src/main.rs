@@ -667,14 +667,21 @@ fn run(cmd: Command) -> Result<(), Failure> {
             let e = engine(&common)?;
             let player = arbiter::sim::PlayerSpec::parse(&player).map_err(|err| Failure::input(format!("--player {err}")))?;
             let protocol = engine_protocol::Protocol::parse(&protocol).expect("clap checks the protocol");
+            // A protocol's reply is one line: the first error, with how many more there are.
             let loader = |name: &str, params: &[String]| -> Result<Engine, String> {
-                let (checked, path) = load(name, params).map_err(|f| f.message)?;
+                let (checked, _) = load(name, params).map_err(|f| f.message)?;
                 checked.engine.ok_or_else(|| {
-                    format!(
-                        "{} has errors: {}",
-                        path.display(),
-                        diag::render(&checked.sources, &checked.diagnostics, false)
-                    )
+                    let errors: Vec<&diag::Diagnostic> = checked
+                        .diagnostics
+                        .items
+                        .iter()
+                        .filter(|d| d.severity == diag::Severity::Error)
+                        .collect();
+                    match errors.split_first() {
+                        Some((d, [])) => format!("{name}: {} ({})", d.message, d.code),
+                        Some((d, more)) => format!("{name}: {} ({}), and {} more errors", d.message, d.code, more.len()),
+                        None => format!("{name} has errors"),
+                    }
                 })
             };
             let mut variants: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets"))

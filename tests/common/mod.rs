@@ -203,6 +203,23 @@ impl Piped {
         stdin.flush().expect("the engine reads");
     }
 
+    /// Closes the engine's input (the end of input, as when a GUI goes away).
+    pub fn close(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The exit status, if the process ends within `seconds`.
+    pub fn exits_within(&mut self, seconds: u64) -> Option<std::process::ExitStatus> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+        while std::time::Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().expect("waits") {
+                return Some(status);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        None
+    }
+
     /// The next line within `wait`, if one comes.
     pub fn line_within(&self, wait: std::time::Duration) -> Option<String> {
         self.lines.recv_timeout(wait).ok()

@@ -55,11 +55,24 @@ pub struct State {
     /// turn (`play white D4` with black to move, as a controller sets up stones); `undo` takes
     /// such a pass back with the move it made room for.
     implied_passes: Vec<usize>,
+    /// The parameters given at start-up: what `UCI_Variant` keeps of them, and GTP's
+    /// `clear_board` its handicap from.
+    base_params: Vec<String>,
+}
+
+/// What a GTP command that may fail halfway puts back: the ruleset, its engine and the game.
+struct Saved {
+    ruleset: String,
+    params: Vec<String>,
+    engine: Engine,
+    game: Game,
+    implied_passes: Vec<usize>,
 }
 
 impl State {
     pub fn new(protocol: Protocol, ruleset: &str, params: Vec<String>, engine: Engine, player: PlayerSpec, seed: u64) -> State {
         let game = Game::new(engine.clone(), engine.start());
+        let params_copy = params.clone();
         State {
             protocol,
             ruleset: ruleset.to_string(),
@@ -70,7 +83,34 @@ impl State {
             seed,
             searches: 0,
             implied_passes: Vec::new(),
+            base_params: params_copy,
         }
+    }
+
+    fn save(&self) -> Saved {
+        Saved {
+            ruleset: self.ruleset.clone(),
+            params: self.params.clone(),
+            engine: self.engine.clone(),
+            game: self.game.clone(),
+            implied_passes: self.implied_passes.clone(),
+        }
+    }
+
+    fn restore(&mut self, saved: Saved) {
+        self.ruleset = saved.ruleset;
+        self.params = saved.params;
+        self.engine = saved.engine;
+        self.game = saved.game;
+        self.implied_passes = saved.implied_passes;
+    }
+
+    /// `params` with `name`'s value as at start-up (or none, where none was given then).
+    fn with_base(&self, params: &[String], name: &str) -> Vec<String> {
+        let key = format!("{name}=");
+        let mut kept: Vec<String> = params.iter().filter(|p| !p.starts_with(&key)).cloned().collect();
+        kept.extend(self.base_params.iter().filter(|p| p.starts_with(&key)).cloned());
+        kept
     }
 
     /// GTP's `play`/`genmove` name the colour: when it is not the side to move, the side to move
@@ -79,6 +119,12 @@ impl State {
     fn turn_to(&mut self, colour: &str) -> Result<(), String> {
         if gtp_colour(colour).is_none() {
             return Err("invalid color".into());
+        }
+        if self.game.outcome().status != Status::Ongoing {
+            return Err(format!(
+                "illegal move: the game is over: {}",
+                self.game.outcome().message(self.game.current())
+            ));
         }
         if colour_matches(self, colour) {
             return Ok(());
@@ -177,6 +223,22 @@ impl State {
         Ok(())
     }
 
+    /// UCI's `UCI_Variant`: a new game of `ruleset`, with the parameters given at start-up that
+    /// it declares (`size=9` is go's, not chess's).
+    pub fn switch(&mut self, loader: &Loader, ruleset: &str) -> Result<(), String> {
+        if self.reload(loader, Some(ruleset), self.base_params.clone()).is_ok() {
+            return Ok(());
+        }
+        let declared: Vec<String> = loader(ruleset, &[])?.rules().params.iter().map(|(p, _)| format!("{p}=")).collect();
+        let kept = self
+            .base_params
+            .iter()
+            .filter(|p| declared.iter().any(|d| p.starts_with(d.as_str())))
+            .cloned()
+            .collect();
+        self.reload(loader, Some(ruleset), kept)
+    }
+
     /// A player's search for the current position, on a thread of its own; its move comes back
     /// through the handle (`None` when there is nothing to choose). Raising `stop` has it answer
     /// with its best move so far; `progress` shows its work as it goes.
@@ -245,31 +307,40 @@ fn uci_budget(words: &[&str], white_to_move: bool) -> Option<Budget> {
             .and_then(|i| words.get(i + 1))
             .and_then(|v| v.parse::<u64>().ok())
     };
+    // Every budget is within the player's limits: `MAX_THINK`, `MAX_ITERATIONS`.
+    let time = |ms: u64| Budget::Time(Duration::from_millis(ms).min(arbiter::sim::MAX_THINK));
+    let iterations = |n: u64| Budget::Iterations(n.clamp(1, u64::from(arbiter::sim::MAX_ITERATIONS)) as u32);
     if words.contains(&"infinite") {
         return Some(Budget::Time(arbiter::sim::MAX_THINK));
     }
     if let Some(ms) = value("movetime") {
-        return Some(Budget::Time(Duration::from_millis(ms.max(1))));
+        return Some(time(ms.max(1)));
     }
     if let Some(n) = value("nodes") {
-        return Some(Budget::Iterations(n.clamp(1, u64::from(arbiter::sim::MAX_ITERATIONS)) as u32));
+        return Some(iterations(n));
     }
     if let Some(d) = value("depth") {
-        return Some(Budget::Iterations(
-            (d * 200).clamp(1, u64::from(arbiter::sim::MAX_ITERATIONS)) as u32
-        ));
+        return Some(iterations(d.saturating_mul(200)));
     }
-    let (time, inc) = if white_to_move { ("wtime", "winc") } else { ("btime", "binc") };
-    let left = value(time).or_else(|| value("time"))?;
+    let (left, inc) = if white_to_move { ("wtime", "winc") } else { ("btime", "binc") };
+    let left = value(left).or_else(|| value("time"))?;
     let ms = left / 30 + value(inc).or_else(|| value("increment")).unwrap_or(0) / 2;
-    Some(Budget::Time(Duration::from_millis(ms.clamp(10, left.max(10)))))
+    Some(time(ms.clamp(10, left.max(10))))
 }
 
 /// The longest line a protocol reads (1 MiB): a longer one is skipped, and answered as an error.
 pub const MAX_LINE: usize = 1 << 20;
 
-/// How many commands may wait behind a search under way (beyond them, one is dropped and said so).
+/// How many commands, and how many bytes of them, may wait behind a search under way (beyond
+/// them, one is dropped and said so).
 const MAX_PENDING: usize = 1024;
+const MAX_PENDING_BYTES: usize = 8 << 20;
+
+/// The commands answered while a search runs (`stop`, `isready`, `quit`): at once when they
+/// arrive, and a `stop` queued for a `go` that waited (see `stop`) once that search begins.
+fn taken_during_search(line: &str) -> bool {
+    matches!(line.split_whitespace().next(), Some("stop" | "isready" | "quit"))
+}
 
 /// One line of protocol input.
 #[derive(Debug, PartialEq)]
@@ -367,30 +438,44 @@ fn serve_uci(
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     let mut thinking: Option<Thinking> = None;
-    // Commands that arrived while a search was under way, to be taken in order once it answers.
+    // Commands that arrived while a search was under way, to be taken in order once it answers
+    // (`stop`, `isready` and `quit` at their turn while it runs), and their bytes.
     let mut pending: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+    let mut pending_bytes = 0usize;
     let mut ended = false;
     let ucci = state.protocol == Protocol::Ucci;
     loop {
-        // A finished search answers at once, even with no command waiting; one under way
-        // shows its work every second.
+        // A finished search answers at once, even with no command waiting — but `go infinite`
+        // answers only when stopped, as UCI asks; one under way shows its work every second.
         if let Some(t) = &thinking
             && t.handle.is_finished()
+            && !t.infinite
         {
             let t = thinking.take().expect("present");
             answer(state, out, t)?;
         } else if let Some(t) = &mut thinking
             && t.shown.elapsed() >= INFO_EVERY
+            && !t.handle.is_finished()
         {
             t.shown = Instant::now();
             writeln!(out, "{}", t.info(state))?;
             out.flush()?;
         }
-        let queued = if thinking.is_none() { pending.pop_front() } else { None };
+        let queued = match pending.front() {
+            Some(l) if thinking.is_none() || taken_during_search(l) => pending.pop_front(),
+            _ => None,
+        };
+        if let Some(l) = &queued {
+            pending_bytes -= l.len();
+        }
+        let from_queue = queued.is_some();
         let line = match queued {
             Some(l) => l,
             None if ended => {
+                // The end of input: the search under way stops and answers (one that begins
+                // from the queue, at once), and the commands behind it are still taken.
                 if let Some(t) = thinking.take() {
+                    t.stop.store(true, Ordering::Relaxed);
                     answer(state, out, t)?;
                 }
                 if pending.is_empty() {
@@ -425,9 +510,10 @@ fn serve_uci(
         let Some(&command) = words.first() else { continue };
         // Commands are taken in order: anything but `stop`, `isready` and `quit` waits for the
         // search under way to give its move first (a GUI waits for `bestmove` anyway), while
-        // those three are answered at once.
-        if !matches!(command, "stop" | "isready" | "quit") && thinking.is_some() {
-            if pending.len() < MAX_PENDING {
+        // those three are answered at once (UCI asks it of `isready`).
+        if thinking.is_some() && !from_queue && !taken_during_search(&line) {
+            if pending.len() < MAX_PENDING && pending_bytes + line.len() <= MAX_PENDING_BYTES {
+                pending_bytes += line.len();
                 pending.push_back(line.clone());
             } else {
                 writeln!(out, "info string too many commands wait for the search: `{command}` was dropped")?;
@@ -450,33 +536,29 @@ fn serve_uci(
             "ucinewgame" => {
                 state.set_game(Game::new(state.engine.clone(), state.engine.start()));
             }
-            "setoption" => {
-                let name_at = words.iter().position(|w| *w == "name").map(|i| i + 1);
-                let value_at = words.iter().position(|w| *w == "value");
-                let name = name_at
-                    .map(|i| words[i..value_at.unwrap_or(words.len())].join(" "))
-                    .unwrap_or_default();
-                let value = value_at.map(|i| words[i + 1..].join(" ")).unwrap_or_default();
-                match name.as_str() {
-                    "UCI_Variant" if !variants.contains(&value) => {
+            "setoption" => match option(&words) {
+                None => writeln!(out, "info string setoption: expected `setoption name NAME [value VALUE]`")?,
+                // Option names are not case-sensitive (UCI).
+                Some((name, value)) => match name.to_ascii_lowercase().as_str() {
+                    "uci_variant" if !variants.contains(&value) => {
                         writeln!(
                             out,
                             "info string unknown variant `{value}`; the variants are {}",
                             variants.join(", ")
                         )?;
                     }
-                    "UCI_Variant" => {
-                        if let Err(e) = state.reload(loader, Some(&value), state.params.clone()) {
+                    "uci_variant" => {
+                        if let Err(e) = state.switch(loader, &value) {
                             writeln!(out, "info string {}", e.replace('\n', " "))?;
                         }
                     }
-                    "Player" => match PlayerSpec::parse(&value) {
+                    "player" => match PlayerSpec::parse(&value) {
                         Ok(p) => state.player = p,
                         Err(e) => writeln!(out, "info string {e}")?,
                     },
                     _ => writeln!(out, "info string unknown option `{name}`")?,
-                }
-            }
+                },
+            },
             "position" => position(state, &words, out)?,
             "go" => {
                 let white = state.game.current().side_to_move().index() == 0;
@@ -485,9 +567,12 @@ fn serve_uci(
                 let pos = state.game.current().clone();
                 writeln!(out, "info string {} thinks", state.player)?;
                 let progress = Arc::new(Progress::default());
+                // After the end of input a search answers at once: nothing could stop it.
+                stop.store(ended, Ordering::Relaxed);
                 let handle = state.search(budget, stop.clone(), progress.clone());
                 thinking = Some(Thinking {
                     handle,
+                    infinite: words.contains(&"infinite") && !ended,
                     stop,
                     pos,
                     progress,
@@ -495,10 +580,16 @@ fn serve_uci(
                     shown: Instant::now(),
                 });
             }
+            // Stops the search under way, and one a `go` waiting behind it would begin: a stop
+            // sent after that `go` is meant for it too, and nothing else would end it.
             "stop" => {
                 if let Some(t) = thinking.take() {
                     t.stop.store(true, Ordering::Relaxed);
                     answer(state, out, t)?;
+                    if !from_queue && pending.iter().any(|l| l.split_whitespace().next() == Some("go")) {
+                        pending_bytes += line.len();
+                        pending.push_back(line.clone());
+                    }
                 }
             }
             "quit" => {
@@ -516,12 +607,24 @@ fn serve_uci(
     }
 }
 
+/// `setoption name NAME [value VALUE]`: the name (the words between `name` and `value`) and the
+/// value (the words after it, empty without); `None` without a name.
+fn option(words: &[&str]) -> Option<(String, String)> {
+    let name_at = words.iter().position(|w| *w == "name")? + 1;
+    let value_at = words[name_at..].iter().position(|w| *w == "value").map(|i| name_at + i);
+    let name = words[name_at..value_at.unwrap_or(words.len())].join(" ");
+    let value = value_at.map(|i| words[i + 1..].join(" ")).unwrap_or_default();
+    (!name.is_empty()).then_some((name, value))
+}
+
 /// How often a search under way says what it has done.
 const INFO_EVERY: Duration = Duration::from_secs(1);
 
 /// A UCI/UCCI search under way.
 struct Thinking {
     handle: JoinHandle<Option<(Move, u64)>>,
+    /// `go infinite`: the move is given only when `stop` (or the end of input) asks for it.
+    infinite: bool,
     stop: Arc<AtomicBool>,
     /// The position searched.
     pos: Position,
@@ -567,7 +670,14 @@ fn position(state: &mut State, words: &[&str], out: &mut impl Write) -> std::io:
     let head = &words[1..moves_at.unwrap_or(words.len())];
     let start = match head.first() {
         Some(&"startpos") => Ok(state.engine.start()),
-        Some(&"fen") => state.engine.from_fen(&head[1..].join(" ")).map_err(|e| e.to_string()),
+        Some(&"fen") => {
+            let mut fields: Vec<&str> = head[1..].to_vec();
+            // UCCI GUIs may write red to move as `r`.
+            if state.protocol == Protocol::Ucci && fields.get(1) == Some(&"r") {
+                fields[1] = "w";
+            }
+            state.engine.from_fen(&fields.join(" ")).map_err(|e| e.to_string())
+        }
         _ => Err("expected `startpos` or `fen`".to_string()),
     };
     match start {
@@ -622,16 +732,29 @@ fn gtp(state: &mut State, loader: &Loader, mut input: impl BufRead, out: &mut im
                 continue;
             }
         };
-        let line = line.split('#').next().unwrap_or("").trim().to_string();
+        // GTP's preprocessing: control characters other than tabs dropped, tabs as spaces, a
+        // comment cut off; an empty line is no command.
+        let line: String = line
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(|c| !c.is_control() || *c == '\t')
+            .map(|c| if c == '\t' { ' ' } else { c })
+            .collect();
         let mut words: Vec<&str> = line.split_whitespace().collect();
         if words.is_empty() {
             continue;
         }
-        let id = words[0].parse::<u64>().ok();
+        // An id is digits, echoed as written.
+        let id = words[0].bytes().all(|b| b.is_ascii_digit()).then(|| words[0].to_string());
         if id.is_some() {
             words.remove(0);
         }
-        let Some(&command) = words.first() else { continue };
+        let Some(&command) = words.first() else {
+            write_reply(out, id.as_deref(), Err("syntax error: an id with no command".into()))?;
+            continue;
+        };
         let args = &words[1..];
         let reply: Result<String, String> = match command {
             "protocol_version" => Ok("2".into()),
@@ -640,36 +763,37 @@ fn gtp(state: &mut State, loader: &Loader, mut input: impl BufRead, out: &mut im
             "known_command" => Ok(COMMANDS.contains(&args.first().copied().unwrap_or("")).to_string()),
             "list_commands" => Ok(COMMANDS.join("\n")),
             "quit" => {
-                write_reply(out, id, Ok(String::new()))?;
+                write_reply(out, id.as_deref(), Ok(String::new()))?;
                 return Ok(());
             }
-            "boardsize" => match args.first().and_then(|n| n.parse::<usize>().ok()) {
-                Some(n) => {
+            // A new size clears the board (and any handicap a handicap command set).
+            "boardsize" => match args.first().map(|n| (n, n.parse::<usize>())) {
+                Some((_, Ok(n))) => {
                     let mut params: Vec<String> = state.params.iter().filter(|p| !p.starts_with("size=")).cloned().collect();
                     params.push(format!("size={n}"));
+                    let params = state.with_base(&params, "handicap");
                     state
                         .reload(loader, None, params)
                         .map(|()| String::new())
                         .map_err(|_| "unacceptable size".to_string())
                 }
-                None => Err("boardsize not an integer".into()),
+                Some((n, Err(_))) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => Err("unacceptable size".into()),
+                _ => Err("boardsize not an integer".into()),
             },
+            // An empty board: without the stones of any handicap command.
             "clear_board" => {
-                state.set_game(Game::new(state.engine.clone(), state.engine.start()));
-                Ok(String::new())
-            }
-            "komi" => match args.first().and_then(|k| k.parse::<f64>().ok()) {
-                Some(k) => {
-                    let mut params: Vec<String> = state.params.iter().filter(|p| !p.starts_with("komi=")).cloned().collect();
-                    params.push(format!("komi={k}"));
-                    let moves: Vec<Move> = state.game.moves().to_vec();
-                    state.reload(loader, None, params).map_err(|e| e.replace('\n', " ")).map(|()| {
-                        for m in moves {
-                            state.game.play(m);
-                        }
-                        String::new()
-                    })
+                let params = state.with_base(&state.params, "handicap");
+                if params == state.params {
+                    state.set_game(Game::new(state.engine.clone(), state.engine.start()));
+                    Ok(String::new())
+                } else {
+                    state.reload(loader, None, params).map(|()| String::new())
                 }
+            }
+            "komi" => match args.first().and_then(|k| k.parse::<f64>().ok()).filter(|k| k.is_finite()) {
+                // (No ruleset gives a komi of a million points: the ruleset's bounds say less.)
+                Some(k) if k.abs() >= 1e6 => Err(format!("komi {k:e} is out of the ruleset's range")),
+                Some(k) => set_komi(state, loader, k),
                 None => Err("komi not a float".into()),
             },
             "play" => match args {
@@ -686,6 +810,10 @@ fn gtp(state: &mut State, loader: &Loader, mut input: impl BufRead, out: &mut im
                 }),
                 _ => Err("syntax error: play COLOR VERTEX".into()),
             },
+            // Once the game is over there is nothing to play: a pass, and nothing changes.
+            "genmove" if args.len() == 1 && gtp_colour(args[0]).is_some() && state.game.outcome().status != Status::Ongoing => {
+                Ok("pass".into())
+            }
             "genmove" => match args.first() {
                 Some(colour) => state.turn_to(colour).map(|()| {
                     let handle = state.search(None, Arc::new(AtomicBool::new(false)), Arc::default());
@@ -754,9 +882,13 @@ fn gtp(state: &mut State, loader: &Loader, mut input: impl BufRead, out: &mut im
                     }
                 }
             }
-            "loadsgf" => match args.first() {
-                Some(file) => load_sgf(state, loader, file, args.get(1).and_then(|n| n.parse().ok())),
-                None => Err("syntax error: loadsgf FILE [MOVE]".into()),
+            "loadsgf" => match args {
+                [file] => load_sgf(state, loader, file, None),
+                [file, n] => match n.parse::<usize>() {
+                    Ok(n) => load_sgf(state, loader, file, Some(n)),
+                    Err(_) => Err("syntax error: loadsgf FILE [MOVE-NUMBER]".into()),
+                },
+                _ => Err("syntax error: loadsgf FILE [MOVE-NUMBER]".into()),
             },
             "arbiter-explain" => match args.first() {
                 Some(vertex) => Ok(match state.find_move(vertex) {
@@ -770,13 +902,13 @@ fn gtp(state: &mut State, loader: &Loader, mut input: impl BufRead, out: &mut im
             "set_free_handicap" => set_free_handicap(state, loader, args),
             other => Err(format!("unknown command `{other}`")),
         };
-        write_reply(out, id, reply)?;
+        write_reply(out, id.as_deref(), reply)?;
     }
     Ok(())
 }
 
-fn write_reply(out: &mut impl Write, id: Option<u64>, reply: Result<String, String>) -> std::io::Result<()> {
-    let id = id.map(|i| i.to_string()).unwrap_or_default();
+fn write_reply(out: &mut impl Write, id: Option<&str>, reply: Result<String, String>) -> std::io::Result<()> {
+    let id = id.unwrap_or_default();
     match reply {
         Ok(text) => write!(out, "={id}{}{text}\n\n", if text.is_empty() { "" } else { " " })?,
         Err(text) => write!(out, "?{id} {text}\n\n")?,
@@ -893,8 +1025,18 @@ fn set_free_handicap(state: &mut State, loader: &Loader, args: &[&str]) -> Resul
     Ok(String::new())
 }
 
-/// `loadsgf FILE [N]`: the record's game, up to move `N` (all of it by default).
+/// `loadsgf FILE [N]`: the record's game, up to move `N` (all of it by default). A record that
+/// cannot be loaded leaves the game as it was.
 fn load_sgf(state: &mut State, loader: &Loader, file: &str, upto: Option<usize>) -> Result<String, String> {
+    let saved = state.save();
+    let loaded = load_sgf_into(state, loader, file, upto);
+    if loaded.is_err() {
+        state.restore(saved);
+    }
+    loaded
+}
+
+fn load_sgf_into(state: &mut State, loader: &Loader, file: &str, upto: Option<usize>) -> Result<String, String> {
     let text = arbiter::input::read_text(std::path::Path::new(file), arbiter::input::RECORD_LIMIT)
         .map_err(|e| format!("cannot load file: {e}"))?;
     let rec =
@@ -913,6 +1055,45 @@ fn load_sgf(state: &mut State, loader: &Loader, file: &str, upto: Option<usize>)
     arbiter::notation::record::play_line(&mut state.game, moves).map_err(|s| format!("cannot load file: {s}"))?;
     let side = state.game.current().side_to_move().index();
     Ok(if side == 0 { "black".into() } else { "white".into() })
+}
+
+/// GTP's `komi`: the ruleset's `komi` parameter set to `k`, the game kept — its start (set-up
+/// or handicap stones as they stand), its moves, the passes played for it and the stones marked
+/// dead. A komi the ruleset refuses leaves everything as it was.
+fn set_komi(state: &mut State, loader: &Loader, k: f64) -> Result<String, String> {
+    if !state.engine.rules().params.iter().any(|(p, _)| p == "komi") {
+        return Err(format!("{} has no komi", state.ruleset));
+    }
+    let saved = state.save();
+    let mut params: Vec<String> = state.params.iter().filter(|p| !p.starts_with("komi=")).cloned().collect();
+    params.push(format!("komi={k}"));
+    let rebuilt = state.reload(loader, None, params).and_then(|()| {
+        let start = state
+            .engine
+            .position(&saved.game.positions()[0].setup())
+            .map_err(|e| e.to_string())?;
+        let mut game = Game::new(state.engine.clone(), start);
+        for &m in saved.game.moves() {
+            if game.outcome().status != Status::Ongoing || !game.current().legal_moves().contains(&m) {
+                return Err("the game does not replay under that komi".to_string());
+            }
+            game.play(m);
+        }
+        game.set_dead(saved.game.dead().to_vec());
+        Ok(game)
+    });
+    match rebuilt {
+        Ok(game) => {
+            let passes = saved.implied_passes.clone();
+            state.game = game;
+            state.implied_passes = passes;
+            Ok(String::new())
+        }
+        Err(e) => {
+            state.restore(saved);
+            Err(e)
+        }
+    }
 }
 
 /// The board as rows of letters (`.` for empty), top row first, with the side to move.

@@ -2,7 +2,10 @@
 //! needs is the legal moves, the end rules and random playouts. Each iteration walks down the tree
 //! by the UCB1 bound, adds one node, plays a random game from it to the end (or to a cut-off, which
 //! counts as a draw), and adds the result to every node on the way. The move played is the most
-//! visited. With an iteration budget the same seed gives the same moves.
+//! visited. With an iteration budget the same seed gives the same moves. The tree holds at most
+//! [`MAX_TREE_BYTES`]: past them an iteration adds no node and plays out from the leaf it
+//! reached, so a long think (`go infinite`, a 19 × 19 board's hundreds of moves a node) keeps
+//! its memory flat.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -15,6 +18,9 @@ use crate::model::Side;
 
 /// The exploration constant: √2, the classic choice for results in [0, 1].
 const EXPLORATION: f64 = std::f64::consts::SQRT_2;
+
+/// The most a search's tree holds (its nodes and their lists of moves): 512 MiB.
+pub const MAX_TREE_BYTES: usize = 512 << 20;
 
 struct Node {
     /// The move that led here (unused at the root).
@@ -36,6 +42,10 @@ pub struct Mcts {
     rng: ChaCha8Rng,
     buf: Vec<Move>,
     last_iterations: u64,
+    /// The most the tree may hold ([`MAX_TREE_BYTES`]; smaller in tests).
+    max_tree_bytes: usize,
+    /// What the last search's tree held.
+    last_tree_bytes: usize,
 }
 
 impl Mcts {
@@ -45,7 +55,19 @@ impl Mcts {
             rng,
             buf: Vec::new(),
             last_iterations: 0,
+            max_tree_bytes: MAX_TREE_BYTES,
+            last_tree_bytes: 0,
         }
+    }
+
+    /// The bytes the last search's tree held (at most about [`MAX_TREE_BYTES`]).
+    pub fn last_tree_bytes(&self) -> usize {
+        self.last_tree_bytes
+    }
+
+    /// The bytes a node holds: itself, its untried moves, and its place in its parent's children.
+    fn node_bytes(node: &Node) -> usize {
+        std::mem::size_of::<Node>() + node.untried.capacity() * std::mem::size_of::<Move>() + std::mem::size_of::<u32>()
     }
 
     /// A playout longer than this many plies is cut and counts as a draw: four per square keeps a
@@ -100,6 +122,7 @@ impl Mcts {
         if tree[0].untried.len() == 1 {
             return Some((tree[0].untried[0], 0));
         }
+        let mut bytes = Self::node_bytes(&tree[0]);
         let limit = Self::playout_limit(root);
         let deadline = Deadline::after(self.budget);
         let mut path: Vec<u32> = Vec::with_capacity(64);
@@ -156,15 +179,19 @@ impl Mcts {
                 walk.advance(tree[at].mv);
                 path.push(at as u32);
             }
-            // One new node, unless the game is over here.
+            // One new node, unless the game is over here or the tree is full (then a playout
+            // from here).
             let result = if let Some(v) = tree[at].over {
                 v
+            } else if bytes >= self.max_tree_bytes {
+                walk.rollout(&mut self.rng, limit)
             } else {
                 let n = tree[at].untried.len();
                 let m = tree[at].untried.swap_remove(below(&mut self.rng, n));
                 let mover = walk.position().side_to_move();
                 walk.play(m);
                 let child = self.node(&walk, m, mover);
+                bytes += Self::node_bytes(&child);
                 let id = tree.len() as u32;
                 tree.push(child);
                 tree[at].children.push(id);
@@ -178,6 +205,7 @@ impl Mcts {
             }
             done += 1;
         }
+        self.last_tree_bytes = bytes;
         let best = most_visited(&tree).unwrap_or(tree[0].untried.first().copied().unwrap_or(first));
         Some((best, done))
     }
@@ -284,6 +312,28 @@ mod tests {
         // Unraised, the same player searches and answers.
         let mut p = PlayerSpec::Mcts(Budget::Iterations(50)).build(1);
         assert!(p.choose_unless(&walk, &AtomicBool::new(false)).is_some());
+    }
+
+    /// A full tree adds no node: the search goes on, playing out from the leaves it reaches, and
+    /// still answers with a legal move.
+    #[test]
+    fn a_full_tree_stops_growing_and_the_search_goes_on() {
+        let e = engine("go");
+        let walk = Walk::new(e.start());
+        let mut p = Mcts::new(Budget::Iterations(3000), rand_chacha::rand_core::SeedableRng::seed_from_u64(5));
+        // Room for the root and a few children (a 19 x 19 node lists 361 moves).
+        p.max_tree_bytes = 5 * (std::mem::size_of::<Node>() + 361 * std::mem::size_of::<Move>());
+        let root = p.node(&walk, walk.legal()[0], Side::SECOND);
+        let per_node = Mcts::node_bytes(&root);
+        let (m, n) = p.search(&walk);
+        assert_eq!(n, 3000, "every iteration ran");
+        assert!(walk.legal().contains(&m));
+        let grown = p.last_tree_bytes();
+        assert!(grown < p.max_tree_bytes + per_node, "the tree grew to {grown} bytes");
+        // Unbounded, the same search grows far past it.
+        let mut q = Mcts::new(Budget::Iterations(3000), rand_chacha::rand_core::SeedableRng::seed_from_u64(5));
+        q.search(&walk);
+        assert!(q.last_tree_bytes() > 100 * p.max_tree_bytes, "{}", q.last_tree_bytes());
     }
 
     #[test]
