@@ -279,7 +279,7 @@ fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos<B>,
         for side in [Side::FIRST, Side::SECOND] {
             if p.royals(side).is_empty() {
                 return Err(PositionError::Illegal(format!(
-                    "the {} has no royal piece",
+                    "{} has no royal piece",
                     rules.players[side.index()].name
                 )));
             }
