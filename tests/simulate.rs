@@ -152,6 +152,60 @@ fn reports_of_different_runs_or_a_shard_twice_do_not_merge() {
     assert!(r.stderr.contains("not a report of `arbiter simulate --json`"), "{}", r.stderr);
 }
 
+/// A report whose counts no run could have written (edited by hand, or damaged) is refused with
+/// what is wrong, never merged into figures that wrap or a panic: a game longer than the cut, more
+/// wins than games, more games than the shard's share, counts past what a number holds.
+#[test]
+fn reports_whose_counts_no_run_could_write_are_refused() {
+    let dir = scratch("merge-counts");
+    let r = arbiter(&[
+        "simulate",
+        "tic-tac-toe",
+        "--games",
+        "10",
+        "--seed",
+        "1",
+        "--json",
+        "--shard",
+        "1/3",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let shard: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    let cases: [(&str, serde_json::Value, &str); 5] = [
+        (
+            "lengths",
+            serde_json::json!({"18446744073709551615": 3}),
+            "past the run's cut at 1000",
+        ),
+        (
+            "lengths",
+            serde_json::json!({"5": u64::MAX, "7": u64::MAX}),
+            "add up past what a count can hold",
+        ),
+        (
+            "wins",
+            serde_json::json!([1_000_000, 1_000_000]),
+            "add up to 2000000 games, not the 3",
+        ),
+        (
+            "games",
+            serde_json::json!(1000),
+            "it counts 1000 games where its share of the run is 3",
+        ),
+        ("branching_games", serde_json::json!(4), "the moves of 4 games, more than the 3"),
+    ];
+    for (i, (key, value, why)) in cases.into_iter().enumerate() {
+        let mut edited = shard.clone();
+        edited["tally"][key] = value;
+        let f = dir.join(format!("edited-{i}.json"));
+        std::fs::write(&f, edited.to_string()).expect("writable");
+        let r = arbiter(&["simulate", "merge", &f.display().to_string()]);
+        assert_eq!(r.code, Some(1), "{key}: {}", r.stdout);
+        assert!(!r.stderr.contains("panicked"), "{key}: {}", r.stderr);
+        assert!(r.stderr.contains(why), "{key}: {}", r.stderr);
+    }
+}
+
 /// In go, whose random players draw their moves without listing them, the legal moves are counted
 /// in one game in 16 unless told otherwise: the games are the same, only the branching figures
 /// come from fewer of them, the same ones however the run is split.

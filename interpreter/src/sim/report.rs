@@ -140,12 +140,24 @@ pub fn merge(reports: &[(String, Value)]) -> Result<Merged, String> {
             }
         }
         let index = shard.map_or(0, |s| s.index);
+        if shard.is_some_and(|s| s.index >= s.count) {
+            return Err(format!("{name}: shard {index} of {} does not exist", shard.map_or(1, |s| s.count)));
+        }
         if seen.contains(&index) {
             return Err(format!("{name}: shard {index} is given twice"));
         }
         seen.push(index);
-        partial |= v.get("partial").and_then(Value::as_bool).unwrap_or(false);
-        tally.merge(&t);
+        let stopped = v.get("partial").and_then(Value::as_bool).unwrap_or(false);
+        partial |= stopped;
+        // What the shard played must be what it could: its share of the run's games.
+        let share = shard.unwrap_or(Shard::WHOLE).range(info.games);
+        t.check(share.end - share.start, !stopped, info.max_plies)
+            .map_err(|e| format!("{name}: not a report `arbiter simulate` wrote: {e}"))?;
+        let mut sum = tally.clone();
+        sum.merge(&t);
+        sum.check(info.games, false, info.max_plies)
+            .map_err(|e| format!("{name}: with the reports before it, {e}"))?;
+        tally = sum;
     }
     let (info, count) = first.ok_or("no reports to merge")?;
     let missing = (0..count.unwrap_or(1)).filter(|k| !seen.contains(k)).collect::<Vec<_>>();

@@ -88,6 +88,68 @@ impl Tally {
         }
     }
 
+    /// Does this tally hold what a run of at most `games` games cut at `max_plies` plies can
+    /// (exactly `games` where `complete`)? Every game counted once by result, by reason and by
+    /// length, no length past the cut, no more games counted for branching than played, and no
+    /// sum past what a `u64` holds. A report read from a file is checked before it is merged.
+    ///
+    /// # Errors
+    /// The first count that cannot be.
+    pub fn check(&self, games: u64, complete: bool, max_plies: usize) -> Result<(), String> {
+        // Each way of counting the games must count them all.
+        let sum = |what: &str, values: Vec<u64>| -> Result<(), String> {
+            let n = values
+                .into_iter()
+                .try_fold(0u64, u64::checked_add)
+                .ok_or_else(|| format!("its {what} add up past what a count can hold"))?;
+            if n == self.games {
+                Ok(())
+            } else {
+                Err(format!("its {what} add up to {n} games, not the {} it played", self.games))
+            }
+        };
+        if self.games > games || (complete && self.games != games) {
+            return Err(format!(
+                "it counts {} games where its share of the run is {games}{}",
+                self.games,
+                if complete { "" } else { " at most" }
+            ));
+        }
+        let results = [self.wins[0], self.wins[1], self.draws, self.no_result, self.unfinished];
+        sum("results (wins, draws, no result, cut)", results.to_vec())?;
+        sum("end reasons", self.reasons.values().copied().collect())?;
+        sum("game lengths", self.lengths.values().copied().collect())?;
+        if let Some((&longest, _)) = self.lengths.last_key_value()
+            && longest > max_plies as u64
+        {
+            return Err(format!("it has a game of {longest} plies, past the run's cut at {max_plies}"));
+        }
+        if self.branching_games > self.games {
+            return Err(format!(
+                "it counts the moves of {} games, more than the {} it played",
+                self.branching_games, self.games
+            ));
+        }
+        // Plies counted for branching: at most every ply of every game.
+        let plies = self
+            .lengths
+            .iter()
+            .try_fold(0u64, |a, (l, n)| l.checked_mul(*n).and_then(|p| a.checked_add(p)))
+            .ok_or("its game lengths add up past what a count can hold")?;
+        let counted = self
+            .phase_plies
+            .iter()
+            .try_fold(0u64, |a, p| a.checked_add(*p))
+            .ok_or("its plies counted for branching add up past what a count can hold")?;
+        if counted > plies {
+            return Err(format!(
+                "it counts the moves at {counted} plies, more than the {plies} its games played"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Adds `o`'s counts (both checked with [`Tally::check`]: their sums hold).
     pub fn merge(&mut self, o: &Tally) {
         self.games += o.games;
         self.branching_games += o.branching_games;
