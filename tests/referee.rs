@@ -217,13 +217,49 @@ fn games_out_never_overwrites_or_waits_on_a_fifo() {
     std::fs::write(&existing, "keep me").expect("writes");
     let fifo = dir.join("fifo");
     common::mkfifo(&fifo);
-    for (path, what) in [(&existing, "the file exists; nothing was overwritten"), (&fifo, "the file exists")] {
+    let folder = dir.join("folder");
+    std::fs::create_dir(&folder).expect("makes a folder");
+    let dangling = dir.join("dangling");
+    std::os::unix::fs::symlink(dir.join("nothing"), &dangling).expect("links");
+    for (path, what) in [
+        (&existing, "the file exists; nothing was overwritten"),
+        (&fifo, "a device or a pipe is there; nothing was overwritten"),
+        (&folder, "it is a folder; nothing was overwritten"),
+        (&dangling, "a symbolic link to nothing is there; nothing was overwritten"),
+    ] {
         let p = path.display().to_string();
         let r = common::arbiter_within(20, &["simulate", "tic-tac-toe", "--games", "2", "--seed", "1", "--games-out", &p]);
         assert_eq!(r.code, Some(1), "{}", r.stderr);
         assert!(r.stderr.contains(what), "{}", r.stderr);
     }
     assert_eq!(std::fs::read_to_string(&existing).expect("reads"), "keep me");
+}
+
+/// A record that cannot be written whole (here, past a file-size limit, as on a full disk) is
+/// removed: no truncated file passes for a whole one or stands in the way of the next try.
+#[test]
+fn a_record_that_cannot_be_written_whole_leaves_no_file() {
+    let dir = common::scratch("referee-partial");
+    for args in [
+        vec!["simulate", "chess", "--games", "20", "--seed", "1", "--games-out"],
+        vec!["play", "chess", "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "--write", "pgn", "--out"],
+    ] {
+        let path = dir.join(format!("{}.pgn", args[0]));
+        // A shell that ignores SIGXFSZ hands the limit's EFBIG to the first write (no bytes may be written).
+        let line = format!("trap '' XFSZ; ulimit -f 0; exec \"$0\" \"$@\" '{}'", path.display());
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(line)
+            .arg(env!("CARGO_BIN_EXE_arbiter"))
+            .args(&args)
+            .current_dir(common::root())
+            .output()
+            .expect("sh runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("the part written was removed"), "{args:?}: {err}");
+        assert!(!path.exists(), "{args:?}: {} was left", path.display());
+    }
 }
 
 /// A perft that would run for days is refused at once with an estimate of its work, unless asked

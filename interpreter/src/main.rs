@@ -1226,11 +1226,7 @@ fn write_record(
             say_raw(&text);
             Ok(())
         }
-        Some(path) => {
-            let mut f = new_output_file(path, "--out")?;
-            f.write_all(text.as_bytes())
-                .map_err(|err| Failure::input(format!("--out {}: {err}", path.display())))
-        }
+        Some(path) => write_output(new_output_file(path, "--out")?, path, "--out", &text),
     }
 }
 
@@ -1342,10 +1338,52 @@ fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
 fn new_output_file(path: &Path, flag: &str) -> Result<std::fs::File, Failure> {
     std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|err| {
         if err.kind() == std::io::ErrorKind::AlreadyExists {
-            Failure::input(format!("{flag} {}: the file exists; nothing was overwritten", path.display()))
+            Failure::input(format!("{flag} {}: {}; nothing was overwritten", path.display(), what_is_at(path)))
         } else {
             Failure::input(format!("{flag} {}: {err}", path.display()))
         }
+    })
+}
+
+/// What stands at a path that exists, in words for a refusal to write there.
+fn what_is_at(path: &Path) -> &'static str {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return "something is there";
+    };
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        match std::fs::metadata(path) {
+            Err(_) => "a symbolic link to nothing is there",
+            Ok(m) if m.is_dir() => "a symbolic link to a folder is there",
+            Ok(m) if m.is_file() => "a symbolic link to a file is there",
+            Ok(_) => "a symbolic link to a device or a pipe is there",
+        }
+    } else if kind.is_dir() {
+        "it is a folder"
+    } else if kind.is_file() {
+        "the file exists"
+    } else {
+        "a device or a pipe is there"
+    }
+}
+
+/// Writes `text` into `file`, just made at `path` by [`new_output_file`], to the disk. Where it
+/// cannot (a full disk), the part written is removed: no truncated record is left to pass for a
+/// whole one, or to stand in the way of the next try.
+fn write_output(mut file: std::fs::File, path: &Path, flag: &str, text: &str) -> Result<(), Failure> {
+    let written = file.write_all(text.as_bytes()).and_then(|()| file.sync_all());
+    drop(file);
+    written.map_err(|err| {
+        let removed = std::fs::remove_file(path);
+        Failure::input(format!(
+            "{flag} {}: {err}; {}",
+            path.display(),
+            if removed.is_ok() {
+                "the part written was removed"
+            } else {
+                "the part written could not be removed"
+            }
+        ))
     })
 }
 

@@ -205,7 +205,7 @@ fn write_games(
     info: &RunInfo,
     games: &[(u64, sim::GameSummary, Vec<arbiter::game::Move>)],
     ruleset: &str,
-    mut file: std::fs::File,
+    file: std::fs::File,
     path: &PathBuf,
 ) -> Result<(), Failure> {
     let mut text = String::new();
@@ -235,10 +235,7 @@ fn write_games(
         }
         text.push('\n');
     }
-    use std::io::Write as _;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.flush())
-        .map_err(|err| Failure::input(format!("--games-out {}: {err}", path.display())))
+    crate::write_output(file, path, "--games-out", &text)
 }
 
 fn merge(files: &[PathBuf], json: bool) -> Result<(), Failure> {
