@@ -602,3 +602,20 @@ fn a_written_wxf_file_reads_back_to_the_same_game_and_clocks() {
         (Some(5370.0), Some(5355.0))
     );
 }
+
+/// WXF records games written in WXF notation: `--write wxf` of chess or go is refused with what to
+/// use instead, and writes nothing.
+#[test]
+fn wxf_is_refused_for_games_not_written_in_wxf() {
+    for (ruleset, mv) in [("chess", "e4"), ("go", "D4")] {
+        let run = common::arbiter(&["play", ruleset, mv, "--write", "wxf"]);
+        assert_eq!(run.code, Some(1), "{ruleset}: {}", run.stdout);
+        assert!(run.stdout.is_empty(), "{ruleset}: {}", run.stdout);
+        assert!(
+            run.stderr
+                .contains("WXF records games whose ruleset writes its moves in WXF notation"),
+            "{}",
+            run.stderr
+        );
+    }
+}

@@ -1215,6 +1215,14 @@ fn write_record(
             ));
         }
         "sgf" => arbiter::notation::sgf::write_timed(game, &sgf_tags(tags), commentary, branches, timing),
+        // WXF's movetext is xiangqi's notation: a game written otherwise would be a WXF file no
+        // other program reads.
+        "wxf" if game.current().rules().notation != arbiter::model::Notation::Wxf => {
+            return Err(Failure::input(
+                "--write wxf: WXF records games whose ruleset writes its moves in WXF notation (`notation wxf`, as xiangqi's does); use pgn"
+                    .to_string(),
+            ));
+        }
         "wxf" => arbiter::notation::record::write_wxf(game, tags, commentary, branches, timing),
         _ => arbiter::notation::pgn::write_timed(game, tags, commentary, branches, timing),
     };
