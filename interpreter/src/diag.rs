@@ -98,6 +98,18 @@ impl Sources {
     pub fn slice(&self, span: Span) -> &str {
         &self.text(span.file)[span.start as usize..span.end as usize]
     }
+    /// The text under `span` for a message: cut short past [`MAX_TOKEN_CHARS`] characters (an
+    /// expression of 100,000 terms is not repeated whole in its error).
+    pub fn shown(&self, span: Span) -> String {
+        let text = self.slice(span);
+        if text.chars().count() > MAX_TOKEN_CHARS {
+            let mut cut: String = text.chars().take(MAX_TOKEN_CHARS).collect();
+            cut.push('…');
+            cut
+        } else {
+            text.to_string()
+        }
+    }
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
         let text = self.text(file);

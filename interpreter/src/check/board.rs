@@ -306,7 +306,7 @@ pub(super) fn resolve_directions(cx: &mut Cx, items: &[ast::Item]) {
             let mut offsets = dirs(cx, &d.names);
             for &(x, y, span) in &d.offsets {
                 if (x, y) == (0, 0) || x.unsigned_abs() as usize >= MAX_BOARD_SIDE || y.unsigned_abs() as usize >= MAX_BOARD_SIDE {
-                    let shown = cx.src.slice(span);
+                    let shown = cx.src.shown(span);
                     cx.error(
                         codes::BOUND,
                         span,

@@ -216,8 +216,8 @@ impl Cx<'_> {
         if v < lo || v > hi {
             // A literal is shown as written (`99999999999999999999`, not the clamped value).
             let shown = match c {
-                ast::Count::Int(..) => self.src.slice(span).to_string(),
-                ast::Count::Expr(..) => format!("{} = {v}", self.src.slice(span)),
+                ast::Count::Int(..) => self.src.shown(span),
+                ast::Count::Expr(..) => format!("{} = {v}", self.src.shown(span)),
                 ast::Count::Param(id) => match self.params.get(&id.name) {
                     Some((Value::Number(_, text), _)) => text.clone(),
                     _ => v.to_string(),
@@ -338,7 +338,7 @@ fn resolve(
                     if let Some((lo, hi, rs)) = p.range
                         && (*n < lo || *n > hi)
                     {
-                        let (value, range) = (cx.src.slice(*s), range_text(cx.src.slice(rs)));
+                        let (value, range) = (cx.src.shown(*s), range_text(&cx.src.shown(rs)));
                         let d = Diagnostic::error(
                             codes::CONTRADICTION,
                             *s,
@@ -379,7 +379,7 @@ fn resolve(
                 if let Some((lo, hi, rs)) = decl.range
                     && (n < lo || n > hi)
                 {
-                    let range = range_text(cx.src.slice(rs));
+                    let range = range_text(&cx.src.shown(rs));
                     cx.diags.push(
                         Diagnostic::error(
                             codes::BOUND,

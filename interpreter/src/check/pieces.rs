@@ -321,7 +321,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 None => 1,
                 Some((n, span)) if *n >= 1 && *n < side => *n as u32,
                 Some((_, span)) => {
-                    let shown = cx.src.slice(*span);
+                    let shown = cx.src.shown(*span);
                     cx.error(
                         codes::BOUND,
                         *span,
@@ -344,7 +344,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         ast::Primitive::Leap { offset, block } => {
             let (a, b, span) = *offset;
             if (a, b) == (0, 0) || a.unsigned_abs() as i64 >= side || b.unsigned_abs() as i64 >= side {
-                let shown = cx.src.slice(span);
+                let shown = cx.src.shown(span);
                 cx.error(
                     codes::BOUND,
                     span,
@@ -360,7 +360,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                     && c.unsigned_abs() <= a.unsigned_abs()
                     && d.unsigned_abs() <= b.unsigned_abs();
                 if !inside || (*c, *d) == (0, 0) || (*c, *d) == (a, b) {
-                    let (point, target) = (cx.src.slice(*bspan), cx.src.slice(span));
+                    let (point, target) = (cx.src.shown(*bspan), cx.src.shown(span));
                     cx.error(
                         codes::CONTRADICTION,
                         *bspan,
@@ -370,7 +370,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                     return None;
                 }
                 if points.contains(&(*c, *d)) {
-                    let point = cx.src.slice(*bspan);
+                    let point = cx.src.shown(*bspan);
                     cx.diags.push(Diagnostic::warning(
                         codes::REDUNDANT,
                         *bspan,
@@ -916,14 +916,16 @@ fn castle(cx: &mut Cx, p: &ast::PieceDecl, c: &ast::Castle) -> Option<Castle> {
     // The piece crosses at least one square (where its partner lands) and stops short of its
     // partner, which stands at the latest on the last file.
     if n < 2 || n > side - 2 {
-        let shown = cx.src.slice(span);
-        let d = Diagnostic::error(
-            codes::BOUND,
-            span,
-            format!("castling distance must be between 2 and {}, not {shown}", (side - 2).max(2)),
-        )
-        .label("out of range")
-        .help("the piece must cross the square its partner lands on, and stop short of the partner");
+        let shown = cx.src.shown(span);
+        // A board under 4 files wide leaves no distance at all: say so, not "between 2 and 2".
+        let message = if side < 4 {
+            format!("no castling distance fits a board {side} files wide: castling needs at least 4 files")
+        } else {
+            format!("castling distance must be between 2 and {}, not {shown}", side - 2)
+        };
+        let d = Diagnostic::error(codes::BOUND, span, message)
+            .label("out of range")
+            .help("the piece must cross the square its partner lands on, and stop short of the partner");
         cx.diags.push(d);
         return None;
     }
