@@ -581,3 +581,13 @@ fn gtp_commands_change_what_they_name_and_nothing_else() {
     assert_eq!(ask("14"), "?14 syntax error: an id with no command");
     assert_eq!(ask("007 na\u{1}me"), "=007 Arbiter");
 }
+
+/// UCCI counts ranks from 0: a refusal names the squares as UCCI writes them (`h3e3` names the
+/// empty h3 of UCCI, the interpreter's h4).
+#[test]
+fn ucci_refusals_name_squares_as_ucci_does() {
+    let mut e = common::Piped::start(&["engine", "xiangqi", "--protocol", "ucci"]);
+    e.send(b"position startpos moves h3e3\n");
+    let said = e.until(10, |l| l.starts_with("info string move 1"));
+    assert!(said.last().is_some_and(|l| l.contains("no piece on h3")), "{said:?}");
+}

@@ -203,12 +203,17 @@ impl State {
             Protocol::Ucci => ucci_to_coordinates(text),
             _ => text.to_string(),
         };
-        match self.game.current().explain(&coords) {
+        let said = match self.game.current().explain(&coords) {
             Ruling::Illegal(i) => match i.clause {
                 Some(c) => format!("{} ({}, {c})", i.message, i.code),
                 None => format!("{} ({})", i.message, i.code),
             },
-            Ruling::Legal { .. } => format!("`{text}` is not written as this protocol writes moves"),
+            Ruling::Legal { .. } => return format!("`{text}` is not written as this protocol writes moves"),
+        };
+        // The ruling names squares as the interpreter does; UCCI counts ranks from 0.
+        match self.protocol {
+            Protocol::Ucci => ranks_from_zero(&said, &self.game.current().rules().board),
+            _ => said,
         }
     }
 
@@ -271,6 +276,29 @@ fn walk_of(game: &Game) -> Walk {
         walk.play(m);
     }
     walk
+}
+
+/// `text` with every word that names a square of `board` (`h3`) named as UCCI does (`h2`).
+fn ranks_from_zero(text: &str, board: &arbiter::model::Board) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match board.parse_square(word) {
+            Some(sq) if board.has(sq) => out.push_str(&format!("{}{}", &word[..1], board.rank(sq))),
+            _ => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 /// `h2e2` (UCCI, ranks from 0) as `h3e3` (ranks from 1); anything else as it is.
