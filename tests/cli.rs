@@ -769,3 +769,21 @@ fn fmt_checks_rewrites_and_refuses_what_does_not_parse() {
     );
     assert_eq!(std::fs::read_to_string(&locked).expect("readable"), unformatted);
 }
+
+/// `fmt` keeps a file's line endings and byte-order mark: a CRLF file formatted stays CRLF, a
+/// formatted one with a BOM is left as it is.
+#[test]
+fn fmt_keeps_crlf_line_endings_and_a_byte_order_mark() {
+    let dir = common::scratch("fmt-layout");
+    let original = std::fs::read_to_string(common::root().join("rulesets/tic-tac-toe.rules")).expect("a bundled ruleset");
+    let crlf = original.replace('\n', "\r\n");
+    let bom = format!("\u{feff}{crlf}");
+    let messy = crlf.replace("\r\n  ", "\r\n\t    ");
+    for (name, text, want) in [("formatted", &crlf, &crlf), ("bom", &bom, &bom), ("messy", &messy, &crlf)] {
+        let f = dir.join(format!("{name}.rules"));
+        std::fs::write(&f, text).expect("writable");
+        let r = arbiter(&["fmt", f.to_str().expect("a UTF-8 path")]);
+        assert_eq!(r.code, Some(0), "{name}: {}{}", r.stdout, r.stderr);
+        assert_eq!(&std::fs::read_to_string(&f).expect("readable"), want, "{name}");
+    }
+}

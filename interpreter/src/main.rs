@@ -1256,7 +1256,7 @@ fn format_files(files: &[PathBuf], check: bool) -> Result<(), Failure> {
             }
         };
         let formatted = match arbiter::syntax::format::format(&text) {
-            Ok(f) => f,
+            Ok(f) => keep_layout(&text, f),
             Err(arbiter::syntax::format::FormatError::Syntax(diags)) => {
                 let mut sources = diag::Sources::default();
                 sources.add(shown.to_string(), text.clone());
@@ -1308,6 +1308,22 @@ fn format_files(files: &[PathBuf], check: bool) -> Result<(), Failure> {
         code: 1,
         reported: false,
     })
+}
+
+/// `formatted` (LF line endings, no byte-order mark) with the line endings and byte-order mark of
+/// `original`: a file written with CRLF stays CRLF, one that began with a BOM keeps it.
+fn keep_layout(original: &str, formatted: String) -> String {
+    let crlf = original.matches("\r\n").count();
+    let lines = original.matches('\n').count();
+    let mut out = if crlf > 0 && 2 * crlf >= lines {
+        formatted.replace('\n', "\r\n")
+    } else {
+        formatted
+    };
+    if original.starts_with('\u{feff}') && !out.starts_with('\u{feff}') {
+        out.insert(0, '\u{feff}');
+    }
+    out
 }
 
 /// Writes `text` over `path` through a temporary file in the same folder and a rename, keeping the
