@@ -985,8 +985,10 @@ fn a_long_check_holds_up_neither_answers_nor_the_newest_edit() {
     let last = s.wait("the diagnostics of version 6", |m| {
         m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 6
     });
-    let warnings = last["params"]["diagnostics"].as_array().map_or(0, Vec::len);
-    assert_eq!(warnings, 30_005, "each unused zone is warned of");
+    let said = last["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+    assert_eq!(said.len(), 1_001, "a thousand warnings, and one counting the rest");
+    let rest = said[1_000]["message"].as_str().unwrap_or_default();
+    assert!(rest.starts_with("… and 29005 more (0 errors, 29005 warnings)"), "{rest}");
     // No older check is published after the newest (the server was asked something and answered
     // meanwhile).
     let seen = s.backlog.borrow().len();
@@ -1045,4 +1047,183 @@ fn a_server_without_its_client_exits() {
     let _ = stdin.write_all(frame.as_bytes());
     drop(stdin);
     assert_eq!(wait(&mut ended), Some(1), "input ended without exit");
+}
+
+/// The next `window/logMessage` or `window/showMessage` (by `method`) whose text holds `needle`.
+fn said(s: &Session, method: &str, needle: &str) -> Value {
+    s.wait(&format!("{method} saying `{needle}`"), |m| {
+        m["method"] == method && m["params"]["message"].as_str().is_some_and(|t| t.contains(needle))
+    })
+}
+
+/// A document over a ruleset's limit (4 MiB, as for `arbiter check`) is held but not checked: one
+/// diagnostic says so and the features answer nothing, until an edit brings it under the limit.
+/// A document is never held past the largest message: a change that would grow it further is
+/// not applied, and the user is told the server's copy is out of date.
+#[test]
+fn a_document_over_the_ruleset_limit_is_held_unchecked_and_not_grown_without_bound() {
+    let mut s = Session::start();
+    s.initialize();
+    let uri = "file:///tmp/arbiter-lsp-over-the-limit.rules";
+    let rules = std::fs::read_to_string(root().join("rulesets/tic-tac-toe.rules")).expect("tic-tac-toe.rules");
+    let mut text = rules.clone();
+    while text.len() <= 4 << 20 {
+        text.push_str("piece P \"P\" { leap (1,2) }\n");
+    }
+    s.open(uri, &text);
+    let said_once = s.diagnostics(uri);
+    assert_eq!(said_once.len(), 1, "{said_once:#?}");
+    assert_eq!(said_once[0]["range"]["start"], at(0, 0));
+    let message = said_once[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("not checked") && message.contains("larger than the limit of 4"),
+        "{message}"
+    );
+    let hover = s.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": at(0, 1)}));
+    assert_eq!(hover["result"], Value::Null, "{hover}");
+    let outline = s.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    assert_eq!(outline["result"], json!([]), "{outline}");
+    let tokens = s.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": uri}}));
+    assert_eq!(tokens["result"]["data"], json!([]), "{tokens}");
+
+    // Cut back to the ruleset: checked again.
+    let end = text.lines().count() as u32;
+    let from = rules.lines().count() as u32;
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": at(from, 0), "end": at(end, 0)}, "text": ""}]}),
+    );
+    let checked = s.wait("the diagnostics of version 2", |m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 2
+    });
+    assert_eq!(checked["params"]["diagnostics"], json!([]), "{checked}");
+    let outline = s.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    assert!(outline["result"].as_array().is_some_and(|o| !o.is_empty()), "{outline}");
+
+    // Two inserts of 20 MB: the first is held (unchecked), the second would pass 32 MiB.
+    let chunk = "#".repeat(20 << 20);
+    for version in [3, 4] {
+        s.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version},
+                   "contentChanges": [{"range": {"start": at(0, 0), "end": at(0, 0)}, "text": chunk}]}),
+        );
+    }
+    said(&s, "window/logMessage", "more than the 33554432 the server holds");
+    said(&s, "window/showMessage", "reopen");
+}
+
+/// After a frame the server cannot read — its length not a number, missing, too small, given
+/// twice, or its headers without the blank line — it answers with an error and serves the next
+/// well-framed message.
+#[test]
+fn after_a_frame_it_cannot_read_the_server_serves_the_next_message() {
+    let mut s = Session::start();
+    s.initialize();
+    let body = r#"{"jsonrpc":"2.0","id":999,"method":"shutdown"}"#;
+    let bad = [
+        format!("Content-Length: abc\r\n\r\n{body}"),
+        format!("Content-Type: x\r\n\r\n{body}"),
+        format!("Content-Length: 10\r\n\r\n{body}"),
+        format!("Content-Length: {}\r\nContent-Length: 9\r\n\r\n{body}", body.len()),
+        format!("Content-Length: {}\r\n{body}", body.len()),
+    ];
+    for frame in bad {
+        s.raw(frame.as_bytes());
+        s.wait("an error for the bad frame", |m| m["error"]["code"] == -32700 && m["id"].is_null());
+        let next = s.request("workspace/frobnicate", json!({}));
+        assert_eq!(next["error"]["code"], -32601, "after {frame:?}: {next}");
+    }
+    let bye = s.request("shutdown", Value::Null);
+    assert!(bye.get("error").is_none(), "no bad frame's shutdown was executed: {bye}");
+}
+
+/// Changes the server cannot apply as sent are never dropped silently: a range whose start is
+/// after its end is taken with the two swapped and logged; a change whose parameters do not
+/// read, or to a document that is not open, is logged and the user told to reopen the file.
+#[test]
+fn a_change_the_server_cannot_apply_as_sent_is_said() {
+    let mut s = Session::start();
+    s.initialize();
+    let uri = "file:///tmp/arbiter-lsp-drift.rules";
+    let text = std::fs::read_to_string(root().join("rulesets/tic-tac-toe.rules")).expect("tic-tac-toe.rules");
+    s.open(uri, &text);
+    s.diagnostics(uri);
+    // The first line removed, its range written end first.
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": at(1, 0), "end": at(0, 0)}, "text": ""}]}),
+    );
+    said(&s, "window/logMessage", "start after its end");
+    let outline = s.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    let (line, _) = find(&text, "players cross");
+    assert_eq!(outline["result"][0]["name"], "cross", "{outline}");
+    assert_eq!(
+        outline["result"][0]["selectionRange"]["start"]["line"],
+        line - 1,
+        "the first line is gone, every other a line up: {outline}"
+    );
+
+    for (params, why) in [
+        (
+            json!({"textDocument": {"uri": uri, "version": 3},
+                   "contentChanges": [{"range": {"start": at(0, 0), "end": {"line": -1, "character": 0}}, "text": "x"}]}),
+            "invalid value",
+        ),
+        (
+            json!({"textDocument": {"uri": "file:///tmp/never-opened.rules", "version": 1},
+                   "contentChanges": [{"text": "x"}]}),
+            "is not open",
+        ),
+    ] {
+        s.notify("textDocument/didChange", params);
+        said(&s, "window/logMessage", why);
+        said(&s, "window/showMessage", "reopen");
+    }
+}
+
+/// JSON-RPC 2.0 and the protocol's order: another `jsonrpc` is refused and not executed; a second
+/// `initialize` is refused; notifications before `initialize` are dropped; an id that is neither
+/// a string nor an exact integer is refused with a null id.
+#[test]
+fn messages_outside_the_protocol_are_refused_and_not_executed() {
+    let mut s = Session::start();
+    let uri = "file:///tmp/arbiter-lsp-early.rules";
+    let text = std::fs::read_to_string(root().join("rulesets/tic-tac-toe.rules")).expect("tic-tac-toe.rules");
+    s.open(uri, &text);
+    said(&s, "window/logMessage", "before `initialize`");
+    let init = s.initialize();
+    assert!(init.get("result").is_some(), "{init}");
+    let again = s.initialize();
+    assert_eq!(again["error"]["code"], -32600, "{again}");
+    let hover = s.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": at(0, 0)}));
+    assert!(
+        hover["error"]["message"].as_str().is_some_and(|m| m.contains("not open")),
+        "the early didOpen was dropped: {hover}"
+    );
+
+    // Another version: a request refused with its id, a notification logged; neither executed.
+    s.send(&json!({"jsonrpc": "1.0", "id": 77, "method": "shutdown"}));
+    let refused = s.wait("the refusal", |m| m["id"] == 77);
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    s.send(&json!({"method": "textDocument/didOpen",
+                   "params": {"textDocument": {"uri": uri, "languageId": "arbiter-rules", "version": 1, "text": text}}}));
+    said(&s, "window/logMessage", "its `jsonrpc` is missing");
+    let hover = s.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": at(0, 0)}));
+    assert!(
+        hover["error"]["message"].as_str().is_some_and(|m| m.contains("not open")),
+        "the didOpen without `jsonrpc` was dropped: {hover}"
+    );
+
+    // Ids that could not be echoed back as they came.
+    for id in ["1.5", "123456789012345678901234567890"] {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"shutdown"}}"#);
+        s.raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+        let e = s.wait("the refusal", |m| m["error"]["code"] == -32600);
+        assert!(e["id"].is_null(), "{e}");
+    }
+    let bye = s.request("shutdown", Value::Null);
+    assert!(bye.get("error").is_none(), "none of the refused shutdowns was executed: {bye}");
 }

@@ -44,6 +44,13 @@ const RULES: &str = include_str!("../../../rulesets/RULES.md");
 /// The grammar, whose literals are the keywords completion offers.
 const GRAMMAR: &str = include_str!("../syntax/grammar.pest");
 
+/// The largest document the server checks: the command line's limit for a ruleset.
+const RULES_LIMIT: usize = crate::input::RULES_LIMIT as usize;
+
+/// The largest document the server holds (one larger than [`RULES_LIMIT`] is held unchecked, so
+/// that the edits that shrink it can be applied): the largest a message can bring whole.
+const MAX_DOCUMENT: usize = transport::MAX_MESSAGE;
+
 /// An open document.
 #[derive(Clone)]
 struct Doc {
@@ -51,8 +58,20 @@ struct Doc {
     version: i32,
 }
 
+impl Doc {
+    /// Larger than a ruleset may be: not checked, and the features answer nothing for it.
+    fn too_large(&self) -> bool {
+        self.text.len() > RULES_LIMIT
+    }
+}
+
 /// A request's failure: a JSON-RPC error code and message.
 type Failure = (i64, String);
+
+/// Held by each whole check off the message loop (diagnostics, live facts), so that one runs at a
+/// time: a check of a 4 MB ruleset holds about 380 MB at its peak, and the two at once held twice
+/// that.
+static CHECKING: Mutex<()> = Mutex::new(());
 
 /// The output, shared by the message loop and the thread that works out live facts.
 type Output = Arc<Mutex<Box<dyn Write + Send>>>;
@@ -85,7 +104,17 @@ struct Server {
 /// The open documents as they stood after one change, to be checked.
 struct Snapshot {
     generation: u64,
-    docs: Vec<(String, Doc)>,
+    docs: Vec<(String, Checkable)>,
+}
+
+/// An open document as the checker gets it.
+enum Checkable {
+    Text(Doc),
+    /// Over [`RULES_LIMIT`]: not checked, and its text not copied.
+    TooLarge {
+        size: usize,
+        version: i32,
+    },
 }
 
 /// Checks the open documents on a thread of its own and publishes their diagnostics, so that a
@@ -99,16 +128,23 @@ fn check_documents(snapshots: std::sync::mpsc::Receiver<Snapshot>, generation: A
             snapshot = newer;
         }
         // A file that extends an open one is checked against its unsaved text.
+        // (One too large to check is read from the disk, where the limit holds as for the CLI.)
         let open: HashMap<PathBuf, &str> = snapshot
             .docs
             .iter()
-            .filter_map(|(uri, doc)| Some((crate::check::lexically_normal(&path_of(uri)?), doc.text.as_str())))
+            .filter_map(|(uri, doc)| match doc {
+                Checkable::Text(doc) => Some((crate::check::lexically_normal(&path_of(uri)?), doc.text.as_str())),
+                Checkable::TooLarge { .. } => None,
+            })
             .collect();
         for (uri, doc) in &snapshot.docs {
             if generation.load(Ordering::SeqCst) != snapshot.generation {
                 break;
             }
-            let notes = diagnose(uri, doc, &open);
+            let notes = match doc {
+                Checkable::Text(doc) => diagnose(uri, doc, &open),
+                &Checkable::TooLarge { size, version } => vec![too_large_note(uri, size, version)],
+            };
             let Ok(mut out) = output.lock() else { return };
             if generation.load(Ordering::SeqCst) != snapshot.generation {
                 break;
@@ -156,8 +192,9 @@ pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> i32 
 }
 
 fn serve(server: &mut Server, input: &mut impl BufRead, output: &Output) -> i32 {
+    let mut reader = transport::Reader::new(input);
     loop {
-        let frame = match transport::read(input) {
+        let frame = match reader.read() {
             Ok(f) => f,
             Err(_) => return 1,
         };
@@ -198,37 +235,115 @@ fn notification(method: &str, params: impl serde::Serialize) -> Value {
     json!({"jsonrpc": "2.0", "method": method, "params": params})
 }
 
-fn params<T: serde::de::DeserializeOwned>(message: &Value) -> Result<T, Failure> {
-    serde_json::from_value(message.get("params").cloned().unwrap_or(Value::Null))
+/// A message's parameters, taken out of it (a document's whole text is not copied).
+fn params<T: serde::de::DeserializeOwned>(message: &mut Value) -> Result<T, Failure> {
+    serde_json::from_value(message.get_mut("params").map_or(Value::Null, Value::take))
         .map_err(|e| (code::INVALID_PARAMS, format!("the parameters do not fit: {e}")))
+}
+
+/// The replies to a notification that is dropped: a logged warning naming it and why, and if it
+/// would have changed the server's copy of a document (`out_of_step`), a message to the user too.
+fn dropped(method: &str, why: &str, out_of_step: bool) -> Vec<Value> {
+    let mut replies = vec![log_warning(&format!("`{method}` was ignored: {why}"))];
+    if out_of_step {
+        replies.push(show_warning(&format!(
+            "arbiter: a change to a document could not be applied ({why}); the server's copy may be out of date: close and reopen the file"
+        )));
+    }
+    replies
+}
+
+/// What a feature answers for a document too large to check: no hover, no locations, no items.
+fn empty_answer(method: &str) -> Option<Value> {
+    match method {
+        "textDocument/hover"
+        | "textDocument/definition"
+        | "textDocument/references"
+        | "textDocument/rename"
+        | "textDocument/prepareRename" => Some(Value::Null),
+        "textDocument/completion"
+        | "textDocument/documentSymbol"
+        | "textDocument/formatting"
+        | "textDocument/codeLens"
+        | "textDocument/foldingRange"
+        | "textDocument/codeAction" => Some(json!([])),
+        "textDocument/semanticTokens/full" => Some(json!({"data": []})),
+        _ => None,
+    }
+}
+
+/// A `window/logMessage` warning: how the server says it dropped a notification.
+fn log_warning(message: &str) -> Value {
+    notification(
+        "window/logMessage",
+        lsp::LogMessageParams {
+            typ: lsp::MessageType::WARNING,
+            message: message.to_string(),
+        },
+    )
+}
+
+/// A `window/showMessage` warning: for what the user must act on.
+fn show_warning(message: &str) -> Value {
+    notification(
+        "window/showMessage",
+        lsp::ShowMessageParams {
+            typ: lsp::MessageType::WARNING,
+            message: message.to_string(),
+        },
+    )
+}
+
+/// A message's `jsonrpc` member as words: `"1.0"`, or `missing`.
+fn jsonrpc_of(message: &Value) -> String {
+    message.get("jsonrpc").map_or_else(|| "missing".into(), Value::to_string)
 }
 
 impl Server {
     /// The replies (responses and notifications) to one message.
-    fn handle(&mut self, message: Value) -> Vec<Value> {
+    ///
+    /// Only JSON-RPC 2.0 is served: a message that says another version (or none) is refused
+    /// unexecuted, a request with an error and a notification with a logged warning. An id is a
+    /// string or an integer (one that JSON numbers hold exactly): another could not be echoed
+    /// back as it came (`1e+29` for a 30-digit id), so the request is refused with a null id.
+    fn handle(&mut self, mut message: Value) -> Vec<Value> {
         let method = message.get("method").and_then(Value::as_str).map(str::to_string);
         let id = message.get("id").cloned();
+        let version_ok = message.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
         match (method, id) {
-            // The protocol's ids are numbers or strings; the reply to another names no id.
-            (Some(_), Some(id)) if !(id.is_number() || id.is_string()) => vec![error_response(
+            (Some(_), Some(id)) if !(id.is_i64() || id.is_u64() || id.is_string()) => vec![error_response(
                 Value::Null,
                 code::INVALID_REQUEST,
-                &format!("the request's id {id} is neither a number nor a string"),
+                &format!("the request's id {id} is neither a string nor an integer"),
             )],
+            (Some(method), Some(id)) if !version_ok => vec![error_response(
+                id,
+                code::INVALID_REQUEST,
+                &format!("`{method}` is refused: its `jsonrpc` is {}, not \"2.0\"", jsonrpc_of(&message)),
+            )],
+            (Some(method), None) if !version_ok => vec![log_warning(&format!(
+                "`{method}` was ignored: its `jsonrpc` is {}, not \"2.0\"",
+                jsonrpc_of(&message)
+            ))],
+            (Some(method), None) if !self.initialized && method != "exit" => {
+                vec![log_warning(&format!("`{method}` was ignored: it came before `initialize`"))]
+            }
             (Some(method), Some(id)) => {
                 let result = if !self.initialized && method != "initialize" {
                     Err((code::SERVER_NOT_INITIALIZED, "the first request must be `initialize`".into()))
                 } else if self.shutdown {
                     Err((code::INVALID_REQUEST, "the server has been shut down".into()))
+                } else if self.initialized && method == "initialize" {
+                    Err((code::INVALID_REQUEST, "the server is already initialized".into()))
                 } else {
-                    self.request(&method, &message)
+                    self.request(&method, &mut message)
                 };
                 vec![match result {
                     Ok(value) => json!({"jsonrpc": "2.0", "id": id, "result": value}),
                     Err((code, why)) => error_response(id, code, &why),
                 }]
             }
-            (Some(method), None) => self.notify(&method, &message),
+            (Some(method), None) => self.notify(&method, &mut message),
             // A response to a request of ours (we send none that need one), or not JSON-RPC.
             (None, Some(_)) if message.get("result").is_some() || message.get("error").is_some() => Vec::new(),
             (None, id) => vec![error_response(
@@ -239,7 +354,13 @@ impl Server {
         }
     }
 
-    fn request(&mut self, method: &str, message: &Value) -> Result<Value, Failure> {
+    fn request(&mut self, method: &str, message: &mut Value) -> Result<Value, Failure> {
+        if let Some(uri) = message.pointer("/params/textDocument/uri").and_then(Value::as_str)
+            && self.docs.get(uri).is_some_and(Doc::too_large)
+            && let Some(nothing) = empty_answer(method)
+        {
+            return Ok(nothing);
+        }
         match method {
             "initialize" => {
                 self.initialized = true;
@@ -340,15 +461,16 @@ impl Server {
         }
     }
 
-    fn notify(&mut self, method: &str, message: &Value) -> Vec<Value> {
+    fn notify(&mut self, method: &str, message: &mut Value) -> Vec<Value> {
         match method {
             "exit" => {
                 self.exit = true;
                 Vec::new()
             }
             "textDocument/didOpen" => {
-                let Ok(p) = params::<lsp::DidOpenTextDocumentParams>(message) else {
-                    return Vec::new();
+                let p = match params::<lsp::DidOpenTextDocumentParams>(message) {
+                    Ok(p) => p,
+                    Err((_, why)) => return dropped(method, &why, true),
                 };
                 let d = p.text_document;
                 let uri = d.uri.as_str().to_string();
@@ -359,36 +481,69 @@ impl Server {
                         version: d.version,
                     },
                 );
-                self.work_out_facts(&uri);
+                // Checked first: the diagnostics take the check's turn before the live facts.
                 self.check_all();
+                self.work_out_facts(&uri);
                 Vec::new()
             }
             "textDocument/didChange" => {
-                let Ok(p) = params::<lsp::DidChangeTextDocumentParams>(message) else {
-                    return Vec::new();
+                let p = match params::<lsp::DidChangeTextDocumentParams>(message) {
+                    Ok(p) => p,
+                    Err((_, why)) => return dropped(method, &why, true),
                 };
-                let Some(doc) = self.docs.get_mut(p.text_document.uri.as_str()) else {
-                    return Vec::new();
+                let uri = p.text_document.uri.as_str().to_string();
+                let Some(doc) = self.docs.get_mut(&uri) else {
+                    return dropped(method, &format!("`{uri}` is not open"), true);
                 };
-                for change in p.content_changes {
-                    match change.range {
-                        None => doc.text = change.text,
+                let mut replies = Vec::new();
+                let mut text = std::mem::take(&mut doc.text);
+                for (n, change) in p.content_changes.into_iter().enumerate() {
+                    let edit = match change.range {
+                        None => None,
+                        // A range whose start is after its end is taken with its ends swapped, as
+                        // VS Code's own `Range` takes one: the edit the client most likely applied to
+                        // its buffer, and the copy stays in step with it. Said in the log all the same.
                         Some(r) => {
-                            let (a, b) = (offset_of(&doc.text, r.start), offset_of(&doc.text, r.end));
-                            if a <= b {
-                                doc.text.replace_range(a..b, &change.text);
+                            let (mut a, mut b) = (offset_of(&text, r.start), offset_of(&text, r.end));
+                            if a > b {
+                                replies.push(log_warning(&format!(
+                                    "`{method}`: change {} of `{uri}` has its start after its end; taken with the two swapped",
+                                    n + 1
+                                )));
+                                std::mem::swap(&mut a, &mut b);
                             }
+                            Some((a, b))
                         }
+                    };
+                    let size = edit.map_or(0, |(a, b)| text.len() - (b - a)) + change.text.len();
+                    if size > MAX_DOCUMENT {
+                        // Held no further: the change is not applied, and the copy is out of step.
+                        replies.extend(dropped(
+                            method,
+                            &format!(
+                                "change {} would make `{uri}` {size} bytes, more than the {MAX_DOCUMENT} the server holds",
+                                n + 1
+                            ),
+                            true,
+                        ));
+                        break;
+                    }
+                    match edit {
+                        None => text = change.text,
+                        Some((a, b)) => text.replace_range(a..b, &change.text),
                     }
                 }
+                doc.text = text;
                 doc.version = p.text_document.version;
-                self.work_out_facts(p.text_document.uri.as_str());
+                // Checked first: the diagnostics take the check's turn before the live facts.
                 self.check_all();
-                Vec::new()
+                self.work_out_facts(&uri);
+                replies
             }
             "textDocument/didClose" => {
-                let Ok(p) = params::<lsp::DidCloseTextDocumentParams>(message) else {
-                    return Vec::new();
+                let p = match params::<lsp::DidCloseTextDocumentParams>(message) {
+                    Ok(p) => p,
+                    Err((_, why)) => return dropped(method, &why, false),
                 };
                 let uri = p.text_document.uri.as_str().to_string();
                 self.docs.remove(&uri);
@@ -414,6 +569,9 @@ impl Server {
         let Some(doc) = self.docs.get(uri) else { return };
         if let Some(old) = self.working.remove(uri) {
             old.store(true, Ordering::Relaxed);
+        }
+        if doc.too_large() {
+            return;
         }
         let cancel = Arc::new(AtomicBool::new(false));
         self.working.insert(uri.to_string(), cancel.clone());
@@ -448,7 +606,21 @@ impl Server {
     /// any check of an older state still under way is abandoned.
     fn check_all(&self) {
         let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
-        let mut docs: Vec<(String, Doc)> = self.docs.iter().map(|(u, d)| (u.clone(), d.clone())).collect();
+        let mut docs: Vec<(String, Checkable)> = self
+            .docs
+            .iter()
+            .map(|(u, d)| {
+                let what = if d.too_large() {
+                    Checkable::TooLarge {
+                        size: d.text.len(),
+                        version: d.version,
+                    }
+                } else {
+                    Checkable::Text(d.clone())
+                };
+                (u.clone(), what)
+            })
+            .collect();
         docs.sort_by(|a, b| a.0.cmp(&b.0));
         let _ = self.checks.send(Snapshot { generation, docs });
     }
@@ -632,7 +804,9 @@ impl Server {
     /// from disk), and the open documents that extend it. Each as (URI, text).
     fn family(&self, uri: &str) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
-        let Some(doc) = self.docs.get(uri) else { return out };
+        let Some(doc) = self.docs.get(uri).filter(|d| !d.too_large()) else {
+            return out;
+        };
         out.push((uri.to_string(), doc.text.clone()));
         // What it extends, depth first (a cycle, or more than 16 files, stops the walk).
         let mut i = 0;
@@ -643,6 +817,7 @@ impl Server {
                     continue;
                 }
                 let text = match self.docs.get(&target) {
+                    Some(d) if d.too_large() => None,
                     Some(d) => Some(d.text.clone()),
                     None => path_of(&target).and_then(|p| crate::input::read_text(&p, crate::input::RULES_LIMIT).ok()),
                 };
@@ -653,7 +828,12 @@ impl Server {
             i += 1;
         }
         // Open documents that extend it (directly or through others).
-        let mut others: Vec<&String> = self.docs.keys().filter(|u| *u != uri).collect();
+        let mut others: Vec<&String> = self
+            .docs
+            .iter()
+            .filter(|(u, d)| *u != uri && !d.too_large())
+            .map(|(u, _)| u)
+            .collect();
         others.sort();
         for other in others {
             if out.iter().any(|(o, _)| o == other) {
@@ -665,6 +845,7 @@ impl Server {
                 let text = self
                     .docs
                     .get(&chain[seen])
+                    .filter(|d| !d.too_large())
                     .map(|d| d.text.clone())
                     .or_else(|| path_of(&chain[seen]).and_then(|p| crate::input::read_text(&p, crate::input::RULES_LIMIT).ok()));
                 for t in text.map(|t| extended(&chain[seen], &t)).unwrap_or_default() {
@@ -874,6 +1055,7 @@ fn diagnose(uri: &str, doc: &Doc, open: &HashMap<PathBuf, &str>) -> Vec<Value> {
     let path = path_of(uri);
     let name = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
     let dir = path.as_ref().and_then(|p| p.parent());
+    let _one_at_a_time = CHECKING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let checked = crate::check::check_source_with(&name, &doc.text, dir, &[], open);
     let sources = &checked.sources;
     let mut by_file: HashMap<FileId, Vec<lsp::Diagnostic>> = HashMap::new();
@@ -897,39 +1079,59 @@ fn diagnose(uri: &str, doc: &Doc, open: &HashMap<PathBuf, &str>) -> Vec<Value> {
     {
         by_file.entry(FileId(0)).or_default().push(hint);
     }
+    // Each file's diagnostics, in source order; at most MAX_PUBLISHED of each are published.
+    let mut found: HashMap<FileId, Vec<&crate::diag::Diagnostic>> = HashMap::new();
     for d in checked.diagnostics.sorted() {
-        let related: Vec<lsp::DiagnosticRelatedInformation> = d
-            .labels
-            .iter()
-            .map(|(span, what)| lsp::DiagnosticRelatedInformation {
-                location: location(
-                    &uri_for(span.file),
-                    range_of(sources.text(span.file), span.start as usize, span.end as usize),
-                ),
-                message: what.clone(),
-            })
-            .collect();
-        let mut message = d.message.clone();
-        for h in &d.help {
-            message.push_str(&format!("\nhelp: {h}"));
+        found.entry(d.span.file).or_default().push(d);
+    }
+    for (file, all) in found {
+        let published = by_file.entry(file).or_default();
+        let room = MAX_PUBLISHED.saturating_sub(published.len());
+        let (kept, left_out) = bounded(&all, room);
+        for d in kept {
+            let related: Vec<lsp::DiagnosticRelatedInformation> = d
+                .labels
+                .iter()
+                .map(|(span, what)| lsp::DiagnosticRelatedInformation {
+                    location: location(&uri_for(span.file), range(span.file, span.start, span.end)),
+                    message: what.clone(),
+                })
+                .collect();
+            let mut message = d.message.clone();
+            for h in &d.help {
+                message.push_str(&format!("\nhelp: {h}"));
+            }
+            let fix = d
+                .help
+                .iter()
+                .find_map(|h| h.strip_prefix("did you mean `").and_then(|r| r.strip_suffix("`?")));
+            published.push(lsp::Diagnostic {
+                range: range(d.span.file, d.span.start, d.span.end),
+                severity: Some(severity(d.severity)),
+                code: Some(lsp::NumberOrString::String(d.code.to_string())),
+                source: Some("arbiter".into()),
+                message,
+                related_information: (!related.is_empty()).then_some(related),
+                data: fix.map(|f| json!({"replace": f})),
+                ..Default::default()
+            });
         }
-        let fix = d
-            .help
-            .iter()
-            .find_map(|h| h.strip_prefix("did you mean `").and_then(|r| r.strip_suffix("`?")));
-        by_file.entry(d.span.file).or_default().push(lsp::Diagnostic {
-            range: range(d.span.file, d.span.start, d.span.end),
-            severity: Some(match d.severity {
-                Severity::Error => lsp::DiagnosticSeverity::ERROR,
-                Severity::Warning => lsp::DiagnosticSeverity::WARNING,
-            }),
-            code: Some(lsp::NumberOrString::String(d.code.to_string())),
-            source: Some("arbiter".into()),
-            message,
-            related_information: (!related.is_empty()).then_some(related),
-            data: fix.map(|f| json!({"replace": f})),
-            ..Default::default()
-        });
+        if let Some(first) = left_out.first() {
+            let errors = left_out.iter().filter(|d| d.severity == Severity::Error).count();
+            let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+            published.push(lsp::Diagnostic {
+                range: range(file, first.span.start, first.span.end),
+                severity: Some(severity(if errors > 0 { Severity::Error } else { Severity::Warning })),
+                source: Some("arbiter".into()),
+                message: format!(
+                    "… and {} more ({}, {}), from here on; `arbiter check --json` lists them all",
+                    left_out.len(),
+                    count(errors, "error"),
+                    count(left_out.len() - errors, "warning")
+                ),
+                ..Default::default()
+            });
+        }
     }
     let mut files: Vec<FileId> = by_file.keys().copied().collect();
     files.sort_by_key(|f| f.0);
@@ -944,6 +1146,56 @@ fn diagnose(uri: &str, doc: &Doc, open: &HashMap<PathBuf, &str>) -> Vec<Value> {
             notification("textDocument/publishDiagnostics", p)
         })
         .collect()
+}
+
+/// The most diagnostics published for one file. A file of 150,000 duplicate pieces has as many
+/// errors; published whole they were 55 MB of JSON and 1.7 GB of memory on their way out, and no
+/// editor shows them all. The rest are counted in one more diagnostic.
+const MAX_PUBLISHED: usize = 1000;
+
+/// Of a file's diagnostics (in source order), the at most `room` published — errors before
+/// warnings, each kind in source order — in source order; and those left out, in source order.
+fn bounded<'d>(all: &[&'d crate::diag::Diagnostic], room: usize) -> (Vec<&'d crate::diag::Diagnostic>, Vec<&'d crate::diag::Diagnostic>) {
+    if all.len() <= room {
+        return (all.to_vec(), Vec::new());
+    }
+    let mut order: Vec<usize> = (0..all.len()).collect();
+    order.sort_by_key(|&i| all[i].severity != Severity::Error);
+    let mut keep = vec![false; all.len()];
+    for &i in &order[..room] {
+        keep[i] = true;
+    }
+    let (kept, left_out): (Vec<_>, Vec<_>) = all.iter().zip(keep).partition(|(_, k)| *k);
+    (
+        kept.into_iter().map(|(d, _)| *d).collect(),
+        left_out.into_iter().map(|(d, _)| *d).collect(),
+    )
+}
+
+fn severity(s: Severity) -> lsp::DiagnosticSeverity {
+    match s {
+        Severity::Error => lsp::DiagnosticSeverity::ERROR,
+        Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+    }
+}
+
+/// The one diagnostic of a document too large to check, at its start.
+fn too_large_note(uri: &str, size: usize, version: i32) -> Value {
+    let why = crate::input::ReadError::TooLarge {
+        size: size as u64,
+        limit: crate::input::RULES_LIMIT,
+    };
+    let d = lsp::Diagnostic {
+        range: lsp::Range::default(),
+        severity: Some(lsp::DiagnosticSeverity::ERROR),
+        source: Some("arbiter".into()),
+        message: format!("this document is not checked: {why} (a ruleset's limit, as for `arbiter check`)"),
+        ..Default::default()
+    };
+    notification(
+        "textDocument/publishDiagnostics",
+        json!({"uri": uri, "diagnostics": [d], "version": version}),
+    )
 }
 
 /// Quick fixes for the diagnostics the client sends back: "did you mean" applied (a diagnostic
@@ -1246,7 +1498,14 @@ fn checked_engine(uri: &str, text: &str) -> Option<crate::game::Engine> {
 
 /// Works out the facts, or `None` if the ruleset does not check or the work was cancelled.
 fn live_facts(uri: &str, text: &str, version: i32, cancel: &AtomicBool) -> Option<Facts> {
-    let engine = checked_engine(uri, text)?;
+    let engine = {
+        let _one_at_a_time = CHECKING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // An edit while this waited its turn: the facts of this version are not wanted.
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        checked_engine(uri, text)?
+    };
     let rules = engine.rules().clone();
     let start = engine.start();
     let legal = start.legal_moves();
@@ -1752,6 +2011,11 @@ const TOKEN_TYPES: [lsp::SemanticTokenType; 11] = [
 /// the names the rules define by what they name, strings, numbers, comments and citations.
 fn semantic_tokens(text: &str, defs: &[(String, &'static str)]) -> Vec<lsp::SemanticToken> {
     let keywords = keywords();
+    // By name, the first definition of each (a file of 150,000 pieces has as many names).
+    let mut defined: HashMap<&str, &str> = HashMap::with_capacity(defs.len());
+    for (name, what) in defs {
+        defined.entry(name.as_str()).or_insert(what);
+    }
     let mut spans: Vec<(usize, usize, u32)> = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -1799,7 +2063,7 @@ fn semantic_tokens(text: &str, defs: &[(String, &'static str)]) -> Vec<lsp::Sema
                     i += 1;
                 }
                 let word = &text[start..i];
-                let kind = match defs.iter().find(|(n, _)| n == word).map(|(_, w)| *w) {
+                let kind = match defined.get(word).copied() {
                     Some("piece") => Some(1),
                     Some("zone" | "count" | "phase") => Some(2),
                     Some("direction") => Some(3),
@@ -1987,5 +2251,56 @@ mod tests {
             "the manual documents `records`"
         );
         assert_eq!(manual_entry("no-such-word-anywhere"), None);
+    }
+
+    #[test]
+    fn a_file_s_published_diagnostics_are_bounded_errors_first_in_source_order() {
+        use crate::diag::{Diagnostic, Span};
+        let at = |n: u32| Span {
+            file: FileId(0),
+            start: n,
+            end: n + 1,
+        };
+        // Warnings at 0..6, errors at 6..9.
+        let all: Vec<Diagnostic> = (0..9)
+            .map(|n| match n {
+                0..6 => Diagnostic::warning("W0001", at(n), "w"),
+                _ => Diagnostic::error("E0001", at(n), "e"),
+            })
+            .collect();
+        let refs: Vec<&Diagnostic> = all.iter().collect();
+        let (kept, left_out) = bounded(&refs, 5);
+        let starts = |v: &[&Diagnostic]| v.iter().map(|d| d.span.start).collect::<Vec<_>>();
+        assert_eq!(starts(&kept), [0, 1, 6, 7, 8], "the errors, then the first warnings");
+        assert_eq!(starts(&left_out), [2, 3, 4, 5]);
+        assert_eq!(bounded(&refs, 9).1.len(), 0);
+    }
+
+    /// The published diagnostics of a file with more problems than are published: the bound, and
+    /// one more counting the rest; a document over the ruleset limit: one, unchecked.
+    #[test]
+    fn a_file_with_thousands_of_errors_publishes_a_bounded_list() {
+        let mut text = String::from("game \"g\" { players a, b }\n");
+        for _ in 0..(MAX_PUBLISHED + 500) {
+            text.push_str("piece P \"P\" { leap (1,2) }\n");
+        }
+        let notes = diagnostics_after_edit("file:///tmp/many.rules", &text);
+        let list = notes[0]["params"]["diagnostics"].as_array().expect("a list");
+        assert_eq!(list.len(), MAX_PUBLISHED + 1, "the bound and a count of the rest");
+        let last = list.last().and_then(|d| d["message"].as_str()).unwrap_or_default();
+        assert!(last.starts_with("… and ") && last.contains(" more ("), "{last}");
+        let note = too_large_note("file:///tmp/big.rules", RULES_LIMIT + 1, 3);
+        let list = note["params"]["diagnostics"].as_array().expect("a list");
+        assert_eq!(list.len(), 1);
+        assert_eq!(
+            list[0]["range"],
+            json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}})
+        );
+        assert!(
+            list[0]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("larger than the limit of 4")),
+            "{note}"
+        );
     }
 }
