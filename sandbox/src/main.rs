@@ -123,12 +123,39 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
     if parsed.help {
         return Ok(parsed);
     }
+    if let Some(shot) = &parsed.screenshot {
+        screenshot_path_ok(shot)?;
+    }
     if parsed.window && parsed.screenshot.is_none() {
         return Err(format!(
             "--window goes with --screenshot (without it the sandbox opens a window anyway)\n{USAGE}"
         ));
     }
     Ok(parsed)
+}
+
+/// Can a screenshot be saved at `path`, as far as can be told before rendering? A `.png` name (the
+/// one format the picture is written in) in a folder that exists, and nothing there but a regular
+/// file (which the picture replaces): not a folder, a FIFO (which would wait forever) or a device.
+fn screenshot_path_ok(path: &std::path::Path) -> Result<(), String> {
+    let shown = path.display();
+    if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+        return Err(format!("--screenshot {shown}: the picture is written as PNG; name a .png file"));
+    }
+    let folder = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    if !folder.is_dir() {
+        return Err(format!("--screenshot {shown}: no folder {}", folder.display()));
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(format!(
+            "--screenshot {shown}: {} is there, not a file; nothing was written",
+            if m.is_dir() { "a folder" } else { "a device or a pipe" }
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// `WIDTHxHEIGHT` in logical pixels, each from 200 to 8192 (the panel alone is 320 wide).
@@ -194,7 +221,18 @@ fn windowed(app: &mut App, title: String, shot: Option<PathBuf>, size: (u32, u32
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1)) {
+    // Arguments that are not UTF-8 (legal file names) are refused by position, not a panic.
+    let mut words = Vec::new();
+    for (i, a) in std::env::args_os().skip(1).enumerate() {
+        match a.into_string() {
+            Ok(w) => words.push(w),
+            Err(a) => {
+                errln!("sandbox: argument {} ({}) is not UTF-8\n{USAGE}", i + 1, a.to_string_lossy());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let args = match parse_args(words.into_iter()) {
         Ok(a) => a,
         Err(e) => {
             errln!("{e}");

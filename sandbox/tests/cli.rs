@@ -227,3 +227,77 @@ fn a_trace_file_that_cannot_be_new_is_refused_by_name() {
     assert!(err.contains("--trace needs a file name"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An argument that is not UTF-8 (a legal file name) is refused by its place, never a panic.
+#[test]
+fn an_argument_that_is_not_utf8_is_refused_by_position() {
+    use std::os::unix::ffi::OsStrExt;
+    let out = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .args([
+            std::ffi::OsStr::new("chess"),
+            std::ffi::OsStr::new("--play"),
+            std::ffi::OsStr::from_bytes(b"\xff"),
+        ])
+        .output()
+        .expect("the sandbox binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("argument 3") && err.contains("is not UTF-8"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// `--screenshot` is checked before anything is rendered: a name that is not `.png` (an existing
+/// photo is left as it was), a FIFO (which would wait forever), a folder, a missing folder.
+#[test]
+fn a_screenshot_path_that_cannot_take_a_png_is_refused_before_rendering() {
+    let dir = std::env::temp_dir().join(format!("sandbox-shot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let photo = dir.join("photo.jpg");
+    std::fs::write(&photo, "keep me").expect("written");
+    let fifo = dir.join("pipe.png");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let folder = dir.join("folder.png");
+    std::fs::create_dir_all(&folder).expect("a folder");
+    for (path, says) in [
+        (photo.clone(), "the picture is written as PNG; name a .png file"),
+        (fifo.clone(), "a device or a pipe is there, not a file; nothing was written"),
+        (folder.clone(), "a folder is there, not a file; nothing was written"),
+        (dir.join("no/such/x.png"), "no folder"),
+    ] {
+        let shown = path.display().to_string();
+        let began = std::time::Instant::now();
+        let (code, err) = run(&["chess", "--screenshot", &shown]);
+        assert_eq!(code, Some(2), "{shown}: {err}");
+        assert!(
+            err.contains(&format!("--screenshot {shown}")) && err.contains(says),
+            "{shown}: {err}"
+        );
+        assert!(began.elapsed() < std::time::Duration::from_secs(20), "{shown}: not refused at once");
+    }
+    assert_eq!(std::fs::read_to_string(&photo).expect("still there"), "keep me");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A PGN without a `Variant` tag is standard chess, as the PGN standard reads it (not antichess,
+/// which replays most chess games too); a `Variant` naming no bundled ruleset is refused.
+#[test]
+fn an_untagged_pgn_opens_as_chess_and_an_unknown_variant_is_refused() {
+    let dir = std::env::temp_dir().join(format!("sandbox-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let plain = dir.join("plain.pgn");
+    std::fs::write(&plain, "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n").expect("written");
+    let opened = sandbox::session::source::open(Some(plain.to_str().expect("UTF-8"))).expect("opens");
+    assert_eq!(opened.engine.rules().name, "Chess");
+    assert_eq!(opened.timeline.len(), 5);
+    let unknown = dir.join("unknown.pgn");
+    std::fs::write(&unknown, "[Variant \"nosuch\"]\n\n1. e4 e5 *\n").expect("written");
+    let refused = sandbox::session::source::open(Some(unknown.to_str().expect("UTF-8")))
+        .err()
+        .expect("refused");
+    assert!(
+        refused.contains("the record's Variant `nosuch` names no bundled ruleset"),
+        "{refused}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

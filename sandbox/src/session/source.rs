@@ -345,14 +345,34 @@ fn choose(rec: &GameRecord, file: &Path) -> Result<Candidate, Failure> {
         .collect();
     // Rulesets with a notation of their own first: coordinates read too many texts.
     candidates.sort_by_key(|c| c.engine.rules().notation == Notation::Coordinates);
-    let named = ["Variant", "Game"].iter().filter_map(|t| rec.tag(t)).find_map(|v| {
+    let position = |candidates: &[Candidate], v: &str| {
         candidates.iter().position(|c| {
             let stem = c.path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
             stem.eq_ignore_ascii_case(v.trim()) || c.engine.rules().name.eq_ignore_ascii_case(v.trim())
         })
-    });
-    if let Some(i) = named {
+    };
+    // A PGN's `Variant` names its rules; PGN without one is standard chess (the PGN standard's
+    // reading), never whichever ruleset happens to replay it first (antichess reads most chess).
+    let variant = rec.tag("Variant").filter(|v| !v.trim().is_empty());
+    let names: Vec<String> = match (rec.format, variant) {
+        (_, Some(v)) => vec![v.to_string()],
+        (Format::Pgn, None) => vec!["chess".to_string()],
+        (_, None) => rec.tag("Game").map(|g| vec![g.to_string()]).unwrap_or_default(),
+    };
+    if let Some(i) = names.iter().find_map(|v| position(&candidates, v)) {
         return Ok(candidates.swap_remove(i));
+    }
+    if let Some(v) = variant {
+        return Err(Failure::Other(format!(
+            "{}: the record's Variant `{}` names no bundled ruleset{}",
+            file.display(),
+            v.trim(),
+            match rec.format {
+                Format::Sgf => " whose pieces are placed",
+                Format::Wxf => " written in WXF",
+                Format::Pgn => "",
+            }
+        )));
     }
     let mut best: Option<(usize, Candidate)> = None;
     for c in candidates {
@@ -376,7 +396,7 @@ fn choose(rec: &GameRecord, file: &Path) -> Result<Candidate, Failure> {
 }
 
 fn open_record(origin: &str, path: &Path, format: Format, rules: Option<&Path>) -> Result<Opened, Failure> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = arbiter::input::read_text(path, arbiter::input::RECORD_LIMIT).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let rec = record::read(&text, format).map_err(|e| format!("{}: {e}", path.display()))?;
     let chosen = match rules {
         Some(r) => candidate(r, &rec.params())?,
