@@ -264,11 +264,19 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // A run refused before its window opens leaves no trace file behind (to be in the way of
+    // the next try): the file made above is removed.
+    let refused = |code: u8| {
+        if let Some(t) = &trace {
+            let _ = std::fs::remove_file(&t.path);
+        }
+        ExitCode::from(code)
+    };
     let opened = match sandbox::session::source::open_with_params(args.path.as_deref(), &args.params) {
         Ok(o) => o,
         Err(e) => {
             errln!("sandbox: {e}");
-            return ExitCode::from(1);
+            return refused(1);
         }
     };
     let mut session = Session::new(opened);
@@ -284,7 +292,7 @@ fn main() -> ExitCode {
                     format!("steps 0 to {last}")
                 }
             );
-            return ExitCode::from(2);
+            return refused(2);
         }
         session.go_to(n);
     }
@@ -300,7 +308,7 @@ fn main() -> ExitCode {
         let m = args.play[i..i + longest].join(",");
         if let Err(why) = session.apply(sandbox::session::Action::Play(m.clone())) {
             errln!("sandbox: --play: move {number} (`{m}`) is refused: {why}");
-            return ExitCode::from(2);
+            return refused(2);
         }
         i += longest;
         number += 1;

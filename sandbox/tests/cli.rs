@@ -225,6 +225,17 @@ fn a_trace_file_that_cannot_be_new_is_refused_by_name() {
     let (code, err) = run(&["chess", "--trace"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--trace needs a file name"), "{err}");
+    // A run refused after the trace was made (nothing to open, a refused move) leaves no file.
+    let fresh = dir.join("fresh.txt");
+    let shown = fresh.display().to_string();
+    for args in [
+        &["no-such-game", "--screenshot", "unused.png", "--trace", &shown][..],
+        &["chess", "--screenshot", "unused.png", "--play", "e2e5", "--trace", &shown],
+    ] {
+        let (code, err) = run(args);
+        assert!(code == Some(1) || code == Some(2), "{args:?}: {err}");
+        assert!(!fresh.exists(), "{args:?}: the trace file was left");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

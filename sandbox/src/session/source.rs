@@ -351,28 +351,34 @@ fn choose(rec: &GameRecord, file: &Path) -> Result<Candidate, Failure> {
             stem.eq_ignore_ascii_case(v.trim()) || c.engine.rules().name.eq_ignore_ascii_case(v.trim())
         })
     };
-    // A PGN's `Variant` names its rules; PGN without one is standard chess (the PGN standard's
-    // reading), never whichever ruleset happens to replay it first (antichess reads most chess).
+    // A record's `Variant` names its rules (one naming no bundled ruleset is refused), or its
+    // `Game`. A PGN without either is read as chess where chess reads all of it (the PGN
+    // standard's reading: antichess replays most chess games too, and came first); otherwise,
+    // as for other records, under the ruleset that reads the most of it (WXF movetext in PGN).
     let variant = rec.tag("Variant").filter(|v| !v.trim().is_empty());
-    let names: Vec<String> = match (rec.format, variant) {
-        (_, Some(v)) => vec![v.to_string()],
-        (Format::Pgn, None) => vec!["chess".to_string()],
-        (_, None) => rec.tag("Game").map(|g| vec![g.to_string()]).unwrap_or_default(),
-    };
-    if let Some(i) = names.iter().find_map(|v| position(&candidates, v)) {
+    if let Some(v) = variant {
+        return match position(&candidates, v) {
+            Some(i) => Ok(candidates.swap_remove(i)),
+            None => Err(Failure::Other(format!(
+                "{}: the record's Variant `{}` names no bundled ruleset{}",
+                file.display(),
+                v.trim(),
+                match rec.format {
+                    Format::Sgf => " whose pieces are placed",
+                    Format::Wxf => " written in WXF",
+                    Format::Pgn => "",
+                }
+            ))),
+        };
+    }
+    if let Some(i) = rec.tag("Game").and_then(|g| position(&candidates, g)) {
         return Ok(candidates.swap_remove(i));
     }
-    if let Some(v) = variant {
-        return Err(Failure::Other(format!(
-            "{}: the record's Variant `{}` names no bundled ruleset{}",
-            file.display(),
-            v.trim(),
-            match rec.format {
-                Format::Sgf => " whose pieces are placed",
-                Format::Wxf => " written in WXF",
-                Format::Pgn => "",
-            }
-        )));
+    if rec.format == Format::Pgn
+        && let Some(i) = position(&candidates, "chess")
+        && rec.replay(&candidates[i].engine).is_ok_and(|r| r.stopped.is_none())
+    {
+        return Ok(candidates.swap_remove(i));
     }
     let mut best: Option<(usize, Candidate)> = None;
     for c in candidates {
