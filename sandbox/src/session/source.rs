@@ -1,9 +1,11 @@
 //! Opening what the command line names: a ruleset (a `.rules` path or a bundled name), a RON
 //! scenario, or a game record (`.pgn`, `.wxf`, `.sgf`). Everything is read, checked and replayed
-//! through the interpreter's API (`check_file`, `scenario::Runner`, `notation::record`). Nothing here
-//! knows a game: a record's ruleset is the bundled one a tag names (`[Variant "…"]`, a WXF file's
-//! `GAME`), else the one of the right kind (its notation for WXF, placed pieces for SGF) that reads the
-//! most of the record's moves.
+//! through the interpreter's API (`check_file`, `scenario::Runner`, `notation::record`). A record's
+//! ruleset is the bundled one a tag names (`[Variant "…"]`, refused where none is so named; a WXF
+//! file's `GAME`); for a PGN without one, the bundled `chess` where it reads the whole record (the
+//! PGN standard's reading of a PGN without a Variant: the one game named here, by the format's
+//! definition); else the one of the right kind (its notation for WXF, placed pieces for SGF) that
+//! reads the most of the record's moves.
 
 use std::path::{Path, PathBuf};
 
