@@ -124,6 +124,12 @@ fn param_overrides_reach_the_checker_and_the_board() {
     let (code, err) = run(&["go", "--param", "sise=9", "--screenshot", "unused.png"]);
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("no parameter `sise`"), "{err}");
+    // A ruleset with errors: every one, rendered as `arbiter check` renders them.
+    let broken = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/diagnostics/bad-item.rules");
+    let (code, err) = run(&[broken, "--screenshot", "unused.png"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("bad-item.rules:33:1") && err.contains("E0101"), "{err}");
+    assert!(err.contains("^"), "the caret under the source: {err}");
     let (code, err) = run(&["go", "--param", "size", "--screenshot", "unused.png"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("expected NAME=VALUE"), "{err}");

@@ -66,14 +66,11 @@ impl From<String> for Failure {
 }
 
 impl Failure {
-    /// One sentence for the command line.
+    /// What the command line says: the ruleset's errors as `arbiter check` renders them (file,
+    /// line and column, the source line with its caret, the help), every one; or the one sentence.
     fn sentence(self) -> String {
         match self {
-            Failure::Rules(path, errors) => format!(
-                "{} has errors ({}); run `arbiter check`",
-                path.display(),
-                errors.first().and_then(|e| e.lines().next()).unwrap_or("no detail")
-            ),
+            Failure::Rules(path, errors) => format!("cannot open {}:\n{}", path.display(), errors.join("\n")),
             Failure::Other(s) => s,
         }
     }
