@@ -318,3 +318,18 @@ fn an_untagged_pgn_opens_as_chess_and_an_unknown_variant_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An SGF that no bundled ruleset replays because its parameters are out of every range that
+/// declares them says so, naming the rulesets and their ranges, not another game's board.
+#[test]
+fn a_record_whose_parameters_no_ruleset_takes_names_their_ranges() {
+    let dir = std::env::temp_dir().join(format!("sandbox-sgf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let big = dir.join("big.sgf");
+    std::fs::write(&big, "(;GM[1]SZ[30];B[pd];W[dd])").expect("written");
+    let refused = sandbox::session::source::open(Some(big.to_str().expect("UTF-8")))
+        .err()
+        .expect("refused");
+    assert!(refused.contains("go: --param size=30: `size` must be in 2..25"), "{refused}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

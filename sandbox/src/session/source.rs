@@ -329,9 +329,25 @@ fn candidate(path: &Path, wanted: &[(String, String)]) -> Result<Candidate, Fail
 
 /// The bundled ruleset a record was written for (see the module documentation).
 fn choose(rec: &GameRecord, file: &Path) -> Result<Candidate, Failure> {
+    // A ruleset that declares a parameter the record sets (go's size, komi, handicap) refuses a
+    // value out of its range: kept to say so where no other ruleset replays the record.
+    let mut refused: Vec<String> = Vec::new();
     let mut candidates: Vec<Candidate> = bundled()
         .iter()
-        .filter_map(|p| candidate(p, &rec.params()).ok())
+        .filter_map(|p| match candidate(p, &rec.params()) {
+            Ok(c) => Some(c),
+            Err(Failure::Rules(path, errors)) => {
+                let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?").to_string();
+                let first = errors
+                    .first()
+                    .and_then(|e| e.lines().next())
+                    .unwrap_or("")
+                    .trim_start_matches("error");
+                refused.push(format!("{name}: {}", first.split_once(": ").map_or(first, |(_, m)| m)));
+                None
+            }
+            Err(Failure::Other(_)) => None,
+        })
         .filter(|c| {
             let rules = c.engine.rules();
             let places = rules.kinds.iter().any(|k| k.forms.iter().any(|f| f.primitive == Primitive::Place));
@@ -389,6 +405,10 @@ fn choose(rec: &GameRecord, file: &Path) -> Result<Candidate, Failure> {
         if best.as_ref().is_none_or(|(b, _)| read > *b) {
             best = Some((read, c));
         }
+    }
+    // Nothing replays even the start, and a ruleset refused the record's parameters: that is why.
+    if best.as_ref().is_none_or(|(read, _)| *read == 0) && !refused.is_empty() {
+        return Err(Failure::Other(format!("{}: {}", file.display(), refused.join("; "))));
     }
     best.map(|(_, c)| c).ok_or_else(|| {
         let what = match rec.format {
