@@ -223,8 +223,8 @@ fn games_out_never_overwrites_or_waits_on_a_fifo() {
     std::os::unix::fs::symlink(dir.join("nothing"), &dangling).expect("links");
     for (path, what) in [
         (&existing, "the file exists; nothing was overwritten"),
-        (&fifo, "a device or a pipe is there; nothing was overwritten"),
-        (&folder, "it is a folder; nothing was overwritten"),
+        (&fifo, "a FIFO (named pipe) is there; nothing was overwritten"),
+        (&folder, "a directory is there; nothing was overwritten"),
         (&dangling, "a symbolic link to nothing is there; nothing was overwritten"),
     ] {
         let p = path.display().to_string();

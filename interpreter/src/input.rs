@@ -118,6 +118,27 @@ fn kind(t: std::fs::FileType) -> &'static str {
     "not a file"
 }
 
+/// What stands at `path`, in words, for a refusal to write there (`a directory`, `a FIFO (named
+/// pipe)`, `a symbolic link to nothing`, `a file`); `None` where nothing does. Links are followed.
+pub fn what_is_at(path: &Path) -> Option<&'static str> {
+    let link = std::fs::symlink_metadata(path).ok()?;
+    Some(match std::fs::metadata(path) {
+        Err(_) if link.file_type().is_symlink() => "a symbolic link to nothing",
+        Err(_) => "something that cannot be read",
+        Ok(m) if m.is_file() => "a file",
+        Ok(m) => kind(m.file_type()),
+    })
+}
+
+/// Why a new file cannot be made at `path`, where something is there already: `the file exists`,
+/// or what is there (`a directory is there`).
+pub fn in_the_way(path: &Path) -> String {
+    match what_is_at(path) {
+        Some("a file") | None => "the file exists".to_string(),
+        Some(what) => format!("{what} is there"),
+    }
+}
+
 /// Reads the UTF-8 text of the regular file at `path` (symlinks followed), at most `limit` bytes.
 ///
 /// The file's type and size are checked before it is opened (opening a FIFO would wait for a

@@ -1362,33 +1362,12 @@ fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
 fn new_output_file(path: &Path, flag: &str) -> Result<std::fs::File, Failure> {
     std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|err| {
         if err.kind() == std::io::ErrorKind::AlreadyExists {
-            Failure::input(format!("{flag} {}: {}; nothing was overwritten", path.display(), what_is_at(path)))
+            let there = arbiter::input::in_the_way(path);
+            Failure::input(format!("{flag} {}: {there}; nothing was overwritten", path.display()))
         } else {
             Failure::input(format!("{flag} {}: {err}", path.display()))
         }
     })
-}
-
-/// What stands at a path that exists, in words for a refusal to write there.
-fn what_is_at(path: &Path) -> &'static str {
-    let Ok(meta) = std::fs::symlink_metadata(path) else {
-        return "something is there";
-    };
-    let kind = meta.file_type();
-    if kind.is_symlink() {
-        match std::fs::metadata(path) {
-            Err(_) => "a symbolic link to nothing is there",
-            Ok(m) if m.is_dir() => "a symbolic link to a folder is there",
-            Ok(m) if m.is_file() => "a symbolic link to a file is there",
-            Ok(_) => "a symbolic link to a device or a pipe is there",
-        }
-    } else if kind.is_dir() {
-        "it is a folder"
-    } else if kind.is_file() {
-        "the file exists"
-    } else {
-        "a device or a pipe is there"
-    }
 }
 
 /// Writes `text` into `file`, just made at `path` by [`new_output_file`], to the disk. Where it

@@ -149,11 +149,8 @@ fn screenshot_path_ok(path: &std::path::Path) -> Result<(), String> {
     if !folder.is_dir() {
         return Err(format!("--screenshot {shown}: no folder {}", folder.display()));
     }
-    match std::fs::metadata(path) {
-        Ok(m) if !m.is_file() => Err(format!(
-            "--screenshot {shown}: {} is there, not a file; nothing was written",
-            if m.is_dir() { "a folder" } else { "a device or a pipe" }
-        )),
+    match arbiter::input::what_is_at(path) {
+        Some(what) if what != "a file" => Err(format!("--screenshot {shown}: {what} is there, not a file; nothing was written")),
         _ => Ok(()),
     }
 }

@@ -213,8 +213,8 @@ fn a_trace_file_that_cannot_be_new_is_refused_by_name() {
     assert!(made.success());
     for (path, says) in [
         (existing.clone(), "the file exists; nothing was overwritten"),
-        (fifo.clone(), "the file exists; nothing was overwritten"),
-        (dir.clone(), "the file exists; nothing was overwritten"),
+        (fifo.clone(), "a FIFO (named pipe) is there; nothing was overwritten"),
+        (dir.clone(), "a directory is there; nothing was overwritten"),
         (dir.join("no/such/folder/t.txt"), "No such file or directory"),
     ] {
         let shown = path.display().to_string();
@@ -278,8 +278,8 @@ fn a_screenshot_path_that_cannot_take_a_png_is_refused_before_rendering() {
     std::fs::create_dir_all(&folder).expect("a folder");
     for (path, says) in [
         (photo.clone(), "the picture is written as PNG; name a .png file"),
-        (fifo.clone(), "a device or a pipe is there, not a file; nothing was written"),
-        (folder.clone(), "a folder is there, not a file; nothing was written"),
+        (fifo.clone(), "a FIFO (named pipe) is there, not a file; nothing was written"),
+        (folder.clone(), "a directory is there, not a file; nothing was written"),
         (dir.join("no/such/x.png"), "no folder"),
     ] {
         let shown = path.display().to_string();

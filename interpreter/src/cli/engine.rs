@@ -72,10 +72,10 @@ struct Saved {
 impl State {
     pub fn new(protocol: Protocol, ruleset: &str, params: Vec<String>, engine: Engine, player: PlayerSpec, seed: u64) -> State {
         let game = Game::new(engine.clone(), engine.start());
-        let params_copy = params.clone();
         State {
             protocol,
             ruleset: ruleset.to_string(),
+            base_params: params.clone(),
             params,
             engine,
             game,
@@ -83,7 +83,6 @@ impl State {
             seed,
             searches: 0,
             implied_passes: Vec::new(),
-            base_params: params_copy,
         }
     }
 

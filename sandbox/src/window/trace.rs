@@ -29,7 +29,8 @@ impl Trace {
     pub fn create(path: PathBuf) -> Result<Trace, String> {
         let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::AlreadyExists {
-                format!("--trace {}: the file exists; nothing was overwritten", path.display())
+                let there = arbiter::input::in_the_way(&path);
+                format!("--trace {}: {there}; nothing was overwritten", path.display())
             } else {
                 format!("--trace {}: {e}", path.display())
             }
