@@ -162,7 +162,7 @@ enum Command {
         /// `e2e4@12.5`; a flag falls when a move takes more than the player has.
         #[arg(long, value_name = "NAME|TIMECONTROL")]
         clock: Option<String>,
-        /// Write the game as a record: PGN (moves in the ruleset's notation), WXF, SGF (games
+        /// Write the game as a record: PGN (moves in the ruleset's notation), WXF (games written in WXF, as xiangqi), SGF (games
         /// that place stones) or the final FEN; with the record's variations, and on a clock the
         /// time control and each move's time left. On standard output unless `--out` is given.
         #[arg(long, value_name = "FORMAT", value_parser = ["pgn", "wxf", "sgf", "fen"])]
