@@ -40,9 +40,6 @@ pub(super) enum Verdict {
     Illegal(&'static str),
     /// The point is a single-point eye of the mover's own (asked for by playouts, which never fill one).
     OwnEye,
-    /// No liberty and nothing captured, suicide is allowed and a repetition rule applies: only
-    /// the board after the move can say.
-    NoLiberty,
 }
 
 /// One point's chain data. `root` and `next` (the chain's stones as a circular list) are kept for
@@ -494,31 +491,10 @@ impl<B: Bits> Pos<B> {
         match self.place_verdict(ch, kind, sq, false) {
             Verdict::Legal | Verdict::OwnEye => None,
             Verdict::Illegal(why) => Some(why),
-            Verdict::NoLiberty => {
-                // Suicide allowed: the board after it is hard to predict cheaply; make it and look.
-                let mut after = self.clone();
-                after.make_place(kind, sq);
-                after.repeats_last().then_some("repetition")
-            }
         }
     }
 
-    /// [`Pos::place_problem`]'s ruling on a permitted suicide, for a caller holding the chains
-    /// apart (`self.chains` is `None`) in `ch`, whose list of empty points has the draws `swaps`
-    /// made in it (see [`unswap`]): does the placement repeat a board? Made and looked at in a
-    /// copy of both, the list put right in the copy.
-    fn suicide_repeats(&self, ch: &Chains<B>, kind: KindId, sq: usize, swaps: &[u16]) -> bool {
-        debug_assert!(self.chains.is_none(), "the chains are held apart");
-        let mut chains = Box::new(ch.clone());
-        unswap(&mut chains.empty, swaps);
-        let mut after = self.clone();
-        after.chains = Some(chains);
-        after.make_place(kind, sq);
-        after.repeats_last()
-    }
-
-    /// The ruling on placing `kind` on `sq` with chains `ch` (which stand for `self.chains`),
-    /// short of the one case that needs the move made: a permitted suicide under a repetition rule.
+    /// The ruling on placing `kind` on `sq` with chains `ch` (which stand for `self.chains`).
     /// With `eyes`, a point whose neighbours are all the mover's own or the edge is `OwnEye`.
     #[inline(always)]
     pub(super) fn place_verdict(&self, ch: &Chains<B>, kind: KindId, sq: usize, eyes: bool) -> Verdict {
@@ -526,7 +502,8 @@ impl<B: Bits> Pos<B> {
     }
 
     /// [`Pos::place_verdict`], asking the repetition rule only with `repeats` (a caller that
-    /// knows the board after the move is new).
+    /// knows the board after a placement that keeps its stone is new; a permitted suicide is
+    /// always looked up).
     #[inline(always)]
     fn place_verdict_as(&self, ch: &Chains<B>, kind: KindId, sq: usize, eyes: bool, repeats: bool) -> Verdict {
         let own = 1 + self.stm.0;
@@ -551,7 +528,7 @@ impl<B: Bits> Pos<B> {
             takes |= (((c == enemy) & atari) as u32) << i;
         }
         if !(liberty | (takes != 0)) {
-            return self.no_liberty_verdict();
+            return self.no_liberty_verdict(ch, sq);
         }
         if again && self.board_recorded(self.board_after(ch, kind, sq, takes)) {
             return Verdict::Illegal("repetition");
@@ -588,7 +565,7 @@ impl<B: Bits> Pos<B> {
             return Verdict::OwnEye;
         }
         if self.airless[self.stm.index()].has(sq) {
-            return self.no_liberty_verdict();
+            return self.no_liberty_verdict(ch, sq);
         }
         if self.t.repetition.is_some() && ch.vacated(sq) {
             let repeats = if self.takes[self.stm.index()].has(sq) {
@@ -603,15 +580,39 @@ impl<B: Bits> Pos<B> {
         Verdict::Legal
     }
 
-    /// The ruling on a placement that leaves its chain no liberty. A permitted suicide lifts the
-    /// mover's own stones: what a caller knows of the boards after placements does not cover it.
+    /// The ruling on a placement on `sq` that leaves its chain no liberty and captures nothing.
+    /// A permitted suicide lifts the new stone with the mover's chains beside it: what a caller
+    /// knows of the boards after placements does not cover it, so the record is asked whatever
+    /// the point (see [`Pos::board_after_suicide`]).
     #[inline(always)]
-    fn no_liberty_verdict(&self) -> Verdict {
+    fn no_liberty_verdict(&self, ch: &Chains<B>, sq: usize) -> Verdict {
         match (self.t.suicide_forbidden, self.t.repetition.is_some()) {
             (true, _) => Verdict::Illegal("suicide"),
-            (false, true) => Verdict::NoLiberty,
-            (false, false) => Verdict::Legal,
+            (false, true) if self.board_recorded(self.board_after_suicide(ch, sq)) => Verdict::Illegal("repetition"),
+            (false, _) => Verdict::Legal,
         }
+    }
+
+    /// The hash of the board after the side to move commits suicide on `sq` (no liberty, nothing
+    /// captured): its stone and every chain of its own beside the point (each was in atari there,
+    /// or the stone would have a liberty) are lifted, so the board is this one without those
+    /// chains. A single stone's suicide leaves the board as it is.
+    #[cold]
+    fn board_after_suicide(&self, ch: &Chains<B>, sq: usize) -> u64 {
+        let own = 1 + self.stm.0;
+        let mut board = self.board_hash();
+        let mut lifted = [NO_SQ; 4];
+        for (i, &m) in self.t.neighbours[sq].iter().enumerate() {
+            if ch.color[m as usize] == own {
+                // A chain beside the point twice is lifted once.
+                let r = ch.root(m as usize) as u16;
+                if !lifted.contains(&r) {
+                    board ^= ch.hash(r as usize);
+                    lifted[i] = r;
+                }
+            }
+        }
+        board
     }
 
     /// Would the board `board`, reached by a placement of the side to move, break the repetition
@@ -628,17 +629,6 @@ impl<B: Bits> Pos<B> {
             None => false,
             Some(RepetitionRule::Ko) => self.history.len() >= 2 && self.history[self.history.len() - 2] == key,
             Some(_) => self.seen.count(key) > 0,
-        }
-    }
-
-    /// After a move: does the current position break the repetition rule?
-    fn repeats_last(&self) -> bool {
-        let Some(&last) = self.history.last() else { return false };
-        let earlier = &self.history[..self.history.len() - 1];
-        match self.t.repetition {
-            None => false,
-            Some(RepetitionRule::Ko) => earlier.len() >= 2 && earlier[earlier.len() - 2] == last,
-            Some(_) => self.seen.count(last) >= 2,
         }
     }
 
@@ -921,12 +911,7 @@ impl<B: Bits> Pos<B> {
                 n -= self.place_problem(f.kind, to).is_some() as usize;
             }
             for to in (targets & closed & !again).iter() {
-                n -= match self.place_verdict_as(ch, f.kind, to, false, false) {
-                    Verdict::Legal | Verdict::OwnEye => false,
-                    Verdict::Illegal(_) => true,
-                    // Permitted suicide: what it leaves is not a board counted above.
-                    Verdict::NoLiberty => self.place_problem(f.kind, to).is_some(),
-                } as usize;
+                n -= matches!(self.place_verdict_as(ch, f.kind, to, false, false), Verdict::Illegal(_)) as usize;
             }
             n
         })
@@ -1043,7 +1028,6 @@ impl<B: Bits> Pos<B> {
                 } {
                     Verdict::Legal => true,
                     Verdict::Illegal(_) | Verdict::OwnEye => false,
-                    Verdict::NoLiberty => self.place_problem(f.kind, sq).is_none(),
                 }
         };
         // Drawn as the playouts draw: a rejected point is swapped behind the live ones, so each
@@ -1171,7 +1155,6 @@ impl<B: Bits> Pos<B> {
                 } {
                     Verdict::Legal => true,
                     Verdict::Illegal(_) | Verdict::OwnEye => false,
-                    Verdict::NoLiberty => !self.suicide_repeats(ch, kind, sq, &undo[..k]),
                 };
             if taken {
                 found = Some(sq);
@@ -1601,6 +1584,79 @@ mod tests {
             }
         }
         assert!(captures > 0, "some playout captured");
+    }
+
+    /// Where suicide is allowed under a repetition rule, the ruling on every placement is what
+    /// making it shows: the board it leaves (after a suicide, without the stones it lifts) is
+    /// compared, as FEN, with the boards of the game so far, under each rule and on boards small
+    /// enough for suicides and repeats to be common.
+    #[test]
+    fn a_placement_is_refused_exactly_where_the_board_it_leaves_repeats() {
+        let board = |p: &crate::game::Position| {
+            let fen = p.fen();
+            let mut fields = fen.split(' ');
+            (fields.next().unwrap_or("").to_string(), fields.next().unwrap_or("").to_string())
+        };
+        let (mut refused, mut suicides, mut suicides_refused) = (0, 0, 0);
+        for rules in [
+            "forbid repetition positional",
+            "forbid repetition situational",
+            "forbid repetition ko",
+        ] {
+            for size in [3, 4, 5] {
+                let e = go(size, Some(rules));
+                for game in 0..30u64 {
+                    let mut rng = ChaCha8Rng::seed_from_u64(game);
+                    let mut pos = e.start();
+                    // Each position of the game so far: its board, and the side to move.
+                    let mut seen = vec![board(&pos)];
+                    for ply in 0..4 * size * size {
+                        let kind = crate::model::KindId(0);
+                        let mut untracked = pos.clone();
+                        untracked.track_atari(false);
+                        for sq in (0..size * size).filter(|&sq| pos.piece_at(sq).is_none()) {
+                            let mut after = pos.clone();
+                            after.play_unchecked(super::placement(sq));
+                            let (b, side) = board(&after);
+                            let repeats = match rules {
+                                "forbid repetition positional" => seen.iter().any(|(s, _)| *s == b),
+                                "forbid repetition situational" => seen.iter().any(|(s, t)| *s == b && *t == side),
+                                _ => seen.len() >= 2 && seen[seen.len() - 2].0 == b,
+                            };
+                            let suicide = after.piece_at(sq).is_none();
+                            let at = format!("{rules}, {size}x{size}, game {game}, ply {ply}, point {sq}");
+                            for p in [&pos, &untracked] {
+                                assert_eq!(p.place_problem(kind, sq), repeats.then_some("repetition"), "{at}");
+                            }
+                            refused += repeats as usize;
+                            suicides += suicide as usize;
+                            suicides_refused += (suicide && repeats) as usize;
+                        }
+                        // The counts and the list, tracked and not, refuse the same points.
+                        let legal = pos.legal_moves();
+                        for p in [&pos, &untracked] {
+                            assert_eq!(
+                                p.count_chain_moves(super::Repeats::Anywhere),
+                                Some(legal.len()),
+                                "{rules}, game {game}, ply {ply}"
+                            );
+                        }
+                        if pos.passes() >= 2 {
+                            break;
+                        }
+                        let m = legal[super::below(&mut rng, legal.len())];
+                        pos.play_unchecked(m);
+                        seen.push(board(&pos));
+                    }
+                }
+            }
+        }
+        // A single stone's suicide leaves the board as it was: refused under the positional rule.
+        assert!(
+            suicides > 100 && suicides_refused > 50 && suicides_refused < suicides,
+            "{suicides} suicides, {suicides_refused} refused"
+        );
+        assert!(refused > suicides_refused, "placements that keep their stone were refused too");
     }
 
     /// Go's suicide and repetition lines as each test variant has them (`None`: go's own).

@@ -90,17 +90,7 @@ impl<B: Bits> Pos<B> {
                 while live > 0 {
                     let i = below(rng, live);
                     let sq = ch.empty[i] as usize;
-                    let legal = match self.place_verdict(&ch, kind, sq, true) {
-                        Verdict::Legal => true,
-                        Verdict::Illegal(_) | Verdict::OwnEye => false,
-                        Verdict::NoLiberty => {
-                            self.chains = Some(ch);
-                            let legal = self.place_problem(kind, sq).is_none();
-                            ch = self.chains.take().expect("just put back");
-                            legal
-                        }
-                    };
-                    if legal {
+                    if let Verdict::Legal = self.place_verdict(&ch, kind, sq, true) {
                         let captured = self.place_in::<false>(&mut ch, kind, sq);
                         self.finish_move(Some(kind), captured > 0);
                         played = true;
