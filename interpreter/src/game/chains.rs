@@ -1,7 +1,9 @@
 //! Chains of placed pieces (go): orthogonally connected pieces of one side, with pseudo-liberty
-//! counts kept incrementally (a liberty counted once per adjacent stone), plus the sum and the sum
-//! of squares of those liberties, so "exactly one liberty" is `sum² = count × sum of squares` —
-//! no flood fill per move. Each chain also keeps the XOR of its stones' Zobrist keys, so the hash
+//! counts kept incrementally (a liberty counted once per adjacent stone). Whether a placement's
+//! neighbour is in atari there is a comparison: its count equals its stones beside the point.
+//! Where the chains are tracked (a walk that keeps the points without air), each chain also keeps
+//! the sum and the sum of squares of its liberties, so "exactly one liberty" anywhere is
+//! `sum² = count × sum of squares`, and that liberty is `sum / count` — no flood fill per move. Each chain also keeps the XOR of its stones' Zobrist keys, so the hash
 //! after a capture is known before the move is made (for superko).
 
 use super::below;
@@ -195,20 +197,44 @@ impl<B: Bits> Chains<B> {
     pub fn root(&self, sq: usize) -> usize {
         self.pts[sq].root as usize
     }
+    /// Adds `sq` to the liberties of the chain rooted at `r`: to its count, and with `SUMS` to
+    /// the sums that tell where a chain in atari has its liberty (kept only where the chains are
+    /// [tracked](Chains::track): nothing else reads them).
     #[inline(always)]
-    fn add_lib(&mut self, r: usize, sq: usize) {
+    fn add_lib<const SUMS: bool>(&mut self, r: usize, sq: usize) {
         let p = &mut self.pts[r];
         p.lib_cnt = p.lib_cnt.wrapping_add(1);
-        p.lib_sum = p.lib_sum.wrapping_add(sq as u32);
-        p.lib_sq = p.lib_sq.wrapping_add((sq * sq) as u32);
+        if SUMS {
+            p.lib_sum = p.lib_sum.wrapping_add(sq as u32);
+            p.lib_sq = p.lib_sq.wrapping_add((sq * sq) as u32);
+        }
     }
     /// Takes `sq` off the liberties of the chain rooted at `r` (as [`Chains::add_lib`] adds it).
     #[inline(always)]
-    fn take_lib(&mut self, r: usize, sq: usize) {
+    fn take_lib<const SUMS: bool>(&mut self, r: usize, sq: usize) {
         let p = &mut self.pts[r];
         p.lib_cnt = p.lib_cnt.wrapping_sub(1);
-        p.lib_sum = p.lib_sum.wrapping_sub(sq as u32);
-        p.lib_sq = p.lib_sq.wrapping_sub((sq * sq) as u32);
+        if SUMS {
+            p.lib_sum = p.lib_sum.wrapping_sub(sq as u32);
+            p.lib_sq = p.lib_sq.wrapping_sub((sq * sq) as u32);
+        }
+    }
+    /// Counts the liberties of every chain, and their sums, from the board.
+    fn count_liberties(&mut self, neighbours: &[[u16; 4]]) {
+        for sq in 0..=self.border {
+            let p = &mut self.pts[sq];
+            (p.lib_cnt, p.lib_sum, p.lib_sq) = (0, 0, 0);
+        }
+        for (sq, nbrs) in neighbours[..self.border].iter().enumerate() {
+            if self.color[sq] != EMPTY {
+                let r = self.root(sq);
+                for &m in nbrs {
+                    if self.color[m as usize] == EMPTY {
+                        self.add_lib::<true>(r, m as usize);
+                    }
+                }
+            }
+        }
     }
     /// Zeroes the border point's liberty counts, which code without branches adds to and takes
     /// from for empty points and the edge (their chain is the border point): it is never in atari
@@ -348,7 +374,7 @@ impl<B: Bits> Pos<B> {
                 ch.pts[sq].hash ^= self.t.z_piece[self.cells[s] as usize][s];
                 for &m in &self.t.neighbours[s] {
                     if ch.color[m as usize] == EMPTY {
-                        ch.add_lib(sq, m as usize);
+                        ch.add_lib::<true>(sq, m as usize);
                     }
                 }
             }
@@ -371,6 +397,8 @@ impl<B: Bits> Pos<B> {
         self.takes = [B::EMPTY; 2];
         self.airless = [B::EMPTY; 2];
         if on {
+            // Untracked, the chains kept their liberties' counts but not their sums.
+            ch.count_liberties(&self.t.neighbours);
             let stones = self.side_bb[0] | self.side_bb[1];
             let mut in_atari = B::EMPTY;
             for sq in stones.iter() {
@@ -429,9 +457,11 @@ impl<B: Bits> Pos<B> {
             v.sort_unstable();
             v
         };
+        // The liberties' sums are kept only where tracked.
         let chain = |c: &Chains<B>, sq: usize| {
             let p = &c.pts[c.root(sq)];
-            (p.lib_cnt, p.lib_sum, p.lib_sq, p.size, p.hash)
+            let sums = if ch.track { (p.lib_sum, p.lib_sq) } else { (0, 0) };
+            (p.lib_cnt, sums, p.size, p.hash)
         };
         let mut empty = ch.empty.clone();
         let mut empty_re = re.empty.clone();
@@ -517,13 +547,18 @@ impl<B: Bits> Pos<B> {
         if !again && liberty {
             return Verdict::Legal;
         }
-        // Without a branch on what each neighbour holds: an empty point's and the edge's chain is
-        // the border point, never in atari.
+        // Without a branch on what each neighbour holds. A neighbour's chain has this point as
+        // its one liberty when its pseudo-liberties number its stones beside the point (each
+        // counts the point once): no sums needed, so this holds tracked or not. An empty
+        // point's and the edge's chain is the border point, with no liberty: never in atari.
         let enemy = 3 - own;
+        let nbrs = self.t.neighbours[sq];
+        let roots = nbrs.map(|m| ch.root(m as usize));
         let mut takes = 0u32;
-        for (i, &m) in self.t.neighbours[sq].iter().enumerate() {
+        for (i, &m) in nbrs.iter().enumerate() {
             let c = ch.color[m as usize];
-            let atari = ch.in_atari(ch.root(m as usize));
+            let beside = roots.iter().map(|&r| (r == roots[i]) as u16).sum::<u16>();
+            let atari = ch.pts[roots[i]].lib_cnt == beside;
             liberty |= (c == own) & !atari;
             takes |= (((c == enemy) & atari) as u32) << i;
         }
@@ -674,7 +709,7 @@ impl<B: Bits> Pos<B> {
             cnt += e as u16;
             sum += e * m as u32;
             sqs += e * (m * m) as u32;
-            ch.take_lib(ch.root(m), sq);
+            ch.take_lib::<TRACK>(ch.root(m), sq);
         }
         ch.clear_border();
         ch.pts[sq] = Point {
@@ -682,8 +717,8 @@ impl<B: Bits> Pos<B> {
             next: sq as u16,
             size: 1,
             lib_cnt: cnt,
-            lib_sum: sum,
-            lib_sq: sqs,
+            lib_sum: if TRACK { sum } else { 0 },
+            lib_sq: if TRACK { sqs } else { 0 },
             hash: self.t.z_piece[c as usize][sq],
         };
         // Which neighbours are own stones, and which enemy chains have no liberty: masks built without
@@ -803,7 +838,7 @@ impl<B: Bits> Pos<B> {
                     let stone = (c != EMPTY) & (c != BORDER);
                     ch.dirty_liberty_if(rr, stone);
                 }
-                ch.add_lib(rr, s);
+                ch.add_lib::<TRACK>(rr, s);
             }
             s = ch.pts[s].next as usize;
             if s == r {
@@ -1264,8 +1299,9 @@ fn merge<B: Bits>(ch: &mut Chains<B>, a: usize, b: usize) {
     let p = &mut ch.pts[big];
     p.size += sm.size;
     p.lib_cnt += sm.lib_cnt;
-    p.lib_sum += sm.lib_sum;
-    p.lib_sq += sm.lib_sq;
+    // (Untracked, the sums are not kept: what they hold then may wrap.)
+    p.lib_sum = p.lib_sum.wrapping_add(sm.lib_sum);
+    p.lib_sq = p.lib_sq.wrapping_add(sm.lib_sq);
     p.hash ^= sm.hash;
 }
 
