@@ -70,16 +70,28 @@ pub struct Chains<B: Bits> {
     /// own eye, or has an empty neighbour (so is never suicide), is one load.
     nbr: B::Points<u16>,
     pts: B::Points<Point>,
-    /// The empty points, in no order, and where each sits in that list (for playouts).
-    pub empty: Vec<u16>,
+    /// The empty points, and where each sits in that list (for playouts): the first side's
+    /// single-point eyes at its front, the second side's at its back, [`Chains::eyes`] of each,
+    /// and the rest between, in no order. A random player of a side draws among all but its own
+    /// eyes (see [`Chains::drawable`]), which it never fills.
+    empty: B::Points<u16>,
+    /// How many points [`Chains::empty`] holds.
+    empties: u16,
     empty_at: B::Points<u16>,
+    /// How many of the first side's eyes begin [`Chains::empty`], and of the second side's end
+    /// it. A point is there while it is that side's eye ([`Chains::own_eye`]; the first side's
+    /// where it would be both sides', every neighbour the edge). A point becomes an eye when a
+    /// placement beside it leaves it no empty neighbour, or when the stone on it is captured;
+    /// it stops being one only when it is filled (a chain beside an eye has it as a liberty, so
+    /// no capture lifts an eye's neighbour).
+    eyes: [u16; 2],
     /// Whether [`Pos::airless`] and [`Pos::takes`] are kept up to date as stones are placed
     /// and captured (a walk that counts its legal moves asks for it; playouts, which never
     /// count, do without).
     pub track: bool,
     /// The empty points where what a placement does may have changed during a placement, to be
     /// ruled on again for [`Pos::airless`] once it is done.
-    dirty: Vec<u16>,
+    pub(super) dirty: Vec<u16>,
     /// The border point: `squares`.
     border: usize,
     /// Tables a snapshot was restored from, kept for the next snapshot to copy into (see
@@ -104,7 +116,9 @@ impl<B: Bits> Clone for Chains<B> {
             nbr: self.nbr.clone(),
             pts: self.pts.clone(),
             empty: self.empty.clone(),
+            empties: self.empties,
             empty_at: self.empty_at.clone(),
+            eyes: self.eyes,
             track: self.track,
             dirty: self.dirty.clone(),
             border: self.border,
@@ -133,8 +147,10 @@ impl<B: Bits> Chains<B> {
                 next: n as u16,
                 ..Point::default()
             }),
-            empty: Vec::with_capacity(n),
+            empty: B::Points::filled(NO_SQ),
+            empties: 0,
             empty_at: B::Points::filled(NO_SQ),
+            eyes: [0; 2],
             track: false,
             dirty: Vec::new(),
             border: n,
@@ -156,14 +172,16 @@ impl<B: Bits> Chains<B> {
         self.nbr.as_mut_slice()[..n].copy_from_slice(&other.nbr.as_slice()[..n]);
         self.pts.as_mut_slice()[..n].copy_from_slice(&other.pts.as_slice()[..n]);
         self.empty_at.as_mut_slice()[..n].copy_from_slice(&other.empty_at.as_slice()[..n]);
-        self.empty.clone_from(&other.empty);
+        self.empty.as_mut_slice()[..n].copy_from_slice(&other.empty.as_slice()[..n]);
+        self.empties = other.empties;
+        self.eyes = other.eyes;
         self.dirty.clone_from(&other.dirty);
         self.track = other.track;
         self.border = other.border;
     }
     /// The bytes these tables hold on the heap besides the fixed ones.
     pub(crate) fn heap_bytes(&self) -> usize {
-        (self.empty.capacity() + self.dirty.capacity()) * std::mem::size_of::<u16>()
+        self.dirty.capacity() * std::mem::size_of::<u16>()
             + self.spare.0.capacity() * std::mem::size_of::<Box<Chains<B>>>()
             + self
                 .spare
@@ -172,25 +190,138 @@ impl<B: Bits> Chains<B> {
                 .map(|c| std::mem::size_of::<Chains<B>>() + c.heap_bytes())
                 .sum::<usize>()
     }
-    fn add_empty(&mut self, sq: usize) {
-        self.empty_at[sq] = self.empty.len() as u16;
-        self.empty.push(sq as u16);
+    /// The empty points (see [`Chains::empty`]).
+    #[inline(always)]
+    pub fn empty_points(&self) -> &[u16] {
+        &self.empty.as_slice()[..self.empties as usize]
     }
+    /// The empty points from list index `start`, `len` of them, to swap draws in.
+    #[inline(always)]
+    pub(super) fn empty_part(&mut self, start: usize, len: usize) -> &mut [u16] {
+        &mut self.empty.as_mut_slice()[start..start + len]
+    }
+    /// Swaps list indices `i` and `j` of [`Chains::empty`] without keeping
+    /// [`Chains::empty_at`] (a draw's refusals, undone before anything else looks).
+    #[inline(always)]
+    pub(super) fn swap_drawn(&mut self, i: usize, j: usize) {
+        let (a, b) = (self.empty[i], self.empty[j]);
+        self.empty[i] = b;
+        self.empty[j] = a;
+    }
+    /// The empty point at list index `i`.
+    #[inline(always)]
+    pub(super) fn empty_at_index(&self, i: usize) -> usize {
+        self.empty[i] as usize
+    }
+    /// Writes `sq` at index `i` of [`Chains::empty`].
+    #[inline(always)]
+    fn put_at(&mut self, i: usize, sq: u16) {
+        self.empty[i] = sq;
+        self.empty_at[sq as usize] = i as u16;
+    }
+    /// Swaps the empty points at list indices `i` and `j`.
+    #[inline(always)]
+    fn swap_at(&mut self, i: usize, j: usize) {
+        let (a, b) = (self.empty[i], self.empty[j]);
+        self.put_at(i, b);
+        self.put_at(j, a);
+    }
+    /// Adds the point `sq`, newly empty, to the points that are no one's eye (at their end: the
+    /// first of the second side's eyes moves to the list's end).
+    #[inline(always)]
+    fn add_empty(&mut self, sq: usize) {
+        let n = self.empties as usize;
+        self.empties += 1;
+        self.put_at(n, sq as u16);
+        self.swap_at(n - self.eyes[1] as usize, n);
+    }
+    /// Takes the point `sq` off the empty points, from whichever part it is in.
+    #[inline(always)]
     fn remove_empty(&mut self, sq: usize) {
-        let i = self.empty_at[sq] as usize;
-        let last = *self.empty.last().expect("the point was empty");
-        self.empty.swap_remove(i);
-        if last as usize != sq {
-            self.empty_at[last as usize] = i as u16;
+        let n = self.empties as usize;
+        let mut i = self.empty_at[sq] as usize;
+        // An eye (one a placement of the other side fills) first becomes one of the rest.
+        if i < self.eyes[0] as usize {
+            self.eyes[0] -= 1;
+            self.swap_at(i, self.eyes[0] as usize);
+            i = self.eyes[0] as usize;
+        } else if i >= n - self.eyes[1] as usize {
+            i = n - self.eyes[1] as usize;
+            self.swap_at(self.empty_at[sq] as usize, i);
+            self.eyes[1] -= 1;
         }
+        // The last of the rest fills its slot, and the last of the second side's eyes that one's.
+        let last = n - 1 - self.eyes[1] as usize;
+        if i != last {
+            self.put_at(i, self.empty[last]);
+        }
+        if last != n - 1 {
+            self.put_at(last, self.empty[n - 1]);
+        }
+        self.empties -= 1;
         self.empty_at[sq] = NO_SQ;
     }
-    /// Moves the empty point at list index `i` to index `j` (and the one there to `i`).
-    #[inline]
-    pub fn swap_empty(&mut self, i: usize, j: usize) {
-        self.empty.swap(i, j);
-        self.empty_at[self.empty[i] as usize] = i as u16;
-        self.empty_at[self.empty[j] as usize] = j as u16;
+    /// Moves the empty point `sq`, one of the rest, to `side`'s eyes.
+    #[inline(always)]
+    fn eye_in(&mut self, sq: usize, side: usize) {
+        let i = self.empty_at[sq] as usize;
+        let j = if side == 0 {
+            self.eyes[0] as usize
+        } else {
+            self.empties as usize - 1 - self.eyes[1] as usize
+        };
+        self.swap_at(i, j);
+        self.eyes[side] += 1;
+    }
+    /// Which side's eyes the empty point `sq` is among, if any (see [`Chains::eyes`]).
+    #[inline(always)]
+    fn eye_part(&self, sq: usize) -> Option<usize> {
+        let i = self.empty_at[sq] as usize;
+        if i < self.eyes[0] as usize {
+            Some(0)
+        } else if i >= self.empties as usize - self.eyes[1] as usize {
+            Some(1)
+        } else {
+            None
+        }
+    }
+    /// Whose eye the empty point `sq` is by its neighbours, if anyone's (the first side's where
+    /// it is both sides').
+    #[inline(always)]
+    fn eye_of(&self, sq: usize) -> Option<usize> {
+        if self.own_eye(sq, 1) {
+            Some(0)
+        } else if self.own_eye(sq, 2) {
+            Some(1)
+        } else {
+            None
+        }
+    }
+    /// Puts every empty point in its part of the list (after a load).
+    fn sort_eyes(&mut self) {
+        self.eyes = [0; 2];
+        let mut i = 0;
+        while i < self.empties as usize - self.eyes[1] as usize {
+            let sq = self.empty[i] as usize;
+            match self.eye_of(sq) {
+                // What comes to `i` from the rest's end is looked at next.
+                Some(1) => self.eye_in(sq, 1),
+                // What comes to `i` from the rest's start was looked at.
+                Some(_) => {
+                    self.eye_in(sq, 0);
+                    i += 1;
+                }
+                None => i += 1,
+            }
+        }
+    }
+    /// The part of [`Chains::empty`] a random player of `side` draws from: its start and length
+    /// (all but the side's own eyes).
+    #[inline(always)]
+    pub fn drawable(&self, side: usize) -> (usize, usize) {
+        let n = self.empties as usize;
+        let start = self.eyes[0] as usize & 0usize.wrapping_sub((side == 0) as usize);
+        (start, n - self.eyes[side & 1] as usize)
     }
     /// The root of the chain on `sq` (which holds a piece).
     #[inline(always)]
@@ -298,15 +429,6 @@ impl<B: Bits> Chains<B> {
     fn vacated(&self, sq: usize) -> bool {
         self.nbr[sq] & VACATED != 0
     }
-    /// Adds a stone of colour `own` on `sq` to its neighbours' counts.
-    #[inline(always)]
-    fn count_placed(&mut self, nbrs: [u16; 4], own: u8) {
-        let d = NBR_PLACE[own as usize];
-        for m in nbrs {
-            // The border point's counts are never read: they may wrap.
-            self.nbr[m as usize] = self.nbr[m as usize].wrapping_add(d);
-        }
-    }
     /// Takes a stone of colour `own` off `sq` from its neighbours' counts.
     #[inline(always)]
     fn count_lifted(&mut self, nbrs: [u16; 4], own: u8) {
@@ -381,6 +503,7 @@ impl<B: Bits> Pos<B> {
             ch.pts[sq].size = members.len() as u16;
         }
         ch.count_neighbours(&self.t.neighbours);
+        ch.sort_eyes();
         for sq in self.vacated.iter().filter(|&sq| sq < n) {
             ch.nbr[sq] |= VACATED;
         }
@@ -463,15 +586,22 @@ impl<B: Bits> Pos<B> {
             let sums = if ch.track { (p.lib_sum, p.lib_sq) } else { (0, 0) };
             (p.lib_cnt, sums, p.size, p.hash)
         };
-        let mut empty = ch.empty.clone();
-        let mut empty_re = re.empty.clone();
+        let mut empty = ch.empty_points().to_vec();
+        let mut empty_re = re.empty_points().to_vec();
         empty.sort_unstable();
         empty_re.sort_unstable();
         // (An unmake leaves `vacated` a superset of what the chains mark: harmless, see there.)
-        (0..=n).all(|sq| ch.color[sq] == re.color[sq])
+        ch.empty_points()
+            .iter()
+            .all(|&sq| ch.eye_part(sq as usize) == ch.eye_of(sq as usize))
+            && (0..=n).all(|sq| ch.color[sq] == re.color[sq])
             && (0..n).all(|sq| ch.nbr[sq] & !VACATED == re.nbr[sq] & !VACATED && (!ch.vacated(sq) || self.vacated.has(sq)))
             && empty == empty_re
-            && ch.empty.iter().enumerate().all(|(i, &sq)| ch.empty_at[sq as usize] as usize == i)
+            && ch
+                .empty_points()
+                .iter()
+                .enumerate()
+                .all(|(i, &sq)| ch.empty_at[sq as usize] as usize == i)
             && (0..n)
                 .filter(|&sq| ch.color[sq] != EMPTY)
                 .all(|sq| sorted(ch, sq) == sorted(re, sq) && chain(ch, sq) == chain(re, sq))
@@ -698,7 +828,28 @@ impl<B: Bits> Pos<B> {
         ch.remove_empty(sq);
         ch.color[sq] = own;
         let nbrs = self.t.neighbours[sq];
-        ch.count_placed(nbrs, own);
+        // The stone counted in its neighbours' counts. A point beside this one left
+        // with only the mover's stones and the edge around is its eye now (the chains beside it
+        // may be captured below, but those are the other side's).
+        let d = NBR_PLACE[own as usize];
+        let shift = if own == 1 { NBR_FIRST } else { NBR_SECOND };
+        let (field, four) = (15 << shift, 4 << shift);
+        let mut eyes = 0u32;
+        for (i, &m) in nbrs.iter().enumerate() {
+            // The border point's counts are never read: they may wrap.
+            let v = ch.nbr[m as usize].wrapping_add(d);
+            ch.nbr[m as usize] = v;
+            // (A stone among the mover's own is looked at below, and passed over.)
+            eyes |= ((v & field == four) as u32) << i;
+        }
+        while eyes != 0 {
+            let m = nbrs[eyes.trailing_zeros() as usize] as usize;
+            eyes &= eyes - 1;
+            // A point beside the new stone twice is moved once.
+            if ch.color[m] == EMPTY && ch.eye_part(m).is_none() {
+                ch.eye_in(m, us.index());
+            }
+        }
         // Without a branch on what each neighbour holds (it predicts badly): the empty ones are
         // the new stone's liberties, and every neighbour's chain loses this point as one. An
         // empty point's and the edge's chain is the border point, whose counts are zeroed after.
@@ -823,10 +974,14 @@ impl<B: Bits> Pos<B> {
             }
         }
         // The chain had no liberty: the only empty points beside its stones are its own, all
-        // dirty already.
+        // dirty already. So no eye was beside it (an eye beside a chain is its liberty), and each
+        // of its points may be an eye of the other side's now.
         let mut s = r;
         loop {
             let nbrs = self.t.neighbours[s];
+            if let Some(side) = ch.eye_of(s) {
+                ch.eye_in(s, side);
+            }
             for m in nbrs {
                 // Without a branch: an empty point's and the edge's chain is the border point,
                 // whose counts are zeroed after.
@@ -1065,17 +1220,19 @@ impl<B: Bits> Pos<B> {
                     Verdict::Illegal(_) | Verdict::OwnEye => false,
                 }
         };
-        // Drawn as the playouts draw: a rejected point is swapped behind the live ones, so each
-        // draw is uniform over those not yet rejected (in a copy: the position is not changed).
-        // The list is copied only once a draw is refused: most first draws are taken.
-        let mut live = ch.empty.len();
+        // Drawn as the playouts draw, among the points that are not the mover's own eyes: a
+        // rejected point is swapped behind the live ones, so each draw is uniform over those not
+        // yet rejected (in a copy: the position is not changed). The list is copied only once a
+        // draw is refused: most first draws are taken.
+        let (start, mut live) = ch.drawable(us);
+        let drawable = &ch.empty_points()[start..start + live];
         if live > 0 {
             let i = below(rng, live);
-            if chosen(ch.empty[i] as usize) {
-                return Some(placement(ch.empty[i] as usize));
+            if chosen(drawable[i] as usize) {
+                return Some(placement(drawable[i] as usize));
             }
             scratch.clear();
-            scratch.extend_from_slice(&ch.empty);
+            scratch.extend_from_slice(drawable);
             live -= 1;
             scratch.swap(i, live);
         }
@@ -1126,8 +1283,8 @@ impl<B: Bits> Pos<B> {
         let Some(mut ch) = self.chains.take() else {
             return RandomPly::NotDrawn;
         };
-        if scratch.len() <= ch.empty.len() {
-            scratch.resize(ch.empty.len() + 1, 0);
+        if scratch.len() <= ch.empty_points().len() {
+            scratch.resize(ch.empty_points().len() + 1, 0);
         }
         // Spelled out each way: a shared helper, inlined or not, measured 7 % slower here.
         let played = if ch.track {
@@ -1177,11 +1334,11 @@ impl<B: Bits> Pos<B> {
         undo: &mut [u16],
     ) -> Option<usize> {
         let mut k = 0;
-        let mut live = ch.empty.len();
+        let (start, mut live) = ch.drawable(self.stm.index());
         let mut found = None;
         while live > 0 {
             let i = below(rng, live);
-            let sq = ch.empty[i] as usize;
+            let sq = ch.empty_at_index(start + i);
             let taken = (anywhere || within.has(sq))
                 && match if TRACK {
                     self.place_verdict_tracked(ch, kind, sq)
@@ -1196,12 +1353,13 @@ impl<B: Bits> Pos<B> {
                 break;
             }
             live -= 1;
-            ch.empty.swap(i, live);
+            ch.swap_drawn(start + i, start + live);
             undo[k] = i as u16;
             k += 1;
         }
         if k > 0 {
-            unswap(&mut ch.empty, &undo[..k]);
+            let (start, live) = ch.drawable(self.stm.index());
+            unswap(ch.empty_part(start, live), &undo[..k]);
         }
         found
     }
@@ -1218,8 +1376,8 @@ fn placement(sq: usize) -> Move {
     }
 }
 
-/// Undoes the swaps `undo` records, in a list of empty points where the k-th refused draw
-/// swapped its slot with slot `len - 1 - k` (see [`Pos::draw_chain_point`]).
+/// Undoes the swaps `undo` records, in the part of the list of empty points drawn from, where
+/// the k-th refused draw swapped its slot with slot `len - 1 - k` (see [`Pos::draw_chain_point`]).
 #[inline(always)]
 pub(super) fn unswap(empty: &mut [u16], undo: &[u16]) {
     let n = empty.len();

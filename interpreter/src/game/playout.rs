@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand_chacha::rand_core::RngCore;
 
 use super::bits::Bits;
-use super::chains::Verdict;
+use super::chains::{Verdict, unswap};
 use super::position::Pos;
 use super::{Move, Position};
 use crate::compile::Gen;
@@ -79,25 +79,43 @@ impl<B: Bits> Pos<B> {
         let room = max_plies.min(2 * self.t.squares);
         self.seen.reserve(self.history.len() + room);
         self.history.reserve(room);
+        // Room for a refusal of every point a ply: the swaps are written, not pushed. (In the
+        // list of points to rule on again, which untracked chains do not use: its room stays
+        // with the tables for the next playout.)
+        let mut undo = std::mem::take(&mut ch.dirty);
+        undo.resize(self.t.squares + 1, 0);
         while passes < 2 && plies < max_plies {
             // What this ply captures, as `make` keeps it.
             self.last_captured = 0;
             let mut played = false;
             if let Some(kind) = kinds[self.stm.index()] {
-                // Candidates are the first `live` entries of the empty-point list; a rejected one
-                // is swapped behind them, so every draw is uniform over those not yet rejected.
-                let mut live = ch.empty.len();
+                // Candidates are the first `live` entries of the part of the empty-point list
+                // that is not the mover's own eyes; a rejected one is swapped behind them, so
+                // every draw is uniform over those not yet rejected. The swaps are undone before
+                // the placement, which keeps the list's parts.
+                let (start, mut live) = ch.drawable(self.stm.index());
+                let mut k = 0;
                 while live > 0 {
                     let i = below(rng, live);
-                    let sq = ch.empty[i] as usize;
+                    let sq = ch.empty_at_index(start + i);
                     if let Verdict::Legal = self.place_verdict(&ch, kind, sq, true) {
+                        if k > 0 {
+                            let (start, live) = ch.drawable(self.stm.index());
+                            unswap(ch.empty_part(start, live), &undo[..k]);
+                        }
                         let captured = self.place_in::<false>(&mut ch, kind, sq);
                         self.finish_move(Some(kind), captured > 0);
                         played = true;
                         break;
                     }
                     live -= 1;
-                    ch.swap_empty(i, live);
+                    ch.swap_drawn(start + i, start + live);
+                    undo[k] = i as u16;
+                    k += 1;
+                }
+                if !played && k > 0 {
+                    let (start, live) = ch.drawable(self.stm.index());
+                    unswap(ch.empty_part(start, live), &undo[..k]);
                 }
             }
             if played {
@@ -108,6 +126,8 @@ impl<B: Bits> Pos<B> {
             }
             plies += 1;
         }
+        undo.clear();
+        ch.dirty = undo;
         self.chains = Some(ch);
         plies
     }
