@@ -1853,6 +1853,53 @@ mod tests {
         assert!(refused > suicides_refused, "placements that keep their stone were refused too");
     }
 
+    /// Every ply a random playout plays is a legal move there, and it stops at the game's
+    /// second pass in a row: under every suicide and repetition rule, where a side places only
+    /// within a zone, and where the pass is allowed only when nothing else is (played a ply at
+    /// a time there, not in the one loop). Each ply is played alone (a playout of one ply) and
+    /// matched against the legal moves, made in copies.
+    #[test]
+    fn a_playout_plays_only_legal_moves() {
+        let zoned = |t: String| t.replace("place on empty ", "place on empty, within ranks 2..4 ");
+        let stuck = |t: String| t.replace("allow pass ", "allow pass when no other move ");
+        let mut engines: Vec<(String, Engine)> = Vec::new();
+        for size in [4, 5] {
+            for (v, rules) in VARIANTS.iter().enumerate() {
+                engines.push((format!("variant {v}, {size}x{size}"), go(size, *rules)));
+            }
+            engines.push((format!("zoned, {size}x{size}"), go_edited(size, None, zoned)));
+            engines.push((format!("stuck, {size}x{size}"), go_edited(size, None, stuck)));
+        }
+        let (mut plies, mut passes_at_end) = (0, 0);
+        for (name, e) in &engines {
+            for game in 0..6u64 {
+                let mut rng = ChaCha8Rng::seed_from_u64(game);
+                let mut pos = e.start();
+                for ply in 0..300 {
+                    let legal = pos.legal_moves();
+                    let before = pos.clone();
+                    let played = pos.random_playout(&mut rng, 1);
+                    let at = format!("{name}, game {game}, ply {ply}");
+                    if played == 0 {
+                        // Only at the game's end: two passes in a row, or no move at all.
+                        assert!(before.passes() >= 2 || legal.is_empty(), "{at}: stopped early");
+                        passes_at_end += 1;
+                        break;
+                    }
+                    let matching = legal.iter().filter(|&&m| {
+                        let mut after = before.clone();
+                        after.play_unchecked(m);
+                        after.fen() == pos.fen() && after.hash() == pos.hash()
+                    });
+                    // (Two suicides of a single stone leave the same position, where allowed.)
+                    assert!(matching.count() >= 1, "{at}: the ply played is no legal move");
+                    plies += 1;
+                }
+            }
+        }
+        assert!(plies > 5000 && passes_at_end > 50, "{plies} plies, {passes_at_end} games ended");
+    }
+
     /// Go's suicide and repetition lines as each test variant has them (`None`: go's own).
     const VARIANTS: [Option<&str>; 6] = [
         None,

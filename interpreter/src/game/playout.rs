@@ -10,7 +10,7 @@ use rand_chacha::rand_core::RngCore;
 use super::bits::Bits;
 use super::chains::{Verdict, unswap};
 use super::position::Pos;
-use super::{Move, Position};
+use super::{Move, MoveKind, Position};
 use crate::compile::Gen;
 use crate::model::{KindId, Side};
 
@@ -22,14 +22,6 @@ pub(crate) fn below(rng: &mut impl RngCore, n: usize) -> usize {
 }
 
 impl<B: Bits> Pos<B> {
-    /// The kind `side` places, if it places one.
-    fn placed_kind(&self, side: Side) -> Option<KindId> {
-        self.t.forms[side.index()]
-            .iter()
-            .find(|f| matches!(f.how, Gen::Place))
-            .map(|f| f.kind)
-    }
-
     /// After a placement (or a pass, `kind` = None): counters, side to move, history; as `make` does.
     #[inline(always)]
     pub(super) fn finish_move(&mut self, kind: Option<KindId>, captured: bool) {
@@ -64,7 +56,48 @@ impl<B: Bits> Pos<B> {
         }
     }
 
-    /// A playout in a chain game, played forward without undo information. Returns the plies played.
+    /// Each side's placing clause where a random player's ply in this chain game is a bare
+    /// placement or the pass and nothing else (see [`Pos::play_random_chain_move`]): its kind,
+    /// its zone, and whether that is the whole board. `None` where a ply is more, the pass is not
+    /// always allowed, a clause has a condition, or the chains are not kept.
+    fn bare_clauses(&self) -> Option<[(KindId, B, bool); 2]> {
+        let t = &*self.t;
+        // A clause placing anywhere on the board is not asked where (most are).
+        let clause = |s: usize| match &t.forms[s][..] {
+            [f] if f.bare_place && matches!(f.how, Gen::Place) && !f.effects => {
+                Some((f.kind, f.within, (t.board_mask & !f.within).is_empty()))
+            }
+            _ => None,
+        };
+        let clauses = [clause(0)?, clause(1)?];
+        let simple = t.tallies.is_empty()
+            && t.phase_ends.is_empty()
+            && !t.gated
+            && t.pass
+            && !t.pass_only_when_stuck
+            && self.only_placements()
+            && self.chains.is_some();
+        simple.then_some(clauses)
+    }
+
+    /// Can [`Pos::playout_chains`] play a playout here: is each ply of this chain game a bare
+    /// placement anywhere on the board, or the pass ([`Pos::bare_clauses`])?
+    pub(super) fn playout_fits(&self) -> bool {
+        self.bare_clauses().is_some_and(|c| c.iter().all(|c| c.2))
+    }
+
+    /// The kind `side` places, if it places one.
+    fn placed_kind(&self, side: Side) -> Option<KindId> {
+        self.t.forms[side.index()]
+            .iter()
+            .find(|f| matches!(f.how, Gen::Place))
+            .map(|f| f.kind)
+    }
+
+    /// A playout in a chain game where [`Pos::playout_fits`], played forward without undo
+    /// information: the random player's draws (as [`Pos::draw_chain_point`] draws) with one
+    /// generator for both sides, until two passes in a row or `max_plies`. Returns the plies
+    /// played.
     pub fn playout_chains(&mut self, rng: &mut impl RngCore, max_plies: usize) -> usize {
         let Some(mut ch) = self.chains.take() else { return 0 };
         // The loop keeps no atari flags or airless sets: the position stops tracking them (its
@@ -73,7 +106,7 @@ impl<B: Bits> Pos<B> {
         self.takes = [B::EMPTY; 2];
         self.airless = [B::EMPTY; 2];
         let kinds = [self.placed_kind(Side::FIRST), self.placed_kind(Side::SECOND)];
-        let mut passes = 0;
+        let mut passes = self.passes;
         let mut plies = 0;
         // Room for a typical playout (about 1.3 plies per point); longer ones grow.
         let room = max_plies.min(2 * self.t.squares);
@@ -151,19 +184,9 @@ impl<B: Bits> Pos<B> {
         moves: Option<&mut Vec<Move>>,
         stop: &AtomicBool,
     ) -> Option<(usize, bool)> {
-        let t = self.t.clone();
         // What `play_random_chain_move` asks at every ply, asked once: none of it changes.
-        let clause = |s: usize| match &t.forms[s][..] {
-            // A clause placing anywhere on the board is not asked where (most are).
-            [f] if f.bare_place && matches!(f.how, Gen::Place) && !f.effects => {
-                Some((f.kind, f.within, (t.board_mask & !f.within).is_empty()))
-            }
-            _ => None,
-        };
-        let clauses = [clause(0)?, clause(1)?];
-        if !t.tallies.is_empty() || !t.phase_ends.is_empty() || t.gated || !t.pass || t.pass_only_when_stuck || !self.only_placements() {
-            return None;
-        }
+        let clauses = self.bare_clauses()?;
+        let squares = self.t.squares;
         let mut ch = self.chains.take()?;
         if ch.track {
             self.chains = Some(ch);
@@ -172,7 +195,7 @@ impl<B: Bits> Pos<B> {
         // Room for a refusal of every point, once for the game: the swaps are written, not pushed.
         for (_, undo) in draws.iter_mut() {
             undo.clear();
-            undo.resize(t.squares + 1, 0);
+            undo.resize(squares + 1, 0);
         }
         // A clause that places anywhere is not asked where: the loop is built once each way.
         let run = if clauses.iter().all(|c| c.2) {
@@ -239,11 +262,18 @@ impl Position {
         }
     }
 
-    /// Plays uniformly random legal moves (see the module's note for chain games) until two passes
-    /// in a row, no legal move, or `max_plies`. Returns the plies played.
+    /// Plays a random player's moves ([`Position::random_candidates`]) until two passes in a row,
+    /// no legal move, or `max_plies`. Returns the plies played. In a chain game whose plies are
+    /// bare placements and the pass, in one loop ([`Pos::playout_chains`]); in any other, the
+    /// moves are drawn or listed a ply at a time.
     pub fn random_playout(&mut self, rng: &mut impl RngCore, max_plies: usize) -> usize {
-        let chains = self.chain_game();
-        if chains {
+        let fits = match &self.inner {
+            super::Inner::Small(p) => p.playout_fits(),
+            super::Inner::Medium(p) => p.playout_fits(),
+            super::Inner::Large(p) => p.playout_fits(),
+            super::Inner::Huge(p) => p.playout_fits(),
+        };
+        if self.chain_game() && fits {
             return match &mut self.inner {
                 super::Inner::Small(p) => p.playout_chains(rng, max_plies),
                 super::Inner::Medium(p) => p.playout_chains(rng, max_plies),
@@ -251,18 +281,54 @@ impl Position {
                 super::Inner::Huge(p) => p.playout_chains(rng, max_plies),
             };
         }
-        let mut plies = 0;
-        let mut buf: Vec<Move> = Vec::with_capacity(64);
-        while plies < max_plies {
-            buf = self.legal_moves();
-            if buf.is_empty() {
+        self.random_playout_listed(rng, max_plies)
+    }
+
+    /// [`Position::random_playout`] a ply at a time: drawn where a ply is a bare placement or the
+    /// pass, else listed.
+    #[inline(never)]
+    fn random_playout_listed(&mut self, rng: &mut impl RngCore, max_plies: usize) -> usize {
+        let chains = self.chain_game();
+        let (mut plies, mut scratch, mut legal, mut candidates) = (0, Vec::new(), Vec::new(), Vec::new());
+        while plies < max_plies && !(chains && self.passes() >= 2) {
+            // A chain game's ply is drawn where it can be (a bare placement, or the pass), as a
+            // random player draws it; else listed.
+            if chains && matches!(self.play_random_chain_move(rng, &mut scratch), super::chains::RandomPly::Played(_)) {
+                plies += 1;
+                continue;
+            }
+            self.legal_moves_into(&mut legal);
+            self.random_candidates(&legal, &mut candidates);
+            if candidates.is_empty() {
                 break;
             }
-            let m = buf[below(rng, buf.len())];
-            self.play_unchecked(m);
+            self.play_unchecked(candidates[below(rng, candidates.len())]);
             plies += 1;
         }
-        let _ = buf;
         plies
+    }
+
+    /// The moves a random player chooses among, given the legal moves `legal`: all of them,
+    /// except that in games that capture chains it never fills a single-point eye of its own and
+    /// passes only when nothing else is left (as go programs' playouts do, so that a random game
+    /// ends).
+    pub fn random_candidates(&self, legal: &[Move], out: &mut Vec<Move>) {
+        out.clear();
+        if !self.chain_game() {
+            out.extend_from_slice(legal);
+            return;
+        }
+        out.extend(
+            legal
+                .iter()
+                .copied()
+                .filter(|&m| m.kind != MoveKind::Pass && !self.fills_own_eye(m)),
+        );
+        if out.is_empty() {
+            out.extend(legal.iter().copied().filter(|m| m.kind == MoveKind::Pass));
+        }
+        if out.is_empty() {
+            out.extend_from_slice(legal);
+        }
     }
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use rand_chacha::rand_core::RngCore;
 
 use crate::game::{
-    Chase, EndCounts, History, Move, MoveKind, Position, RandomPly, Repeats, Score, Status, chaser_in_cycle, checker_in_cycle, rule_holds,
+    Chase, EndCounts, History, Move, Position, RandomPly, Repeats, Score, Status, chaser_in_cycle, checker_in_cycle, rule_holds,
     verdict_result,
 };
 use crate::model::{Condition, MaterialPattern, Rules, Side, Verdict};
@@ -712,24 +712,7 @@ impl Walk {
     /// capture chains it never fills a single-point eye of its own and passes only when nothing
     /// else is left (as go programs' playouts do, so that a random game ends).
     pub fn candidates(&self, out: &mut Vec<Move>) {
-        out.clear();
-        let legal = self.legal();
-        if !self.pos.chain_game() {
-            out.extend_from_slice(&legal);
-            return;
-        }
-        out.extend(
-            legal
-                .iter()
-                .copied()
-                .filter(|&m| m.kind != MoveKind::Pass && !self.pos.fills_own_eye(m)),
-        );
-        if out.is_empty() {
-            out.extend(legal.iter().copied().filter(|m| m.kind == MoveKind::Pass));
-        }
-        if out.is_empty() {
-            out.extend_from_slice(&legal);
-        }
+        self.pos.random_candidates(&self.legal(), out);
     }
 
     /// Plays random candidates until the game ends or `max_plies` more have been played; returns
