@@ -122,7 +122,9 @@ impl<B: Bits> Pos<B> {
             self.last_captured = 0;
             let mut played = false;
             if let Some(kind) = kinds[self.stm.index()] {
-                // Candidates are the first `live` entries of the part of the empty-point list
+                // Drawn as `draw_chain_point` draws, spelled out here: through it (and a loop
+                // built apart for clauses that place anywhere), 19 × 19 playouts measured 3-4 %
+                // slower. Candidates are the first `live` entries of the part of the empty-point list
                 // that is not the mover's own eyes; a rejected one is swapped behind them, so
                 // every draw is uniform over those not yet rejected. The swaps are undone before
                 // the placement, which keeps the list's parts.
