@@ -3,8 +3,9 @@
 //! neighbour is in atari there is a comparison: its count equals its stones beside the point.
 //! Where the chains are tracked (a walk that keeps the points without air), each chain also keeps
 //! the sum and the sum of squares of its liberties, so "exactly one liberty" anywhere is
-//! `sum² = count × sum of squares`, and that liberty is `sum / count` — no flood fill per move. Each chain also keeps the XOR of its stones' Zobrist keys, so the hash
-//! after a capture is known before the move is made (for superko).
+//! `sum² = count × sum of squares`, and that liberty is `sum / count` — no flood fill per move.
+//! Each chain also keeps the XOR of its stones' Zobrist keys, so the hash after a capture is
+//! known before the move is made (for superko).
 
 use super::below;
 use super::bits::{Bits, PointTable};
