@@ -133,7 +133,8 @@ impl<B: Bits> Pos<B> {
                 while live > 0 {
                     let i = below(rng, live);
                     let sq = ch.empty_at_index(start + i);
-                    if let Verdict::Legal = self.place_verdict(&ch, kind, sq, true) {
+                    let verdict = self.drawn_verdict(&ch, kind, sq);
+                    if let Verdict::Legal = verdict {
                         if k > 0 {
                             let (start, live) = ch.drawable(self.stm.index());
                             unswap(ch.empty_part(start, live), &undo[..k]);
