@@ -1056,6 +1056,11 @@ fn said(s: &Session, method: &str, needle: &str) -> Value {
     })
 }
 
+/// The bundled tic-tac-toe ruleset's text.
+fn tic_tac_toe() -> String {
+    std::fs::read_to_string(root().join("rulesets/tic-tac-toe.rules")).expect("tic-tac-toe.rules")
+}
+
 /// A document over a ruleset's limit (4 MiB, as for `arbiter check`) is held but not checked: one
 /// diagnostic says so and the features answer nothing, until an edit brings it under the limit.
 /// A document is never held past the largest message: a change that would grow it further is
@@ -1065,7 +1070,7 @@ fn a_document_over_the_ruleset_limit_is_held_unchecked_and_not_grown_without_bou
     let mut s = Session::start();
     s.initialize();
     let uri = "file:///tmp/arbiter-lsp-over-the-limit.rules";
-    let rules = std::fs::read_to_string(root().join("rulesets/tic-tac-toe.rules")).expect("tic-tac-toe.rules");
+    let rules = tic_tac_toe();
     let mut text = rules.clone();
     while text.len() <= 4 << 20 {
         text.push_str("piece P \"P\" { leap (1,2) }\n");
@@ -1147,7 +1152,7 @@ fn a_change_the_server_cannot_apply_as_sent_is_said() {
     let mut s = Session::start();
     s.initialize();
     let uri = "file:///tmp/arbiter-lsp-drift.rules";
-    let text = std::fs::read_to_string(root().join("rulesets/tic-tac-toe.rules")).expect("tic-tac-toe.rules");
+    let text = tic_tac_toe();
     s.open(uri, &text);
     s.diagnostics(uri);
     // The first line removed, its range written end first.
@@ -1191,7 +1196,7 @@ fn a_change_the_server_cannot_apply_as_sent_is_said() {
 fn messages_outside_the_protocol_are_refused_and_not_executed() {
     let mut s = Session::start();
     let uri = "file:///tmp/arbiter-lsp-early.rules";
-    let text = std::fs::read_to_string(root().join("rulesets/tic-tac-toe.rules")).expect("tic-tac-toe.rules");
+    let text = tic_tac_toe();
     s.open(uri, &text);
     said(&s, "window/logMessage", "before `initialize`");
     let init = s.initialize();

@@ -34,6 +34,20 @@ fn an_unknown_ruleset_is_reported_without_a_panic() {
     assert!(err.contains("no ruleset `no-such-game`") && !err.contains("panicked"), "{err}");
 }
 
+/// A fresh folder of this test run's own, named by `tag`.
+fn scratch(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sandbox-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    dir
+}
+
+/// Why the sandbox refuses to open the record or scenario at `path` (it must refuse).
+fn refused_to_open(path: &std::path::Path) -> String {
+    sandbox::session::source::open(Some(path.to_str().expect("UTF-8")))
+        .err()
+        .expect("refused")
+}
+
 fn run(args: &[&str]) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_sandbox"))
         .args(args)
@@ -204,8 +218,7 @@ fn moves_given_with_play_are_played_by_hand_and_a_refused_one_is_an_error_that_s
 /// on; without a file name, the flag says what it needs.
 #[test]
 fn a_trace_file_that_cannot_be_new_is_refused_by_name() {
-    let dir = std::env::temp_dir().join(format!("sandbox-trace-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a folder");
+    let dir = scratch("trace");
     let existing = dir.join("old.txt");
     std::fs::write(&existing, "yesterday").expect("written");
     let fifo = dir.join("pipe");
@@ -267,8 +280,7 @@ fn an_argument_that_is_not_utf8_is_refused_by_position() {
 /// photo is left as it was), a FIFO (which would wait forever), a folder, a missing folder.
 #[test]
 fn a_screenshot_path_that_cannot_take_a_png_is_refused_before_rendering() {
-    let dir = std::env::temp_dir().join(format!("sandbox-shot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a folder");
+    let dir = scratch("shot");
     let photo = dir.join("photo.jpg");
     std::fs::write(&photo, "keep me").expect("written");
     let fifo = dir.join("pipe.png");
@@ -300,8 +312,7 @@ fn a_screenshot_path_that_cannot_take_a_png_is_refused_before_rendering() {
 /// which replays most chess games too); a `Variant` naming no bundled ruleset is refused.
 #[test]
 fn an_untagged_pgn_opens_as_chess_and_an_unknown_variant_is_refused() {
-    let dir = std::env::temp_dir().join(format!("sandbox-variant-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a folder");
+    let dir = scratch("variant");
     let plain = dir.join("plain.pgn");
     std::fs::write(&plain, "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n").expect("written");
     let opened = sandbox::session::source::open(Some(plain.to_str().expect("UTF-8"))).expect("opens");
@@ -309,9 +320,7 @@ fn an_untagged_pgn_opens_as_chess_and_an_unknown_variant_is_refused() {
     assert_eq!(opened.timeline.len(), 5);
     let unknown = dir.join("unknown.pgn");
     std::fs::write(&unknown, "[Variant \"nosuch\"]\n\n1. e4 e5 *\n").expect("written");
-    let refused = sandbox::session::source::open(Some(unknown.to_str().expect("UTF-8")))
-        .err()
-        .expect("refused");
+    let refused = refused_to_open(&unknown);
     assert!(
         refused.contains("the record's Variant `nosuch` names no bundled ruleset"),
         "{refused}"
@@ -323,13 +332,10 @@ fn an_untagged_pgn_opens_as_chess_and_an_unknown_variant_is_refused() {
 /// declares them says so, naming the rulesets and their ranges, not another game's board.
 #[test]
 fn a_record_whose_parameters_no_ruleset_takes_names_their_ranges() {
-    let dir = std::env::temp_dir().join(format!("sandbox-sgf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a folder");
+    let dir = scratch("sgf");
     let big = dir.join("big.sgf");
     std::fs::write(&big, "(;GM[1]SZ[30];B[pd];W[dd])").expect("written");
-    let refused = sandbox::session::source::open(Some(big.to_str().expect("UTF-8")))
-        .err()
-        .expect("refused");
+    let refused = refused_to_open(&big);
     assert!(refused.contains("go: --param size=30: `size` must be in 2..25"), "{refused}");
     let _ = std::fs::remove_dir_all(&dir);
 }
