@@ -193,7 +193,7 @@ impl<B: Bits> Chains<B> {
     }
     /// The empty points (see [`Chains::empty`]).
     #[inline(always)]
-    pub fn empty_points(&self) -> &[u16] {
+    pub(super) fn empty_points(&self) -> &[u16] {
         &self.empty.as_slice()[..self.empties as usize]
     }
     /// The empty points from list index `start`, `len` of them, to swap draws in.
@@ -319,7 +319,7 @@ impl<B: Bits> Chains<B> {
     /// The part of [`Chains::empty`] a random player of `side` draws from: its start and length
     /// (all but the side's own eyes).
     #[inline(always)]
-    pub fn drawable(&self, side: usize) -> (usize, usize) {
+    pub(super) fn drawable(&self, side: usize) -> (usize, usize) {
         let n = self.empties as usize;
         let start = self.eyes[0] as usize & 0usize.wrapping_sub((side == 0) as usize);
         (start, n - self.eyes[side & 1] as usize)
