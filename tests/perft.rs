@@ -133,6 +133,13 @@ fn seirawan_perft_matches_fairy_stockfish() {
 }
 
 #[test]
+fn dice_race_perft_matches_its_reference() {
+    // Chance: each throw of the die a node of its own; entering from the hand by the throw, running
+    // along a track, hits sent back to their owner's hand, a pass when stuck.
+    run("dice-race");
+}
+
+#[test]
 fn tapatan_perft_matches_its_reference() {
     // Phases: drops while the hands hold men, then steps along the lines.
     run("tapatan");

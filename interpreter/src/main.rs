@@ -125,6 +125,10 @@ enum Command {
         /// not depend on it; with --divide the lines come in the order the first moves finish.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// In a game of chance: count from the position after the side to move rolls N (without
+        /// it, the position's first ply is the roll, one child per number).
+        #[arg(long, value_name = "N")]
+        roll: Option<u32>,
     },
     /// List the legal moves after playing MOVE... (one per line, or `{"moves": [...]}`).
     Moves {
@@ -138,6 +142,10 @@ enum Command {
         /// Write moves in the ruleset's own notation (its `notation`: SAN for chess, WXF for xiangqi).
         #[arg(long, conflicts_with = "san")]
         written: bool,
+        /// In a game of chance: list the moves after the side to move rolls N (without it, a side
+        /// still to roll lists the roll's numbers, `roll:1`...).
+        #[arg(long, value_name = "N")]
+        roll: Option<u32>,
         moves: Vec<String>,
     },
     /// Play MOVE... (coordinates or SAN) and print the position and how the game stands.
@@ -475,6 +483,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             stop_at_end,
             force,
             threads,
+            roll,
         } => {
             if !(1..=256).contains(&threads) {
                 return Err(Failure::input(format!("--threads {threads}: from 1 to 256")));
@@ -485,7 +494,10 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 )));
             }
             let e = engine(&common)?;
-            let pos = start(&e, common.fen.as_deref())?;
+            let mut pos = start(&e, common.fen.as_deref())?;
+            if let Some(r) = roll {
+                pos = pos.with_roll(r).map_err(|m| Failure::input(format!("--roll {r}: {m}")))?;
+            }
             if !force {
                 let estimate = pos.perft_estimate(depth, stop_at_end);
                 if estimate > PERFT_BUDGET {
@@ -501,11 +513,20 @@ fn run(cmd: Command) -> Result<(), Failure> {
             json,
             san: use_san,
             written,
+            roll,
             moves,
         } => {
             let e = engine(&common)?;
             let game = play_line(&e, common.fen.as_deref(), &moves, json)?;
-            let pos = game.current();
+            let rolled = match roll {
+                Some(r) => Some(
+                    game.current()
+                        .with_roll(r)
+                        .map_err(|m| Failure::input(format!("--roll {r}: {m}")))?,
+                ),
+                None => None,
+            };
+            let pos = rolled.as_ref().unwrap_or(game.current());
             let list: Vec<String> = if game.outcome().status != arbiter::game::Status::Ongoing {
                 Vec::new()
             } else {

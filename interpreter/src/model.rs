@@ -237,6 +237,9 @@ pub enum Primitive {
     Drop,
     /// To any square of the board.
     Fly,
+    /// `move along TRACK by roll`: as many squares on along the mover's track (an index into
+    /// [`Rules::tracks`]) as the roll shows, from a square on it.
+    Run { track: usize },
     /// Over an adjacent piece (of the kind `over` allows) to the empty square beyond it; `far`: over
     /// the first piece along the line, however far, to any empty square beyond it.
     Jump { dirs: Vec<(i32, i32)>, over: Over, far: bool },
@@ -327,6 +330,9 @@ pub struct Form {
     pub screen_not: Vec<KindId>,
     /// The move may not take pieces of these kinds.
     pub target_not: Vec<KindId>,
+    /// `along TRACK by roll` (a drop): onto the square of the mover's track (an index into
+    /// [`Rules::tracks`]) that the roll counts to.
+    pub by_roll: Option<usize>,
     pub cite: Option<String>,
     /// The clause as written, for explanations.
     pub text: String,
@@ -352,7 +358,7 @@ impl Form {
             Primitive::Slide { dirs, max } => along(dirs, 1..=max.map_or(span, |m| (m as i32).min(span))),
             Primitive::Leap { offsets } => offsets.iter().map(|o| o.0).collect(),
             Primitive::Hop { dirs, .. } => along(dirs, 2..=span),
-            Primitive::Fly => return None,
+            Primitive::Fly | Primitive::Run { .. } => return None,
             Primitive::Place | Primitive::Drop | Primitive::Jump { .. } => Vec::new(),
         })
     }
@@ -801,6 +807,9 @@ pub struct EndRule {
 pub struct Hand {
     /// A promoted piece goes to the hand as the kind it promoted from.
     pub demote: bool,
+    /// `captures go back to hand`: a captured piece goes back to its owner's hand (a race game's
+    /// hit), not to the captor's.
+    pub back: bool,
     pub cite: Option<String>,
 }
 
@@ -958,6 +967,48 @@ pub struct Rules {
     /// The named zones and their squares for each player, by name (for showing them: the
     /// compiled rules carry each zone where it is used).
     pub zones: Vec<(String, BySide<SquareSet>)>,
+    /// `roll ...`: the chance event that starts every turn (none: a game without chance).
+    pub roll: Option<Roll>,
+    /// `track ...`: the squares pieces run along, in order, per player.
+    pub tracks: Vec<Track>,
+}
+
+/// The most results a roll may have (each a child of a chance node, and a key in the hash).
+pub const MAX_ROLL_RESULTS: usize = 64;
+/// The most dice (or coins) one roll throws.
+pub const MAX_DICE: i64 = 8;
+/// The most faces a die may have.
+pub const MAX_FACES: i64 = 100;
+/// The largest number a roll may show.
+pub const MAX_ROLL_VALUE: i64 = 1000;
+
+/// `roll ...`: what a turn's chance event may give, and how likely each result is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Roll {
+    /// Each result: the number shown and its weight (its chance is the weight over the weights'
+    /// sum), numbers ascending, each once, weights above 0. At most [`MAX_ROLL_RESULTS`].
+    pub results: Vec<(u32, u64)>,
+    /// The roll as written (`2 dice of 6 summed`), for explanations.
+    pub text: String,
+    pub cite: Option<String>,
+}
+
+impl Roll {
+    /// The sum of the weights: a result's chance is its weight over this.
+    pub fn total(&self) -> u64 {
+        self.results.iter().map(|r| r.1).sum()
+    }
+    /// The index among [`Roll::results`] of the result showing `value`.
+    pub fn index_of(&self, value: u32) -> Option<usize> {
+        self.results.iter().position(|r| r.0 == value)
+    }
+}
+
+/// `track NAME = SQUARES`: the squares a player's pieces run along, in order, per player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Track {
+    pub name: String,
+    pub squares: BySide<Vec<usize>>,
 }
 
 impl Rules {

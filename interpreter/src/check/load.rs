@@ -220,6 +220,8 @@ fn key(item: &ast::Item) -> Option<String> {
         ast::Item::Zone(z) => format!("zone {}", z.name.name),
         ast::Item::Direction(d) => format!("direction {}", d.name.name),
         ast::Item::Piece(p) => format!("piece {}", p.name.name),
+        ast::Item::Roll(_) => "roll".into(),
+        ast::Item::Track(t) => format!("track {}", t.name.name),
         _ => return None,
     })
 }
@@ -233,6 +235,8 @@ fn overrides(item: &ast::Item) -> Option<(bool, Span)> {
         ast::Item::Zone(z) => (z.overrides, z.name.span),
         ast::Item::Direction(d) => (false, d.name.span),
         ast::Item::Piece(p) => (p.overrides, p.name.span),
+        ast::Item::Roll(r) => (r.overrides, r.span),
+        ast::Item::Track(t) => (t.overrides, t.name.span),
         _ => return None,
     })
 }

@@ -4,6 +4,7 @@
 //! definitions — never stopping at the first and never panicking.
 
 mod board;
+mod chance;
 mod chase;
 mod clocks;
 mod counts;
@@ -119,6 +120,14 @@ struct Cx<'a> {
     komi_override: Option<(String, f64)>,
     /// What is left of the [`SUGGESTION_BUDGET`].
     suggestions_left: usize,
+    /// A `roll` is declared (sound or not: what uses it is then not told it is missing).
+    roll_declared: bool,
+    /// Where the sound `roll` is written.
+    roll_span: Option<Span>,
+    /// The sound tracks, in order, with where each is named.
+    tracks: Vec<(crate::model::Track, Span)>,
+    /// Tracks whose declaration has an error (already reported): uses of them are not "unknown".
+    broken_tracks: Vec<String>,
 }
 
 /// How many defined names the checker may compare with unknown names in all. Each comparison is
@@ -327,6 +336,10 @@ fn resolve(
         phases: Vec::new(),
         tallies_for_forms: Vec::new(),
         suggestions_left: SUGGESTION_BUDGET,
+        roll_declared: false,
+        roll_span: None,
+        tracks: Vec::new(),
+        broken_tracks: Vec::new(),
     };
 
     // Parameters, then command-line overrides.
@@ -483,6 +496,9 @@ fn resolve(
     board::resolve_board(&mut cx, items, report_missing("board").then_some(whole));
     board::resolve_directions(&mut cx, items);
     board::resolve_zones(&mut cx, items);
+    // The roll and the tracks, which clauses move by.
+    let roll = chance::resolve_roll(&mut cx, items);
+    chance::resolve_tracks(&mut cx, items);
 
     // Phases' names first: clauses name them; counts too, which a clause's `when` compares.
     phases::declare(&mut cx, items);
@@ -716,6 +732,7 @@ fn resolve(
             }
             hand = Some(Hand {
                 demote: h.unpromoted,
+                back: h.back,
                 cite: cite(&h.cite),
             });
         }
@@ -1047,6 +1064,8 @@ fn resolve(
     } else {
         setup_decl.fen.value.clone()
     };
+    chance::unused_tracks(&mut cx);
+    chance::roll_used(&mut cx, &kinds, royal_safety_span);
     let mut rules = Rules {
         name,
         players,
@@ -1080,6 +1099,8 @@ fn resolve(
             named.sort_by(|a, b| a.0.cmp(&b.0));
             named
         },
+        roll,
+        tracks: cx.tracks.iter().map(|(t, _)| t.clone()).collect(),
     };
     // The setup line read as FEN: the first of the two steps every position takes (the second,
     // below, once the rest of the rules is known to be sound).

@@ -387,6 +387,9 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         ast::Primitive::Place => Primitive::Place,
         ast::Primitive::Fly => Primitive::Fly,
         ast::Primitive::Drop => Primitive::Drop,
+        ast::Primitive::Run { track } => Primitive::Run {
+            track: super::chance::track_for_roll(cx, track, f.span)?,
+        },
         ast::Primitive::Jump { dirs, over, far } => Primitive::Jump {
             far: far.is_some(),
             dirs: board::dirs(cx, dirs),
@@ -432,8 +435,14 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     let mut neighbours = None;
     let mut clone = None;
     let mut when = None;
+    let mut by_roll = None;
     for m in &f.modifiers {
         let (t, span) = match m {
+            ast::Modifier::ByRoll(track, s) => {
+                by_roll = super::chance::track_for_roll(cx, track, *s);
+                drop_only.push(*s);
+                (None, *s)
+            }
             ast::Modifier::ToEmpty(s) => (Some(Target::Empty), *s),
             ast::Modifier::ToEnemy(s) => (Some(Target::Enemy), *s),
             ast::Modifier::ToEnPassant(s) => (Some(Target::EnPassant), *s),
@@ -837,6 +846,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         during,
         screen_not,
         target_not,
+        by_roll,
         cite: cite(&f.cite),
         text: super::as_written(cx.src.slice(f.span)),
     })

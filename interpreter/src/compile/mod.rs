@@ -47,6 +47,9 @@ pub enum Gen<B> {
     /// Per square: (square jumped over, landing square, leg index into [`Tables::legs`]); and the
     /// ray directions, for jumps over a distance.
     Jump { entries: Vec<Vec<(u16, u16, u8)>>, dirs: Vec<u8> },
+    /// Along the mover's track by the roll: per result of the roll (an index into
+    /// [`Tables::rolls`]), per square, the square that many on (none past the track's end).
+    Track { by_roll: Vec<Vec<B>> },
 }
 
 /// What a jump passes over, and what follows it.
@@ -200,6 +203,9 @@ pub struct CForm<B> {
     /// the form has more than [`MAX_SHIFTS`] of them, or is not a leap): pawn-like forms then find
     /// the targets of all their free pieces at once.
     pub shifts: Vec<Shift<B>>,
+    /// `along TRACK by roll` (a drop): per result of the roll, the square of the mover's track it
+    /// counts to (none where the number is 0 or past the track's end).
+    pub by_roll: Option<Vec<B>>,
 }
 
 /// One constant-offset part of a leap or lame leap: a piece on a square of `from` reaches the
@@ -640,6 +646,8 @@ pub struct Tables<B: Bits> {
     pub z_hand: [Vec<u64>; 2],
     /// Captured pieces go to the captor's hand.
     pub hand: bool,
+    /// `captures go back to hand`: to the captured piece's owner's hand instead.
+    pub hand_back: bool,
     /// Per kind: the kind a promoted piece of it joins the hand as (itself where nothing promotes to it).
     pub demote: Vec<KindId>,
     /// Promoted pieces are tracked (for `~` in FEN and for demotion).
@@ -702,6 +710,12 @@ pub struct Tables<B: Bits> {
     pub phase_ends: Vec<CPhaseEnd<B>>,
     /// Zobrist keys of the phases (the first's is 0).
     pub z_phase: Vec<u64>,
+    /// The roll's results, each the number shown and its weight (see [`crate::model::Roll`]);
+    /// empty in a game without chance.
+    pub rolls: Vec<(u32, u64)>,
+    /// Zobrist keys of the roll's state ([`crate::game::position::Pos::roll`]): 0 for "to roll",
+    /// then one per result.
+    pub z_roll: Vec<u64>,
     /// The declared counts (see [`crate::model::Tally`]).
     pub tallies: Vec<Tally>,
     /// Zobrist keys of counts: per side, per count; a value `v` hashes as `key × v`.
@@ -919,6 +933,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         z_ep,
         z_hand,
         hand: rules.hand.is_some(),
+        hand_back: rules.hand.as_ref().is_some_and(|h| h.back),
         demote: (0..rules.kinds.len())
             .map(|k| {
                 let id = KindId(k as u8);
@@ -970,6 +985,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         adjacent: None,
         ends: Vec::new(),
         general: rules.hand.is_some()
+            || rules.roll.is_some()
             || rules.kinds.iter().any(|k| {
                 k.forms.iter().any(|f| {
                     f.enclose.is_some() || f.neighbours.is_some() || matches!(f.primitive, Primitive::Jump { .. } | Primitive::Drop)
@@ -990,6 +1006,13 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         }),
         phase_ends: Vec::new(),
         z_phase: Vec::new(),
+        rolls: rules.roll.as_ref().map(|r| r.results.clone()).unwrap_or_default(),
+        // Keys of their own, drawn apart from the others (which a game without chance keeps).
+        z_roll: {
+            let mut rng = ChaCha8Rng::seed_from_u64(0x0D1C_E2026);
+            let results = rules.roll.as_ref().map_or(0, |r| r.results.len());
+            (0..=results).map(|i| if i == 0 { 0 } else { rng.next_u64() }).collect()
+        },
         tallies: rules.counts.clone(),
         z_tally: [[0; MAX_TALLIES]; 2],
         tally_checks: rules.counts.iter().any(|c| c.changes.iter().any(|e| e.1 == TallyEvent::CheckGiven)),
@@ -1157,6 +1180,26 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     }
                     Primitive::Place => Gen::Place,
                     Primitive::Drop => Gen::Drop,
+                    Primitive::Run { track } => {
+                        let path = &rules.tracks[*track].squares[side];
+                        let results = rules.roll.as_ref().map_or(&[][..], |r| &r.results[..]);
+                        Gen::Track {
+                            by_roll: results
+                                .iter()
+                                .map(|&(v, _)| {
+                                    let mut to = vec![B::EMPTY; n];
+                                    for (i, &sq) in path.iter().enumerate() {
+                                        if v > 0
+                                            && let Some(&x) = path.get(i + v as usize)
+                                        {
+                                            to[sq] = B::bit(x);
+                                        }
+                                    }
+                                    to
+                                })
+                                .collect(),
+                        }
+                    }
                     // Anywhere on the board: a leap to every other cell.
                     Primitive::Fly => Gen::Leap {
                         targets: (0..n).map(|sq| t.board_mask & !B::bit(sq)).collect(),
@@ -1274,6 +1317,17 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     not_giving_mate: f.drop.not_giving_mate,
                     stuck,
                     shifts,
+                    by_roll: f.by_roll.map(|track| {
+                        let path = &rules.tracks[track].squares[side];
+                        let results = rules.roll.as_ref().map_or(&[][..], |r| &r.results[..]);
+                        results
+                            .iter()
+                            .map(|&(v, _)| match (v as usize).checked_sub(1).and_then(|i| path.get(i)) {
+                                Some(&sq) => B::bit(sq),
+                                None => B::EMPTY,
+                            })
+                            .collect()
+                    }),
                 });
             }
             for (ci, c) in kind.castles.iter().enumerate() {
@@ -1505,7 +1559,7 @@ pub(crate) fn could_move_from(rules: &Rules, kind: &Kind, sq: usize, flip: i32) 
             Primitive::Leap { offsets } => offsets.iter().map(|o| o.0).collect(),
             Primitive::Jump { dirs, .. } => dirs.iter().map(|d| (2 * d.0, 2 * d.1)).collect(),
             Primitive::Place | Primitive::Drop => Vec::new(),
-            Primitive::Fly => return true,
+            Primitive::Fly | Primitive::Run { .. } => return true,
         };
         offs.iter().any(|o| board.offset(sq, o.0 * fx, o.1 * flip).is_some())
     })
@@ -1644,7 +1698,9 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
     let forms = t.forms[side].clone();
     for f in forms.iter().filter(|f| matches!(f.target, Target::Any | Target::Enemy)) {
         match &f.how {
-            Gen::Place | Gen::Drop | Gen::Jump { .. } | Gen::Counted { .. } => {}
+            // (A move by the roll attacks nothing a royal would need to fear: the checker refuses
+            // the two together.)
+            Gen::Place | Gen::Drop | Gen::Jump { .. } | Gen::Counted { .. } | Gen::Track { .. } => {}
             Gen::HopNot {
                 dirs,
                 screens,

@@ -183,6 +183,8 @@ fn targets<B: Bits>(t: &Tables<B>, f: &CForm<B>, from: usize) -> B {
             }
         }
         Gen::Place | Gen::Drop => B::EMPTY,
+        // Whatever the roll.
+        Gen::Track { by_roll } => by_roll.iter().fold(B::EMPTY, |b, to| b | to[from]),
     }
 }
 

@@ -2012,8 +2012,8 @@ mod tests {
                     let build = |s: usize| PlayerSpec::Random.build(player_seed(v as u64, game, s));
                     // Cut short in some games: a run stops at the ply limit too.
                     let limit = if game % 4 == 3 { 20 } else { 4000 };
-                    let (a, moves_a) = play_game(&e.start(), &mut [build(0), build(1)], limit, true, true, &stop).expect("not stopped");
-                    let (b, moves_b) = play_game(&e.start(), &mut [build(0), build(1)], limit, true, false, &stop).expect("not stopped");
+                    let (a, moves_a) = play_game(&e.start(), &mut [build(0), build(1)], limit, true, true, 0, &stop).expect("not stopped");
+                    let (b, moves_b) = play_game(&e.start(), &mut [build(0), build(1)], limit, true, false, 0, &stop).expect("not stopped");
                     // Where no run can be made, the game is counted after all.
                     assert_eq!(b.counted, v == stuck_at, "variant {v}, {size}x{size}, game {game}");
                     let at = format!("variant {v}, {size}x{size}, game {game}");

@@ -56,12 +56,19 @@ impl<B: Bits> Pos<B> {
     /// `captor` takes the piece `captured` that stood on `sq` (`promoted`: the promoted pieces then).
     pub(super) fn hand_gain(&mut self, captor: Side, captured: u8, sq: usize, promoted: B) {
         let k = self.hand_kind(captured, sq, promoted);
-        self.hand_put_back(captor, k);
+        self.hand_put_back(self.hand_of(captor, captured), k);
     }
 
     pub(super) fn hand_lose(&mut self, captor: Side, captured: u8, sq: usize, promoted: B) {
         let k = self.hand_kind(captured, sq, promoted);
-        self.hand_take(captor, k);
+        self.hand_take(self.hand_of(captor, captured), k);
+    }
+
+    /// Whose hand a piece captured by `captor` joins: the captor's, or under `captures go back
+    /// to hand` its owner's.
+    #[inline]
+    fn hand_of(&self, captor: Side, captured: u8) -> Side {
+        if self.t.hand_back { cell_side(captured) } else { captor }
     }
 
     // ------------------------------------------------------------------ effects
@@ -328,6 +335,13 @@ impl<B: Bits> Pos<B> {
         let occ = self.occ();
         let empty = !occ & t.board_mask;
         let mut targets = empty & f.within & !f.stuck;
+        if let Some(by_roll) = &f.by_roll {
+            // Before the roll there is nothing to enter by.
+            targets &= match (self.roll as usize).checked_sub(1) {
+                Some(r) => by_roll[r],
+                None => B::EMPTY,
+            };
+        }
         if f.next_to_own {
             let mut around = B::EMPTY;
             for sq in own.iter() {
@@ -732,7 +746,7 @@ impl<B: Bits> Pos<B> {
         match m.kind {
             MoveKind::Form(fi) | MoveKind::Place(fi) => self.t.forms[self.stm.index()][fi as usize].effects,
             MoveKind::Swap => true,
-            MoveKind::Drop(_) | MoveKind::Castle(_) | MoveKind::Pass => false,
+            MoveKind::Drop(_) | MoveKind::Castle(_) | MoveKind::Pass | MoveKind::Roll(_) => false,
         }
     }
 
@@ -815,7 +829,7 @@ impl<B: Bits> Pos<B> {
                 }
                 n
             }
-            MoveKind::Castle(_) | MoveKind::Pass | MoveKind::Swap => 0,
+            MoveKind::Castle(_) | MoveKind::Pass | MoveKind::Swap | MoveKind::Roll(_) => 0,
         }
     }
 

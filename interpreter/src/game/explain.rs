@@ -41,10 +41,132 @@ impl Position {
     /// (`D4`) or `pass` in games that place pieces; in games whose turns have several parts, the
     /// whole turn (`e2e4,e4d5`), each part in turn.
     pub fn explain(&self, text: &str) -> Ruling {
-        if self.rules().turn.is_empty() {
+        if self.rules().roll.is_some()
+            && let Some(r) = self.explain_roll(text)
+        {
+            return r;
+        }
+        let ruling = if self.rules().turn.is_empty() {
             self.explain_one(text)
         } else {
             self.explain_turn(text)
+        };
+        match self.rolled() {
+            Some(n) => self.with_roll_named(ruling, text, n),
+            None => ruling,
+        }
+    }
+
+    /// In a game of chance: the ruling on a roll (`roll:3`), or on any move before the side to
+    /// move has rolled; `None` for a move after the roll, ruled on as any move.
+    fn explain_roll(&self, text: &str) -> Option<Ruling> {
+        let rules = self.rules();
+        let roll = rules.roll.as_ref()?;
+        let player = &rules.players[self.side_to_move().index()].name;
+        let clause = rules.citation(&roll.cite);
+        let shown: Vec<String> = roll.results.iter().map(|r| r.0.to_string()).collect();
+        let written = text.trim();
+        if let Some(n) = written.strip_prefix("roll:") {
+            if let Some(done) = self.rolled() {
+                return Some(illegal(
+                    "rolled-already",
+                    format!("{player} has rolled {done} already, and now moves by it"),
+                    clause,
+                ));
+            }
+            let found = n.parse::<u32>().ok().and_then(|v| roll.results.iter().position(|r| r.0 == v));
+            return Some(match found {
+                Some(i) => {
+                    let (v, w) = roll.results[i];
+                    let chance = fraction(w, roll.total());
+                    Ruling::Legal {
+                        mv: Move::roll(i, v),
+                        clause,
+                        message: format!("{player} rolls {v} (`roll {}`: a chance of {chance})", roll.text),
+                    }
+                }
+                None => illegal(
+                    "not-a-roll-result",
+                    format!("`roll {}` shows {}, never `{n}`", roll.text, or_list(&shown)),
+                    clause,
+                ),
+            });
+        }
+        if self.rolled().is_none() {
+            return Some(illegal(
+                "roll-first",
+                format!(
+                    "{player} has not rolled yet: the turn starts with `roll {}`, written roll:N (roll:{})",
+                    roll.text, shown[0]
+                ),
+                clause,
+            ));
+        }
+        None
+    }
+
+    /// A ruling in a position where the side to move has rolled `n`, saying so, and for a clause
+    /// that goes by the roll, where the roll takes the piece.
+    fn with_roll_named(&self, ruling: Ruling, text: &str, n: u32) -> Ruling {
+        let rules = self.rules();
+        let b = &rules.board;
+        let us = self.side_to_move();
+        let player = &rules.players[us.index()].name;
+        let mut said = format!("{player} rolled {n}");
+        let track_of = |i: usize| &rules.tracks[i];
+        let written = text.trim();
+        // A runner on the board: where the roll takes it along its track.
+        let from = movetext::parse_text(self, written).map(|mt| mt.from);
+        let from = from.or_else(|| b.parse_square(written.get(..2).unwrap_or("")).filter(|_| written.len() > 2));
+        let mut detail = None;
+        if let Some(from) = from
+            && let Some((k, side)) = self.piece_at(from)
+            && side == us
+        {
+            for f in &rules.kind(k).forms {
+                if let Primitive::Run { track } = f.primitive {
+                    let t = track_of(track);
+                    let path = &t.squares[us];
+                    detail = Some(match path.iter().position(|&sq| sq == from) {
+                        Some(i) => match path.get(i + n as usize) {
+                            Some(&to) => format!("it takes {} on along `{}` to {}", piece_name(self, from), t.name, b.name(to)),
+                            None => format!(
+                                "{} is {} from the end of `{}`, short of {n}",
+                                piece_name(self, from),
+                                path.len() - 1 - i,
+                                t.name
+                            ),
+                        },
+                        None => format!("{} is not on `{}`", piece_name(self, from), t.name),
+                    });
+                }
+            }
+        } else if let Some(f) = rules.kinds.iter().flat_map(|k| &k.forms).find(|f| f.by_roll.is_some()) {
+            // A runner from the hand: the square it enters on.
+            let t = track_of(f.by_roll.unwrap_or(0));
+            let path = &t.squares[us];
+            detail = Some(match (n as usize).checked_sub(1).and_then(|i| path.get(i)) {
+                Some(&sq) => format!(
+                    "a piece from the hand enters on {}, the square of `{}` it counts to",
+                    b.name(sq),
+                    t.name
+                ),
+                None => format!("no square of `{}` is {n} on", t.name),
+            });
+        }
+        if let Some(d) = detail {
+            said = format!("{said}: {d}");
+        }
+        match ruling {
+            Ruling::Legal { mv, clause, message } => Ruling::Legal {
+                mv,
+                clause,
+                message: format!("{message} ({said})"),
+            },
+            Ruling::Illegal(mut i) => {
+                i.message = format!("{} ({said})", i.message);
+                Ruling::Illegal(i)
+            }
         }
     }
 
@@ -537,6 +659,7 @@ impl Position {
                     b.name(m.to as usize)
                 );
             }
+            MoveKind::Roll(_) => return format!("{player} rolls {}", m.to),
             _ => {}
         }
         if m.legs() > 0 || !self.jumped(m).is_empty() {
@@ -1313,5 +1436,24 @@ pub(super) fn written_clause(f: &Form) -> String {
         String::new()
     } else {
         format!(" (`{written}`)")
+    }
+}
+
+/// `1 in 4`, `3 in 8`: a weight's chance, in lowest terms.
+fn fraction(weight: u64, total: u64) -> String {
+    let g = gcd(weight, total).max(1);
+    format!("{} in {}", weight / g, total / g)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// `1, 2, 3 or 4`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
 }

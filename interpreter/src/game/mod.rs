@@ -54,6 +54,10 @@ pub enum MoveKind {
     /// The second player takes over the first player's piece, mirrored across the long diagonal
     /// (`from` is that piece's square, `to` where it goes).
     Swap,
+    /// Chance, not a player: the roll that starts a turn comes up with the result of this index
+    /// (into the compiled rolls; `to` is the number shown, `from` is unused). The side to move
+    /// stays, and then moves by it.
+    Roll(u8),
 }
 
 /// A move — a whole turn: from, to, how, the kind promoted to (0 = none, else kind + 1), and in
@@ -84,6 +88,17 @@ pub const PERFT_BUDGET: f64 = 1e10;
 pub const PERFT_SAMPLE: u64 = 5_000_000;
 
 impl Move {
+    /// The roll's result of index `index` (into the compiled rolls), showing `value`: chance's
+    /// move at the start of a turn.
+    pub fn roll(index: usize, value: u32) -> Move {
+        Move {
+            from: position::NO_SQ,
+            to: value as u16,
+            kind: MoveKind::Roll(index as u8),
+            promo: 0,
+            route: 0,
+        }
+    }
     pub fn promotion(&self) -> Option<KindId> {
         (self.promo != 0).then(|| KindId(self.promo - 1))
     }
@@ -361,6 +376,68 @@ impl Position {
     }
     pub fn fullmove(&self) -> u64 {
         with!(self, p => p.fullmove)
+    }
+    /// In a game with a roll: the number the side to move rolled (`None`: still to roll, or a
+    /// game without chance).
+    pub fn rolled(&self) -> Option<u32> {
+        with!(self, p => p.rolled())
+    }
+    /// Is the side to move still to roll? Then the legal moves are the roll's results
+    /// ([`MoveKind::Roll`]), chance's and not the player's.
+    pub fn to_roll(&self) -> bool {
+        with!(self, p => p.to_roll())
+    }
+    /// The roll's results: each the number shown and its weight (its chance is the weight over the
+    /// weights' sum); empty in a game without chance.
+    pub fn roll_results(&self) -> &[(u32, u64)] {
+        match &self.inner {
+            Inner::Small(p) => &p.t.rolls,
+            Inner::Medium(p) => &p.t.rolls,
+            Inner::Large(p) => &p.t.rolls,
+            Inner::Huge(p) => &p.t.rolls,
+        }
+    }
+    /// Where the side to move is still to roll: a result drawn with `rng` as likely as the roll
+    /// makes it (the weights, without bias), as chance's move. `None` elsewhere.
+    pub fn draw_roll(&self, rng: &mut impl rand_chacha::rand_core::RngCore) -> Option<Move> {
+        if !self.to_roll() {
+            return None;
+        }
+        let results = self.roll_results();
+        let total: u64 = results.iter().map(|r| r.1).sum();
+        // Uniform below `total`: draws past the last whole multiple of it are drawn again.
+        let zone = u64::MAX - u64::MAX % total;
+        let mut x = rng.next_u64();
+        while x >= zone {
+            x = rng.next_u64();
+        }
+        let mut x = x % total;
+        for (i, &(value, weight)) in results.iter().enumerate() {
+            if x < weight {
+                return Some(Move::roll(i, value));
+            }
+            x -= weight;
+        }
+        unreachable!("a draw below the weights' sum falls on a result")
+    }
+
+    /// The position after the side to move rolls `value` (the same position, rolled), or why not:
+    /// nothing is rolled in this game, the side has rolled already, or the roll never shows it.
+    pub fn with_roll(&self, value: u32) -> Result<Position, String> {
+        let results = self.roll_results();
+        if results.is_empty() {
+            return Err("nothing is rolled in this game".into());
+        }
+        if !self.to_roll() {
+            return Err(format!("the side to move has rolled {} already", self.rolled().unwrap_or(0)));
+        }
+        let Some(i) = results.iter().position(|r| r.0 == value) else {
+            let shown: Vec<String> = results.iter().map(|r| r.0.to_string()).collect();
+            return Err(format!("the roll never shows {value}: it shows {}", shown.join(", ")));
+        };
+        let mut out = self.clone();
+        with_mut!(out, p => p.set_roll(i + 1));
+        Ok(out)
     }
     /// The first move counter (FEN's halfmove clock).
     pub fn halfmove_clock(&self) -> u32 {
@@ -932,7 +1009,7 @@ impl Position {
                 let f = &p.t.forms[p.stm.index()][fi as usize];
                 Some((f.kind, f.clause as usize))
             }),
-            MoveKind::Castle(_) | MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass | MoveKind::Swap => None,
+            MoveKind::Castle(_) | MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass | MoveKind::Swap | MoveKind::Roll(_) => None,
         }
     }
     pub(crate) fn castle_of(&self, m: Move) -> Option<(KindId, usize)> {
@@ -941,7 +1018,7 @@ impl Position {
                 let c = &p.t.castles[p.stm.index()][ci as usize];
                 Some((c.kind, c.index as usize))
             }),
-            MoveKind::Form(_) | MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass | MoveKind::Swap => None,
+            MoveKind::Form(_) | MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass | MoveKind::Swap | MoveKind::Roll(_) => None,
         }
     }
     /// Does this game capture chains (go-like)?
@@ -983,7 +1060,7 @@ fn repetition_key<B: Bits>(p: &Pos<B>, legal: &[Move]) -> u64 {
     if p.ep_victim != position::NO_SQ {
         let ep_legal = legal.iter().any(|m| match m.kind {
             MoveKind::Form(fi) => p.t.forms[p.stm.index()][fi as usize].target == Target::EnPassant,
-            MoveKind::Castle(_) | MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass | MoveKind::Swap => false,
+            MoveKind::Castle(_) | MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass | MoveKind::Swap | MoveKind::Roll(_) => false,
         });
         if ep_legal {
             h ^= p.t.z_ep[p.ep_victim as usize];

@@ -2,7 +2,8 @@
 //! `h3e3`); castling as the royal's own move (`e1g1`); a drop as the kind's letter, `@` and the
 //! square (`P@e4`); a continuing move as its start and every landing square (`c3e5g7`); a placed
 //! piece as its square (`D4`), and where pieces fall, the file alone is read too (`d`); `pass`,
-//! `swap`.
+//! `swap`; the roll that starts a turn in a game of chance as `roll:` and the number (`roll:5`), as
+//! FEN writes a position that has rolled.
 //!
 //! These are the engine's own names for moves: explanations and rulings quote them, and
 //! [`crate::notation::uci`] reads and writes them for the engine protocols and the command line.
@@ -53,6 +54,7 @@ pub fn first_text(pos: &Position, m: Move) -> String {
     match m.kind {
         MoveKind::Pass => return "pass".into(),
         MoveKind::Swap => return "swap".into(),
+        MoveKind::Roll(_) => return format!("roll:{}", m.to),
         MoveKind::Drop(_) => {
             // Just the square where only one kind ever enters the board (tapatan's men), else
             // `X@e4`.

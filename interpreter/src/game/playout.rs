@@ -300,6 +300,12 @@ impl Position {
                 plies += 1;
                 continue;
             }
+            // Chance rolls as likely as the roll makes each result.
+            if let Some(roll) = self.draw_roll(rng) {
+                self.play_unchecked(roll);
+                plies += 1;
+                continue;
+            }
             self.legal_moves_into(&mut legal);
             self.random_candidates(&legal, &mut candidates);
             if candidates.is_empty() {

@@ -50,6 +50,8 @@ struct Extra<B> {
     tallies: [[i16; MAX_TALLIES]; 2],
     /// The phase before the move.
     phase: u8,
+    /// The roll before the move (see [`Pos::roll`]).
+    roll: u8,
 }
 
 #[derive(Debug)]
@@ -105,6 +107,10 @@ pub struct Pos<B: Bits> {
     pub tallies: [[i16; MAX_TALLIES]; 2],
     /// The phase the game is in (an index into the ruleset's phases; 0 where it has none).
     pub phase: u8,
+    /// In a game with a roll: 0 while the side to move is still to roll (the position's moves are
+    /// the roll's results), else 1 + the index of the result rolled (into `Tables::rolls`).
+    /// Always 0 in a game without chance.
+    pub roll: u8,
     /// Squares changed by effects (jumped, enclosed or swapped pieces), with the cell each held
     /// before, for `unmake`.
     pub(super) log: Vec<(u16, u8)>,
@@ -214,6 +220,7 @@ impl<B: Bits> Pos<B> {
             passes: 0,
             tallies: [[0; MAX_TALLIES]; 2],
             phase: 0,
+            roll: 0,
             log: Vec::new(),
             mate_probe: false,
             extra: Vec::new(),
@@ -676,6 +683,11 @@ impl<B: Bits> Pos<B> {
                 b
             }
             Gen::Leap { targets } => targets[from],
+            // (Nothing before the roll: a position waiting for one has only the roll's results.)
+            Gen::Track { by_roll } => match (self.roll as usize).checked_sub(1) {
+                Some(r) => by_roll[r][from],
+                None => B::EMPTY,
+            },
             Gen::Counted { dirs, over_own } => {
                 let us = self.stm;
                 let pieces = self.side_bb[0] | self.side_bb[1];
@@ -949,6 +961,9 @@ impl<B: Bits> Pos<B> {
     /// target sets at a time (and only counted, when `COUNT`); the rest get the full test.
     #[inline]
     pub fn generate<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
+        if self.roll == 0 && !self.t.rolls.is_empty() {
+            return self.roll_results::<COUNT>(out);
+        }
         if self.t.overlapping {
             // Two clauses may give one move: list them, drop the repeats, then count.
             let start = out.len();
@@ -969,6 +984,17 @@ impl<B: Bits> Pos<B> {
         } else {
             self.generate_turns::<COUNT>(out)
         }
+    }
+
+    /// The moves of a position where the side to move is still to roll: one per result of the
+    /// roll (a chance node's children; how likely each is, `Tables::rolls` says).
+    #[cold]
+    fn roll_results<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
+        let n = self.t.rolls.len();
+        if !COUNT {
+            out.extend((0..n).map(|r| Move::roll(r, self.t.rolls[r].0)));
+        }
+        n as u64
     }
 
     /// Where placing clause `f` may put its piece, when the squares' own tests settle it at once
@@ -1327,7 +1353,7 @@ impl<B: Bits> Pos<B> {
                 }
             }
             MoveKind::Place(_) | MoveKind::Drop(_) => occ |= B::bit(to),
-            MoveKind::Pass | MoveKind::Swap => {}
+            MoveKind::Pass | MoveKind::Swap | MoveKind::Roll(_) => {}
             MoveKind::Castle(ci) => {
                 let c = &self.t.castles[us.index()][ci as usize];
                 let dir = if to > from { c.dirs[0] } else { c.dirs[1] } as usize;
@@ -1382,6 +1408,9 @@ impl<B: Bits> Pos<B> {
     /// `unmake` needs in games that capture chains.
     #[inline(always)]
     fn make_on<const GENERAL: bool, const UNDO: bool>(&mut self, m: Move) -> Undo<B> {
+        if GENERAL && let MoveKind::Roll(r) = m.kind {
+            return self.make_roll(r);
+        }
         let us = self.stm;
         let from = m.from as usize;
         let to = m.to as usize;
@@ -1415,6 +1444,7 @@ impl<B: Bits> Pos<B> {
                 parts: [NO_SQ; super::MAX_PARTS],
                 tallies: self.tallies,
                 phase: self.phase,
+                roll: self.roll,
             });
             self.last_captured = 0;
             self.passes = if m.kind == MoveKind::Pass {
@@ -1454,7 +1484,7 @@ impl<B: Bits> Pos<B> {
                     }
                 }
             }
-            MoveKind::Pass => {}
+            MoveKind::Pass | MoveKind::Roll(_) => {}
             MoveKind::Swap => self.make_swap(m),
             MoveKind::Form(fi) => {
                 let (target, kind, path, effects, clone) = {
@@ -1556,8 +1586,50 @@ impl<B: Bits> Pos<B> {
         if general && !self.t.phase_ends.is_empty() {
             self.advance_phase();
         }
+        if general && self.roll != 0 {
+            // The next player rolls anew.
+            self.hash ^= self.t.z_roll[self.roll as usize];
+            self.roll = 0;
+        }
         self.push_history();
         u
+    }
+
+    /// The roll's result `r` (an index into `Tables::rolls`) comes up: the side to move stays,
+    /// and now moves by it. Nothing else changes (not the counters, not the history).
+    #[cold]
+    fn make_roll(&mut self, r: u8) -> Undo<B> {
+        let u = Undo {
+            captured: 0,
+            cap_sq: NO_SQ,
+            moved: 0,
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            virgin: self.virgin,
+            counters: self.counters,
+            hash: self.hash,
+            partner_from: NO_SQ,
+            partner_to: NO_SQ,
+        };
+        self.set_roll(r as usize + 1);
+        u
+    }
+
+    /// Sets [`Pos::roll`] (0: to roll; else 1 + the result's index), keeping the hash.
+    pub fn set_roll(&mut self, roll: usize) {
+        self.hash ^= self.t.z_roll[self.roll as usize] ^ self.t.z_roll[roll];
+        self.roll = roll as u8;
+    }
+
+    /// Is the side to move still to roll (a chance node: its moves are the roll's results)?
+    #[inline]
+    pub fn to_roll(&self) -> bool {
+        self.roll == 0 && !self.t.rolls.is_empty()
+    }
+
+    /// The number the side to move rolled, if it has.
+    pub fn rolled(&self) -> Option<u32> {
+        (self.roll as usize).checked_sub(1).map(|r| self.t.rolls[r].0)
     }
 
     /// Keeps what `unmake` restores in a chain game: the board and a copy of the chains, made into
@@ -1680,6 +1752,12 @@ impl<B: Bits> Pos<B> {
     }
 
     pub fn unmake(&mut self, m: Move, u: &Undo<B>) {
+        if let MoveKind::Roll(_) = m.kind {
+            // A roll is made only where the side to move is still to roll.
+            self.roll = 0;
+            self.hash = u.hash;
+            return;
+        }
         let from = m.from as usize;
         let to = m.to as usize;
         self.stm = self.stm.other();
@@ -1718,7 +1796,7 @@ impl<B: Bits> Pos<B> {
                     }
                 }
             }
-            MoveKind::Swap => {}
+            MoveKind::Swap | MoveKind::Roll(_) => {}
             MoveKind::Form(fi) => {
                 self.remove(to);
                 if !(self.t.clones && self.t.forms[self.stm.index()][fi as usize].clone) {
@@ -1746,6 +1824,7 @@ impl<B: Bits> Pos<B> {
             self.passes = e.passes;
             self.tallies = e.tallies;
             self.phase = e.phase;
+            self.roll = e.roll;
         }
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;

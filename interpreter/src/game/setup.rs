@@ -83,6 +83,7 @@ impl Position {
                 .collect(),
             neutral: (0..b.squares()).filter_map(|sq| self.neutral_at(sq).map(|k| (sq, k))).collect(),
             tallies,
+            roll: self.rolled(),
         }
     }
 }
@@ -123,6 +124,12 @@ fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos<B>,
     p.stm = s.stm;
     if s.stm == Side::SECOND {
         p.hash ^= t.z_side;
+    }
+    if let Some(v) = s.roll {
+        match rules.roll.as_ref().and_then(|r| r.index_of(v)) {
+            Some(i) => p.set_roll(i + 1),
+            None => return Err(PositionError::Illegal(format!("a roll of {v}, which this game's roll never shows"))),
+        }
     }
     p.fullmove = s.fullmove;
     for c in p.counters.iter_mut() {

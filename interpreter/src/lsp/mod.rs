@@ -1758,8 +1758,16 @@ fn piece_words(rules: &crate::model::Rules, name: &str) -> Option<String> {
             }
             Primitive::Hop { dirs, screens } => format!("hops {} over exactly {}", directions_in_words(dirs), plural(*screens, "piece")),
             Primitive::Place => "is placed from the supply onto an empty square".into(),
+            Primitive::Drop if f.by_roll.is_some() => format!(
+                "enters from the hand on the square of the track `{}` the roll counts to",
+                rules.tracks.get(f.by_roll.unwrap_or(0)).map_or("?", |t| t.name.as_str())
+            ),
             Primitive::Drop => "is dropped from the hand onto an empty square".into(),
             Primitive::Fly => "flies to any square".into(),
+            Primitive::Run { track } => format!(
+                "moves on along the track `{}` by the number rolled",
+                rules.tracks.get(*track).map_or("?", |t| t.name.as_str())
+            ),
             Primitive::Jump { dirs, far: false, .. } => {
                 format!("jumps {} over an adjacent piece to the square beyond", directions_in_words(dirs))
             }

@@ -38,6 +38,8 @@ pub struct Setup {
     pub neutral: Vec<(usize, KindId)>,
     /// The declared counts' values, per side.
     pub tallies: [[i64; MAX_TALLIES]; 2],
+    /// In a game with a roll: the number the side to move rolled (`None`: still to roll).
+    pub roll: Option<u32>,
 }
 
 impl Setup {

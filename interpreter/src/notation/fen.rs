@@ -3,6 +3,8 @@
 //! file letter (Shredder-FEN); `-` for none. Where captures go to hand, the pieces in hand follow
 //! the board in brackets (`…/RNBQKB1R[Pn]`: a first player's pawn, a second player's knight) and a
 //! promoted piece carries `~` after its letter (`Q~`), as lichess and Fairy-Stockfish write them.
+//! In a game with a roll, a side that has rolled carries the number in a field `roll:5` after the
+//! en-passant field and the counts' (none: still to roll).
 
 //!
 //! This module is the first of the two steps every position takes (see [`crate::model::setup`]): text ⇄
@@ -59,6 +61,8 @@ pub enum FenError {
     Hand(String),
     #[error("count field (after the en-passant field): {0}")]
     Count(String),
+    #[error("roll field (after the en-passant field): {0}")]
+    Roll(String),
 }
 
 /// A whole number, maybe negative.
@@ -106,8 +110,24 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
             tally_fields.push(fields.remove(4));
         }
     }
+    // The roll's field (`roll:5`) follows them.
+    let mut roll = None;
+    if let Some(i) = fields.iter().skip(4).position(|f| f.starts_with("roll:")).map(|i| i + 4) {
+        let f = fields.remove(i);
+        let Some(r) = &rules.roll else {
+            return Err(FenError::Roll(format!("`{f}`, but nothing is rolled in this game")));
+        };
+        let shown: Vec<String> = r.results.iter().map(|x| x.0.to_string()).collect();
+        let v = f["roll:".len()..].parse::<u32>().ok().filter(|v| r.index_of(*v).is_some());
+        match v {
+            Some(v) => roll = Some(v),
+            None => {
+                return Err(FenError::Roll(format!("`{f}`: the roll shows one of {}", shown.join(", "))));
+            }
+        }
+    }
     if fields.len() > 6 {
-        return Err(FenError::TooManyFields(fields.len() + tally_fields.len()));
+        return Err(FenError::TooManyFields(fields.len() + tally_fields.len() + roll.is_some() as usize));
     }
     let mut tallies = Setup::empty(rules).tallies;
     for (i, f) in tally_fields.iter().enumerate() {
@@ -342,6 +362,7 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
         promoted,
         neutral,
         tallies,
+        roll,
     })
 }
 
@@ -481,6 +502,9 @@ pub fn write(rules: &Rules, s: &Setup) -> String {
     }
     for i in 0..rules.counts.len() {
         out.push_str(&format!(" {}+{}", s.tallies[0][i], s.tallies[1][i]));
+    }
+    if let Some(r) = s.roll {
+        out.push_str(&format!(" roll:{r}"));
     }
     out.push_str(&format!(" {} {}", s.halfmove, s.fullmove));
     out

@@ -59,6 +59,10 @@ pub fn find_move(pos: &Position, text: &str) -> Option<Move> {
 /// assert!(a.is_some() && a == b);
 /// ```
 pub fn pick_random(pos: &Position, rng: &mut impl Rng) -> Option<Move> {
+    // A roll comes up as likely as the roll makes it (not uniformly over its numbers).
+    if let Some(roll) = pos.draw_roll(rng) {
+        return Some(roll);
+    }
     let mut moves: Vec<(String, Move)> = pos.legal_moves().into_iter().map(|m| (uci::to_text(pos, m), m)).collect();
     if moves.is_empty() {
         return None;

@@ -79,7 +79,9 @@ impl Mcts {
     fn node(&mut self, walk: &Walk, mv: Move, mover: Side) -> Node {
         let over = walk.end().map(|e| e.values());
         let mut untried = Vec::new();
-        if over.is_none() {
+        // A chance node (the side to move still to roll) keeps no moves to try: its children are
+        // made as the rolls come up (see `Mcts::run`).
+        if over.is_none() && !walk.position().to_roll() {
             walk.candidates(&mut self.buf);
             untried.extend_from_slice(&self.buf);
         }
@@ -116,6 +118,10 @@ impl Mcts {
 
     /// The search: on `stop`, `None` without `progress`, the best move so far with it.
     fn run(&mut self, root: &Walk, stop: &AtomicBool, progress: Option<&Progress>) -> Option<(Move, u64)> {
+        // Asked to choose a roll: chance's, drawn as likely as the roll makes it.
+        if let Some(roll) = root.position().draw_roll(&mut self.rng) {
+            return Some((roll, 0));
+        }
         let mover = root.position().side_to_move().other();
         let first = root.legal()[0];
         let mut tree = vec![self.node(root, first, mover)];
@@ -161,8 +167,42 @@ impl Mcts {
             path.clear();
             path.push(0);
             let mut at = 0usize;
-            // Down the tree while every move here has been tried.
-            while tree[at].untried.is_empty() && tree[at].over.is_none() && !tree[at].children.is_empty() {
+            // A chance node's child made in this descent (then a playout from it).
+            let mut made = false;
+            // Down the tree while every move here has been tried. At a chance node the roll is
+            // drawn as likely as it comes up (an expectation over the rolls, not a choice), and
+            // its child made the first time it comes up.
+            loop {
+                if tree[at].over.is_some() {
+                    break;
+                }
+                if let Some(roll) = walk.position().draw_roll(&mut self.rng) {
+                    match tree[at].children.iter().find(|&&c| tree[c as usize].mv == roll) {
+                        Some(&c) => {
+                            at = c as usize;
+                            walk.advance(roll);
+                            path.push(at as u32);
+                            continue;
+                        }
+                        None if bytes < self.max_tree_bytes => {
+                            let mover = walk.position().side_to_move();
+                            walk.play(roll);
+                            let child = self.node(&walk, roll, mover);
+                            bytes += Self::node_bytes(&child);
+                            let id = tree.len() as u32;
+                            tree.push(child);
+                            tree[at].children.push(id);
+                            path.push(id);
+                            at = id as usize;
+                            made = true;
+                        }
+                        None => walk.play(roll),
+                    }
+                    break;
+                }
+                if !(tree[at].untried.is_empty() && !tree[at].children.is_empty()) {
+                    break;
+                }
                 let ln_n = (tree[at].visits.max(1) as f64).ln();
                 let mut best = tree[at].children[0];
                 let mut best_ucb = f64::NEG_INFINITY;
@@ -183,7 +223,7 @@ impl Mcts {
             // from here).
             let result = if let Some(v) = tree[at].over {
                 v
-            } else if bytes >= self.max_tree_bytes {
+            } else if made || bytes >= self.max_tree_bytes || tree[at].untried.is_empty() {
                 walk.rollout(&mut self.rng, limit)
             } else {
                 let n = tree[at].untried.len();

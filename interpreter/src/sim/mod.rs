@@ -13,6 +13,8 @@ pub mod report;
 mod stats;
 mod walk;
 
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
 use std::cell::RefCell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -98,6 +100,13 @@ pub fn player_seed(seed: u64, game: u64, side_index: usize) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The seed of the rolls of game `game` of a run seeded `seed`: a stream of its own beside the
+/// players' ([`player_seed`] with a third index), so the rolls of a game are the same whichever
+/// thread or shard plays it, and whoever its players are.
+pub fn chance_seed(seed: u64, game: u64) -> u64 {
+    player_seed(seed, game, 2)
+}
+
 /// Where a run's games begin: the walks from its start made once (the ruleset's end rules read,
 /// the start judged), which each game copies. A thread's own (a walk is not `Sync`).
 #[derive(Clone, Debug)]
@@ -134,7 +143,8 @@ impl Start {
 
 /// One game played by `players` (first side's, second side's) from `start`, cut after
 /// `max_plies`. `None` if `stop` was raised before it ended. Returns the summary and, with
-/// `keep_moves`, the moves.
+/// `keep_moves`, the moves. In a game of chance the rolls are drawn from `chance_seed` (see
+/// [`chance_seed`]), apart from the players' draws: the same seed, the same rolls, whoever plays.
 ///
 /// Without `count_branching`, a game that two random players can play without counting each
 /// ply's legal moves (see [`Walk::play_random_chain_plies`]) is played so, and its summary has
@@ -145,18 +155,29 @@ pub fn play_game(
     max_plies: usize,
     keep_moves: bool,
     count_branching: bool,
+    chance_seed: u64,
     stop: &AtomicBool,
 ) -> Option<(GameSummary, Vec<Move>)> {
-    play_game_from(&Start::new(start), players, max_plies, keep_moves, count_branching, stop)
+    play_game_from(
+        &Start::new(start),
+        players,
+        max_plies,
+        keep_moves,
+        count_branching,
+        chance_seed,
+        stop,
+    )
 }
 
 /// [`play_game`] from a [`Start`] made once for many games.
+#[allow(clippy::too_many_arguments)]
 pub fn play_game_from(
     start: &Start,
     players: &mut [Box<dyn Player>; 2],
     max_plies: usize,
     keep_moves: bool,
     count_branching: bool,
+    chance_seed: u64,
     stop: &AtomicBool,
 ) -> Option<(GameSummary, Vec<Move>)> {
     let mut moves = Vec::new();
@@ -182,9 +203,21 @@ pub fn play_game_from(
         w
     });
     let mut branching = Vec::with_capacity(if counted { 128 } else { 0 });
+    // Made where the game first rolls: a game without chance never seeds it.
+    let mut chance: Option<ChaCha8Rng> = None;
     while walk.end().is_none() && walk.plies() < max_plies {
         if stop.load(Ordering::Relaxed) {
             return None;
+        }
+        if walk.position().to_roll() {
+            // Chance's move, not a player's (and no choice to count among the branching).
+            let rng = chance.get_or_insert_with(|| ChaCha8Rng::seed_from_u64(chance_seed));
+            let m = walk.position().draw_roll(rng).expect("a position still to roll draws a roll");
+            walk.play(m);
+            if keep_moves {
+                moves.push(m);
+            }
+            continue;
         }
         if counted {
             branching.push(walk.legal_count() as u32);
@@ -213,7 +246,15 @@ pub fn play_game_from(
 pub fn play_indexed(start: &Start, cfg: &Config, game: u64, stop: &AtomicBool) -> Option<(GameSummary, Vec<Move>)> {
     let mut players = [0, 1].map(|s| cfg.players[s].build(player_seed(cfg.seed, game, s)));
     let counted = game % cfg.branching_every.max(1) == 0;
-    play_game_from(start, &mut players, cfg.max_plies, cfg.keep_moves, counted, stop)
+    play_game_from(
+        start,
+        &mut players,
+        cfg.max_plies,
+        cfg.keep_moves,
+        counted,
+        chance_seed(cfg.seed, game),
+        stop,
+    )
 }
 
 /// A run's result.
@@ -369,10 +410,10 @@ pub(crate) mod tests {
                 let mut lean = [build(0), build(1)];
                 let mut plain: [Box<dyn Player>; 2] = [Box::new(Plain(build(0))), Box::new(Plain(build(1)))];
                 let mut run = [build(0), build(1)];
-                let (a, moves_a) = play_game(&e.start(), &mut lean, 3000, true, true, &stop).expect("not stopped");
-                let (b, moves_b) = play_game(&e.start(), &mut plain, 3000, true, true, &stop).expect("not stopped");
+                let (a, moves_a) = play_game(&e.start(), &mut lean, 3000, true, true, 0, &stop).expect("not stopped");
+                let (b, moves_b) = play_game(&e.start(), &mut plain, 3000, true, true, 0, &stop).expect("not stopped");
                 // Uncounted, the plies are played in one run, never judged on the way.
-                let (c, moves_c) = play_game(&e.start(), &mut run, 3000, true, false, &stop).expect("not stopped");
+                let (c, moves_c) = play_game(&e.start(), &mut run, 3000, true, false, 0, &stop).expect("not stopped");
                 assert_eq!(moves_a, moves_b, "{size}x{size} game {game}");
                 assert_eq!(moves_a, moves_c, "{size}x{size} game {game}");
                 assert_eq!(

@@ -742,8 +742,14 @@ impl Walk {
         let mut buf = Vec::with_capacity(64);
         let mut left = max_plies;
         while self.end.is_none() && left > 0 {
-            self.candidates(&mut buf);
-            let m = buf[below(rng, buf.len())];
+            // Chance rolls as likely as the roll makes each result; a player picks uniformly.
+            let m = match self.pos.draw_roll(rng) {
+                Some(roll) => roll,
+                None => {
+                    self.candidates(&mut buf);
+                    buf[below(rng, buf.len())]
+                }
+            };
             self.play(m);
             left -= 1;
         }

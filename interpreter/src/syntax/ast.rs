@@ -79,6 +79,44 @@ pub enum Item {
     /// `clock { NAME: STAGE, then STAGE ... }`.
     Clock(Vec<ClockControl>),
     Setup(Setup),
+    /// `roll ...`: the chance event that starts every turn.
+    Roll(RollDecl),
+    /// `track NAME = SQUARES`: the squares pieces run along, in order.
+    Track(TrackDecl),
+}
+
+/// `roll 2 dice of 6 summed`, `roll 4 coins summed`, `roll one of 1, 2, 2, 3`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RollDecl {
+    pub overrides: bool,
+    pub what: RollWhat,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+/// What a roll throws.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RollWhat {
+    /// `N dice of S` (1 to S each) or `N coins` (`faces` None: 0 or 1 each); `summed` where written.
+    Dice {
+        count: Count,
+        faces: Option<Count>,
+        summed: Option<Span>,
+    },
+    /// `one of 1, 2, 2, 3`: each entry as likely as any other.
+    List(Vec<(i64, Span)>),
+}
+
+/// `track lane = a1, b1, c1 [for both]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrackDecl {
+    pub overrides: bool,
+    pub name: Ident,
+    pub squares: Vec<(String, Span)>,
+    /// `for both`: the same squares for both players (not mirrored).
+    pub both: bool,
+    pub cite: Option<Cite>,
+    pub span: Span,
 }
 
 /// `phase NAME [until each hand is empty | until CONDITIONS]`.
@@ -226,6 +264,8 @@ pub struct Duration {
 #[derive(Clone, Debug, PartialEq)]
 pub struct HandDecl {
     pub unpromoted: bool,
+    /// `captures go back to hand`: to the captured piece's owner, not the captor.
+    pub back: bool,
     pub cite: Option<Cite>,
     pub span: Span,
 }
@@ -477,6 +517,10 @@ pub enum Primitive {
     Drop,
     /// `fly`: to any square of the board.
     Fly,
+    /// `move along TRACK by roll`: as many squares on along the track as the roll shows.
+    Run {
+        track: Ident,
+    },
     /// `jump DIRS [over enemy|own|any]`: over an adjacent piece to the empty square beyond.
     Jump {
         dirs: Vec<Ident>,
@@ -495,6 +539,8 @@ pub enum JumpOver {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Modifier {
+    /// `along TRACK by roll` (a drop): onto the track's square the roll counts to.
+    ByRoll(Ident, Span),
     ToEmpty(Span),
     ToEnemy(Span),
     /// `not KIND | KIND` after a hop's count (`screens`) or after `to enemy` (not the screens).

@@ -457,6 +457,7 @@ fn starts_movement(r: Rule) -> bool {
             | Rule::place
             | Rule::drop
             | Rule::jump
+            | Rule::run
     )
 }
 
@@ -663,6 +664,8 @@ fn describe(r: Rule) -> Option<String> {
         Rule::chase_decl => "`chase`",
         Rule::turn_decl => "`turn`",
         Rule::count_decl => "`count`",
+        Rule::roll_decl => "`roll`",
+        Rule::track_decl => "`track`",
         Rule::phase_decl => "`phase`",
         Rule::count_change => "a change (`plus 1 for each capture`, `less 1 for each check given`)",
         Rule::cmp_op => "a comparison (`is`, `is not`, `>=`, `<=`, `>`, `<`)",
@@ -746,15 +749,22 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
         Rule::hand_decl => {
             let span = cx.span(&p);
             let mut unpromoted = false;
+            let mut back = false;
             let mut cite = None;
             for c in p.into_inner() {
                 match c.as_rule() {
                     Rule::kw_unpromoted => unpromoted = true,
+                    Rule::kw_back => back = true,
                     Rule::cite => cite = Some(cx.cite(c)),
                     _ => {}
                 }
             }
-            Item::Hand(HandDecl { unpromoted, cite, span })
+            Item::Hand(HandDecl {
+                unpromoted,
+                back,
+                cite,
+                span,
+            })
         }
         Rule::explode_decl => {
             let span = cx.span(&p);
@@ -783,6 +793,8 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
             Item::Must(MustDecl { most, cite, span })
         }
         Rule::chase_decl => Item::Chase(chase(cx, p)),
+        Rule::roll_decl => Item::Roll(roll_decl(cx, p)),
+        Rule::track_decl => Item::Track(track_decl(cx, p)),
         Rule::turn_decl => Item::Turn(turn(cx, p)),
         Rule::count_decl => Item::Count(count_decl(cx, p)),
         Rule::phase_decl => {
@@ -1211,6 +1223,75 @@ fn zone_term(cx: &mut Cx, p: P) -> ZoneTerm {
     }
 }
 
+/// `roll ...` (see [`RollDecl`]).
+fn roll_decl(cx: &mut Cx, p: P) -> RollDecl {
+    let span = cx.span(&p);
+    let mut overrides = false;
+    let mut what = RollWhat::List(Vec::new());
+    let mut cite = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::override_kw => overrides = true,
+            Rule::roll_list => {
+                let entries = c
+                    .into_inner()
+                    .filter(|k| k.as_rule() == Rule::int)
+                    .map(|k| (k.as_str().parse().unwrap_or(i64::MAX), cx.span(&k)))
+                    .collect();
+                what = RollWhat::List(entries);
+            }
+            Rule::roll_dice => {
+                let (mut count, mut faces, mut summed) = (None, None, None);
+                for k in c.into_inner() {
+                    match k.as_rule() {
+                        Rule::count => count = Some(cx.count(k)),
+                        Rule::roll_faces => faces = k.into_inner().find(|f| f.as_rule() == Rule::count).map(|f| cx.count(f)),
+                        Rule::kw_summed => summed = Some(cx.span(&k)),
+                        _ => {}
+                    }
+                }
+                what = RollWhat::Dice {
+                    count: count.expect("grammar: a roll's count"),
+                    faces,
+                    summed,
+                };
+            }
+            Rule::cite => cite = Some(cx.cite(c)),
+            _ => {}
+        }
+    }
+    RollDecl {
+        overrides,
+        what,
+        cite,
+        span,
+    }
+}
+
+/// `track NAME = SQUARES [for both]` (see [`TrackDecl`]).
+fn track_decl(cx: &mut Cx, p: P) -> TrackDecl {
+    let span = cx.span(&p);
+    let (mut overrides, mut name, mut squares, mut both, mut cite) = (false, None, Vec::new(), false, None);
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::override_kw => overrides = true,
+            Rule::ident => name = Some(cx.ident(c)),
+            Rule::square => squares.push((c.as_str().to_string(), cx.span(&c))),
+            Rule::zone_both => both = true,
+            Rule::cite => cite = Some(cx.cite(c)),
+            _ => {}
+        }
+    }
+    TrackDecl {
+        overrides,
+        name: name.expect("grammar: a track's name"),
+        squares,
+        both,
+        cite,
+        span,
+    }
+}
+
 fn zone_decl(cx: &mut Cx, p: P) -> ZoneDecl {
     let mut overrides = false;
     let mut name = None;
@@ -1467,6 +1548,20 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
             Rule::place => primitive = Some(Primitive::Place),
             Rule::drop => primitive = Some(Primitive::Drop),
             Rule::fly => primitive = Some(Primitive::Fly),
+            Rule::run => {
+                let track = c
+                    .into_inner()
+                    .find(|k| k.as_rule() == Rule::ident)
+                    .expect("grammar: a track's name");
+                primitive = Some(Primitive::Run { track: cx.ident(track) });
+            }
+            Rule::by_roll => {
+                let track = c
+                    .into_inner()
+                    .find(|k| k.as_rule() == Rule::ident)
+                    .expect("grammar: a track's name");
+                modifiers.push(Modifier::ByRoll(cx.ident(track), cspan));
+            }
             Rule::jump => {
                 let mut ds = Vec::new();
                 let mut over = None;

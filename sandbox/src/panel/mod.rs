@@ -570,12 +570,12 @@ fn play(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Reque
         ui.horizontal(|ui| {
             for b in buttons {
                 if ui
-                    .add_enabled(b.legal, egui::Button::new(b.label))
-                    .on_hover_text(b.hint)
+                    .add_enabled(b.legal, egui::Button::new(&b.label))
+                    .on_hover_text(&b.hint)
                     .on_disabled_hover_text(format!("{} (not legal now)", b.hint))
                     .clicked()
                 {
-                    req.actions.push(Action::Play(b.text.to_string()));
+                    req.actions.push(Action::Play(b.text.clone()));
                 }
             }
         });
@@ -586,20 +586,31 @@ fn play(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Reque
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpecialMove {
     /// The move in coordinates, for [`Action::Play`].
-    pub text: &'static str,
-    pub label: &'static str,
-    pub hint: &'static str,
+    pub text: String,
+    pub label: String,
+    pub hint: String,
     /// Is it legal in the current position (and the game not over)?
     pub legal: bool,
 }
 
-/// The pass and the swap, for each the ruleset allows, with whether it is legal now.
+/// The pass and the swap, for each the ruleset allows, with whether it is legal now; in a game
+/// of chance, a button per number the roll shows (a set roll, for teaching; "Random move" rolls
+/// as the dice would), legal while the side to move is still to roll.
 pub fn special_moves(session: &Session) -> Vec<SpecialMove> {
     let pos = session.game.current();
     let rules = pos.rules();
     let ongoing = session.game.outcome().status == Status::Ongoing;
     let legal = if ongoing { pos.legal_moves() } else { Vec::new() };
-    [
+    let rolls = rules.roll.iter().flat_map(|r| {
+        let total = r.total();
+        r.results.iter().map(move |&(v, w)| SpecialMove {
+            text: format!("roll:{v}"),
+            label: format!("Roll {v}"),
+            hint: format!("Set the roll to {v} (`roll {}`: {w} in {total})", r.text),
+            legal: ongoing && pos.to_roll(),
+        })
+    });
+    let specials = [
         (rules.pass.is_some(), MoveKind::Pass, "pass", "Pass", "Give up the turn"),
         (
             rules.swap.is_some(),
@@ -612,12 +623,12 @@ pub fn special_moves(session: &Session) -> Vec<SpecialMove> {
     .into_iter()
     .filter(|(allowed, ..)| *allowed)
     .map(|(_, kind, text, label, hint)| SpecialMove {
-        text,
-        label,
-        hint,
+        text: text.into(),
+        label: label.into(),
+        hint: hint.into(),
         legal: legal.iter().any(|m| m.kind == kind),
-    })
-    .collect()
+    });
+    rolls.chain(specials).collect()
 }
 
 /// Where the bar over the board starts, in the window's logical pixels: right of the panel, at the

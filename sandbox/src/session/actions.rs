@@ -124,13 +124,19 @@ impl Session {
         self.refusal = None;
     }
 
-    /// The squares of the game's last move (from, to), for highlighting; none after a pass.
+    /// The squares of the game's last move (from, to), for highlighting; none after a pass. A
+    /// roll has no squares: the move before it is shown.
     pub fn last_move(&self) -> Option<(usize, usize)> {
-        self.game.moves().last().and_then(|m| match m.kind {
-            MoveKind::Pass => None,
-            MoveKind::Place(_) | MoveKind::Drop(_) => Some((m.to as usize, m.to as usize)),
-            MoveKind::Form(_) | MoveKind::Castle(_) | MoveKind::Swap => Some((m.from as usize, m.to as usize)),
-        })
+        self.game
+            .moves()
+            .iter()
+            .rev()
+            .find(|m| !matches!(m.kind, MoveKind::Roll(_)))
+            .and_then(|m| match m.kind {
+                MoveKind::Pass | MoveKind::Roll(_) => None,
+                MoveKind::Place(_) | MoveKind::Drop(_) => Some((m.to as usize, m.to as usize)),
+                MoveKind::Form(_) | MoveKind::Castle(_) | MoveKind::Swap => Some((m.from as usize, m.to as usize)),
+            })
     }
 
     /// Plays the legal move `text` names (coordinates, or the ruleset's notation) unless the game is

@@ -1,0 +1,264 @@
+//! Chance and tracks: `roll` (the chance event that starts every turn, and what each result's
+//! chance is) and `track` (the squares a player's pieces run along, in order).
+
+use super::{Cx, codes};
+use crate::diag::Diagnostic;
+use crate::diag::Span;
+use crate::model::{BySide, Form, Kind, MAX_DICE, MAX_FACES, MAX_ROLL_RESULTS, MAX_ROLL_VALUE, Primitive, Roll, Track};
+use crate::syntax::ast;
+
+/// The `roll`, if one is declared and sound (a second one is an error: a turn starts with one).
+pub(super) fn resolve_roll(cx: &mut Cx, items: &[ast::Item]) -> Option<Roll> {
+    let mut found: Option<(Roll, Span)> = None;
+    for it in items {
+        let ast::Item::Roll(r) = it else { continue };
+        if let Some((_, first)) = &found {
+            let first = *first;
+            cx.diags.push(
+                Diagnostic::error(codes::DUPLICATE, r.span, "a second `roll`: every turn starts with one chance event")
+                    .label("a second roll")
+                    .with(first, "the first"),
+            );
+            continue;
+        }
+        let Some(results) = results(cx, &r.what) else {
+            // Reported; what uses the roll is not reported again as missing one.
+            cx.roll_declared = true;
+            continue;
+        };
+        cx.roll_declared = true;
+        cx.roll_span = Some(r.span);
+        let text = cx
+            .src
+            .shown(r.span)
+            .trim_start_matches("override")
+            .trim()
+            .trim_start_matches("roll")
+            .trim()
+            .to_string();
+        let text = match text.find('[') {
+            Some(i) => text[..i].trim().to_string(),
+            None => text,
+        };
+        found = Some((
+            Roll {
+                results,
+                text,
+                cite: r.cite.as_ref().map(|c| c.text.clone()),
+            },
+            r.span,
+        ));
+    }
+    found.map(|(r, _)| r)
+}
+
+/// Each number the roll may show and its weight, numbers ascending.
+fn results(cx: &mut Cx, what: &ast::RollWhat) -> Option<Vec<(u32, u64)>> {
+    match what {
+        ast::RollWhat::List(entries) => {
+            let mut out: Vec<(u32, u64)> = Vec::new();
+            for &(v, span) in entries {
+                if !(0..=MAX_ROLL_VALUE).contains(&v) {
+                    let shown = cx.src.shown(span);
+                    cx.error(
+                        codes::BOUND,
+                        span,
+                        format!("a roll's number must be between 0 and {MAX_ROLL_VALUE}, not {shown}"),
+                    )
+                    .label = "out of range".into();
+                    return None;
+                }
+                match out.iter_mut().find(|r| r.0 == v as u32) {
+                    Some(r) => r.1 += 1,
+                    None => out.push((v as u32, 1)),
+                }
+            }
+            if out.len() == 1
+                && let Some(&(_, span)) = entries.first()
+            {
+                cx.diags.push(
+                    Diagnostic::warning(codes::REDUNDANT, span, "a roll with one result is no chance at all").label("always this number"),
+                );
+            }
+            out.sort_by_key(|r| r.0);
+            too_many(cx, out.len(), entries.first().map(|e| e.1).unwrap_or_default())?;
+            Some(out)
+        }
+        ast::RollWhat::Dice { count, faces, summed } => {
+            let n = cx.count(count, "the number of dice", 1, MAX_DICE)?;
+            let (lo, hi) = match faces {
+                Some(f) => (1, cx.count(f, "a die's faces", 2, MAX_FACES)?),
+                None => (0, 1),
+            };
+            if n > 1 && summed.is_none() {
+                let what = if faces.is_some() { "dice" } else { "coins" };
+                cx.diags.push(
+                    Diagnostic::error(
+                        codes::CONTRADICTION,
+                        count.span(),
+                        format!("{n} {what} that are not summed would be used one by one, as backgammon uses its dice, which this version cannot state"),
+                    )
+                    .label("not summed")
+                    .help("write `summed`: the pieces move by the total"),
+                );
+                return None;
+            }
+            if n == 1
+                && let Some(span) = summed
+            {
+                cx.diags
+                    .push(Diagnostic::warning(codes::REDUNDANT, *span, "one die's total is the die itself").label("no effect"));
+            }
+            let distinct = (n * (hi - lo) + 1) as usize;
+            too_many(cx, distinct, count.span())?;
+            // The distribution of the sum, one die at a time.
+            let mut ways: Vec<u64> = vec![1];
+            for _ in 0..n {
+                let mut next = vec![0u64; ways.len() + (hi - lo) as usize];
+                for (s, &w) in ways.iter().enumerate() {
+                    for f in 0..=(hi - lo) as usize {
+                        next[s + f] += w;
+                    }
+                }
+                ways = next;
+            }
+            Some(ways.iter().enumerate().map(|(s, &w)| ((s as i64 + n * lo) as u32, w)).collect())
+        }
+    }
+}
+
+/// Refuses a roll with more results than [`MAX_ROLL_RESULTS`].
+fn too_many(cx: &mut Cx, n: usize, span: Span) -> Option<()> {
+    if n > MAX_ROLL_RESULTS {
+        cx.error(
+            codes::BOUND,
+            span,
+            format!("this roll has {n} different results; a roll may have at most {MAX_ROLL_RESULTS}"),
+        )
+        .label = "too many results".into();
+        return None;
+    }
+    Some(())
+}
+
+/// The declared tracks, each player's squares in order (into `cx.tracks`).
+pub(super) fn resolve_tracks(cx: &mut Cx, items: &[ast::Item]) {
+    for it in items {
+        let ast::Item::Track(t) = it else { continue };
+        if let Some((_, first)) = cx.tracks.iter().find(|(tr, _)| tr.name == t.name.name) {
+            let first = *first;
+            cx.diags.push(
+                Diagnostic::error(codes::DUPLICATE, t.name.span, format!("track `{}` is declared twice", t.name.name))
+                    .label("declared again")
+                    .with(first, "first declared here"),
+            );
+            continue;
+        }
+        let Some(board) = cx.board.clone() else { continue };
+        let mut squares = Vec::new();
+        let mut ok = true;
+        for (name, span) in &t.squares {
+            match board.parse_square(name).filter(|&sq| board.has(sq)) {
+                Some(sq) if squares.contains(&sq) => {
+                    cx.error(codes::DUPLICATE, *span, format!("track `{}` passes {name} twice", t.name.name))
+                        .label = "again here".into();
+                    ok = false;
+                }
+                Some(sq) => squares.push(sq),
+                None => {
+                    cx.error(codes::UNKNOWN_NAME, *span, format!("{name} is not a square of the board"))
+                        .label = "not on the board".into();
+                    ok = false;
+                }
+            }
+        }
+        if ok && squares.len() < 2 {
+            cx.error(
+                codes::BOUND,
+                t.name.span,
+                format!("track `{}` needs at least two squares", t.name.name),
+            )
+            .label = "too short".into();
+            ok = false;
+        }
+        if !ok {
+            cx.broken_tracks.push(t.name.name.clone());
+            continue;
+        }
+        let second = if t.both {
+            squares.clone()
+        } else {
+            squares.iter().map(|&sq| board.mirror(sq)).collect()
+        };
+        cx.tracks.push((
+            Track {
+                name: t.name.name.clone(),
+                squares: BySide([squares, second]),
+            },
+            t.name.span,
+        ));
+    }
+}
+
+/// The index of the track a clause names, reporting an unknown one; and that the ruleset rolls.
+pub(super) fn track_for_roll(cx: &mut Cx, name: &ast::Ident, span: Span) -> Option<usize> {
+    cx.used.insert(format!("track {}", name.name));
+    if !cx.roll_declared {
+        cx.diags.push(
+            Diagnostic::error(codes::MISSING, span, "a move by the roll, in a game without a `roll`")
+                .label("nothing is rolled")
+                .help("declare what starts each turn: `roll 1 die of 6`"),
+        );
+        return None;
+    }
+    if let Some(i) = cx.tracks.iter().position(|(t, _)| t.name == name.name) {
+        return Some(i);
+    }
+    if !cx.broken_tracks.contains(&name.name) {
+        let names: Vec<String> = cx.tracks.iter().map(|(t, _)| t.name.clone()).collect();
+        cx.unknown(&name.name, name.span, "track", names.iter().map(|s| s.as_str()));
+    }
+    None
+}
+
+/// Warns of a track no clause runs along.
+pub(super) fn unused_tracks(cx: &mut Cx) {
+    for (t, span) in cx.tracks.clone() {
+        if !cx.used.contains(&format!("track {}", t.name)) {
+            cx.diags.push(
+                Diagnostic::warning(codes::UNUSED, span, format!("track `{}` is never used", t.name)).label("no clause moves along it"),
+            );
+        }
+    }
+}
+
+/// Warns of a roll nothing moves by; refuses moves by the roll beside `forbid royal attacked`
+/// (`royal_safety`, where it is written): what a piece attacks would hang on the next roll.
+pub(super) fn roll_used(cx: &mut Cx, kinds: &[Kind], royal_safety: Option<Span>) {
+    let by_roll = |f: &Form| matches!(f.primitive, Primitive::Run { .. }) || f.by_roll.is_some();
+    let used = kinds.iter().any(|k| k.forms.iter().any(by_roll));
+    if let Some(span) = cx.roll_span
+        && !used
+    {
+        cx.diags.push(
+            Diagnostic::warning(codes::UNUSED, span, "nothing moves by the roll")
+                .label("rolled every turn, never used")
+                .help("move by it: `move along TRACK by roll`, or `drop along TRACK by roll`"),
+        );
+    }
+    if let Some(span) = royal_safety
+        && let Some(k) = kinds.iter().find(|k| k.forms.iter().any(by_roll))
+    {
+        cx.diags.push(
+            Diagnostic::error(
+                codes::CONTRADICTION,
+                span,
+                format!(
+                    "`forbid royal attacked` in a game where the {} moves by the roll: what a piece attacks would hang on the next roll",
+                    k.name
+                ),
+            )
+            .label("cannot be judged before the roll"),
+        );
+    }
+}
