@@ -166,6 +166,17 @@ const TOKENS: &[&str] = &[
     "h",
     ",e4d5",
     ",",
+    // Chance: rolls, tracks, hits sent back.
+    "roll",
+    "roll:",
+    "roll:3",
+    "roll 2 dice of 6 summed",
+    "coins",
+    "one of 1, 2",
+    "track",
+    "along lane by roll",
+    "move along",
+    "go back to hand",
 ];
 
 /// One edit of a text: where (a fraction of its length), what, and with which token.
@@ -462,6 +473,7 @@ fn mutated_rulesets_of_the_third_family_get_diagnostics_and_never_a_panic() {
         "tests/language/havannah.rules",
         "tests/language/two-sided-drops.rules",
         "tests/language/amazons.rules",
+        "rulesets/dice-race.rules",
     ]
     .iter()
     .map(|rel| read(rel))
@@ -499,10 +511,16 @@ fn mutated_rulesets_of_the_third_family_get_diagnostics_and_never_a_panic() {
 }
 
 /// FENs with the third family's fields: counts (`3+3`), gating letters in the hand and castling
-/// field, neutral pieces (`*`), hands that feed a phase, promoted pieces (`~`), hex boards.
+/// field, neutral pieces (`*`), hands that feed a phase, promoted pieces (`~`), hex boards; and a
+/// game of chance's roll field (`roll:3`) with rolls among the moves.
 #[test]
 fn mutated_fens_and_turns_of_the_third_family_are_refused_or_played_and_never_panic() {
-    let games: [(&str, usize, &str); 8] = [
+    let games: [(&str, usize, &str); 9] = [
+        (
+            "rulesets/dice-race.rules",
+            7,
+            "1Rr1R/2R1r[r] w - - roll:3 3 8 pass roll:2 c2e2 roll:1 a1",
+        ),
         (
             "rulesets/three-check.rules",
             7,

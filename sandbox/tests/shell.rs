@@ -281,6 +281,33 @@ fn in_a_low_window_the_ruling_and_the_status_are_in_sight_beside_the_panel() {
 }
 
 #[test]
+fn a_game_of_chance_offers_a_button_per_number_while_the_player_is_still_to_roll() {
+    use sandbox::session::Action;
+    let mut race = Session::new(sandbox::session::source::open(Some("dice-race")).expect("the dice race"));
+    let shown = |s: &Session| -> Vec<(String, bool)> { sandbox::panel::special_moves(s).into_iter().map(|m| (m.text, m.legal)).collect() };
+    let rolls = |legal: bool| -> Vec<(String, bool)> { (1..=4).map(|n| (format!("roll:{n}"), legal)).collect() };
+    // Still to roll: each number may be set (a teacher's roll); the pass is not legal yet.
+    let mut expected = rolls(true);
+    expected.push(("pass".into(), false));
+    assert_eq!(shown(&race), expected);
+    race.apply(Action::Play("roll:2".into())).expect("a roll of 2");
+    // Rolled: the numbers are greyed, and a runner enters on b1 (so no pass either).
+    let mut expected = rolls(false);
+    expected.push(("pass".into(), false));
+    assert_eq!(shown(&race), expected);
+    race.apply(Action::Play("b1".into())).expect("entering on b1");
+    let b1 = race.game.current().rules().board.parse_square("b1").expect("b1");
+    assert_eq!(race.last_move(), Some((b1, b1)), "a drop is shown on its square");
+    // A random move at a roll rolls, as likely as the die makes each number; the board still
+    // shows the last move of a runner.
+    race.apply(Action::Random { seed: 3 }).expect("a random roll");
+    assert!(race.game.current().rolled().is_some(), "black has rolled");
+    assert_eq!(race.last_move(), Some((b1, b1)), "a roll has no squares");
+    let mut tools = sandbox::session::Tools::default();
+    at(&panel_texts(&race, &mut tools), "Roll 1");
+}
+
+#[test]
 fn a_pass_button_is_offered_wherever_the_ruleset_allows_a_pass_and_greyed_when_not_legal() {
     use sandbox::session::Action;
     let go = Session::new(sandbox::session::source::open(Some("go")).expect("go"));

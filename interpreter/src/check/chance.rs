@@ -7,20 +7,12 @@ use crate::diag::Span;
 use crate::model::{BySide, Form, Kind, MAX_DICE, MAX_FACES, MAX_ROLL_RESULTS, MAX_ROLL_VALUE, Primitive, Roll, Track};
 use crate::syntax::ast;
 
-/// The `roll`, if one is declared and sound (a second one is an error: a turn starts with one).
+/// The `roll`, if one is declared and sound.
 pub(super) fn resolve_roll(cx: &mut Cx, items: &[ast::Item]) -> Option<Roll> {
-    let mut found: Option<(Roll, Span)> = None;
+    // (A second `roll` is refused where the items are merged, as any item defined twice.)
+    let mut found: Option<Roll> = None;
     for it in items {
         let ast::Item::Roll(r) = it else { continue };
-        if let Some((_, first)) = &found {
-            let first = *first;
-            cx.diags.push(
-                Diagnostic::error(codes::DUPLICATE, r.span, "a second `roll`: every turn starts with one chance event")
-                    .label("a second roll")
-                    .with(first, "the first"),
-            );
-            continue;
-        }
         let Some(results) = results(cx, &r.what) else {
             // Reported; what uses the roll is not reported again as missing one.
             cx.roll_declared = true;
@@ -40,16 +32,13 @@ pub(super) fn resolve_roll(cx: &mut Cx, items: &[ast::Item]) -> Option<Roll> {
             Some(i) => text[..i].trim().to_string(),
             None => text,
         };
-        found = Some((
-            Roll {
-                results,
-                text,
-                cite: r.cite.as_ref().map(|c| c.text.clone()),
-            },
-            r.span,
-        ));
+        found = Some(Roll {
+            results,
+            text,
+            cite: r.cite.as_ref().map(|c| c.text.clone()),
+        });
     }
-    found.map(|(r, _)| r)
+    found
 }
 
 /// Each number the roll may show and its weight, numbers ascending.
@@ -96,7 +85,7 @@ fn results(cx: &mut Cx, what: &ast::RollWhat) -> Option<Vec<(u32, u64)>> {
                     Diagnostic::error(
                         codes::CONTRADICTION,
                         count.span(),
-                        format!("{n} {what} that are not summed would be used one by one, as backgammon uses its dice, which this version cannot state"),
+                        format!("{n} {what} not summed would each be used apart, as backgammon uses its dice: the language states only their total"),
                     )
                     .label("not summed")
                     .help("write `summed`: the pieces move by the total"),
@@ -260,5 +249,80 @@ pub(super) fn roll_used(cx: &mut Cx, kinds: &[Kind], royal_safety: Option<Span>)
             )
             .label("cannot be judged before the roll"),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::check_source;
+    use crate::model::{Roll, Side};
+
+    /// A race ruleset with `roll` and `track` as given.
+    fn race(roll: &str, track: &str) -> String {
+        format!(
+            "game \"R\" {{\n  players white \"w\", black \"b\"\n}}\nboard 4 x 2 squares {{\n  files a..d\n  ranks 1..2\n}}\n\
+             {roll}\n{track}\npiece Runner \"R\" {{\n  move along ring by roll\n}}\nallow pass when no other move\nsetup \"R3/3r w - - 0 1\"\n"
+        )
+    }
+
+    fn roll_of(roll: &str) -> Roll {
+        let c = check_source("race.rules", &race(roll, "track ring = a1, b1, c1, d1, d2, c2, b2, a2"), None, &[]);
+        let rules = c.rules.unwrap_or_else(|| panic!("`{roll}` checks: {:?}", c.diagnostics.items));
+        rules.roll.expect("a roll")
+    }
+
+    #[test]
+    fn dice_and_coins_summed_give_the_distribution_of_their_total() {
+        let two_d6 = roll_of("roll 2 dice of 6 summed");
+        let expected: Vec<(u32, u64)> = (2..=12).map(|s: u32| (s, 6 - (7i64 - s as i64).unsigned_abs())).collect();
+        assert_eq!(two_d6.results, expected);
+        assert_eq!(two_d6.total(), 36);
+        assert_eq!(two_d6.text, "2 dice of 6 summed");
+        assert_eq!(roll_of("roll 4 coins summed").results, vec![(0, 1), (1, 4), (2, 6), (3, 4), (4, 1)]);
+        assert_eq!(roll_of("roll 1 die of 4").results, vec![(1, 1), (2, 1), (3, 1), (4, 1)]);
+        assert_eq!(roll_of("roll 1 coin").results, vec![(0, 1), (1, 1)]);
+        // A list's entries each as likely: a number listed twice, twice as likely; sorted.
+        assert_eq!(roll_of("roll one of 3, 1, 3, 0").results, vec![(0, 1), (1, 1), (3, 2)]);
+        // The largest roll the bounds allow: 8 dice of 8 faces, 57 results, 8^8 ways.
+        let big = roll_of("roll 8 dice of 8 summed");
+        assert_eq!((big.results.len(), big.total()), (57, 8u64.pow(8)));
+    }
+
+    #[test]
+    fn a_track_is_mirrored_for_the_second_player_unless_it_is_for_both() {
+        let squares = |track: &str| {
+            let c = check_source("race.rules", &race("roll 1 die of 4", track), None, &[]);
+            let rules = c.rules.unwrap_or_else(|| panic!("`{track}` checks: {:?}", c.diagnostics.items));
+            let names = |s: Side| {
+                rules.tracks[0].squares[s]
+                    .iter()
+                    .map(|&sq| rules.board.name(sq))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            (names(Side::FIRST), names(Side::SECOND))
+        };
+        assert_eq!(squares("track ring = a1, b1, c1, d2"), ("a1 b1 c1 d2".into(), "a2 b2 c2 d1".into()));
+        assert_eq!(
+            squares("track ring = a1, b1, c1, d2 for both"),
+            ("a1 b1 c1 d2".into(), "a1 b1 c1 d2".into())
+        );
+    }
+
+    #[test]
+    fn a_roll_past_the_bounds_is_refused_with_the_bound() {
+        for (roll, says) in [
+            ("roll 9 dice of 6 summed", "between 1 and 8"),
+            ("roll 1 die of 101", "between 2 and 100"),
+            ("roll 1 die of 1", "between 2 and 100"),
+            ("roll one of 0, 1001", "between 0 and 1000"),
+            ("roll 8 dice of 10 summed", "73 different results"),
+            ("roll 3 coins", "not summed"),
+        ] {
+            let c = check_source("race.rules", &race(roll, "track ring = a1, b1, c1, d1"), None, &[]);
+            assert!(c.rules.is_none(), "`{roll}` is refused");
+            let text: Vec<&str> = c.diagnostics.items.iter().map(|d| d.message.as_str()).collect();
+            assert!(text.iter().any(|m| m.contains(says)), "`{roll}`: {text:?}");
+        }
     }
 }

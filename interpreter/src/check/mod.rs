@@ -1041,6 +1041,9 @@ fn resolve(
         }
     }
 
+    chance::unused_tracks(&mut cx);
+    chance::roll_used(&mut cx, &kinds, royal_safety_span);
+
     let board = cx.board.take()?;
     let players = players?;
     if cx.diags.has_errors() {
@@ -1064,8 +1067,6 @@ fn resolve(
     } else {
         setup_decl.fen.value.clone()
     };
-    chance::unused_tracks(&mut cx);
-    chance::roll_used(&mut cx, &kinds, royal_safety_span);
     let mut rules = Rules {
         name,
         players,

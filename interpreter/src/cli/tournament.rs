@@ -180,7 +180,7 @@ pub fn run(args: TournamentArgs) -> Result<(), Failure> {
 fn play(s: &Setting, start: &Position, f: &Fixture, stop: &AtomicBool) -> Option<GameResult> {
     let seats = s.seats(f);
     let mut players = [0, 1].map(|side| s.player(seats[side]).build(sim::player_seed(f.seed, 0, side)));
-    let (summary, _) = sim::play_game(start, &mut players, s.max_plies, false, false, sim::player_seed(f.seed, 0, 2), stop)?;
+    let (summary, _) = sim::play_game(start, &mut players, s.max_plies, false, false, sim::chance_seed(f.seed, 0), stop)?;
     let decision = match summary.end {
         Some(End {
             status: Status::Win,

@@ -141,8 +141,10 @@ impl Position {
                     });
                 }
             }
-        } else if let Some(f) = rules.kinds.iter().flat_map(|k| &k.forms).find(|f| f.by_roll.is_some()) {
-            // A runner from the hand: the square it enters on.
+        } else if b.parse_square(written.rsplit('@').next().unwrap_or(written)).is_some()
+            && let Some(f) = rules.kinds.iter().flat_map(|k| &k.forms).find(|f| f.by_roll.is_some())
+        {
+            // A piece from the hand (written as its square): the square it enters on.
             let t = track_of(f.by_roll.unwrap_or(0));
             let path = &t.squares[us];
             detail = Some(match (n as usize).checked_sub(1).and_then(|i| path.get(i)) {

@@ -101,10 +101,11 @@ pub fn player_seed(seed: u64, game: u64, side_index: usize) -> u64 {
 }
 
 /// The seed of the rolls of game `game` of a run seeded `seed`: a stream of its own beside the
-/// players' ([`player_seed`] with a third index), so the rolls of a game are the same whichever
-/// thread or shard plays it, and whoever its players are.
+/// players' (the same mix from a seed moved out of their way: a third side index would be the next
+/// game's first player), so the rolls of a game are the same whichever thread or shard plays it,
+/// and whoever its players are.
 pub fn chance_seed(seed: u64, game: u64) -> u64 {
-    player_seed(seed, game, 2)
+    player_seed(seed.rotate_left(32) ^ 0x6368_616E_6365_2026, game, 0)
 }
 
 /// Where a run's games begin: the walks from its start made once (the ruleset's end rules read,
