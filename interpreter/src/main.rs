@@ -414,6 +414,17 @@ fn engine(common: &Common) -> Result<Engine, Failure> {
     }
 }
 
+/// The engine protocols (UCI, UCCI, GTP) have no move for chance: a game with a roll is refused.
+fn chance_refused(name: &str, e: &Engine) -> Result<(), String> {
+    match &e.rules().roll {
+        Some(r) => Err(format!(
+            "{name} is a game of chance (`roll {}`): UCI, UCCI and GTP have no move for a roll, so no engine protocol plays it; use `arbiter simulate` or the sandbox",
+            r.text
+        )),
+        None => Ok(()),
+    }
+}
+
 fn start(engine: &Engine, fen: Option<&str>) -> Result<Position, Failure> {
     match fen {
         None => Ok(engine.start()),
@@ -686,11 +697,15 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 )));
             }
             let e = engine(&common)?;
+            chance_refused(&common.ruleset, &e).map_err(Failure::input)?;
             let player = arbiter::sim::PlayerSpec::parse(&player).map_err(|err| Failure::input(format!("--player {err}")))?;
             let protocol = engine_protocol::Protocol::parse(&protocol).expect("clap checks the protocol");
             // A protocol's reply is one line: the first error, with how many more there are.
             let loader = |name: &str, params: &[String]| -> Result<Engine, String> {
                 let (checked, _) = load(name, params).map_err(|f| f.message)?;
+                if let Some(e) = &checked.engine {
+                    chance_refused(name, e)?;
+                }
                 checked.engine.ok_or_else(|| {
                     let errors: Vec<&diag::Diagnostic> = checked
                         .diagnostics
@@ -713,6 +728,10 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 })
                 .unwrap_or_default();
             variants.sort();
+            // Offered are the games a protocol can play: not the games of chance.
+            variants.retain(|v| {
+                load(v, &[]).ok().and_then(|(c, _)| c.engine).is_none_or(|e| chance_refused(v, &e).is_ok())
+            });
             let name = Path::new(&common.ruleset)
                 .file_stem()
                 .and_then(|s| s.to_str())

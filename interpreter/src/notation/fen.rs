@@ -114,6 +114,9 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
     let mut roll = None;
     if let Some(i) = fields.iter().skip(4).position(|f| f.starts_with("roll:")).map(|i| i + 4) {
         let f = fields.remove(i);
+        if let Some(again) = fields.iter().skip(4).find(|f| f.starts_with("roll:")) {
+            return Err(FenError::Roll(format!("`{f}` and `{again}`: one roll a position")));
+        }
         let Some(r) = &rules.roll else {
             return Err(FenError::Roll(format!("`{f}`, but nothing is rolled in this game")));
         };
