@@ -140,6 +140,13 @@ fn dice_race_perft_matches_its_reference() {
 }
 
 #[test]
+fn ur_perft_matches_its_reference() {
+    // Chance weighted by four coins, bearing off by the exact throw, another turn on a rosette, a
+    // safe square.
+    run("ur");
+}
+
+#[test]
 fn tapatan_perft_matches_its_reference() {
     // Phases: drops while the hands hold men, then steps along the lines.
     run("tapatan");

@@ -730,7 +730,10 @@ fn run(cmd: Command) -> Result<(), Failure> {
             variants.sort();
             // Offered are the games a protocol can play: not the games of chance.
             variants.retain(|v| {
-                load(v, &[]).ok().and_then(|(c, _)| c.engine).is_none_or(|e| chance_refused(v, &e).is_ok())
+                load(v, &[])
+                    .ok()
+                    .and_then(|(c, _)| c.engine)
+                    .is_none_or(|e| chance_refused(v, &e).is_ok())
             });
             let name = Path::new(&common.ruleset)
                 .file_stem()

@@ -333,6 +333,9 @@ pub struct Form {
     /// `along TRACK by roll` (a drop): onto the square of the mover's track (an index into
     /// [`Rules::tracks`]) that the roll counts to.
     pub by_roll: Option<usize>,
+    /// `bearing off` (a move along a track by the roll): a roll that takes the piece exactly one
+    /// square past the track's end takes it off the board.
+    pub bear_off: bool,
     pub cite: Option<String>,
     /// The clause as written, for explanations.
     pub text: String,
@@ -743,6 +746,8 @@ pub enum TallyEvent {
     Captured(Option<KindId>),
     /// Each turn the player made.
     Turn,
+    /// Each piece the player's turn bore off (took off the board past its track's end).
+    BorneOff,
 }
 
 /// `phase NAME [until ...]`: a stage of the game; clauses `during` it apply only then.
@@ -971,6 +976,17 @@ pub struct Rules {
     pub roll: Option<Roll>,
     /// `track ...`: the squares pieces run along, in order, per player.
     pub tracks: Vec<Track>,
+    /// `another turn after ...`: when the player who moved moves again.
+    pub again: Vec<Again>,
+}
+
+/// `another turn after ...`: what earns the player who moved another turn.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Again {
+    /// A move that lands a piece on one of these squares (per player).
+    Landing(BySide<SquareSet>, Option<String>),
+    /// A move by a roll that showed one of these numbers.
+    Rolling(Vec<u32>, Option<String>),
 }
 
 /// The most results a roll may have (each a child of a chance node, and a key in the hash).

@@ -305,6 +305,22 @@ fn a_game_of_chance_offers_a_button_per_number_while_the_player_is_still_to_roll
     assert_eq!(race.last_move(), Some((b1, b1)), "a roll has no squares");
     let mut tools = sandbox::session::Tools::default();
     at(&panel_texts(&race, &mut tools), "Roll 1");
+    // The Royal Game of Ur bears pieces off: a button for each piece that may go, greyed otherwise.
+    let mut ur = Session::new(sandbox::session::source::open(Some("ur")).expect("ur"));
+    let off = |s: &Session| -> Vec<(String, bool)> {
+        sandbox::panel::special_moves(s)
+            .into_iter()
+            .filter(|m| m.label.starts_with("Bear off"))
+            .map(|m| (m.label, m.legal))
+            .collect()
+    };
+    assert_eq!(off(&ur), vec![("Bear off".to_string(), false)]);
+    ur.apply(Action::Edit(sandbox::session::Edit::Fen("8/8/7P[p] w - - 6+6 0 40".into())))
+        .expect("a position near the end");
+    ur.apply(Action::Play("roll:2".into())).expect("a throw of 2");
+    assert_eq!(off(&ur), vec![("Bear off h1".to_string(), true)]);
+    ur.apply(Action::Play("h1off".into())).expect("bearing off");
+    assert_eq!(ur.game.outcome().status, arbiter::game::Status::Win, "seven home wins");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use super::{Cx, codes};
 use crate::diag::Diagnostic;
 use crate::diag::Span;
-use crate::model::{BySide, Form, Kind, MAX_DICE, MAX_FACES, MAX_ROLL_RESULTS, MAX_ROLL_VALUE, Primitive, Roll, Track};
+use crate::model::{Again, BySide, Form, Kind, MAX_DICE, MAX_FACES, MAX_ROLL_RESULTS, MAX_ROLL_VALUE, Primitive, Roll, Track};
 use crate::syntax::ast;
 
 /// The `roll`, if one is declared and sound.
@@ -250,6 +250,53 @@ pub(super) fn roll_used(cx: &mut Cx, kinds: &[Kind], royal_safety: Option<Span>)
             .label("cannot be judged before the roll"),
         );
     }
+}
+
+/// `another turn after ...`: a zone landed in (seen from the mover), or numbers the roll showed
+/// (which need a roll that shows them).
+pub(super) fn resolve_again(cx: &mut Cx, items: &[ast::Item], roll: Option<&Roll>) -> Vec<Again> {
+    let mut out = Vec::new();
+    for it in items {
+        let ast::Item::Again(a) = it else { continue };
+        let cite = a.cite.as_ref().map(|c| c.text.clone());
+        match &a.after {
+            ast::AgainAfter::Landing(z) => {
+                if let Some(zone) = super::board::zone_by_side(cx, z) {
+                    out.push(Again::Landing(zone, cite));
+                }
+            }
+            ast::AgainAfter::Rolling(numbers) => {
+                let Some(roll) = roll else {
+                    if !cx.roll_declared {
+                        cx.diags.push(
+                            Diagnostic::error(codes::MISSING, a.span, "another turn after a roll, in a game without a `roll`")
+                                .label("nothing is rolled")
+                                .help("declare what starts each turn: `roll 1 die of 6`"),
+                        );
+                    }
+                    continue;
+                };
+                let mut values = Vec::new();
+                for &(v, span) in numbers {
+                    match u32::try_from(v).ok().filter(|v| roll.index_of(*v).is_some()) {
+                        Some(v) => values.push(v),
+                        None => {
+                            let shown: Vec<String> = roll.results.iter().map(|r| r.0.to_string()).collect();
+                            cx.diags.push(
+                                Diagnostic::error(codes::CONTRADICTION, span, format!("`roll {}` never shows {v}", roll.text))
+                                    .label("never rolled")
+                                    .help(format!("it shows {}", shown.join(", "))),
+                            );
+                        }
+                    }
+                }
+                if !values.is_empty() {
+                    out.push(Again::Rolling(values, cite));
+                }
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -59,6 +59,7 @@ pub(super) fn resolve_counts(cx: &mut Cx, items: &[ast::Item], has_check: bool) 
                     None => continue,
                 },
                 ast::CountEvent::Turn => TallyEvent::Turn,
+                ast::CountEvent::BorneOff => TallyEvent::BorneOff,
             };
             changes.push((*amount, event));
         }

@@ -499,6 +499,7 @@ fn resolve(
     // The roll and the tracks, which clauses move by.
     let roll = chance::resolve_roll(&mut cx, items);
     chance::resolve_tracks(&mut cx, items);
+    let again = chance::resolve_again(&mut cx, items, roll.as_ref());
 
     // Phases' names first: clauses name them; counts too, which a clause's `when` compares.
     phases::declare(&mut cx, items);
@@ -1102,6 +1103,7 @@ fn resolve(
         },
         roll,
         tracks: cx.tracks.iter().map(|(t, _)| t.clone()).collect(),
+        again,
     };
     // The setup line read as FEN: the first of the two steps every position takes (the second,
     // below, once the rest of the rules is known to be sound).

@@ -436,8 +436,13 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     let mut clone = None;
     let mut when = None;
     let mut by_roll = None;
+    let mut bear_off = None;
     for m in &f.modifiers {
         let (t, span) = match m {
+            ast::Modifier::BearingOff(s) => {
+                bear_off = Some(*s);
+                (None, *s)
+            }
             ast::Modifier::ByRoll(track, s) => {
                 by_roll = super::chance::track_for_roll(cx, track, *s);
                 drop_only.push(*s);
@@ -723,6 +728,16 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         )
         .label = "no such effect".into();
     }
+    if let Some(span) = bear_off
+        && !matches!(primitive, Primitive::Run { .. })
+    {
+        cx.error(
+            codes::CONTRADICTION,
+            span,
+            "`bearing off` takes a piece past the end of its track, and this clause does not move along one",
+        )
+        .label = "no track".into();
+    }
     if !dropping {
         for span in &drop_only {
             cx.error(
@@ -847,6 +862,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         screen_not,
         target_not,
         by_roll,
+        bear_off: bear_off.is_some(),
         cite: cite(&f.cite),
         text: super::as_written(cx.src.slice(f.span)),
     })
@@ -867,6 +883,8 @@ fn redundant_clauses(cx: &mut Cx, forms: &[(Span, Form)]) {
             g.same_effects(f)
                 && (g.target == f.target || g.target == Target::Any)
                 && (&g.from, &g.within, g.unmoved, &g.when, g.during) == (&f.from, &f.within, f.unmoved, &f.when, f.during)
+                // (A move along a track lands wherever the roll takes it: it covers no clause.)
+                && !matches!(g.primitive, Primitive::Run { .. })
                 && g.offsets(span).is_none_or(|theirs| mine.iter().all(|o| theirs.contains(o)))
         });
         let alike = forms[..i].iter().find(|(_, g)| {

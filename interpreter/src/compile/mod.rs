@@ -206,6 +206,9 @@ pub struct CForm<B> {
     /// `along TRACK by roll` (a drop): per result of the roll, the square of the mover's track it
     /// counts to (none where the number is 0 or past the track's end).
     pub by_roll: Option<Vec<B>>,
+    /// `bearing off` (a move along a track by the roll): per result of the roll, the squares of
+    /// the mover's track that it takes exactly one past the end (off the board).
+    pub bear_off: Option<Vec<B>>,
 }
 
 /// One constant-offset part of a leap or lame leap: a piece on a square of `from` reaches the
@@ -716,6 +719,14 @@ pub struct Tables<B: Bits> {
     /// Zobrist keys of the roll's state ([`crate::game::position::Pos::roll`]): 0 for "to roll",
     /// then one per result.
     pub z_roll: Vec<u64>,
+    /// Some clause bears pieces off (see [`CForm::bear_off`]).
+    pub bears_off: bool,
+    /// `another turn after landing in ZONE`: per side, the squares where a landing earns it.
+    pub again_zone: [B; 2],
+    /// `another turn after rolling N`: a bit per result of the roll (index into `rolls`).
+    pub again_rolls: u64,
+    /// Some move may earn another turn (`another turn after ...`): `make` asks only then.
+    pub turn_kept: bool,
     /// The declared counts (see [`crate::model::Tally`]).
     pub tallies: Vec<Tally>,
     /// Zobrist keys of counts: per side, per count; a value `v` hashes as `key × v`.
@@ -986,6 +997,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         ends: Vec::new(),
         general: rules.hand.is_some()
             || rules.roll.is_some()
+            || !rules.again.is_empty()
             || rules.kinds.iter().any(|k| {
                 k.forms.iter().any(|f| {
                     f.enclose.is_some() || f.neighbours.is_some() || matches!(f.primitive, Primitive::Jump { .. } | Primitive::Drop)
@@ -1013,6 +1025,18 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             let results = rules.roll.as_ref().map_or(0, |r| r.results.len());
             (0..=results).map(|i| if i == 0 { 0 } else { rng.next_u64() }).collect()
         },
+        bears_off: rules.kinds.iter().any(|k| k.forms.iter().any(|f| f.bear_off)),
+        again_zone: [0, 1].map(|s| {
+            rules.again.iter().fold(B::EMPTY, |b, a| match a {
+                crate::model::Again::Landing(z, _) => b | set_to_bits::<B>(&z.0[s]),
+                crate::model::Again::Rolling(..) => b,
+            })
+        }),
+        turn_kept: !rules.again.is_empty(),
+        again_rolls: rules.again.iter().fold(0u64, |m, a| match (a, &rules.roll) {
+            (crate::model::Again::Rolling(values, _), Some(r)) => values.iter().filter_map(|v| r.index_of(*v)).fold(m, |m, i| m | 1 << i),
+            _ => m,
+        }),
         tallies: rules.counts.clone(),
         z_tally: [[0; MAX_TALLIES]; 2],
         tally_checks: rules.counts.iter().any(|c| c.changes.iter().any(|e| e.1 == TallyEvent::CheckGiven)),
@@ -1328,6 +1352,25 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                             })
                             .collect()
                     }),
+                    bear_off: match f.primitive {
+                        Primitive::Run { track } if f.bear_off => {
+                            let path = &rules.tracks[track].squares[side];
+                            let results = rules.roll.as_ref().map_or(&[][..], |r| &r.results[..]);
+                            // A roll of v bears off from the square v before the end: one past the last.
+                            Some(
+                                results
+                                    .iter()
+                                    .map(
+                                        |&(v, _)| match (v as usize).checked_sub(1).and_then(|k| path.len().checked_sub(k + 1)) {
+                                            Some(i) if v > 0 => B::bit(path[i]),
+                                            _ => B::EMPTY,
+                                        },
+                                    )
+                                    .collect(),
+                            )
+                        }
+                        _ => None,
+                    },
                 });
             }
             for (ci, c) in kind.castles.iter().enumerate() {

@@ -726,6 +726,30 @@ impl<B: Bits> Pos<B> {
     /// the obligation to capture. Returns the new count.
     #[inline(never)]
     pub(super) fn general_tail<const COUNT: bool>(&self, out: &mut Vec<Move>, mut n: u64) -> u64 {
+        if self.t.bears_off
+            && let Some(r) = (self.roll as usize).checked_sub(1)
+        {
+            // The pieces the roll takes exactly one past the end of their track.
+            let us = self.stm;
+            for (fi, f) in self.t.forms[us.index()].iter().enumerate() {
+                let Some(off) = &f.bear_off else { continue };
+                if self.t.gated && !self.clause_applies(f) {
+                    continue;
+                }
+                for from in (self.pieces(us, f.kind) & f.from & off[r]).iter() {
+                    n += 1;
+                    if !COUNT {
+                        out.push(Move {
+                            from: from as u16,
+                            to: from as u16,
+                            kind: MoveKind::BearOff(fi as u8),
+                            promo: 0,
+                            route: 0,
+                        });
+                    }
+                }
+            }
+        }
         if self.t.swap {
             let start = out.len();
             self.extra_swap(out);
@@ -746,7 +770,7 @@ impl<B: Bits> Pos<B> {
         match m.kind {
             MoveKind::Form(fi) | MoveKind::Place(fi) => self.t.forms[self.stm.index()][fi as usize].effects,
             MoveKind::Swap => true,
-            MoveKind::Drop(_) | MoveKind::Castle(_) | MoveKind::Pass | MoveKind::Roll(_) => false,
+            MoveKind::Drop(_) | MoveKind::Castle(_) | MoveKind::Pass | MoveKind::Roll(_) | MoveKind::BearOff(_) => false,
         }
     }
 
@@ -829,7 +853,7 @@ impl<B: Bits> Pos<B> {
                 }
                 n
             }
-            MoveKind::Castle(_) | MoveKind::Pass | MoveKind::Swap | MoveKind::Roll(_) => 0,
+            MoveKind::Castle(_) | MoveKind::Pass | MoveKind::Swap | MoveKind::Roll(_) | MoveKind::BearOff(_) => 0,
         }
     }
 

@@ -20,7 +20,7 @@ impl<B: Bits> Pos<B> {
     fn cond_holds_with(&self, c: &CCond<B>, legal: &mut Option<bool>, buf: &mut Vec<Move>) -> bool {
         let t = &*self.t;
         let stm = self.stm;
-        let mover = stm.other();
+        let mover = self.mover();
         match c {
             CCond::NoLegalMove => !*legal.get_or_insert_with(|| self.count_legal(buf) > 0),
             CCond::InCheck => self.in_check(),

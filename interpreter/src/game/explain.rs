@@ -116,28 +116,43 @@ impl Position {
         let track_of = |i: usize| &rules.tracks[i];
         let written = text.trim();
         // A runner on the board: where the roll takes it along its track.
-        let from = movetext::parse_text(self, written).map(|mt| mt.from);
-        let from = from.or_else(|| b.parse_square(written.get(..2).unwrap_or("")).filter(|_| written.len() > 2));
+        // (A move from a square to a square, or a piece borne off: `g1off`.)
+        let from = movetext::parse_text(self, written)
+            .map(|mt| mt.from)
+            .or_else(|| written.strip_suffix("off").and_then(|sq| b.parse_square(sq)));
         let mut detail = None;
         if let Some(from) = from
             && let Some((k, side)) = self.piece_at(from)
             && side == us
         {
-            for f in &rules.kind(k).forms {
+            // The clause that bears off, where one does: it says the most.
+            let mut runs: Vec<&Form> = rules
+                .kind(k)
+                .forms
+                .iter()
+                .filter(|f| matches!(f.primitive, Primitive::Run { .. }))
+                .collect();
+            runs.sort_by_key(|f| !f.bear_off);
+            if let Some(f) = runs.first() {
                 if let Primitive::Run { track } = f.primitive {
                     let t = track_of(track);
                     let path = &t.squares[us];
+                    let piece = piece_name(self, from);
                     detail = Some(match path.iter().position(|&sq| sq == from) {
                         Some(i) => match path.get(i + n as usize) {
-                            Some(&to) => format!("it takes {} on along `{}` to {}", piece_name(self, from), t.name, b.name(to)),
-                            None => format!(
-                                "{} is {} from the end of `{}`, short of {n}",
-                                piece_name(self, from),
+                            Some(&to) => format!("it takes {piece} on along `{}` to {}", t.name, b.name(to)),
+                            None if f.bear_off && i + n as usize == path.len() => {
+                                format!("it bears {piece} off, one square past the end of `{}`", t.name)
+                            }
+                            None if f.bear_off => format!(
+                                "{piece} is {} from the end of `{}`: {n} takes it past, and only {} bears it off",
                                 path.len() - 1 - i,
-                                t.name
+                                t.name,
+                                path.len() - i
                             ),
+                            None => format!("{piece} is {} from the end of `{}`: {n} takes it past", path.len() - 1 - i, t.name),
                         },
-                        None => format!("{} is not on `{}`", piece_name(self, from), t.name),
+                        None => format!("{piece} is not on `{}`", t.name),
                     });
                 }
             }
@@ -183,6 +198,27 @@ impl Position {
                 mv: m,
                 clause: self.clause_of(m),
                 message: self.describe(m),
+            };
+        }
+        // A piece borne off past its track's end (`g1off`): legal when the generator lists it.
+        if let Some(square) = text.trim().strip_suffix("off")
+            && let Some(from) = self.rules().board.parse_square(square)
+        {
+            return match self
+                .legal_moves()
+                .into_iter()
+                .find(|m| matches!(m.kind, MoveKind::BearOff(_)) && m.from as usize == from)
+            {
+                Some(m) => Ruling::Legal {
+                    mv: m,
+                    clause: self.clause_of(m),
+                    message: self.describe(m),
+                },
+                None => illegal(
+                    "cannot-bear-off",
+                    format!("{} cannot be borne off now", piece_name(self, from)),
+                    None,
+                ),
             };
         }
         // Where one kind alone enters the board by drops, a drop is written as its square.
@@ -662,6 +698,7 @@ impl Position {
                 );
             }
             MoveKind::Roll(_) => return format!("{player} rolls {}", m.to),
+            MoveKind::BearOff(_) => return format!("{} is borne off", piece_name(self, m.from as usize)),
             _ => {}
         }
         if m.legs() > 0 || !self.jumped(m).is_empty() {

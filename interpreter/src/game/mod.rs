@@ -58,6 +58,9 @@ pub enum MoveKind {
     /// (into the compiled rolls; `to` is the number shown, `from` is unused). The side to move
     /// stays, and then moves by it.
     Roll(u8),
+    /// A piece taken off the board past its track's end by the clause with this index (`from` is
+    /// its square; `to` the same): borne off.
+    BearOff(u8),
 }
 
 /// A move — a whole turn: from, to, how, the kind promoted to (0 = none, else kind + 1), and in
@@ -381,6 +384,11 @@ impl Position {
     /// game without chance).
     pub fn rolled(&self) -> Option<u32> {
         with!(self, p => p.rolled())
+    }
+    /// The player who made the last move: the other side, unless the side to move earned
+    /// another turn (`another turn after ...`).
+    pub fn mover(&self) -> Side {
+        with!(self, p => p.mover())
     }
     /// Is the side to move still to roll? Then the legal moves are the roll's results
     /// ([`MoveKind::Roll`]), chance's and not the player's.
@@ -1005,7 +1013,7 @@ impl Position {
     }
     pub(crate) fn form_of(&self, m: Move) -> Option<(KindId, usize)> {
         match m.kind {
-            MoveKind::Form(fi) => with!(self, p => {
+            MoveKind::Form(fi) | MoveKind::BearOff(fi) => with!(self, p => {
                 let f = &p.t.forms[p.stm.index()][fi as usize];
                 Some((f.kind, f.clause as usize))
             }),
@@ -1018,7 +1026,13 @@ impl Position {
                 let c = &p.t.castles[p.stm.index()][ci as usize];
                 Some((c.kind, c.index as usize))
             }),
-            MoveKind::Form(_) | MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass | MoveKind::Swap | MoveKind::Roll(_) => None,
+            MoveKind::Form(_)
+            | MoveKind::Place(_)
+            | MoveKind::Drop(_)
+            | MoveKind::Pass
+            | MoveKind::Swap
+            | MoveKind::Roll(_)
+            | MoveKind::BearOff(_) => None,
         }
     }
     /// Does this game capture chains (go-like)?
@@ -1060,7 +1074,13 @@ fn repetition_key<B: Bits>(p: &Pos<B>, legal: &[Move]) -> u64 {
     if p.ep_victim != position::NO_SQ {
         let ep_legal = legal.iter().any(|m| match m.kind {
             MoveKind::Form(fi) => p.t.forms[p.stm.index()][fi as usize].target == Target::EnPassant,
-            MoveKind::Castle(_) | MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass | MoveKind::Swap | MoveKind::Roll(_) => false,
+            MoveKind::Castle(_)
+            | MoveKind::Place(_)
+            | MoveKind::Drop(_)
+            | MoveKind::Pass
+            | MoveKind::Swap
+            | MoveKind::Roll(_)
+            | MoveKind::BearOff(_) => false,
         });
         if ep_legal {
             h ^= p.t.z_ep[p.ep_victim as usize];

@@ -3,7 +3,8 @@
 //! square (`P@e4`); a continuing move as its start and every landing square (`c3e5g7`); a placed
 //! piece as its square (`D4`), and where pieces fall, the file alone is read too (`d`); `pass`,
 //! `swap`; the roll that starts a turn in a game of chance as `roll:` and the number (`roll:5`), as
-//! FEN writes a position that has rolled.
+//! FEN writes a position that has rolled; a piece borne off past its track's end as its square and
+//! `off` (`c2off`).
 //!
 //! These are the engine's own names for moves: explanations and rulings quote them, and
 //! [`crate::notation::uci`] reads and writes them for the engine protocols and the command line.
@@ -55,6 +56,7 @@ pub fn first_text(pos: &Position, m: Move) -> String {
         MoveKind::Pass => return "pass".into(),
         MoveKind::Swap => return "swap".into(),
         MoveKind::Roll(_) => return format!("roll:{}", m.to),
+        MoveKind::BearOff(_) => return format!("{}off", b.name(m.from as usize)),
         MoveKind::Drop(_) => {
             // Just the square where only one kind ever enters the board (tapatan's men), else
             // `X@e4`.

@@ -274,7 +274,7 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>, ch
     let stm = pos.side_to_move();
     let kinds = |ks: &[KindId]| -> Vec<String> { ks.iter().map(|k| rules.kind(*k).name.to_lowercase()).collect() };
     let in_check_listed = rule.conditions.contains(&Condition::InCheck);
-    let mover = stm.other();
+    let mover = pos.mover();
     let ri = rules.end_rules.iter().position(|e| e.reason == rule.reason).unwrap_or(0);
     let b = &rules.board;
     let mut parts = Vec::new();
@@ -1034,8 +1034,8 @@ pub(crate) fn verdict_result(
         Verdict::Draw => (Status::Draw, None),
         Verdict::ToMoveLoses => (Status::Win, Some(stm.other())),
         Verdict::ToMoveWins => (Status::Win, Some(stm)),
-        Verdict::MoverLoses => (Status::Win, Some(stm)),
-        Verdict::MoverWins => (Status::Win, Some(stm.other())),
+        Verdict::MoverLoses => (Status::Win, Some(pos.mover().other())),
+        Verdict::MoverWins => (Status::Win, Some(pos.mover())),
         Verdict::MostPieces => {
             let c = pos.piece_counts();
             match c[0].cmp(&c[1]) {

@@ -52,6 +52,8 @@ struct Extra<B> {
     phase: u8,
     /// The roll before the move (see [`Pos::roll`]).
     roll: u8,
+    /// [`Pos::again`] before the move.
+    again: bool,
 }
 
 #[derive(Debug)]
@@ -111,6 +113,10 @@ pub struct Pos<B: Bits> {
     /// the roll's results), else 1 + the index of the result rolled (into `Tables::rolls`).
     /// Always 0 in a game without chance.
     pub roll: u8,
+    /// The side to move made the last move too: it earned another turn (`another turn after
+    /// ...`). Then it is the mover the end rules name. Not in FEN: a position read from one has
+    /// the other side as its mover.
+    pub again: bool,
     /// Squares changed by effects (jumped, enclosed or swapped pieces), with the cell each held
     /// before, for `unmake`.
     pub(super) log: Vec<(u16, u8)>,
@@ -221,6 +227,7 @@ impl<B: Bits> Pos<B> {
             tallies: [[0; MAX_TALLIES]; 2],
             phase: 0,
             roll: 0,
+            again: false,
             log: Vec::new(),
             mate_probe: false,
             extra: Vec::new(),
@@ -1354,6 +1361,7 @@ impl<B: Bits> Pos<B> {
             }
             MoveKind::Place(_) | MoveKind::Drop(_) => occ |= B::bit(to),
             MoveKind::Pass | MoveKind::Swap | MoveKind::Roll(_) => {}
+            MoveKind::BearOff(_) => occ &= !B::bit(from),
             MoveKind::Castle(ci) => {
                 let c = &self.t.castles[us.index()][ci as usize];
                 let dir = if to > from { c.dirs[0] } else { c.dirs[1] } as usize;
@@ -1445,6 +1453,7 @@ impl<B: Bits> Pos<B> {
                 tallies: self.tallies,
                 phase: self.phase,
                 roll: self.roll,
+                again: self.again,
             });
             self.last_captured = 0;
             self.passes = if m.kind == MoveKind::Pass {
@@ -1485,6 +1494,10 @@ impl<B: Bits> Pos<B> {
                 }
             }
             MoveKind::Pass | MoveKind::Roll(_) => {}
+            MoveKind::BearOff(_) => {
+                // Off the board: the square empties (the piece is in `u.moved` for unmake).
+                self.remove(from);
+            }
             MoveKind::Swap => self.make_swap(m),
             MoveKind::Form(fi) => {
                 let (target, kind, path, effects, clone) = {
@@ -1576,13 +1589,26 @@ impl<B: Bits> Pos<B> {
             }
         }
         if let Some((enemy_before, enemy_squares)) = before {
-            self.count_turn(us, &enemy_before, enemy_squares, m.to as usize);
+            self.count_turn(
+                us,
+                &enemy_before,
+                enemy_squares,
+                m.to as usize,
+                matches!(m.kind, MoveKind::BearOff(_)),
+            );
         }
-        if us == Side::SECOND {
-            self.fullmove += 1;
+        // Another turn, where the move earned one: the side to move stays.
+        let again = general && self.t.turn_kept && self.earns_another_turn(us, m);
+        if general && self.t.turn_kept {
+            self.again = again;
         }
-        self.stm = us.other();
-        self.hash ^= self.t.z_side;
+        if !again {
+            if us == Side::SECOND {
+                self.fullmove += 1;
+            }
+            self.stm = us.other();
+            self.hash ^= self.t.z_side;
+        }
         if general && !self.t.phase_ends.is_empty() {
             self.advance_phase();
         }
@@ -1613,6 +1639,25 @@ impl<B: Bits> Pos<B> {
         };
         self.set_roll(r as usize + 1);
         u
+    }
+
+    /// Does move `m` of `us` (just made) earn another turn: did it land in the zone that earns
+    /// one, or was it made by a roll that does?
+    #[inline]
+    fn earns_another_turn(&self, us: Side, m: Move) -> bool {
+        let landed = matches!(m.kind, MoveKind::Form(_) | MoveKind::Place(_) | MoveKind::Drop(_))
+            && self.t.again_zone[us.index()].has(m.to as usize);
+        let rolled = (self.roll as usize)
+            .checked_sub(1)
+            .is_some_and(|r| self.t.again_rolls >> r & 1 == 1);
+        landed || rolled
+    }
+
+    /// The player who made the last move: the other side, unless the side to move earned another
+    /// turn ([`Pos::again`]).
+    #[inline]
+    pub fn mover(&self) -> Side {
+        if self.again { self.stm } else { self.stm.other() }
     }
 
     /// Sets [`Pos::roll`] (0: to roll; else 1 + the result's index), keeping the hash.
@@ -1718,7 +1763,7 @@ impl<B: Bits> Pos<B> {
     /// opponent's pieces by kind before the turn were `enemy_before`, on `enemy_squares`; the move
     /// landed on `to`), the turn itself. A piece turned over (Othello, Ataxx) changed owner and
     /// left no board: it is not captured.
-    fn count_turn(&mut self, us: Side, enemy_before: &[u8; MAX_KINDS], enemy_squares: B, to: usize) {
+    fn count_turn(&mut self, us: Side, enemy_before: &[u8; MAX_KINDS], enemy_squares: B, to: usize, borne_off: bool) {
         let gives_check = self.t.tally_checks && self.side_in_check(us.other());
         let mut after = self.kind_counts(us.other());
         if self.t.tally_captures {
@@ -1740,6 +1785,7 @@ impl<B: Bits> Pos<B> {
                     * match event {
                         TallyEvent::CheckGiven => gives_check as i64,
                         TallyEvent::Turn => 1,
+                        TallyEvent::BorneOff => borne_off as i64,
                         TallyEvent::Captured(None) => (0..MAX_KINDS).map(|k| enemy_before[k].saturating_sub(after[k]) as i64).sum(),
                         TallyEvent::Captured(Some(k)) => enemy_before[k.0 as usize].saturating_sub(after[k.0 as usize]) as i64,
                     };
@@ -1760,9 +1806,12 @@ impl<B: Bits> Pos<B> {
         }
         let from = m.from as usize;
         let to = m.to as usize;
-        self.stm = self.stm.other();
-        if self.stm == Side::SECOND {
-            self.fullmove -= 1;
+        // A move that earned another turn left the side to move as it was.
+        if !(self.t.general && self.again) {
+            self.stm = self.stm.other();
+            if self.stm == Side::SECOND {
+                self.fullmove -= 1;
+            }
         }
         if self.t.repetition.is_some() {
             self.pop_history();
@@ -1797,6 +1846,7 @@ impl<B: Bits> Pos<B> {
                 }
             }
             MoveKind::Swap | MoveKind::Roll(_) => {}
+            MoveKind::BearOff(_) => self.place(from, u.moved),
             MoveKind::Form(fi) => {
                 self.remove(to);
                 if !(self.t.clones && self.t.forms[self.stm.index()][fi as usize].clone) {
@@ -1825,6 +1875,7 @@ impl<B: Bits> Pos<B> {
             self.tallies = e.tallies;
             self.phase = e.phase;
             self.roll = e.roll;
+            self.again = e.again;
         }
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;

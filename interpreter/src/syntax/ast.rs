@@ -83,6 +83,25 @@ pub enum Item {
     Roll(RollDecl),
     /// `track NAME = SQUARES`: the squares pieces run along, in order.
     Track(TrackDecl),
+    /// `another turn after ...`: when the player who moved moves again.
+    Again(AgainDecl),
+}
+
+/// `another turn after landing in ZONE` / `another turn after rolling 6, 5`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgainDecl {
+    pub after: AgainAfter,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+/// What earns another turn.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgainAfter {
+    /// A move that lands a piece in the zone (seen from the mover).
+    Landing(ZoneExpr),
+    /// A move by a roll that showed one of these numbers.
+    Rolling(Vec<(i64, Span)>),
 }
 
 /// `roll 2 dice of 6 summed`, `roll 4 coins summed`, `roll one of 1, 2, 2, 3`.
@@ -159,6 +178,8 @@ pub enum CountEvent {
     KindCaptured(Ident),
     /// `turn`.
     Turn,
+    /// `piece borne off`.
+    BorneOff,
 }
 
 /// `turn [cite] { move [cite]  then ... }`.
@@ -541,6 +562,8 @@ pub enum JumpOver {
 pub enum Modifier {
     /// `along TRACK by roll` (a drop): onto the track's square the roll counts to.
     ByRoll(Ident, Span),
+    /// `bearing off` (a move along a track by the roll): one square past the end leaves the board.
+    BearingOff(Span),
     ToEmpty(Span),
     ToEnemy(Span),
     /// `not KIND | KIND` after a hop's count (`screens`) or after `to enemy` (not the screens).

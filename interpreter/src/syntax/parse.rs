@@ -666,6 +666,7 @@ fn describe(r: Rule) -> Option<String> {
         Rule::count_decl => "`count`",
         Rule::roll_decl => "`roll`",
         Rule::track_decl => "`track`",
+        Rule::again_decl => "`another turn after`",
         Rule::phase_decl => "`phase`",
         Rule::count_change => "a change (`plus 1 for each capture`, `less 1 for each check given`)",
         Rule::cmp_op => "a comparison (`is`, `is not`, `>=`, `<=`, `>`, `<`)",
@@ -794,6 +795,31 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
         }
         Rule::chase_decl => Item::Chase(chase(cx, p)),
         Rule::roll_decl => Item::Roll(roll_decl(cx, p)),
+        Rule::again_decl => {
+            let span = cx.span(&p);
+            let mut after = AgainAfter::Rolling(Vec::new());
+            let mut cite = None;
+            for c in p.into_inner() {
+                match c.as_rule() {
+                    Rule::again_landing => {
+                        if let Some(z) = c.into_inner().find(|k| k.as_rule() == Rule::zone_expr) {
+                            after = AgainAfter::Landing(zone_expr(cx, z));
+                        }
+                    }
+                    Rule::again_rolling => {
+                        let numbers = c
+                            .into_inner()
+                            .filter(|k| k.as_rule() == Rule::int)
+                            .map(|k| (k.as_str().parse().unwrap_or(i64::MAX), cx.span(&k)))
+                            .collect();
+                        after = AgainAfter::Rolling(numbers);
+                    }
+                    Rule::cite => cite = Some(cx.cite(c)),
+                    _ => {}
+                }
+            }
+            Item::Again(AgainDecl { after, cite, span })
+        }
         Rule::track_decl => Item::Track(track_decl(cx, p)),
         Rule::turn_decl => Item::Turn(turn(cx, p)),
         Rule::count_decl => Item::Count(count_decl(cx, p)),
@@ -1555,6 +1581,7 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                     .expect("grammar: a track's name");
                 primitive = Some(Primitive::Run { track: cx.ident(track) });
             }
+            Rule::bearing_off => modifiers.push(Modifier::BearingOff(cspan)),
             Rule::by_roll => {
                 let track = c
                     .into_inner()
@@ -2415,6 +2442,7 @@ fn count_decl(cx: &mut Cx, p: P) -> CountDecl {
                         Rule::ev_check => event = CountEvent::CheckGiven,
                         Rule::ev_capture => event = CountEvent::Capture,
                         Rule::ev_turn => event = CountEvent::Turn,
+                        Rule::ev_borne_off => event = CountEvent::BorneOff,
                         Rule::ev_kind_captured => {
                             event = CountEvent::KindCaptured(cx.ident(x.into_inner().next().expect("grammar: a kind")));
                         }

@@ -595,7 +595,8 @@ pub struct SpecialMove {
 
 /// The pass and the swap, for each the ruleset allows, with whether it is legal now; in a game
 /// of chance, a button per number the roll shows (a set roll, for teaching; "Random move" rolls
-/// as the dice would), legal while the side to move is still to roll.
+/// as the dice would), legal while the side to move is still to roll; where pieces are borne off,
+/// a button per piece that may be.
 pub fn special_moves(session: &Session) -> Vec<SpecialMove> {
     let pos = session.game.current();
     let rules = pos.rules();
@@ -628,7 +629,30 @@ pub fn special_moves(session: &Session) -> Vec<SpecialMove> {
         hint: hint.into(),
         legal: legal.iter().any(|m| m.kind == kind),
     });
-    rolls.chain(specials).collect()
+    // Pieces borne off past their track's end: a button each while legal, one greyed otherwise.
+    let bears_off = rules.kinds.iter().any(|k| k.forms.iter().any(|f| f.bear_off));
+    let mut off: Vec<SpecialMove> = legal
+        .iter()
+        .filter(|m| matches!(m.kind, MoveKind::BearOff(_)))
+        .map(|&m| {
+            let square = rules.board.name(m.from as usize);
+            SpecialMove {
+                text: format!("{square}off"),
+                label: format!("Bear off {square}"),
+                hint: format!("Take the piece on {square} off the board, past the end of its track"),
+                legal: true,
+            }
+        })
+        .collect();
+    if bears_off && off.is_empty() {
+        off.push(SpecialMove {
+            text: String::new(),
+            label: "Bear off".into(),
+            hint: "Take a piece off the board past the end of its track".into(),
+            legal: false,
+        });
+    }
+    rolls.chain(specials).chain(off).collect()
 }
 
 /// Where the bar over the board starts, in the window's logical pixels: right of the panel, at the

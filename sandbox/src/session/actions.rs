@@ -134,6 +134,7 @@ impl Session {
             .find(|m| !matches!(m.kind, MoveKind::Roll(_)))
             .and_then(|m| match m.kind {
                 MoveKind::Pass | MoveKind::Roll(_) => None,
+                MoveKind::BearOff(_) => Some((m.from as usize, m.from as usize)),
                 MoveKind::Place(_) | MoveKind::Drop(_) => Some((m.to as usize, m.to as usize)),
                 MoveKind::Form(_) | MoveKind::Castle(_) | MoveKind::Swap => Some((m.from as usize, m.to as usize)),
             })
