@@ -613,6 +613,8 @@ pub struct Tables<B: Bits> {
     pub quick: Box<[Quick<B>; 2]>,
     /// Some two clauses may give the same move: generation drops the repeats.
     pub overlapping: bool,
+    /// `overlapping`, or a roll starts each turn: generation's one test for both.
+    pub unusual_generation: bool,
     /// Some clause applies only in some phases or under a `when`.
     pub gated: bool,
     /// Some clause leaves a copy behind (see [`CForm::clone`]).
@@ -727,6 +729,9 @@ pub struct Tables<B: Bits> {
     pub again_rolls: u64,
     /// Some move may earn another turn (`another turn after ...`): `make` asks only then.
     pub turn_kept: bool,
+    /// A roll starts each turn, or some move may earn another turn: `unmake` restores
+    /// [`crate::game::position::Pos::roll`] and `again` only then.
+    pub turn_state: bool,
     /// The declared counts (see [`crate::model::Tally`]).
     pub tallies: Vec<Tally>,
     /// Zobrist keys of counts: per side, per count; a value `v` hashes as `key × v`.
@@ -902,6 +907,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         form_class: [Vec::new(), Vec::new()],
         quick: Box::new([Quick::default(), Quick::default()]),
         overlapping: false,
+        unusual_generation: rules.roll.is_some(),
         gated: false,
         clones: false,
         castles: [Vec::new(), Vec::new()],
@@ -1033,6 +1039,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             })
         }),
         turn_kept: !rules.again.is_empty(),
+        turn_state: rules.roll.is_some() || !rules.again.is_empty(),
         again_rolls: rules.again.iter().fold(0u64, |m, a| match (a, &rules.roll) {
             (crate::model::Again::Rolling(values, _), Some(r)) => values.iter().filter_map(|v| r.index_of(*v)).fold(m, |m, i| m | 1 << i),
             _ => m,
@@ -1409,6 +1416,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             }) {
                 class[i] = class[j];
                 t.overlapping = true;
+                t.unusual_generation = true;
             }
         }
         t.form_class[side] = class;

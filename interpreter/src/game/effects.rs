@@ -335,12 +335,8 @@ impl<B: Bits> Pos<B> {
         let occ = self.occ();
         let empty = !occ & t.board_mask;
         let mut targets = empty & f.within & !f.stuck;
-        if let Some(by_roll) = &f.by_roll {
-            // Before the roll there is nothing to enter by.
-            targets &= match (self.roll as usize).checked_sub(1) {
-                Some(r) => by_roll[r],
-                None => B::EMPTY,
-            };
+        if f.by_roll.is_some() {
+            targets &= self.entered_by_roll(f);
         }
         if f.next_to_own {
             let mut around = B::EMPTY;
@@ -726,29 +722,8 @@ impl<B: Bits> Pos<B> {
     /// the obligation to capture. Returns the new count.
     #[inline(never)]
     pub(super) fn general_tail<const COUNT: bool>(&self, out: &mut Vec<Move>, mut n: u64) -> u64 {
-        if self.t.bears_off
-            && let Some(r) = (self.roll as usize).checked_sub(1)
-        {
-            // The pieces the roll takes exactly one past the end of their track.
-            let us = self.stm;
-            for (fi, f) in self.t.forms[us.index()].iter().enumerate() {
-                let Some(off) = &f.bear_off else { continue };
-                if self.t.gated && !self.clause_applies(f) {
-                    continue;
-                }
-                for from in (self.pieces(us, f.kind) & f.from & off[r]).iter() {
-                    n += 1;
-                    if !COUNT {
-                        out.push(Move {
-                            from: from as u16,
-                            to: from as u16,
-                            kind: MoveKind::BearOff(fi as u8),
-                            promo: 0,
-                            route: 0,
-                        });
-                    }
-                }
-            }
+        if self.t.bears_off {
+            n += self.bear_off_moves::<COUNT>(out);
         }
         if self.t.swap {
             let start = out.len();
@@ -763,6 +738,43 @@ impl<B: Bits> Pos<B> {
             n = out.len() as u64;
         }
         n
+    }
+
+    /// The pieces the roll takes exactly one past the end of their track (none before the roll):
+    /// apart from [`Pos::general_tail`], which the games without them keep small.
+    #[inline(never)]
+    fn bear_off_moves<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
+        let Some(r) = (self.roll as usize).checked_sub(1) else { return 0 };
+        let us = self.stm;
+        let mut n = 0;
+        for (fi, f) in self.t.forms[us.index()].iter().enumerate() {
+            let Some(off) = &f.bear_off else { continue };
+            if self.t.gated && !self.clause_applies(f) {
+                continue;
+            }
+            for from in (self.pieces(us, f.kind) & f.from & off[r]).iter() {
+                n += 1;
+                if !COUNT {
+                    out.push(Move {
+                        from: from as u16,
+                        to: from as u16,
+                        kind: MoveKind::BearOff(fi as u8),
+                        promo: 0,
+                        route: 0,
+                    });
+                }
+            }
+        }
+        n
+    }
+
+    /// The square a drop `along TRACK by roll` enters on with the roll made (none before it).
+    #[inline(never)]
+    fn entered_by_roll(&self, f: &CForm<B>) -> B {
+        match (&f.by_roll, (self.roll as usize).checked_sub(1)) {
+            (Some(by_roll), Some(r)) => by_roll[r],
+            _ => B::EMPTY,
+        }
     }
 
     /// Does `m` change squares other than its own (so that only making it tells its legality)?

@@ -50,10 +50,6 @@ struct Extra<B> {
     tallies: [[i16; MAX_TALLIES]; 2],
     /// The phase before the move.
     phase: u8,
-    /// The roll before the move (see [`Pos::roll`]).
-    roll: u8,
-    /// [`Pos::again`] before the move.
-    again: bool,
 }
 
 #[derive(Debug)]
@@ -124,6 +120,10 @@ pub struct Pos<B: Bits> {
     pub(super) mate_probe: bool,
     /// What `unmake` restores in games on the general path.
     extra: Vec<Extra<B>>,
+    /// In games with a roll or another turn: [`Pos::roll`] and [`Pos::again`] before each move
+    /// (the roll in the low 7 bits, `again` in the top one), for `unmake`; apart from `extra`, so
+    /// that the other games' undo records stay as they were.
+    turn_undo: Vec<u8>,
 }
 
 impl<B: Bits> Clone for Pos<B> {
@@ -137,6 +137,7 @@ impl<B: Bits> Clone for Pos<B> {
             snapshots: self.snapshots.clone(),
             log: self.log.clone(),
             extra: self.extra.clone(),
+            turn_undo: self.turn_undo.clone(),
             // The rest is `Copy` (a field that is not cannot be taken from `*self` here).
             ..*self
         }
@@ -153,6 +154,7 @@ impl<B: Bits> Clone for Pos<B> {
         let mut snapshots = std::mem::take(&mut self.snapshots);
         let mut log = std::mem::take(&mut self.log);
         let mut extra = std::mem::take(&mut self.extra);
+        let mut turn_undo = std::mem::take(&mut self.turn_undo);
         cells.clone_from(&source.cells);
         chains.clone_from(&source.chains);
         history.clone_from(&source.history);
@@ -160,6 +162,7 @@ impl<B: Bits> Clone for Pos<B> {
         snapshots.clone_from(&source.snapshots);
         log.clone_from(&source.log);
         extra.clone_from(&source.extra);
+        turn_undo.clone_from(&source.turn_undo);
         *self = Pos {
             t: source.t.clone(),
             cells,
@@ -169,6 +172,7 @@ impl<B: Bits> Clone for Pos<B> {
             snapshots,
             log,
             extra,
+            turn_undo,
             ..*source
         };
     }
@@ -231,6 +235,7 @@ impl<B: Bits> Pos<B> {
             log: Vec::new(),
             mate_probe: false,
             extra: Vec::new(),
+            turn_undo: Vec::new(),
         }
     }
 
@@ -241,6 +246,7 @@ impl<B: Bits> Pos<B> {
         self.snapshots = Vec::new();
         self.log = Vec::new();
         self.extra = Vec::new();
+        self.turn_undo = Vec::new();
     }
 
     /// [`Pos::forget_undo`] that keeps the buffers' room, for a position played forward move
@@ -249,6 +255,7 @@ impl<B: Bits> Pos<B> {
         self.snapshots.clear();
         self.log.clear();
         self.extra.clear();
+        self.turn_undo.clear();
     }
 
     /// The bytes this position holds on the heap (its own allocations; the shared tables are
@@ -265,6 +272,7 @@ impl<B: Bits> Pos<B> {
             + self.snapshots.iter().map(|s| s.cells.capacity() + chains(&s.chains)).sum::<usize>()
             + self.log.capacity() * size_of::<(u16, u8)>()
             + self.extra.capacity() * size_of::<Extra<B>>()
+            + self.turn_undo.capacity()
     }
 
     pub(crate) fn remove_piece(&mut self, sq: usize) {
@@ -968,6 +976,20 @@ impl<B: Bits> Pos<B> {
     /// target sets at a time (and only counted, when `COUNT`); the rest get the full test.
     #[inline]
     pub fn generate<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
+        // One test for the rare cases: a roll to come, or clauses that may give one move twice.
+        if self.t.unusual_generation {
+            return self.generate_unusual::<COUNT>(out);
+        }
+        if self.t.parts.is_empty() {
+            self.generate_plain::<COUNT>(out)
+        } else {
+            self.generate_turns::<COUNT>(out)
+        }
+    }
+
+    /// [`Pos::generate`] where a roll may be to come or two clauses may give one move.
+    #[inline(never)]
+    fn generate_unusual<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
         if self.roll == 0 && !self.t.rolls.is_empty() {
             return self.roll_results::<COUNT>(out);
         }
@@ -1452,9 +1474,10 @@ impl<B: Bits> Pos<B> {
                 parts: [NO_SQ; super::MAX_PARTS],
                 tallies: self.tallies,
                 phase: self.phase,
-                roll: self.roll,
-                again: self.again,
             });
+            if self.t.turn_state {
+                self.turn_undo.push(self.roll | (self.again as u8) << 7);
+            }
             self.last_captured = 0;
             self.passes = if m.kind == MoveKind::Pass {
                 self.passes.saturating_add(1)
@@ -1597,12 +1620,9 @@ impl<B: Bits> Pos<B> {
                 matches!(m.kind, MoveKind::BearOff(_)),
             );
         }
-        // Another turn, where the move earned one: the side to move stays.
-        let again = general && self.t.turn_kept && self.earns_another_turn(us, m);
-        if general && self.t.turn_kept {
-            self.again = again;
-        }
-        if !again {
+        if general && self.t.turn_state {
+            self.end_turn_of_chance(us, m);
+        } else {
             if us == Side::SECOND {
                 self.fullmove += 1;
             }
@@ -1612,13 +1632,27 @@ impl<B: Bits> Pos<B> {
         if general && !self.t.phase_ends.is_empty() {
             self.advance_phase();
         }
-        if general && self.roll != 0 {
-            // The next player rolls anew.
+        self.push_history();
+        u
+    }
+
+    /// The end of `us`'s move `m` in a game with a roll or another turn: the turn passes unless
+    /// the move earned another, and the next turn rolls anew.
+    #[inline(never)]
+    fn end_turn_of_chance(&mut self, us: Side, m: Move) {
+        let again = self.t.turn_kept && self.earns_another_turn(us, m);
+        self.again = again;
+        if !again {
+            if us == Side::SECOND {
+                self.fullmove += 1;
+            }
+            self.stm = us.other();
+            self.hash ^= self.t.z_side;
+        }
+        if self.roll != 0 {
             self.hash ^= self.t.z_roll[self.roll as usize];
             self.roll = 0;
         }
-        self.push_history();
-        u
     }
 
     /// The roll's result `r` (an index into `Tables::rolls`) comes up: the side to move stays,
@@ -1798,7 +1832,9 @@ impl<B: Bits> Pos<B> {
     }
 
     pub fn unmake(&mut self, m: Move, u: &Undo<B>) {
-        if let MoveKind::Roll(_) = m.kind {
+        if self.t.turn_state
+            && let MoveKind::Roll(_) = m.kind
+        {
             // A roll is made only where the side to move is still to roll.
             self.roll = 0;
             self.hash = u.hash;
@@ -1807,7 +1843,7 @@ impl<B: Bits> Pos<B> {
         let from = m.from as usize;
         let to = m.to as usize;
         // A move that earned another turn left the side to move as it was.
-        if !(self.t.general && self.again) {
+        if !(self.t.turn_state && self.again) {
             self.stm = self.stm.other();
             if self.stm == Side::SECOND {
                 self.fullmove -= 1;
@@ -1874,8 +1910,12 @@ impl<B: Bits> Pos<B> {
             self.passes = e.passes;
             self.tallies = e.tallies;
             self.phase = e.phase;
-            self.roll = e.roll;
-            self.again = e.again;
+        }
+        if self.t.turn_state
+            && let Some(was) = self.turn_undo.pop()
+        {
+            self.roll = was & 0x7F;
+            self.again = was >> 7 == 1;
         }
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
