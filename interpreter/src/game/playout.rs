@@ -301,7 +301,9 @@ impl Position {
                 continue;
             }
             // Chance rolls as likely as the roll makes each result.
-            if let Some(roll) = self.draw_roll(rng) {
+            if self.rules.roll.is_some()
+                && let Some(roll) = self.draw_roll(rng)
+            {
                 self.play_unchecked(roll);
                 plies += 1;
                 continue;

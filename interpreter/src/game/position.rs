@@ -1447,18 +1447,7 @@ impl<B: Bits> Pos<B> {
         if UNDO && self.chains.is_some() {
             self.push_snapshot();
         }
-        let mut u = Undo {
-            captured: 0,
-            cap_sq: NO_SQ,
-            moved: if from < self.cells.len() { self.cells[from] } else { 0 },
-            ep: self.ep,
-            ep_victim: self.ep_victim,
-            virgin: self.virgin,
-            counters: self.counters,
-            hash: self.hash,
-            partner_from: NO_SQ,
-            partner_to: NO_SQ,
-        };
+        let mut u = self.undo_with(if from < self.cells.len() { self.cells[from] } else { 0 });
         let general = GENERAL;
         // What the counts compare the turn against: the opponent's pieces before it.
         let mut before = None;
@@ -1659,10 +1648,19 @@ impl<B: Bits> Pos<B> {
     /// and now moves by it. Nothing else changes (not the counters, not the history).
     #[cold]
     fn make_roll(&mut self, r: u8) -> Undo<B> {
-        let u = Undo {
+        let u = self.undo_with(0);
+        self.set_roll(r as usize + 1);
+        u
+    }
+
+    /// What `unmake` restores of this position, before a move of the piece `moved` (nothing
+    /// captured yet, no castling partner).
+    #[inline(always)]
+    fn undo_with(&self, moved: u8) -> Undo<B> {
+        Undo {
             captured: 0,
             cap_sq: NO_SQ,
-            moved: 0,
+            moved,
             ep: self.ep,
             ep_victim: self.ep_victim,
             virgin: self.virgin,
@@ -1670,9 +1668,7 @@ impl<B: Bits> Pos<B> {
             hash: self.hash,
             partner_from: NO_SQ,
             partner_to: NO_SQ,
-        };
-        self.set_roll(r as usize + 1);
-        u
+        }
     }
 
     /// Does move `m` of `us` (just made) earn another turn: did it land in the zone that earns

@@ -185,15 +185,7 @@ impl Mcts {
                             continue;
                         }
                         None if bytes < self.max_tree_bytes => {
-                            let mover = walk.position().side_to_move();
-                            walk.play(roll);
-                            let child = self.node(&walk, roll, mover);
-                            bytes += Self::node_bytes(&child);
-                            let id = tree.len() as u32;
-                            tree.push(child);
-                            tree[at].children.push(id);
-                            path.push(id);
-                            at = id as usize;
+                            at = self.expand(&mut tree, at, &mut walk, roll, &mut bytes, &mut path);
                             made = true;
                         }
                         None => walk.play(roll),
@@ -228,14 +220,7 @@ impl Mcts {
             } else {
                 let n = tree[at].untried.len();
                 let m = tree[at].untried.swap_remove(below(&mut self.rng, n));
-                let mover = walk.position().side_to_move();
-                walk.play(m);
-                let child = self.node(&walk, m, mover);
-                bytes += Self::node_bytes(&child);
-                let id = tree.len() as u32;
-                tree.push(child);
-                tree[at].children.push(id);
-                path.push(id);
+                self.expand(&mut tree, at, &mut walk, m, &mut bytes, &mut path);
                 walk.rollout(&mut self.rng, limit)
             };
             for &i in &path {
@@ -248,6 +233,22 @@ impl Mcts {
         self.last_tree_bytes = bytes;
         let best = most_visited(&tree).unwrap_or(tree[0].untried.first().copied().unwrap_or(first));
         Some((best, done))
+    }
+}
+
+impl Mcts {
+    /// Plays `m` from node `at` and adds the node it reaches to the tree, the path and the bytes
+    /// held; returns the new node.
+    fn expand(&mut self, tree: &mut Vec<Node>, at: usize, walk: &mut Walk, m: Move, bytes: &mut usize, path: &mut Vec<u32>) -> usize {
+        let mover = walk.position().side_to_move();
+        walk.play(m);
+        let child = self.node(walk, m, mover);
+        *bytes += Self::node_bytes(&child);
+        let id = tree.len() as u32;
+        tree.push(child);
+        tree[at].children.push(id);
+        path.push(id);
+        id as usize
     }
 }
 

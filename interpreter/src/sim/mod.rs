@@ -204,13 +204,14 @@ pub fn play_game_from(
         w
     });
     let mut branching = Vec::with_capacity(if counted { 128 } else { 0 });
-    // Made where the game first rolls: a game without chance never seeds it.
+    // Made where the game first rolls: a game without chance never seeds it (nor asks).
+    let rolls = walk.rules().roll.is_some();
     let mut chance: Option<ChaCha8Rng> = None;
     while walk.end().is_none() && walk.plies() < max_plies {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        if walk.position().to_roll() {
+        if rolls && walk.position().to_roll() {
             // Chance's move, not a player's (and no choice to count among the branching).
             let rng = chance.get_or_insert_with(|| ChaCha8Rng::seed_from_u64(chance_seed));
             let m = walk.position().draw_roll(rng).expect("a position still to roll draws a roll");

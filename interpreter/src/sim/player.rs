@@ -230,7 +230,9 @@ pub struct Random {
 impl Player for Random {
     fn choose(&mut self, walk: &Walk) -> Move {
         // Asked at a roll (a game's loop draws the rolls itself): as likely as the roll makes it.
-        if let Some(roll) = walk.position().draw_roll(&mut self.rng) {
+        if walk.rules().roll.is_some()
+            && let Some(roll) = walk.position().draw_roll(&mut self.rng)
+        {
             return roll;
         }
         if !walk.position().chain_game() {

@@ -741,9 +741,10 @@ impl Walk {
         }
         let mut buf = Vec::with_capacity(64);
         let mut left = max_plies;
+        let rolls = self.rules.roll.is_some();
         while self.end.is_none() && left > 0 {
             // Chance rolls as likely as the roll makes each result; a player picks uniformly.
-            let m = match self.pos.draw_roll(rng) {
+            let m = match if rolls { self.pos.draw_roll(rng) } else { None } {
                 Some(roll) => roll,
                 None => {
                     self.candidates(&mut buf);
