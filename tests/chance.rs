@@ -136,3 +136,36 @@ fn explain_rules_on_the_roll_and_names_it_after() {
     );
     assert!(said(&rolled, "b1").starts_with("legal:"));
 }
+
+/// The command line's doors for chance refuse what cannot be: a roll the die never shows, a roll
+/// in a game without one or after the roll, an engine protocol for a game of chance.
+#[test]
+fn rolls_on_the_command_line_are_refused_where_they_cannot_be() {
+    for (args, says) in [
+        (
+            vec!["perft", "dice-race", "2", "--roll", "7"],
+            "--roll 7: the roll never shows 7: it shows 1, 2, 3, 4",
+        ),
+        (
+            vec!["perft", "chess", "2", "--roll", "3"],
+            "--roll 3: nothing is rolled in this game",
+        ),
+        (
+            vec!["moves", "dice-race", "roll:2", "--roll", "3"],
+            "--roll 3: the side to move has rolled 2 already",
+        ),
+        (vec!["moves", "dice-race", "--roll", "x"], "invalid value 'x'"),
+        (vec!["engine", "ur", "--protocol", "uci"], "ur is a game of chance"),
+    ] {
+        let run = common::arbiter(&args);
+        assert_ne!(run.code, Some(0), "{args:?} is refused");
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+    // And what they accept: the moves after a roll, a perft from it.
+    let run = common::arbiter(&["moves", "dice-race", "--roll", "2"]);
+    assert_eq!((run.code, run.stdout.as_str()), (Some(0), "b1\n"));
+    let run = common::arbiter(&["perft", "ur", "3", "--roll", "4", "--stop-at-end"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // a1 (a rosette: white throws again), then each throw: a pass, or an entry and a1 on (tests/oracles/ur.py 3 roll:4).
+    assert_eq!(run.stdout.lines().last(), Some("8"));
+}

@@ -990,7 +990,7 @@ impl<B: Bits> Pos<B> {
     /// [`Pos::generate`] where a roll may be to come or two clauses may give one move.
     #[inline(never)]
     fn generate_unusual<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
-        if self.roll == 0 && !self.t.rolls.is_empty() {
+        if self.to_roll() {
             return self.roll_results::<COUNT>(out);
         }
         if self.t.overlapping {
@@ -1612,11 +1612,7 @@ impl<B: Bits> Pos<B> {
         if general && self.t.turn_state {
             self.end_turn_of_chance(us, m);
         } else {
-            if us == Side::SECOND {
-                self.fullmove += 1;
-            }
-            self.stm = us.other();
-            self.hash ^= self.t.z_side;
+            self.pass_turn(us);
         }
         if general && !self.t.phase_ends.is_empty() {
             self.advance_phase();
@@ -1632,16 +1628,23 @@ impl<B: Bits> Pos<B> {
         let again = self.t.turn_kept && self.earns_another_turn(us, m);
         self.again = again;
         if !again {
-            if us == Side::SECOND {
-                self.fullmove += 1;
-            }
-            self.stm = us.other();
-            self.hash ^= self.t.z_side;
+            self.pass_turn(us);
         }
         if self.roll != 0 {
             self.hash ^= self.t.z_roll[self.roll as usize];
             self.roll = 0;
         }
+    }
+
+    /// After `us`'s move: the other side is to move (the move number counts on after the
+    /// second player's).
+    #[inline(always)]
+    fn pass_turn(&mut self, us: Side) {
+        if us == Side::SECOND {
+            self.fullmove += 1;
+        }
+        self.stm = us.other();
+        self.hash ^= self.t.z_side;
     }
 
     /// The roll's result `r` (an index into `Tables::rolls`) comes up: the side to move stays,

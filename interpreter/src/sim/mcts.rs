@@ -309,7 +309,34 @@ mod tests {
     use crate::notation::uci;
     use crate::sim::{Budget, PlayerSpec};
 
+    use crate::game::MoveKind;
     use crate::sim::tests::engine;
+    use rand_chacha::rand_core::SeedableRng;
+
+    /// A search asked at a roll answers with chance's draw at once (a roll is not a choice to
+    /// search); after the roll it searches the player's moves, through the chance nodes of the
+    /// next turns, and answers with one of them.
+    #[test]
+    fn a_search_draws_a_roll_and_searches_through_chance_nodes() {
+        let e = engine("ur");
+        let mut mcts = Mcts::new(Budget::Iterations(300), ChaCha8Rng::seed_from_u64(5));
+        let root = Walk::new(e.start());
+        let (m, iterations) = mcts.search(&root);
+        assert!(matches!(m.kind, MoveKind::Roll(_)) && iterations == 0, "{m:?} after {iterations}");
+        let rolled = Walk::new(e.start().with_roll(1).expect("a throw of 1"));
+        let (m, iterations) = mcts.search(&rolled);
+        assert!(rolled.legal().contains(&m) && !matches!(m.kind, MoveKind::Roll(_)), "{m:?}");
+        // d1 is the only move: chosen without a search.
+        assert_eq!((uci::to_text(rolled.position(), m), iterations), ("d1".to_string(), 0));
+        let later = Walk::new(
+            e.from_fen("8/2P1p3/8[PPPPPPpppppp] w - - 0+0 0 6")
+                .expect("a position")
+                .with_roll(2)
+                .expect("2"),
+        );
+        let (m, iterations) = mcts.search(&later);
+        assert!(later.legal().contains(&m) && iterations > 0, "{m:?} after {iterations}");
+    }
 
     /// An onlooker sees the root's moves with their visits while the search runs: most visited
     /// first, legal moves, at most `SHOWN` of them.
