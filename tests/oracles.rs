@@ -258,3 +258,142 @@ fn havannah_agrees_with_open_spiel() {
     // between sides and rings around a cell.
     agree_with("havannah", "tests/language/havannah.rules", 300, 37);
 }
+
+// Backgammon: dice used one by one, stacks, the bar, bearing off, and the most dice used.
+
+/// A position of `tests/oracles/backgammon.py` (28 numbers: the points from x's start, x's
+/// positive; the bars; the checkers borne off) as a FEN of `rulesets/backgammon.rules`, with the
+/// mover and the dice. Absolute point `p` is white's track square `p` and black's `23 - p`: the
+/// same square.
+fn backgammon_fen(canon: &str, mover: &str, dice: &str) -> String {
+    let v: Vec<i64> = canon.split(',').map(|x| x.parse().expect("a number")).collect();
+    assert_eq!(v.len(), 28, "{canon}");
+    // Rank 2 from a2 to l2 holds absolute points 11 down to 0; rank 1 from a1 to l1, 12 to 23.
+    let cell = |p: usize| match v[p] {
+        0 => None,
+        n if n > 0 => Some(format!("({n}C)")),
+        n => Some(format!("({}c)", -n)),
+    };
+    let rank = |points: Vec<usize>| {
+        let mut s = String::new();
+        let mut empty = 0;
+        for p in points {
+            match cell(p) {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push_str(&c);
+                }
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        s
+    };
+    let hand = "C".repeat(v[24] as usize) + &"c".repeat(v[25] as usize);
+    format!(
+        "{}/{}[{hand}] {} - - {}+{} roll:{dice} 0 1",
+        rank((0..12).rev().collect()),
+        rank((12..24).collect()),
+        if mover == "0" { "w" } else { "b" },
+        v[26],
+        v[27]
+    )
+}
+
+/// The position as `backgammon.py` writes it.
+fn backgammon_canon(pos: &arbiter::game::Position) -> String {
+    let route = &pos.rules().tracks[0].squares;
+    let mut v: Vec<i64> = (0..24)
+        .map(|p| {
+            let sq = route.0[0][p];
+            assert_eq!(sq, route.0[1][23 - p], "the two routes meet square by square");
+            let n = pos.stack_count(sq) as i64;
+            match pos.piece_at(sq) {
+                Some((_, Side::FIRST)) => n,
+                Some(_) => -n,
+                None => 0,
+            }
+        })
+        .collect();
+    for side in [Side::FIRST, Side::SECOND] {
+        v.push(pos.hand(side).iter().map(|(_, n)| *n as i64).sum());
+    }
+    for side in [Side::FIRST, Side::SECOND] {
+        v.push(pos.tally(side, 0));
+    }
+    v.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// Every position the turn of the side to move can end in (each die's move a ply of its own).
+fn backgammon_ends(pos: &arbiter::game::Position, mover: Side, out: &mut std::collections::BTreeSet<String>) {
+    for m in pos.legal_moves() {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        if next.side_to_move() != mover || next.to_roll() || next.legal_moves().is_empty() {
+            out.insert(backgammon_canon(&next));
+        } else {
+            backgammon_ends(&next, mover, out);
+        }
+    }
+}
+
+#[test]
+fn backgammon_agrees_with_open_spiel_on_every_turn_of_random_games() {
+    let engine = common::bundled("backgammon");
+    let script = common::root().join("tests/oracles/backgammon.py");
+    let run = Command::new("python3")
+        .arg(&script)
+        .args(["turns", "24", "2026"])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start python3 {}: {e} (run scripts/setup)", script.display()));
+    assert!(
+        run.status.success(),
+        "backgammon.py failed (is open_spiel installed? run scripts/setup): {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = String::from_utf8(run.stdout).expect("utf-8");
+    let (mut turns, mut ends, mut doubles, mut entering, mut bearing, mut one_die) = (0, 0, 0, 0, 0, 0);
+    for line in text.lines() {
+        let (head, theirs) = line.split_once(" ; ").expect("a turn line");
+        let mut words = head.split(' ');
+        let (canon, mover, dice) = (words.next().unwrap(), words.next().unwrap(), words.next().unwrap());
+        // The FEN's roll field holds the dice still to use: a double's four.
+        let d: Vec<&str> = dice.split('-').collect();
+        let left = if d[0] == d[1] { [dice, dice].join("-") } else { dice.to_string() };
+        let fen = backgammon_fen(canon, mover, &left);
+        let pos = engine.from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(backgammon_canon(&pos), canon, "{fen} reads back");
+        let mut ours = std::collections::BTreeSet::new();
+        backgammon_ends(&pos, pos.side_to_move(), &mut ours);
+        let theirs: std::collections::BTreeSet<String> = theirs.split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect();
+        if ours != theirs {
+            let only_ours: Vec<_> = ours.difference(&theirs).take(5).collect();
+            let only_theirs: Vec<_> = theirs.difference(&ours).take(5).collect();
+            panic!(
+                "backgammon: {fen}: {} ends here, {} in open_spiel\nonly here: {only_ours:?}\nonly in open_spiel: {only_theirs:?}",
+                ours.len(),
+                theirs.len()
+            );
+        }
+        turns += 1;
+        ends += ours.len();
+        doubles += (d[0] == d[1]) as usize;
+        let v: Vec<i64> = canon.split(',').map(|x| x.parse().unwrap()).collect();
+        entering += (v[24 + (mover == "1") as usize] > 0) as usize;
+        bearing += (v[26 + (mover == "1") as usize] > 0) as usize;
+        // A turn where some way to end it used fewer dice than the roll has.
+        one_die += (ours.len() == 1) as usize;
+    }
+    eprintln!(
+        "backgammon: {turns} turns, {ends} end positions; {doubles} doubles, {entering} from the bar, {bearing} bearing off, {one_die} with one way"
+    );
+    assert!(
+        turns > 1000 && doubles > 100 && entering > 50 && bearing > 50,
+        "the games reach every rule"
+    );
+}

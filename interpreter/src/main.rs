@@ -125,10 +125,11 @@ enum Command {
         /// not depend on it; with --divide the lines come in the order the first moves finish.
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// In a game of chance: count from the position after the side to move rolls N (without
-        /// it, the position's first ply is the roll, one child per number).
+        /// In a game of chance: count from the position after the side to move rolls N (`5`; dice
+        /// used one by one as `5-3`). Without it, the position's first ply is the roll, one child
+        /// per result.
         #[arg(long, value_name = "N")]
-        roll: Option<u32>,
+        roll: Option<String>,
     },
     /// List the legal moves after playing MOVE... (one per line, or `{"moves": [...]}`).
     Moves {
@@ -142,10 +143,10 @@ enum Command {
         /// Write moves in the ruleset's own notation (its `notation`: SAN for chess, WXF for xiangqi).
         #[arg(long, conflicts_with = "san")]
         written: bool,
-        /// In a game of chance: list the moves after the side to move rolls N (without it, a side
-        /// still to roll lists the roll's numbers, `roll:1`...).
+        /// In a game of chance: list the moves after the side to move rolls N (`5`; dice used one
+        /// by one as `5-3`). Without it, a side still to roll lists the roll's results, `roll:1`...
         #[arg(long, value_name = "N")]
-        roll: Option<u32>,
+        roll: Option<String>,
         moves: Vec<String>,
     },
     /// Play MOVE... (coordinates or SAN) and print the position and how the game stands.
@@ -507,7 +508,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             let e = engine(&common)?;
             let mut pos = start(&e, common.fen.as_deref())?;
             if let Some(r) = roll {
-                pos = pos.with_roll(r).map_err(|m| Failure::input(format!("--roll {r}: {m}")))?;
+                pos = pos.with_roll_text(&r).map_err(|m| Failure::input(format!("--roll {r}: {m}")))?;
             }
             if !force {
                 let estimate = pos.perft_estimate(depth, stop_at_end);
@@ -532,7 +533,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             let rolled = match roll {
                 Some(r) => Some(
                     game.current()
-                        .with_roll(r)
+                        .with_roll_text(&r)
                         .map_err(|m| Failure::input(format!("--roll {r}: {m}")))?,
                 ),
                 None => None,

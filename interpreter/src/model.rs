@@ -336,6 +336,11 @@ pub struct Form {
     /// `bearing off` (a move along a track by the roll): a roll that takes the piece exactly one
     /// square past the track's end takes it off the board.
     pub bear_off: bool,
+    /// `bearing off once all in ZONE`: only while every piece of the mover's stands in the zone
+    /// (per side), none in hand.
+    pub bear_home: Option<BySide<SquareSet>>,
+    /// `overshooting from the rearmost`: a larger number bears off the piece farthest back.
+    pub overshoot: bool,
     pub cite: Option<String>,
     /// The clause as written, for explanations.
     pub text: String,
@@ -978,7 +983,52 @@ pub struct Rules {
     pub tracks: Vec<Track>,
     /// `another turn after ...`: when the player who moved moves again.
     pub again: Vec<Again>,
+    /// `pieces stack`, `must enter from hand first`, `must use the most dice`.
+    pub race: Race,
 }
+
+/// The rules of race games that count pieces and dice.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Race {
+    /// `pieces stack`: any number of one player's pieces share a square.
+    pub stack: Option<Stack>,
+    /// `must enter from hand first`: while a player has pieces in hand, only they move (the
+    /// citation, if any).
+    pub enter_first: Option<Option<String>>,
+    /// `must use the most dice`.
+    pub most_dice: Option<MostDice>,
+}
+
+impl Race {
+    /// Does the game need the generator of track games (stacks, dice used one by one, pieces
+    /// that must enter first)?
+    pub fn any(&self) -> bool {
+        self.stack.is_some() || self.enter_first.is_some() || self.most_dice.is_some()
+    }
+}
+
+/// `pieces stack[, N or more block]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stack {
+    /// A square this many enemy pieces hold is closed (`None`: any enemy stack may be hit whole).
+    pub block: Option<u32>,
+    pub cite: Option<String>,
+}
+
+/// `must use the most dice[, else the higher]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MostDice {
+    /// When only one of two different numbers can be used, the higher must be where it can.
+    pub higher: bool,
+    pub cite: Option<String>,
+}
+
+/// The most dice a roll used one by one may throw.
+pub const MAX_DICE_APART: i64 = 4;
+
+/// How a die's number is packed into a roll's result where the dice are used one by one: each
+/// die takes this many bits, the highest die first (see [`Roll::dice`]).
+const DIE_BITS: u32 = 7;
 
 /// `another turn after ...`: what earns the player who moved another turn.
 #[derive(Clone, Debug, PartialEq)]
@@ -1007,6 +1057,18 @@ pub struct Roll {
     /// The roll as written (`2 dice of 6 summed`), for explanations.
     pub text: String,
     pub cite: Option<String>,
+    /// `used one by one`: each result's number packs its dice (see [`Roll::dice`]), and each die
+    /// is a part of the turn.
+    pub apart: Option<Apart>,
+}
+
+/// `N dice of S used one by one[, doubles twice]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Apart {
+    pub dice: u32,
+    pub faces: u32,
+    /// When every die shows the same number, each is used twice.
+    pub doubles_twice: bool,
 }
 
 impl Roll {
@@ -1017,6 +1079,66 @@ impl Roll {
     /// The index among [`Roll::results`] of the result showing `value`.
     pub fn index_of(&self, value: u32) -> Option<usize> {
         self.results.iter().position(|r| r.0 == value)
+    }
+    /// Packs dice (any order) into a result's number: highest first.
+    pub fn pack(dice: &[u32]) -> u32 {
+        let mut d = dice.to_vec();
+        d.sort_unstable_by(|a, b| b.cmp(a));
+        d.iter().fold(0, |acc, &x| acc << DIE_BITS | x)
+    }
+    /// A result's dice, highest first (the number itself where the dice are summed).
+    pub fn dice(&self, value: u32) -> Vec<u32> {
+        if self.apart.is_none() {
+            return vec![value];
+        }
+        let mut out = Vec::new();
+        let mut v = value;
+        while v != 0 {
+            out.push(v & ((1 << DIE_BITS) - 1));
+            v >>= DIE_BITS;
+        }
+        out.reverse();
+        out
+    }
+    /// A result as written: `5`, or its dice `5-3` where they are used one by one.
+    pub fn show(&self, value: u32) -> String {
+        self.dice(value).iter().map(u32::to_string).collect::<Vec<_>>().join("-")
+    }
+    /// The result `text` names (`5`, or `5-3` / `3-5` where the dice are used one by one).
+    pub fn read(&self, text: &str) -> Option<u32> {
+        let v = if self.apart.is_some() {
+            let dice: Option<Vec<u32>> = text
+                .split('-')
+                .map(|d| d.trim().parse::<u32>().ok().filter(|&d| d > 0 && d < 1 << DIE_BITS))
+                .collect();
+            let dice = dice?;
+            if dice.len() > MAX_DICE_APART as usize {
+                return None;
+            }
+            Roll::pack(&dice)
+        } else {
+            text.trim().parse().ok()?
+        };
+        self.index_of(v).map(|_| v)
+    }
+    /// The dice a side may still have to use, as a FEN's roll field writes them (`5-3` after the
+    /// roll, `3` once the 5 is used, `4-4-4` partway through a double used twice), packed; for a
+    /// summed roll, a result's number.
+    pub fn read_left(&self, text: &str) -> Option<u32> {
+        let Some(a) = self.apart else { return self.read(text) };
+        let dice: Option<Vec<u32>> = text
+            .split('-')
+            .map(|d| d.trim().parse::<u32>().ok().filter(|&d| (1..=a.faces).contains(&d)))
+            .collect();
+        let dice = dice?;
+        let n = dice.len() as u32;
+        let double = dice.iter().all(|&d| d == dice[0]);
+        let ok = n >= 1 && (n <= a.dice || (a.doubles_twice && double && n <= 2 * a.dice));
+        ok.then(|| Roll::pack(&dice))
+    }
+    /// The results, as written (`1, 2, 3` or `1-1, 2-1, ...`).
+    pub fn shown_results(&self) -> String {
+        self.results.iter().map(|r| self.show(r.0)).collect::<Vec<_>>().join(", ")
     }
 }
 

@@ -4,7 +4,10 @@
 use super::{Cx, codes};
 use crate::diag::Diagnostic;
 use crate::diag::Span;
-use crate::model::{Again, BySide, Form, Kind, MAX_DICE, MAX_FACES, MAX_ROLL_RESULTS, MAX_ROLL_VALUE, Primitive, Roll, Track};
+use crate::model::{
+    Again, Apart, BySide, Form, Kind, MAX_DICE, MAX_DICE_APART, MAX_FACES, MAX_ROLL_RESULTS, MAX_ROLL_VALUE, MostDice, Primitive, Race,
+    Roll, Stack, Track,
+};
 use crate::syntax::ast;
 
 /// The `roll`, if one is declared and sound.
@@ -13,7 +16,7 @@ pub(super) fn resolve_roll(cx: &mut Cx, items: &[ast::Item]) -> Option<Roll> {
     let mut found: Option<Roll> = None;
     for it in items {
         let ast::Item::Roll(r) = it else { continue };
-        let Some(results) = results(cx, &r.what) else {
+        let Some((results, apart)) = results(cx, &r.what) else {
             // Reported; what uses the roll is not reported again as missing one.
             cx.roll_declared = true;
             continue;
@@ -36,13 +39,15 @@ pub(super) fn resolve_roll(cx: &mut Cx, items: &[ast::Item]) -> Option<Roll> {
             results,
             text,
             cite: r.cite.as_ref().map(|c| c.text.clone()),
+            apart,
         });
     }
     found
 }
 
-/// Each number the roll may show and its weight, numbers ascending.
-fn results(cx: &mut Cx, what: &ast::RollWhat) -> Option<Vec<(u32, u64)>> {
+/// Each number the roll may show and its weight, numbers ascending; and how its dice are used
+/// one by one, where they are.
+fn results(cx: &mut Cx, what: &ast::RollWhat) -> Option<(Vec<(u32, u64)>, Option<Apart>)> {
     match what {
         ast::RollWhat::List(entries) => {
             let mut out: Vec<(u32, u64)> = Vec::new();
@@ -71,9 +76,70 @@ fn results(cx: &mut Cx, what: &ast::RollWhat) -> Option<Vec<(u32, u64)>> {
             }
             out.sort_by_key(|r| r.0);
             too_many(cx, out.len(), entries.first().map(|e| e.1).unwrap_or_default())?;
-            Some(out)
+            Some((out, None))
         }
-        ast::RollWhat::Dice { count, faces, summed } => {
+        ast::RollWhat::Dice {
+            count,
+            faces,
+            summed: _,
+            apart: Some((span, twice)),
+        } => {
+            let Some(faces) = faces else {
+                cx.error(
+                    codes::CONTRADICTION,
+                    *span,
+                    "coins used one by one would move pieces by 0 or 1 each: sum them, or roll dice",
+                )
+                .label = "coins".into();
+                return None;
+            };
+            let n = cx.count(count, "the number of dice used one by one", 1, MAX_DICE_APART)?;
+            let hi = cx.count(faces, "a die's faces", 2, MAX_FACES)? as u32;
+            if n == 1 {
+                cx.diags
+                    .push(Diagnostic::warning(codes::REDUNDANT, *span, "one die used one by one is the die itself").label("no effect"));
+            }
+            // Every throw as a set of numbers (highest first), weighted by the orders it comes in.
+            let mut throws: Vec<Vec<u32>> = vec![Vec::new()];
+            for _ in 0..n {
+                throws = throws
+                    .into_iter()
+                    .flat_map(|t| {
+                        let top = t.last().copied().unwrap_or(hi);
+                        (1..=top).map(move |d| {
+                            let mut t = t.clone();
+                            t.push(d);
+                            t
+                        })
+                    })
+                    .collect();
+            }
+            too_many(cx, throws.len(), count.span())?;
+            let factorial = |k: usize| (1..=k as u64).product::<u64>();
+            let mut out: Vec<(u32, u64)> = throws
+                .iter()
+                .map(|t| {
+                    let mut orders = factorial(t.len());
+                    let mut i = 0;
+                    while i < t.len() {
+                        let same = t[i..].iter().take_while(|&&d| d == t[i]).count();
+                        orders /= factorial(same);
+                        i += same;
+                    }
+                    (Roll::pack(t), orders)
+                })
+                .collect();
+            out.sort_by_key(|r| r.0);
+            Some((
+                out,
+                Some(Apart {
+                    dice: n as u32,
+                    faces: hi,
+                    doubles_twice: *twice,
+                }),
+            ))
+        }
+        ast::RollWhat::Dice { count, faces, summed, .. } => {
             let n = cx.count(count, "the number of dice", 1, MAX_DICE)?;
             let (lo, hi) = match faces {
                 Some(f) => (1, cx.count(f, "a die's faces", 2, MAX_FACES)?),
@@ -85,10 +151,10 @@ fn results(cx: &mut Cx, what: &ast::RollWhat) -> Option<Vec<(u32, u64)>> {
                     Diagnostic::error(
                         codes::CONTRADICTION,
                         count.span(),
-                        format!("{n} {what} not summed would each be used apart, as backgammon uses its dice: the language states only their total"),
+                        format!("{n} {what} neither summed nor used one by one: say how the pieces move by them"),
                     )
-                    .label("not summed")
-                    .help("write `summed`: the pieces move by the total"),
+                    .label("how are they used?")
+                    .help("write `summed` (the pieces move by the total) or `used one by one` (each die a part of the turn, as in backgammon)"),
                 );
                 return None;
             }
@@ -111,7 +177,10 @@ fn results(cx: &mut Cx, what: &ast::RollWhat) -> Option<Vec<(u32, u64)>> {
                 }
                 ways = next;
             }
-            Some(ways.iter().enumerate().map(|(s, &w)| ((s as i64 + n * lo) as u32, w)).collect())
+            Some((
+                ways.iter().enumerate().map(|(s, &w)| ((s as i64 + n * lo) as u32, w)).collect(),
+                None,
+            ))
         }
     }
 }
@@ -297,6 +366,93 @@ pub(super) fn resolve_again(cx: &mut Cx, items: &[ast::Item], roll: Option<&Roll
         }
     }
     out
+}
+
+/// `pieces stack`, `must enter from hand first` and `must use the most dice`, checked against
+/// the roll and the clauses: games with any of them, with dice used one by one, or with a
+/// clause that bears off only from home or overshooting, move only along tracks (their own
+/// generator), and each rule needs what it is about.
+pub(super) fn resolve_race(cx: &mut Cx, items: &[ast::Item], roll: Option<&Roll>, kinds: &[Kind]) -> Race {
+    let mut race = Race::default();
+    let mut first_span: Option<Span> = None;
+    for it in items {
+        let ast::Item::Race(r) = it else { continue };
+        first_span.get_or_insert(r.span);
+        let cite = r.cite.as_ref().map(|c| c.text.clone());
+        match &r.rule {
+            ast::RaceRule::Stack { block } => {
+                let block = match block {
+                    Some((n, span)) if !(2..=255).contains(n) => {
+                        cx.error(
+                            codes::BOUND,
+                            *span,
+                            format!("a stack that blocks must hold between 2 and 255 pieces, not {n}"),
+                        )
+                        .label = "out of range".into();
+                        None
+                    }
+                    Some((n, _)) => Some(*n as u32),
+                    None => None,
+                };
+                race.stack = Some(Stack { block, cite });
+            }
+            ast::RaceRule::EnterFirst => {
+                if !kinds.iter().any(|k| k.forms.iter().any(|f| f.by_roll.is_some())) {
+                    cx.error(
+                        codes::CONTRADICTION,
+                        r.span,
+                        "`must enter from hand first`, but no clause enters a piece from hand along a track",
+                    )
+                    .label = "nothing enters".into();
+                }
+                race.enter_first = Some(cite);
+            }
+            ast::RaceRule::MostDice { higher } => {
+                if roll.is_some_and(|r| r.apart.is_none()) {
+                    cx.error(
+                        codes::CONTRADICTION,
+                        r.span,
+                        format!(
+                            "`must use the most dice`, but `roll {}` is not used one by one",
+                            roll.map(|r| r.text.as_str()).unwrap_or_default()
+                        ),
+                    )
+                    .label = "one number a turn".into();
+                } else if roll.is_none() && !cx.roll_declared {
+                    cx.diags.push(
+                        Diagnostic::error(codes::MISSING, r.span, "`must use the most dice`, in a game without a `roll`")
+                            .label("nothing is rolled")
+                            .help("declare the dice: `roll 2 dice of 6 used one by one`"),
+                    );
+                }
+                race.most_dice = Some(MostDice { higher: *higher, cite });
+            }
+        }
+    }
+    let apart = roll.and_then(|r| r.apart.is_some().then_some(cx.roll_span).flatten());
+    let home = kinds.iter().flat_map(|k| &k.forms).any(|f| f.bear_home.is_some() || f.overshoot);
+    let Some(span) = first_span.or(apart).or(home.then(|| cx.roll_span).flatten()) else {
+        return race;
+    };
+    for k in kinds {
+        for f in &k.forms {
+            let on_track = matches!(f.primitive, Primitive::Run { .. }) || f.by_roll.is_some();
+            if !on_track {
+                cx.diags.push(
+                    Diagnostic::error(
+                        codes::CONTRADICTION,
+                        span,
+                        format!(
+                            "in a game of stacks, dice used one by one or bearing off from home, pieces move only along tracks, and the {}'s `{}` does not",
+                            k.name, f.text
+                        ),
+                    )
+                    .label("a race game's rule"),
+                );
+            }
+        }
+    }
+    race
 }
 
 #[cfg(test)]

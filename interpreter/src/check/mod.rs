@@ -1044,6 +1044,7 @@ fn resolve(
 
     chance::unused_tracks(&mut cx);
     chance::roll_used(&mut cx, &kinds, royal_safety_span);
+    let race = chance::resolve_race(&mut cx, items, roll.as_ref(), &kinds);
 
     let board = cx.board.take()?;
     let players = players?;
@@ -1104,6 +1105,7 @@ fn resolve(
         roll,
         tracks: cx.tracks.iter().map(|(t, _)| t.clone()).collect(),
         again,
+        race,
     };
     // The setup line read as FEN: the first of the two steps every position takes (the second,
     // below, once the rest of the rules is known to be sound).

@@ -437,10 +437,19 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     let mut when = None;
     let mut by_roll = None;
     let mut bear_off = None;
+    let mut bear_home = None;
+    let mut overshoot = None;
     for m in &f.modifiers {
         let (t, span) = match m {
-            ast::Modifier::BearingOff(s) => {
+            ast::Modifier::BearingOff(zone, s) => {
                 bear_off = Some(*s);
+                if let Some(z) = zone {
+                    bear_home = board::zone_by_side(cx, z);
+                }
+                (None, *s)
+            }
+            ast::Modifier::Overshooting(s) => {
+                overshoot = Some(*s);
                 (None, *s)
             }
             ast::Modifier::ByRoll(track, s) => {
@@ -738,6 +747,16 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         )
         .label = "no track".into();
     }
+    if let Some(span) = overshoot
+        && bear_off.is_none()
+    {
+        cx.error(
+            codes::CONTRADICTION,
+            span,
+            "`overshooting from the rearmost` says which numbers bear a piece off, and this clause does not bear off",
+        )
+        .label = "no `bearing off`".into();
+    }
     if !dropping {
         for span in &drop_only {
             cx.error(
@@ -863,6 +882,8 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         target_not,
         by_roll,
         bear_off: bear_off.is_some(),
+        bear_home,
+        overshoot: overshoot.is_some(),
         cite: cite(&f.cite),
         text: super::as_written(cx.src.slice(f.span)),
     })

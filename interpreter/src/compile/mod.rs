@@ -743,6 +743,9 @@ pub struct Tables<B: Bits> {
     /// Each whole turn is made and tested for an exposed royal: a part moves a neutral piece, which
     /// may open a line to a royal (a turn's move is legal by itself in any case).
     pub turn_decides_legality: bool,
+    /// A race game's rules (stacks, dice used one by one...), which take their own generator and
+    /// `make` (see [`crate::game::race`]); `None` in every other game.
+    pub race: Option<Box<crate::game::race::RaceTables>>,
 }
 
 /// The most legs a continuing move may have: its route holds the count in 4 bits and the legs in
@@ -1055,6 +1058,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         kinds_neutral: rules.kinds.iter().map(|k| k.neutral).collect(),
         part_choices: Vec::new(),
         turn_decides_legality: false,
+        race: None,
     };
     // Jump directions first, so that a route's leg is an index into a short list.
     for side in [Side::FIRST, Side::SECOND] {
@@ -1477,6 +1481,15 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     t.general |= !t.phase_ends.is_empty();
     t.general |= !t.tallies.is_empty() || t.explosion.is_some();
     compile_parts(&mut t, rules);
+    t.race = crate::game::race::compile(rules, &t).map(Box::new);
+    if let Some(race) = &t.race {
+        // The dice states a turn reaches past the whole rolls' have keys too.
+        let mut rng = ChaCha8Rng::seed_from_u64(0x0D1C_E2027);
+        while t.z_roll.len() <= race.states.len() {
+            t.z_roll.push(rng.next_u64());
+        }
+        t.general = true;
+    }
     // Evasions are simple only where, besides the attacks, nothing else makes a move illegal.
     let plain = t.royal_safety && t.facing.is_empty() && !t.general;
     for a in &mut t.attacks {

@@ -14,6 +14,7 @@ pub mod movetext;
 mod outcome;
 mod playout;
 pub mod position;
+pub mod race;
 mod setup;
 mod turn;
 pub(crate) mod validity;
@@ -385,6 +386,27 @@ impl Position {
     pub fn rolled(&self) -> Option<u32> {
         with!(self, p => p.rolled())
     }
+    /// How many pieces stand on `sq`: a stack's count where pieces stack (1 for a lone piece
+    /// elsewhere, 0 on an empty square).
+    pub fn stack_count(&self, sq: usize) -> u32 {
+        with!(self, p => p.stack_count(sq))
+    }
+    /// In a race game (dice used one by one, stacks...): the dice the side to move has still to
+    /// use, highest first (empty before the roll). In other games of chance, the number rolled.
+    pub fn dice_left(&self) -> Vec<u32> {
+        match (self.rolled(), &self.rules.roll) {
+            (Some(v), Some(r)) => r.dice(v),
+            _ => Vec::new(),
+        }
+    }
+    /// The roll as written (`5`, `5-3`), or the dice still to use partway through a turn.
+    pub fn roll_text(&self) -> Option<String> {
+        Some(self.rules.roll.as_ref()?.show(self.rolled()?))
+    }
+    /// The number a race game's move uses (its die), where the game is one.
+    pub fn die_of(&self, m: Move) -> Option<u32> {
+        with!(self, p => p.t.race.is_some().then(|| p.die_of(m)))
+    }
     /// The player who made the last move: the other side, unless the side to move earned
     /// another turn (`another turn after ...`).
     pub fn mover(&self) -> Side {
@@ -432,16 +454,25 @@ impl Position {
     /// The position after the side to move rolls `value` (the same position, rolled), or why not:
     /// nothing is rolled in this game, the side has rolled already, or the roll never shows it.
     pub fn with_roll(&self, value: u32) -> Result<Position, String> {
-        let results = self.roll_results();
-        if results.is_empty() {
+        self.with_roll_text(&value.to_string())
+    }
+
+    /// [`Position::with_roll`] for a roll as written: `5`, or where the dice are used one by one,
+    /// `5-3` (either order).
+    pub fn with_roll_text(&self, text: &str) -> Result<Position, String> {
+        let Some(roll) = self.rules.roll.as_ref() else {
             return Err("nothing is rolled in this game".into());
-        }
+        };
         if !self.to_roll() {
-            return Err(format!("the side to move has rolled {} already", self.rolled().unwrap_or(0)));
+            return Err(format!(
+                "the side to move has rolled {} already",
+                self.roll_text().unwrap_or_default()
+            ));
         }
-        let Some(i) = results.iter().position(|r| r.0 == value) else {
-            let shown: Vec<String> = results.iter().map(|r| r.0.to_string()).collect();
-            return Err(format!("the roll never shows {value}: it shows {}", shown.join(", ")));
+        let results = self.roll_results();
+        let Some(i) = roll.read(text).and_then(|v| results.iter().position(|r| r.0 == v)) else {
+            let form = if roll.apart.is_some() { " (its dice as `5-3`)" } else { "" };
+            return Err(format!("the roll never shows {text}{form}: it shows {}", roll.shown_results()));
         };
         let mut out = self.clone();
         with_mut!(out, p => p.set_roll(i + 1));

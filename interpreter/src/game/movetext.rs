@@ -55,8 +55,20 @@ pub fn first_text(pos: &Position, m: Move) -> String {
     match m.kind {
         MoveKind::Pass => return "pass".into(),
         MoveKind::Swap => return "swap".into(),
-        MoveKind::Roll(_) => return format!("roll:{}", m.to),
-        MoveKind::BearOff(_) => return format!("{}off", b.name(m.from as usize)),
+        MoveKind::Roll(i) => {
+            return match (&pos.rules().roll, pos.roll_results().get(i as usize)) {
+                (Some(r), Some(&(v, _))) => format!("roll:{}", r.show(v)),
+                _ => format!("roll:{}", m.to),
+            };
+        }
+        // Where the dice are used one by one, a piece may be borne off by either of two: the
+        // text names the die (`g1off:6`).
+        MoveKind::BearOff(_) => {
+            return match pos.rules().roll.as_ref().and_then(|r| r.apart) {
+                Some(_) => format!("{}off:{}", b.name(m.from as usize), m.to),
+                None => format!("{}off", b.name(m.from as usize)),
+            };
+        }
         MoveKind::Drop(_) => {
             // Just the square where only one kind ever enters the board (tapatan's men), else
             // `X@e4`.
@@ -180,6 +192,15 @@ pub fn find(pos: &Position, text: &str) -> Option<Move> {
         want
     };
     let legal = pos.legal_moves();
+    // A roll's dice in any order (`roll:3-5` for `roll:5-3`).
+    if let (Some(n), Some(r)) = (want.strip_prefix("roll:"), &pos.rules().roll)
+        && let Some(v) = r.read(n)
+    {
+        return legal
+            .iter()
+            .find(|m| matches!(m.kind, MoveKind::Roll(i) if pos.roll_results().get(i as usize).is_some_and(|x| x.0 == v)))
+            .copied();
+    }
     let mut named = legal.iter().filter(|m| to_text(pos, **m).eq_ignore_ascii_case(want));
     if let Some(m) = named.next() {
         // Two moves written alike (clauses giving moves between the same squares that do

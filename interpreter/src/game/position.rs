@@ -26,11 +26,11 @@ pub struct Undo<B> {
     captured: u8,
     cap_sq: u16,
     moved: u8,
-    ep: B,
-    ep_victim: u16,
-    virgin: B,
-    counters: [u16; MAX_COUNTERS],
-    hash: u64,
+    pub(super) ep: B,
+    pub(super) ep_victim: u16,
+    pub(super) virgin: B,
+    pub(super) counters: [u16; MAX_COUNTERS],
+    pub(super) hash: u64,
     partner_from: u16,
     partner_to: u16,
 }
@@ -124,6 +124,11 @@ pub struct Pos<B: Bits> {
     /// (the roll in the low 7 bits, `again` in the top one), for `unmake`; apart from `extra`, so
     /// that the other games' undo records stay as they were.
     turn_undo: Vec<u8>,
+    /// In a race game where pieces stack: per square, how many pieces stand there (empty in every
+    /// other game; see [`super::race`]).
+    pub stack: Vec<u8>,
+    /// What `unmake` restores in a race game.
+    pub(super) race_undo: Vec<super::race::RaceUndo>,
 }
 
 impl<B: Bits> Clone for Pos<B> {
@@ -138,6 +143,8 @@ impl<B: Bits> Clone for Pos<B> {
             log: self.log.clone(),
             extra: self.extra.clone(),
             turn_undo: self.turn_undo.clone(),
+            stack: self.stack.clone(),
+            race_undo: self.race_undo.clone(),
             // The rest is `Copy` (a field that is not cannot be taken from `*self` here).
             ..*self
         }
@@ -155,6 +162,10 @@ impl<B: Bits> Clone for Pos<B> {
         let mut log = std::mem::take(&mut self.log);
         let mut extra = std::mem::take(&mut self.extra);
         let mut turn_undo = std::mem::take(&mut self.turn_undo);
+        let mut stack = std::mem::take(&mut self.stack);
+        let mut race_undo = std::mem::take(&mut self.race_undo);
+        stack.clone_from(&source.stack);
+        race_undo.clone_from(&source.race_undo);
         cells.clone_from(&source.cells);
         chains.clone_from(&source.chains);
         history.clone_from(&source.history);
@@ -173,6 +184,8 @@ impl<B: Bits> Clone for Pos<B> {
             log,
             extra,
             turn_undo,
+            stack,
+            race_undo,
             ..*source
         };
     }
@@ -204,6 +217,7 @@ pub fn cell_side(c: u8) -> Side {
 impl<B: Bits> Pos<B> {
     pub fn empty(t: Arc<Tables<B>>) -> Pos<B> {
         let n = t.squares;
+        let t_stacks = t.race.as_ref().is_some_and(|r| r.stack.is_some());
         Pos {
             t,
             side_bb: [B::EMPTY; 2],
@@ -236,6 +250,8 @@ impl<B: Bits> Pos<B> {
             mate_probe: false,
             extra: Vec::new(),
             turn_undo: Vec::new(),
+            stack: if t_stacks { vec![0; n] } else { Vec::new() },
+            race_undo: Vec::new(),
         }
     }
 
@@ -247,6 +263,7 @@ impl<B: Bits> Pos<B> {
         self.log = Vec::new();
         self.extra = Vec::new();
         self.turn_undo = Vec::new();
+        self.race_undo = Vec::new();
     }
 
     /// [`Pos::forget_undo`] that keeps the buffers' room, for a position played forward move
@@ -256,6 +273,7 @@ impl<B: Bits> Pos<B> {
         self.log.clear();
         self.extra.clear();
         self.turn_undo.clear();
+        self.race_undo.clear();
     }
 
     /// The bytes this position holds on the heap (its own allocations; the shared tables are
@@ -273,6 +291,8 @@ impl<B: Bits> Pos<B> {
             + self.log.capacity() * size_of::<(u16, u8)>()
             + self.extra.capacity() * size_of::<Extra<B>>()
             + self.turn_undo.capacity()
+            + self.stack.capacity()
+            + self.race_undo.capacity() * size_of::<super::race::RaceUndo>()
     }
 
     pub(crate) fn remove_piece(&mut self, sq: usize) {
@@ -993,6 +1013,9 @@ impl<B: Bits> Pos<B> {
         if self.to_roll() {
             return self.roll_results::<COUNT>(out);
         }
+        if self.t.race.is_some() {
+            return self.race_generate::<COUNT>(out);
+        }
         if self.t.overlapping {
             // Two clauses may give one move: list them, drop the repeats, then count.
             let start = out.len();
@@ -1441,6 +1464,9 @@ impl<B: Bits> Pos<B> {
         if GENERAL && let MoveKind::Roll(r) = m.kind {
             return self.make_roll(r);
         }
+        if GENERAL && self.t.race.is_some() {
+            return self.make_race(m);
+        }
         let us = self.stm;
         let from = m.from as usize;
         let to = m.to as usize;
@@ -1624,7 +1650,7 @@ impl<B: Bits> Pos<B> {
     /// The end of `us`'s move `m` in a game with a roll or another turn: the turn passes unless
     /// the move earned another, and the next turn rolls anew.
     #[inline(never)]
-    fn end_turn_of_chance(&mut self, us: Side, m: Move) {
+    pub(super) fn end_turn_of_chance(&mut self, us: Side, m: Move) {
         let again = self.t.turn_kept && self.earns_another_turn(us, m);
         self.again = again;
         if !again {
@@ -1639,7 +1665,7 @@ impl<B: Bits> Pos<B> {
     /// After `us`'s move: the other side is to move (the move number counts on after the
     /// second player's).
     #[inline(always)]
-    fn pass_turn(&mut self, us: Side) {
+    pub(super) fn pass_turn(&mut self, us: Side) {
         if us == Side::SECOND {
             self.fullmove += 1;
         }
@@ -1659,7 +1685,7 @@ impl<B: Bits> Pos<B> {
     /// What `unmake` restores of this position, before a move of the piece `moved` (nothing
     /// captured yet, no castling partner).
     #[inline(always)]
-    fn undo_with(&self, moved: u8) -> Undo<B> {
+    pub(super) fn undo_with(&self, moved: u8) -> Undo<B> {
         Undo {
             captured: 0,
             cap_sq: NO_SQ,
@@ -1705,9 +1731,14 @@ impl<B: Bits> Pos<B> {
         self.roll == 0 && !self.t.rolls.is_empty()
     }
 
-    /// The number the side to move rolled, if it has.
+    /// The number the side to move rolled, if it has. In a race game, the dice it has still to
+    /// use, packed as a roll's result packs them (see [`crate::model::Roll::dice`]).
     pub fn rolled(&self) -> Option<u32> {
-        (self.roll as usize).checked_sub(1).map(|r| self.t.rolls[r].0)
+        let r = (self.roll as usize).checked_sub(1)?;
+        match self.dice_state() {
+            Some(s) if !s.fresh || self.t.race.as_ref().is_some_and(|_| r >= self.t.rolls.len()) => Some(crate::model::Roll::pack(&s.dice)),
+            _ => self.t.rolls.get(r).map(|x| x.0),
+        }
     }
 
     /// Keeps what `unmake` restores in a chain game: the board and a copy of the chains, made into
@@ -1772,7 +1803,7 @@ impl<B: Bits> Pos<B> {
     }
 
     /// Each side's pieces by kind, where a count changes with captures (else nothing).
-    fn kind_counts(&self, side: Side) -> [u8; MAX_KINDS] {
+    pub(super) fn kind_counts(&self, side: Side) -> [u8; MAX_KINDS] {
         let mut c = [0u8; MAX_KINDS];
         if self.t.tally_captures {
             let own = self.side_bb[side.index()];
@@ -1796,7 +1827,7 @@ impl<B: Bits> Pos<B> {
     /// opponent's pieces by kind before the turn were `enemy_before`, on `enemy_squares`; the move
     /// landed on `to`), the turn itself. A piece turned over (Othello, Ataxx) changed owner and
     /// left no board: it is not captured.
-    fn count_turn(&mut self, us: Side, enemy_before: &[u8; MAX_KINDS], enemy_squares: B, to: usize, borne_off: bool) {
+    pub(super) fn count_turn(&mut self, us: Side, enemy_before: &[u8; MAX_KINDS], enemy_squares: B, to: usize, borne_off: bool) {
         let gives_check = self.t.tally_checks && self.side_in_check(us.other());
         let mut after = self.kind_counts(us.other());
         if self.t.tally_captures {
@@ -1838,6 +1869,9 @@ impl<B: Bits> Pos<B> {
             self.roll = 0;
             self.hash = u.hash;
             return;
+        }
+        if self.t.race.is_some() {
+            return self.unmake_race(m, u);
         }
         let from = m.from as usize;
         let to = m.to as usize;

@@ -84,6 +84,12 @@ impl Position {
             neutral: (0..b.squares()).filter_map(|sq| self.neutral_at(sq).map(|k| (sq, k))).collect(),
             tallies,
             roll: self.rolled(),
+            stacks: (0..b.squares())
+                .filter_map(|sq| {
+                    let n = self.stack_count(sq);
+                    (n > 1).then_some((sq, n))
+                })
+                .collect(),
         }
     }
 }
@@ -125,10 +131,44 @@ fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos<B>,
     if s.stm == Side::SECOND {
         p.hash ^= t.z_side;
     }
+    if !s.stacks.is_empty() && p.stack.is_empty() {
+        return Err(PositionError::Illegal(
+            "stacks of pieces, and this ruleset's pieces do not stack".into(),
+        ));
+    }
+    if !p.stack.is_empty() {
+        for sq in 0..b.squares() {
+            if s.board[sq].is_some() {
+                let n = s.stacks.iter().find(|(q, _)| *q == sq).map_or(1, |&(_, n)| n.clamp(1, 255));
+                p.set_stack(sq, n as u8);
+            }
+        }
+    }
     if let Some(v) = s.roll {
-        match rules.roll.as_ref().and_then(|r| r.index_of(v)) {
-            Some(i) => p.set_roll(i + 1),
-            None => return Err(PositionError::Illegal(format!("a roll of {v}, which this game's roll never shows"))),
+        let Some(roll) = rules.roll.as_ref() else {
+            return Err(PositionError::Illegal("a roll, in a game without one".into()));
+        };
+        match &t.race {
+            Some(race) => {
+                let dice = roll.dice(v);
+                match race.states.iter().position(|st| st.dice == dice) {
+                    Some(i) => {
+                        p.set_roll(i + 1);
+                        // Partway through a turn, the side to move made the last move.
+                        p.again = !race.states[i].fresh;
+                    }
+                    None => {
+                        return Err(PositionError::Illegal(format!(
+                            "dice {} to use, which no roll of this game leaves",
+                            roll.show(v)
+                        )));
+                    }
+                }
+            }
+            None => match roll.index_of(v) {
+                Some(i) => p.set_roll(i + 1),
+                None => return Err(PositionError::Illegal(format!("a roll of {v}, which this game's roll never shows"))),
+            },
         }
     }
     p.fullmove = s.fullmove;

@@ -38,8 +38,12 @@ pub struct Setup {
     pub neutral: Vec<(usize, KindId)>,
     /// The declared counts' values, per side.
     pub tallies: [[i64; MAX_TALLIES]; 2],
-    /// In a game with a roll: the number the side to move rolled (`None`: still to roll).
+    /// In a game with a roll: the number the side to move rolled (`None`: still to roll); where
+    /// the dice are used one by one, those it has still to use, packed (see
+    /// [`crate::model::Roll::read_left`]).
     pub roll: Option<u32>,
+    /// Where pieces stack: the squares holding more than one piece, and how many.
+    pub stacks: Vec<(usize, u32)>,
 }
 
 impl Setup {

@@ -4,7 +4,9 @@
 //! the board in brackets (`…/RNBQKB1R[Pn]`: a first player's pawn, a second player's knight) and a
 //! promoted piece carries `~` after its letter (`Q~`), as lichess and Fairy-Stockfish write them.
 //! In a game with a roll, a side that has rolled carries the number in a field `roll:5` after the
-//! en-passant field and the counts' (none: still to roll).
+//! en-passant field and the counts' (none: still to roll); where the dice are used one by one,
+//! the dice it has still to use (`roll:5-3`, then `roll:3`). Where pieces stack, a square holding
+//! several is written as the count and the letter in parentheses (`(5C)`).
 
 //!
 //! This module is the first of the two steps every position takes (see [`crate::model::setup`]): text ⇄
@@ -120,12 +122,16 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
         let Some(r) = &rules.roll else {
             return Err(FenError::Roll(format!("`{f}`, but nothing is rolled in this game")));
         };
-        let shown: Vec<String> = r.results.iter().map(|x| x.0.to_string()).collect();
-        let v = f["roll:".len()..].parse::<u32>().ok().filter(|v| r.index_of(*v).is_some());
-        match v {
+        match r.read_left(&f["roll:".len()..]) {
             Some(v) => roll = Some(v),
+            None if r.apart.is_some() => {
+                return Err(FenError::Roll(format!(
+                    "`{f}`: the dice still to use, each 1 to {}, highest or lowest first (`roll:5-3`, `roll:3`)",
+                    r.apart.map_or(0, |a| a.faces)
+                )));
+            }
             None => {
-                return Err(FenError::Roll(format!("`{f}`: the roll shows one of {}", shown.join(", "))));
+                return Err(FenError::Roll(format!("`{f}`: the roll shows one of {}", r.shown_results())));
             }
         }
     }
@@ -214,6 +220,7 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
         });
     }
     let mut board = vec![None; b.squares()];
+    let mut stacks = Vec::new();
     for (i, row) in ranks.iter().enumerate() {
         let rank = b.height - 1 - i;
         // How messages name this rank: by the board's name for it, and its place in the field.
@@ -222,6 +229,41 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
         let mut chars = row.chars().peekable();
         let mut after_piece = false;
         while let Some(c) = chars.next() {
+            if c == '(' {
+                // A stack: `(5C)`, five of that piece on one square.
+                let inner: String = chars.by_ref().take_while(|&c| c != ')').collect();
+                let digits: String = inner.chars().take_while(char::is_ascii_digit).collect();
+                let letter = inner[digits.len()..].to_string();
+                if rules.race.stack.is_none() {
+                    return Err(FenError::Illegal(format!(
+                        "`({inner})` on rank {rank_name} (field 1) is a stack, and this ruleset's pieces do not stack"
+                    )));
+                }
+                let n = digits.parse::<u32>().ok().filter(|n| (1..=255).contains(n));
+                let mut l = letter.chars();
+                let piece = match (l.next(), l.next()) {
+                    (Some(c), None) => rules.kind_by_letter(c),
+                    _ => None,
+                };
+                let (Some(n), Some((k, side))) = (n, piece) else {
+                    return Err(FenError::Illegal(format!(
+                        "`({inner})` on rank {rank_name} (field 1): a stack is written as its count (1 to 255) and one piece's letter, `(5C)`"
+                    )));
+                };
+                after_piece = false;
+                if file < b.width {
+                    let sq = b.square(file, rank);
+                    board[sq] = Some((k, side));
+                    if n > 1 {
+                        stacks.push((sq, n));
+                    }
+                }
+                file += 1;
+                if file > b.width {
+                    break;
+                }
+                continue;
+            }
             if c == '~' {
                 if file == 0 || file > b.width || !after_piece {
                     return Err(FenError::Illegal(format!("`~` on rank {rank_name} (field 1) follows no piece")));
@@ -366,6 +408,7 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
         neutral,
         tallies,
         roll,
+        stacks,
     })
 }
 
@@ -474,6 +517,9 @@ pub fn write(rules: &Rules, s: &Setup) -> String {
             if s.promoted.contains(&sq) && !rules.kind(k).plus {
                 t.push('~');
             }
+            if let Some((_, n)) = s.stacks.iter().find(|(q, _)| *q == sq) {
+                t = format!("({n}{t})");
+            }
             Some(t)
         }
         None => s
@@ -506,8 +552,8 @@ pub fn write(rules: &Rules, s: &Setup) -> String {
     for i in 0..rules.counts.len() {
         out.push_str(&format!(" {}+{}", s.tallies[0][i], s.tallies[1][i]));
     }
-    if let Some(r) = s.roll {
-        out.push_str(&format!(" roll:{r}"));
+    if let (Some(v), Some(r)) = (s.roll, &rules.roll) {
+        out.push_str(&format!(" roll:{}", r.show(v)));
     }
     out.push_str(&format!(" {} {}", s.halfmove, s.fullmove));
     out

@@ -85,6 +85,26 @@ pub enum Item {
     Track(TrackDecl),
     /// `another turn after ...`: when the player who moved moves again.
     Again(AgainDecl),
+    /// `pieces stack`, `must enter from hand first`, `must use the most dice`.
+    Race(RaceDecl),
+}
+
+/// One of the rules of race games that count pieces and dice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceDecl {
+    pub rule: RaceRule,
+    pub cite: Option<Cite>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RaceRule {
+    /// `pieces stack[, N or more block]`.
+    Stack { block: Option<(i64, Span)> },
+    /// `must enter from hand first`.
+    EnterFirst,
+    /// `must use the most dice[, else the higher]`.
+    MostDice { higher: bool },
 }
 
 /// `another turn after landing in ZONE` / `another turn after rolling 6, 5`.
@@ -121,6 +141,8 @@ pub enum RollWhat {
         count: Count,
         faces: Option<Count>,
         summed: Option<Span>,
+        /// `used one by one[, doubles twice]`: where written, and whether doubles count twice.
+        apart: Option<(Span, bool)>,
     },
     /// `one of 1, 2, 2, 3`: each entry as likely as any other.
     List(Vec<(i64, Span)>),
@@ -562,8 +584,11 @@ pub enum JumpOver {
 pub enum Modifier {
     /// `along TRACK by roll` (a drop): onto the track's square the roll counts to.
     ByRoll(Ident, Span),
-    /// `bearing off` (a move along a track by the roll): one square past the end leaves the board.
-    BearingOff(Span),
+    /// `bearing off [once all in ZONE]` (a move along a track by the roll): one square past the
+    /// end leaves the board (only while all the player's pieces stand in the zone).
+    BearingOff(Option<ZoneExpr>, Span),
+    /// `overshooting from the rearmost` (with `bearing off`).
+    Overshooting(Span),
     ToEmpty(Span),
     ToEnemy(Span),
     /// `not KIND | KIND` after a hop's count (`screens`) or after `to enemy` (not the screens).

@@ -667,6 +667,7 @@ fn describe(r: Rule) -> Option<String> {
         Rule::roll_decl => "`roll`",
         Rule::track_decl => "`track`",
         Rule::again_decl => "`another turn after`",
+        Rule::race_decl => "`pieces stack`, `must enter from hand first` or `must use the most dice`",
         Rule::phase_decl => "`phase`",
         Rule::count_change => "a change (`plus 1 for each capture`, `less 1 for each check given`)",
         Rule::cmp_op => "a comparison (`is`, `is not`, `>=`, `<=`, `>`, `<`)",
@@ -795,6 +796,31 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
         }
         Rule::chase_decl => Item::Chase(chase(cx, p)),
         Rule::roll_decl => Item::Roll(roll_decl(cx, p)),
+        Rule::race_decl => {
+            let span = cx.span(&p);
+            let mut rule = RaceRule::EnterFirst;
+            let mut cite = None;
+            for c in p.into_inner() {
+                match c.as_rule() {
+                    Rule::stack_rule => {
+                        let block = c
+                            .into_inner()
+                            .find(|k| k.as_rule() == Rule::int)
+                            .map(|k| (k.as_str().parse().unwrap_or(i64::MAX), cx.span(&k)));
+                        rule = RaceRule::Stack { block };
+                    }
+                    Rule::enter_first => rule = RaceRule::EnterFirst,
+                    Rule::most_dice => {
+                        rule = RaceRule::MostDice {
+                            higher: c.into_inner().any(|k| k.as_rule() == Rule::kw_higher),
+                        }
+                    }
+                    Rule::cite => cite = Some(cx.cite(c)),
+                    _ => {}
+                }
+            }
+            Item::Race(RaceDecl { rule, cite, span })
+        }
         Rule::again_decl => {
             let span = cx.span(&p);
             let mut after = AgainAfter::Rolling(Vec::new());
@@ -1267,12 +1293,16 @@ fn roll_decl(cx: &mut Cx, p: P) -> RollDecl {
                 what = RollWhat::List(entries);
             }
             Rule::roll_dice => {
-                let (mut count, mut faces, mut summed) = (None, None, None);
+                let (mut count, mut faces, mut summed, mut apart) = (None, None, None, None);
                 for k in c.into_inner() {
                     match k.as_rule() {
                         Rule::count => count = Some(cx.count(k)),
                         Rule::roll_faces => faces = k.into_inner().find(|f| f.as_rule() == Rule::count).map(|f| cx.count(f)),
                         Rule::kw_summed => summed = Some(cx.span(&k)),
+                        Rule::roll_apart => {
+                            let span = cx.span(&k);
+                            apart = Some((span, k.into_inner().any(|d| d.as_rule() == Rule::kw_doubles)));
+                        }
                         _ => {}
                     }
                 }
@@ -1280,6 +1310,7 @@ fn roll_decl(cx: &mut Cx, p: P) -> RollDecl {
                     count: count.expect("grammar: a roll's count"),
                     faces,
                     summed,
+                    apart,
                 };
             }
             Rule::cite => cite = Some(cx.cite(c)),
@@ -1581,7 +1612,11 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                     .expect("grammar: a track's name");
                 primitive = Some(Primitive::Run { track: cx.ident(track) });
             }
-            Rule::bearing_off => modifiers.push(Modifier::BearingOff(cspan)),
+            Rule::bearing_off => {
+                let zone = c.into_inner().find(|k| k.as_rule() == Rule::zone_expr).map(|z| zone_expr(cx, z));
+                modifiers.push(Modifier::BearingOff(zone, cspan));
+            }
+            Rule::overshooting => modifiers.push(Modifier::Overshooting(cspan)),
             Rule::by_roll => {
                 let track = c
                     .into_inner()
