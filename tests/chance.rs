@@ -154,7 +154,10 @@ fn rolls_on_the_command_line_are_refused_where_they_cannot_be() {
             vec!["moves", "dice-race", "roll:2", "--roll", "3"],
             "--roll 3: the side to move has rolled 2 already",
         ),
-        (vec!["moves", "dice-race", "--roll", "x"], "invalid value 'x'"),
+        (
+            vec!["moves", "dice-race", "--roll", "x"],
+            "--roll x: the roll never shows x: it shows 1, 2, 3, 4",
+        ),
         (vec!["engine", "ur", "--protocol", "uci"], "ur is a game of chance"),
     ] {
         let run = common::arbiter(&args);

@@ -520,7 +520,7 @@ mod tests {
             ("roll 1 die of 1", "between 2 and 100"),
             ("roll one of 0, 1001", "between 0 and 1000"),
             ("roll 8 dice of 10 summed", "73 different results"),
-            ("roll 3 coins", "not summed"),
+            ("roll 3 coins", "neither summed nor used one by one"),
         ] {
             let c = check_source("race.rules", &race(roll, "track ring = a1, b1, c1, d1"), None, &[]);
             assert!(c.rules.is_none(), "`{roll}` is refused");

@@ -11,6 +11,7 @@ use crate::bits::Bits;
 use crate::model::*;
 
 pub mod lines;
+pub mod race;
 pub mod reach;
 
 /// How a compiled move form finds its targets.
@@ -745,7 +746,7 @@ pub struct Tables<B: Bits> {
     pub turn_decides_legality: bool,
     /// A race game's rules (stacks, dice used one by one...), which take their own generator and
     /// `make` (see [`crate::game::race`]); `None` in every other game.
-    pub race: Option<Box<crate::game::race::RaceTables>>,
+    pub race: Option<Box<race::RaceTables>>,
 }
 
 /// The most legs a continuing move may have: its route holds the count in 4 bits and the legs in
@@ -1481,7 +1482,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     t.general |= !t.phase_ends.is_empty();
     t.general |= !t.tallies.is_empty() || t.explosion.is_some();
     compile_parts(&mut t, rules);
-    t.race = crate::game::race::compile(rules, &t).map(Box::new);
+    t.race = race::compile(rules, &t).map(Box::new);
     if let Some(race) = &t.race {
         // The dice states a turn reaches past the whole rolls' have keys too.
         let mut rng = ChaCha8Rng::seed_from_u64(0x0D1C_E2027);

@@ -46,6 +46,9 @@ impl Position {
         {
             return r;
         }
+        if self.die_of(super::position::PASS).is_some() {
+            return self.explain_race(text);
+        }
         let ruling = if self.rules().turn.is_empty() {
             self.explain_one(text)
         } else {
@@ -64,17 +67,17 @@ impl Position {
         let roll = rules.roll.as_ref()?;
         let player = &rules.players[self.side_to_move().index()].name;
         let clause = rules.citation(&roll.cite);
-        let shown: Vec<String> = roll.results.iter().map(|r| r.0.to_string()).collect();
+        let shown: Vec<String> = roll.results.iter().map(|r| roll.show(r.0)).collect();
         let written = text.trim();
         if let Some(n) = written.strip_prefix("roll:") {
-            if let Some(done) = self.rolled() {
+            if let Some(done) = self.roll_text() {
                 return Some(illegal(
                     "rolled-already",
                     format!("{player} has rolled {done} already, and now moves by it"),
                     clause,
                 ));
             }
-            let found = n.parse::<u32>().ok().and_then(|v| roll.results.iter().position(|r| r.0 == v));
+            let found = roll.read(n).and_then(|v| roll.results.iter().position(|r| r.0 == v));
             return Some(match found {
                 Some(i) => {
                     let (v, w) = roll.results[i];
@@ -82,7 +85,7 @@ impl Position {
                     Ruling::Legal {
                         mv: Move::roll(i, v),
                         clause,
-                        message: format!("{player} rolls {v} (`roll {}`: a chance of {chance})", roll.text),
+                        message: format!("{player} rolls {} (`roll {}`: a chance of {chance})", roll.show(v), roll.text),
                     }
                 }
                 None => illegal(
@@ -679,6 +682,9 @@ impl Position {
     }
 
     pub(super) fn describe(&self, m: Move) -> String {
+        if self.die_of(m).is_some() {
+            return self.describe_race(m);
+        }
         let rules = self.rules();
         let b = &rules.board;
         let player = &rules.players[self.side_to_move().index()].name;
@@ -697,7 +703,13 @@ impl Position {
                     b.name(m.to as usize)
                 );
             }
-            MoveKind::Roll(_) => return format!("{player} rolls {}", m.to),
+            MoveKind::Roll(i) => {
+                let shown = match (&rules.roll, self.roll_results().get(i as usize)) {
+                    (Some(r), Some(&(v, _))) => r.show(v),
+                    _ => m.to.to_string(),
+                };
+                return format!("{player} rolls {shown}");
+            }
             MoveKind::BearOff(_) => return format!("{} is borne off", piece_name(self, m.from as usize)),
             _ => {}
         }
@@ -1479,7 +1491,7 @@ pub(super) fn written_clause(f: &Form) -> String {
 }
 
 /// `1 in 4`, `3 in 8`: a weight's chance, in lowest terms.
-fn fraction(weight: u64, total: u64) -> String {
+pub(super) fn fraction(weight: u64, total: u64) -> String {
     let g = gcd(weight, total).max(1);
     format!("{} in {}", weight / g, total / g)
 }
@@ -1489,7 +1501,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 /// `1, 2, 3 or 4`.
-fn or_list(items: &[String]) -> String {
+pub(super) fn or_list(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),

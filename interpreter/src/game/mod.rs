@@ -9,6 +9,7 @@ mod chase;
 mod effects;
 mod ends;
 mod explain;
+mod explain_race;
 mod explain_turn;
 pub mod movetext;
 mod outcome;
@@ -406,6 +407,16 @@ impl Position {
     /// The number a race game's move uses (its die), where the game is one.
     pub fn die_of(&self, m: Move) -> Option<u32> {
         with!(self, p => p.t.race.is_some().then(|| p.die_of(m)))
+    }
+    /// In a race game: the moves the dice allow before `must use the most dice` keeps only some.
+    pub(crate) fn race_pseudo_moves(&self) -> Vec<Move> {
+        let mut v = Vec::new();
+        with!(self, p => if p.t.race.is_some() { p.race_pseudo(&mut v) });
+        v
+    }
+    /// In a race game: how many dice the turn can use in all when it starts with `m`.
+    pub(crate) fn dice_used_with(&self, m: Move) -> u32 {
+        with!(self, p => p.dice_used_with(m))
     }
     /// The player who made the last move: the other side, unless the side to move earned
     /// another turn (`another turn after ...`).

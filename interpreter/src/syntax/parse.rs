@@ -253,6 +253,10 @@ pub const TOP_KEYWORDS: &[&str] = &[
     "clock",
     "setup",
     "override",
+    "roll",
+    "track",
+    "another",
+    "pieces",
 ];
 
 /// What may stand where a clause failed, when that is a whole construct of the language (an end
