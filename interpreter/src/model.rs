@@ -874,6 +874,9 @@ pub enum Notation {
     San,
     /// WXF (xiangqi): piece, file counted from the mover's right, direction, destination: `C2.5`.
     Wxf,
+    /// Points (race games, as backgammon writes them): the mover's track numbered from its end,
+    /// `13/8`, `bar/22`, `6/off`, a hit `13/8*`, the roll `5-3:`.
+    Points,
 }
 
 /// A format a game's records are kept in: what a tool may export the game as (`records pgn`).

@@ -439,10 +439,11 @@ fn resolve(
             name = g.name.value.clone();
             cite_prefix = g.cite_prefix.as_ref().map(|c| c.value.clone());
             if let Some(n) = &g.notation {
-                const NOTATIONS: [(&str, Notation); 3] = [
+                const NOTATIONS: [(&str, Notation); 4] = [
                     ("coordinates", Notation::Coordinates),
                     ("san", Notation::San),
                     ("wxf", Notation::Wxf),
+                    ("points", Notation::Points),
                 ];
                 match NOTATIONS.iter().find(|(w, _)| *w == n.name) {
                     Some((_, v)) => notation = *v,

@@ -6,6 +6,7 @@ pub mod annotation;
 mod cursor;
 pub mod fen;
 pub mod pgn;
+pub mod points;
 pub mod record;
 pub mod san;
 pub mod sgf;
@@ -77,6 +78,7 @@ pub fn written(pos: &Position, m: Move) -> String {
         Notation::Coordinates => uci::to_text(pos, m),
         Notation::San => san::to_san(pos, m),
         Notation::Wxf => wxf::to_wxf(pos, m),
+        Notation::Points => points::to_points(pos, m),
     }
 }
 
@@ -115,6 +117,7 @@ pub fn find(pos: &Position, text: &str) -> Option<Move> {
     // is first the ruleset's own notation: `B6b5` is the bishop from the sixth rank, not `b6b5`.
     let own = match pos.rules().notation {
         Notation::Wxf => wxf::find(pos, text),
+        Notation::Points => points::find(pos, text),
         _ => san::find(pos, text),
     };
     own.or(coords)
