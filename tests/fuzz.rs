@@ -474,6 +474,7 @@ fn mutated_rulesets_of_the_third_family_get_diagnostics_and_never_a_panic() {
         "tests/language/two-sided-drops.rules",
         "tests/language/amazons.rules",
         "rulesets/dice-race.rules",
+        "rulesets/backgammon.rules",
     ]
     .iter()
     .map(|rel| read(rel))
@@ -511,11 +512,17 @@ fn mutated_rulesets_of_the_third_family_get_diagnostics_and_never_a_panic() {
 }
 
 /// FENs with the third family's fields: counts (`3+3`), gating letters in the hand and castling
-/// field, neutral pieces (`*`), hands that feed a phase, promoted pieces (`~`), hex boards; and a
-/// game of chance's roll field (`roll:3`) with rolls among the moves.
+/// field, neutral pieces (`*`), hands that feed a phase, promoted pieces (`~`), hex boards; a
+/// game of chance's roll field (`roll:3`) with rolls among the moves; stacks (`(5C)`) and dice
+/// used one by one (`roll:6-5`, `roll:4-4-4`) with moves in points (`13/8`, `bar/21`).
 #[test]
 fn mutated_fens_and_turns_of_the_third_family_are_refused_or_played_and_never_panic() {
-    let games: [(&str, usize, &str); 9] = [
+    let games: [(&str, usize, &str); 10] = [
+        (
+            "rulesets/backgammon.rules",
+            8,
+            "(5C)3(3c)1(5c)4(2C)/(4c)3(3C)1(5C)4(2c)[c] w - - 0+0 roll:6-5 0 1 l2f2 13/8 roll:4-4 bar/21 roll:3-5 g1off:6 3-1: pass",
+        ),
         (
             "rulesets/dice-race.rules",
             7,

@@ -1481,6 +1481,11 @@ fn play_on_clock(
             Ok(m)
         } else if let Some(m) = arbiter::notation::wxf::find(&pos, text) {
             Ok(m)
+        } else if let Some(m) = (pos.rules().notation == arbiter::model::Notation::Points)
+            .then(|| arbiter::notation::points::find(&pos, text))
+            .flatten()
+        {
+            Ok(m)
         } else {
             match pos.explain(text) {
                 Ruling::Illegal(i) => Err(i),

@@ -434,20 +434,20 @@ pub(super) fn resolve_race(cx: &mut Cx, items: &[ast::Item], roll: Option<&Roll>
     let Some(span) = first_span.or(apart).or(home.then(|| cx.roll_span).flatten()) else {
         return race;
     };
-    for k in kinds {
-        for f in &k.forms {
-            let on_track = matches!(f.primitive, Primitive::Run { .. }) || f.by_roll.is_some();
+    let _ = span;
+    for it in items {
+        let ast::Item::Piece(p) = it else { continue };
+        for f in &p.forms {
+            let on_track =
+                matches!(f.primitive, ast::Primitive::Run { .. }) || f.modifiers.iter().any(|m| matches!(m, ast::Modifier::ByRoll(..)));
             if !on_track {
                 cx.diags.push(
                     Diagnostic::error(
                         codes::CONTRADICTION,
-                        span,
-                        format!(
-                            "in a game of stacks, dice used one by one or bearing off from home, pieces move only along tracks, and the {}'s `{}` does not",
-                            k.name, f.text
-                        ),
+                        f.span,
+                        format!("in a game of stacks, dice used one by one or bearing off from home, pieces move only along tracks, and this clause of the {} does not", p.name.name),
                     )
-                    .label("a race game's rule"),
+                    .label("not along a track"),
                 );
             }
         }
