@@ -324,6 +324,52 @@ fn a_game_of_chance_offers_a_button_per_number_while_the_player_is_still_to_roll
 }
 
 #[test]
+fn backgammon_shows_the_dice_still_to_use_and_a_button_per_throw() {
+    use sandbox::session::Action;
+    let mut bg = Session::new(sandbox::session::source::open(Some("backgammon")).expect("backgammon"));
+    let moves = sandbox::panel::special_moves(&bg);
+    let rolls: Vec<&str> = moves
+        .iter()
+        .filter(|m| m.text.starts_with("roll:"))
+        .map(|m| m.text.as_str())
+        .collect();
+    assert_eq!(rolls.len(), 21, "{rolls:?}");
+    assert!(rolls.contains(&"roll:6-5") && rolls.contains(&"roll:4-4"), "{rolls:?}");
+    assert_eq!(
+        sandbox::panel::dice_shown(&bg).as_deref(),
+        Some("Roll: white to roll (2 dice of 6 used one by one, doubles twice)")
+    );
+    bg.apply(Action::Play("roll:6-5".into())).expect("a throw of 6-5");
+    assert_eq!(sandbox::panel::dice_shown(&bg).as_deref(), Some("Dice: white has 6-5 to use"));
+    bg.apply(Action::Play("l2f2".into())).expect("the 6");
+    assert_eq!(sandbox::panel::dice_shown(&bg).as_deref(), Some("Dice: white has 5 to use"));
+    let mut tools = sandbox::session::Tools::default();
+    at(&panel_texts(&bg, &mut tools), "Dice: white has 5 to use");
+    bg.apply(Action::Play("f2a2".into())).expect("the 5");
+    assert_eq!(
+        sandbox::panel::dice_shown(&bg).as_deref(),
+        Some("Roll: black to roll (2 dice of 6 used one by one, doubles twice)")
+    );
+    // Bearing off by either of two dice: a button for each, naming its die.
+    bg.apply(Action::Edit(sandbox::session::Edit::Fen(
+        "11c/11(2C)[] w - - 13+14 roll:6-5 0 40".into(),
+    )))
+    .expect("a position near the end");
+    let off: Vec<(String, bool)> = sandbox::panel::special_moves(&bg)
+        .into_iter()
+        .filter(|m| m.label.starts_with("Bear off"))
+        .map(|m| (m.label, m.legal))
+        .collect();
+    assert_eq!(
+        off,
+        vec![("Bear off l1 by 6".to_string(), true), ("Bear off l1 by 5".to_string(), true)]
+    );
+    bg.apply(Action::Play("l1off:5".into())).expect("bearing off by the 5");
+    bg.apply(Action::Play("l1off:6".into())).expect("and by the 6");
+    assert_eq!(bg.game.outcome().status, arbiter::game::Status::Win, "fifteen off wins");
+}
+
+#[test]
 fn a_pass_button_is_offered_wherever_the_ruleset_allows_a_pass_and_greyed_when_not_legal() {
     use sandbox::session::Action;
     let go = Session::new(sandbox::session::source::open(Some("go")).expect("go"));

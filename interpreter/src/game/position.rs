@@ -1461,11 +1461,15 @@ impl<B: Bits> Pos<B> {
     /// `unmake` needs in games that capture chains.
     #[inline(always)]
     fn make_on<const GENERAL: bool, const UNDO: bool>(&mut self, m: Move) -> Undo<B> {
-        if GENERAL && let MoveKind::Roll(r) = m.kind {
-            return self.make_roll(r);
-        }
-        if GENERAL && self.t.race.is_some() {
-            return self.make_race(m);
+        // Games of chance: the roll, and race games' moves, take their own way (one test of a
+        // table flag for every other game on the general path).
+        if GENERAL && self.t.turn_state {
+            if let MoveKind::Roll(r) = m.kind {
+                return self.make_roll(r);
+            }
+            if self.t.race.is_some() {
+                return self.make_race(m);
+            }
         }
         let us = self.stm;
         let from = m.from as usize;
@@ -1862,16 +1866,16 @@ impl<B: Bits> Pos<B> {
     }
 
     pub fn unmake(&mut self, m: Move, u: &Undo<B>) {
-        if self.t.turn_state
-            && let MoveKind::Roll(_) = m.kind
-        {
-            // A roll is made only where the side to move is still to roll.
-            self.roll = 0;
-            self.hash = u.hash;
-            return;
-        }
-        if self.t.race.is_some() {
-            return self.unmake_race(m, u);
+        if self.t.turn_state {
+            if let MoveKind::Roll(_) = m.kind {
+                // A roll is made only where the side to move is still to roll.
+                self.roll = 0;
+                self.hash = u.hash;
+                return;
+            }
+            if self.t.race.is_some() {
+                return self.unmake_race(m, u);
+            }
         }
         let from = m.from as usize;
         let to = m.to as usize;

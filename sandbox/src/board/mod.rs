@@ -41,6 +41,8 @@ const DARK_SQUARE: Color = Color::srgb(0.70, 0.53, 0.39);
 const POINT_BOARD: Color = Color::srgb(0.86, 0.70, 0.44);
 const INK: Color = Color::srgb(0.10, 0.08, 0.06);
 const LABEL: Color = Color::srgb(0.85, 0.85, 0.85);
+/// The badge a stack's count stands on.
+const STACK_BADGE: Color = Color::srgb(0.72, 0.16, 0.12);
 const HIGHLIGHT: Color = Color::srgba(0.95, 0.85, 0.10, 0.55);
 const SELECTED: Color = Color::srgba(0.20, 0.60, 0.95, 0.60);
 const LAST_MOVE: Color = Color::srgba(0.55, 0.80, 0.35, 0.45);
@@ -130,6 +132,10 @@ pub struct Figure(pub char);
 /// the piece is dragged.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceOn(pub usize);
+
+/// The count of a stack of pieces on this square (race games; tests read it).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StackCount(pub usize);
 
 /// What a mark on the board says, beside its [`Transient`] tag (tests read it).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -760,6 +766,7 @@ fn redraw(
     let mut shapes = PieceMeshes::new(&mut meshes, cell);
     let dot = meshes.add(Circle::new(cell * 0.14));
     let head = meshes.add(Circle::new(cell * 0.12));
+    let badge = meshes.add(Circle::new(cell * 0.16));
     let dead = scoring::dead_stones(&session.game);
     for sq in 0..rules.board.squares() {
         if let Some(kind) = pos.neutral_at(sq) {
@@ -791,6 +798,25 @@ fn redraw(
             alpha,
             (Transient, PieceOn(sq)),
         );
+        // A stack (race games): its count on a badge at the disc's lower right.
+        let n = pos.stack_count(sq);
+        if n > 1 {
+            let at = layout.center(sq) + Vec2::new(cell * 0.3, -cell * 0.3);
+            commands.spawn((
+                Mesh2d(badge.clone()),
+                MeshMaterial2d(materials.add(STACK_BADGE)),
+                Transform::from_translation(at.extend(6.4)),
+                Transient,
+            ));
+            commands.spawn((
+                Text2d::new(n.to_string()),
+                TextFont::from_font_size(cell * 0.26),
+                TextColor(Color::WHITE),
+                Transform::from_translation(at.extend(6.5)),
+                Transient,
+                StackCount(sq),
+            ));
+        }
         if is_dead {
             let c = layout.center(sq);
             let arm = Vec2::splat(cell * 0.2);
@@ -1158,6 +1184,65 @@ mod tests {
         for (local, global) in &placed {
             assert_eq!(local, global, "placed in the frame it was drawn");
         }
+    }
+
+    /// A stack of checkers shows its count at its cell's corner; a lone checker shows none, and a
+    /// move that joins a stack counts it up.
+    #[test]
+    fn stacks_show_their_counts() {
+        let mut app = app("backgammon");
+        let counts = |app: &mut App| -> Vec<(usize, String)> {
+            let mut q = app.world_mut().query::<(&StackCount, &Text2d)>();
+            let mut v: Vec<(usize, String)> = q.iter(app.world()).map(|(s, t)| (s.0, t.0.clone())).collect();
+            v.sort();
+            v
+        };
+        let named = |app: &mut App, names: &[(&str, &str)]| -> Vec<(usize, String)> {
+            let s = app.world().resource::<Session>();
+            let b = &s.game.current().rules().board;
+            let mut v: Vec<(usize, String)> = names
+                .iter()
+                .map(|(sq, n)| (b.parse_square(sq).expect("a square"), n.to_string()))
+                .collect();
+            v.sort();
+            v
+        };
+        // The start: 2 on each side's 24-point, 5 on its 13, 3 on its 8, 5 on its 6.
+        let start = named(
+            &mut app,
+            &[
+                ("l2", "2"),
+                ("a2", "5"),
+                ("e1", "3"),
+                ("g1", "5"),
+                ("l1", "2"),
+                ("a1", "5"),
+                ("e2", "3"),
+                ("g2", "5"),
+            ],
+        );
+        assert_eq!(counts(&mut app), start);
+        for m in ["roll:6-5", "l2f2", "a2e1"] {
+            app.world_mut()
+                .resource_mut::<Session>()
+                .apply(crate::session::Action::Play(m.into()))
+                .expect("legal");
+        }
+        app.update();
+        // One checker left l2 (now alone: no count), a2 went down to 4, e1 up to 4.
+        let after = named(
+            &mut app,
+            &[
+                ("a2", "4"),
+                ("e1", "4"),
+                ("g1", "5"),
+                ("l1", "2"),
+                ("a1", "5"),
+                ("e2", "3"),
+                ("g2", "5"),
+            ],
+        );
+        assert_eq!(counts(&mut app), after);
     }
 
     /// The king in check stands on a red square; out of check, no square is marked so.

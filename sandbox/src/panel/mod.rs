@@ -566,8 +566,11 @@ fn play(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Reque
     // Moves that are not from a square to a square: a button wherever the ruleset has them,
     // greyed while not legal (so the row never comes and goes).
     let buttons = special_moves(session);
+    if let Some(shown) = dice_shown(session) {
+        ui.label(egui::RichText::new(shown).strong());
+    }
     if !buttons.is_empty() {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             for b in buttons {
                 if ui
                     .add_enabled(b.legal, egui::Button::new(&b.label))
@@ -580,6 +583,20 @@ fn play(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Reque
             }
         });
     }
+}
+
+/// The dice area's line in a game of chance: what the side to move has still to use (the
+/// number rolled, or where dice are used one by one, the dice left), or that it is to roll.
+pub fn dice_shown(session: &Session) -> Option<String> {
+    let pos = session.game.current();
+    let rules = pos.rules();
+    let roll = rules.roll.as_ref()?;
+    let player = &rules.players[pos.side_to_move().index()].name;
+    Some(match pos.roll_text() {
+        Some(t) if roll.apart.is_some() => format!("Dice: {player} has {t} to use"),
+        Some(t) => format!("Roll: {player} rolled {t}"),
+        None => format!("Roll: {player} to roll ({})", roll.text),
+    })
 }
 
 /// A move that is not from a square to a square, offered as a button.
@@ -605,9 +622,9 @@ pub fn special_moves(session: &Session) -> Vec<SpecialMove> {
     let rolls = rules.roll.iter().flat_map(|r| {
         let total = r.total();
         r.results.iter().map(move |&(v, w)| SpecialMove {
-            text: format!("roll:{v}"),
-            label: format!("Roll {v}"),
-            hint: format!("Set the roll to {v} (`roll {}`: {w} in {total})", r.text),
+            text: format!("roll:{}", r.show(v)),
+            label: format!("Roll {}", r.show(v)),
+            hint: format!("Set the roll to {} (`roll {}`: {w} in {total})", r.show(v), r.text),
             legal: ongoing && pos.to_roll(),
         })
     });
@@ -636,9 +653,12 @@ pub fn special_moves(session: &Session) -> Vec<SpecialMove> {
         .filter(|m| matches!(m.kind, MoveKind::BearOff(_)))
         .map(|&m| {
             let square = rules.board.name(m.from as usize);
+            // Where a die is named (dice used one by one), the button says which.
+            let text = arbiter::notation::uci::to_text(pos, m);
+            let die = text.split_once(':').map_or(String::new(), |(_, d)| format!(" by {d}"));
             SpecialMove {
-                text: format!("{square}off"),
-                label: format!("Bear off {square}"),
+                text,
+                label: format!("Bear off {square}{die}"),
                 hint: format!("Take the piece on {square} off the board, past the end of its track"),
                 legal: true,
             }
