@@ -341,6 +341,11 @@ pub struct Form {
     pub bear_home: Option<BySide<SquareSet>>,
     /// `overshooting from the rearmost`: a larger number bears off the piece farthest back.
     pub overshoot: bool,
+    /// `at the start of TRACK` (a drop, whose track is then [`Form::by_roll`]): onto the track's
+    /// first square, whatever the number used.
+    pub at_start: bool,
+    /// `on a roll of N [or M]`: only by these numbers (the die the piece moves by).
+    pub on_roll: Option<Vec<u32>>,
     pub cite: Option<String>,
     /// The clause as written, for explanations.
     pub text: String,

@@ -430,16 +430,46 @@ pub(super) fn resolve_race(cx: &mut Cx, items: &[ast::Item], roll: Option<&Roll>
         }
     }
     let apart = roll.and_then(|r| r.apart.is_some().then_some(cx.roll_span).flatten());
-    let home = kinds.iter().flat_map(|k| &k.forms).any(|f| f.bear_home.is_some() || f.overshoot);
-    let Some(span) = first_span.or(apart).or(home.then(|| cx.roll_span).flatten()) else {
+    let home = kinds
+        .iter()
+        .flat_map(|k| &k.forms)
+        .any(|f| f.bear_home.is_some() || f.overshoot || f.at_start || f.on_roll.is_some());
+    // `on a roll of N`: numbers a die (or the roll) shows.
+    for it in items {
+        let ast::Item::Piece(p) = it else { continue };
+        for m in p.forms.iter().flat_map(|f| &f.modifiers) {
+            let ast::Modifier::OnRoll(numbers, _) = m else { continue };
+            let Some(roll) = roll else { continue };
+            let shows = |n: i64| match roll.apart {
+                Some(a) => (1..=a.faces as i64).contains(&n),
+                None => u32::try_from(n).is_ok_and(|v| roll.index_of(v).is_some()),
+            };
+            for &(n, span) in numbers {
+                if !shows(n) {
+                    let what = match roll.apart {
+                        Some(a) => format!("a die shows 1 to {}", a.faces),
+                        None => format!("it shows {}", roll.shown_results()),
+                    };
+                    cx.diags.push(
+                        Diagnostic::error(codes::CONTRADICTION, span, format!("`roll {}` never shows {n}", roll.text))
+                            .label("never rolled")
+                            .help(what),
+                    );
+                }
+            }
+        }
+    }
+    let Some(span) = first_span.or(apart).or(home.then_some(cx.roll_span).flatten()) else {
         return race;
     };
     let _ = span;
     for it in items {
         let ast::Item::Piece(p) = it else { continue };
         for f in &p.forms {
-            let on_track =
-                matches!(f.primitive, ast::Primitive::Run { .. }) || f.modifiers.iter().any(|m| matches!(m, ast::Modifier::ByRoll(..)));
+            let on_track = matches!(f.primitive, ast::Primitive::Run { .. })
+                || f.modifiers
+                    .iter()
+                    .any(|m| matches!(m, ast::Modifier::ByRoll(..) | ast::Modifier::AtStart(..)));
             if !on_track {
                 cx.diags.push(
                     Diagnostic::error(

@@ -439,6 +439,9 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     let mut bear_off = None;
     let mut bear_home = None;
     let mut overshoot = None;
+    let mut at_start = false;
+    let mut on_roll: Option<Vec<u32>> = None;
+    let mut on_roll_spans: Vec<(Vec<(i64, Span)>, Span)> = Vec::new();
     for m in &f.modifiers {
         let (t, span) = match m {
             ast::Modifier::BearingOff(zone, s) => {
@@ -450,6 +453,31 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             }
             ast::Modifier::Overshooting(s) => {
                 overshoot = Some(*s);
+                (None, *s)
+            }
+            ast::Modifier::AtStart(track, s) => {
+                if by_roll.is_some() {
+                    cx.error(
+                        codes::DUPLICATE,
+                        *s,
+                        "a drop enters along one track, by the roll or at its start: not both",
+                    )
+                    .label = "second way in".into();
+                }
+                by_roll = super::chance::track_for_roll(cx, track, *s);
+                at_start = true;
+                drop_only.push(*s);
+                (None, *s)
+            }
+            ast::Modifier::OnRoll(numbers, s) => {
+                if on_roll.is_some() {
+                    cx.error(codes::DUPLICATE, *s, "`on a roll of` is given twice").label = "again".into();
+                }
+                let mut v: Vec<u32> = numbers.iter().map(|&(n, _)| n.clamp(0, u32::MAX as i64) as u32).collect();
+                v.sort_unstable();
+                v.dedup();
+                on_roll = Some(v);
+                on_roll_spans.push((numbers.clone(), *s));
                 (None, *s)
             }
             ast::Modifier::ByRoll(track, s) => {
@@ -884,6 +912,8 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         bear_off: bear_off.is_some(),
         bear_home,
         overshoot: overshoot.is_some(),
+        at_start,
+        on_roll,
         cite: cite(&f.cite),
         text: super::as_written(cx.src.slice(f.span)),
     })

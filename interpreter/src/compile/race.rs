@@ -52,6 +52,10 @@ pub struct RaceForm {
     /// `bearing off once all in ZONE`: per square, in the mover's zone.
     pub home: Option<Vec<bool>>,
     pub overshoot: bool,
+    /// `at the start of TRACK` (a drop): onto the track's first square, by any number it may use.
+    pub at_start: bool,
+    /// `on a roll of N`: only by these numbers.
+    pub on_roll: Option<Vec<u32>>,
 }
 
 /// The most states a roll's dice may reach (they are indexed by a byte).
@@ -119,7 +123,9 @@ fn dice_states(roll: &Roll) -> Vec<DiceState> {
 pub(crate) fn compile<B: Bits>(rules: &Rules, t: &Tables<B>) -> Option<RaceTables> {
     let roll = rules.roll.as_ref()?;
     let forms = rules.kinds.iter().flat_map(|k| &k.forms);
-    let home = forms.clone().any(|f| f.bear_home.is_some() || f.overshoot);
+    let home = forms
+        .clone()
+        .any(|f| f.bear_home.is_some() || f.overshoot || f.at_start || f.on_roll.is_some());
     if roll.apart.is_none() && !rules.race.any() && !home {
         return None;
     }
@@ -146,6 +152,8 @@ pub(crate) fn compile<B: Bits>(rules: &Rules, t: &Tables<B>) -> Option<RaceTable
                     bear_off: f.bear_off,
                     home: f.bear_home.as_ref().map(|z| (0..squares).map(|q| z.0[s].contains(q)).collect()),
                     overshoot: f.overshoot,
+                    at_start: f.at_start,
+                    on_roll: f.on_roll.clone(),
                 }
             })
             .collect()

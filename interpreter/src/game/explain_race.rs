@@ -68,7 +68,7 @@ impl Position {
             let Some((k, _)) = self.hand(us).first().copied() else {
                 return illegal("empty-hand", format!("{player} has no piece in hand to enter"), None);
             };
-            let Some((_, track)) = track_of(k, true) else {
+            let Some((f, track)) = track_of(k, true) else {
                 return illegal("no-such-move", format!("no piece of {player}'s enters from hand"), None);
             };
             let path = &track.squares[us];
@@ -79,6 +79,36 @@ impl Position {
                     None,
                 );
             };
+            if f.at_start {
+                if i != 0 {
+                    return illegal(
+                        "off-track",
+                        format!(
+                            "a piece enters at the start of `{}`, {}, not on {}",
+                            track.name,
+                            b.name(path[0]),
+                            b.name(to)
+                        ),
+                        rules.citation(&f.cite),
+                    );
+                }
+                let Some(&die) = dice.iter().find(|d| f.on_roll.as_ref().is_none_or(|n| n.contains(d))) else {
+                    let on = f
+                        .on_roll
+                        .as_ref()
+                        .map(|n| n.iter().map(u32::to_string).collect::<Vec<_>>().join(" or "))
+                        .unwrap_or_default();
+                    return illegal(
+                        "not-a-die",
+                        format!(
+                            "a piece enters at the start of `{}` only on a roll of {on}, and {having}",
+                            track.name
+                        ),
+                        rules.citation(&f.cite),
+                    );
+                };
+                return self.landing_ruling(to, die, &having, stack_cite, legal.is_empty());
+            }
             let need = i as u32 + 1;
             if !dice.contains(&need) {
                 return illegal(
@@ -130,6 +160,18 @@ impl Position {
                 );
             };
             let need = (j - at) as u32;
+            if let Some(on) = f.on_roll.as_ref().filter(|n| !n.contains(&need)) {
+                let on: Vec<String> = on.iter().map(u32::to_string).collect();
+                return illegal(
+                    "not-a-die",
+                    format!(
+                        "{} moves only on a roll of {}, and this move is {need}",
+                        piece_name(self, from),
+                        on.join(" or ")
+                    ),
+                    clause,
+                );
+            }
             if !dice.contains(&need) {
                 return illegal(
                     "not-a-die",

@@ -127,17 +127,23 @@ impl<B: Bits> Pos<B> {
             if self.t.gated && !self.clause_applies(f) {
                 continue;
             }
+            let by = |v: u32| rf.on_roll.as_ref().is_none_or(|n| n.contains(&v));
             if rf.drop {
                 if self.hands[us.index()][f.kind.0 as usize] == 0 {
                     continue;
                 }
-                for &(v, _) in &state.steps {
-                    let Some(&to) = (v as usize).checked_sub(1).and_then(|i| rf.squares.get(i)) else {
-                        continue;
+                for &(v, _) in state.steps.iter().filter(|s| by(s.0)) {
+                    // At the track's start the move keeps the number it uses in `from` (unused
+                    // by a drop); along the track the square says it.
+                    let (i, from) = if rf.at_start {
+                        (0, v as u16)
+                    } else {
+                        ((v as usize).wrapping_sub(1), NO_SQ)
                     };
+                    let Some(&to) = rf.squares.get(i) else { continue };
                     if self.may_land(us, fi, to as usize) {
                         out.push(Move {
-                            from: NO_SQ,
+                            from,
                             to,
                             kind: MoveKind::Drop(fi as u8),
                             promo: 0,
@@ -154,7 +160,7 @@ impl<B: Bits> Pos<B> {
                 let Some(at) = (rf.index[from] as usize).checked_sub(1) else {
                     continue;
                 };
-                for &(v, _) in &state.steps {
+                for &(v, _) in state.steps.iter().filter(|s| by(s.0)) {
                     let j = at + v as usize;
                     if let Some(&to) = rf.squares.get(j) {
                         if self.may_land(us, fi, to as usize) {
@@ -189,6 +195,7 @@ impl<B: Bits> Pos<B> {
                 let rf = &forms[fi as usize];
                 (rf.index[m.to as usize] as u32).saturating_sub(rf.index[m.from as usize] as u32)
             }
+            MoveKind::Drop(fi) if forms[fi as usize].at_start => m.from as u32,
             MoveKind::Drop(fi) => forms[fi as usize].index[m.to as usize] as u32,
             MoveKind::BearOff(_) => m.to as u32,
             _ => 0,
@@ -344,7 +351,10 @@ impl<B: Bits> Pos<B> {
             usize::MAX
         };
         self.race_undo.push(RaceUndo {
-            squares: [square(self, to_sq), square(self, from)],
+            squares: [
+                square(self, to_sq),
+                square(self, if matches!(m.kind, MoveKind::Drop(_)) { usize::MAX } else { from }),
+            ],
             hands: self.hands,
             tallies: self.tallies,
             passes: self.passes,

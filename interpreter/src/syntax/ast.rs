@@ -589,6 +589,10 @@ pub enum Modifier {
     BearingOff(Option<ZoneExpr>, Span),
     /// `overshooting from the rearmost` (with `bearing off`).
     Overshooting(Span),
+    /// `at the start of TRACK` (a drop): onto the track's first square.
+    AtStart(Ident, Span),
+    /// `on a roll of 6 [or 5]`: only by these numbers.
+    OnRoll(Vec<(i64, Span)>, Span),
     ToEmpty(Span),
     ToEnemy(Span),
     /// `not KIND | KIND` after a hop's count (`screens`) or after `to enemy` (not the screens).

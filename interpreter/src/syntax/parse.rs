@@ -1621,6 +1621,21 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                 modifiers.push(Modifier::BearingOff(zone, cspan));
             }
             Rule::overshooting => modifiers.push(Modifier::Overshooting(cspan)),
+            Rule::at_start => {
+                let track = c
+                    .into_inner()
+                    .find(|k| k.as_rule() == Rule::ident)
+                    .expect("grammar: a track's name");
+                modifiers.push(Modifier::AtStart(cx.ident(track), cspan));
+            }
+            Rule::on_roll => {
+                let numbers = c
+                    .into_inner()
+                    .filter(|k| k.as_rule() == Rule::int)
+                    .map(|k| (k.as_str().parse().unwrap_or(i64::MAX), cx.span(&k)))
+                    .collect();
+                modifiers.push(Modifier::OnRoll(numbers, cspan));
+            }
             Rule::by_roll => {
                 let track = c
                     .into_inner()
