@@ -159,11 +159,29 @@ fn rolls_on_the_command_line_are_refused_where_they_cannot_be() {
             "--roll x: the roll never shows x: it shows 1, 2, 3, 4",
         ),
         (vec!["engine", "ur", "--protocol", "uci"], "ur is a game of chance"),
+        (
+            vec!["perft", "backgammon", "2", "--roll", "7-1"],
+            "--roll 7-1: the roll never shows 7-1 (its dice as `5-3`)",
+        ),
+        (vec!["moves", "backgammon", "--roll", "5"], "--roll 5: the roll never shows 5"),
+        (
+            vec!["moves", "backgammon", "--fen", "(5C)11/12 w - - 0+0 roll:6-6-6-6-6 0 1"],
+            "roll field",
+        ),
     ] {
         let run = common::arbiter(&args);
         assert_ne!(run.code, Some(0), "{args:?} is refused");
         assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
     }
+    // Dice used one by one, in either order: 5-3 from backgammon's start moves 13/8 or 8/3 by the 5
+    // (24/19 and 6/1 are closed), 24/21, 13/10, 8/5 or 6/3 by the 3; then the other die: 4 moves after
+    // either 5, and 3, 3, 2, 2 after the 3s (the 3-point and the 5-point bear nothing off yet): 18.
+    for roll in ["3-5", "5-3"] {
+        let run = common::arbiter(&["perft", "backgammon", "2", "--roll", roll]);
+        assert_eq!((run.code, run.stdout.lines().last()), (Some(0), Some("18")), "{}", run.stderr);
+    }
+    let run = common::arbiter(&["moves", "backgammon", "--roll", "6-5", "--written"]);
+    assert_eq!((run.code, run.stdout.as_str()), (Some(0), "8/2\n8/3\n13/7\n13/8\n24/18\n"), "{}", run.stderr);
     // And what they accept: the moves after a roll, a perft from it.
     let run = common::arbiter(&["moves", "dice-race", "--roll", "2"]);
     assert_eq!((run.code, run.stdout.as_str()), (Some(0), "b1\n"));
