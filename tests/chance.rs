@@ -181,7 +181,12 @@ fn rolls_on_the_command_line_are_refused_where_they_cannot_be() {
         assert_eq!((run.code, run.stdout.lines().last()), (Some(0), Some("18")), "{}", run.stderr);
     }
     let run = common::arbiter(&["moves", "backgammon", "--roll", "6-5", "--written"]);
-    assert_eq!((run.code, run.stdout.as_str()), (Some(0), "8/2\n8/3\n13/7\n13/8\n24/18\n"), "{}", run.stderr);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (Some(0), "8/2\n8/3\n13/7\n13/8\n24/18\n"),
+        "{}",
+        run.stderr
+    );
     // And what they accept: the moves after a roll, a perft from it.
     let run = common::arbiter(&["moves", "dice-race", "--roll", "2"]);
     assert_eq!((run.code, run.stdout.as_str()), (Some(0), "b1\n"));
