@@ -459,10 +459,10 @@ pub(super) fn resolve_race(cx: &mut Cx, items: &[ast::Item], roll: Option<&Roll>
             }
         }
     }
-    let Some(span) = first_span.or(apart).or(home.then_some(cx.roll_span).flatten()) else {
+    // A race game (its own generator): every clause moves along a track.
+    if first_span.is_none() && apart.is_none() && !home {
         return race;
-    };
-    let _ = span;
+    }
     for it in items {
         let ast::Item::Piece(p) = it else { continue };
         for f in &p.forms {
