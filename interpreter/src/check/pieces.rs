@@ -441,7 +441,6 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     let mut overshoot = None;
     let mut at_start = false;
     let mut on_roll: Option<Vec<u32>> = None;
-    let mut on_roll_spans: Vec<(Vec<(i64, Span)>, Span)> = Vec::new();
     for m in &f.modifiers {
         let (t, span) = match m {
             ast::Modifier::BearingOff(zone, s) => {
@@ -477,7 +476,6 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 v.sort_unstable();
                 v.dedup();
                 on_roll = Some(v);
-                on_roll_spans.push((numbers.clone(), *s));
                 (None, *s)
             }
             ast::Modifier::ByRoll(track, s) => {
