@@ -479,6 +479,14 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 (None, *s)
             }
             ast::Modifier::ByRoll(track, s) => {
+                if at_start {
+                    cx.error(
+                        codes::DUPLICATE,
+                        *s,
+                        "a drop enters along one track, by the roll or at its start: not both",
+                    )
+                    .label = "second way in".into();
+                }
                 by_roll = super::chance::track_for_roll(cx, track, *s);
                 drop_only.push(*s);
                 (None, *s)
