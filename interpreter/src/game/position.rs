@@ -1874,7 +1874,7 @@ impl<B: Bits> Pos<B> {
                 return;
             }
             if self.t.race.is_some() {
-                return self.unmake_race(m, u);
+                return self.unmake_race(u);
             }
         }
         let from = m.from as usize;

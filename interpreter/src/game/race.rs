@@ -114,6 +114,24 @@ impl<B: Bits> Pos<B> {
 
     /// The moves the dice allow (before `must use the most dice`), in clause order.
     pub(super) fn race_pseudo(&self, out: &mut Vec<Move>) {
+        self.race_each(|m| {
+            out.push(m);
+            true
+        });
+    }
+
+    /// Can the dice move anything (the first move found ends the search)?
+    fn race_move_exists(&self) -> bool {
+        let mut any = false;
+        self.race_each(|_| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    /// Each move the dice allow, in clause order, to `emit`, until it returns false.
+    fn race_each(&self, mut emit: impl FnMut(Move) -> bool) {
         let Some(state) = self.dice_state() else { return };
         let rt = self.race();
         let us = self.stm;
@@ -141,14 +159,16 @@ impl<B: Bits> Pos<B> {
                         ((v as usize).wrapping_sub(1), NO_SQ)
                     };
                     let Some(&to) = rf.squares.get(i) else { continue };
-                    if self.may_land(us, fi, to as usize) {
-                        out.push(Move {
+                    if self.may_land(us, fi, to as usize)
+                        && !emit(Move {
                             from,
                             to,
                             kind: MoveKind::Drop(fi as u8),
                             promo: 0,
                             route: 0,
-                        });
+                        })
+                    {
+                        return;
                     }
                 }
                 continue;
@@ -163,23 +183,28 @@ impl<B: Bits> Pos<B> {
                 for &(v, _) in state.steps.iter().filter(|s| by(s.0)) {
                     let j = at + v as usize;
                     if let Some(&to) = rf.squares.get(j) {
-                        if self.may_land(us, fi, to as usize) {
-                            out.push(Move {
+                        if self.may_land(us, fi, to as usize)
+                            && !emit(Move {
                                 from: from as u16,
                                 to,
                                 kind: MoveKind::Form(fi as u8),
                                 promo: 0,
                                 route: 0,
-                            });
+                            })
+                        {
+                            return;
                         }
-                    } else if rf.bear_off && self.may_bear_off(us, rf, at, j == rf.squares.len()) {
-                        out.push(Move {
+                    } else if rf.bear_off
+                        && self.may_bear_off(us, rf, at, j == rf.squares.len())
+                        && !emit(Move {
                             from: from as u16,
                             to: v as u16,
                             kind: MoveKind::BearOff(fi as u8),
                             promo: 0,
                             route: 0,
-                        });
+                        })
+                    {
+                        return;
                     }
                 }
             }
@@ -231,15 +256,8 @@ impl<B: Bits> Pos<B> {
         let left = state.dice.len() as u32;
         let distinct = state.steps.len();
         let mut p = self.clone();
-        let mut used: Vec<u32> = Vec::with_capacity(out.len() - start);
-        let mut best = 0;
-        for &m in &out[start..] {
-            let u = p.make(m);
-            let n = 1 + p.dice_depth(left - 1);
-            p.unmake(m, &u);
-            best = best.max(n);
-            used.push(n);
-        }
+        let used: Vec<u32> = out[start..].iter().map(|&m| p.dice_used_by(m, left)).collect();
+        let best = used.iter().copied().max().unwrap_or(0);
         let mut i = 0;
         out.retain(|_| {
             i += 1;
@@ -259,10 +277,14 @@ impl<B: Bits> Pos<B> {
     /// included).
     pub(crate) fn dice_used_with(&self, m: Move) -> u32 {
         let left = self.dice_state().map_or(0, |s| s.dice.len() as u32);
-        let mut p = self.clone();
-        let u = p.make(m);
-        let n = 1 + p.dice_depth(left.saturating_sub(1));
-        p.unmake(m, &u);
+        self.clone().dice_used_by(m, left)
+    }
+
+    /// [`Pos::dice_used_with`] on this position, made and unmade, with `left` dice to use.
+    fn dice_used_by(&mut self, m: Move, left: u32) -> u32 {
+        let u = self.make(m);
+        let n = 1 + self.dice_depth(left.saturating_sub(1));
+        self.unmake(m, &u);
         n
     }
 
@@ -414,9 +436,7 @@ impl<B: Bits> Pos<B> {
         let go_on = match next {
             Some(n) if m.kind != MoveKind::Pass => {
                 self.set_roll(n as usize + 1);
-                let mut moves = Vec::new();
-                self.race_pseudo(&mut moves);
-                !moves.is_empty()
+                self.race_move_exists()
             }
             _ => false,
         };
@@ -431,7 +451,7 @@ impl<B: Bits> Pos<B> {
 
     /// `unmake` in a race game.
     #[inline(never)]
-    pub(super) fn unmake_race(&mut self, _m: Move, u: &super::position::Undo<B>) {
+    pub(super) fn unmake_race(&mut self, u: &super::position::Undo<B>) {
         if self.t.repetition.is_some() {
             self.pop_history();
         }
