@@ -58,8 +58,10 @@ pub struct RaceForm {
     pub on_roll: Option<Vec<u32>>,
 }
 
-/// The most states a roll's dice may reach (they are indexed by a byte).
-const MAX_STATES: usize = 250;
+/// The most states a roll's dice may reach: `Pos::roll` holds 1 + a state's index in a byte. The
+/// checker's bounds (at most 4 dice used one by one, at most 64 results) keep every roll below it
+/// (a test walks them all).
+const MAX_STATES: usize = 255;
 
 /// Every multiset of dice a turn may hold: a whole roll's (doubles twice where the roll says),
 /// then those a turn reaches by using its dice one at a time.
@@ -108,7 +110,8 @@ fn dice_states(roll: &Roll) -> Vec<DiceState> {
                         states.len() - 1
                     }
                 };
-                Some(k.min(MAX_STATES) as u8)
+                debug_assert!(k < MAX_STATES, "the checker's bounds keep a roll's states below {MAX_STATES}");
+                Some(k as u8)
             };
             steps.push((v, next));
         }
@@ -201,6 +204,27 @@ mod tests {
                 doubles_twice: twice,
             }),
         }
+    }
+
+    /// Every roll the checker lets through (1 to 4 dice used one by one, any faces, at most 64
+    /// results) has fewer dice states than a byte can index.
+    #[test]
+    fn every_roll_the_checker_allows_has_its_states_indexed_by_a_byte() {
+        let mut most = 0;
+        for dice in 1..=MAX_DICE_APART as u32 {
+            for faces in 2..=MAX_FACES as u32 {
+                // Results: multisets of `dice` numbers from 1 to `faces`.
+                let results = (0..dice).fold(1u64, |n, i| n * (faces + i) as u64 / (i + 1) as u64);
+                if results > MAX_ROLL_RESULTS as u64 {
+                    break;
+                }
+                for twice in [false, true] {
+                    most = most.max(dice_states(&roll(dice, faces, twice)).len());
+                }
+            }
+        }
+        assert!(most < MAX_STATES, "{most} states");
+        assert!(most > 64, "the walk reached the largest rolls: {most}");
     }
 
     #[test]
