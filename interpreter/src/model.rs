@@ -1114,18 +1114,9 @@ impl Roll {
     }
     /// The result `text` names (`5`, or `5-3` / `3-5` where the dice are used one by one).
     pub fn read(&self, text: &str) -> Option<u32> {
-        let v = if self.apart.is_some() {
-            let dice: Option<Vec<u32>> = text
-                .split('-')
-                .map(|d| d.trim().parse::<u32>().ok().filter(|&d| d > 0 && d < 1 << DIE_BITS))
-                .collect();
-            let dice = dice?;
-            if dice.len() > MAX_DICE_APART as usize {
-                return None;
-            }
-            Roll::pack(&dice)
-        } else {
-            text.trim().parse().ok()?
+        let v = match self.apart {
+            Some(a) => Roll::pack(&self.read_dice(text).filter(|d| d.len() <= a.dice as usize)?),
+            None => text.trim().parse().ok()?,
         };
         self.index_of(v).map(|_| v)
     }
@@ -1134,15 +1125,19 @@ impl Roll {
     /// summed roll, a result's number.
     pub fn read_left(&self, text: &str) -> Option<u32> {
         let Some(a) = self.apart else { return self.read(text) };
-        let dice: Option<Vec<u32>> = text
-            .split('-')
-            .map(|d| d.trim().parse::<u32>().ok().filter(|&d| (1..=a.faces).contains(&d)))
-            .collect();
-        let dice = dice?;
+        let dice = self.read_dice(text)?;
         let n = dice.len() as u32;
         let double = dice.iter().all(|&d| d == dice[0]);
-        let ok = n >= 1 && (n <= a.dice || (a.doubles_twice && double && n <= 2 * a.dice));
-        ok.then(|| Roll::pack(&dice))
+        (n <= a.dice || (a.doubles_twice && double && n <= 2 * a.dice)).then(|| Roll::pack(&dice))
+    }
+    /// Dice written `5-3`: at least one, each a face of the roll's dice.
+    fn read_dice(&self, text: &str) -> Option<Vec<u32>> {
+        let faces = self.apart?.faces;
+        let dice: Vec<u32> = text
+            .split('-')
+            .map(|d| d.trim().parse::<u32>().ok().filter(|&d| (1..=faces).contains(&d)))
+            .collect::<Option<_>>()?;
+        (!dice.is_empty()).then_some(dice)
     }
     /// The results, as written (`1, 2, 3` or `1-1, 2-1, ...`).
     pub fn shown_results(&self) -> String {

@@ -505,6 +505,27 @@ mod tests {
     }
 
     #[test]
+    fn dice_used_one_by_one_are_read_in_either_order_and_only_as_the_roll_can_leave_them() {
+        let r = roll_of("roll 2 dice of 6 used one by one, doubles twice");
+        assert_eq!(r.results.len(), 21);
+        assert_eq!(r.total(), 36);
+        let five_three = r.read("5-3").expect("a throw");
+        assert_eq!((r.read("3-5"), r.show(five_three)), (Some(five_three), "5-3".to_string()));
+        assert_eq!(r.results[r.index_of(five_three).expect("a result")].1, 2, "5-3 comes two ways");
+        assert_eq!(r.results[r.index_of(r.read("4-4").expect("a double")).expect("a result")].1, 1);
+        for bad in ["7-1", "5-3-1", "5", "0-1", "", "-", "5--3", "x-1", "99999999999-1"] {
+            assert_eq!(r.read(bad), None, "{bad:?} is no throw");
+        }
+        // What is left to use: a throw, one die of it, or partway through a double used twice.
+        for left in ["5-3", "3", "4-4-4-4", "4-4-4", "1"] {
+            assert!(r.read_left(left).is_some(), "{left}");
+        }
+        for bad in ["4-4-4-4-4", "5-3-1", "5-5-3", "7", "", "3-"] {
+            assert_eq!(r.read_left(bad), None, "{bad:?} is never left");
+        }
+    }
+
+    #[test]
     fn dice_and_coins_summed_give_the_distribution_of_their_total() {
         let two_d6 = roll_of("roll 2 dice of 6 summed");
         let expected: Vec<(u32, u64)> = (2..=12).map(|s: u32| (s, 6 - (7i64 - s as i64).unsigned_abs())).collect();
