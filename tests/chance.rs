@@ -187,6 +187,24 @@ fn rolls_on_the_command_line_are_refused_where_they_cannot_be() {
         "{}",
         run.stderr
     );
+    // A ruling asked in points is given on the coordinates they name, legal or not.
+    let run = common::arbiter(&["explain", "backgammon", "roll:6-5", "24/18"]);
+    assert!(
+        run.code == Some(0)
+            && run
+                .stdout
+                .contains("24/18: legal — one of the 2 checkers on l2 moves to f2, by the 6"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    let run = common::arbiter(&["explain", "backgammon", "roll:6-5", "24/19"]);
+    assert!(
+        run.stdout.contains("24/19: illegal (point-blocked)") && run.stdout.contains("g2 holds 5 of black's pieces"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
     // And what they accept: the moves after a roll, a perft from it.
     let run = common::arbiter(&["moves", "dice-race", "--roll", "2"]);
     assert_eq!((run.code, run.stdout.as_str()), (Some(0), "b1\n"));

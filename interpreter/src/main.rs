@@ -815,7 +815,11 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     clause: over.clause.clone(),
                 })
             } else {
-                pos.explain(last)
+                // A race game's move written in points is ruled on as its coordinates.
+                let points = (rules.notation == arbiter::model::Notation::Points)
+                    .then(|| arbiter::notation::points::to_coordinates(pos, last))
+                    .flatten();
+                pos.explain(points.as_deref().unwrap_or(last))
             };
             match ruling {
                 Ruling::Legal { mv, clause, message } => {

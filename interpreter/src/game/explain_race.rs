@@ -186,7 +186,17 @@ impl Position {
             }
             return self.landing_ruling(to, need, &having, stack_cite, legal.is_empty());
         }
-        // Bearing off.
+        // Bearing off: legal where the dice allow it (by the die named, if one is: `g1off:6`).
+        if let Some(&m) = legal
+            .iter()
+            .find(|m| matches!(m.kind, MoveKind::BearOff(_)) && m.from as usize == from && off_die.is_none_or(|d| m.to as u32 == d))
+        {
+            return Ruling::Legal {
+                mv: m,
+                clause: self.clause_of(m),
+                message: format!("{}, by the {} ({having})", self.describe(m), m.to),
+            };
+        }
         if !f.bear_off {
             return illegal("cannot-bear-off", format!("{} is never borne off", piece_name(self, from)), clause);
         }

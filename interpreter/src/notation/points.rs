@@ -66,6 +66,26 @@ pub fn find(pos: &Position, text: &str) -> Option<Move> {
     hits.next().is_none().then_some(first)
 }
 
+/// A move written in points (`13/8`, `13/8*`, `bar/22`, `6/off`) as the coordinates the rulings
+/// read (`a2e1`, `j2`, `g1off`), legal or not; `None` for a text that is not points, or names a
+/// point the mover's track does not have.
+pub fn to_coordinates(pos: &Position, text: &str) -> Option<String> {
+    let rules = pos.rules();
+    let path = track(rules, pos.side_to_move())?;
+    let (a, b) = text.trim().trim_end_matches('*').split_once('/')?;
+    let square = |p: &str| -> Option<String> {
+        let n: usize = p.parse().ok()?;
+        let i = path.len().checked_sub(n).filter(|_| n > 0)?;
+        Some(rules.board.name(path[i]))
+    };
+    Some(match (a.eq_ignore_ascii_case("bar"), b.eq_ignore_ascii_case("off")) {
+        (true, false) => square(b)?,
+        (false, true) => format!("{}off", square(a)?),
+        (false, false) => format!("{}{}", square(a)?, square(b)?),
+        (true, true) => return None,
+    })
+}
+
 /// Does the roll `m` show the dice `d` (in any order)?
 fn roll_matches(pos: &Position, m: Move, d: &str) -> bool {
     let Some(r) = pos.rules().roll.as_ref() else { return false };
