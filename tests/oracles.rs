@@ -397,3 +397,59 @@ fn backgammon_agrees_with_open_spiel_on_every_turn_of_random_games() {
         "the games reach every rule"
     );
 }
+
+// Chinese checkers: two to six players, hops chained at will, seats turned round a hex star.
+
+#[test]
+fn chinese_checkers_agrees_with_open_spiel_for_2_3_4_and_6_players() {
+    let script = common::root().join("tests/oracles/chinese_checkers.py");
+    for players in ["2", "3", "4", "6"] {
+        let engine = common::engine("rulesets/chinese-checkers.rules", &[("players", players)]);
+        let run = Command::new("python3")
+            .arg(&script)
+            .args(["turns", players, "3", "2026", "400"])
+            .output()
+            .unwrap_or_else(|e| panic!("cannot start python3 {}: {e} (run scripts/setup)", script.display()));
+        assert!(
+            run.status.success(),
+            "chinese_checkers.py failed (is open_spiel installed? run scripts/setup): {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let text = String::from_utf8(run.stdout).expect("utf-8");
+        let (mut turns, mut moves, mut chains) = (0, 0, 0);
+        let mut movers = std::collections::BTreeSet::new();
+        for line in text.lines().filter(|l| l.contains(" ; ")) {
+            let (fen, theirs) = line.split_once(" ; ").expect("a turn line");
+            let pos = engine.from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(pos.fen(), fen, "the FEN reads back as written");
+            let legal = pos.legal_moves();
+            let ours: std::collections::BTreeSet<String> = legal.iter().map(|&m| uci::to_text(&pos, m)).collect();
+            let theirs: std::collections::BTreeSet<String> =
+                theirs.split(' ').filter(|s| !s.is_empty() && *s != "pass").map(str::to_string).collect();
+            assert_eq!(
+                ours,
+                theirs,
+                "chinese checkers, {players} players: {fen}\nonly here: {:?}\nonly in open_spiel: {:?}",
+                ours.difference(&theirs).collect::<Vec<_>>(),
+                theirs.difference(&ours).collect::<Vec<_>>()
+            );
+            turns += 1;
+            moves += ours.len();
+            movers.insert(pos.side_to_move());
+            // A move that ends farther than a neighbour or a single hop: a chain of hops.
+            let board = &pos.rules().board;
+            chains += legal
+                .iter()
+                .filter(|m| {
+                    let (f, t) = (m.from as usize, m.to as usize);
+                    let dq = board.file(t) as i64 - board.file(f) as i64;
+                    let dr = board.rank(t) as i64 - board.rank(f) as i64;
+                    (dq.abs() + dr.abs() + (dq + dr).abs()) / 2 > 2
+                })
+                .count();
+        }
+        eprintln!("chinese checkers, {players} players: {turns} turns, {moves} moves, {chains} chains of hops");
+        assert_eq!(movers.len(), players.parse::<usize>().unwrap(), "every side moves in turn");
+        assert!(turns >= 1000 && chains > 100, "the games reach long chains of hops");
+    }
+}

@@ -11,6 +11,48 @@ pub use setup::{CastlingRight, Setup, Wing};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct KindId(pub u8);
 
+/// The most sides a game may have.
+pub const MAX_SIDES: usize = 6;
+
+/// Bits of a position's cell that name the side (the rest, the kind): room for [`MAX_SIDES`].
+pub const SIDE_BITS: u8 = 3;
+const _: () = assert!(MAX_SIDES <= 1 << SIDE_BITS && 1 + ((MAX_KINDS - 1) << SIDE_BITS) + MAX_SIDES <= 256);
+
+/// How each side sees the board: its zones and directions are the first player's, carried over
+/// by the seat's turn of the board (`seated by ...`). A side's seat is its place in `players`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Seating {
+    /// Two players: the second's board is the first's upside down (turned half round on hexes,
+    /// which a mirror would not map onto themselves).
+    #[default]
+    Mirror,
+    /// Each seat turns the board half round from the one before.
+    HalfTurn,
+    /// Each seat turns the board a quarter round (four seats on a square board).
+    QuarterTurns,
+    /// Each seat turns a board of hexes a sixth of a round (six seats around a hex star).
+    SixthTurns,
+}
+
+impl Seating {
+    /// How many seats the turns give before coming round again.
+    pub fn seats(self) -> usize {
+        match self {
+            Seating::Mirror | Seating::HalfTurn => 2,
+            Seating::QuarterTurns => 4,
+            Seating::SixthTurns => 6,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Seating::Mirror => "mirror",
+            Seating::HalfTurn => "half turn",
+            Seating::QuarterTurns => "quarter turns",
+            Seating::SixthTurns => "sixth turns",
+        }
+    }
+}
+
 /// A player: 0 moves first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Side(pub u8);
@@ -26,9 +68,9 @@ impl Side {
     }
 }
 
-/// Values indexed by side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BySide<T>(pub [T; 2]);
+/// Values indexed by side: one per side in play.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BySide<T>(pub Vec<T>);
 
 impl<T> std::ops::Index<Side> for BySide<T> {
     type Output = T;
@@ -102,6 +144,8 @@ pub struct Player {
     pub name: String,
     /// The side-to-move letter in FEN (`w`, `b`).
     pub fen: String,
+    /// Its seat: its place among the players declared (which turn of the board it sees).
+    pub seat: u8,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -157,6 +201,62 @@ impl Board {
     /// Is `sq` a cell of the board (not left out by `cells`)?
     pub fn has(&self, sq: usize) -> bool {
         sq < self.squares() && !self.holes.contains(sq)
+    }
+    /// The square the side in `seat` sees where the first player sees `sq` (see [`Seating`]);
+    /// `None` where the turn carries it off the board (a board the turn does not map onto itself).
+    pub fn seat_square(&self, seating: Seating, seat: u8, sq: usize) -> Option<usize> {
+        let (w, h) = (self.width, self.height);
+        let (mut f, mut r) = (self.file(sq) as i64, self.rank(sq) as i64);
+        let k = seat as usize % seating.seats();
+        match seating {
+            Seating::Mirror if k == 1 => return Some(self.mirror(sq)),
+            Seating::Mirror => {}
+            Seating::HalfTurn if k == 1 => (f, r) = (w as i64 - 1 - f, h as i64 - 1 - r),
+            Seating::HalfTurn => {}
+            Seating::QuarterTurns => {
+                // A quarter turn clockwise per seat about the board's centre: the second player
+                // sits at the first's left.
+                for _ in 0..k {
+                    (f, r) = (r, w as i64 - 1 - f);
+                }
+            }
+            Seating::SixthTurns => {
+                // A sixth of a turn per seat about the centre cell, in the cells' own axes: the
+                // neighbour along +file goes to the one along +rank, that one to (−file, +rank).
+                let c = (w as i64 - 1) / 2;
+                for _ in 0..k {
+                    (f, r) = (2 * c - r, f + r - c);
+                }
+            }
+        }
+        (f >= 0 && r >= 0 && (f as usize) < w && (r as usize) < h)
+            .then(|| self.square(f as usize, r as usize))
+            .filter(|&x| !self.holes.contains(x))
+    }
+    /// A direction as the side in `seat` sees it (see [`Board::seat_square`]).
+    pub fn seat_dir(&self, seating: Seating, seat: u8, d: (i32, i32)) -> (i32, i32) {
+        let k = seat as usize % seating.seats();
+        let mut d = d;
+        match seating {
+            Seating::Mirror | Seating::HalfTurn if k == 1 => {
+                // Boards of hexes turn half round for the second player (a mirror would break
+                // their geometry).
+                let fx = if self.hexes || seating == Seating::HalfTurn { -1 } else { 1 };
+                d = (d.0 * fx, -d.1);
+            }
+            Seating::QuarterTurns => {
+                for _ in 0..k {
+                    d = (d.1, -d.0);
+                }
+            }
+            Seating::SixthTurns => {
+                for _ in 0..k {
+                    d = (-d.1, d.0 + d.1);
+                }
+            }
+            _ => {}
+        }
+        d
     }
     /// The square seen from the other side: top and bottom swapped, or on a board of hexes (which
     /// a mirror would not map onto itself) turned half round.
@@ -293,6 +393,9 @@ pub struct Form {
     pub capture_at_once: bool,
     /// `never turning back`: no leg of a continuing jump goes straight back along the one before.
     pub no_reverse: bool,
+    /// `again at will`: a jump that captures nothing may go on jumping, never landing twice on one
+    /// square; each square it can end on is a move.
+    pub chain: bool,
     /// Gravity: the piece comes to rest on the first square along this direction whose next
     /// square is taken or off the board.
     pub falling: Option<(i32, i32)>,
@@ -929,7 +1032,12 @@ impl RecordFormat {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rules {
     pub name: String,
-    pub players: [Player; 2],
+    /// The sides in play, in turn order (2 to [`MAX_SIDES`]).
+    pub players: Vec<Player>,
+    /// How each side sees the board.
+    pub seating: Seating,
+    /// The FEN letters of the players declared but not in play (see `play ... when`).
+    pub absent: Vec<String>,
     pub board: Board,
     pub kinds: Vec<Kind>,
     /// `forbid royal attacked`, with its citation.
@@ -1218,7 +1326,15 @@ impl Rules {
         chars.next().is_none().then_some(found?)
     }
     /// How FEN writes a piece: its letter, after `+` for a promoted kind that has one.
+    /// FEN writes each piece as its side's letter and its kind's (`rM`): in a game declared for more
+    /// than two players, however many play.
+    pub fn sided_fen(&self) -> bool {
+        self.players.len() > 2 || !self.absent.is_empty()
+    }
     pub fn fen_text(&self, kind: KindId, side: Side) -> String {
+        if self.sided_fen() {
+            return format!("{}{}", self.players[side.index()].fen, self.kind(kind).letter);
+        }
         let l = self.letter(kind, side);
         if self.kind(kind).plus { format!("+{l}") } else { l.to_string() }
     }

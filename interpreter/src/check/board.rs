@@ -335,12 +335,8 @@ pub(super) fn zone_by_side(cx: &mut Cx, e: &ast::ZoneExpr) -> Option<BySide<Squa
         let s = term_by_side(cx, t);
         acc = match (acc, s) {
             (Some(mut a), Some(s)) => {
-                for side in [Side::FIRST, Side::SECOND] {
-                    if *union {
-                        a[side].union(&s[side])
-                    } else {
-                        a[side].subtract(&s[side])
-                    }
+                for (a, s) in a.0.iter_mut().zip(&s.0) {
+                    if *union { a.union(s) } else { a.subtract(s) }
                 }
                 Some(a)
             }
@@ -392,12 +388,41 @@ fn term_by_side(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<BySide<SquareSet>> {
         };
     }
     let first = term(cx, t)?;
+    seated(cx, first, t.span())
+}
+
+/// Squares written from the first player's seat, as each side in play sees them (the second
+/// player's mirror image in a game of two; each seat's turn of the board with more). A square
+/// that a seat's turn carries off the board is reported at `span`.
+pub(super) fn seated(cx: &mut Cx, first: SquareSet, span: Span) -> Option<BySide<SquareSet>> {
     let board = cx.board.as_ref()?;
-    let mut second = SquareSet::new(board.squares());
-    for s in first.iter() {
-        second.insert(board.mirror(s));
+    let mut by = vec![first.clone()];
+    for (i, &seat) in cx.seats.iter().enumerate().skip(1) {
+        let mut set = SquareSet::new(board.squares());
+        for s in first.iter() {
+            match board.seat_square(cx.seating, seat, s) {
+                Some(x) => set.insert(x),
+                None => {
+                    let who = cx.player_names.get(i).cloned().unwrap_or_default();
+                    let d = Diagnostic::error(
+                        codes::CONTRADICTION,
+                        span,
+                        format!(
+                            "square {} has no counterpart for `{who}`: `seated by {}` turns it off the board",
+                            board.name(s),
+                            cx.seating.as_str()
+                        ),
+                    )
+                    .label(format!("{} has no turn for `{who}`", board.name(s)))
+                    .help("write the zone `for both` if it is the same squares for every player, or give a board the turn maps onto itself");
+                    cx.diags.push(d);
+                    return None;
+                }
+            }
+        }
+        by.push(set);
     }
-    Some(BySide([first, second]))
+    Some(BySide(by))
 }
 
 fn term(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<SquareSet> {
@@ -522,7 +547,10 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
             }
             // Zones may refer to zones defined before them.
             let value = match &z.per_player {
-                None if z.both => zone_plain(cx, &z.expr, None).map(|s| BySide([s.clone(), s])),
+                None if z.both => {
+                    let n = cx.player_names.len().max(2);
+                    zone_plain(cx, &z.expr, None).map(|s| BySide(vec![s; n]))
+                }
                 None => zone_by_side(cx, &z.expr),
                 Some((first_player, second_expr, second_player)) => {
                     let sides = [first_player, second_player].map(|p| (p, cx.player_names.iter().position(|n| *n == p.name)));
@@ -536,10 +564,21 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
                         }
                     }
                     match (a, b, sides[0].1, sides[1].1) {
+                        _ if cx.player_names.len() > 2 => {
+                            let d = Diagnostic::error(
+                                codes::CONTRADICTION,
+                                first_player.span,
+                                format!("zone `{}` is given per player, which only a game of two players can do", z.name.name),
+                            )
+                            .label("one part per player")
+                            .help("with more players write the zone from the first player's seat: each other side's is its seat's turn of it");
+                            cx.diags.push(d);
+                            None
+                        }
                         (Some(a), Some(b), Some(i), Some(j)) if i != j => {
-                            let mut by = BySide([a.clone(), b.clone()]);
+                            let mut by = BySide(vec![a.clone(), b.clone()]);
                             if i == 1 {
-                                by = BySide([b, a]);
+                                by = BySide(vec![b, a]);
                             }
                             Some(by)
                         }

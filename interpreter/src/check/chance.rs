@@ -243,15 +243,36 @@ pub(super) fn resolve_tracks(cx: &mut Cx, items: &[ast::Item]) {
             cx.broken_tracks.push(t.name.name.clone());
             continue;
         }
-        let second = if t.both {
-            squares.clone()
-        } else {
-            squares.iter().map(|&sq| board.mirror(sq)).collect()
-        };
+        let mut per_side = vec![squares.clone()];
+        for (i, &seat) in cx.seats.iter().enumerate().skip(1) {
+            let turned: Option<Vec<usize>> = if t.both {
+                Some(squares.clone())
+            } else {
+                squares.iter().map(|&sq| board.seat_square(cx.seating, seat, sq)).collect()
+            };
+            match turned {
+                Some(v) => per_side.push(v),
+                None => {
+                    let who = cx.player_names.get(i).cloned().unwrap_or_default();
+                    cx.error(
+                        codes::CONTRADICTION,
+                        t.name.span,
+                        format!("track `{}` has no counterpart for `{who}`: `seated by {}` turns it off the board", t.name.name, cx.seating.as_str()),
+                    )
+                    .label = "no turn of it for every side".into();
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if !ok {
+            cx.broken_tracks.push(t.name.name.clone());
+            continue;
+        }
         cx.tracks.push((
             Track {
                 name: t.name.name.clone(),
-                squares: BySide([squares, second]),
+                squares: BySide(per_side),
             },
             t.name.span,
         ));

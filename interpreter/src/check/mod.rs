@@ -107,6 +107,11 @@ struct Cx<'a> {
     zones: HashMap<String, (BySide<SquareSet>, Span)>,
     /// The players' names, in turn order (for zones given per player).
     player_names: Vec<String>,
+    /// How the players sit, and the seat of each side in play (see [`Board::seat_square`]).
+    seating: Seating,
+    seats: Vec<u8>,
+    /// Where `seated by ...` was written.
+    seating_span: Option<Span>,
     /// Zones whose definition has an error (already reported): uses of them are not "unknown".
     broken_zones: std::collections::HashSet<String>,
     directions: HashMap<String, (Vec<(i32, i32)>, Span)>,
@@ -328,6 +333,9 @@ fn resolve(
         board: None,
         zones: HashMap::new(),
         player_names: Vec::new(),
+        seating: Seating::Mirror,
+        seats: vec![0, 1],
+        seating_span: None,
         komi_override: None,
         broken_zones: Default::default(),
         directions: HashMap::new(),
@@ -450,51 +458,13 @@ fn resolve(
                     None => cx.unknown(&n.name, n.span, "notation", NOTATIONS.iter().map(|(w, _)| *w)),
                 }
             }
-            if g.players.len() != 2 {
-                let span = g.players.first().map_or(g.span, |p| p.name.span);
-                cx.error(
-                    codes::BOUND,
-                    span,
-                    format!("Arbiter plays games of exactly 2 players; this one has {}", g.players.len()),
-                )
-                .label = "players declared here".into();
-            } else {
-                let mk = |p: &ast::Player, default: &str| Player {
-                    name: p.name.name.clone(),
-                    fen: p.fen.as_ref().map_or(default.to_string(), |f| f.value.clone()),
-                };
-                if g.players[0].name.name == g.players[1].name.name {
-                    cx.error(codes::DUPLICATE, g.players[1].name.span, "both players have the same name");
-                }
-                // The side-to-move field of a FEN: one word, different for each player.
-                for f in g.players.iter().filter_map(|p| p.fen.as_ref()) {
-                    if f.value.is_empty() || f.value.contains(char::is_whitespace) {
-                        cx.error(
-                            codes::TYPE,
-                            f.span,
-                            "a player's FEN letter must be a word without spaces (the side to move in FEN)",
-                        )
-                        .label = "not a FEN word".into();
-                    }
-                }
-                let [a, b] = [mk(&g.players[0], "w"), mk(&g.players[1], "b")];
-                if a.fen == b.fen && !a.fen.is_empty() {
-                    let span = g.players[1]
-                        .fen
-                        .as_ref()
-                        .or(g.players[0].fen.as_ref())
-                        .map_or(g.players[1].name.span, |f| f.span);
-                    cx.error(codes::DUPLICATE, span, format!("both players have the FEN letter `{}`", a.fen))
-                        .label = "a FEN could not say whose move it is".into();
-                }
-                cx.player_names = vec![a.name.clone(), b.name.clone()];
-                players = Some([a, b]);
-            }
+            players = resolve_players(&mut cx, g);
         }
     }
 
     // Board, directions, zones.
     board::resolve_board(&mut cx, items, report_missing("board").then_some(whole));
+    seating_fits_board(&mut cx);
     board::resolve_directions(&mut cx, items);
     board::resolve_zones(&mut cx, items);
     // The roll and the tracks, which clauses move by.
@@ -1048,7 +1018,7 @@ fn resolve(
     let race = chance::resolve_race(&mut cx, items, roll.as_ref(), &kinds);
 
     let board = cx.board.take()?;
-    let players = players?;
+    let (players, seating, absent) = players?;
     if cx.diags.has_errors() {
         return None;
     }
@@ -1073,6 +1043,8 @@ fn resolve(
     let mut rules = Rules {
         name,
         players,
+        seating,
+        absent,
         board,
         kinds,
         royal_safety,
@@ -1108,9 +1080,15 @@ fn resolve(
         again,
         race,
     };
+    if rules.players.len() > 2 {
+        beyond_two_players(&mut cx, &rules, game.map_or(whole, |g| g.players.first().map_or(g.span, |p| p.name.span)));
+        if cx.diags.has_errors() {
+            return None;
+        }
+    }
     // The setup line read as FEN: the first of the two steps every position takes (the second,
     // below, once the rest of the rules is known to be sound).
-    let setup = crate::notation::fen::parse_setup(&rules, &setup_text);
+    let setup = crate::notation::fen::parse_ruleset_setup(&rules, &setup_text);
     if let Ok(setup) = &setup {
         rules.setup = setup.clone();
     }
@@ -1244,4 +1222,254 @@ fn never_captures(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], turn: &[Part
             _ => {}
         }
     }
+}
+
+/// What a game of more than two players cannot state yet: each rule the engine plays between two
+/// sides only, refused by name at the players (rather than played wrongly).
+fn beyond_two_players(cx: &mut Cx, rules: &Rules, span: Span) {
+    let mut not_yet: Vec<&str> = Vec::new();
+    if rules.royal_safety.is_some() || rules.royals_facing.is_some() || rules.kinds.iter().any(|k| k.royal) {
+        not_yet.push("royal pieces and check");
+    }
+    if rules.keeps_hands() {
+        not_yet.push("pieces in hand");
+    }
+    if !rules.counts.is_empty() {
+        not_yet.push("`count`");
+    }
+    if rules.chain_capture.is_some() || rules.suicide_forbidden.is_some() {
+        not_yet.push("capturing chains");
+    }
+    if rules.roll.is_some() || !rules.again.is_empty() {
+        not_yet.push("rolls and another turn");
+    }
+    if rules.swap.is_some() {
+        not_yet.push("`allow swap`");
+    }
+    if !rules.turn.is_empty() {
+        not_yet.push("turns of several parts");
+    }
+    if !rules.clocks.is_empty() {
+        not_yet.push("clocks");
+    }
+    if rules.explosion.is_some() {
+        not_yet.push("`captures explode`");
+    }
+    if rules.chase.is_some() {
+        not_yet.push("`chase`");
+    }
+    let effects = rules.kinds.iter().flat_map(|k| &k.forms).any(|f| {
+        f.enclose.is_some() || f.neighbours.is_some() || f.enclose_against.is_some()
+    }) || rules.kinds.iter().any(|k| k.surround.is_some() || !k.castles.is_empty());
+    if effects {
+        not_yet.push("castling, enclosing and surrounding captures");
+    }
+    let verdicts = rules.end_rules.iter().any(|r| {
+        matches!(r.verdict, Verdict::ScoreByArea { .. } | Verdict::Points(_) | Verdict::MostPieces | Verdict::CheckerLoses | Verdict::ChaserLoses)
+            || r.conditions.iter().any(|c| {
+                matches!(c, Condition::NeitherCanMove
+                        | Condition::CannotWin(..)
+                        | Condition::Material(..)
+                        | Condition::InCheck
+                        | Condition::CheckingThroughout
+                        | Condition::ChasingThroughout
+                        | Condition::FlagFallen
+                        | Condition::RoyalsFacing(..)
+                        | Condition::Ring(..))
+            })
+    });
+    if verdicts {
+        not_yet.push("scores, material and `neither`/`cannot win` end rules");
+    }
+    if !not_yet.is_empty() {
+        let d = Diagnostic::error(
+            codes::BOUND,
+            span,
+            format!("a game of {} players cannot use {} yet: Arbiter plays them between two sides only", rules.players.len(), not_yet.join(", ")),
+        )
+        .label(format!("{} players", rules.players.len()))
+        .help("play with two players, or leave those rules out");
+        cx.diags.push(d);
+    }
+}
+
+/// A seating turns the board onto itself: quarter turns need a square board of squares or points,
+/// sixth turns a board of hexes with a centre cell.
+fn seating_fits_board(cx: &mut Cx) {
+    let (Some(board), Some(span)) = (cx.board.as_ref(), cx.seating_span) else { return };
+    let why = match cx.seating {
+        Seating::QuarterTurns if board.hexes => Some("a board of hexes does not turn a quarter round onto itself".to_string()),
+        Seating::QuarterTurns if board.width != board.height => {
+            Some(format!("a {} × {} board does not turn a quarter round onto itself", board.width, board.height))
+        }
+        Seating::SixthTurns if !board.hexes => Some("only a board of hexes turns a sixth of a round".to_string()),
+        Seating::SixthTurns if board.width != board.height || board.width % 2 == 0 => {
+            Some(format!("a {} × {} board of hexes has no centre cell to turn about", board.width, board.height))
+        }
+        _ => None,
+    };
+    if let Some(why) = why {
+        let d = Diagnostic::error(codes::CONTRADICTION, span, format!("`seated by {}`: {why}", cx.seating.as_str()))
+            .label("this seating")
+            .help("quarter turns need an n × n board of squares or points; sixth turns an n × n board of hexes, n odd");
+        cx.diags.push(d);
+    }
+}
+
+/// The players declared, how they sit, and which take part (`play ... when NAME = N`): the sides
+/// in play in turn order, each with its seat. Sets `cx.player_names` to the sides in play.
+fn resolve_players(cx: &mut Cx, g: &ast::Game) -> Option<(Vec<Player>, Seating, Vec<String>)> {
+    let declared = &g.players;
+    let seating = g.seating.map_or(Seating::Mirror, |(s, _)| s);
+    if declared.len() < 2 || declared.len() > MAX_SIDES {
+        let span = declared.first().map_or(g.span, |p| p.name.span);
+        cx.error(
+            codes::BOUND,
+            span,
+            format!("Arbiter plays games of 2 to {MAX_SIDES} players; this one has {}", declared.len()),
+        )
+        .label = "players declared here".into();
+        return None;
+    }
+    let mut ok = true;
+    for (i, p) in declared.iter().enumerate() {
+        if let Some(q) = declared[..i].iter().find(|q| q.name.name == p.name.name) {
+            let d = Diagnostic::error(codes::DUPLICATE, p.name.span, format!("two players are named `{}`", p.name.name))
+                .label("named again here")
+                .with(q.name.span, "first named here");
+            cx.diags.push(d);
+            ok = false;
+        }
+    }
+    // The side-to-move field of a FEN: one word, different for each player.
+    for f in declared.iter().filter_map(|p| p.fen.as_ref()) {
+        if f.value.is_empty() || f.value.contains(char::is_whitespace) {
+            cx.error(codes::TYPE, f.span, "a player's FEN letter must be a word without spaces (the side to move in FEN)")
+                .label = "not a FEN word".into();
+            ok = false;
+        }
+    }
+    const DEFAULT_LETTERS: [&str; 2] = ["w", "b"];
+    let all: Vec<Player> = declared
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Player {
+            name: p.name.name.clone(),
+            fen: p.fen.as_ref().map_or_else(|| DEFAULT_LETTERS.get(i).copied().unwrap_or("").to_string(), |f| f.value.clone()),
+            seat: i as u8,
+        })
+        .collect();
+    for (i, p) in all.iter().enumerate() {
+        if p.fen.is_empty() {
+            // Only a third player or later can lack one: the first two default to `w` and `b`.
+            cx.error(codes::MISSING, declared[i].name.span, format!("player `{}` needs a FEN letter (`{} \"x\"`)", p.name, p.name))
+                .label = "no letter given".into();
+            ok = false;
+        } else if let Some(j) = all[..i].iter().position(|q| q.fen == p.fen) {
+            let span = declared[i].fen.as_ref().or(declared[j].fen.as_ref()).map_or(declared[i].name.span, |f| f.span);
+            cx.error(codes::DUPLICATE, span, format!("two players have the FEN letter `{}`", p.fen))
+                .label = "a FEN could not say whose move it is".into();
+            ok = false;
+        }
+    }
+    if all.len() > 2 && all.iter().any(|p| p.fen.chars().count() != 1 || !p.fen.chars().all(|c| c.is_ascii_lowercase())) {
+        let i = all.iter().position(|p| p.fen.chars().count() != 1 || !p.fen.chars().all(|c| c.is_ascii_lowercase())).unwrap_or(0);
+        let span = declared[i].fen.as_ref().map_or(declared[i].name.span, |f| f.span);
+        cx.error(
+            codes::TYPE,
+            span,
+            format!("with more than two players each player's FEN letter is one lowercase letter; `{}` is not", all[i].fen),
+        )
+        .help
+        .push("a FEN of such a game writes each piece as its side's letter and its kind's (`rP`)".into());
+        ok = false;
+    }
+    if declared.len() > seating.seats() {
+        let span = g.seating.map_or(declared[seating.seats()].name.span, |(_, sp)| sp);
+        let d = Diagnostic::error(
+            codes::CONTRADICTION,
+            span,
+            format!(
+                "{} players, but {} gives only {} seats: player `{}` has no turn of the board to see its zones and directions from",
+                declared.len(),
+                if g.seating.is_some() { format!("`seated by {}`", seating.as_str()) } else { "a mirror (the default)".to_string() },
+                seating.seats(),
+                declared[seating.seats()].name.name
+            ),
+        )
+        .label("no seat for every player")
+        .help("say how the players sit: `seated by quarter turns` (a square board), `seated by sixth turns` (a hex star)");
+        cx.diags.push(d);
+        ok = false;
+    }
+    // Who takes part: the `play` line whose parameter has the value given, else everyone.
+    let mut in_play: Vec<usize> = (0..all.len()).collect();
+    if !g.plays.is_empty() {
+        let mut chosen = None;
+        let mut asked: Option<(String, String, Span)> = None;
+        for line in &g.plays {
+            let value = match cx.params.get(&line.param.name) {
+                Some((Value::Number(n, text), span)) => {
+                    asked = Some((line.param.name.clone(), text.clone(), *span));
+                    *n
+                }
+                Some(_) => {
+                    cx.error(codes::TYPE, line.param.span, format!("`{}` must be a number to choose who plays", line.param.name))
+                        .label = "not a number".into();
+                    return None;
+                }
+                None => {
+                    cx.used.insert(format!("param {}", line.param.name));
+                    cx.unknown(&line.param.name, line.param.span, "parameter", std::iter::empty::<&str>());
+                    return None;
+                }
+            };
+            cx.used.insert(format!("param {}", line.param.name));
+            let mut sides = Vec::new();
+            for id in &line.sides {
+                match all.iter().position(|p| p.name == id.name) {
+                    Some(i) if sides.contains(&i) => {
+                        cx.error(codes::DUPLICATE, id.span, format!("`{}` is named twice in this `play` line", id.name))
+                            .label = "named again".into();
+                        ok = false;
+                    }
+                    Some(i) => sides.push(i),
+                    None => {
+                        let names: Vec<String> = all.iter().map(|p| p.name.clone()).collect();
+                        cx.unknown(&id.name, id.span, "player", names.iter().map(|s| s.as_str()));
+                        ok = false;
+                    }
+                }
+            }
+            if sides.len() < 2 {
+                cx.error(codes::BOUND, line.span, "a `play` line names at least 2 players").label = "too few".into();
+                ok = false;
+            }
+            if value == line.value as f64 && chosen.is_none() {
+                chosen = Some(sides);
+            }
+        }
+        match chosen {
+            Some(sides) => in_play = sides,
+            None => {
+                let (name, text, span) = asked.unwrap_or_default();
+                let values: Vec<String> = g.plays.iter().map(|l| l.value.to_string()).collect();
+                let d = Diagnostic::error(codes::BOUND, span, format!("--param {name}={text}: no `play` line says who plays then"))
+                    .label("declared here")
+                    .help(format!("`{name}` may be {}", values.join(", ")));
+                cx.diags.push(d);
+                return None;
+            }
+        }
+    }
+    if !ok {
+        return None;
+    }
+    let players: Vec<Player> = in_play.iter().map(|&i| all[i].clone()).collect();
+    cx.player_names = players.iter().map(|p| p.name.clone()).collect();
+    cx.seating = seating;
+    cx.seats = players.iter().map(|p| p.seat).collect();
+    cx.seating_span = g.seating.map(|(_, sp)| sp);
+    let absent = all.iter().enumerate().filter(|(i, _)| !in_play.contains(i)).map(|(_, p)| p.fen.clone()).collect();
+    Some((players, seating, absent))
 }

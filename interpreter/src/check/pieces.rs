@@ -427,6 +427,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     let mut over_own = None;
     let mut at_once = None;
     let mut never_back = None;
+    let mut at_will = None;
     let mut next_to_own = None;
     let mut either_side = None;
     let mut enclose_exact = None;
@@ -652,6 +653,10 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 at_once = Some(*s);
                 (None, *s)
             }
+            ast::Modifier::AgainAtWill(s) => {
+                at_will = Some(*s);
+                (None, *s)
+            }
             ast::Modifier::NeverBack(s) => {
                 never_back = Some(*s);
                 (None, *s)
@@ -682,6 +687,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
     let placing = matches!(primitive, Primitive::Place | Primitive::Drop);
     let dropping = primitive == Primitive::Drop;
     let jumping = matches!(primitive, Primitive::Jump { .. });
+    let far_jump = matches!(primitive, Primitive::Jump { far: true, .. });
     if placing || jumping {
         let what = if dropping {
             "a dropped piece"
@@ -801,6 +807,16 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
             .label = "not a drop".into();
         }
     }
+    if let Some(span) = at_will
+        && (!jumping || capturing.is_some() || continuing.is_some() || far_jump)
+    {
+        cx.error(
+            codes::CONTRADICTION,
+            span,
+            "only a jump over an adjacent piece that captures nothing can go on at will: `jump DIRS over any, again at will`",
+        )
+        .label = "cannot chain this way".into();
+    }
     if let Some(span) = never_back
         && continuing.is_none()
     {
@@ -898,6 +914,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         continuing: continuing.is_some(),
         capture_at_once: at_once.is_some(),
         no_reverse: never_back.is_some(),
+        chain: at_will.is_some(),
         falling: falling.map(|f| f.0),
         enclose: enclose.map(|(e, d, _)| (e, d)),
         only_if: only_if.map(|o| o.0),

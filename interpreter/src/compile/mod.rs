@@ -67,6 +67,8 @@ pub struct JumpRule {
     pub at_once: bool,
     /// No leg goes straight back along the one before.
     pub no_reverse: bool,
+    /// `again at will`: the piece may jump on from where it lands (see [`crate::model::Form::chain`]).
+    pub chain: bool,
 }
 
 /// A compiled end condition (see [`Condition`]); zones as bitboards per side, directions as ray indices.
@@ -97,11 +99,11 @@ pub enum CCond<B> {
     NoneLeft(Option<KindId>),
     /// Per zone, its squares for each side; a chain must touch `need` of them.
     Connects {
-        zones: Vec<[B; 2]>,
+        zones: Vec<[B; MAX_SIDES]>,
         need: usize,
     },
     NeitherCanMove,
-    KindIn(KindId, [B; 2]),
+    KindIn(KindId, [B; MAX_SIDES]),
     /// Every piece of the player in one group: per square, its neighbours along the directions.
     AllConnected {
         whose: Whom,
@@ -131,7 +133,7 @@ pub enum CCount<B> {
     /// A declared count: an index into [`Tables::tallies`].
     Declared(usize),
     /// The player's pieces (of a kind), within the player's part of a zone (all squares if none).
-    Pieces { kind: Option<KindId>, zone: [B; 2] },
+    Pieces { kind: Option<KindId>, zone: [B; MAX_SIDES] },
 }
 
 /// A compiled end rule: its conditions, and whether it ends the game by itself (not only claimable).
@@ -169,7 +171,7 @@ pub struct CForm<B> {
     /// Only enclosed runs of exactly this many pieces.
     pub enclose_exact: Option<u32>,
     /// Per side, squares that close a run when empty (hostile squares).
-    pub enclose_against: [B; 2],
+    pub enclose_against: [B; MAX_SIDES],
     /// Gravity: the ray direction the piece falls along.
     pub falling: Option<u8>,
     /// `only if it flips` (or captures) tested for all squares at once, by shifts along the
@@ -456,12 +458,12 @@ pub struct CPart<B> {
     pub optional: bool,
     pub condition: Option<CPartCond>,
     /// The squares it may act on, per side (all where unrestricted).
-    pub within: [B; 2],
+    pub within: [B; MAX_SIDES],
     /// Per side: the ray directions along which it reaches from the moved piece's landing square
     /// (none: any square).
-    pub along: [Vec<u8>; 2],
+    pub along: [Vec<u8>; MAX_SIDES],
     /// Per side: the rows (a ray direction and its reverse) that spare a piece from a removal.
-    pub row_safe: Option<(u32, [Vec<(u8, u8)>; 2])>,
+    pub row_safe: Option<(u32, [Vec<(u8, u8)>; MAX_SIDES])>,
     /// Indices into [`Tables::part_choices`] of this part's choices (one per kind for a drop).
     pub choices: Vec<u8>,
 }
@@ -471,7 +473,7 @@ pub struct CPart<B> {
 pub enum CPartCond {
     /// A row of at least `n` of the mover's pieces through the landing square, along one of the
     /// rays (a direction and its reverse) of the mover's side.
-    MadeRow { n: u32, dirs: [Vec<(u8, u8)>; 2] },
+    MadeRow { n: u32, dirs: [Vec<(u8, u8)>; MAX_SIDES] },
     /// The move captured.
     Captured,
 }
@@ -602,16 +604,16 @@ pub struct Tables<B: Bits> {
     pub lines: lines::Lines<B>,
     /// Forms per side: first those that move a piece, grouped by kind in order, then those that
     /// place, drop or jump (from `moving_forms` on).
-    pub forms: [Vec<CForm<B>>; 2],
+    pub forms: [Vec<CForm<B>>; MAX_SIDES],
     /// Per side: how many forms move a piece (the rest place, drop or jump).
-    pub moving_forms: [usize; 2],
+    pub moving_forms: [usize; MAX_SIDES],
     /// Per side and form: the first form of the same piece whose moves do the same (see
     /// [`Form::same_effects`]) and may coincide with this one's (itself if none). Two clauses
     /// giving one move (`step any` and `slide orthogonal` both reach the next square) give it once.
-    pub form_class: [Vec<u8>; 2],
+    pub form_class: [Vec<u8>; MAX_SIDES],
     /// Per side: the moving clauses a count takes whole for the pieces free to move (see
     /// [`Quick`]).
-    pub quick: Box<[Quick<B>; 2]>,
+    pub quick: Box<[Quick<B>; MAX_SIDES]>,
     /// Some two clauses may give the same move: generation drops the repeats.
     pub overlapping: bool,
     /// `overlapping`, or a roll starts each turn: generation's one test for both.
@@ -620,9 +622,9 @@ pub struct Tables<B: Bits> {
     pub gated: bool,
     /// Some clause leaves a copy behind (see [`CForm::clone`]).
     pub clones: bool,
-    pub castles: [Vec<CCastle>; 2],
+    pub castles: [Vec<CCastle>; MAX_SIDES],
     /// Attacks made by each side.
-    pub attacks: [Attacks<B>; 2],
+    pub attacks: [Attacks<B>; MAX_SIDES],
     pub royal_kinds: Vec<KindId>,
     pub royal_safety: bool,
     /// Orthogonal neighbours of each square, for chains. A neighbour off the board is `squares`:
@@ -637,7 +639,7 @@ pub struct Tables<B: Bits> {
     /// Directions (ray indices) along which two royals may not face each other.
     pub facing: Vec<u8>,
     /// Promotion per side and kind.
-    pub promotion: [Vec<Option<CPromo<B>>>; 2],
+    pub promotion: [Vec<Option<CPromo<B>>>; MAX_SIDES],
     /// Per kind: promoting ends a continuing move.
     pub promotion_ends: Vec<bool>,
     /// Counters kept: which kind's move also resets each (None: only captures).
@@ -646,6 +648,13 @@ pub struct Tables<B: Bits> {
     /// Zobrist keys: piece[cell][sq], side to move, castling rights, en-passant square.
     pub z_piece: Vec<Vec<u64>>,
     pub z_side: u64,
+    /// In a game of more than two players, the key of each side to move (the first's is 0).
+    pub z_turn: [u64; MAX_SIDES],
+    /// The sides in play.
+    pub sides: u8,
+    /// More than two sides: `make` passes the turn round, and a side's enemies are all the
+    /// others (see [`crate::game::position::Pos::enemies`]).
+    pub many: bool,
     pub z_virgin: Vec<u64>,
     pub z_ep: Vec<u64>,
     /// Zobrist keys of hands: per side, per kind; a count `c` hashes as `key × c`.
@@ -707,7 +716,7 @@ pub struct Tables<B: Bits> {
     pub around: Vec<B>,
     /// Per kind, `captured only when surrounded`: the ray directions, the squares that count as
     /// surrounding when empty (per side of the surrounder), and whether off the board does.
-    pub surround: Vec<Option<(Vec<u8>, [B; 2], bool)>>,
+    pub surround: Vec<Option<(Vec<u8>, [B; MAX_SIDES], bool)>>,
     /// The kinds with a `surround` rule, a bit per kind: never taken in an enclosed run.
     pub surround_kinds: u32,
     /// `captures explode`: per square, the squares around it (the blast); a bit per kind spared.
@@ -725,7 +734,7 @@ pub struct Tables<B: Bits> {
     /// Some clause bears pieces off (see [`CForm::bear_off`]).
     pub bears_off: bool,
     /// `another turn after landing in ZONE`: per side, the squares where a landing earns it.
-    pub again_zone: [B; 2],
+    pub again_zone: [B; MAX_SIDES],
     /// `another turn after rolling N`: a bit per result of the roll (index into `rolls`).
     pub again_rolls: u64,
     /// Some move may earn another turn (`another turn after ...`): `make` asks only then.
@@ -747,6 +756,19 @@ pub struct Tables<B: Bits> {
     /// A race game's rules (stacks, dice used one by one...), which take their own generator and
     /// `make` (see [`crate::game::race`]); `None` in every other game.
     pub race: Option<Box<race::RaceTables>>,
+}
+
+impl<B: Bits> Tables<B> {
+    /// The side that moves after `s`.
+    #[inline(always)]
+    pub fn next_side(&self, s: Side) -> Side {
+        if s.0 + 1 >= self.sides { Side::FIRST } else { Side(s.0 + 1) }
+    }
+    /// The side that moved before `s`.
+    #[inline(always)]
+    pub fn previous_side(&self, s: Side) -> Side {
+        if s.0 == 0 { Side(self.sides - 1) } else { Side(s.0 - 1) }
+    }
 }
 
 /// The most legs a continuing move may have: its route holds the count in 4 bits and the legs in
@@ -885,8 +907,29 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         board_mask |= B::bit(sq);
     }
     let mut rng = ChaCha8Rng::seed_from_u64(0x00A7_B17E_2026);
-    let cells = 1 + 2 * rules.kinds.len();
-    let z_piece = (0..cells).map(|_| (0..n).map(|_| rng.next_u64()).collect()).collect();
+    // The keys of the first two sides' pieces are drawn first, in the order of kind then side, so
+    // that a game of two players hashes as it always has; a third side's and later come from a
+    // generator of their own.
+    let two: Vec<Vec<u64>> = (0..1 + 2 * rules.kinds.len()).map(|_| (0..n).map(|_| rng.next_u64()).collect()).collect();
+    let mut more = ChaCha8Rng::seed_from_u64(0x00A7_B17E_0006);
+    let sides = rules.players.len();
+    let bits = SIDE_BITS;
+    let cells = 1 + (rules.kinds.len().max(1) << bits);
+    let z_piece = (0..cells)
+        .map(|c| {
+            let (k, s) = (c.saturating_sub(1) >> bits, c.saturating_sub(1) & ((1 << bits) - 1));
+            if c == 0 {
+                two[0].clone()
+            } else if s < 2 && k < rules.kinds.len() {
+                two[1 + 2 * k + s].clone()
+            } else if s < sides && k < rules.kinds.len() {
+                (0..n).map(|_| more.next_u64()).collect()
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    let z_turn = std::array::from_fn(|i| if i == 0 || i >= sides { 0 } else { more.next_u64() });
     let z_side = rng.next_u64();
     let z_virgin = (0..n).map(|_| rng.next_u64()).collect();
     let z_ep = (0..n).map(|_| rng.next_u64()).collect();
@@ -906,16 +949,16 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         dirs: Vec::new(),
         rays: Vec::new(),
         lines: lines::Lines::new(n),
-        forms: [Vec::new(), Vec::new()],
-        moving_forms: [0, 0],
-        form_class: [Vec::new(), Vec::new()],
-        quick: Box::new([Quick::default(), Quick::default()]),
+        forms: Default::default(),
+        moving_forms: [0; MAX_SIDES],
+        form_class: Default::default(),
+        quick: Box::new(std::array::from_fn(|_| Quick::default())),
         overlapping: false,
         unusual_generation: rules.roll.is_some(),
         gated: false,
         clones: false,
-        castles: [Vec::new(), Vec::new()],
-        attacks: [Attacks::default(), Attacks::default()],
+        castles: Default::default(),
+        attacks: std::array::from_fn(|_| Attacks::default()),
         royal_kinds: rules
             .kinds
             .iter()
@@ -940,7 +983,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         repetition: rules.repetition_forbidden.as_ref().map(|r| r.0),
         pass: rules.pass.is_some(),
         facing: Vec::new(),
-        promotion: [Vec::new(), Vec::new()],
+        promotion: Default::default(),
         promotion_ends: rules
             .kinds
             .iter()
@@ -950,6 +993,9 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         dark,
         z_piece,
         z_side,
+        z_turn,
+        sides: rules.players.len() as u8,
+        many: rules.players.len() > 2,
         z_virgin,
         z_ep,
         z_hand,
@@ -1036,9 +1082,9 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             (0..=results).map(|i| if i == 0 { 0 } else { rng.next_u64() }).collect()
         },
         bears_off: rules.kinds.iter().any(|k| k.forms.iter().any(|f| f.bear_off)),
-        again_zone: [0, 1].map(|s| {
+        again_zone: std::array::from_fn(|s| {
             rules.again.iter().fold(B::EMPTY, |b, a| match a {
-                crate::model::Again::Landing(z, _) => b | set_to_bits::<B>(&z.0[s]),
+                crate::model::Again::Landing(z, _) => b | z.0.get(s).map_or(B::EMPTY, set_to_bits::<B>),
                 crate::model::Again::Rolling(..) => b,
             })
         }),
@@ -1062,15 +1108,12 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         race: None,
     };
     // Jump directions first, so that a route's leg is an index into a short list.
-    for side in [Side::FIRST, Side::SECOND] {
-        let flip = if side == Side::FIRST { 1 } else { -1 };
-        // Boards of hexes turn half round for the second player (a mirror would break their geometry).
-        let fx = if board.hexes { flip } else { 1 };
+    for side in 0..rules.players.len() {
         for kind in &rules.kinds {
             for f in &kind.forms {
                 if let Primitive::Jump { dirs, .. } = &f.primitive {
                     for d in dirs {
-                        let i = t.ray_index((d.0 * fx, d.1 * flip), board);
+                        let i = t.ray_index(turned(rules, side, *d), board);
                         if !t.legs.contains(&i) {
                             t.legs.push(i);
                         }
@@ -1111,11 +1154,14 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             t.facing.push(i);
         }
     }
-    for side in [Side::FIRST, Side::SECOND] {
-        let flip = if side == Side::FIRST { 1 } else { -1 };
-        // Boards of hexes turn half round for the second player (a mirror would break their geometry).
-        let fx = if board.hexes { flip } else { 1 };
-        let s = side.index();
+    for s in 0..rules.players.len() {
+        let side = Side(s as u8);
+        // Directions as this side sees them (the first player's, turned by its seat).
+        let tr = |d: (i32, i32)| turned(rules, s, d);
+        let go = |sq: usize, d: (i32, i32)| {
+            let (dx, dy) = tr(d);
+            board.offset(sq, dx, dy)
+        };
         for (ki, kind) in rules.kinds.iter().enumerate() {
             let kid = KindId(ki as u8);
             t.promotion[s].push(kind.promotion.as_ref().map(|p| CPromo {
@@ -1131,7 +1177,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                 let within = f.within.as_ref().map_or(board_mask, |z| set_to_bits(&z[side]));
                 let how = match &f.primitive {
                     Primitive::Step { dirs, distance: 1 } => {
-                        let offs: Vec<(i32, i32)> = dirs.iter().map(|d| (d.0 * fx, d.1 * flip)).collect();
+                        let offs: Vec<(i32, i32)> = dirs.iter().map(|d| tr(*d)).collect();
                         Gen::Leap {
                             targets: leap_table(board, &offs),
                         }
@@ -1140,7 +1186,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         let mut entries = vec![Vec::new(); n];
                         for (sq, e) in entries.iter_mut().enumerate() {
                             for d in dirs {
-                                let (dx, dy) = (d.0 * fx, d.1 * flip);
+                                let (dx, dy) = tr(*d);
                                 let mut path = B::EMPTY;
                                 let mut cur = Some(sq);
                                 for _ in 1..*distance {
@@ -1157,7 +1203,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         Gen::Lame { entries }
                     }
                     Primitive::Leap { offsets } if offsets.iter().all(|o| o.1.is_empty()) => {
-                        let offs: Vec<(i32, i32)> = offsets.iter().map(|(o, _)| (o.0 * fx, o.1 * flip)).collect();
+                        let offs: Vec<(i32, i32)> = offsets.iter().map(|(o, _)| tr(*o)).collect();
                         Gen::Leap {
                             targets: leap_table(board, &offs),
                         }
@@ -1166,10 +1212,10 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         let mut entries = vec![Vec::new(); n];
                         for (sq, e) in entries.iter_mut().enumerate() {
                             for (o, blk) in offsets {
-                                if let Some(to) = board.offset(sq, o.0 * fx, o.1 * flip) {
+                                if let Some(to) = go(sq, *o) {
                                     let mut mask = B::EMPTY;
                                     for b in blk {
-                                        mask |= board.offset(sq, b.0 * fx, b.1 * flip).map_or(B::EMPTY, B::bit);
+                                        mask |= go(sq, *b).map_or(B::EMPTY, B::bit);
                                     }
                                     e.push((to as u16, mask));
                                 }
@@ -1182,15 +1228,15 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                             .iter()
                             .map(|d| {
                                 (
-                                    t.ray_index((d.0 * fx, d.1 * flip), board),
-                                    t.ray_index((-d.0 * fx, -d.1 * flip), board),
+                                    t.ray_index(tr(*d), board),
+                                    t.ray_index({ let (x, y) = tr(*d); (-x, -y) }, board),
                                 )
                             })
                             .collect(),
                         over_own: f.over_own,
                     },
                     Primitive::Slide { dirs, max } => {
-                        let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0 * fx, d.1 * flip), board)).collect();
+                        let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index(tr(*d), board)).collect();
                         let bounded = max.map(|m| {
                             (0..n)
                                 .map(|sq| {
@@ -1198,7 +1244,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                                     for d in dirs {
                                         let mut cur = sq;
                                         for _ in 0..m {
-                                            match board.offset(cur, d.0 * fx, d.1 * flip) {
+                                            match go(cur, *d) {
                                                 Some(x) => {
                                                     b |= B::bit(x);
                                                     cur = x;
@@ -1241,11 +1287,11 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         targets: (0..n).map(|sq| t.board_mask & !B::bit(sq)).collect(),
                     },
                     Primitive::Jump { dirs, .. } => {
-                        let rays: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0 * fx, d.1 * flip), board)).collect();
+                        let rays: Vec<u8> = dirs.iter().map(|d| t.ray_index(tr(*d), board)).collect();
                         let mut entries = vec![Vec::new(); n];
                         for (sq, e) in entries.iter_mut().enumerate() {
                             for d in dirs {
-                                let (dx, dy) = (d.0 * fx, d.1 * flip);
+                                let (dx, dy) = tr(*d);
                                 let ray = t.ray_index((dx, dy), board);
                                 let leg = t.legs.iter().position(|&l| l == ray).unwrap_or(0) as u8;
                                 if let Some(over) = board.offset(sq, dx, dy)
@@ -1258,7 +1304,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         Gen::Jump { entries, dirs: rays }
                     }
                     Primitive::Hop { dirs, screens } => {
-                        let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0 * fx, d.1 * flip), board)).collect();
+                        let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index(tr(*d), board)).collect();
                         let mask = |ks: &[KindId]| ks.iter().fold(0u32, |m, k| m | 1 << k.0);
                         if f.screen_not.is_empty() && f.target_not.is_empty() {
                             Gen::Hop {
@@ -1276,7 +1322,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     }
                 };
                 let enclose = f.enclose.as_ref().map(|(e, dirs)| {
-                    let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index((d.0 * fx, d.1 * flip), board)).collect();
+                    let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index(tr(*d), board)).collect();
                     (*e, idx)
                 });
                 // Gravity pulls the same way for both players: not mirrored.
@@ -1289,12 +1335,13 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         far: *far,
                         at_once: f.capture_at_once,
                         no_reverse: f.no_reverse,
+                        chain: f.chain,
                     }),
                     _ => None,
                 };
                 let mut stuck = B::EMPTY;
                 if f.drop.not_stuck {
-                    stuck = stuck_squares::<B>(rules, kind, flip);
+                    stuck = stuck_squares::<B>(rules, kind, s);
                 }
                 // Set-wise generation knows nothing of en passant, of effects, or of promotions that
                 // depend on the square a move starts from.
@@ -1335,7 +1382,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     enclose,
                     only_if: f.only_if,
                     enclose_exact: f.enclose_exact,
-                    enclose_against: f.enclose_against.as_ref().map_or([B::EMPTY; 2], sides_bits),
+                    enclose_against: f.enclose_against.as_ref().map_or([B::EMPTY; MAX_SIDES], sides_bits),
                     falling,
                     flips_set_wise: false,
                     bare_place,
@@ -1403,7 +1450,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             }
         }
     }
-    for side in 0..2 {
+    for side in 0..rules.players.len() {
         // A stable sort: moving clauses first, each group in kind order.
         t.forms[side].sort_by_key(|f| matches!(f.how, Gen::Place | Gen::Drop | Gen::Jump { .. }));
         t.moving_forms[side] = t.forms[side]
@@ -1446,7 +1493,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         .map(|k| {
             k.surround.as_ref().map(|sr| {
                 let dirs: Vec<u8> = sr.dirs.iter().map(|&d| t.ray_index(d, board)).collect();
-                (dirs, sr.against.as_ref().map_or([B::EMPTY; 2], sides_bits), sr.edge)
+                (dirs, sr.against.as_ref().map_or([B::EMPTY; MAX_SIDES], sides_bits), sr.edge)
             })
         })
         .collect();
@@ -1513,7 +1560,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     }
     let surround_kinds = t.surround_kinds;
     let explosion = t.explosion.is_some();
-    for side in 0..2 {
+    for side in 0..rules.players.len() {
         for i in 0..t.forms[side].len() {
             // Where captures explode each capture takes the full test (`LegalCtx::tested`): no
             // clause emits its targets as whole sets past it.
@@ -1539,17 +1586,20 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
 fn compile_parts<B: Bits>(t: &mut Tables<B>, rules: &Rules) {
     let board = &rules.board;
     for (pi, part) in rules.turn.iter().enumerate() {
-        let mut per_side = |d: &[(i32, i32)], rev: bool| -> [Vec<(u8, u8)>; 2] {
-            [1, -1].map(|flip| {
-                let fx = if board.hexes { flip } else { 1 };
-                d.iter()
-                    .map(|&(dx, dy)| {
-                        let a = t.ray_index((dx * fx, dy * flip), board);
-                        let b = if rev { t.ray_index((-dx * fx, -dy * flip), board) } else { a };
+        let mut per_side = |d: &[(i32, i32)], rev: bool| -> [Vec<(u8, u8)>; MAX_SIDES] {
+            let mut out: [Vec<(u8, u8)>; MAX_SIDES] = Default::default();
+            for (side, o) in out.iter_mut().enumerate().take(rules.players.len()) {
+                *o = d
+                    .iter()
+                    .map(|&d| {
+                        let (dx, dy) = turned(rules, side, d);
+                        let a = t.ray_index((dx, dy), board);
+                        let b = if rev { t.ray_index((-dx, -dy), board) } else { a };
                         (a, b)
                     })
-                    .collect()
-            })
+                    .collect();
+            }
+            out
         };
         let condition = part.condition.as_ref().map(|c| match c {
             PartCondition::MadeRow { n, dirs } => CPartCond::MadeRow {
@@ -1569,7 +1619,7 @@ fn compile_parts<B: Bits>(t: &mut Tables<B>, rules: &Rules) {
             .unwrap_or_default();
         let within = match &part.within {
             Some(z) => sides_bits(z),
-            None => [t.board_mask; 2],
+            None => [t.board_mask; MAX_SIDES],
         };
         let kinds: Vec<Option<KindId>> = match &part.action {
             PartAction::Gate { kinds, .. } => kinds.iter().map(|k| Some(*k)).collect(),
@@ -1584,7 +1634,7 @@ fn compile_parts<B: Bits>(t: &mut Tables<B>, rules: &Rules) {
             action: part.action.clone(),
             optional: part.optional,
             condition,
-            within: [within[0] & t.board_mask, within[1] & t.board_mask],
+            within: within.map(|w| w & t.board_mask),
             along,
             row_safe,
             choices,
@@ -1602,21 +1652,20 @@ fn compile_parts<B: Bits>(t: &mut Tables<B>, rules: &Rules) {
 
 /// The squares from which a piece of `kind` has no move on an empty board, ever (a drop there
 /// would leave it stuck): no clause reaches any square from there.
-fn stuck_squares<B: Bits>(rules: &Rules, kind: &Kind, flip: i32) -> B {
+fn stuck_squares<B: Bits>(rules: &Rules, kind: &Kind, side: usize) -> B {
     let mut stuck = B::EMPTY;
     for sq in 0..rules.board.squares() {
-        if !could_move_from(rules, kind, sq, flip) {
+        if !could_move_from(rules, kind, sq, side) {
             stuck |= B::bit(sq);
         }
     }
     stuck
 }
 
-/// Could a piece of `kind` move from `sq` on an empty board (for the side whose ranks run the
-/// way `flip` says)? A drop `not where it could not move` is refused where it could not.
-pub(crate) fn could_move_from(rules: &Rules, kind: &Kind, sq: usize, flip: i32) -> bool {
+/// Could a piece of `kind` move from `sq` on an empty board (for `side`, whose directions its
+/// seat turns)? A drop `not where it could not move` is refused where it could not.
+pub(crate) fn could_move_from(rules: &Rules, kind: &Kind, sq: usize, side: usize) -> bool {
     let board = &rules.board;
-    let fx = if board.hexes { flip } else { 1 };
     kind.forms.iter().any(|f| {
         let offs: Vec<(i32, i32)> = match &f.primitive {
             Primitive::Step { dirs, distance } => dirs.iter().map(|d| (d.0 * *distance as i32, d.1 * *distance as i32)).collect(),
@@ -1626,12 +1675,21 @@ pub(crate) fn could_move_from(rules: &Rules, kind: &Kind, sq: usize, flip: i32) 
             Primitive::Place | Primitive::Drop => Vec::new(),
             Primitive::Fly | Primitive::Run { .. } => return true,
         };
-        offs.iter().any(|o| board.offset(sq, o.0 * fx, o.1 * flip).is_some())
+        offs.iter().any(|&o| {
+            let (dx, dy) = turned(rules, side, o);
+            board.offset(sq, dx, dy).is_some()
+        })
     })
 }
 
-fn sides_bits<B: Bits>(z: &BySide<SquareSet>) -> [B; 2] {
-    [set_to_bits(&z.0[0]), set_to_bits(&z.0[1])]
+fn sides_bits<B: Bits>(z: &BySide<SquareSet>) -> [B; MAX_SIDES] {
+    std::array::from_fn(|s| z.0.get(s).map_or(B::EMPTY, set_to_bits))
+}
+
+/// A direction written from the first player's side, as `side` sees it (its seat's turn).
+pub(crate) fn turned(rules: &Rules, side: usize, d: (i32, i32)) -> (i32, i32) {
+    let seat = rules.players.get(side).map_or(side as u8, |p| p.seat);
+    rules.board.seat_dir(rules.seating, seat, d)
 }
 
 fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B> {
@@ -1720,7 +1778,7 @@ fn compile_end<B: Bits>(t: &mut Tables<B>, rules: &Rules, r: &EndRule) -> CEnd<B
                     CountOf::Declared(i) => CCount::Declared(*i),
                     CountOf::Pieces { kind, zone } => CCount::Pieces {
                         kind: *kind,
-                        zone: zone.as_ref().map_or([t.board_mask; 2], sides_bits),
+                        zone: zone.as_ref().map_or([t.board_mask; MAX_SIDES], sides_bits),
                     },
                 },
                 whose: *whose,

@@ -14,10 +14,10 @@ use crate::model::{Enclose, KindId, PartAction, Rules, Side};
 #[derive(Clone, Debug)]
 pub struct Reach<B> {
     /// Per side, per kind: the squares a piece of that kind may ever stand on.
-    pub squares: [Vec<B>; 2],
+    pub squares: Vec<Vec<B>>,
     /// Per side, per kind: how many the setup has. `None` where pieces are placed or dropped onto
     /// the board, or change owner: then no count is bounded by the setup.
-    pub setup_counts: Option<[Vec<u32>; 2]>,
+    pub setup_counts: Option<Vec<Vec<u32>>>,
     /// Per kind: some promotion turns a piece into it.
     pub promoted_into: Vec<bool>,
     /// Per kind: it may promote.
@@ -38,7 +38,7 @@ pub fn compute<B: Bits>(rules: &Rules, t: &Tables<B>) -> Option<Reach<B>> {
                 .iter()
                 .any(|f| matches!(f.enclose, Some((Enclose::Flip, _))) || f.neighbours == Some(Enclose::Flip))
         });
-    let squares = [Side::FIRST, Side::SECOND].map(|side| {
+    let squares = (0..rules.players.len()).map(|i| Side(i as u8)).map(|side| {
         if changes_owner {
             vec![t.board_mask; kinds]
         } else {
@@ -54,7 +54,7 @@ pub fn compute<B: Bits>(rules: &Rules, t: &Tables<B>) -> Option<Reach<B>> {
             PartAction::Remove { .. } => false,
         });
     let setup_counts = (!placed).then(|| {
-        [Side::FIRST, Side::SECOND].map(|side| {
+        (0..rules.players.len()).map(|i| Side(i as u8)).map(|side| {
             let mut c = vec![0u32; kinds];
             for (k, s) in setup.board.iter().flatten() {
                 if *s == side {
@@ -75,8 +75,8 @@ pub fn compute<B: Bits>(rules: &Rules, t: &Tables<B>) -> Option<Reach<B>> {
         }
     }
     Some(Reach {
-        squares,
-        setup_counts,
+        squares: squares.collect(),
+        setup_counts: setup_counts.map(|c| c.collect()),
         promoted_into,
         promotes,
     })

@@ -245,14 +245,14 @@ impl<B: Bits> Pos<B> {
         let mut affected: SmallVec<[(Enclose, B); 3]> = SmallVec::new();
         if let Some((what, _)) = enclose {
             let own = self.side_bb[us.index()];
-            let enemy = self.side_bb[us.other().index()];
+            let enemy = self.enemies(us);
             affected.push((what, self.enclosed_of(&self.t.forms[us.index()][fi], to, own, enemy)));
             if what == Enclose::Capture {
                 affected.push((what, self.surrounded(to, own, enemy)));
             }
         }
         if let Some(what) = neighbours {
-            affected.push((what, self.t.around[to] & self.side_bb[us.other().index()]));
+            affected.push((what, self.t.around[to] & self.enemies(us)));
         }
         let mut done = B::EMPTY;
         for (what, run) in affected {
@@ -391,7 +391,7 @@ impl<B: Bits> Pos<B> {
         let t = &*self.t;
         let us = self.stm;
         let own = self.side_bb[us.index()];
-        let enemy = self.side_bb[us.other().index()];
+        let enemy = self.enemies(us);
         let occ = own | enemy | self.walls;
         match &f.how {
             Gen::Place | Gen::Drop => {
@@ -456,6 +456,28 @@ impl<B: Bits> Pos<B> {
                         Over::Own => own & !B::bit(from),
                         Over::Any => (own | enemy) & !B::bit(from),
                     };
+                    if j.chain {
+                        // Jumps one after another while the player likes: every square reached,
+                        // none twice (nor the start), is a move.
+                        let Gen::Jump { entries, .. } = &f.how else { return };
+                        let mut seen = B::bit(from);
+                        let mut frontier = B::bit(from);
+                        while !frontier.is_empty() {
+                            let mut next = B::EMPTY;
+                            for at in frontier.iter() {
+                                for &(over, land, _) in &entries[at] {
+                                    let (over, land) = (over as usize, land as usize);
+                                    if over_ok.has(over) && !lifted.has(land) && f.within.has(land) && !seen.has(land) {
+                                        seen |= B::bit(land);
+                                        next |= B::bit(land);
+                                        self.push_jump(out, fi, f.kind, None, from, land, 0);
+                                    }
+                                }
+                            }
+                            frontier = next;
+                        }
+                        continue;
+                    }
                     if !j.far {
                         // Over an adjacent piece: straight from the table, nothing collected.
                         let Gen::Jump { entries, .. } = &f.how else { return };
@@ -655,7 +677,7 @@ impl<B: Bits> Pos<B> {
         let us = self.stm;
         let standing = if j.at_once { occ } else { occ & !dead };
         match j.over {
-            Over::Enemy => self.side_bb[us.other().index()] & standing & !dead,
+            Over::Enemy => self.enemies(us) & standing & !dead,
             Over::Own => self.side_bb[us.index()] & !B::bit(from) & !dead,
             Over::Any => standing & !dead & !self.walls,
         }
@@ -812,7 +834,7 @@ impl<B: Bits> Pos<B> {
             let f = &self.t.forms[self.stm.index()][fi as usize];
             if f.jump.is_some_and(|j| j.capturing)
                 || f.target == Target::EnPassant
-                || self.side_bb[self.stm.other().index()].has(m.to as usize)
+                || self.enemies(self.stm).has(m.to as usize)
             {
                 return true;
             }
@@ -829,7 +851,7 @@ impl<B: Bits> Pos<B> {
         match m.kind {
             MoveKind::Form(fi) => {
                 let f = &self.t.forms[us.index()][fi as usize];
-                let enemy = self.side_bb[us.other().index()];
+                let enemy = self.enemies(us);
                 let mut n = 0;
                 let to = m.to as usize;
                 if f.target == Target::EnPassant || enemy.has(to) {
@@ -853,7 +875,7 @@ impl<B: Bits> Pos<B> {
             }
             MoveKind::Place(fi) | MoveKind::Drop(fi) => {
                 let f = &self.t.forms[us.index()][fi as usize];
-                let enemy = self.side_bb[us.other().index()];
+                let enemy = self.enemies(us);
                 let mut n = match &f.enclose {
                     Some((Enclose::Capture, _)) => {
                         let own = self.side_bb[us.index()] | B::bit(m.to as usize);

@@ -211,7 +211,7 @@ impl<B: Bits> Pos<B> {
 
     /// A chain of `side`'s adjacent pieces touching at least `need` of the zones (each given per
     /// side): its squares, if there is one.
-    pub fn connection_of(&self, side: Side, zones: &[[B; 2]], need: usize) -> Option<Vec<usize>> {
+    pub fn connection_of(&self, side: Side, zones: &[[B; MAX_SIDES]], need: usize) -> Option<Vec<usize>> {
         let s = side.index();
         if let ([a, b], 2) = (zones, need) {
             return self.connection(side, a[s], b[s]);

@@ -11,6 +11,7 @@ use crate::model::*;
 
 pub const NO_SQ: u16 = u16::MAX;
 
+
 /// The pass: the player gives up the turn.
 pub const PASS: Move = Move {
     from: NO_SQ,
@@ -55,7 +56,8 @@ struct Extra<B> {
 #[derive(Debug)]
 pub struct Pos<B: Bits> {
     pub t: Arc<Tables<B>>,
-    pub side_bb: [B; 2],
+    /// Each side's pieces (only the first [`Tables::sides`] are ever set).
+    pub side_bb: [B; MAX_SIDES],
     pub kind_bb: [B; MAX_KINDS],
     /// 0 = empty, else 1 + 2 × kind + side.
     pub cells: Vec<u8>,
@@ -194,7 +196,7 @@ impl<B: Bits> Clone for Pos<B> {
 #[derive(Clone, Debug)]
 struct Snapshot<B: Bits> {
     cells: Vec<u8>,
-    side_bb: [B; 2],
+    side_bb: [B; MAX_SIDES],
     kind_bb: [B; MAX_KINDS],
     chains: Option<Box<super::chains::Chains<B>>>,
     takes: [B; 2],
@@ -203,15 +205,15 @@ struct Snapshot<B: Bits> {
 
 #[inline(always)]
 pub fn cell(kind: KindId, side: Side) -> u8 {
-    1 + 2 * kind.0 + side.0
+    1 + (kind.0 << SIDE_BITS) + side.0
 }
 #[inline(always)]
 pub fn cell_kind(c: u8) -> KindId {
-    KindId((c - 1) >> 1)
+    KindId((c - 1) >> SIDE_BITS)
 }
 #[inline(always)]
 pub fn cell_side(c: u8) -> Side {
-    Side((c - 1) & 1)
+    Side((c - 1) & ((1 << SIDE_BITS) - 1))
 }
 
 impl<B: Bits> Pos<B> {
@@ -220,7 +222,7 @@ impl<B: Bits> Pos<B> {
         let t_stacks = t.race.as_ref().is_some_and(|r| r.stack.is_some());
         Pos {
             t,
-            side_bb: [B::EMPTY; 2],
+            side_bb: [B::EMPTY; MAX_SIDES],
             kind_bb: [B::EMPTY; MAX_KINDS],
             cells: vec![0; n],
             stm: Side::FIRST,
@@ -299,10 +301,22 @@ impl<B: Bits> Pos<B> {
         self.remove(sq);
     }
 
-    /// The occupied squares: both sides' pieces and the neutral ones.
+    /// The occupied squares: every side's pieces and the neutral ones.
     #[inline(always)]
     pub fn occ(&self) -> B {
+        if self.t.many {
+            return self.side_bb[2..].iter().fold(self.side_bb[0] | self.side_bb[1] | self.walls, |a, &b| a | b);
+        }
         self.side_bb[0] | self.side_bb[1] | self.walls
+    }
+    /// The pieces of every side but `us` (its enemies: in a game of more than two players, all
+    /// the others').
+    #[inline(always)]
+    pub fn enemies(&self, us: Side) -> B {
+        if self.t.many {
+            return self.side_bb.iter().enumerate().fold(B::EMPTY, |a, (i, &b)| if i == us.index() { a } else { a | b });
+        }
+        self.side_bb[us.other().index()]
     }
     #[inline(always)]
     pub fn pieces(&self, side: Side, kind: KindId) -> B {
@@ -596,7 +610,7 @@ impl<B: Bits> Pos<B> {
         let t = &*self.t;
         let us = self.stm;
         let own = self.side_bb[us.index()];
-        let enemy = self.side_bb[us.other().index()];
+        let enemy = self.enemies(us);
         let occ = own | enemy | self.walls;
         let empty = !occ & t.board_mask;
         for (fi, f) in t.forms[us.index()].iter().enumerate() {
@@ -1085,7 +1099,7 @@ impl<B: Bits> Pos<B> {
         }
         let us = self.stm;
         let own = self.side_bb[us.index()];
-        let enemy = self.side_bb[us.other().index()];
+        let enemy = self.enemies(us);
         let occ = own | enemy | self.walls;
         let empty = !occ & t.board_mask;
         let ctx = LegalCtx::new(self);
@@ -1670,11 +1684,26 @@ impl<B: Bits> Pos<B> {
     /// second player's).
     #[inline(always)]
     pub(super) fn pass_turn(&mut self, us: Side) {
+        if self.t.many {
+            return self.pass_turn_on(us);
+        }
         if us == Side::SECOND {
             self.fullmove += 1;
         }
         self.stm = us.other();
         self.hash ^= self.t.z_side;
+    }
+
+    /// [`Pos::pass_turn`] in a game of more than two players: the next side in turn order (the
+    /// move number counts on after the last's).
+    #[inline(never)]
+    fn pass_turn_on(&mut self, us: Side) {
+        let next = self.t.next_side(us);
+        if next == Side::FIRST {
+            self.fullmove += 1;
+        }
+        self.stm = next;
+        self.hash ^= self.t.z_turn[us.index()] ^ self.t.z_turn[next.index()];
     }
 
     /// The roll's result `r` (an index into `Tables::rolls`) comes up: the side to move stays,
@@ -1720,7 +1749,7 @@ impl<B: Bits> Pos<B> {
     /// turn ([`Pos::again`]).
     #[inline]
     pub fn mover(&self) -> Side {
-        if self.again { self.stm } else { self.stm.other() }
+        if self.again { self.stm } else { self.t.previous_side(self.stm) }
     }
 
     /// Sets [`Pos::roll`] (0: to roll; else 1 + the result's index), keeping the hash.
@@ -1881,9 +1910,16 @@ impl<B: Bits> Pos<B> {
         let to = m.to as usize;
         // A move that earned another turn left the side to move as it was.
         if !(self.t.turn_state && self.again) {
-            self.stm = self.stm.other();
-            if self.stm == Side::SECOND {
-                self.fullmove -= 1;
+            if self.t.many {
+                if self.stm == Side::FIRST {
+                    self.fullmove -= 1;
+                }
+                self.stm = self.t.previous_side(self.stm);
+            } else {
+                self.stm = self.stm.other();
+                if self.stm == Side::SECOND {
+                    self.fullmove -= 1;
+                }
             }
         }
         if self.t.repetition.is_some() {

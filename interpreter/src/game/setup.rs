@@ -128,7 +128,9 @@ fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos<B>,
     }
 
     p.stm = s.stm;
-    if s.stm == Side::SECOND {
+    if t.many {
+        p.hash ^= t.z_turn[s.stm.index()];
+    } else if s.stm == Side::SECOND {
         p.hash ^= t.z_side;
     }
     if !s.stacks.is_empty() && p.stack.is_empty() {
@@ -187,7 +189,7 @@ fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos<B>,
                 f.primitive == Primitive::Drop
                     && f.within.as_ref().is_none_or(|z| z[*side].contains(sq))
                     && (!f.drop.not_stuck
-                        || crate::compile::could_move_from(rules, rules.kind(*k), sq, if *side == Side::FIRST { 1 } else { -1 }))
+                        || crate::compile::could_move_from(rules, rules.kind(*k), sq, side.index()))
             })
         {
             return Err(PositionError::Illegal(format!(

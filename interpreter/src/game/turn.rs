@@ -294,7 +294,7 @@ impl<B: Bits> Pos<B> {
                 out.extend(squares.iter().map(|sq| (choice, sq)));
             }
             PartAction::Remove { .. } => {
-                let enemy = self.side_bb[mover.other().index()];
+                let enemy = self.enemies(mover);
                 let mut squares = enemy & part.within[s];
                 if let Some((n, dirs)) = &part.row_safe {
                     let safe = |sq: usize| dirs[1 - s].iter().any(|&(d, r)| self.run_through(sq, enemy, d, r) >= *n);

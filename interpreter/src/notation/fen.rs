@@ -97,6 +97,16 @@ fn ordinal(n: usize) -> String {
 /// # Errors
 /// Which field is wrong, and what was expected.
 pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
+    read_setup(rules, text, true)
+}
+
+/// A ruleset's own setup: with more than two players it may hold the pieces of every side
+/// declared, and those of the sides not in play are left off the board (see `play ... when`).
+pub fn parse_ruleset_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
+    read_setup(rules, text, false)
+}
+
+fn read_setup(rules: &Rules, text: &str, strict: bool) -> Result<Setup, FenError> {
     let b = &rules.board;
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() {
@@ -306,6 +316,36 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
                 }
                 continue;
             }
+            if rules.sided_fen() && c.is_ascii_lowercase() {
+                // With more than two players a piece is its side's letter and its kind's: `rM`.
+                let next = chars.next();
+                let side = rules.players.iter().position(|p| p.fen.starts_with(c)).map(|i| Side(i as u8));
+                let absent = rules.absent.iter().any(|l| l.starts_with(c));
+                let kind = next.and_then(|l| rules.kinds.iter().position(|k| k.letter == l && !k.plus && !k.neutral));
+                let piece = match (side, kind) {
+                    (Some(s), Some(k)) => Some((KindId(k as u8), s)),
+                    // A side that does not play this time: its pieces stay off the board.
+                    (None, Some(_)) if absent && !strict => None,
+                    _ => {
+                        let sides: Vec<&str> = rules.players.iter().map(|p| p.fen.as_str()).collect();
+                        let kinds: String = rules.kinds.iter().filter(|k| !k.neutral).map(|k| k.letter).collect();
+                        return Err(FenError::Illegal(format!(
+                            "`{c}{}` on rank {rank_name} (field 1): a piece is written as its side's letter ({}) and its kind's ({kinds})",
+                            next.map(String::from).unwrap_or_default(),
+                            sides.join(" ")
+                        )));
+                    }
+                };
+                if file < b.width {
+                    board[b.square(file, rank)] = piece;
+                }
+                after_piece = piece.is_some();
+                file += 1;
+                if file > b.width {
+                    break;
+                }
+                continue;
+            }
             if let Some(k) = rules.neutral_by_letter(c) {
                 after_piece = false;
                 if file < b.width {
@@ -361,9 +401,11 @@ pub fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, FenError> {
     let stm = match rules.players.iter().position(|p| p.fen == side_field) {
         Some(i) => Side(i as u8),
         None => {
+            let letters: Vec<String> = rules.players.iter().map(|p| format!("`{}`", p.fen)).collect();
+            let (last, rest) = letters.split_last().expect("a game has players");
             return Err(FenError::Side {
                 found: side_field.to_string(),
-                expected: format!("`{}` or `{}`", rules.players[0].fen, rules.players[1].fen),
+                expected: format!("{} or {last}", rest.join(", ")),
             });
         }
     };

@@ -364,6 +364,21 @@ pub struct Game {
     pub records: Option<Records>,
     pub players: Vec<Player>,
     pub players_cite: Option<Cite>,
+    /// `seated by quarter turns`: how each side sees the board (see [`crate::model::Seating`]).
+    pub seating: Option<(crate::model::Seating, Span)>,
+    /// `play red, green when players = 2`: the lines choosing who takes part.
+    pub plays: Vec<PlayLine>,
+    pub span: Span,
+}
+
+/// `play red, green when players = 2`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayLine {
+    pub sides: Vec<Ident>,
+    pub param: Ident,
+    pub value: u32,
+    pub value_span: Span,
+    pub cite: Option<Cite>,
     pub span: Span,
 }
 
@@ -472,6 +487,21 @@ pub enum ZoneTerm {
     /// `where LIN OP LIN [and ...]`: squares whose file and rank numbers (from 1) meet every
     /// comparison.
     Where(Vec<(Lin, LinCmp, Lin)>, Span),
+}
+
+impl ZoneTerm {
+    pub fn span(&self) -> Span {
+        match self {
+            ZoneTerm::Rect(_, _, s)
+            | ZoneTerm::Ranks(_, _, s)
+            | ZoneTerm::Files(_, _, s)
+            | ZoneTerm::All(s)
+            | ZoneTerm::Square(_, s)
+            | ZoneTerm::List(_, s)
+            | ZoneTerm::Where(_, s) => *s,
+            ZoneTerm::Ref(id) => id.span,
+        }
+    }
 }
 
 /// A sum of `file`, `rank`, numbers and parameters, each added or subtracted.
@@ -644,6 +674,8 @@ pub enum Modifier {
     CapturingAtOnce(Span),
     /// `never turning back`.
     NeverBack(Span),
+    /// `again at will`: a jump chains as far as the player likes.
+    AgainAtWill(Span),
     /// `next to own`.
     NextToOwn(Span),
     /// `flipping neighbours` (`flip`) / `capturing neighbours`.
@@ -749,6 +781,8 @@ pub enum Condition {
     Repetition(Count, Span),
     Counter {
         moves: Count,
+        /// Counted in turns (any player's), not moves (one of each player's).
+        turns: bool,
         resetting_kind: Option<Ident>,
         span: Span,
     },

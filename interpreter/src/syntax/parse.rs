@@ -966,6 +966,8 @@ fn game(cx: &mut Cx, p: P) -> Game {
         records: None,
         players: Vec::new(),
         players_cite: None,
+        seating: None,
+        plays: Vec::new(),
         span,
     };
     for c in p.into_inner() {
@@ -999,9 +1001,35 @@ fn game(cx: &mut Cx, p: P) -> Game {
                             g.players.push(Player { name, fen });
                         }
                         Rule::cite => g.players_cite = Some(cx.cite(pl)),
+                        Rule::seated => {
+                            let span = cx.span(&pl);
+                            let how = match pl.into_inner().nth(2).map(|h| h.as_rule()) {
+                                Some(Rule::seat_half) => crate::model::Seating::HalfTurn,
+                                Some(Rule::seat_quarters) => crate::model::Seating::QuarterTurns,
+                                Some(Rule::seat_sixths) => crate::model::Seating::SixthTurns,
+                                _ => crate::model::Seating::Mirror,
+                            };
+                            g.seating = Some((how, span));
+                        }
                         _ => {}
                     }
                 }
+            }
+            Rule::play_decl => {
+                let span = cx.span(&c);
+                let mut idents = Vec::new();
+                let mut value = (0, span);
+                let mut cite = None;
+                for part in c.into_inner() {
+                    match part.as_rule() {
+                        Rule::ident => idents.push(cx.ident(part)),
+                        Rule::int => value = (part.as_str().parse().unwrap_or(u32::MAX), cx.span(&part)),
+                        Rule::cite => cite = Some(cx.cite(part)),
+                        _ => {}
+                    }
+                }
+                let param = idents.pop().expect("grammar: a play line names a parameter");
+                g.plays.push(PlayLine { sides: idents, param, value: value.0, value_span: value.1, cite, span });
             }
             Rule::bad_clause => cx.bad(&c, Rule::game_clause_only, "game clause"),
             _ => {}
@@ -1732,6 +1760,7 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                 }
             }
             Rule::never_back => modifiers.push(Modifier::NeverBack(cspan)),
+            Rule::again_at_will => modifiers.push(Modifier::AgainAtWill(cspan)),
             Rule::over_own => modifiers.push(Modifier::OverOwn(cspan)),
             Rule::to_empty => modifiers.push(Modifier::ToEmpty(cspan)),
             Rule::to_enemy => {
@@ -2279,8 +2308,10 @@ fn condition(cx: &mut Cx, c: P) -> Option<Condition> {
         Rule::cond_counter => {
             let mut moves = None;
             let mut kind = None;
+            let mut turns = false;
             for k in c.into_inner() {
                 match k.as_rule() {
+                    Rule::kw_turns => turns = true,
                     Rule::count => moves = Some(cx.count(k)),
                     Rule::ident => kind = Some(cx.ident(k)),
                     _ => {}
@@ -2288,6 +2319,7 @@ fn condition(cx: &mut Cx, c: P) -> Option<Condition> {
             }
             return Some(Condition::Counter {
                 moves: moves.expect("grammar: counter count"),
+                turns,
                 resetting_kind: kind,
                 span: cspan,
             });
