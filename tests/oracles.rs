@@ -424,8 +424,11 @@ fn chinese_checkers_agrees_with_open_spiel_for_2_3_4_and_6_players() {
             assert_eq!(pos.fen(), fen, "the FEN reads back as written");
             let legal = pos.legal_moves();
             let ours: std::collections::BTreeSet<String> = legal.iter().map(|&m| uci::to_text(&pos, m)).collect();
-            let theirs: std::collections::BTreeSet<String> =
-                theirs.split(' ').filter(|s| !s.is_empty() && *s != "pass").map(str::to_string).collect();
+            let theirs: std::collections::BTreeSet<String> = theirs
+                .split(' ')
+                .filter(|s| !s.is_empty() && *s != "pass")
+                .map(str::to_string)
+                .collect();
             assert_eq!(
                 ours,
                 theirs,

@@ -64,3 +64,21 @@ fn positions_reached_by_play_are_accepted() {
         }
     }
 }
+/// A Turkish king that takes a man on its first leg and ends on that man's square: the text names
+/// every landing (`d8d5f5f7d7`), and each of the two routes reads back as itself.
+#[test]
+fn a_capture_ending_where_it_took_a_piece_is_written_by_its_landings() {
+    let e = common::bundled("turkish-draughts");
+    let p = e
+        .from_fen("3K4/mmmmm2M/1m3mm1/m1M1m3/1M4M1/MM1MM3/M1MMMMMM/8 w - - 3 11")
+        .expect("a position");
+    let texts: Vec<String> = p
+        .legal_moves()
+        .into_iter()
+        .map(|m| arbiter::notation::uci::to_text(&p, m))
+        .collect();
+    assert_eq!(texts, ["d8d5f5f7d7", "d8d5g5g7d7"]);
+    for (m, t) in p.legal_moves().into_iter().zip(&texts) {
+        assert_eq!(arbiter::notation::uci::find(&p, t), Some(m), "{t}");
+    }
+}

@@ -568,6 +568,14 @@ pub struct Kind {
     pub surround: Option<Surround>,
 }
 
+impl Kind {
+    /// What the board draws for `side`'s piece: a third side and later draw the first's glyph (in
+    /// their own colour).
+    pub fn glyph(&self, side: Side) -> &str {
+        &self.glyphs[if side.index() < 2 { side.index() } else { 0 }]
+    }
+}
+
 /// `captured only when surrounded along DIRS, or against ZONE, or against the edge`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Surround {

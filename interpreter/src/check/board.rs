@@ -414,7 +414,9 @@ pub(super) fn seated(cx: &mut Cx, first: SquareSet, span: Span) -> Option<BySide
                         ),
                     )
                     .label(format!("{} has no turn for `{who}`", board.name(s)))
-                    .help("write the zone `for both` if it is the same squares for every player, or give a board the turn maps onto itself");
+                    .help(
+                        "write the zone `for both` if it is the same squares for every player, or give a board the turn maps onto itself",
+                    );
                     cx.diags.push(d);
                     return None;
                 }
@@ -568,10 +570,15 @@ pub(super) fn resolve_zones(cx: &mut Cx, items: &[ast::Item]) {
                             let d = Diagnostic::error(
                                 codes::CONTRADICTION,
                                 first_player.span,
-                                format!("zone `{}` is given per player, which only a game of two players can do", z.name.name),
+                                format!(
+                                    "zone `{}` is given per player, which only a game of two players can do",
+                                    z.name.name
+                                ),
                             )
                             .label("one part per player")
-                            .help("with more players write the zone from the first player's seat: each other side's is its seat's turn of it");
+                            .help(
+                                "with more players write the zone from the first player's seat: each other side's is its seat's turn of it",
+                            );
                             cx.diags.push(d);
                             None
                         }

@@ -257,7 +257,11 @@ pub(super) fn resolve_tracks(cx: &mut Cx, items: &[ast::Item]) {
                     cx.error(
                         codes::CONTRADICTION,
                         t.name.span,
-                        format!("track `{}` has no counterpart for `{who}`: `seated by {}` turns it off the board", t.name.name, cx.seating.as_str()),
+                        format!(
+                            "track `{}` has no counterpart for `{who}`: `seated by {}` turns it off the board",
+                            t.name.name,
+                            cx.seating.as_str()
+                        ),
                     )
                     .label = "no turn of it for every side".into();
                     ok = false;

@@ -243,9 +243,18 @@ pub(super) fn condition(cx: &mut Cx, c: &ast::Condition, kinds: &[Kind], has_che
             Condition::InCheck
         }
         ast::Condition::Repetition(n, _) => Condition::Repetition(cx.count(n, "a repetition count", 2, 100)? as u32),
-        ast::Condition::Counter { moves, turns, resetting_kind, .. } => {
+        ast::Condition::Counter {
+            moves,
+            turns,
+            resetting_kind,
+            ..
+        } => {
             // A move is one of each player's turns (two plies); a turn is one ply.
-            let plies = if *turns { cx.count(moves, "a turn count", 1, 20_000)? } else { 2 * cx.count(moves, "a move count", 1, 10_000)? };
+            let plies = if *turns {
+                cx.count(moves, "a turn count", 1, 20_000)?
+            } else {
+                2 * cx.count(moves, "a move count", 1, 10_000)?
+            };
             let k = match resetting_kind {
                 Some(id) => Some(cx.kind(id)?),
                 None => None,

@@ -1081,7 +1081,11 @@ fn resolve(
         race,
     };
     if rules.players.len() > 2 {
-        beyond_two_players(&mut cx, &rules, game.map_or(whole, |g| g.players.first().map_or(g.span, |p| p.name.span)));
+        beyond_two_players(
+            &mut cx,
+            &rules,
+            game.map_or(whole, |g| g.players.first().map_or(g.span, |p| p.name.span)),
+        );
         if cx.diags.has_errors() {
             return None;
         }
@@ -1258,25 +1262,33 @@ fn beyond_two_players(cx: &mut Cx, rules: &Rules, span: Span) {
     if rules.chase.is_some() {
         not_yet.push("`chase`");
     }
-    let effects = rules.kinds.iter().flat_map(|k| &k.forms).any(|f| {
-        f.enclose.is_some() || f.neighbours.is_some() || f.enclose_against.is_some()
-    }) || rules.kinds.iter().any(|k| k.surround.is_some() || !k.castles.is_empty());
+    let effects = rules
+        .kinds
+        .iter()
+        .flat_map(|k| &k.forms)
+        .any(|f| f.enclose.is_some() || f.neighbours.is_some() || f.enclose_against.is_some())
+        || rules.kinds.iter().any(|k| k.surround.is_some() || !k.castles.is_empty());
     if effects {
         not_yet.push("castling, enclosing and surrounding captures");
     }
     let verdicts = rules.end_rules.iter().any(|r| {
-        matches!(r.verdict, Verdict::ScoreByArea { .. } | Verdict::Points(_) | Verdict::MostPieces | Verdict::CheckerLoses | Verdict::ChaserLoses)
-            || r.conditions.iter().any(|c| {
-                matches!(c, Condition::NeitherCanMove
-                        | Condition::CannotWin(..)
-                        | Condition::Material(..)
-                        | Condition::InCheck
-                        | Condition::CheckingThroughout
-                        | Condition::ChasingThroughout
-                        | Condition::FlagFallen
-                        | Condition::RoyalsFacing(..)
-                        | Condition::Ring(..))
-            })
+        matches!(
+            r.verdict,
+            Verdict::ScoreByArea { .. } | Verdict::Points(_) | Verdict::MostPieces | Verdict::CheckerLoses | Verdict::ChaserLoses
+        ) || r.conditions.iter().any(|c| {
+            matches!(
+                c,
+                Condition::NeitherCanMove
+                    | Condition::CannotWin(..)
+                    | Condition::Material(..)
+                    | Condition::InCheck
+                    | Condition::CheckingThroughout
+                    | Condition::ChasingThroughout
+                    | Condition::FlagFallen
+                    | Condition::RoyalsFacing(..)
+                    | Condition::Ring(..)
+            )
+        })
     });
     if verdicts {
         not_yet.push("scores, material and `neither`/`cannot win` end rules");
@@ -1285,7 +1297,11 @@ fn beyond_two_players(cx: &mut Cx, rules: &Rules, span: Span) {
         let d = Diagnostic::error(
             codes::BOUND,
             span,
-            format!("a game of {} players cannot use {} yet: Arbiter plays them between two sides only", rules.players.len(), not_yet.join(", ")),
+            format!(
+                "a game of {} players cannot use {} yet: Arbiter plays them between two sides only",
+                rules.players.len(),
+                not_yet.join(", ")
+            ),
         )
         .label(format!("{} players", rules.players.len()))
         .help("play with two players, or leave those rules out");
@@ -1296,16 +1312,20 @@ fn beyond_two_players(cx: &mut Cx, rules: &Rules, span: Span) {
 /// A seating turns the board onto itself: quarter turns need a square board of squares or points,
 /// sixth turns a board of hexes with a centre cell.
 fn seating_fits_board(cx: &mut Cx) {
-    let (Some(board), Some(span)) = (cx.board.as_ref(), cx.seating_span) else { return };
+    let (Some(board), Some(span)) = (cx.board.as_ref(), cx.seating_span) else {
+        return;
+    };
     let why = match cx.seating {
         Seating::QuarterTurns if board.hexes => Some("a board of hexes does not turn a quarter round onto itself".to_string()),
-        Seating::QuarterTurns if board.width != board.height => {
-            Some(format!("a {} × {} board does not turn a quarter round onto itself", board.width, board.height))
-        }
+        Seating::QuarterTurns if board.width != board.height => Some(format!(
+            "the board, {} × {}, does not turn a quarter round onto itself",
+            board.width, board.height
+        )),
         Seating::SixthTurns if !board.hexes => Some("only a board of hexes turns a sixth of a round".to_string()),
-        Seating::SixthTurns if board.width != board.height || board.width % 2 == 0 => {
-            Some(format!("a {} × {} board of hexes has no centre cell to turn about", board.width, board.height))
-        }
+        Seating::SixthTurns if board.width != board.height || board.width % 2 == 0 => Some(format!(
+            "the board of hexes, {} × {}, has no centre cell to turn about",
+            board.width, board.height
+        )),
         _ => None,
     };
     if let Some(why) = why {
@@ -1344,8 +1364,12 @@ fn resolve_players(cx: &mut Cx, g: &ast::Game) -> Option<(Vec<Player>, Seating, 
     // The side-to-move field of a FEN: one word, different for each player.
     for f in declared.iter().filter_map(|p| p.fen.as_ref()) {
         if f.value.is_empty() || f.value.contains(char::is_whitespace) {
-            cx.error(codes::TYPE, f.span, "a player's FEN letter must be a word without spaces (the side to move in FEN)")
-                .label = "not a FEN word".into();
+            cx.error(
+                codes::TYPE,
+                f.span,
+                "a player's FEN letter must be a word without spaces (the side to move in FEN)",
+            )
+            .label = "not a FEN word".into();
             ok = false;
         }
     }
@@ -1355,30 +1379,51 @@ fn resolve_players(cx: &mut Cx, g: &ast::Game) -> Option<(Vec<Player>, Seating, 
         .enumerate()
         .map(|(i, p)| Player {
             name: p.name.name.clone(),
-            fen: p.fen.as_ref().map_or_else(|| DEFAULT_LETTERS.get(i).copied().unwrap_or("").to_string(), |f| f.value.clone()),
+            fen: p
+                .fen
+                .as_ref()
+                .map_or_else(|| DEFAULT_LETTERS.get(i).copied().unwrap_or("").to_string(), |f| f.value.clone()),
             seat: i as u8,
         })
         .collect();
     for (i, p) in all.iter().enumerate() {
         if p.fen.is_empty() {
             // Only a third player or later can lack one: the first two default to `w` and `b`.
-            cx.error(codes::MISSING, declared[i].name.span, format!("player `{}` needs a FEN letter (`{} \"x\"`)", p.name, p.name))
-                .label = "no letter given".into();
+            cx.error(
+                codes::MISSING,
+                declared[i].name.span,
+                format!("player `{}` needs a FEN letter (`{} \"x\"`)", p.name, p.name),
+            )
+            .label = "no letter given".into();
             ok = false;
         } else if let Some(j) = all[..i].iter().position(|q| q.fen == p.fen) {
-            let span = declared[i].fen.as_ref().or(declared[j].fen.as_ref()).map_or(declared[i].name.span, |f| f.span);
+            let span = declared[i]
+                .fen
+                .as_ref()
+                .or(declared[j].fen.as_ref())
+                .map_or(declared[i].name.span, |f| f.span);
             cx.error(codes::DUPLICATE, span, format!("two players have the FEN letter `{}`", p.fen))
                 .label = "a FEN could not say whose move it is".into();
             ok = false;
         }
     }
-    if all.len() > 2 && all.iter().any(|p| p.fen.chars().count() != 1 || !p.fen.chars().all(|c| c.is_ascii_lowercase())) {
-        let i = all.iter().position(|p| p.fen.chars().count() != 1 || !p.fen.chars().all(|c| c.is_ascii_lowercase())).unwrap_or(0);
+    if all.len() > 2
+        && all
+            .iter()
+            .any(|p| p.fen.chars().count() != 1 || !p.fen.chars().all(|c| c.is_ascii_lowercase()))
+    {
+        let i = all
+            .iter()
+            .position(|p| p.fen.chars().count() != 1 || !p.fen.chars().all(|c| c.is_ascii_lowercase()))
+            .unwrap_or(0);
         let span = declared[i].fen.as_ref().map_or(declared[i].name.span, |f| f.span);
         cx.error(
             codes::TYPE,
             span,
-            format!("with more than two players each player's FEN letter is one lowercase letter; `{}` is not", all[i].fen),
+            format!(
+                "with more than two players each player's FEN letter is one lowercase letter; `{}` is not",
+                all[i].fen
+            ),
         )
         .help
         .push("a FEN of such a game writes each piece as its side's letter and its kind's (`rP`)".into());
@@ -1392,7 +1437,11 @@ fn resolve_players(cx: &mut Cx, g: &ast::Game) -> Option<(Vec<Player>, Seating, 
             format!(
                 "{} players, but {} gives only {} seats: player `{}` has no turn of the board to see its zones and directions from",
                 declared.len(),
-                if g.seating.is_some() { format!("`seated by {}`", seating.as_str()) } else { "a mirror (the default)".to_string() },
+                if g.seating.is_some() {
+                    format!("`seated by {}`", seating.as_str())
+                } else {
+                    "a mirror (the default)".to_string()
+                },
                 seating.seats(),
                 declared[seating.seats()].name.name
             ),
@@ -1414,8 +1463,12 @@ fn resolve_players(cx: &mut Cx, g: &ast::Game) -> Option<(Vec<Player>, Seating, 
                     *n
                 }
                 Some(_) => {
-                    cx.error(codes::TYPE, line.param.span, format!("`{}` must be a number to choose who plays", line.param.name))
-                        .label = "not a number".into();
+                    cx.error(
+                        codes::TYPE,
+                        line.param.span,
+                        format!("`{}` must be a number to choose who plays", line.param.name),
+                    )
+                    .label = "not a number".into();
                     return None;
                 }
                 None => {
@@ -1429,8 +1482,12 @@ fn resolve_players(cx: &mut Cx, g: &ast::Game) -> Option<(Vec<Player>, Seating, 
             for id in &line.sides {
                 match all.iter().position(|p| p.name == id.name) {
                     Some(i) if sides.contains(&i) => {
-                        cx.error(codes::DUPLICATE, id.span, format!("`{}` is named twice in this `play` line", id.name))
-                            .label = "named again".into();
+                        cx.error(
+                            codes::DUPLICATE,
+                            id.span,
+                            format!("`{}` is named twice in this `play` line", id.name),
+                        )
+                        .label = "named again".into();
                         ok = false;
                     }
                     Some(i) => sides.push(i),
@@ -1441,7 +1498,7 @@ fn resolve_players(cx: &mut Cx, g: &ast::Game) -> Option<(Vec<Player>, Seating, 
                     }
                 }
             }
-            if sides.len() < 2 {
+            if line.sides.len() < 2 {
                 cx.error(codes::BOUND, line.span, "a `play` line names at least 2 players").label = "too few".into();
                 ok = false;
             }
@@ -1454,9 +1511,13 @@ fn resolve_players(cx: &mut Cx, g: &ast::Game) -> Option<(Vec<Player>, Seating, 
             None => {
                 let (name, text, span) = asked.unwrap_or_default();
                 let values: Vec<String> = g.plays.iter().map(|l| l.value.to_string()).collect();
-                let d = Diagnostic::error(codes::BOUND, span, format!("--param {name}={text}: no `play` line says who plays then"))
-                    .label("declared here")
-                    .help(format!("`{name}` may be {}", values.join(", ")));
+                let d = Diagnostic::error(
+                    codes::BOUND,
+                    span,
+                    format!("`{name}` is {text}, and no `play` line says who plays then"),
+                )
+                .label("declared here")
+                .help(format!("`{name}` may be {}", values.join(", ")));
                 cx.diags.push(d);
                 return None;
             }
@@ -1470,6 +1531,11 @@ fn resolve_players(cx: &mut Cx, g: &ast::Game) -> Option<(Vec<Player>, Seating, 
     cx.seating = seating;
     cx.seats = players.iter().map(|p| p.seat).collect();
     cx.seating_span = g.seating.map(|(_, sp)| sp);
-    let absent = all.iter().enumerate().filter(|(i, _)| !in_play.contains(i)).map(|(_, p)| p.fen.clone()).collect();
+    let absent = all
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !in_play.contains(i))
+        .map(|(_, p)| p.fen.clone())
+        .collect();
     Some((players, seating, absent))
 }

@@ -910,7 +910,9 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     // The keys of the first two sides' pieces are drawn first, in the order of kind then side, so
     // that a game of two players hashes as it always has; a third side's and later come from a
     // generator of their own.
-    let two: Vec<Vec<u64>> = (0..1 + 2 * rules.kinds.len()).map(|_| (0..n).map(|_| rng.next_u64()).collect()).collect();
+    let two: Vec<Vec<u64>> = (0..1 + 2 * rules.kinds.len())
+        .map(|_| (0..n).map(|_| rng.next_u64()).collect())
+        .collect();
     let mut more = ChaCha8Rng::seed_from_u64(0x00A7_B17E_0006);
     let sides = rules.players.len();
     let bits = SIDE_BITS;
@@ -1229,7 +1231,13 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                             .map(|d| {
                                 (
                                     t.ray_index(tr(*d), board),
-                                    t.ray_index({ let (x, y) = tr(*d); (-x, -y) }, board),
+                                    t.ray_index(
+                                        {
+                                            let (x, y) = tr(*d);
+                                            (-x, -y)
+                                        },
+                                        board,
+                                    ),
                                 )
                             })
                             .collect(),

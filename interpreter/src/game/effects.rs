@@ -175,7 +175,9 @@ impl<B: Bits> Pos<B> {
                 .is_some_and(|j| j.at_once),
             _ => false,
         };
-        let mut occ = self.occ() & !B::bit(from) & !B::bit(to);
+        // The mover is lifted. Its last landing square may still hold a piece now: one it takes
+        // on the way (captured at once) and then lands where it stood.
+        let mut occ = self.occ() & !B::bit(from);
         let mut out = Route::new();
         let mut cur = from;
         let mask = (1u64 << t.leg_bits) - 1;
@@ -832,10 +834,7 @@ impl<B: Bits> Pos<B> {
     fn captures_any(&self, m: Move) -> bool {
         if let MoveKind::Form(fi) = m.kind {
             let f = &self.t.forms[self.stm.index()][fi as usize];
-            if f.jump.is_some_and(|j| j.capturing)
-                || f.target == Target::EnPassant
-                || self.enemies(self.stm).has(m.to as usize)
-            {
+            if f.jump.is_some_and(|j| j.capturing) || f.target == Target::EnPassant || self.enemies(self.stm).has(m.to as usize) {
                 return true;
             }
             if f.enclose.is_none() && f.neighbours.is_none() {

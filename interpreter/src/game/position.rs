@@ -11,7 +11,6 @@ use crate::model::*;
 
 pub const NO_SQ: u16 = u16::MAX;
 
-
 /// The pass: the player gives up the turn.
 pub const PASS: Move = Move {
     from: NO_SQ,
@@ -305,7 +304,9 @@ impl<B: Bits> Pos<B> {
     #[inline(always)]
     pub fn occ(&self) -> B {
         if self.t.many {
-            return self.side_bb[2..].iter().fold(self.side_bb[0] | self.side_bb[1] | self.walls, |a, &b| a | b);
+            return self.side_bb[2..]
+                .iter()
+                .fold(self.side_bb[0] | self.side_bb[1] | self.walls, |a, &b| a | b);
         }
         self.side_bb[0] | self.side_bb[1] | self.walls
     }
@@ -314,7 +315,11 @@ impl<B: Bits> Pos<B> {
     #[inline(always)]
     pub fn enemies(&self, us: Side) -> B {
         if self.t.many {
-            return self.side_bb.iter().enumerate().fold(B::EMPTY, |a, (i, &b)| if i == us.index() { a } else { a | b });
+            return self
+                .side_bb
+                .iter()
+                .enumerate()
+                .fold(B::EMPTY, |a, (i, &b)| if i == us.index() { a } else { a | b });
         }
         self.side_bb[us.other().index()]
     }

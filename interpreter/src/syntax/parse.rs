@@ -1029,7 +1029,14 @@ fn game(cx: &mut Cx, p: P) -> Game {
                     }
                 }
                 let param = idents.pop().expect("grammar: a play line names a parameter");
-                g.plays.push(PlayLine { sides: idents, param, value: value.0, value_span: value.1, cite, span });
+                g.plays.push(PlayLine {
+                    sides: idents,
+                    param,
+                    value: value.0,
+                    value_span: value.1,
+                    cite,
+                    span,
+                });
             }
             Rule::bad_clause => cx.bad(&c, Rule::game_clause_only, "game clause"),
             _ => {}

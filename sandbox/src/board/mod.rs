@@ -172,8 +172,17 @@ fn side_colour(board_player: &str, side: Side) -> Color {
         "blue" => Color::srgb(0.18, 0.35, 0.80),
         "green" => Color::srgb(0.20, 0.60, 0.25),
         "yellow" => Color::srgb(0.95, 0.82, 0.20),
+        "orange" => Color::srgb(0.95, 0.52, 0.12),
+        "violet" | "purple" => Color::srgb(0.55, 0.30, 0.75),
         _ if side == Side::FIRST => Color::srgb(0.96, 0.95, 0.92),
-        _ => Color::srgb(0.12, 0.12, 0.13),
+        _ if side == Side::SECOND => Color::srgb(0.12, 0.12, 0.13),
+        // A third side and later, named otherwise: colours apart from each other and the board.
+        _ => [
+            Color::srgb(0.80, 0.16, 0.14),
+            Color::srgb(0.18, 0.35, 0.80),
+            Color::srgb(0.20, 0.60, 0.25),
+            Color::srgb(0.95, 0.82, 0.20),
+        ][(side.index() - 2) % 4],
     }
 }
 
@@ -567,7 +576,7 @@ fn draw_piece(
         ink,
         glyph_size: 1.2,
     };
-    let glyph = &rules.kind(kind).glyphs[side.index()];
+    let glyph = rules.kind(kind).glyph(side);
     if let Some(figure) = figurine(glyph)
         && let Some(picture) = images.and_then(|images| fonts.figure(images, figure, look.fill, look.ink))
     {
@@ -853,7 +862,7 @@ fn redraw(
         && a == b
         && let Some((kind, side)) = current.piece_at(b)
     {
-        let glyph = &rules.kind(kind).glyphs[side.index()];
+        let glyph = rules.kind(kind).glyph(side);
         let lettered = !glyph.is_empty() && !is_shape(glyph);
         let ring = meshes.add(if lettered {
             Annulus::new(cell * 0.45, cell * 0.49)

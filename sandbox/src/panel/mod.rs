@@ -969,7 +969,7 @@ fn hands(ui: &mut egui::Ui, session: &Session) {
         let held: Vec<String> = pos
             .hand(side)
             .iter()
-            .map(|&(k, n)| format!("{} {} ×{n}", rules.kind(k).glyphs[side.index()], rules.kind(k).name.to_lowercase()))
+            .map(|&(k, n)| format!("{} {} ×{n}", rules.kind(k).glyph(side), rules.kind(k).name.to_lowercase()))
             .collect();
         let held = if held.is_empty() { "nothing".to_string() } else { held.join(", ") };
         ui.label(format!("{}'s hand: {held}", rules.players[side.index()].name));
@@ -1023,7 +1023,7 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
                 ui.label(format!("{player}:"));
                 for (k, kind) in rules.kinds.iter().enumerate().filter(|(_, kind)| !kind.neutral) {
                     let brush = Brush::Piece(KindId(k as u8), side);
-                    let label = format!("{} {}", kind.glyphs[side.index()], kind.name);
+                    let label = format!("{} {}", kind.glyph(side), kind.name);
                     if ui
                         .selectable_label(tools.brush == Some(brush), label)
                         .on_hover_text(format!("{player}'s {}", kind.name.to_lowercase()))
@@ -1279,7 +1279,7 @@ fn brush_lines(ui: &mut egui::Ui, rules: &Rules, brush: Option<Brush>) -> egui::
         Some(Brush::Piece(k, side)) => (
             format!(
                 "Brush: {} {}'s {}",
-                rules.kind(k).glyphs[side.index()],
+                rules.kind(k).glyph(side),
                 rules.players[side.index()].name,
                 rules.kind(k).name.to_lowercase()
             ),
