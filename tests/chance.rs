@@ -83,7 +83,7 @@ fn rolls_of(players: [PlayerSpec; 2], threads: usize, game: u64) -> Vec<u16> {
     let cfg = Config {
         games: game + 1,
         seed: 2026,
-        players,
+        players: players.to_vec(),
         max_plies: 400,
         threads,
         shard: Shard::WHOLE,

@@ -110,7 +110,7 @@ fn per_game(name: &str, e: &arbiter::game::Engine, max_plies: usize) {
         let cfg = Config {
             games,
             seed: 7,
-            players: [PlayerSpec::Random; 2],
+            players: vec![PlayerSpec::Random; 2],
             max_plies,
             threads: 1,
             shard: Shard::WHOLE,

@@ -395,7 +395,7 @@ fn searcher_wins(ruleset: &str, params: &[(&str, &str)], mcts: PlayerSpec, games
         let cfg = Config {
             games: games / 2,
             seed: seed + side as u64,
-            players,
+            players: players.to_vec(),
             max_plies: 600,
             threads: 2,
             shard: Shard::WHOLE,
@@ -403,8 +403,8 @@ fn searcher_wins(ruleset: &str, params: &[(&str, &str)], mcts: PlayerSpec, games
             branching_every: arbiter::sim::BRANCHING_EVERY,
         };
         let t = sim::run(&e.start(), &cfg, &stop, &|_| {}).tally;
-        wins += t.wins[side];
-        points += t.wins[side] as f64 + 0.5 * (t.draws + t.no_result + t.unfinished) as f64;
+        wins += t.won(side);
+        points += t.won(side) as f64 + 0.5 * (t.draws + t.no_result + t.unfinished) as f64;
     }
     (wins, points / games as f64)
 }
@@ -424,4 +424,65 @@ fn mcts_scores_clearly_above_random_at_chess() {
         low > 0.5,
         "mcts:100 scored {score:.3} against random over {games} games (95% interval from {low:.3})"
     );
+}
+
+/// Four players seated round a board: each side's results are counted apart, and an MCTS player
+/// (each node summing the results of the side that moved into it: max^n) wins more often than the
+/// same seat played at random.
+#[test]
+fn four_players_are_counted_per_side_and_mcts_plays_for_its_own_seat() {
+    let e = common::engine("tests/language/four-walkers.rules", &[]);
+    let stop = AtomicBool::new(false);
+    let run = |players: Vec<PlayerSpec>| {
+        let cfg = Config {
+            games: 40,
+            seed: 11,
+            players,
+            max_plies: 200,
+            threads: 2,
+            shard: Shard::WHOLE,
+            keep_moves: false,
+            branching_every: arbiter::sim::BRANCHING_EVERY,
+        };
+        sim::run(&e.start(), &cfg, &stop, &|_| {}).tally
+    };
+    let random = run(vec![PlayerSpec::Random; 4]);
+    assert_eq!(random.games, 40);
+    assert_eq!(
+        random.wins.iter().sum::<u64>() + random.draws + random.no_result + random.unfinished,
+        40
+    );
+    assert!(
+        random.wins.len() > 2 && random.wins.iter().filter(|&&w| w > 0).count() >= 3,
+        "{:?}",
+        random.wins
+    );
+    let mcts = PlayerSpec::parse("mcts:300").expect("a player");
+    let searched = run(vec![PlayerSpec::Random, mcts, PlayerSpec::Random, PlayerSpec::Random]);
+    eprintln!(
+        "blue wins {} of 40 at random, {} of 40 searching; all: {:?} / {:?}",
+        random.won(1),
+        searched.won(1),
+        random.wins,
+        searched.wins
+    );
+    assert!(
+        searched.won(1) >= random.won(1) + 10,
+        "blue searching won {} of 40, at random {}",
+        searched.won(1),
+        random.won(1)
+    );
+}
+
+/// A runner one step from home takes it: the search sees the win for the side to move among four.
+#[test]
+fn mcts_takes_a_win_among_four_players() {
+    let e = common::engine("tests/language/four-runners.rules", &[]);
+    let pos = e.from_fen("7/3rR3/7/bR5gR/7/7/3yR3 r - - 0 1").expect("a position");
+    let mut m = sim::Mcts::new(
+        sim::Budget::Iterations(200),
+        <rand_chacha::ChaCha8Rng as rand_chacha::rand_core::SeedableRng>::seed_from_u64(3),
+    );
+    let (best, _) = m.search(&sim::Walk::new(pos.clone()));
+    assert_eq!(pos.rules().board.rank(best.to as usize), 6, "{best:?} reaches rank 7");
 }

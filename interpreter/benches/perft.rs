@@ -196,7 +196,7 @@ fn arbiter_batch(e: &arbiter::game::Engine, every: u64) -> (u64, impl Fn() -> u6
     let cfg = Config {
         games: BATCH,
         seed: 2026,
-        players: [PlayerSpec::Random; 2],
+        players: vec![PlayerSpec::Random; 2],
         max_plies: 5000,
         threads: 1,
         shard: Shard::WHOLE,

@@ -926,10 +926,10 @@ fn share(x: u64, n: u64) -> f64 {
 /// use arbiter::sim::Tally;
 /// let mut a = Tally::default();
 /// a.games = 1000;
-/// a.wins = [700, 300];
+/// a.wins = vec![700, 300];
 /// a.lengths.insert(9, 1000);
 /// let mut b = a.clone();
-/// b.wins = [500, 500];
+/// b.wins = vec![500, 500];
 /// let sides = ["cross".to_string(), "nought".to_string()];
 /// let rows = compare_simulations(&a, &b, Pair { a: Side::FIRST, b: Side::FIRST }, &sides);
 /// assert!(rows[0].what == "cross wins" && rows[0].significant);
@@ -937,8 +937,8 @@ fn share(x: u64, n: u64) -> f64 {
 pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[String; 2]) -> Vec<SimRow> {
     let mut rows = Vec::new();
     let counts: [(String, Count); 5] = [
-        (format!("{} wins", sides[0]), |t| t.wins[0]),
-        (format!("{} wins", sides[1]), |t| t.wins[1]),
+        (format!("{} wins", sides[0]), |t| t.won(0)),
+        (format!("{} wins", sides[1]), |t| t.won(1)),
         ("draws".to_string(), |t| t.draws),
         ("no result".to_string(), |t| t.no_result),
         ("unfinished (cut)".to_string(), |t| t.unfinished),
@@ -958,14 +958,14 @@ pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[Str
         ));
     }
     let score = |t: &Tally, f: Side| {
-        let (w, d) = (t.wins[f.index()] as f64, (t.draws + t.no_result) as f64);
+        let (w, d) = (t.won(f.index()) as f64, (t.draws + t.no_result) as f64);
         (w + 0.5 * d, w + 0.25 * d, t.finished())
     };
     let (sa, sb) = (score(a, first.a), score(b, first.b));
     rows.push(row(
         "first player's score".to_string(),
-        a.score(first.a).mean,
-        b.score(first.b).mean,
+        a.score(first.a, 2).mean,
+        b.score(first.b, 2).mean,
         z_means(sa, sb),
         "means",
     ));

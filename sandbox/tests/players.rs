@@ -210,7 +210,7 @@ fn a_simulation_plays_the_games_asked_for_and_writes_the_command_that_repeats_th
     let cfg = arbiter::sim::Config {
         games: 40,
         seed: 9,
-        players: settings.players,
+        players: settings.players.to_vec(),
         max_plies: 30,
         threads: 1,
         shard: arbiter::sim::Shard::WHOLE,

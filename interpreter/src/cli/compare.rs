@@ -89,7 +89,9 @@ fn sim_config(s: &Simulation) -> Result<Config, Failure> {
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let players = PlayerSpec::parse_pair(&s.players).map_err(|e| Failure::input(format!("--players {e}")))?;
+    let players = PlayerSpec::parse_pair(&s.players)
+        .map_err(|e| Failure::input(format!("--players {e}")))?
+        .to_vec();
     Ok(Config {
         games: s.games,
         seed: s.seed,
@@ -125,7 +127,7 @@ fn simulate(cfg: &Config, sa: &Position, sb: &Position, sides: &[String; 2]) -> 
     };
     let rows = compare::compare_simulations(&a.tally, &b.tally, first, sides);
     Ok(SimReport {
-        players: cfg.players.map(|p| p.to_string()),
+        players: [cfg.players[0].to_string(), cfg.players[1].to_string()],
         games: cfg.games,
         seed: cfg.seed,
         tallies: Pair { a: a.tally, b: b.tally },

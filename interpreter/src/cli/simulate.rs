@@ -37,9 +37,9 @@ pub struct SimulateArgs {
     /// The run's seed: the same seed plays the same games.
     #[arg(long, required = true)]
     pub seed: Option<u64>,
-    /// The first and second side's players: `random`, `mcts:N` (N iterations a move), `mcts:Nms`.
-    /// One name plays both sides.
-    #[arg(long, default_value = "random,random")]
+    /// Each side's player, comma-separated in the ruleset's order: `random`, `mcts:N` (N
+    /// iterations a move), `mcts:Nms`. One name plays every side.
+    #[arg(long, default_value = "random")]
     pub players: String,
     /// Cut a game after this many plies (counted apart, as unfinished).
     #[arg(long, default_value_t = sim::DEFAULT_MAX_PLIES)]
@@ -107,22 +107,22 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
         Some(s) => Shard::parse(s).map_err(|e| Failure::input(format!("--shard {e}")))?,
         None => Shard::WHOLE,
     };
-    let players = PlayerSpec::parse_pair(&args.players).map_err(|e| Failure::input(format!("--players {e}")))?;
     let common = Common {
         ruleset,
         fen: args.fen.clone(),
         params: args.params.clone(),
     };
     let e = engine(&common)?;
+    let players = PlayerSpec::parse_sides(&args.players, e.rules().players.len()).map_err(|e| Failure::input(format!("--players {e}")))?;
     let pos = start(&e, common.fen.as_deref())?;
     let rules = e.rules().clone();
     let info = RunInfo {
         game: rules.name.clone(),
         params: parse_params(&args.params)?,
         start: pos.fen(),
-        sides: [rules.players[0].name.clone(), rules.players[1].name.clone()],
+        sides: rules.players.iter().map(|p| p.name.clone()).collect(),
         first: pos.side_to_move().index(),
-        players: players.map(|p| p.to_string()),
+        players: players.iter().map(|p| p.to_string()).collect(),
         seed,
         games,
         max_plies: args.max_plies,
@@ -190,7 +190,7 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
             reported: true,
         });
     }
-    if !players.iter().all(PlayerSpec::reproducible) {
+    if !cfg.players.iter().all(PlayerSpec::reproducible) {
         errln!(
             "note: a player with a time budget plays differently on another machine or load; use an iteration budget (mcts:N) to repeat a run"
         );
@@ -315,22 +315,27 @@ fn render(info: &RunInfo, shard: Option<Shard>, t: &Tally, partial: bool, timing
             pct(i.high).trim()
         ));
     };
-    for s in 0..2 {
-        line(&format!("{} wins", info.sides[s]), t.wins[s]);
+    for (s, side) in info.sides.iter().enumerate() {
+        line(&format!("{side} wins"), t.won(s));
     }
     line("draws", t.draws);
     if t.no_result > 0 {
         line("no result", t.no_result);
     }
     line("unfinished (cut)", t.unfinished);
-    let sc = t.score(first);
+    let sc = t.score(first, info.sides.len());
     say(&format!(
-        "first player ({}) scores {:.3}  [{:.3}, {:.3}] over {} finished games (win 1, draw ½)",
+        "first player ({}) scores {:.3}  [{:.3}, {:.3}] over {} finished games (win 1, draw {})",
         info.sides[first.index()],
         sc.mean,
         sc.low,
         sc.high,
-        t.finished()
+        t.finished(),
+        if info.sides.len() == 2 {
+            "½".to_string()
+        } else {
+            format!("1/{}", info.sides.len())
+        }
     ));
     say("");
     let mut reasons: Vec<(&String, &u64)> = t.reasons.iter().collect();

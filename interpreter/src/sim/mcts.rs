@@ -33,7 +33,7 @@ struct Node {
     visits: u32,
     value: f64,
     /// What the game is worth to each side when it is over here.
-    over: Option<[f64; 2]>,
+    over: Option<super::walk::Values>,
 }
 
 /// A UCT player.
@@ -77,7 +77,7 @@ impl Mcts {
     }
 
     fn node(&mut self, walk: &Walk, mv: Move, mover: Side) -> Node {
-        let over = walk.end().map(|e| e.values());
+        let over = walk.end().map(|e| e.values(walk.rules().players.len()));
         let mut untried = Vec::new();
         // A chance node (the side to move still to roll) keeps no moves to try: its children are
         // made as the rolls come up (see `Mcts::run`).
@@ -122,7 +122,8 @@ impl Mcts {
         if let Some(roll) = root.position().draw_roll(&mut self.rng) {
             return Some((roll, 0));
         }
-        let mover = root.position().side_to_move().other();
+        // (Whose value the root sums is never read.)
+        let mover = root.position().side_to_move();
         let first = root.legal()[0];
         let mut tree = vec![self.node(root, first, mover)];
         if tree[0].untried.len() == 1 {

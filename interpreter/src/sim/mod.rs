@@ -79,8 +79,8 @@ pub struct Config {
     /// Games in the whole run (all shards together).
     pub games: u64,
     pub seed: u64,
-    /// The first and second side's players (the ruleset's order, not who moves first).
-    pub players: [PlayerSpec; 2],
+    /// Each side's player, in the ruleset's order (not who moves first): one per side in play.
+    pub players: Vec<PlayerSpec>,
     pub max_plies: usize,
     pub threads: usize,
     pub shard: Shard,
@@ -152,7 +152,7 @@ impl Start {
 /// no branching figures ([`GameSummary::counted`] false); the game itself is the same.
 pub fn play_game(
     start: &Position,
-    players: &mut [Box<dyn Player>; 2],
+    players: &mut [Box<dyn Player>],
     max_plies: usize,
     keep_moves: bool,
     count_branching: bool,
@@ -174,7 +174,7 @@ pub fn play_game(
 #[allow(clippy::too_many_arguments)]
 pub fn play_game_from(
     start: &Start,
-    players: &mut [Box<dyn Player>; 2],
+    players: &mut [Box<dyn Player>],
     max_plies: usize,
     keep_moves: bool,
     count_branching: bool,
@@ -183,8 +183,7 @@ pub fn play_game_from(
 ) -> Option<(GameSummary, Vec<Move>)> {
     let mut moves = Vec::new();
     let mut walk = None;
-    if let (false, Some(from)) = (count_branching, &start.uncounted) {
-        let [a, b] = players;
+    if let (false, Some(from), [a, b]) = (count_branching, &start.uncounted, &mut *players) {
         if let (Some(a), Some(b)) = (a.random_draws(), b.random_draws()) {
             let mut w = start.copy(from);
             w.reserve_record(max_plies);
@@ -246,7 +245,12 @@ pub fn play_game_from(
 
 /// Game `game` of the run: its players seeded as [`player_seed`] says.
 pub fn play_indexed(start: &Start, cfg: &Config, game: u64, stop: &AtomicBool) -> Option<(GameSummary, Vec<Move>)> {
-    let mut players = [0, 1].map(|s| cfg.players[s].build(player_seed(cfg.seed, game, s)));
+    let mut players: Vec<Box<dyn Player>> = cfg
+        .players
+        .iter()
+        .enumerate()
+        .map(|(s, p)| p.build(player_seed(cfg.seed, game, s)))
+        .collect();
     let counted = game % cfg.branching_every.max(1) == 0;
     play_game_from(
         start,
@@ -346,7 +350,7 @@ pub(crate) mod tests {
         Config {
             games,
             seed: 42,
-            players: [PlayerSpec::Random; 2],
+            players: vec![PlayerSpec::Random; 2],
             max_plies: 400,
             threads,
             shard,
@@ -448,7 +452,7 @@ pub(crate) mod tests {
             let cfg = Config {
                 games: 8,
                 seed: 11,
-                players: [PlayerSpec::Random; 2],
+                players: vec![PlayerSpec::Random; 2],
                 max_plies: 300,
                 threads: 1,
                 shard: Shard::WHOLE,

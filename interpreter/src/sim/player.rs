@@ -174,15 +174,25 @@ impl PlayerSpec {
     /// # Errors
     /// As [`PlayerSpec::parse`], or when more than two are given.
     pub fn parse_pair(text: &str) -> Result<[PlayerSpec; 2], String> {
+        let v = PlayerSpec::parse_sides(text, 2)?;
+        Ok([v[0], v[1]])
+    }
+
+    /// Reads one player per side, comma-separated in the sides' order, for a game of `sides`
+    /// sides; one player alone plays every side.
+    ///
+    /// # Errors
+    /// As [`PlayerSpec::parse`], or when the count is neither 1 nor `sides`.
+    pub fn parse_sides(text: &str, sides: usize) -> Result<Vec<PlayerSpec>, String> {
         let parts: Vec<&str> = text.split(',').collect();
         match parts.as_slice() {
-            [one] => {
-                let p = PlayerSpec::parse(one)?;
-                Ok([p, p])
-            }
-            [a, b] => Ok([PlayerSpec::parse(a)?, PlayerSpec::parse(b)?]),
-            _ => Err(format!(
+            [one] => Ok(vec![PlayerSpec::parse(one)?; sides]),
+            many if many.len() == sides => many.iter().map(|p| PlayerSpec::parse(p)).collect(),
+            _ if sides == 2 => Err(format!(
                 "`{text}`: give one player for both sides or two separated by a comma, first player first"
+            )),
+            _ => Err(format!(
+                "`{text}`: give one player for every side or {sides} separated by commas, in the sides' turn order"
             )),
         }
     }

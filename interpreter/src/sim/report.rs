@@ -18,10 +18,10 @@ pub struct RunInfo {
     /// The start position's FEN.
     pub start: String,
     /// The sides' names, in the ruleset's order.
-    pub sides: [String; 2],
+    pub sides: Vec<String>,
     /// Who moves first at the start (0 or 1).
     pub first: usize,
-    pub players: [String; 2],
+    pub players: Vec<String>,
     pub seed: u64,
     /// Games in the whole run, all shards together.
     pub games: u64,

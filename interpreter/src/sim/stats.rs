@@ -32,8 +32,9 @@ pub struct GameSummary {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tally {
     pub games: u64,
-    /// Wins of the first and second side (the ruleset's order).
-    pub wins: [u64; 2],
+    /// Wins of each side (the ruleset's order): two in a game of two players, one per side in
+    /// play in a game of more.
+    pub wins: Vec<u64>,
     pub draws: u64,
     /// Games that ended without a result (a cycle under some go rules, or no move and no rule).
     pub no_result: u64,
@@ -63,7 +64,12 @@ impl Tally {
                 status: Status::Win,
                 winner: Some(w),
                 ..
-            }) => self.wins[w.index()] += 1,
+            }) => {
+                if self.wins.len() <= w.index() {
+                    self.wins.resize(w.index() + 1, 0);
+                }
+                self.wins[w.index()] += 1
+            }
             Some(End { status: Status::Draw, .. }) => self.draws += 1,
             Some(_) => self.no_result += 1,
         }
@@ -115,8 +121,13 @@ impl Tally {
                 if complete { "" } else { " at most" }
             ));
         }
-        let results = [self.wins[0], self.wins[1], self.draws, self.no_result, self.unfinished];
-        sum("results (wins, draws, no result, cut)", results.to_vec())?;
+        let results: Vec<u64> = self
+            .wins
+            .iter()
+            .copied()
+            .chain([self.draws, self.no_result, self.unfinished])
+            .collect();
+        sum("results (wins, draws, no result, cut)", results)?;
         sum("end reasons", self.reasons.values().copied().collect())?;
         sum("game lengths", self.lengths.values().copied().collect())?;
         if let Some((&longest, _)) = self.lengths.last_key_value()
@@ -153,8 +164,11 @@ impl Tally {
     pub fn merge(&mut self, o: &Tally) {
         self.games += o.games;
         self.branching_games += o.branching_games;
-        for i in 0..2 {
-            self.wins[i] += o.wins[i];
+        if self.wins.len() < o.wins.len() {
+            self.wins.resize(o.wins.len(), 0);
+        }
+        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
+            *a += b;
         }
         self.draws += o.draws;
         self.no_result += o.no_result;
@@ -172,15 +186,22 @@ impl Tally {
         self.captures += o.captures;
     }
 
+    /// The games side `side` (an index in the ruleset's order) won.
+    pub fn won(&self, side: usize) -> u64 {
+        self.wins.get(side).copied().unwrap_or(0)
+    }
+
     /// Games that ended by a rule (cut games left out).
     pub fn finished(&self) -> u64 {
         self.games - self.unfinished
     }
 
-    /// `first`'s score over the finished games: 1 a win, ½ a draw or a game without result.
-    pub fn score(&self, first: Side) -> Interval {
+    /// `first`'s score over the finished games of `sides` players: 1 a win, an equal share (½
+    /// between two) of a draw or a game without result.
+    pub fn score(&self, first: Side, sides: usize) -> Interval {
         let n = self.finished();
-        let points = self.wins[first.index()] as f64 + 0.5 * (self.draws + self.no_result) as f64;
+        let won = self.won(first.index());
+        let points = won as f64 + (self.draws + self.no_result) as f64 / sides.max(2) as f64;
         Interval::wilson(points, n)
     }
 
@@ -232,7 +253,7 @@ impl Tally {
     }
 
     /// The statistics as one JSON object, in the ruleset's side names and reason codes.
-    pub fn report(&self, sides: &[String; 2], first: Side) -> serde_json::Value {
+    pub fn report(&self, sides: &[String], first: Side) -> serde_json::Value {
         use serde_json::json;
         let n = self.games;
         let share = |k: u64| {
@@ -241,10 +262,10 @@ impl Tally {
         };
         let mut results = serde_json::Map::new();
         let mut shares = serde_json::Map::new();
-        for s in [Side::FIRST, Side::SECOND] {
-            let name = sides[s.index()].clone();
-            results.insert(name.clone(), json!(self.wins[s.index()]));
-            shares.insert(name, share(self.wins[s.index()]));
+        for (i, name) in sides.iter().enumerate() {
+            let won = self.won(i);
+            results.insert(name.clone(), json!(won));
+            shares.insert(name.clone(), share(won));
         }
         results.insert("draw".into(), json!(self.draws));
         results.insert("no-result".into(), json!(self.no_result));
@@ -252,7 +273,7 @@ impl Tally {
         shares.insert("draw".into(), share(self.draws));
         shares.insert("no-result".into(), share(self.no_result));
         shares.insert("unfinished".into(), share(self.unfinished));
-        let score = self.score(first);
+        let score = self.score(first, sides.len());
         let (per, all) = self.branching();
         let mut by_phase = serde_json::Map::new();
         for (i, p) in PHASES.iter().enumerate() {
@@ -388,6 +409,6 @@ mod tests {
         assert_eq!(h.len(), 10);
         assert_eq!(h[0], (1, 10, 10));
         assert_eq!(h.iter().map(|b| b.2).sum::<u64>(), 100);
-        assert_eq!(t.score(Side::FIRST).mean, 1.0);
+        assert_eq!(t.score(Side::FIRST, 2).mean, 1.0);
     }
 }

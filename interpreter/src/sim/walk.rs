@@ -14,7 +14,7 @@ use crate::game::{
     Chase, EndCounts, History, Move, Position, RandomPly, Repeats, Score, Status, chaser_in_cycle, checker_in_cycle, rule_holds,
     verdict_result,
 };
-use crate::model::{Condition, MaterialPattern, Rules, Side, Verdict};
+use crate::model::{Condition, MAX_SIDES, MaterialPattern, Rules, Side, Verdict};
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +26,18 @@ pub struct End {
     pub rule: Option<usize>,
     /// The count, when a scoring rule ended the game.
     pub score: Option<Score>,
+}
+
+/// What a game is worth to each side (see [`End::values`]).
+pub type Values = [f64; MAX_SIDES];
+
+/// A game worth the same to each of `sides` sides: drawn, or cut short.
+pub fn shared(sides: usize) -> Values {
+    let mut v = [0.0; MAX_SIDES];
+    for x in v.iter_mut().take(sides) {
+        *x = 1.0 / sides as f64;
+    }
+    v
 }
 
 /// The reason given for a game that stopped because the side to move had no legal move and no end
@@ -40,15 +52,16 @@ impl End {
             None => STUCK,
         }
     }
-    /// What the game was worth to each side: 1 for a win, 0 for a loss, ½ each otherwise.
-    pub fn values(&self) -> [f64; 2] {
+    /// What the game was worth to each of `sides` sides: 1 for a win, 0 for a loss, an equal
+    /// share otherwise (½ each between two).
+    pub fn values(&self, sides: usize) -> Values {
         match (self.status, self.winner) {
             (Status::Win, Some(w)) => {
-                let mut v = [0.0; 2];
+                let mut v = [0.0; MAX_SIDES];
                 v[w.index()] = 1.0;
                 v
             }
-            _ => [0.5, 0.5],
+            _ => shared(sides),
         }
     }
 }
@@ -500,8 +513,9 @@ impl Walk {
     /// Plays `m`, one of [`Walk::legal`], and judges the position it leads to.
     pub fn play(&mut self, m: Move) {
         let chains = self.pos.chain_game();
+        // (Chain games are played by two.)
         let them = self.pos.side_to_move().other().index();
-        let before = self.pos.piece_counts()[them];
+        let before = if chains { self.pos.piece_counts()[them] } else { 0 };
         let taken = if chains { 0 } else { self.pos.captures_of(m) as u64 };
         if self.needs.moves {
             self.moves.push(m);
@@ -717,7 +731,8 @@ impl Walk {
 
     /// Plays random candidates until the game ends or `max_plies` more have been played; returns
     /// what the game was worth to each side (a game cut short counts as drawn).
-    pub fn rollout(&mut self, rng: &mut impl RngCore, max_plies: usize) -> [f64; 2] {
+    pub fn rollout(&mut self, rng: &mut impl RngCore, max_plies: usize) -> Values {
+        let sides = self.rules.players.len();
         if self.end.is_none() && self.needs.fast_playout {
             // The chain games' playout applies the same policy without recording what only other
             // end rules would read; it stops at two passes in a row, where the rules' one end rule
@@ -737,7 +752,7 @@ impl Walk {
                     });
                 }
             }
-            return self.end.as_ref().map_or([0.5, 0.5], End::values);
+            return self.end.as_ref().map_or(shared(sides), |e| e.values(sides));
         }
         let mut buf = Vec::with_capacity(64);
         let mut left = max_plies;
@@ -754,7 +769,7 @@ impl Walk {
             self.play(m);
             left -= 1;
         }
-        self.end.as_ref().map_or([0.5, 0.5], End::values)
+        self.end.as_ref().map_or(shared(sides), |e| e.values(sides))
     }
 }
 
@@ -1063,7 +1078,7 @@ mod tests {
         let end = w.end().expect("two passes end a playout");
         assert_eq!(end.reason(go.rules()), "score");
         assert!(end.score.is_some());
-        assert_eq!(v, end.values());
+        assert_eq!(v, end.values(2));
         // The generic path, move by move, ends the same way: by two passes and a count.
         let mut slow = walk.clone();
         slow.needs.fast_playout = false;

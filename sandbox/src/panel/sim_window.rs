@@ -180,11 +180,20 @@ fn results(ui: &mut egui::Ui, r: &SimResult) {
     } else {
         ui.label(format!("{n} games in {:.1} s", r.took.as_secs_f32()));
     }
-    let mut outcomes: Vec<(String, u64, egui::Color32)> = vec![
-        (format!("{} wins", r.sides[0]), t.wins[0], FIRST_WINS),
-        (format!("{} wins", r.sides[1]), t.wins[1], SECOND_WINS),
-        ("draws".to_string(), t.draws, DRAWS),
-    ];
+    let mut outcomes: Vec<(String, u64, egui::Color32)> = r
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, side)| {
+            let colour = match i {
+                0 => FIRST_WINS,
+                1 => SECOND_WINS,
+                _ => egui::Color32::from_rgb(120 + 40 * (i as u8 % 3), 110, 170 - 30 * (i as u8 % 3)),
+            };
+            (format!("{side} wins"), t.won(i), colour)
+        })
+        .collect();
+    outcomes.push(("draws".to_string(), t.draws, DRAWS));
     if t.no_result > 0 {
         outcomes.push(("no result".to_string(), t.no_result, NO_RESULT));
     }
@@ -240,7 +249,7 @@ fn results(ui: &mut egui::Ui, r: &SimResult) {
     ui.label(format!(
         "{} (moves first) scores {} over {} finished games",
         r.sides[first.index()],
-        share(t.score(first)),
+        share(t.score(first, r.sides.len())),
         t.finished()
     ));
     let reasons: Vec<String> = t.reasons.iter().map(|(why, k)| format!("{why} {k}")).collect();

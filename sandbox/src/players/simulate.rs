@@ -58,7 +58,7 @@ pub struct Running {
     pub stop: Arc<AtomicBool>,
     pub started: Instant,
     pub command: String,
-    pub sides: [String; 2],
+    pub sides: Vec<String>,
     pub first: Side,
     reproducible: bool,
     handle: JoinHandle<Outcome>,
@@ -81,7 +81,7 @@ pub struct SimResult {
     /// The command line that plays the same games.
     pub command: String,
     /// The ruleset's side names, and the side that moves first in the run's start.
-    pub sides: [String; 2],
+    pub sides: Vec<String>,
     pub first: Side,
     pub took: Duration,
     /// Do the command's games repeat these exactly (no player thinks for a time)?
@@ -179,7 +179,8 @@ impl Simulation {
         let cfg = Config {
             games: s.games,
             seed: s.seed,
-            players: s.players,
+            // With more than two sides, the second choice plays every side after the first.
+            players: (0..rules.players.len()).map(|i| s.players[i.min(1)]).collect(),
             max_plies: s.max_plies,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
             shard: Shard::WHOLE,
@@ -200,7 +201,7 @@ impl Simulation {
             stop,
             started: Instant::now(),
             command: command_line(session, &s),
-            sides: [rules.players[0].name.clone(), rules.players[1].name.clone()],
+            sides: rules.players.iter().map(|p| p.name.clone()).collect(),
             first,
             reproducible: s.players.iter().all(PlayerSpec::reproducible),
             handle,
