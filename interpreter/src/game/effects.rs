@@ -451,35 +451,16 @@ impl<B: Bits> Pos<B> {
                     pieces &= self.virgin;
                 }
                 let start = out.len();
-                for from in pieces.iter() {
+                if j.chain {
+                    self.chain_jumps(out, fi, f, j, pieces, own, enemy, occ);
+                }
+                for from in (if j.chain { B::EMPTY } else { pieces }).iter() {
                     let lifted = occ & !B::bit(from);
                     let over_ok = match j.over {
                         Over::Enemy => enemy,
                         Over::Own => own & !B::bit(from),
                         Over::Any => (own | enemy) & !B::bit(from),
                     };
-                    if j.chain {
-                        // Jumps one after another while the player likes: every square reached,
-                        // none twice (nor the start), is a move.
-                        let Gen::Jump { entries, .. } = &f.how else { return };
-                        let mut seen = B::bit(from);
-                        let mut frontier = B::bit(from);
-                        while !frontier.is_empty() {
-                            let mut next = B::EMPTY;
-                            for at in frontier.iter() {
-                                for &(over, land, _) in &entries[at] {
-                                    let (over, land) = (over as usize, land as usize);
-                                    if over_ok.has(over) && !lifted.has(land) && f.within.has(land) && !seen.has(land) {
-                                        seen |= B::bit(land);
-                                        next |= B::bit(land);
-                                        self.push_jump(out, fi, f.kind, None, from, land, 0);
-                                    }
-                                }
-                            }
-                            frontier = next;
-                        }
-                        continue;
-                    }
                     if !j.far {
                         // Over an adjacent piece: straight from the table, nothing collected.
                         let Gen::Jump { entries, .. } = &f.how else { return };
@@ -526,6 +507,38 @@ impl<B: Bits> Pos<B> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The moves of a jump that goes on at will (`again at will`) from each of `pieces`: every
+    /// square reached by one jump after another, none twice (nor the start), is a move.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn chain_jumps(&self, out: &mut Vec<Move>, fi: usize, f: &CForm<B>, j: crate::compile::JumpRule, pieces: B, own: B, enemy: B, occ: B) {
+        let Gen::Jump { entries, .. } = &f.how else { return };
+        for from in pieces.iter() {
+            let lifted = occ & !B::bit(from);
+            let over_ok = match j.over {
+                Over::Enemy => enemy,
+                Over::Own => own & !B::bit(from),
+                Over::Any => (own | enemy) & !B::bit(from),
+            };
+            let mut seen = B::bit(from);
+            let mut frontier = B::bit(from);
+            while !frontier.is_empty() {
+                let mut next = B::EMPTY;
+                for at in frontier.iter() {
+                    for &(over, land, _) in &entries[at] {
+                        let (over, land) = (over as usize, land as usize);
+                        if over_ok.has(over) && !lifted.has(land) && f.within.has(land) && !seen.has(land) {
+                            seen |= B::bit(land);
+                            next |= B::bit(land);
+                            self.push_jump(out, fi, f.kind, None, from, land, 0);
+                        }
+                    }
+                }
+                frontier = next;
+            }
         }
     }
 
@@ -679,7 +692,8 @@ impl<B: Bits> Pos<B> {
         let us = self.stm;
         let standing = if j.at_once { occ } else { occ & !dead };
         match j.over {
-            Over::Enemy => self.enemies(us) & standing & !dead,
+            // Every other side's (what stands, less the mover's side and the neutral pieces).
+            Over::Enemy => occ & !self.side_bb[us.index()] & !self.walls & standing & !dead,
             Over::Own => self.side_bb[us.index()] & !B::bit(from) & !dead,
             Over::Any => standing & !dead & !self.walls,
         }
@@ -834,7 +848,9 @@ impl<B: Bits> Pos<B> {
     fn captures_any(&self, m: Move) -> bool {
         if let MoveKind::Form(fi) = m.kind {
             let f = &self.t.forms[self.stm.index()][fi as usize];
-            if f.jump.is_some_and(|j| j.capturing) || f.target == Target::EnPassant || self.enemies(self.stm).has(m.to as usize) {
+            // (An enemy piece on the landing square: neutral pieces have no cell.)
+            let c = self.cells[m.to as usize];
+            if f.jump.is_some_and(|j| j.capturing) || f.target == Target::EnPassant || (c != 0 && cell_side(c) != self.stm) {
                 return true;
             }
             if f.enclose.is_none() && f.neighbours.is_none() {

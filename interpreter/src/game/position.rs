@@ -11,6 +11,9 @@ use crate::model::*;
 
 pub const NO_SQ: u16 = u16::MAX;
 
+/// The slots of [`Pos::side_bb`]: every value a cell's side bits can take.
+pub const SIDE_SLOTS: usize = 1 << SIDE_BITS;
+
 /// The pass: the player gives up the turn.
 pub const PASS: Move = Move {
     from: NO_SQ,
@@ -55,8 +58,9 @@ struct Extra<B> {
 #[derive(Debug)]
 pub struct Pos<B: Bits> {
     pub t: Arc<Tables<B>>,
-    /// Each side's pieces (only the first [`Tables::sides`] are ever set).
-    pub side_bb: [B; MAX_SIDES],
+    /// Each side's pieces (only the first [`Tables::sides`] are ever set). One slot per value a
+    /// cell's side bits can take, so that indexing by [`cell_side`] needs no bounds check.
+    pub side_bb: [B; SIDE_SLOTS],
     pub kind_bb: [B; MAX_KINDS],
     /// 0 = empty, else 1 + 2 × kind + side.
     pub cells: Vec<u8>,
@@ -195,7 +199,7 @@ impl<B: Bits> Clone for Pos<B> {
 #[derive(Clone, Debug)]
 struct Snapshot<B: Bits> {
     cells: Vec<u8>,
-    side_bb: [B; MAX_SIDES],
+    side_bb: [B; SIDE_SLOTS],
     kind_bb: [B; MAX_KINDS],
     chains: Option<Box<super::chains::Chains<B>>>,
     takes: [B; 2],
@@ -221,7 +225,7 @@ impl<B: Bits> Pos<B> {
         let t_stacks = t.race.as_ref().is_some_and(|r| r.stack.is_some());
         Pos {
             t,
-            side_bb: [B::EMPTY; MAX_SIDES],
+            side_bb: [B::EMPTY; SIDE_SLOTS],
             kind_bb: [B::EMPTY; MAX_KINDS],
             cells: vec![0; n],
             stm: Side::FIRST,
