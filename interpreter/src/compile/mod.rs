@@ -46,8 +46,13 @@ pub enum Gen<B> {
     /// A piece from the hand onto an empty square.
     Drop,
     /// Per square: (square jumped over, landing square, leg index into [`Tables::legs`]); and the
-    /// ray directions, for jumps over a distance.
-    Jump { entries: Vec<Vec<(u16, u16, u8)>>, dirs: Vec<u8> },
+    /// ray directions, for jumps over a distance; and whether the piece may jump on at will from
+    /// where it lands (`again at will`: see [`crate::model::Form::chain`]).
+    Jump {
+        entries: Vec<Vec<(u16, u16, u8)>>,
+        dirs: Vec<u8>,
+        chain: bool,
+    },
     /// Along the mover's track by the roll: per result of the roll (an index into
     /// [`Tables::rolls`]), per square, the square that many on (none past the track's end).
     Track { by_roll: Vec<Vec<B>> },
@@ -67,8 +72,6 @@ pub struct JumpRule {
     pub at_once: bool,
     /// No leg goes straight back along the one before.
     pub no_reverse: bool,
-    /// `again at will`: the piece may jump on from where it lands (see [`crate::model::Form::chain`]).
-    pub chain: bool,
 }
 
 /// A compiled end condition (see [`Condition`]); zones as bitboards per side, directions as ray indices.
@@ -1309,7 +1312,11 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                                 }
                             }
                         }
-                        Gen::Jump { entries, dirs: rays }
+                        Gen::Jump {
+                            entries,
+                            dirs: rays,
+                            chain: f.chain,
+                        }
                     }
                     Primitive::Hop { dirs, screens } => {
                         let idx: Vec<u8> = dirs.iter().map(|d| t.ray_index(tr(*d), board)).collect();
@@ -1343,7 +1350,6 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                         far: *far,
                         at_once: f.capture_at_once,
                         no_reverse: f.no_reverse,
-                        chain: f.chain,
                     }),
                     _ => None,
                 };

@@ -174,7 +174,7 @@ fn targets<B: Bits>(t: &Tables<B>, f: &CForm<B>, from: usize) -> B {
         }
         Gen::Hop { dirs, .. } | Gen::HopNot { dirs, .. } => dirs.iter().fold(B::EMPTY, |b, &d| b | t.ray(d as usize, from)),
         Gen::Counted { dirs, .. } => dirs.iter().fold(B::EMPTY, |b, &(d, _)| b | t.ray(d as usize, from)),
-        Gen::Jump { entries, dirs } => {
+        Gen::Jump { entries, dirs, .. } => {
             let far = f.jump.is_some_and(|j| j.far);
             if far {
                 dirs.iter().fold(B::EMPTY, |b, &d| b | t.ray(d as usize, from))

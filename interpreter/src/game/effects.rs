@@ -444,6 +444,22 @@ impl<B: Bits> Pos<B> {
                     }
                 }
             }
+            // A jump that goes on at will, apart: the capturing jumps' loop below stays as it is.
+            Gen::Jump { chain: true, .. } => {
+                let Some(j) = f.jump else { return };
+                let mut pieces = self.pieces(us, f.kind) & f.from;
+                if f.unmoved {
+                    pieces &= self.virgin;
+                }
+                let start = out.len();
+                self.chain_jumps(out, fi, f, j, pieces, own, enemy, occ);
+                if let Some(ctx) = ctx
+                    && ctx.constrained
+                {
+                    let legal: Vec<Move> = out.drain(start..).filter(|&m| self.is_legal_slow(m)).collect();
+                    out.extend(legal);
+                }
+            }
             Gen::Jump { .. } => {
                 let Some(j) = f.jump else { return };
                 let mut pieces = self.pieces(us, f.kind) & f.from;
@@ -451,10 +467,7 @@ impl<B: Bits> Pos<B> {
                     pieces &= self.virgin;
                 }
                 let start = out.len();
-                if j.chain {
-                    self.chain_jumps(out, fi, f, j, pieces, own, enemy, occ);
-                }
-                for from in (if j.chain { B::EMPTY } else { pieces }).iter() {
+                for from in pieces.iter() {
                     let lifted = occ & !B::bit(from);
                     let over_ok = match j.over {
                         Over::Enemy => enemy,
@@ -566,7 +579,9 @@ impl<B: Bits> Pos<B> {
     /// direction). `prev` is the direction of the leg before, where a leg may not turn back.
     fn jump_legs(&self, g: &CForm<B>, j: crate::compile::JumpRule, at: usize, occ: B, over_ok: B, prev: Option<u8>) -> Legs {
         let t = &*self.t;
-        let Gen::Jump { entries, dirs } = &g.how else { return Legs::new() };
+        let Gen::Jump { entries, dirs, .. } = &g.how else {
+            return Legs::new();
+        };
         let back = |d: u8| j.no_reverse && prev.is_some_and(|p| t.reverse.get(p as usize) == Some(&d));
         let leg_of = |d: u8, dist: u32| -> u32 {
             let i = t.legs.iter().position(|&l| l == d).unwrap_or(0) as u32;

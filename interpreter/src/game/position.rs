@@ -722,7 +722,7 @@ impl<B: Bits> Pos<B> {
         let t = &*self.t;
         match &f.how {
             Gen::Place | Gen::Drop => B::EMPTY,
-            Gen::Jump { entries, dirs } => {
+            Gen::Jump { entries, dirs, .. } => {
                 let mut b = B::EMPTY;
                 if f.jump.is_some_and(|j| j.far) {
                     // Over the first piece along each line, to the empty squares beyond it.
