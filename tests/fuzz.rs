@@ -304,10 +304,20 @@ fn diagnostics_in_place(checked: &arbiter::check::Checked) -> Result<(), String>
 
 #[test]
 fn mutated_rulesets_get_diagnostics_inside_the_text_and_never_a_panic() {
-    let seeds: Vec<String> = ["chess", "xiangqi", "go", "draughts", "othello", "crazyhouse", "hex", "connect-four"]
-        .iter()
-        .map(|n| read(&format!("rulesets/{n}.rules")))
-        .collect();
+    let seeds: Vec<String> = [
+        "chess",
+        "xiangqi",
+        "go",
+        "draughts",
+        "othello",
+        "crazyhouse",
+        "hex",
+        "connect-four",
+        "chinese-checkers",
+    ]
+    .iter()
+    .map(|n| read(&format!("rulesets/{n}.rules")))
+    .collect();
     fuzz("rules", 600, &seeds, |text| {
         let checked = check_source("fuzz.rules", text, None, &[]);
         diagnostics_in_place(&checked)?;
@@ -409,6 +419,11 @@ fn mutated_fens_and_moves_are_refused_with_a_message_and_never_a_panic() {
             "1m1m1m1m/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/M1M1M1M1 b - - 0 1 c3d4 a3b4",
         ),
         ("go", "9/9/9/9/9/9/9/9/9 b - - 0 1 e5 d4 pass"),
+        // Side letter and kind letter per piece, in a game declared for six.
+        (
+            "chinese-checkers",
+            "4gM12/4gMgM11/4gMgMgM10/4gMgMgMgM9/17/17/17/17/17/17/17/17/17/9rMrMrMrM4/10rMrMrM4/11rMrM4/12rM4 r - - 0 1 k3i5 f15h13 m1k3",
+        ),
     ];
     let engines: Vec<Engine> = games.iter().map(|(n, _)| common::bundled(n)).collect();
     let seeds: Vec<String> = games.iter().enumerate().map(|(i, (_, s))| format!("{i}|{s}")).collect();

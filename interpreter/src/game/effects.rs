@@ -469,11 +469,7 @@ impl<B: Bits> Pos<B> {
                 let start = out.len();
                 for from in pieces.iter() {
                     let lifted = occ & !B::bit(from);
-                    let over_ok = match j.over {
-                        Over::Enemy => enemy,
-                        Over::Own => own & !B::bit(from),
-                        Over::Any => (own | enemy) & !B::bit(from),
-                    };
+                    let over_ok = over_ok(j, from, own, enemy);
                     if !j.far {
                         // Over an adjacent piece: straight from the table, nothing collected.
                         let Gen::Jump { entries, .. } = &f.how else { return };
@@ -531,11 +527,7 @@ impl<B: Bits> Pos<B> {
         let Gen::Jump { entries, .. } = &f.how else { return };
         for from in pieces.iter() {
             let lifted = occ & !B::bit(from);
-            let over_ok = match j.over {
-                Over::Enemy => enemy,
-                Over::Own => own & !B::bit(from),
-                Over::Any => (own | enemy) & !B::bit(from),
-            };
+            let over_ok = over_ok(j, from, own, enemy);
             let mut seen = B::bit(from);
             let mut frontier = B::bit(from);
             while !frontier.is_empty() {
@@ -1070,6 +1062,17 @@ impl<B: Bits> Pos<B> {
         after.mate_probe = true;
         let mut buf = Vec::new();
         after.count_legal(&mut buf) == 0
+    }
+}
+
+/// The pieces a jump of rule `j` from `from` may pass over: the enemy's, the mover's own (not
+/// itself), or either.
+#[inline(always)]
+fn over_ok<B: Bits>(j: crate::compile::JumpRule, from: usize, own: B, enemy: B) -> B {
+    match j.over {
+        Over::Enemy => enemy,
+        Over::Own => own & !B::bit(from),
+        Over::Any => (own | enemy) & !B::bit(from),
     }
 }
 
