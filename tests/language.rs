@@ -133,3 +133,49 @@ fn formatting_keeps_every_ruleset_s_meaning_and_is_idempotent() {
         "{formatted} formatted, {unparsable} left alone (syntax errors)"
     );
 }
+
+/// A `play` line whose first side is not the first declared: that side still sees the board from
+/// its own seat (here blue, seated a quarter turn from red, runs right along its rank), its goal
+/// turned with it.
+#[test]
+fn a_side_in_play_sees_the_board_from_its_own_seat_whatever_its_turn() {
+    let text = r#"
+param n = 2 in 2..4 "players"
+game "Rev" {
+  players red "r", blue "b", yellow "y", green "g" seated by quarter turns
+  play blue, red when n = 2
+  play red, blue, yellow, green when n = 4
+}
+board 7 x 7 squares {
+  files a..g
+  ranks 1..7
+}
+zone goal = rank 7
+piece Runner "R" {
+  step forward to empty
+}
+allow pass when no other move
+end {
+  home: Runner in goal -> mover wins
+}
+setup "3yR3/7/7/bR5gR/7/7/3rR3 b - - 0 1"
+"#;
+    let checked = arbiter::check::check_source("rev.rules", text, None, &[]);
+    let rules = checked.rules.expect("the ruleset checks");
+    assert_eq!(rules.players.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["blue", "red"]);
+    let engine = arbiter::game::Engine::new(rules);
+    let start = engine.start();
+    let texts = |p: &arbiter::game::Position| {
+        p.legal_moves()
+            .into_iter()
+            .map(|m| arbiter::notation::uci::to_text(p, m))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(texts(&start), ["a4b4"], "blue runs right");
+    // Yellow's and green's pieces are left off: only two play.
+    assert_eq!(start.fen(), "7/7/7/bR6/7/7/3rR3 b - - 0 1");
+    let home = engine.from_fen("7/7/7/5bR1/7/7/3rR3 b - - 0 1").expect("a position");
+    let mut g = arbiter::game::Game::new(engine.clone(), home);
+    g.play(arbiter::notation::uci::find(g.current(), "f4g4").expect("legal"));
+    assert_eq!(g.outcome().winner.map(|s| s.index()), Some(0), "blue home on file g wins");
+}

@@ -396,8 +396,12 @@ fn term_by_side(cx: &mut Cx, t: &ast::ZoneTerm) -> Option<BySide<SquareSet>> {
 /// that a seat's turn carries off the board is reported at `span`.
 pub(super) fn seated(cx: &mut Cx, first: SquareSet, span: Span) -> Option<BySide<SquareSet>> {
     let board = cx.board.as_ref()?;
-    let mut by = vec![first.clone()];
-    for (i, &seat) in cx.seats.iter().enumerate().skip(1) {
+    let mut by = Vec::new();
+    for (i, &seat) in cx.seats.iter().enumerate() {
+        if seat == 0 {
+            by.push(first.clone());
+            continue;
+        }
         let mut set = SquareSet::new(board.squares());
         for s in first.iter() {
             match board.seat_square(cx.seating, seat, s) {

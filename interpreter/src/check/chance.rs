@@ -243,9 +243,9 @@ pub(super) fn resolve_tracks(cx: &mut Cx, items: &[ast::Item]) {
             cx.broken_tracks.push(t.name.name.clone());
             continue;
         }
-        let mut per_side = vec![squares.clone()];
-        for (i, &seat) in cx.seats.iter().enumerate().skip(1) {
-            let turned: Option<Vec<usize>> = if t.both {
+        let mut per_side = Vec::new();
+        for (i, &seat) in cx.seats.iter().enumerate() {
+            let turned: Option<Vec<usize>> = if t.both || seat == 0 {
                 Some(squares.clone())
             } else {
                 squares.iter().map(|&sq| board.seat_square(cx.seating, seat, sq)).collect()
