@@ -317,6 +317,13 @@ mod tests {
             Ok([PlayerSpec::Mcts(Budget::Iterations(50)), PlayerSpec::Random])
         );
         assert_eq!(PlayerSpec::parse_pair("random"), Ok([PlayerSpec::Random; 2]));
+        // One per side, or one for every side; any other count is refused with the count asked.
+        assert_eq!(PlayerSpec::parse_sides("random", 4), Ok(vec![PlayerSpec::Random; 4]));
+        let three = PlayerSpec::parse_sides("random,mcts:10,random", 3).expect("three players");
+        assert_eq!(three[1], PlayerSpec::parse("mcts:10").expect("a player"));
+        let refused = PlayerSpec::parse_sides("random,random", 3).expect_err("two players for three sides");
+        assert!(refused.contains("3 separated by commas"), "{refused}");
+        assert!(PlayerSpec::parse_sides("random,bogus,random", 3).is_err());
     }
 
     #[test]

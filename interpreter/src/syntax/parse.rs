@@ -1656,13 +1656,7 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                 modifiers.push(Modifier::BearingOff(zone, cspan));
             }
             Rule::overshooting => modifiers.push(Modifier::Overshooting(cspan)),
-            Rule::at_start => {
-                let track = c
-                    .into_inner()
-                    .find(|k| k.as_rule() == Rule::ident)
-                    .expect("grammar: a track's name");
-                modifiers.push(Modifier::AtStart(cx.ident(track), cspan));
-            }
+            Rule::at_start => modifiers.push(Modifier::AtStart(track_named(cx, c), cspan)),
             Rule::on_roll => {
                 let numbers = c
                     .into_inner()
@@ -1671,13 +1665,7 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
                     .collect();
                 modifiers.push(Modifier::OnRoll(numbers, cspan));
             }
-            Rule::by_roll => {
-                let track = c
-                    .into_inner()
-                    .find(|k| k.as_rule() == Rule::ident)
-                    .expect("grammar: a track's name");
-                modifiers.push(Modifier::ByRoll(cx.ident(track), cspan));
-            }
+            Rule::by_roll => modifiers.push(Modifier::ByRoll(track_named(cx, c), cspan)),
             Rule::jump => {
                 let mut ds = Vec::new();
                 let mut over = None;
@@ -2555,6 +2543,15 @@ fn count_decl(cx: &mut Cx, p: P) -> CountDecl {
         cite,
         span,
     }
+}
+
+/// The track a clause names (`along lane by roll`, `at the start of lane`).
+fn track_named(cx: &Cx, c: Pair<Rule>) -> Ident {
+    let track = c
+        .into_inner()
+        .find(|k| k.as_rule() == Rule::ident)
+        .expect("grammar: a track's name");
+    cx.ident(track)
 }
 
 #[cfg(test)]
