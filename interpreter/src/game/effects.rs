@@ -326,16 +326,15 @@ impl<B: Bits> Pos<B> {
     /// The squares a placing or dropping clause may put its piece on, before the tests of each
     /// square (the flips it must make, the royal's safety): empty, in its zone, next to an own
     /// piece, on a file free of its kind, where it comes to rest — none for a drop from an
-    /// empty hand.
+    /// empty hand. `own` and `enemy` are the mover's pieces and every other side's.
     #[inline]
-    pub(super) fn place_targets(&self, f: &CForm<B>) -> B {
+    pub(super) fn place_targets(&self, f: &CForm<B>, own: B, enemy: B) -> B {
         let t = &*self.t;
         let us = self.stm;
         if matches!(f.how, Gen::Drop) && self.hands[us.index()][f.kind.0 as usize] == 0 {
             return B::EMPTY;
         }
-        let own = self.side_bb[us.index()];
-        let occ = self.occ();
+        let occ = own | enemy | self.walls;
         let empty = !occ & t.board_mask;
         let mut targets = empty & f.within & !f.stuck;
         if f.by_roll.is_some() {
@@ -398,7 +397,7 @@ impl<B: Bits> Pos<B> {
         match &f.how {
             Gen::Place | Gen::Drop => {
                 let dropping = matches!(f.how, Gen::Drop);
-                let targets = self.place_targets(f);
+                let targets = self.place_targets(f, own, enemy);
                 let kind = if dropping {
                     MoveKind::Drop(fi as u8)
                 } else {
@@ -852,12 +851,10 @@ impl<B: Bits> Pos<B> {
     /// Does `m` capture at all? As [`Pos::captures_of`] `> 0`, answered early where the clause
     /// tells: a capturing jump always does, a plain move only on an enemy piece.
     #[inline]
-    fn captures_any(&self, m: Move) -> bool {
+    fn captures_any(&self, m: Move, forms: &[CForm<B>], enemy: B) -> bool {
         if let MoveKind::Form(fi) = m.kind {
-            let f = &self.t.forms[self.stm.index()][fi as usize];
-            // (An enemy piece on the landing square: neutral pieces have no cell.)
-            let c = self.cells[m.to as usize];
-            if f.jump.is_some_and(|j| j.capturing) || f.target == Target::EnPassant || (c != 0 && cell_side(c) != self.stm) {
+            let f = &forms[fi as usize];
+            if f.jump.is_some_and(|j| j.capturing) || f.target == Target::EnPassant || enemy.has(m.to as usize) {
                 return true;
             }
             if f.enclose.is_none() && f.neighbours.is_none() {
@@ -919,8 +916,11 @@ impl<B: Bits> Pos<B> {
     pub(super) fn keep_obligatory(&self, out: &mut Vec<Move>) {
         let Some(most) = self.t.must_capture else { return };
         if !most {
-            if out.iter().any(|&m| self.captures_any(m)) {
-                out.retain(|&m| self.captures_any(m));
+            // What the test reads, once for the whole list: the mover's forms and every enemy piece.
+            let forms = &self.t.forms[self.stm.index()][..];
+            let enemy = self.enemies(self.stm);
+            if out.iter().any(|&m| self.captures_any(m, forms, enemy)) {
+                out.retain(|&m| self.captures_any(m, forms, enemy));
             }
             return;
         }

@@ -118,6 +118,9 @@ pub struct Pos<B: Bits> {
     /// ...`). Then it is the mover the end rules name. Not in FEN: a position read from one has
     /// the other side as its mover.
     pub again: bool,
+    /// [`Tables::many`], kept here: the occupancy and enemy masks read it on every move, and a
+    /// field beside `side_bb` costs no load through the tables' pointer.
+    many: bool,
     /// Squares changed by effects (jumped, enclosed or swapped pieces), with the cell each held
     /// before, for `unmake`.
     pub(super) log: Vec<(u16, u8)>,
@@ -223,6 +226,7 @@ impl<B: Bits> Pos<B> {
     pub fn empty(t: Arc<Tables<B>>) -> Pos<B> {
         let n = t.squares;
         let t_stacks = t.race.as_ref().is_some_and(|r| r.stack.is_some());
+        let many = t.many;
         Pos {
             t,
             side_bb: [B::EMPTY; SIDE_SLOTS],
@@ -251,6 +255,7 @@ impl<B: Bits> Pos<B> {
             phase: 0,
             roll: 0,
             again: false,
+            many,
             log: Vec::new(),
             mate_probe: false,
             extra: Vec::new(),
@@ -307,10 +312,8 @@ impl<B: Bits> Pos<B> {
     /// The occupied squares: every side's pieces and the neutral ones.
     #[inline(always)]
     pub fn occ(&self) -> B {
-        if self.t.many {
-            return self.side_bb[2..]
-                .iter()
-                .fold(self.side_bb[0] | self.side_bb[1] | self.walls, |a, &b| a | b);
+        if self.many {
+            return self.occ_of_many();
         }
         self.side_bb[0] | self.side_bb[1] | self.walls
     }
@@ -318,14 +321,22 @@ impl<B: Bits> Pos<B> {
     /// the others').
     #[inline(always)]
     pub fn enemies(&self, us: Side) -> B {
-        if self.t.many {
-            return self
-                .side_bb
-                .iter()
-                .enumerate()
-                .fold(B::EMPTY, |a, (i, &b)| if i == us.index() { a } else { a | b });
+        if self.many {
+            return self.enemies_of_many(us);
         }
         self.side_bb[us.other().index()]
+    }
+    /// [`Pos::occ`] in a game of more than two players: out of line, so that the two-player
+    /// callers keep their registers.
+    #[inline(never)]
+    fn occ_of_many(&self) -> B {
+        self.side_bb.iter().fold(self.walls, |a, &b| a | b)
+    }
+    /// [`Pos::enemies`] in a game of more than two players (out of line, as [`Pos::occ_of_many`]).
+    #[inline(never)]
+    fn enemies_of_many(&self, us: Side) -> B {
+        let all = self.side_bb.iter().fold(B::EMPTY, |a, &b| a | b);
+        all & !self.side_bb[us.index()]
     }
     #[inline(always)]
     pub fn pieces(&self, side: Side, kind: KindId) -> B {
@@ -1087,9 +1098,9 @@ impl<B: Bits> Pos<B> {
         } else if f.bare_place {
             Some(empty & f.within)
         } else if f.only_if.is_some() {
-            Some(self.place_targets(f) & self.flip_targets(f, own, enemy))
+            Some(self.place_targets(f, own, enemy) & self.flip_targets(f, own, enemy))
         } else {
-            Some(self.place_targets(f))
+            Some(self.place_targets(f, own, enemy))
         }
     }
 
@@ -1693,7 +1704,7 @@ impl<B: Bits> Pos<B> {
     /// second player's).
     #[inline(always)]
     pub(super) fn pass_turn(&mut self, us: Side) {
-        if self.t.many {
+        if self.many {
             return self.pass_turn_on(us);
         }
         if us == Side::SECOND {
@@ -1919,7 +1930,7 @@ impl<B: Bits> Pos<B> {
         let to = m.to as usize;
         // A move that earned another turn left the side to move as it was.
         if !(self.t.turn_state && self.again) {
-            if self.t.many {
+            if self.many {
                 if self.stm == Side::FIRST {
                     self.fullmove -= 1;
                 }
