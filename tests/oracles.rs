@@ -456,3 +456,82 @@ fn chinese_checkers_agrees_with_open_spiel_for_2_3_4_and_6_players() {
         assert!(turns >= 1000 && chains > 100, "the games reach long chains of hops");
     }
 }
+
+// Ludo: two to four players, a die, pawns brought in on a 6 that hit what they land on, and the
+// start square cleared first.
+
+#[test]
+fn ludo_agrees_with_open_spiel_maedn_for_2_3_and_4_players() {
+    let script = common::root().join("tests/oracles/ludo.py");
+    for players in ["2", "3", "4"] {
+        let engine = common::engine("rulesets/ludo.rules", &[("players", players)]);
+        let run = Command::new("python3")
+            .arg(&script)
+            .args(["turns", players, "16", "2026", "2000"])
+            .output()
+            .unwrap_or_else(|e| panic!("cannot start python3 {}: {e} (run scripts/setup)", script.display()));
+        assert!(
+            run.status.success(),
+            "ludo.py failed (is open_spiel installed? run scripts/setup): {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let text = String::from_utf8(run.stdout).expect("utf-8");
+        let (mut turns, mut moves, mut entering, mut hits, mut goal, mut held) = (0, 0, 0, 0, 0, 0);
+        let mut movers = std::collections::BTreeSet::new();
+        let mut ends = 0;
+        for line in text.lines() {
+            if let Some(winner) = line.strip_prefix("end ") {
+                ends += 1;
+                assert!(["r", "b", "g", "y"].contains(&winner), "{line}");
+                continue;
+            }
+            let (fen, theirs) = line.split_once(" ; ").expect("a turn line");
+            let pos = engine.from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(pos.fen(), fen, "the FEN reads back as written");
+            let legal = pos.legal_moves();
+            let ours: std::collections::BTreeSet<String> = legal.iter().map(|&m| uci::to_text(&pos, m)).collect();
+            let theirs: std::collections::BTreeSet<String> = theirs.split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect();
+            assert_eq!(
+                ours,
+                theirs,
+                "ludo, {players} players: {fen}\nonly here: {:?}\nonly in open_spiel: {:?}",
+                ours.difference(&theirs).collect::<Vec<_>>(),
+                theirs.difference(&ours).collect::<Vec<_>>()
+            );
+            turns += 1;
+            moves += ours.len();
+            movers.insert(pos.side_to_move());
+            let us = pos.side_to_move();
+            let goal_zone = &pos.rules().zones.iter().find(|z| z.0 == "goal").expect("zone goal").1;
+            for &m in &legal {
+                let to = m.to as usize;
+                match pos.piece_at(to) {
+                    Some((_, s)) if s != us && m.to != u16::MAX => hits += 1,
+                    _ => {}
+                }
+                if ours.len() == 1 && uci::to_text(&pos, m).len() <= 3 {
+                    entering += 1;
+                }
+                if m.from != u16::MAX && goal_zone[us].contains(to) {
+                    goal += 1;
+                }
+            }
+            // Pawns waiting and a choice narrowed to one: the start square cleared, or a 6 bringing
+            // a pawn in, where other pawns could have moved.
+            let on_board = (0..pos.rules().board.squares())
+                .filter(|&sq| pos.piece_at(sq).is_some_and(|(_, s)| s == us))
+                .count();
+            if !pos.hand(us).is_empty() && ours.len() == 1 && on_board > 1 {
+                held += 1;
+            }
+        }
+        eprintln!(
+            "ludo, {players} players: {turns} turns, {moves} moves, {entering} brought in, {hits} hits, {goal} into or within the goal, {held} turns held to one move, {ends} games ended"
+        );
+        assert_eq!(movers.len(), players.parse::<usize>().unwrap(), "every side moves in turn");
+        assert!(
+            turns >= 2000 && entering > 50 && hits > 50 && goal > 50 && held > 50 && ends >= 1,
+            "the games reach every rule"
+        );
+    }
+}

@@ -458,7 +458,18 @@ impl Form {
     /// Can this clause take a piece on the square it lands on?
     pub fn captures(&self) -> bool {
         matches!(self.target, Target::Any | Target::Enemy)
-            && !matches!(self.primitive, Primitive::Place | Primitive::Drop | Primitive::Jump { .. })
+            && (!matches!(self.primitive, Primitive::Place | Primitive::Drop | Primitive::Jump { .. }) || self.enters_hitting())
+    }
+
+    /// A drop onto a track that may land on an enemy piece and hit it (`to empty or enemy`).
+    pub fn enters_hitting(&self) -> bool {
+        self.primitive == Primitive::Drop && self.by_roll.is_some() && self.target == Target::Any
+    }
+
+    /// Does this clause move only as the generator of track games plays it (bearing off from
+    /// home, overshooting, entering at the track's start or hitting, moving on some numbers)?
+    pub fn runs_the_race(&self) -> bool {
+        self.bear_home.is_some() || self.overshoot || self.at_start || self.on_roll.is_some() || self.enters_hitting()
     }
 
     /// The offsets (file, rank) a clause that moves a piece may land on from its start, on an open
@@ -1119,6 +1130,11 @@ pub struct Race {
     /// `must enter from hand first`: while a player has pieces in hand, only they move (the
     /// citation, if any).
     pub enter_first: Option<Option<String>>,
+    /// `must enter from hand when it can`: only where a piece can enter do the others wait.
+    pub enter_when_can: Option<Option<String>>,
+    /// `must move from the start of TRACK first` (the track's index, the citation): while a
+    /// player has pieces in hand, its piece on the track's first square moves first, where it can.
+    pub start_first: Option<(usize, Option<String>)>,
     /// `must use the most dice`.
     pub most_dice: Option<MostDice>,
 }
@@ -1127,7 +1143,11 @@ impl Race {
     /// Does the game need the generator of track games (stacks, dice used one by one, pieces
     /// that must enter first)?
     pub fn any(&self) -> bool {
-        self.stack.is_some() || self.enter_first.is_some() || self.most_dice.is_some()
+        self.stack.is_some()
+            || self.enter_first.is_some()
+            || self.enter_when_can.is_some()
+            || self.start_first.is_some()
+            || self.most_dice.is_some()
     }
 }
 

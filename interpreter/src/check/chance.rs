@@ -421,16 +421,40 @@ pub(super) fn resolve_race(cx: &mut Cx, items: &[ast::Item], roll: Option<&Roll>
                 };
                 race.stack = Some(Stack { block, cite });
             }
-            ast::RaceRule::EnterFirst => {
+            ast::RaceRule::EnterFirst { when_can } => {
+                let words = if *when_can { "when it can" } else { "first" };
                 if !kinds.iter().any(|k| k.forms.iter().any(|f| f.by_roll.is_some())) {
                     cx.error(
                         codes::CONTRADICTION,
                         r.span,
-                        "`must enter from hand first`, but no clause enters a piece from hand along a track",
+                        format!("`must enter from hand {words}`, but no clause enters a piece from hand along a track"),
                     )
                     .label = "nothing enters".into();
                 }
-                race.enter_first = Some(cite);
+                if *when_can {
+                    race.enter_when_can = Some(cite);
+                } else {
+                    race.enter_first = Some(cite);
+                }
+            }
+            ast::RaceRule::StartFirst { track } => {
+                let name = ast::Ident {
+                    name: track.0.clone(),
+                    span: track.1,
+                };
+                let Some(i) = track_for_roll(cx, &name, r.span) else { continue };
+                if !kinds.iter().any(|k| k.forms.iter().any(|f| f.by_roll.is_some())) {
+                    cx.error(
+                        codes::CONTRADICTION,
+                        r.span,
+                        format!(
+                            "`must move from the start of {}` while pieces are in hand, but no clause enters a piece from hand",
+                            track.0
+                        ),
+                    )
+                    .label = "nothing is ever in hand to wait".into();
+                }
+                race.start_first = Some((i, cite));
             }
             ast::RaceRule::MostDice { higher } => {
                 if roll.is_some_and(|r| r.apart.is_none()) {
@@ -455,10 +479,7 @@ pub(super) fn resolve_race(cx: &mut Cx, items: &[ast::Item], roll: Option<&Roll>
         }
     }
     let apart = roll.and_then(|r| r.apart.is_some().then_some(cx.roll_span).flatten());
-    let home = kinds
-        .iter()
-        .flat_map(|k| &k.forms)
-        .any(|f| f.bear_home.is_some() || f.overshoot || f.at_start || f.on_roll.is_some());
+    let home = kinds.iter().flat_map(|k| &k.forms).any(|f| f.runs_the_race());
     // `on a roll of N`: numbers a die (or the roll) shows.
     for it in items {
         let ast::Item::Piece(p) = it else { continue };

@@ -1235,17 +1235,11 @@ fn beyond_two_players(cx: &mut Cx, rules: &Rules, span: Span) {
     if rules.royal_safety.is_some() || rules.royals_facing.is_some() || rules.kinds.iter().any(|k| k.royal) {
         not_yet.push("royal pieces and check");
     }
-    if rules.keeps_hands() {
-        not_yet.push("pieces in hand");
-    }
     if !rules.counts.is_empty() {
         not_yet.push("`count`");
     }
     if rules.chain_capture.is_some() || rules.suicide_forbidden.is_some() {
         not_yet.push("capturing chains");
-    }
-    if rules.roll.is_some() || !rules.again.is_empty() {
-        not_yet.push("rolls and another turn");
     }
     if rules.swap.is_some() {
         not_yet.push("`allow swap`");

@@ -493,6 +493,7 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
                 (None, *s)
             }
             ast::Modifier::ToEmpty(s) => (Some(Target::Empty), *s),
+            ast::Modifier::ToEmptyOrEnemy(s) => (Some(Target::Any), *s),
             ast::Modifier::ToEnemy(s) => (Some(Target::Enemy), *s),
             ast::Modifier::ToEnPassant(s) => (Some(Target::EnPassant), *s),
             ast::Modifier::From(z) => {
@@ -696,10 +697,18 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         } else {
             "a placed piece"
         };
+        // A drop along a track may enter as a moving piece lands: `to empty or enemy`.
+        let hitting = dropping && by_roll.is_some() && target.is_some_and(|(t, _)| t == Target::Any);
         if let Some((t, span)) = target
             && t != Target::Empty
+            && !hitting
         {
-            cx.error(codes::CONTRADICTION, span, format!("{what} can only land on an empty square"))
+            let help = if dropping && t == Target::Any {
+                " (only a drop along a track, by the roll or at its start, may enter `to empty or enemy`)"
+            } else {
+                ""
+            };
+            cx.error(codes::CONTRADICTION, span, format!("{what} can only land on an empty square{help}"))
                 .label = "not empty".into();
         }
     }
@@ -878,7 +887,9 @@ fn form(cx: &mut Cx, f: &ast::MoveForm) -> Option<Form> {
         )
         .label = "a free slide stops at the first piece".into();
     }
-    let target = if placing || jumping {
+    let target = if dropping && by_roll.is_some() && target.is_some_and(|(t, _)| t == Target::Any) {
+        Target::Any
+    } else if placing || jumping {
         Target::Empty
     } else {
         target.map_or(Target::Any, |t| t.0)

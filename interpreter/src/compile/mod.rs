@@ -661,7 +661,7 @@ pub struct Tables<B: Bits> {
     pub z_virgin: Vec<u64>,
     pub z_ep: Vec<u64>,
     /// Zobrist keys of hands: per side, per kind; a count `c` hashes as `key × c`.
-    pub z_hand: [Vec<u64>; 2],
+    pub z_hand: [Vec<u64>; MAX_SIDES],
     /// Captured pieces go to the captor's hand.
     pub hand: bool,
     /// `captures go back to hand`: to the captured piece's owner's hand instead.
@@ -938,7 +938,14 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     let z_side = rng.next_u64();
     let z_virgin = (0..n).map(|_| rng.next_u64()).collect();
     let z_ep = (0..n).map(|_| rng.next_u64()).collect();
-    let z_hand = [0, 1].map(|_| rules.kinds.iter().map(|_| rng.next_u64() | 1).collect());
+    let mut z_hand: [Vec<u64>; MAX_SIDES] = Default::default();
+    for s in 0..2 {
+        z_hand[s] = rules.kinds.iter().map(|_| rng.next_u64() | 1).collect();
+    }
+    // The further sides' hands from the second stream (the first two's keys stay as they were).
+    for hand in z_hand.iter_mut().take(sides).skip(2) {
+        *hand = rules.kinds.iter().map(|_| more.next_u64() | 1).collect();
+    }
     let z_tally_keys = [0, 1].map(|_| [0; MAX_TALLIES].map(|_: u64| rng.next_u64() | 1));
     let z_phase: Vec<u64> = (0..rules.phases.len()).map(|i| if i == 0 { 0 } else { rng.next_u64() }).collect();
     let mut dark = B::EMPTY;

@@ -20,10 +20,14 @@ pub struct RaceTables {
     pub stack: Option<Option<u32>>,
     /// `must enter from hand first`.
     pub enter_first: bool,
+    /// `must enter from hand when it can`.
+    pub enter_when_can: bool,
+    /// `must move from the start of TRACK first`: per side, the track's first square.
+    pub start_first: Option<[u16; MAX_SIDES]>,
     /// `must use the most dice`: `Some(higher)`, with `, else the higher`.
     pub most_dice: Option<bool>,
     /// Per side, per compiled clause (`Tables::forms`): the track it moves along.
-    pub forms: [Vec<RaceForm>; 2],
+    pub forms: [Vec<RaceForm>; MAX_SIDES],
     /// Zobrist keys of a square's count of pieces: a count `n` hashes as `key × n`.
     pub z_stack: Vec<u64>,
 }
@@ -57,6 +61,9 @@ pub struct RaceForm {
     /// `on a roll of N`: only by these numbers.
     pub on_roll: Option<Vec<u32>>,
 }
+
+/// No square: a side with no track.
+pub const NO_SQUARE: u16 = u16::MAX;
 
 /// The most states a roll's dice may reach: `Pos::roll` holds 1 + a state's index in a byte. The
 /// checker's bounds (at most 4 dice used one by one, at most 64 results) keep every roll below it
@@ -126,9 +133,7 @@ fn dice_states(roll: &Roll) -> Vec<DiceState> {
 pub(crate) fn compile<B: Bits>(rules: &Rules, t: &Tables<B>) -> Option<RaceTables> {
     let roll = rules.roll.as_ref()?;
     let forms = rules.kinds.iter().flat_map(|k| &k.forms);
-    let home = forms
-        .clone()
-        .any(|f| f.bear_home.is_some() || f.overshoot || f.at_start || f.on_roll.is_some());
+    let home = forms.clone().any(|f| f.runs_the_race());
     if roll.apart.is_none() && !rules.race.any() && !home {
         return None;
     }
@@ -168,8 +173,13 @@ pub(crate) fn compile<B: Bits>(rules: &Rules, t: &Tables<B>) -> Option<RaceTable
         states,
         stack: rules.race.stack.as_ref().map(|s| s.block),
         enter_first: rules.race.enter_first.is_some(),
+        enter_when_can: rules.race.enter_when_can.is_some(),
+        start_first: rules.race.start_first.as_ref().map(|&(tr, _)| {
+            let firsts = &rules.tracks[tr].squares.0;
+            std::array::from_fn(|s| firsts.get(s).and_then(|q| q.first()).map_or(NO_SQUARE, |&q| q as u16))
+        }),
         most_dice: rules.race.most_dice.as_ref().map(|m| m.higher),
-        forms: [side_forms(0), side_forms(1)],
+        forms: std::array::from_fn(|s| if s < rules.players.len() { side_forms(s) } else { Vec::new() }),
         z_stack: (0..squares).map(|_| rng.next_u64()).collect(),
     })
 }

@@ -99,7 +99,7 @@ pub struct Pos<B: Bits> {
     /// What `unmake` restores in chain games (captures rebuild chains too much to undo by hand).
     snapshots: Vec<Snapshot<B>>,
     /// Pieces in hand, per side and kind.
-    pub hands: [[u8; MAX_KINDS]; 2],
+    pub hands: [[u8; MAX_KINDS]; MAX_SIDES],
     /// Pieces that promoted (tracked where captures go to hand unpromoted).
     pub promoted: B,
     /// The kinds the last move captured, a bit per kind.
@@ -247,7 +247,7 @@ impl<B: Bits> Pos<B> {
             history: Vec::new(),
             seen: Default::default(),
             snapshots: Vec::new(),
-            hands: [[0; MAX_KINDS]; 2],
+            hands: [[0; MAX_KINDS]; MAX_SIDES],
             promoted: B::EMPTY,
             last_captured: 0,
             passes: 0,

@@ -21,7 +21,7 @@ use crate::model::*;
 pub(super) struct RaceUndo {
     /// The two squares the move touched, each with the cell and the count it held.
     squares: [(u16, u8, u8); 2],
-    hands: [[u8; MAX_KINDS]; 2],
+    hands: [[u8; MAX_KINDS]; MAX_SIDES],
     tallies: [[i16; MAX_TALLIES]; 2],
     passes: u8,
     last_captured: u32,
@@ -234,6 +234,9 @@ impl<B: Bits> Pos<B> {
     pub(super) fn race_generate<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
         let start = out.len();
         self.race_pseudo(out);
+        if self.race().enter_when_can || self.race().start_first.is_some() {
+            self.keep_first_moves(out, start);
+        }
         if let Some(higher) = self.race().most_dice
             && out.len() > start + 1
         {
@@ -247,6 +250,38 @@ impl<B: Bits> Pos<B> {
             out.truncate(start);
         }
         n
+    }
+
+    /// `must move from the start of TRACK first` and `must enter from hand when it can`: while
+    /// the side to move has pieces in hand, of the moves from `start` on only those of its piece
+    /// on the track's first square where it has any, else only the entering ones where there
+    /// are any.
+    fn keep_first_moves(&self, out: &mut Vec<Move>, start: usize) {
+        let us = self.stm;
+        if self.hands[us.index()].iter().all(|&n| n == 0) {
+            return;
+        }
+        let rt = self.race();
+        if let Some(firsts) = rt.start_first {
+            let first = firsts[us.index()];
+            let from_first = |m: &Move| matches!(m.kind, MoveKind::Form(_) | MoveKind::BearOff(_)) && m.from == first;
+            if out[start..].iter().any(from_first) {
+                let mut i = 0;
+                out.retain(|m| {
+                    i += 1;
+                    i <= start || from_first(m)
+                });
+                return;
+            }
+        }
+        let entering = |m: &Move| matches!(m.kind, MoveKind::Drop(_));
+        if rt.enter_when_can && out[start..].iter().any(entering) {
+            let mut i = 0;
+            out.retain(|m| {
+                i += 1;
+                i <= start || entering(m)
+            });
+        }
     }
 
     /// Keeps, of the moves from `start` on, those after which the turn can use the most dice;

@@ -65,7 +65,7 @@ impl Position {
             }
         }
         let mut hands = Vec::new();
-        for side in [Side::FIRST, Side::SECOND] {
+        for side in (0..rules.players.len()).map(|s| Side(s as u8)) {
             for (k, n) in self.hand(side) {
                 hands.extend(std::iter::repeat_n((k, side), n as usize));
             }

@@ -42,7 +42,7 @@ fn kind_citations(rules: &Rules, k: KindId) -> String {
 fn counts<B: Bits>(rules: &Rules, p: &Pos<B>) -> Option<String> {
     let reach = p.t.reach.as_ref()?;
     let setup = reach.setup_counts.as_ref()?;
-    for side in [Side::FIRST, Side::SECOND] {
+    for side in (0..rules.players.len()).map(|s| Side(s as u8)) {
         let s = side.index();
         let count = |k: usize| p.pieces(side, KindId(k as u8)).count();
         let mut excess = Vec::new();
@@ -90,7 +90,7 @@ fn plural(name: &str, n: u32) -> String {
 
 fn squares<B: Bits>(rules: &Rules, p: &Pos<B>) -> Option<String> {
     let reach = p.t.reach.as_ref()?;
-    for side in [Side::FIRST, Side::SECOND] {
+    for side in (0..rules.players.len()).map(|s| Side(s as u8)) {
         for (k, kind) in rules.kinds.iter().enumerate() {
             let stray = p.pieces(side, KindId(k as u8)) & !reach.squares[side.index()][k];
             if let Some(sq) = stray.iter().next() {

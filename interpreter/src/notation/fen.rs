@@ -185,7 +185,30 @@ fn read_setup(rules: &Rules, text: &str, strict: bool) -> Result<Setup, FenError
                 continue;
             }
             // A promoted kind with a letter of its own is `+P` in the hand as on the board.
-            let (text, found) = if c == '+' {
+            let (text, found) = if rules.sided_fen() {
+                // With more than two players, as on the board: the side's letter, the kind's.
+                let next = chars.next();
+                let text = format!("{c}{}", next.map(String::from).unwrap_or_default());
+                let side = rules.players.iter().position(|p| p.fen.starts_with(c)).map(|i| Side(i as u8));
+                let absent = rules.absent.iter().any(|l| l.starts_with(c));
+                let kind = next.and_then(|l| rules.kinds.iter().position(|k| k.letter == l && !k.plus && !k.neutral));
+                match (side, kind) {
+                    (Some(s), Some(k)) => (text, Some((KindId(k as u8), s))),
+                    // A side that does not play this time: its pieces in hand are left off.
+                    (None, Some(_)) if absent && !strict => {
+                        count = 0;
+                        continue;
+                    }
+                    _ => {
+                        let sides: Vec<&str> = rules.players.iter().map(|p| p.fen.as_str()).collect();
+                        let kinds: String = rules.kinds.iter().filter(|k| !k.neutral).map(|k| k.letter).collect();
+                        return Err(FenError::Hand(format!(
+                            "`{text}`: a piece in hand is written as its side's letter ({}) and its kind's ({kinds})",
+                            sides.join(" ")
+                        )));
+                    }
+                }
+            } else if c == '+' {
                 let next = chars.next();
                 let text = format!("+{}", next.map(String::from).unwrap_or_default());
                 (text, next.and_then(|l| rules.kind_by_plus_letter(l)))

@@ -101,8 +101,10 @@ pub struct RaceDecl {
 pub enum RaceRule {
     /// `pieces stack[, N or more block]`.
     Stack { block: Option<(i64, Span)> },
-    /// `must enter from hand first`.
-    EnterFirst,
+    /// `must enter from hand first`; `when_can`: `must enter from hand when it can`.
+    EnterFirst { when_can: bool },
+    /// `must move from the start of TRACK first`.
+    StartFirst { track: (String, Span) },
     /// `must use the most dice[, else the higher]`.
     MostDice { higher: bool },
 }
@@ -624,6 +626,8 @@ pub enum Modifier {
     /// `on a roll of 6 [or 5]`: only by these numbers.
     OnRoll(Vec<(i64, Span)>, Span),
     ToEmpty(Span),
+    /// `to empty or enemy`.
+    ToEmptyOrEnemy(Span),
     ToEnemy(Span),
     /// `not KIND | KIND` after a hop's count (`screens`) or after `to enemy` (not the screens).
     KindsNot {

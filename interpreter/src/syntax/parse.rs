@@ -802,7 +802,7 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
         Rule::roll_decl => Item::Roll(roll_decl(cx, p)),
         Rule::race_decl => {
             let span = cx.span(&p);
-            let mut rule = RaceRule::EnterFirst;
+            let mut rule = RaceRule::EnterFirst { when_can: false };
             let mut cite = None;
             for c in p.into_inner() {
                 match c.as_rule() {
@@ -813,7 +813,18 @@ fn item(cx: &mut Cx, p: P) -> Option<Item> {
                             .map(|k| (k.as_str().parse().unwrap_or(i64::MAX), cx.span(&k)));
                         rule = RaceRule::Stack { block };
                     }
-                    Rule::enter_first => rule = RaceRule::EnterFirst,
+                    Rule::enter_first => {
+                        rule = RaceRule::EnterFirst {
+                            when_can: c.into_inner().any(|k| k.as_rule() == Rule::enter_can),
+                        }
+                    }
+                    Rule::start_first => {
+                        if let Some(t) = c.into_inner().find(|k| k.as_rule() == Rule::ident) {
+                            rule = RaceRule::StartFirst {
+                                track: (t.as_str().to_string(), cx.span(&t)),
+                            };
+                        }
+                    }
                     Rule::most_dice => {
                         rule = RaceRule::MostDice {
                             higher: c.into_inner().any(|k| k.as_rule() == Rule::kw_higher),
@@ -1757,7 +1768,11 @@ fn move_form(cx: &mut Cx, p: P) -> MoveForm {
             Rule::never_back => modifiers.push(Modifier::NeverBack(cspan)),
             Rule::again_at_will => modifiers.push(Modifier::AgainAtWill(cspan)),
             Rule::over_own => modifiers.push(Modifier::OverOwn(cspan)),
-            Rule::to_empty => modifiers.push(Modifier::ToEmpty(cspan)),
+            Rule::to_empty => modifiers.push(if c.into_inner().any(|k| k.as_rule() == Rule::or_enemy) {
+                Modifier::ToEmptyOrEnemy(cspan)
+            } else {
+                Modifier::ToEmpty(cspan)
+            }),
             Rule::to_enemy => {
                 modifiers.push(Modifier::ToEnemy(cspan));
                 if let Some(k) = c.into_inner().find(|k| k.as_rule() == Rule::kinds_not) {
