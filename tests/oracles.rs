@@ -529,6 +529,20 @@ fn ludo_agrees_with_open_spiel_maedn_for_2_3_and_4_players() {
             "ludo, {players} players: {turns} turns, {moves} moves, {entering} brought in, {hits} hits, {goal} into or within the goal, {held} turns held to one move, {ends} games ended"
         );
         assert_eq!(movers.len(), players.parse::<usize>().unwrap(), "every side moves in turn");
+        // perft 8 (four throws and four moves) from positions well into random games, each throw a
+        // child: counted by open_spiel's tree.
+        for seed in ["5", "11", "23"] {
+            let run = Command::new("python3")
+                .arg(&script)
+                .args(["perft", players, seed, "80", "8"])
+                .output()
+                .expect("python3");
+            assert!(run.status.success(), "ludo.py perft: {}", String::from_utf8_lossy(&run.stderr));
+            let text = String::from_utf8(run.stdout).expect("utf-8");
+            let (fen, theirs) = text.trim().split_once(" ; ").expect("FEN ; count");
+            let pos = engine.from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(pos.perft(8).to_string(), theirs, "ludo perft 8, {players} players, from {fen}");
+        }
         assert!(
             turns >= 2000 && entering > 50 && hits > 50 && goal > 50 && held > 50 && ends >= 1,
             "the games reach every rule"

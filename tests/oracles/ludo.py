@@ -4,6 +4,11 @@ scripts/setup) plays seeded random games of 2, 3 or 4 players, and after every t
 position and every move the player may make.
 
     ludo.py turns PLAYERS GAMES SEED MAX_TURNS
+    ludo.py perft PLAYERS SEED TURNS DEPTH
+
+`perft` plays TURNS random turns of a seeded game, then prints the position reached (as a turn
+line's FEN, or with `roll:N` left out when a throw is next) and the number of leaf nodes DEPTH
+plies below it, each throw's result a child as each move is (a pass is a move).
 
 One line per turn: `FEN ; MOVE MOVE ...`, the position as a FEN of rulesets/ludo.rules (with the
 throw as `roll:N`) and each move as Arbiter writes it, sorted: a pawn brought in as the square it
@@ -120,7 +125,51 @@ def turns(players, games, seed, max_turns):
         sys.stdout.flush()
 
 
+def count(state, depth):
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    if state.is_chance_node():
+        actions = [a for a, _ in state.chance_outcomes()]
+    else:
+        actions = state.legal_actions()
+    if depth == 1:
+        return len(actions)
+    n = 0
+    for a in actions:
+        child = state.clone()
+        child.apply_action(a)
+        n += count(child, depth - 1)
+    return n
+
+
+def perft(players, seed, played, depth):
+    import pyspiel
+
+    game = pyspiel.load_game("maedn", {"players": players})
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    done = 0
+    # Stop at a throw: the position is the one after the last move.
+    while not state.is_terminal() and (done < played or not state.is_chance_node()):
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        state.apply_action(rng.choice(state.legal_actions()))
+        done += 1
+    board = board_of(state)
+    # Who throws next: open_spiel keeps it apart while the die is still to be thrown.
+    child = state.clone()
+    child.apply_action(child.chance_outcomes()[0][0])
+    text = fen(board, players, child.current_player(), 1).replace(" roll:1", "")
+    print(f"{text} ; {count(state, depth)}")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 6 or sys.argv[1] != "turns":
+    if len(sys.argv) == 6 and sys.argv[1] == "turns":
+        turns(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+    elif len(sys.argv) == 6 and sys.argv[1] == "perft":
+        perft(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+    else:
         raise SystemExit(__doc__)
-    turns(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
