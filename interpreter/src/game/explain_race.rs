@@ -62,6 +62,40 @@ impl Position {
             })
         };
         let in_hand: u32 = self.hand(us).iter().map(|(_, n)| n).sum();
+        // A move the dice allow that an obligation of waiting pieces rules out: the piece on the
+        // start square moves first (`must move from the start of TRACK first`), else a piece
+        // enters where one can (`must enter from hand when it can`).
+        let allowed = self.race_pseudo_moves().into_iter().any(|m| crate::notation::uci::to_text(self, m) == written);
+        if allowed && in_hand > 0 {
+            if let Some((tr, cite)) = &race.start_first {
+                let track = &rules.tracks[*tr];
+                let first = track.squares[us].first().copied();
+                if let Some(first) = first
+                    && from != Some(first)
+                    && legal.iter().any(|m| m.from as usize == first && matches!(m.kind, MoveKind::Form(_)))
+                {
+                    return illegal(
+                        "must-clear-start",
+                        format!(
+                            "{player} has {in_hand} in hand, and {} stands at the start of `{}` and can move: it moves first ({having})",
+                            piece_name(self, first),
+                            track.name
+                        ),
+                        rules.citation(cite),
+                    );
+                }
+            }
+            if let Some(cite) = &race.enter_when_can
+                && from.is_some()
+                && legal.iter().any(|m| matches!(m.kind, MoveKind::Drop(_)))
+            {
+                return illegal(
+                    "must-enter",
+                    format!("{player} has {in_hand} in hand and a piece can enter: it must ({having})"),
+                    rules.citation(cite),
+                );
+            }
+        }
         let Some(from) = from else {
             // An entry from hand onto `to`.
             let to = to.unwrap_or(0);

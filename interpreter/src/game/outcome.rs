@@ -58,8 +58,17 @@ pub struct Score {
 
 impl Outcome {
     /// The result as records write it: `1-0`, `0-1`, `1/2-1/2`; for a scored game the winner's
-    /// side letter and margin (`B+3.5`, `W+0.5`) or `0` for a tie.
+    /// side letter and margin (`B+3.5`, `W+0.5`) or `0` for a tie; among more than two players
+    /// `red wins` or `draw`.
     pub fn result_text(&self, rules: &crate::model::Rules) -> Option<String> {
+        // Among more than two players no record writes `1-0`: the winner by name.
+        if rules.players.len() > 2 {
+            return match (self.status, self.winner) {
+                (Status::Win, Some(w)) => Some(format!("{} wins", rules.players[w.index()].name)),
+                (Status::Draw, _) => Some("draw".into()),
+                _ => None,
+            };
+        }
         match (&self.score, self.status) {
             (Some(s), Status::Win | Status::Draw) => {
                 let m = s.margin();
