@@ -314,6 +314,7 @@ fn mutated_rulesets_get_diagnostics_inside_the_text_and_never_a_panic() {
         "hex",
         "connect-four",
         "chinese-checkers",
+        "ludo",
     ]
     .iter()
     .map(|n| read(&format!("rulesets/{n}.rules")))
@@ -423,6 +424,11 @@ fn mutated_fens_and_moves_are_refused_with_a_message_and_never_a_panic() {
         (
             "chinese-checkers",
             "4gM12/4gMgM11/4gMgMgM10/4gMgMgMgM9/17/17/17/17/17/17/17/17/17/9rMrMrMrM4/10rMrMrM4/11rMrM4/12rM4 r - - 0 1 k3i5 f15h13 m1k3",
+        ),
+        // Pieces in hand with their side's letter, throws of a die, pawns hit back to hand.
+        (
+            "ludo",
+            "11/11/11/11/11/11/11/11/4bP6/11/4bP6[rPrPrPrPbPbPgPgPgPgPyPyPyPyP] r - - 0 1 roll:6 e1 roll:2 e1e3 roll:6 a7",
         ),
     ];
     let engines: Vec<Engine> = games.iter().map(|(n, _)| common::bundled(n)).collect();

@@ -448,7 +448,7 @@ pub(super) fn resolve_race(cx: &mut Cx, items: &[ast::Item], roll: Option<&Roll>
                         codes::CONTRADICTION,
                         r.span,
                         format!(
-                            "`must move from the start of {}` while pieces are in hand, but no clause enters a piece from hand",
+                            "`must move from the start of {} first` binds while pieces wait in hand, but no clause enters a piece from hand",
                             track.0
                         ),
                     )
