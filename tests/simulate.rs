@@ -486,3 +486,37 @@ fn mcts_takes_a_win_among_four_players() {
     let (best, _) = m.search(&sim::Walk::new(pos.clone()));
     assert_eq!(pos.rules().board.rank(best.to as usize), 6, "{best:?} reaches rank 7");
 }
+
+/// Ludo among four, with a die: the simulation counts each side's wins, every game finishes, and a
+/// searching red (MCTS through the throws, as chance nodes) wins clearly more than at random, over
+/// the same seeded throws.
+#[test]
+fn ludo_among_four_is_played_out_and_mcts_searches_through_the_throws() {
+    let e = common::engine("rulesets/ludo.rules", &[]);
+    let stop = AtomicBool::new(false);
+    let run = |players: Vec<PlayerSpec>| {
+        let cfg = Config {
+            games: 60,
+            seed: 11,
+            players,
+            max_plies: 3000,
+            threads: 2,
+            shard: Shard::WHOLE,
+            keep_moves: false,
+            branching_every: arbiter::sim::BRANCHING_EVERY,
+        };
+        sim::run(&e.start(), &cfg, &stop, &|_| {}).tally
+    };
+    let random = run(vec![PlayerSpec::Random; 4]);
+    assert_eq!(random.wins.iter().sum::<u64>(), 60, "every game has a winner: {random:?}");
+    assert!(random.wins.iter().all(|&w| w > 5), "each side wins some: {:?}", random.wins);
+    let mcts = PlayerSpec::parse("mcts:300").expect("a player");
+    let searched = run(vec![mcts, PlayerSpec::Random, PlayerSpec::Random, PlayerSpec::Random]);
+    eprintln!("red wins {} of 60 at random, {} searching", random.won(0), searched.won(0));
+    assert!(
+        searched.won(0) >= random.won(0) + 8,
+        "red searching won {} of 60, at random {}",
+        searched.won(0),
+        random.won(0)
+    );
+}

@@ -279,15 +279,14 @@ fn render(info: &RunInfo, shard: Option<Shard>, t: &Tally, partial: bool, timing
         Some(s) => format!(" (shard {}/{} of a {}-game run)", s.index, s.count, info.games),
         None => String::new(),
     };
+    // Every side and its player: `white random vs black mcts:300`, or for more, all of them.
+    let seats: Vec<String> = info.sides.iter().zip(&info.players).map(|(s, p)| format!("{s} {p}")).collect();
     say(&format!(
-        "{}: {} games{of}, seed {}, {} {} vs {} {}, games cut at {} plies{}",
+        "{}: {} games{of}, seed {}, {}, games cut at {} plies{}",
         info.game,
         t.games,
         info.seed,
-        info.sides[0],
-        info.players[0],
-        info.sides[1],
-        info.players[1],
+        seats.join(" vs "),
         info.max_plies,
         if partial {
             " — PARTIAL: stopped before every game was played"

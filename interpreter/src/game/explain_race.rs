@@ -65,14 +65,19 @@ impl Position {
         // A move the dice allow that an obligation of waiting pieces rules out: the piece on the
         // start square moves first (`must move from the start of TRACK first`), else a piece
         // enters where one can (`must enter from hand when it can`).
-        let allowed = self.race_pseudo_moves().into_iter().any(|m| crate::notation::uci::to_text(self, m) == written);
+        let allowed = self
+            .race_pseudo_moves()
+            .into_iter()
+            .any(|m| crate::notation::uci::to_text(self, m) == written);
         if allowed && in_hand > 0 {
             if let Some((tr, cite)) = &race.start_first {
                 let track = &rules.tracks[*tr];
                 let first = track.squares[us].first().copied();
                 if let Some(first) = first
                     && from != Some(first)
-                    && legal.iter().any(|m| m.from as usize == first && matches!(m.kind, MoveKind::Form(_)))
+                    && legal
+                        .iter()
+                        .any(|m| m.from as usize == first && matches!(m.kind, MoveKind::Form(_)))
                 {
                     return illegal(
                         "must-clear-start",
