@@ -1289,6 +1289,10 @@ pub struct Track {
 }
 
 impl Rules {
+    /// The sides in play, in turn order.
+    pub fn sides_in_play(&self) -> impl Iterator<Item = Side> + use<> {
+        (0..self.players.len()).map(|s| Side(s as u8))
+    }
     /// A citation as shown to users: `FIDE 3.8.2`. A citation that starts with a word names its
     /// own source (`[Crazyhouse 2]` in a ruleset citing FIDE) and takes no prefix.
     pub fn citation(&self, cite: &Option<String>) -> Option<String> {
@@ -1353,12 +1357,13 @@ impl Rules {
         };
         chars.next().is_none().then_some(found?)
     }
-    /// How FEN writes a piece: its letter, after `+` for a promoted kind that has one.
     /// FEN writes each piece as its side's letter and its kind's (`rM`): in a game declared for more
     /// than two players, however many play.
     pub fn sided_fen(&self) -> bool {
         self.players.len() > 2 || !self.absent.is_empty()
     }
+    /// How FEN writes a piece: its letter, after `+` for a promoted kind that has one; with more
+    /// than two players declared, its side's letter and its kind's.
     pub fn fen_text(&self, kind: KindId, side: Side) -> String {
         if self.sided_fen() {
             return format!("{}{}", self.players[side.index()].fen, self.kind(kind).letter);

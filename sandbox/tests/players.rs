@@ -41,7 +41,7 @@ const MCTS_50: PlayerSpec = PlayerSpec::Mcts(Budget::Iterations(50));
 #[test]
 fn the_computer_answers_a_move_with_a_legal_move_of_its_own() {
     let mut app = app("chess");
-    set_computer(&mut app, Seats::Second, MCTS_50);
+    set_computer(&mut app, Seats::SECOND, MCTS_50);
     assert_eq!(session(&app).game.ply(), 0, "the first side is a person's: the computer waits");
     act(&mut app, Action::Play("e2e4".into()));
     let after_e4 = session(&app).game.current().clone();
@@ -69,7 +69,7 @@ fn the_computer_answers_a_move_with_a_legal_move_of_its_own() {
 #[test]
 fn the_computer_plays_both_sides_until_the_game_ends() {
     let mut app = app("tic-tac-toe");
-    set_computer(&mut app, Seats::Both, PlayerSpec::Random);
+    set_computer(&mut app, Seats::ALL, PlayerSpec::Random);
     update_until(&mut app, Duration::from_secs(30), "a whole game", |a| {
         session(a).game.outcome().status != Status::Ongoing
     });
@@ -88,7 +88,7 @@ fn the_computer_plays_both_sides_until_the_game_ends() {
 #[test]
 fn an_answer_made_stale_by_a_take_back_is_dropped() {
     let mut app = app("chess");
-    set_computer(&mut app, Seats::Second, MCTS_50);
+    set_computer(&mut app, Seats::SECOND, MCTS_50);
     act(&mut app, Action::Play("e2e4".into()));
     assert!(
         app.world().resource::<Computer>().thinking.is_some(),
@@ -117,7 +117,7 @@ fn an_answer_made_stale_by_a_take_back_is_dropped() {
 #[test]
 fn a_dropped_search_stops_its_thread() {
     let mut app = app("chess");
-    set_computer(&mut app, Seats::Second, PlayerSpec::Mcts(Budget::Time(Duration::from_secs(60))));
+    set_computer(&mut app, Seats::SECOND, PlayerSpec::Mcts(Budget::Time(Duration::from_secs(60))));
     act(&mut app, Action::Play("e2e4".into()));
     let running = app.world().resource::<Computer>().running.clone();
     assert_eq!(running.load(std::sync::atomic::Ordering::SeqCst), 1, "one search under way");
@@ -135,7 +135,7 @@ fn a_dropped_search_stops_its_thread() {
 #[test]
 fn the_computer_does_not_move_at_a_scripted_frame_until_asked() {
     let mut app = app("scenarios/chess/checkmate-fools-mate.ron");
-    set_computer(&mut app, Seats::Both, PlayerSpec::Random);
+    set_computer(&mut app, Seats::ALL, PlayerSpec::Random);
     for _ in 0..20 {
         app.update();
     }
@@ -298,7 +298,7 @@ fn the_session_is_untouched_while_the_computer_waits_or_thinks() {
     let mut app = app("chess");
     app.init_resource::<Redraws>()
         .add_systems(PostUpdate, count_redraws.run_if(resource_changed::<Session>));
-    set_computer(&mut app, Seats::Second, PlayerSpec::Mcts(Budget::Time(Duration::from_millis(400))));
+    set_computer(&mut app, Seats::SECOND, PlayerSpec::Mcts(Budget::Time(Duration::from_millis(400))));
     app.update();
     app.world_mut().resource_mut::<Redraws>().0 = 0;
     for _ in 0..10 {
@@ -342,7 +342,7 @@ fn the_moves_the_computer_weighs_are_shown_while_it_thinks_and_gone_when_it_has_
     let mut app = app("chess");
     let start = session(&app).game.current().clone();
     // A time budget: the search runs for three seconds whatever the machine, so it is seen thinking.
-    set_computer(&mut app, Seats::First, PlayerSpec::Mcts(Budget::Time(Duration::from_secs(3))));
+    set_computer(&mut app, Seats::FIRST, PlayerSpec::Mcts(Budget::Time(Duration::from_secs(3))));
     update_until(&mut app, Duration::from_secs(60), "candidate moves while thinking", |a| {
         !a.world().resource::<Thoughts>().0.is_empty()
     });
@@ -361,7 +361,7 @@ fn the_moves_the_computer_weighs_are_shown_while_it_thinks_and_gone_when_it_has_
     update_until(&mut app, Duration::from_secs(120), "the computer's move", |a| {
         session(a).game.ply() > 0
     });
-    set_computer(&mut app, Seats::None, MCTS_50);
+    set_computer(&mut app, Seats::NONE, MCTS_50);
     app.update();
     assert!(app.world().resource::<Thoughts>().0.is_empty(), "not thinking: nothing drawn");
 }

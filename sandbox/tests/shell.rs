@@ -53,10 +53,10 @@ fn an_idle_window_asks_for_no_frames_but_autoplay_the_computer_and_a_simulation_
     assert!(!asked_to_redraw(&app), "paused: idle again");
 
     let mut chess = app_at_start();
-    chess.world_mut().resource_mut::<Computer>().seats = Seats::First;
+    chess.world_mut().resource_mut::<Computer>().seats = Seats::FIRST;
     chess.update();
     assert!(asked_to_redraw(&chess), "the computer is to move or thinking: frames keep coming");
-    chess.world_mut().resource_mut::<Computer>().seats = Seats::None;
+    chess.world_mut().resource_mut::<Computer>().seats = Seats::NONE;
     // The dropped search ends; then the window is idle.
     for _ in 0..3 {
         chess.update();

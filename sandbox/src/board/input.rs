@@ -65,7 +65,7 @@ pub fn click_at(layout: &crate::board::layout::Layout, session: &Session, at: Ve
         return ClickTarget::Square(sq);
     }
     let kinds = session.hand_kinds();
-    match layout.hand_at(at, kinds.len()) {
+    match layout.hand_at(at, session.engine.rules().players.len(), kinds.len()) {
         Some((side, i)) => ClickTarget::Hand(ClickedHand { side, kind: kinds[i] }),
         None => ClickTarget::Away,
     }

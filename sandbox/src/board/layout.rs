@@ -338,10 +338,17 @@ impl Layout {
 
     /// Where the `i`-th kind of `side`'s hand stands: right of the board, the hand of the player shown
     /// at the bottom counting up from the bottom edge, the other counting down from the top edge.
+    /// With more than two players, the third's and fourth's hands stand left of the board (past
+    /// the rank names), the third's at the bottom; the fifth's and sixth's further left.
     pub fn hand_slot(&self, side: Side, i: usize) -> Vec2 {
         let half = self.half_extent();
         let pitch = self.hand_pitch();
-        let x = half.x + pitch * 0.8;
+        let column = side.index() / 2;
+        let side = Side((side.index() % 2) as u8);
+        let x = match column {
+            0 => half.x + pitch * 0.8,
+            c => -(half.x + pitch * 1.6 + (c - 1) as f32 * pitch * 2.2),
+        };
         let offset = (i as f32 + 0.5) * pitch;
         let bottom = (side == Side::FIRST) != self.flipped;
         if bottom {
@@ -351,11 +358,12 @@ impl Layout {
         }
     }
 
-    /// The hand slot under `p` when each hand has `slots` of them: the side and the slot's index.
-    pub fn hand_at(&self, p: Vec2, slots: usize) -> Option<(Side, usize)> {
+    /// The hand slot under `p` when each of `sides` hands has `slots` of them: the side and the
+    /// slot's index.
+    pub fn hand_at(&self, p: Vec2, sides: usize, slots: usize) -> Option<(Side, usize)> {
         let reach = self.hand_pitch() / 2.0;
-        [Side::FIRST, Side::SECOND]
-            .into_iter()
+        (0..sides)
+            .map(|s| Side(s as u8))
             .flat_map(|side| (0..slots).map(move |i| (side, i)))
             .find(|&(side, i)| self.hand_slot(side, i).distance(p) < reach)
     }
@@ -543,11 +551,29 @@ mod tests {
                 let (b, t) = (l.hand_slot(bottom, i), l.hand_slot(top, i));
                 assert!(b.x > half.x && t.x > half.x, "right of the board");
                 assert!(b.y < 0.0 && t.y > 0.0, "slot {i}: the bottom player's hand below");
-                assert_eq!(l.hand_at(b, 5), Some((bottom, i)));
-                assert_eq!(l.hand_at(t, 5), Some((top, i)));
+                assert_eq!(l.hand_at(b, 2, 5), Some((bottom, i)));
+                assert_eq!(l.hand_at(t, 2, 5), Some((top, i)));
                 assert_eq!(l.square_at(b), None, "a hand is not on the board");
             }
-            assert_eq!(l.hand_at(Vec2::ZERO, 5), None);
+            assert_eq!(l.hand_at(Vec2::ZERO, 2, 5), None);
+        }
+    }
+
+    #[test]
+    fn among_four_the_third_and_fourth_hands_stand_left_of_the_board() {
+        let l = layout(11, 11, false, false);
+        let half = l.half_extent();
+        let pitch = l.hand_pitch();
+        let (third, fourth) = (Side(2), Side(3));
+        for i in 0..3 {
+            let (b, t) = (l.hand_slot(third, i), l.hand_slot(fourth, i));
+            // Past the rank names (half a cell left of the board) with the whole piece.
+            assert!(b.x + pitch * 0.5 < -half.x - pitch * 0.5 && t.x == b.x, "left of the board: {b:?}");
+            assert!(b.y < 0.0 && t.y > 0.0, "the third's below, the fourth's above");
+            assert_eq!(l.hand_at(b, 4, 3), Some((third, i)));
+            assert_eq!(l.hand_at(t, 4, 3), Some((fourth, i)));
+            // Two players' hands never reach there.
+            assert_eq!(l.hand_at(b, 2, 3), None);
         }
     }
 

@@ -887,7 +887,7 @@ fn redraw(
         let count_size = (pitch * 0.32).clamp(12.0, 20.0);
         // The kinds the next part of a pending turn may drop: offered in the mover's hand.
         let offered: Vec<KindId> = session.shown_options().iter().filter_map(|o| o.kind).collect();
-        for side in [Side::FIRST, Side::SECOND] {
+        for side in pos.rules().sides_in_play() {
             // A tray under each hand's slots, so dark pieces show against the background.
             let (first, last) = (layout.hand_slot(side, 0), layout.hand_slot(side, kinds.len() - 1));
             let tray = Vec2::new(pitch * 1.8, (first.y - last.y).abs() + pitch * 0.9);

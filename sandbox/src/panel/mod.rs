@@ -913,10 +913,27 @@ fn computer_section(ui: &mut egui::Ui, session: &Session, computer: &mut Compute
     let (mut seats, mut player, mut seed) = (computer.seats, computer.player, computer.seed);
     ui.horizontal_wrapped(|ui| {
         ui.label("Plays:");
-        ui.radio_value(&mut seats, Seats::None, "none");
-        ui.radio_value(&mut seats, Seats::First, a.as_str());
-        ui.radio_value(&mut seats, Seats::Second, b.as_str());
-        ui.radio_value(&mut seats, Seats::Both, "both");
+        ui.radio_value(&mut seats, Seats::NONE, "none");
+        if rules.players.len() == 2 {
+            ui.radio_value(&mut seats, Seats::FIRST, a.as_str());
+            ui.radio_value(&mut seats, Seats::SECOND, b.as_str());
+            // Both, as every side: the same seats whatever the mask's spare bits.
+            let both = seats.plays(Side::FIRST) && seats.plays(Side::SECOND);
+            if ui.radio(both, "both").clicked() {
+                seats = Seats::ALL;
+            }
+        } else {
+            // Among more, a box per side: the computer may play any of them.
+            for side in rules.sides_in_play() {
+                let mut on = seats.plays(side);
+                if ui.checkbox(&mut on, rules.players[side.index()].name.as_str()).changed() {
+                    seats = seats.with(side, on);
+                }
+            }
+            if ui.button("all").clicked() {
+                seats = Seats::ALL;
+            }
+        }
     });
     player_picker(ui, "computer-player", &mut player);
     let thinking = computer.thinking.as_ref().map(|t| (t.side, t.started.elapsed()));
@@ -965,14 +982,25 @@ fn hands(ui: &mut egui::Ui, session: &Session) {
     }
     let pos = session.game.current();
     let rules = pos.rules();
-    for side in [Side::FIRST, Side::SECOND] {
-        let held: Vec<String> = pos
-            .hand(side)
-            .iter()
-            .map(|&(k, n)| format!("{} {} ×{n}", rules.kind(k).glyph(side), rules.kind(k).name.to_lowercase()))
-            .collect();
-        let held = if held.is_empty() { "nothing".to_string() } else { held.join(", ") };
-        ui.label(format!("{}'s hand: {held}", rules.players[side.index()].name));
+    let each: Vec<String> = rules
+        .sides_in_play()
+        .map(|side| {
+            let held: Vec<String> = pos
+                .hand(side)
+                .iter()
+                .map(|&(k, n)| format!("{} {} ×{n}", rules.kind(k).glyph(side), rules.kind(k).name.to_lowercase()))
+                .collect();
+            let held = if held.is_empty() { "nothing".to_string() } else { held.join(", ") };
+            format!("{}'s hand: {held}", rules.players[side.index()].name)
+        })
+        .collect();
+    // Two hands a line each; more on one line, so that the pane stays short over the board.
+    if each.len() > 2 {
+        ui.label(each.join(" · "));
+    } else {
+        for line in each {
+            ui.label(line);
+        }
     }
     if let Some(k) = session.selected_hand {
         ui.colored_label(
@@ -1017,7 +1045,7 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
     if tools.mode == Mode::Edit {
         // One row of kinds per player, and one of the neutral kinds (no one's); a click arms a
         // brush, a second click puts it down.
-        for side in [Side::FIRST, Side::SECOND] {
+        for side in rules.sides_in_play() {
             let player = &rules.players[side.index()].name;
             ui.horizontal_wrapped(|ui| {
                 ui.label(format!("{player}:"));
@@ -1059,7 +1087,7 @@ fn referee(ui: &mut egui::Ui, session: &Session, tools: &mut Tools, req: &mut Re
         }
         ui.horizontal(|ui| {
             ui.label("To move:");
-            for side in [Side::FIRST, Side::SECOND] {
+            for side in rules.sides_in_play() {
                 let on = pos.side_to_move() == side;
                 let name = &rules.players[side.index()].name;
                 if ui.selectable_label(on, name).on_hover_text(format!("{name} to move")).clicked() && !on {

@@ -29,24 +29,26 @@ use bevy::prelude::*;
 use crate::session::{Action, Mode, Session, Tools};
 use crate::timeline::replay::Autoplay;
 
-/// Which sides the computer plays.
+/// Which sides the computer plays: a bit per side, so that among more than two players it may
+/// play any of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Seats {
-    #[default]
-    None,
-    First,
-    Second,
-    Both,
-}
+pub struct Seats(pub u8);
 
 impl Seats {
+    pub const NONE: Seats = Seats(0);
+    pub const FIRST: Seats = Seats(1);
+    pub const SECOND: Seats = Seats(2);
+    /// Every side, however many play.
+    pub const ALL: Seats = Seats(u8::MAX);
+
     pub fn plays(self, side: Side) -> bool {
-        match self {
-            Seats::None => false,
-            Seats::First => side == Side::FIRST,
-            Seats::Second => side == Side::SECOND,
-            Seats::Both => true,
-        }
+        self.0 >> side.index() & 1 == 1
+    }
+
+    /// These seats with `side` played by the computer (`on`) or by a person.
+    pub fn with(self, side: Side, on: bool) -> Seats {
+        let bit = 1 << side.index();
+        Seats(if on { self.0 | bit } else { self.0 & !bit })
     }
 }
 
@@ -136,12 +138,12 @@ pub struct Computer {
 impl Default for Computer {
     fn default() -> Computer {
         Computer {
-            seats: Seats::None,
+            seats: Seats::NONE,
             player: PlayerSpec::Mcts(arbiter::sim::Budget::Iterations(1000)),
             seed: 1,
             move_now: false,
             generation: 0,
-            seen: (0, 0, Seats::None, PlayerSpec::Random, 0),
+            seen: (0, 0, Seats::NONE, PlayerSpec::Random, 0),
             failed: None,
             thinking: None,
             said: None,

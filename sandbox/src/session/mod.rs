@@ -684,8 +684,8 @@ impl Session {
 /// The kinds shown in the players' hands (see [`Session::hand_kinds`]), in the ruleset's order.
 pub fn hand_kinds(pos: &Position) -> Vec<KindId> {
     let rules = pos.rules();
-    let held: Vec<KindId> = [Side::FIRST, Side::SECOND]
-        .into_iter()
+    let held: Vec<KindId> = rules
+        .sides_in_play()
         .flat_map(|side| pos.hand(side).into_iter().map(|(k, _)| k))
         .collect();
     (0..rules.kinds.len())
