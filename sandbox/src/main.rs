@@ -1,4 +1,4 @@
-//! `sandbox [PATH] [--param NAME=VALUE]... [--flip] [--size WxH] [--simulate N] [--ply N] [--play MOVES] [--screenshot OUT.png [--window]]`:
+//! `sandbox [PATH] [--param NAME=VALUE]... [--flip | --seat PLAYER] [--size WxH] [--simulate N] [--ply N] [--play MOVES] [--screenshot OUT.png [--window]]`:
 //! opens a ruleset (a `.rules` path or a bundled name, with parameters as `arbiter` takes them), a RON
 //! scenario or a game record in a window, or renders one frame and exits — offscreen
 //! by default (no display needed), or in a real window with `--window`.
@@ -30,6 +30,8 @@ struct Args {
     screenshot: Option<PathBuf>,
     window: bool,
     flip: bool,
+    /// `--seat PLAYER`: the player shown at the bottom.
+    seat: Option<String>,
     ply: Option<usize>,
     /// Moves played by hand after `--ply`, as the panel's moves are.
     play: Vec<String>,
@@ -42,12 +44,14 @@ struct Args {
     help: bool,
 }
 
-const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--param NAME=VALUE]... [--flip] [--size WxH] [--simulate N] [--ply N] [--play MOVES] [--screenshot OUT.png [--window]] [--trace FILE]";
+const USAGE: &str = "usage: sandbox [RULESET.rules | chess | xiangqi | go | SCENARIO.ron | RECORD.pgn/.wxf/.sgf] [--param NAME=VALUE]... [--flip | --seat PLAYER] [--size WxH] [--simulate N] [--ply N] [--play MOVES] [--screenshot OUT.png [--window]] [--trace FILE]";
 
 const HELP: &str = "
   --param NAME=VALUE  override a parameter the ruleset declares, as `arbiter` does (e.g. `go --param
                       size=9`); repeatable; a scenario or a game record sets its own
   --flip              show the board turned half round (the second player at the bottom)
+  --seat PLAYER       show the board turned so that PLAYER sits at the bottom (a quarter turn a seat
+                      where players sit by quarter turns; half round for the second of two)
   --size WxH          the window's (or the picture's) size in logical pixels; default 1280x800
   --simulate N        open the Simulate window and run N games (random players, seed 1); with
                       --screenshot the picture waits for the results
@@ -68,6 +72,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         screenshot: None,
         window: false,
         flip: false,
+        seat: None,
         ply: None,
         play: Vec::new(),
         simulate: None,
@@ -84,6 +89,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--trace" => parsed.trace = Some(it.next().ok_or("--trace needs a file name")?.into()),
             "--size" => parsed.size = parse_size(&it.next().ok_or("--size needs WIDTHxHEIGHT, e.g. 900x560")?)?,
             "--flip" => parsed.flip = true,
+            "--seat" => parsed.seat = Some(it.next().ok_or("--seat needs a player's name, e.g. `--seat blue`")?),
             "--ply" => {
                 let n = it.next().ok_or("--ply needs a number")?;
                 parsed.ply = Some(n.parse().map_err(|_| format!("--ply `{n}`: not a number"))?);
@@ -310,6 +316,30 @@ fn main() -> ExitCode {
         i += longest;
         number += 1;
     }
+    let mut view = View {
+        flipped: args.flip,
+        quarter: false,
+    };
+    if let Some(name) = &args.seat {
+        let rules = session.game.current().rules();
+        let Some(player) = rules.players.iter().find(|p| &p.name == name) else {
+            let names: Vec<&str> = rules.players.iter().map(|p| p.name.as_str()).collect();
+            errln!(
+                "sandbox: --seat `{name}`: no such player in {} (its players: {})",
+                rules.name,
+                names.join(", ")
+            );
+            return refused(2);
+        };
+        view = if rules.seating == arbiter::model::Seating::QuarterTurns && !rules.board.hexes {
+            View::seat(player.seat)
+        } else {
+            View {
+                flipped: player.seat % 2 == 1,
+                quarter: false,
+            }
+        };
+    }
     let title = format!("Arbiter sandbox: {}", session.title);
     let mut app = App::new();
     match args.screenshot {
@@ -323,7 +353,7 @@ fn main() -> ExitCode {
     app.insert_resource(Screen(size))
         .insert_resource(sandbox::board::layout::Whole(size))
         .insert_resource(session)
-        .insert_resource(View { flipped: args.flip })
+        .insert_resource(view)
         .add_plugins(sandbox::plugin);
     if let Some(games) = args.simulate {
         let mut sim = app.world_mut().resource_mut::<Simulation>();

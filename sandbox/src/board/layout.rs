@@ -17,10 +17,24 @@ use arbiter::model::{Board, Side};
 use bevy::math::Vec2;
 use bevy::prelude::{Camera2d, Query, Res, ResMut, Resource, Transform, With};
 
-/// How the board is shown: `flipped` turns it half round, so the second player sits at the bottom.
+/// How the board is shown: `flipped` turns it half round, so the second player sits at the bottom;
+/// `quarter` a quarter round more, anticlockwise (on a board of squares or points, where players sit
+/// by quarter turns: the player at the first's left comes to the bottom).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct View {
     pub flipped: bool,
+    pub quarter: bool,
+}
+
+impl View {
+    /// The view with the player of `seat` (its place round the board, a quarter turn each) at the
+    /// bottom.
+    pub fn seat(seat: u8) -> View {
+        View {
+            flipped: seat % 4 >= 2,
+            quarter: seat % 2 == 1,
+        }
+    }
 }
 
 /// The width of the panel at the window's left, in logical pixels: the board is laid out in the
@@ -120,6 +134,8 @@ pub struct Layout {
     pub cell: f32,
     /// Turned half round: the last rank at the bottom, the last file at the left.
     pub flipped: bool,
+    /// Turned a quarter round more, anticlockwise (never for hexes): see [`View`].
+    pub quarter: bool,
     /// The centre of the cells' box, in cells from the grid's centre (unflipped): zero for a whole
     /// rectangle or rhombus.
     pub centre: Vec2,
@@ -197,6 +213,7 @@ impl Layout {
             hexes,
             cell: BOARD_SPAN / across,
             flipped: false,
+            quarter: false,
             centre: Vec2::ZERO,
             extent,
         }
@@ -206,12 +223,21 @@ impl Layout {
     pub fn with_view(self, view: View) -> Layout {
         Layout {
             flipped: view.flipped,
+            quarter: view.quarter && !self.hexes,
             ..self
         }
     }
 
-    /// Unflipped position → on-screen position (and back: a half turn is its own inverse).
+    /// Unturned position → on-screen position: half round where flipped, then a quarter round
+    /// anticlockwise where `quarter`.
     fn orient(&self, p: Vec2) -> Vec2 {
+        let p = if self.flipped { -p } else { p };
+        if self.quarter { Vec2::new(-p.y, p.x) } else { p }
+    }
+
+    /// On-screen position → unturned position: [`Layout::orient`] undone.
+    fn unorient(&self, p: Vec2) -> Vec2 {
+        let p = if self.quarter { Vec2::new(p.y, -p.x) } else { p };
         if self.flipped { -p } else { p }
     }
 
@@ -240,7 +266,7 @@ impl Layout {
     /// the hexagon whose centre is nearest (cube-coordinate rounding).
     pub fn square_at(&self, p: Vec2) -> Option<usize> {
         let origin = self.lattice(0.0, 0.0);
-        let q = self.orient(p) / self.cell - origin;
+        let q = self.unorient(p) / self.cell - origin;
         let (f, r) = if self.hexes {
             let r = q.y / ROW;
             let f = q.x - r / 2.0;
@@ -291,7 +317,8 @@ impl Layout {
     /// Half the drawn extent: the outer edge of the squares or hexagons, or the outer lines through
     /// the points. The same either way round.
     pub fn half_extent(&self) -> Vec2 {
-        self.extent * self.cell
+        let e = self.extent * self.cell;
+        if self.quarter { Vec2::new(e.y, e.x) } else { e }
     }
 
     /// How far the coordinate names stand from the centres of the outer row and column.
@@ -308,6 +335,15 @@ impl Layout {
     /// Where the name of file `f` is written: under its column (hexes: under its cell of the row
     /// shown at the bottom), below the board on screen.
     pub fn file_label(&self, f: usize) -> Vec2 {
+        if self.quarter {
+            // Turned a quarter, the files run up the screen: their names go outside whichever
+            // outer rank the turn has put on the left.
+            let off = self.label_margin() / self.cell;
+            let (first, last) = (-off, self.height as f32 - 1.0 + off);
+            let at = |r: f32| self.orient(self.lattice(f as f32, r) * self.cell);
+            let (a, b) = (at(first), at(last));
+            return if a.x < b.x { a } else { b };
+        }
         if self.hexes {
             let bottom = if self.flipped { self.height - 1 } else { 0 };
             return self.at(f as i32, bottom as i32) - Vec2::new(0.0, self.label_margin());
@@ -324,6 +360,15 @@ impl Layout {
     /// Where the name of rank `r` is written: beside its row (hexes: beside the row's cell shown
     /// leftmost), left of the board on screen.
     pub fn rank_label(&self, r: usize) -> Vec2 {
+        if self.quarter {
+            // The ranks run across the screen: their names go under whichever outer file is at the
+            // bottom.
+            let off = self.label_margin() / self.cell;
+            let (first, last) = (-off, self.width as f32 - 1.0 + off);
+            let at = |f: f32| self.orient(self.lattice(f, r as f32) * self.cell);
+            let (a, b) = (at(first), at(last));
+            return if a.y < b.y { a } else { b };
+        }
         if self.hexes {
             let left = if self.flipped { self.width - 1 } else { 0 };
             return self.at(left as i32, r as i32) - Vec2::new(self.label_margin(), 0.0);
@@ -389,11 +434,11 @@ mod tests {
     use arbiter::model::HEX_NEIGHBOURS;
 
     fn layout(width: usize, height: usize, points: bool, flipped: bool) -> Layout {
-        Layout::of(width, height, points, false).with_view(View { flipped })
+        Layout::of(width, height, points, false).with_view(View { flipped, quarter: false })
     }
 
     fn hexes(width: usize, height: usize, flipped: bool) -> Layout {
-        Layout::of(width, height, false, true).with_view(View { flipped })
+        Layout::of(width, height, false, true).with_view(View { flipped, quarter: false })
     }
 
     #[test]
@@ -477,7 +522,7 @@ mod tests {
         let board = opened.engine.rules().board.clone();
         assert!(board.hexes && board.width == 11 && board.height == 11);
         for flipped in [false, true] {
-            let l = Layout::new(&board).with_view(View { flipped });
+            let l = Layout::new(&board).with_view(View { flipped, quarter: false });
             let n = board.squares();
             for sq in 0..n {
                 let c = l.center(sq);
@@ -556,6 +601,32 @@ mod tests {
                 assert_eq!(l.square_at(b), None, "a hand is not on the board");
             }
             assert_eq!(l.hand_at(Vec2::ZERO, 2, 5), None);
+        }
+    }
+
+    #[test]
+    fn each_seat_of_four_comes_to_the_bottom_and_clicks_find_the_squares_turned() {
+        let base = Layout::of(11, 11, false, false);
+        for seat in 0..4u8 {
+            let l = base.with_view(View::seat(seat));
+            for sq in 0..121 {
+                assert_eq!(l.square_at(l.center(sq)), Some(sq), "seat {seat}, square {sq}");
+            }
+            // The middle of each edge: the first player's (e1's row, rank 1), then the one at its
+            // left (file a), the far one (rank 11), the one at its right (file k).
+            let edge = [5usize, 5 * 11, 10 * 11 + 5, 5 * 11 + 10][seat as usize];
+            let lowest = (0..121).map(|sq| l.center(sq).y).fold(f32::INFINITY, f32::min);
+            assert_eq!(l.center(edge).y, lowest, "seat {seat}: its edge at the bottom");
+            // The names stay outside the board, left and below.
+            let h = l.half_extent();
+            let outside = |p: Vec2| p.x < -h.x || p.y < -h.y;
+            assert!(outside(l.file_label(0)) && outside(l.rank_label(0)), "seat {seat}");
+            if l.quarter {
+                assert!(
+                    l.file_label(3).x < -h.x && l.rank_label(3).y < -h.y,
+                    "seat {seat}: files named on the left"
+                );
+            }
         }
     }
 

@@ -26,7 +26,7 @@ pub mod keys;
 pub mod sim_window;
 
 use arbiter::game::{MoveKind, Status};
-use arbiter::model::{KindId, Rules, Side};
+use arbiter::model::{KindId, Rules, Seating, Side};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -103,7 +103,7 @@ fn side_panel(
             .layer_id(egui::LayerId::background())
             .max_rect(ctx.viewport_rect()),
     );
-    let mut flipped = view.as_ref().map(|v| v.flipped);
+    let mut shown_view = view.as_ref().map(|v| **v);
     let mut caption = marks.caption.clone();
     let mut req = Requests::default();
     let shown = egui::Panel::left("arbiter")
@@ -115,7 +115,7 @@ fn side_panel(
                 &session,
                 &mut tools,
                 (&mut auto, &mut list),
-                flipped.as_mut(),
+                shown_view.as_mut(),
                 (&mut computer, &mut sim, &mut clock),
                 (&marks, &mut caption),
             );
@@ -133,10 +133,10 @@ fn side_panel(
         marks.caption = caption;
     }
     // Written back only on a change: the board redraws when the view changes.
-    if let (Some(mut view), Some(flipped)) = (view, flipped)
-        && view.flipped != flipped
+    if let (Some(mut view), Some(shown)) = (view, shown_view)
+        && *view != shown
     {
-        view.flipped = flipped;
+        *view = shown;
     }
     let size = screen.map_or(
         Vec2::new(
@@ -173,7 +173,7 @@ pub fn contents(
     session: &Session,
     tools: &mut Tools,
     (auto, list): (&mut Autoplay, &mut ListState),
-    flipped: Option<&mut bool>,
+    view: Option<&mut View>,
     (computer, sim, clock): (&mut Computer, &mut Simulation, &mut LiveClock),
     (marks, caption): (&Marks, &mut String),
 ) -> Requests {
@@ -182,7 +182,7 @@ pub fn contents(
     let viewport = ui.available_height();
     egui::ScrollArea::vertical().id_salt("panel").show(ui, |ui| {
         let top = ui.cursor().top();
-        header(ui, session, flipped, &mut tools.help, &mut req);
+        header(ui, session, view, &mut tools.help, &mut req);
         // Always shown, so that the first move played by hand (which starts the move list) moves
         // no control below it.
         timeline(ui, session, auto, list, &mut req);
@@ -279,7 +279,7 @@ pub fn status_pane(
 }
 
 /// Title, rules (and reload), the board's orientation.
-fn header(ui: &mut egui::Ui, session: &Session, flipped: Option<&mut bool>, help: &mut bool, req: &mut Requests) {
+fn header(ui: &mut egui::Ui, session: &Session, view: Option<&mut View>, help: &mut bool, req: &mut Requests) {
     let rules = session.game.current().rules();
     ui.heading(&session.title);
     ui.horizontal(|ui| {
@@ -295,8 +295,27 @@ fn header(ui: &mut egui::Ui, session: &Session, flipped: Option<&mut bool>, help
             *help = !*help;
         }
     });
-    if let Some(flipped) = flipped {
-        ui.checkbox(flipped, "Flip board").on_hover_text("Turn the board half round");
+    let Some(view) = view else { return };
+    // Players seated by quarter turns round a board of squares or points: any of them may sit at
+    // the bottom. Otherwise the board turns half round.
+    if rules.seating == Seating::QuarterTurns && !rules.board.hexes {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("At the bottom:");
+            for side in rules.sides_in_play() {
+                let player = &rules.players[side.index()];
+                let seat = View::seat(player.seat);
+                if ui
+                    .radio(*view == seat, player.name.as_str())
+                    .on_hover_text(format!("Turn the board so that {} sits at the bottom", player.name))
+                    .clicked()
+                {
+                    *view = seat;
+                }
+            }
+        });
+    } else {
+        ui.checkbox(&mut view.flipped, "Flip board")
+            .on_hover_text("Turn the board half round");
     }
 }
 
