@@ -511,3 +511,47 @@ fn a_bad_ruleset_shows_its_diagnostics() {
     fails_cleanly(&r, "A: tests/diagnostics/allow-swap.rules has errors");
     assert!(r.stderr.contains("error[E0101]: unknown parameter `swp`"), "{}", r.stderr);
 }
+
+/// Simulated side by side, a game of four players reports each side's wins, one player for every
+/// side by default; a player list of the wrong length is refused before anything runs.
+#[test]
+fn four_players_simulated_side_by_side_are_counted_per_side() {
+    let r = common::arbiter(&[
+        "compare",
+        "rulesets/ludo.rules",
+        "rulesets/ludo.rules",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+        "--max-plies",
+        "3000",
+        "--json",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    let sim = &v["simulation"];
+    assert_eq!(sim["players"].as_array().map(|p| p.len()), Some(4), "{sim}");
+    let rows: Vec<&str> = sim["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| r["what"].as_str())
+        .collect();
+    for side in ["red wins", "blue wins", "green wins", "yellow wins"] {
+        assert!(rows.contains(&side), "{rows:?}");
+    }
+    let bad = common::arbiter(&[
+        "compare",
+        "rulesets/ludo.rules",
+        "rulesets/ludo.rules",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--players",
+        "random,random",
+    ]);
+    assert_eq!(bad.code, Some(1), "{}", bad.stderr);
+    assert!(bad.stderr.contains("4 separated by commas"), "{}", bad.stderr);
+}

@@ -320,3 +320,17 @@ fn ctrl_c_prints_the_partial_bracket() {
         .and_then(|m| m.last());
     assert_eq!(under_way.map(|m| &m["winner"]), Some(&Value::Null), "{v}");
 }
+
+/// A knockout pairs two entrants a match: a game of more players is refused, saying what to run
+/// instead, and nothing is played.
+#[test]
+fn a_game_of_four_players_is_no_knockout_and_says_so() {
+    let r = arbiter(&["tournament", "ludo", "--entrants", "4", "--players", "random", "--seed", "1"]);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("4 players") && r.stderr.contains("arbiter simulate ludo"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+}

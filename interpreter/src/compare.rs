@@ -904,9 +904,6 @@ fn z_of(difference: f64, se: f64) -> Option<f64> {
     }
 }
 
-/// Reads one count of games from a tally.
-type Count = fn(&Tally) -> u64;
-
 fn share(x: u64, n: u64) -> f64 {
     if n == 0 { 0.0 } else { x as f64 / n as f64 }
 }
@@ -934,19 +931,27 @@ fn share(x: u64, n: u64) -> f64 {
 /// let rows = compare_simulations(&a, &b, Pair { a: Side::FIRST, b: Side::FIRST }, &sides);
 /// assert!(rows[0].what == "cross wins" && rows[0].significant);
 /// ```
-pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[String; 2]) -> Vec<SimRow> {
+pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[String]) -> Vec<SimRow> {
     let mut rows = Vec::new();
-    let counts: [(String, Count); 5] = [
-        (format!("{} wins", sides[0]), |t| t.won(0)),
-        (format!("{} wins", sides[1]), |t| t.won(1)),
-        ("draws".to_string(), |t| t.draws),
-        ("no result".to_string(), |t| t.no_result),
-        ("unfinished (cut)".to_string(), |t| t.unfinished),
-    ];
-    for (i, (what, count)) in counts.into_iter().enumerate() {
+    let n = sides.len();
+    // Each side's wins, then the draws; the rarer outcomes when either run has some.
+    let mut counts: Vec<(String, Box<dyn Fn(&Tally) -> u64>, bool)> = sides
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            (
+                format!("{s} wins"),
+                Box::new(move |t: &Tally| t.won(i)) as Box<dyn Fn(&Tally) -> u64>,
+                true,
+            )
+        })
+        .collect();
+    counts.push(("draws".to_string(), Box::new(|t: &Tally| t.draws), true));
+    counts.push(("no result".to_string(), Box::new(|t: &Tally| t.no_result), false));
+    counts.push(("unfinished (cut)".to_string(), Box::new(|t: &Tally| t.unfinished), false));
+    for (what, count, always) in counts {
         let (xa, xb) = (count(a), count(b));
-        // Wins and draws always; the rarer outcomes when either run has some.
-        if i >= 3 && xa == 0 && xb == 0 {
+        if !always && xa == 0 && xb == 0 {
             continue;
         }
         rows.push(row(
@@ -957,15 +962,17 @@ pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[Str
             "proportions",
         ));
     }
+    // A win 1, a draw 1/N (a half between two): the sum of the scores and of their squares.
+    let share_of_draw = 1.0 / n as f64;
     let score = |t: &Tally, f: Side| {
         let (w, d) = (t.won(f.index()) as f64, (t.draws + t.no_result) as f64);
-        (w + 0.5 * d, w + 0.25 * d, t.finished())
+        (w + share_of_draw * d, w + share_of_draw * share_of_draw * d, t.finished())
     };
     let (sa, sb) = (score(a, first.a), score(b, first.b));
     rows.push(row(
         "first player's score".to_string(),
-        a.score(first.a, 2).mean,
-        b.score(first.b, 2).mean,
+        a.score(first.a, n).mean,
+        b.score(first.b, n).mean,
         z_means(sa, sb),
         "means",
     ));

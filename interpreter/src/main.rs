@@ -257,8 +257,8 @@ enum Command {
         /// The simulation's seed: the same seed plays the same games.
         #[arg(long, requires = "games")]
         seed: Option<u64>,
-        /// The first and second side's players for the simulation: `random`, `mcts:N`, `mcts:Nms`.
-        #[arg(long, default_value = "random,random", requires = "games")]
+        /// The simulation's players: one for every side, or one per side in turn order separated by commas (`random`, `mcts:N`, `mcts:Nms`).
+        #[arg(long, default_value = "random", requires = "games")]
         players: String,
         /// Cut a simulated game after this many plies.
         #[arg(long, default_value_t = arbiter::sim::DEFAULT_MAX_PLIES, requires = "games")]

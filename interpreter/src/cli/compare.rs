@@ -49,7 +49,7 @@ pub struct Request {
     pub json: bool,
 }
 
-/// `--games N --seed S [--players P1,P2] [--max-plies M] [--threads T]`.
+/// `--games N --seed S [--players P1,P2,...] [--max-plies M] [--threads T]`.
 pub struct Simulation {
     pub games: u64,
     pub seed: u64,
@@ -60,14 +60,16 @@ pub struct Simulation {
 
 /// Both simulations and their statistics side by side.
 struct SimReport {
-    players: [String; 2],
+    /// One per side, in turn order.
+    players: Vec<String>,
     games: u64,
     seed: u64,
     tallies: Pair<Tally>,
     rows: Vec<SimRow>,
 }
 
-/// Reads the simulation's options, refusing bad ones before anything runs.
+/// Reads the simulation's options, refusing bad ones before anything runs (the players, one per
+/// side, are read once the rulesets say how many sides there are: [`sim_players`]).
 fn sim_config(s: &Simulation) -> Result<Config, Failure> {
     if s.games == 0 || s.games > sim::MAX_GAMES {
         return Err(Failure::input(format!(
@@ -89,13 +91,13 @@ fn sim_config(s: &Simulation) -> Result<Config, Failure> {
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let players = PlayerSpec::parse_pair(&s.players)
-        .map_err(|e| Failure::input(format!("--players {e}")))?
-        .to_vec();
+    // Read here for two sides too, so that a player that is no player is refused before anything
+    // is loaded; read again for the sides the rulesets have.
+    PlayerSpec::parse_sides(&s.players, s.players.split(',').count().max(2)).map_err(|e| Failure::input(format!("--players {e}")))?;
     Ok(Config {
         games: s.games,
         seed: s.seed,
-        players,
+        players: Vec::new(),
         max_plies: s.max_plies,
         threads,
         shard: Shard::WHOLE,
@@ -105,7 +107,7 @@ fn sim_config(s: &Simulation) -> Result<Config, Failure> {
 }
 
 /// Plays the same games (seed, players, count) from each start. Ctrl-C stops both: exit 130.
-fn simulate(cfg: &Config, sa: &Position, sb: &Position, sides: &[String; 2]) -> Result<SimReport, Failure> {
+fn simulate(cfg: &Config, sa: &Position, sb: &Position, sides: &[String]) -> Result<SimReport, Failure> {
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_ctrl_c(stop.clone());
     let a = sim::run(sa, cfg, &stop, &|_| {});
@@ -127,7 +129,7 @@ fn simulate(cfg: &Config, sa: &Position, sb: &Position, sides: &[String; 2]) -> 
     };
     let rows = compare::compare_simulations(&a.tally, &b.tally, first, sides);
     Ok(SimReport {
-        players: [cfg.players[0].to_string(), cfg.players[1].to_string()],
+        players: cfg.players.iter().map(|p| p.to_string()).collect(),
         games: cfg.games,
         seed: cfg.seed,
         tallies: Pair { a: a.tally, b: b.tally },
@@ -240,10 +242,22 @@ pub fn run(req: Request) -> Result<(), Failure> {
         }
         None => None,
     };
-    let sides = [ra.players[0].name.clone(), ra.players[1].name.clone()];
-    let simulation = match &sim_cfg {
-        Some(cfg) => Some(simulate(cfg, &sa, &sb, &sides)?),
-        None => None,
+    let sides: Vec<String> = ra.players.iter().map(|p| p.name.clone()).collect();
+    let simulation = match (sim_cfg, &req.simulation) {
+        (Some(mut cfg), Some(s)) => {
+            if ra.players.len() != rb.players.len() {
+                return Err(Failure::input(format!(
+                    "cannot simulate {} and {} side by side: A has {} players, B {}",
+                    a.path.display(),
+                    b.path.display(),
+                    ra.players.len(),
+                    rb.players.len()
+                )));
+            }
+            cfg.players = PlayerSpec::parse_sides(&s.players, sides.len()).map_err(|e| Failure::input(format!("--players {e}")))?;
+            Some(simulate(&cfg, &sa, &sb, &sides)?)
+        }
+        _ => None,
     };
     let starts = Pair { a: sa.fen(), b: sb.fen() };
     let names = Pair {
@@ -354,10 +368,11 @@ impl Report {
             out.push("Simulation: not asked (--games N --seed S).".to_string());
             return;
         };
-        out.push(format!(
-            "Simulation: {} games on each, seed {}, players {} (first side) and {}",
-            r.games, r.seed, r.players[0], r.players[1]
-        ));
+        let players = match r.players.as_slice() {
+            [a, b] => format!("{a} (first side) and {b}"),
+            all => format!("{} (in turn order)", all.join(", ")),
+        };
+        out.push(format!("Simulation: {} games on each, seed {}, players {players}", r.games, r.seed));
         out.push(format!("  {:<24} {:>9} {:>9} {:>9} {:>7}", "", "A", "B", "B - A", "z"));
         for row in &r.rows {
             let z = row.z.map_or("-".to_string(), |z| format!("{z:.2}"));
@@ -371,9 +386,13 @@ impl Report {
                 if row.significant { "  significant" } else { "" }
             ));
         }
-        out.push(
-            "  Shares are of all games; the score (win 1, draw ½) of finished ones. Significant: |z| > 1.96 (95%, two-sided),".to_string(),
-        );
+        let draw = match r.players.len() {
+            2 => "½".to_string(),
+            n => format!("1/{n}"),
+        };
+        out.push(format!(
+            "  Shares are of all games; the score (win 1, draw {draw}) of finished ones. Significant: |z| > 1.96 (95%, two-sided),"
+        ));
         out.push(
             "  by a pooled two-proportion z-test for shares and a z-test on the difference of means for score and length; each row alone."
                 .to_string(),

@@ -106,6 +106,16 @@ pub fn run(args: TournamentArgs) -> Result<(), Failure> {
     let e = engine(&common)?;
     let pos = start(&e, common.fen.as_deref())?;
     let r = e.rules();
+    // A knockout's match is two entrants at one board; a game of more players would leave seats
+    // empty (or need tables of several entrants, which the knockout does not draw).
+    if r.players.len() != 2 {
+        return Err(Failure::input(format!(
+            "{} is a game of {} players, and a knockout pairs two entrants a match: play it with `arbiter simulate {} --players P1,P2,...`",
+            r.name,
+            r.players.len(),
+            args.ruleset
+        )));
+    }
     let setting = Setting {
         game: r.name.clone(),
         sides: [r.players[0].name.clone(), r.players[1].name.clone()],

@@ -159,7 +159,7 @@ impl Panel {
         // A second to the next frame (scrolling animations end by then), unless a click is under
         // way (a press held that long is no click).
         self.time += if self.clicking { 0.05 } else { 1.0 };
-        let mut flipped = false;
+        let mut view = sandbox::board::layout::View::default();
         let mut asked = Default::default();
         let mut caption = self.marks.caption.clone();
         let mut out = self.ctx.run_ui(input, |ui| {
@@ -173,7 +173,7 @@ impl Panel {
                         session,
                         tools,
                         (&mut self.auto, &mut self.list),
-                        Some(&mut flipped),
+                        Some(&mut view),
                         (&mut self.computer, &mut self.sim, &mut self.clock),
                         (&self.marks, &mut caption),
                     );
