@@ -179,3 +179,49 @@ setup "3yR3/7/7/bR5gR/7/7/3rR3 b - - 0 1"
     g.play(arbiter::notation::uci::find(g.current(), "f4g4").expect("legal"));
     assert_eq!(g.outcome().winner.map(|s| s.index()), Some(0), "blue home on file g wins");
 }
+
+/// perft by copying each position rather than unmaking: what `unmake` must give back.
+fn perft_by_copy(p: &arbiter::game::Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    p.legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut next = p.clone();
+            next.play_unchecked(m);
+            perft_by_copy(&next, depth - 1)
+        })
+        .sum()
+}
+
+/// Sides put out one by one (`mover finishes`, `side to move loses` among three): along seeded
+/// random games every position's FEN reads back to the same position and hash, and perft by
+/// make and unmake counts what perft by copying counts, through the moves that put sides out.
+#[test]
+fn places_among_three_survive_unmake_and_a_fen_round_trip() {
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let mut outs_seen = 0;
+    for file in ["tests/language/three-racers.rules", "tests/language/three-blockers.rules"] {
+        let engine = common::engine(file, &[]);
+        for seed in 0..12u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut pos = engine.start();
+            for _ in 0..40 {
+                let back = engine.from_fen(&pos.fen()).unwrap_or_else(|e| panic!("{}: {e}", pos.fen()));
+                assert_eq!(back.fen(), pos.fen());
+                assert_eq!(back.hash(), pos.hash(), "{file}: the hash of {} as read", pos.fen());
+                assert_eq!(pos.perft(3), perft_by_copy(&pos, 3), "{file}: perft 3 from {}", pos.fen());
+                if !pos.places().is_empty() {
+                    outs_seen += 1;
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.finished_by().is_some() {
+                    break;
+                }
+                pos.play_unchecked(moves[(rng.next_u32() as usize) % moves.len()]);
+            }
+        }
+    }
+    assert!(outs_seen > 20, "the games reach sides put out: {outs_seen}");
+}

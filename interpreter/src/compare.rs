@@ -904,6 +904,9 @@ fn z_of(difference: f64, se: f64) -> Option<f64> {
     }
 }
 
+/// Reads one count of games from a tally (each side's wins, the draws...).
+type Count = Box<dyn Fn(&Tally) -> u64>;
+
 fn share(x: u64, n: u64) -> f64 {
     if n == 0 { 0.0 } else { x as f64 / n as f64 }
 }
@@ -935,16 +938,10 @@ pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[Str
     let mut rows = Vec::new();
     let n = sides.len();
     // Each side's wins, then the draws; the rarer outcomes when either run has some.
-    let mut counts: Vec<(String, Box<dyn Fn(&Tally) -> u64>, bool)> = sides
+    let mut counts: Vec<(String, Count, bool)> = sides
         .iter()
         .enumerate()
-        .map(|(i, s)| {
-            (
-                format!("{s} wins"),
-                Box::new(move |t: &Tally| t.won(i)) as Box<dyn Fn(&Tally) -> u64>,
-                true,
-            )
-        })
+        .map(|(i, s)| (format!("{s} wins"), Box::new(move |t: &Tally| t.won(i)) as Count, true))
         .collect();
     counts.push(("draws".to_string(), Box::new(|t: &Tally| t.draws), true));
     counts.push(("no result".to_string(), Box::new(|t: &Tally| t.no_result), false));

@@ -608,6 +608,9 @@ pub enum Verdict {
     MoverLoses,
     /// The player who made the last move wins.
     MoverWins,
+    /// The player who made the last move finishes: among more than two players it takes the next
+    /// place from the top and leaves the turn (see [`Verdict::puts_out`]); between two it wins.
+    MoverFinishes,
     /// The player with more pieces on the board wins; equal counts draw.
     MostPieces,
     CheckerLoses,
@@ -629,6 +632,15 @@ pub enum Verdict {
     },
     /// The higher total of points wins (the table is [`Rules::points`] at this index).
     Points(usize),
+}
+
+impl Verdict {
+    /// Among `sides` players, does this verdict put a side out of the game rather than end it:
+    /// `mover finishes` (the next place from the top), `side to move loses` or `mover loses` (the
+    /// next from the bottom)? Only among more than two; the last side left takes the last place.
+    pub fn puts_out(&self, sides: usize) -> bool {
+        sides > 2 && matches!(self, Verdict::MoverFinishes | Verdict::ToMoveLoses | Verdict::MoverLoses)
+    }
 }
 
 /// `highest points wins, points KIND N, ...`: what a verdict by points counts.

@@ -50,6 +50,7 @@ pub(super) fn resolve_ends(
                 ast::Verdict::ToMoveWins => Verdict::ToMoveWins,
                 ast::Verdict::MoverLoses => Verdict::MoverLoses,
                 ast::Verdict::MoverWins => Verdict::MoverWins,
+                ast::Verdict::MoverFinishes => Verdict::MoverFinishes,
                 ast::Verdict::MostPieces => Verdict::MostPieces,
                 ast::Verdict::CheckerLoses => Verdict::CheckerLoses,
                 ast::Verdict::ChaserLoses => Verdict::ChaserLoses,

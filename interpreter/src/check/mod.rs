@@ -1287,15 +1287,6 @@ fn beyond_two_players(cx: &mut Cx, rules: &Rules, span: Span) {
     if verdicts {
         not_yet.push("scores, material and `neither`/`cannot win` end rules");
     }
-    // A loser among more than two leaves the others playing on: that needs sides put out of the
-    // game, which the engine does not do yet.
-    if rules
-        .end_rules
-        .iter()
-        .any(|r| matches!(r.verdict, Verdict::ToMoveLoses | Verdict::MoverLoses))
-    {
-        not_yet.push("`side to move loses` and `mover loses` (a side out of the game)");
-    }
     if !not_yet.is_empty() {
         let d = Diagnostic::error(
             codes::BOUND,

@@ -702,6 +702,12 @@ pub struct Tables<B: Bits> {
     pub adjacent: Option<Vec<RayShift<B>>>,
     /// The end rules, compiled (history conditions left to the game).
     pub ends: Vec<CEnd<B>>,
+    /// Among more than two players, the end rules that put a side out rather than end the game
+    /// (an index into `ends`, and how): `make` settles them after each move (see
+    /// [`Verdict::puts_out`]). Those rules are not automatic ends.
+    pub outs: Vec<(usize, Out)>,
+    /// Keys of a side's place once it is out: `side * (MAX_SIDES + 1) + place`.
+    pub z_place: Vec<u64>,
     /// Some clause has effects beyond its own squares, drops from a hand, or the game tracks hands:
     /// `make` takes its general path.
     pub general: bool,
@@ -772,6 +778,17 @@ impl<B: Bits> Tables<B> {
     pub fn previous_side(&self, s: Side) -> Side {
         if s.0 == 0 { Side(self.sides - 1) } else { Side(s.0 - 1) }
     }
+}
+
+/// How an end rule puts a side out of a game of more than two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Out {
+    /// `mover finishes`: the mover takes the next place from the top.
+    MoverFinishes,
+    /// `side to move loses`: the side to move takes the next place from the bottom.
+    ToMoveLoses,
+    /// `mover loses`: the mover takes the next place from the bottom.
+    MoverLoses,
 }
 
 /// The most legs a continuing move may have: its route holds the count in 4 bits and the legs in
@@ -1063,6 +1080,8 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         ray_shifts: Vec::new(),
         adjacent: None,
         ends: Vec::new(),
+        outs: Vec::new(),
+        z_place: Vec::new(),
         general: rules.hand.is_some()
             || rules.roll.is_some()
             || !rules.again.is_empty()
@@ -1496,7 +1515,24 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         t.quick[side] = Quick::of(&t.forms[side][..t.moving_forms[side]]);
         t.attacks[side] = attacks(&mut t, rules, side);
     }
-    let ends: Vec<CEnd<B>> = rules.end_rules.iter().map(|r| compile_end(&mut t, rules, r)).collect();
+    let mut ends: Vec<CEnd<B>> = rules.end_rules.iter().map(|r| compile_end(&mut t, rules, r)).collect();
+    let sides = rules.players.len();
+    for (i, r) in rules.end_rules.iter().enumerate() {
+        if r.verdict.puts_out(sides) {
+            let out = match r.verdict {
+                Verdict::MoverFinishes => Out::MoverFinishes,
+                Verdict::MoverLoses => Out::MoverLoses,
+                _ => Out::ToMoveLoses,
+            };
+            t.outs.push((i, out));
+            ends[i].automatic = false;
+        }
+    }
+    if !t.outs.is_empty() {
+        use rand_chacha::rand_core::{RngCore, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x0075_2026);
+        t.z_place = (0..MAX_SIDES * (MAX_SIDES + 1)).map(|_| rng.next_u64()).collect();
+    }
     // Passes and captures are counted where an end rule or a pass can ask for them.
     t.general |= t.attacks.iter().any(|a| !a.hops_not.is_empty());
     // `must capture` filters the finished list, which only the general path's tail does.

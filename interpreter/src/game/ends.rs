@@ -262,6 +262,10 @@ impl<B: Bits> Pos<B> {
     /// [`Pos::ended`] with a scratch buffer for move generation, where whether the side to move
     /// has a legal move may be known already (`legal`).
     pub(super) fn ended_given(&self, mut legal: Option<bool>, buf: &mut Vec<Move>) -> bool {
+        // Among more than two players, the sides put out one by one: over when all have places.
+        if self.many() && self.all_placed() {
+            return true;
+        }
         // Rules that ask for the game's history, or for no legal move where one is known, are
         // passed over without judging a condition (perft asks at every node).
         self.t.ends.iter().any(|e| {

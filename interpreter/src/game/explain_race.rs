@@ -65,10 +65,12 @@ impl Position {
         // A move the dice allow that an obligation of waiting pieces rules out: the piece on the
         // start square moves first (`must move from the start of TRACK first`), else a piece
         // enters where one can (`must enter from hand when it can`).
-        let allowed = self
-            .race_pseudo_moves()
-            .into_iter()
-            .any(|m| crate::notation::uci::to_text(self, m) == written);
+        let allowed = self.race_pseudo_moves().into_iter().any(|m| match m.kind {
+            MoveKind::Drop(_) => from.is_none() && to == Some(m.to as usize),
+            MoveKind::Form(_) => from == Some(m.from as usize) && to == Some(m.to as usize),
+            MoveKind::BearOff(_) => from == Some(m.from as usize) && to.is_none(),
+            _ => false,
+        });
         if allowed && in_hand > 0 {
             if let Some((tr, cite)) = &race.start_first {
                 let track = &rules.tracks[*tr];

@@ -629,6 +629,15 @@ impl Position {
         with!(self, p => p.route_squares(m).into_iter().map(|(_, land)| land as usize).collect())
     }
     /// The pieces in `side`'s hand: (kind, count) for each kind it holds.
+    /// Among more than two players, the sides out of the game and their places.
+    pub fn places(&self) -> Vec<(Side, u8)> {
+        with!(self, p => (0..p.t.sides).map(Side).filter(|s| p.place[s.index()] != 0).map(|s| (s, p.place[s.index()])).collect())
+    }
+    /// Has every side its place (a game of more than two players over: see
+    /// [`crate::compile::Tables::outs`])? The end rule that gave the last place.
+    pub fn finished_by(&self) -> Option<usize> {
+        with!(self, p => p.all_placed().then_some(p.out_rule as usize))
+    }
     pub fn hand(&self, side: Side) -> Vec<(KindId, u32)> {
         with!(self, p => (0..self.rules.kinds.len())
             .filter(|&k| p.hands[side.index()][k] > 0)

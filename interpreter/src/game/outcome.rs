@@ -46,6 +46,9 @@ pub struct Outcome {
     /// The chase, when the game ended because one side chased throughout a repetition: who, and
     /// what it chased.
     pub chase: Option<Chase>,
+    /// Among more than two players whose end rules put sides out one by one: every side's place
+    /// (1 first), once all have one.
+    pub places: Option<Vec<u8>>,
 }
 
 /// An area count: each side's stones and surrounded points (shared points halved), before komi.
@@ -57,12 +60,29 @@ pub struct Score {
 }
 
 impl Outcome {
+    /// `red 1st, blue 2nd`: the places of a game of more than two players.
+    fn places_text(&self, rules: &crate::model::Rules) -> Option<String> {
+        let places = self.places.as_ref()?;
+        let mut order: Vec<(u8, usize)> = places.iter().enumerate().map(|(s, &p)| (p, s)).collect();
+        order.sort();
+        Some(
+            order
+                .iter()
+                .map(|&(p, s)| format!("{} {}", rules.players[s].name, ordinal(p)))
+                .collect::<Vec<_>>()
+                .join(", "),
+        )
+    }
+
     /// The result as records write it: `1-0`, `0-1`, `1/2-1/2`; for a scored game the winner's
     /// side letter and margin (`B+3.5`, `W+0.5`) or `0` for a tie; among more than two players
     /// `red wins` or `draw`.
     pub fn result_text(&self, rules: &crate::model::Rules) -> Option<String> {
         // Among more than two players no record writes `1-0`: the winner by name.
         if rules.players.len() > 2 {
+            if let Some(text) = self.places_text(rules) {
+                return Some(text);
+            }
             return match (self.status, self.winner) {
                 (Status::Win, Some(w)) => Some(format!("{} wins", rules.players[w.index()].name)),
                 (Status::Draw, _) => Some("draw".into()),
@@ -150,6 +170,16 @@ impl Outcome {
                     }
                 }
                 s
+            }
+            (Status::Win, rule) if self.places.is_some() => {
+                // Every side's place: the last put out by `rule`'s condition.
+                let places = self.places.as_deref().unwrap_or_default();
+                let mut order: Vec<(u8, Side)> = places.iter().enumerate().map(|(s, &p)| (p, Side(s as u8))).collect();
+                order.sort();
+                let listed: Vec<String> = order.iter().map(|&(p, s)| format!("{} {}", name(s), ordinal(p))).collect();
+                let why = rule.map(|r| conditions_sentence(pos, r, None, None)).unwrap_or_default();
+                let all = format!("every player has its place: {}", listed.join(", "));
+                if why.is_empty() { all } else { format!("{why}; {all}") }
             }
             (status, rule) => {
                 let checker = self.winner.map(Side::other);
@@ -725,6 +755,7 @@ impl Game {
                 claim_moves: Vec::new(),
                 score: None,
                 chase: None,
+                places: None,
             };
         }
         let mut legal_cache: Option<bool> = None;
@@ -737,8 +768,28 @@ impl Game {
             claim_moves: Vec::new(),
             score: None,
             chase: None,
+            places: None,
         };
+        // Among more than two players, sides put out one by one: over once every side has its
+        // place, the first place winning; the rules that put a side out never end the game.
+        if let Some(ri) = pos.finished_by() {
+            let r = &rules.end_rules[ri];
+            let mut places = vec![0u8; rules.players.len()];
+            for (side, p) in pos.places() {
+                places[side.index()] = p;
+            }
+            out.status = Status::Win;
+            out.winner = places.iter().position(|&p| p == 1).map(|i| Side(i as u8));
+            out.reason = Some(r.reason.clone());
+            out.clause = rules.citation(&r.cite);
+            out.places = Some(places);
+            return out;
+        }
+        let sides = rules.players.len();
         for (ri, r) in rules.end_rules.iter().enumerate() {
+            if r.verdict.puts_out(sides) {
+                continue;
+            }
             let mut no_legal = || *legal_cache.get_or_insert_with(|| pos.legal_moves().is_empty());
             let Some(offender) = rule_holds(pos, ri, r, self, &mut no_legal) else {
                 if r.verdict == Verdict::ClaimableDraw {
@@ -764,6 +815,7 @@ impl Game {
                 claim_moves: Vec::new(),
                 score,
                 chase: offender.chase,
+                places: None,
             };
         }
         out
@@ -1044,7 +1096,7 @@ pub(crate) fn verdict_result(
         Verdict::ToMoveLoses => (Status::Win, Some(stm.other())),
         Verdict::ToMoveWins => (Status::Win, Some(stm)),
         Verdict::MoverLoses => (Status::Win, Some(pos.mover().other())),
-        Verdict::MoverWins => (Status::Win, Some(pos.mover())),
+        Verdict::MoverWins | Verdict::MoverFinishes => (Status::Win, Some(pos.mover())),
         Verdict::MostPieces => {
             let c = pos.piece_counts();
             match c[0].cmp(&c[1]) {
@@ -1095,4 +1147,16 @@ fn matching_pattern<'a>(pos: &Position, pats: &'a [MaterialPattern]) -> Option<&
             colours.windows(2).all(|w| w[0] == w[1])
         })
     })
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`...
+fn ordinal(n: u8) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::bits::Bits;
 use super::{Move, MoveKind};
-use crate::compile::{CForm, Gen, MAX_COUNTERS, QuickForm, Tables};
+use crate::compile::{CForm, Gen, MAX_COUNTERS, Out, QuickForm, Tables};
 use crate::model::*;
 
 pub const NO_SQ: u16 = u16::MAX;
@@ -121,6 +121,16 @@ pub struct Pos<B: Bits> {
     /// [`Tables::many`], kept here: the occupancy and enemy masks read it on every move, and a
     /// field beside `side_bb` costs no load through the tables' pointer.
     many: bool,
+    /// Among more than two players: each side's place once it is out of the game (finished or
+    /// lost: see [`Tables::outs`]), 0 while it plays.
+    pub place: [u8; MAX_SIDES],
+    /// Among more than two players: the side that made the last move (the turn may since have
+    /// passed over sides that are out).
+    pub(super) moved: Side,
+    /// The end rule that gave the last place (an index into the end rules).
+    pub out_rule: u8,
+    /// What `unmake` restores among more than two players.
+    many_undo: Vec<ManyUndo>,
     /// Squares changed by effects (jumped, enclosed or swapped pieces), with the cell each held
     /// before, for `unmake`.
     pub(super) log: Vec<(u16, u8)>,
@@ -153,6 +163,7 @@ impl<B: Bits> Clone for Pos<B> {
             turn_undo: self.turn_undo.clone(),
             stack: self.stack.clone(),
             race_undo: self.race_undo.clone(),
+            many_undo: self.many_undo.clone(),
             // The rest is `Copy` (a field that is not cannot be taken from `*self` here).
             ..*self
         }
@@ -172,6 +183,8 @@ impl<B: Bits> Clone for Pos<B> {
         let mut turn_undo = std::mem::take(&mut self.turn_undo);
         let mut stack = std::mem::take(&mut self.stack);
         let mut race_undo = std::mem::take(&mut self.race_undo);
+        let mut many_undo = std::mem::take(&mut self.many_undo);
+        many_undo.clone_from(&source.many_undo);
         stack.clone_from(&source.stack);
         race_undo.clone_from(&source.race_undo);
         cells.clone_from(&source.cells);
@@ -194,9 +207,24 @@ impl<B: Bits> Clone for Pos<B> {
             turn_undo,
             stack,
             race_undo,
+            many_undo,
             ..*source
         };
     }
+}
+
+/// What `unmake` restores among more than two players: the places and the last mover from
+/// before the move, and the side to move (with the move number and `again`) as the move itself
+/// left them, before the turn passed over sides that are out.
+#[derive(Clone, Copy, Debug)]
+struct ManyUndo {
+    place: [u8; MAX_SIDES],
+    moved: Side,
+    out_rule: u8,
+    stm: Side,
+    fullmove: u64,
+    again: bool,
+    roll: u8,
 }
 
 #[derive(Clone, Debug)]
@@ -256,6 +284,10 @@ impl<B: Bits> Pos<B> {
             roll: 0,
             again: false,
             many,
+            place: [0; MAX_SIDES],
+            moved: Side::FIRST,
+            out_rule: 0,
+            many_undo: Vec::new(),
             log: Vec::new(),
             mate_probe: false,
             extra: Vec::new(),
@@ -1473,6 +1505,9 @@ impl<B: Bits> Pos<B> {
     // ------------------------------------------------------------------ make / unmake
 
     pub fn make(&mut self, m: Move) -> Undo<B> {
+        if self.many {
+            return self.make_many::<true>(m);
+        }
         if self.t.general {
             self.make_on::<true, true>(m)
         } else {
@@ -1483,10 +1518,133 @@ impl<B: Bits> Pos<B> {
     /// [`Pos::make`] for a position that is never unmade (a game played forward): in games that
     /// capture chains it takes no snapshot of the board to restore.
     pub fn make_forward(&mut self, m: Move) -> Undo<B> {
+        if self.many {
+            return self.make_many::<false>(m);
+        }
         if self.t.general {
             self.make_on::<true, false>(m)
         } else {
             self.make_on::<false, false>(m)
+        }
+    }
+
+    /// [`Pos::make`] among more than two players: the move, then (but for a roll) the last mover
+    /// noted and the sides an end rule puts out settled ([`Pos::settle_outs`]).
+    #[inline(never)]
+    fn make_many<const UNDO: bool>(&mut self, m: Move) -> Undo<B> {
+        let us = self.stm;
+        let (place, moved, out_rule) = (self.place, self.moved, self.out_rule);
+        let u = if self.t.general {
+            self.make_on::<true, UNDO>(m)
+        } else {
+            self.make_on::<false, UNDO>(m)
+        };
+        if matches!(m.kind, MoveKind::Roll(_)) {
+            return u;
+        }
+        self.many_undo.push(ManyUndo {
+            place,
+            moved,
+            out_rule,
+            stm: self.stm,
+            fullmove: self.fullmove,
+            again: self.again,
+            roll: self.roll,
+        });
+        self.moved = us;
+        if !self.t.outs.is_empty() {
+            self.settle_outs(us);
+        }
+        u
+    }
+
+    /// More than two sides play.
+    #[inline]
+    pub fn many(&self) -> bool {
+        self.many
+    }
+
+    /// The sides still playing (not out).
+    pub fn playing(&self) -> usize {
+        self.place[..self.t.sides as usize].iter().filter(|&&p| p == 0).count()
+    }
+
+    /// Has every side its place (the game is over: see [`Tables::outs`])?
+    pub fn all_placed(&self) -> bool {
+        !self.t.outs.is_empty() && self.playing() == 0
+    }
+
+    /// `side` takes the next free place: from the top (`top`: it finished) or from the bottom
+    /// (it lost), by end rule `rule`.
+    fn take_place(&mut self, side: Side, top: bool, rule: usize) {
+        let n = self.t.sides as usize;
+        let free = |p: &u8| !self.place[..n].contains(p);
+        let p = if top {
+            (1..=n as u8).find(free)
+        } else {
+            (1..=n as u8).rev().find(free)
+        };
+        let Some(p) = p else { return };
+        self.place[side.index()] = p;
+        self.hash ^= self.t.z_place[side.index() * (MAX_SIDES + 1) + p as usize];
+        self.out_rule = rule as u8;
+    }
+
+    /// After `mover`'s move among more than two players: the end rules that put a side out, in
+    /// the ruleset's order, until none holds — the mover finishing or losing, the side to move
+    /// losing (then the next one is judged). The last side left takes the last place; the turn
+    /// passes over the sides that are out (a mover out gives up another turn it earned).
+    #[inline(never)]
+    fn settle_outs(&mut self, mover: Side) {
+        let t = self.t.clone();
+        // A game over (every side placed) is played on only by perft, which ignores its end.
+        if self.playing() == 0 {
+            return;
+        }
+        loop {
+            let mut changed = false;
+            for &(ri, out) in &t.outs {
+                if self.playing() <= 1 {
+                    break;
+                }
+                let who = match out {
+                    Out::MoverFinishes | Out::MoverLoses => mover,
+                    Out::ToMoveLoses => self.stm,
+                };
+                if self.place[who.index()] != 0 {
+                    continue;
+                }
+                let mut legal = None;
+                if !t.ends[ri].conds.iter().all(|c| self.cond_holds(c, &mut legal)) {
+                    continue;
+                }
+                self.take_place(who, out == Out::MoverFinishes, ri);
+                changed = true;
+            }
+            if self.playing() == 1 {
+                let last = (0..t.sides).map(Side).find(|s| self.place[s.index()] == 0);
+                if let Some(last) = last {
+                    let rule = self.out_rule as usize;
+                    self.take_place(last, true, rule);
+                }
+                return;
+            }
+            if self.place[self.stm.index()] != 0 {
+                // The side to move is out: its turn (and any it earned) passes on.
+                if self.roll != 0 {
+                    self.hash ^= t.z_roll[self.roll as usize];
+                    self.roll = 0;
+                }
+                self.again = false;
+                while self.place[self.stm.index()] != 0 {
+                    let s = self.stm;
+                    self.pass_turn_on(s);
+                }
+                changed = true;
+            }
+            if !changed {
+                return;
+            }
         }
     }
 
@@ -1769,7 +1927,13 @@ impl<B: Bits> Pos<B> {
     /// turn ([`Pos::again`]).
     #[inline]
     pub fn mover(&self) -> Side {
-        if self.again { self.stm } else { self.t.previous_side(self.stm) }
+        if self.again {
+            self.stm
+        } else if self.many {
+            self.moved
+        } else {
+            self.t.previous_side(self.stm)
+        }
     }
 
     /// Sets [`Pos::roll`] (0: to roll; else 1 + the result's index), keeping the hash.
@@ -1915,6 +2079,21 @@ impl<B: Bits> Pos<B> {
     }
 
     pub fn unmake(&mut self, m: Move, u: &Undo<B>) {
+        if self.many
+            && !matches!(m.kind, MoveKind::Roll(_))
+            && let Some(b) = self.many_undo.pop()
+        {
+            // As the move left it, before the turn passed over sides that are out.
+            (self.stm, self.fullmove, self.again, self.roll) = (b.stm, b.fullmove, b.again, b.roll);
+            self.unmake_one(m, u);
+            (self.place, self.moved, self.out_rule) = (b.place, b.moved, b.out_rule);
+            return;
+        }
+        self.unmake_one(m, u);
+    }
+
+    /// [`Pos::unmake`] of the move itself.
+    fn unmake_one(&mut self, m: Move, u: &Undo<B>) {
         if self.t.turn_state {
             if let MoveKind::Roll(_) = m.kind {
                 // A roll is made only where the side to move is still to roll.

@@ -90,6 +90,7 @@ impl Position {
                     (n > 1).then_some((sq, n))
                 })
                 .collect(),
+            places: self.places(),
         }
     }
 }
@@ -133,6 +134,42 @@ fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos<B>,
     } else if s.stm == Side::SECOND {
         p.hash ^= t.z_side;
     }
+    if !s.places.is_empty() {
+        if t.outs.is_empty() {
+            return Err(PositionError::Illegal(
+                "places of sides out of the game, and no end rule of this ruleset puts a side out".into(),
+            ));
+        }
+        let n = t.sides as usize;
+        for &(side, place) in &s.places {
+            let name = &rules.players[side.index()].name;
+            if place == 0 || place as usize > n {
+                return Err(PositionError::Illegal(format!("{name} in place {place}: the places are 1 to {n}")));
+            }
+            if p.place[side.index()] != 0 || p.place[..n].contains(&place) {
+                return Err(PositionError::Illegal(format!(
+                    "{name} in place {place}: a side or a place given twice"
+                )));
+            }
+            p.place[side.index()] = place;
+            p.hash ^= t.z_place[side.index() * (MAX_SIDES + 1) + place as usize];
+        }
+        if p.place[s.stm.index()] != 0 && p.playing() > 0 {
+            return Err(PositionError::Illegal(format!(
+                "{} is to move, and out of the game",
+                rules.players[s.stm.index()].name
+            )));
+        }
+    }
+    // The last mover, as far as a FEN tells: the side before, passing over those out.
+    let mut moved = t.previous_side(s.stm);
+    for _ in 0..t.sides {
+        if p.place[moved.index()] == 0 {
+            break;
+        }
+        moved = t.previous_side(moved);
+    }
+    p.moved = moved;
     if !s.stacks.is_empty() && p.stack.is_empty() {
         return Err(PositionError::Illegal(
             "stacks of pieces, and this ruleset's pieces do not stack".into(),

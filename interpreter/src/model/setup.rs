@@ -44,6 +44,8 @@ pub struct Setup {
     pub roll: Option<u32>,
     /// Where pieces stack: the squares holding more than one piece, and how many.
     pub stacks: Vec<(usize, u32)>,
+    /// Among more than two players, the sides out of the game and their places (`places:r1,g4`).
+    pub places: Vec<(Side, u8)>,
 }
 
 impl Setup {

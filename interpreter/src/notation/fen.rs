@@ -145,8 +145,29 @@ fn read_setup(rules: &Rules, text: &str, strict: bool) -> Result<Setup, FenError
             }
         }
     }
+    // The places of sides out of the game (`places:r1,g4`), among more than two players.
+    let mut places = Vec::new();
+    if let Some(i) = fields.iter().skip(4).position(|f| f.starts_with("places:")).map(|i| i + 4) {
+        let f = fields.remove(i);
+        for item in f["places:".len()..].split(',') {
+            let mut chars = item.chars();
+            let letter = chars.next();
+            let side = letter.and_then(|c| rules.players.iter().position(|p| p.fen.starts_with(c) && p.fen.len() == 1));
+            let place = chars.as_str().parse::<u8>().ok();
+            match (side, place) {
+                (Some(s), Some(p)) if rules.players.len() > 2 => places.push((Side(s as u8), p)),
+                _ => {
+                    return Err(FenError::Illegal(format!(
+                        "`{f}`: each side out of the game as its letter and its place (`places:r1,g4`), among more than two players"
+                    )));
+                }
+            }
+        }
+    }
     if fields.len() > 6 {
-        return Err(FenError::TooManyFields(fields.len() + tally_fields.len() + roll.is_some() as usize));
+        return Err(FenError::TooManyFields(
+            fields.len() + tally_fields.len() + roll.is_some() as usize + !places.is_empty() as usize,
+        ));
     }
     let mut tallies = Setup::empty(rules).tallies;
     for (i, f) in tally_fields.iter().enumerate() {
@@ -474,6 +495,7 @@ fn read_setup(rules: &Rules, text: &str, strict: bool) -> Result<Setup, FenError
         tallies,
         roll,
         stacks,
+        places,
     })
 }
 
@@ -619,6 +641,14 @@ pub fn write(rules: &Rules, s: &Setup) -> String {
     }
     if let (Some(v), Some(r)) = (s.roll, &rules.roll) {
         out.push_str(&format!(" roll:{}", r.show(v)));
+    }
+    if !s.places.is_empty() {
+        let each: Vec<String> = s
+            .places
+            .iter()
+            .map(|(side, p)| format!("{}{p}", rules.players[side.index()].fen))
+            .collect();
+        out.push_str(&format!(" places:{}", each.join(",")));
     }
     out.push_str(&format!(" {} {}", s.halfmove, s.fullmove));
     out

@@ -26,6 +26,8 @@ pub struct End {
     pub rule: Option<usize>,
     /// The count, when a scoring rule ended the game.
     pub score: Option<Score>,
+    /// Among more than two players put out one by one: every side's place (1 first).
+    pub places: Option<[u8; MAX_SIDES]>,
 }
 
 /// What a game is worth to each side (see [`End::values`]).
@@ -55,6 +57,16 @@ impl End {
     /// What the game was worth to each of `sides` sides: 1 for a win, 0 for a loss, an equal
     /// share otherwise (½ each between two).
     pub fn values(&self, sides: usize) -> Values {
+        // By place: 1 for the first, 0 for the last, evenly between.
+        if let Some(places) = self.places
+            && sides > 1
+        {
+            let mut v = [0.0; MAX_SIDES];
+            for (s, x) in v.iter_mut().enumerate().take(sides) {
+                *x = (sides - places[s] as usize) as f64 / (sides - 1) as f64;
+            }
+            return v;
+        }
         match (self.status, self.winner) {
             (Status::Win, Some(w)) => {
                 let mut v = [0.0; MAX_SIDES];
@@ -693,6 +705,19 @@ impl Walk {
             return None;
         }
         let rules = &*self.rules;
+        if let Some(ri) = self.pos.finished_by() {
+            let mut places = [0u8; MAX_SIDES];
+            for (side, p) in self.pos.places() {
+                places[side.index()] = p;
+            }
+            return Some(End {
+                status: Status::Win,
+                winner: places.iter().position(|&p| p == 1).map(|i| Side(i as u8)),
+                rule: Some(ri),
+                score: None,
+                places: Some(places),
+            });
+        }
         let counts = self.pos.end_counts();
         for (i, (&ri, gate)) in self.needs.auto.iter().zip(self.needs.gates.iter()).enumerate() {
             if !gate.open(self.count, self.occurrences, &counts) {
@@ -702,6 +727,9 @@ impl Walk {
                 continue;
             }
             let r = &rules.end_rules[ri];
+            if r.verdict.puts_out(rules.players.len()) {
+                continue;
+            }
             let Some(offender) = rule_holds(&self.pos, ri, r, self, &mut || self.count == 0) else {
                 continue;
             };
@@ -711,6 +739,7 @@ impl Walk {
                     winner,
                     rule: Some(ri),
                     score,
+                    places: None,
                 });
             }
         }
@@ -719,6 +748,7 @@ impl Walk {
             winner: None,
             rule: None,
             score: None,
+            places: None,
         })
     }
 
@@ -749,6 +779,7 @@ impl Walk {
                         winner,
                         rule: Some(ri),
                         score,
+                        places: None,
                     });
                 }
             }

@@ -878,6 +878,8 @@ pub enum Verdict {
     /// The player who made the last move.
     MoverLoses,
     MoverWins,
+    /// `mover finishes`.
+    MoverFinishes,
     MostPieces,
     CheckerLoses,
     ChaserLoses,

@@ -418,6 +418,7 @@ fn in_verdict(r: Rule) -> bool {
             | Rule::kw_move
             | Rule::kw_loses
             | Rule::kw_wins
+            | Rule::kw_finishes
             | Rule::kw_mover
             | Rule::kw_most
             | Rule::kw_pieces
@@ -436,6 +437,7 @@ fn in_verdict(r: Rule) -> bool {
             | Rule::v_to_move_wins
             | Rule::v_mover_loses
             | Rule::v_mover_wins
+            | Rule::v_mover_finishes
             | Rule::v_checker_loses
             | Rule::v_chaser_loses
             | Rule::v_claimable_draw
@@ -2204,6 +2206,7 @@ fn end_rule(cx: &mut Cx, p: P) -> EndRule {
             Rule::v_to_move_wins => r.verdict = (Verdict::ToMoveWins, cspan),
             Rule::v_mover_loses => r.verdict = (Verdict::MoverLoses, cspan),
             Rule::v_mover_wins => r.verdict = (Verdict::MoverWins, cspan),
+            Rule::v_mover_finishes => r.verdict = (Verdict::MoverFinishes, cspan),
             Rule::v_most_pieces => r.verdict = (Verdict::MostPieces, cspan),
             Rule::v_player => {
                 let wins = c.clone().into_inner().any(|k| k.as_rule() == Rule::kw_wins);
