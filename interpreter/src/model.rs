@@ -826,10 +826,11 @@ pub enum Whom {
 }
 
 impl Whom {
-    /// The player meant, when `stm` is to move.
-    pub fn side(self, stm: Side) -> Side {
+    /// The player meant, when `stm` is to move and `mover` made the last move (the same side
+    /// after a move that earned another turn; among more than two, not always the one before).
+    pub fn side(self, stm: Side, mover: Side) -> Side {
         match self {
-            Whom::Mover => stm.other(),
+            Whom::Mover => mover,
             Whom::ToMove => stm,
             Whom::Player(s) => s,
         }

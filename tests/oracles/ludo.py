@@ -13,7 +13,8 @@ plies below it, each throw's result a child as each move is (a pass is a move).
 One line per turn: `FEN ; MOVE MOVE ...`, the position as a FEN of rulesets/ludo.rules (with the
 throw as `roll:N`) and each move as Arbiter writes it, sorted: a pawn brought in as the square it
 enters (`e1`), a pawn moved as its start and end squares (`e1e4`), and `pass`. A game that ends
-prints `end WINNER` (the winner's FEN letter).
+prints `end FEN ; WINNER`: the final position, with the player after the winner to move (so that
+the winner made the last move), and the winner's FEN letter.
 
 The board is read from open_spiel's rendering (11 lines of 21 characters; a field holding a pawn
 shows its player's number), which is the Arbiter board turned a quarter: rendering line `y`,
@@ -121,7 +122,8 @@ def turns(players, games, seed, max_turns):
             played += 1
         if state.is_terminal():
             winner = max(range(players), key=lambda p: state.returns()[p])
-            print(f"end {LETTERS[players][winner]}")
+            final = fen(board_of(state), players, (winner + 1) % players, 1).replace(" roll:1", "")
+            print(f"end {final} ; {LETTERS[players][winner]}")
         sys.stdout.flush()
 
 

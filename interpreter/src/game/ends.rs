@@ -63,9 +63,9 @@ impl<B: Bits> Pos<B> {
             CCond::Connects { zones, need } => self.connection_of(mover, zones, *need).is_some(),
             CCond::NeitherCanMove => !self.can_move(stm) && !self.can_move(mover),
             CCond::KindIn(k, zone) => (self.pieces(mover, *k) & zone[mover.index()]).any(),
-            CCond::Compare { count, whose, op, value } => op.holds(self.count_of(count, whose.side(stm)), *value),
-            CCond::AllConnected { whose, next_to } => self.all_connected(whose.side(stm), next_to),
-            CCond::Ring { whose, edge } => self.surrounds(whose.side(stm), *edge),
+            CCond::Compare { count, whose, op, value } => op.holds(self.count_of(count, whose.side(stm, mover)), *value),
+            CCond::AllConnected { whose, next_to } => self.all_connected(whose.side(stm, mover), next_to),
+            CCond::Ring { whose, edge } => self.surrounds(whose.side(stm, mover), *edge),
             CCond::During(mask) => mask >> self.phase & 1 == 1,
             CCond::RoyalsFacing(dirs) => {
                 let occ = self.occ();

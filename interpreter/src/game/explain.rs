@@ -637,7 +637,7 @@ impl Position {
         };
         let us = self.side_to_move();
         // The checker turned a clause's `mover` into the side to move (the player making it).
-        let who = whose.side(us);
+        let who = whose.side(us, self.mover());
         let have = match count {
             crate::model::CountOf::Declared(i) => self.tally(who, *i),
             crate::model::CountOf::Pieces { kind, zone } => (0..rules.board.squares())

@@ -425,14 +425,14 @@ fn conditions_sentence(pos: &Position, rule: &EndRule, checker: Option<Side>, ch
             Condition::Passes(n) => parts.push(format!("the last {n} moves were passes")),
             Condition::FlagFallen => parts.push(format!("{}'s time ran out (the flag fell)", name(pos.side_to_move()))),
             Condition::During(_) => parts.push(format!("the game is in the {} phase", pos.phase_name().unwrap_or("first"))),
-            Condition::Ring(whose) => parts.push(format!("{}'s pieces surround a cell", name(whose.side(stm)))),
+            Condition::Ring(whose) => parts.push(format!("{}'s pieces surround a cell", name(whose.side(stm, pos.mover())))),
             Condition::RoyalsFacing(_) => parts.push("the royals face each other with nothing between".to_string()),
             Condition::AllConnected { whose, .. } => {
-                let who = whose.side(stm);
+                let who = whose.side(stm, pos.mover());
                 parts.push(format!("all of {}'s pieces form one group", name(who)));
             }
             Condition::Compare { count, whose, op, value } => {
-                let who = whose.side(stm);
+                let who = whose.side(stm, pos.mover());
                 let relation = match op {
                     Cmp::Eq => String::new(),
                     Cmp::Ne => format!(" (not {value})"),

@@ -358,6 +358,7 @@ mod tests {
                 winner: Some(w),
                 rule: Some(0),
                 score: None,
+                places: None,
             }),
             reason: "mate".into(),
             plies,
