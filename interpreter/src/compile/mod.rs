@@ -1544,6 +1544,9 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             .flat_map(|e| &e.conds)
             .any(|c| matches!(c, CCond::Captured(_) | CCond::Passes(_)));
     t.ends = ends;
+    // More than two players take the general path: `make` and `unmake` look for them only there,
+    // so that the plain path of two-player games pays nothing for them.
+    t.general |= t.many;
     t.surround = rules
         .kinds
         .iter()

@@ -1505,10 +1505,11 @@ impl<B: Bits> Pos<B> {
     // ------------------------------------------------------------------ make / unmake
 
     pub fn make(&mut self, m: Move) -> Undo<B> {
-        if self.many {
-            return self.make_many::<true>(m);
-        }
         if self.t.general {
+            // More than two players always take the general path (see `compile`).
+            if self.many {
+                return self.make_many::<true>(m);
+            }
             self.make_on::<true, true>(m)
         } else {
             self.make_on::<false, true>(m)
@@ -1518,10 +1519,10 @@ impl<B: Bits> Pos<B> {
     /// [`Pos::make`] for a position that is never unmade (a game played forward): in games that
     /// capture chains it takes no snapshot of the board to restore.
     pub fn make_forward(&mut self, m: Move) -> Undo<B> {
-        if self.many {
-            return self.make_many::<false>(m);
-        }
         if self.t.general {
+            if self.many {
+                return self.make_many::<false>(m);
+            }
             self.make_on::<true, false>(m)
         } else {
             self.make_on::<false, false>(m)
@@ -2079,8 +2080,18 @@ impl<B: Bits> Pos<B> {
     }
 
     pub fn unmake(&mut self, m: Move, u: &Undo<B>) {
-        if self.many
-            && !matches!(m.kind, MoveKind::Roll(_))
+        // More than two players always take the general path (see `compile`).
+        if self.t.general && self.many {
+            return self.unmake_many(m, u);
+        }
+        self.unmake_one(m, u);
+    }
+
+    /// [`Pos::unmake`] among more than two players: the move itself as `make_many` found it,
+    /// then the places and the last mover from before.
+    #[inline(never)]
+    fn unmake_many(&mut self, m: Move, u: &Undo<B>) {
+        if !matches!(m.kind, MoveKind::Roll(_))
             && let Some(b) = self.many_undo.pop()
         {
             // As the move left it, before the turn passed over sides that are out.
@@ -2093,6 +2104,7 @@ impl<B: Bits> Pos<B> {
     }
 
     /// [`Pos::unmake`] of the move itself.
+    #[inline(always)]
     fn unmake_one(&mut self, m: Move, u: &Undo<B>) {
         if self.t.turn_state {
             if let MoveKind::Roll(_) = m.kind {
