@@ -432,20 +432,7 @@ fn mcts_scores_clearly_above_random_at_chess() {
 #[test]
 fn four_players_are_counted_per_side_and_mcts_plays_for_its_own_seat() {
     let e = common::engine("tests/language/four-walkers.rules", &[]);
-    let stop = AtomicBool::new(false);
-    let run = |players: Vec<PlayerSpec>| {
-        let cfg = Config {
-            games: 40,
-            seed: 11,
-            players,
-            max_plies: 200,
-            threads: 2,
-            shard: Shard::WHOLE,
-            keep_moves: false,
-            branching_every: arbiter::sim::BRANCHING_EVERY,
-        };
-        sim::run(&e.start(), &cfg, &stop, &|_| {}).tally
-    };
+    let run = |players: Vec<PlayerSpec>| tally_of(&e, 40, 200, players);
     let random = run(vec![PlayerSpec::Random; 4]);
     assert_eq!(random.games, 40);
     assert_eq!(
@@ -493,20 +480,7 @@ fn mcts_takes_a_win_among_four_players() {
 #[test]
 fn ludo_among_four_is_played_out_and_mcts_searches_through_the_throws() {
     let e = common::engine("rulesets/ludo.rules", &[]);
-    let stop = AtomicBool::new(false);
-    let run = |players: Vec<PlayerSpec>| {
-        let cfg = Config {
-            games: 40,
-            seed: 11,
-            players,
-            max_plies: 3000,
-            threads: 2,
-            shard: Shard::WHOLE,
-            keep_moves: false,
-            branching_every: arbiter::sim::BRANCHING_EVERY,
-        };
-        sim::run(&e.start(), &cfg, &stop, &|_| {}).tally
-    };
+    let run = |players: Vec<PlayerSpec>| tally_of(&e, 40, 3000, players);
     let random = run(vec![PlayerSpec::Random; 4]);
     assert_eq!(random.wins.iter().sum::<u64>(), 40, "every game has a winner: {random:?}");
     assert!(random.wins.iter().all(|&w| w > 3), "each side wins some: {:?}", random.wins);
@@ -519,4 +493,19 @@ fn ludo_among_four_is_played_out_and_mcts_searches_through_the_throws() {
         searched.won(0),
         random.won(0)
     );
+}
+
+/// The tally of `games` games from the engine's start (seed 11, two threads), cut at `max_plies`.
+fn tally_of(e: &arbiter::game::Engine, games: u64, max_plies: usize, players: Vec<PlayerSpec>) -> arbiter::sim::Tally {
+    let cfg = Config {
+        games,
+        seed: 11,
+        players,
+        max_plies,
+        threads: 2,
+        shard: Shard::WHOLE,
+        keep_moves: false,
+        branching_every: arbiter::sim::BRANCHING_EVERY,
+    };
+    sim::run(&e.start(), &cfg, &AtomicBool::new(false), &|_| {}).tally
 }
