@@ -430,6 +430,11 @@ fn mutated_fens_and_moves_are_refused_with_a_message_and_never_a_panic() {
             "ludo",
             "11/11/11/11/11/11/11/11/4bP6/11/4bP6[rPrPrPrPbPbPgPgPgPgPyPyPyPyP] r - - 0 1 roll:6 e1 roll:2 e1e3 roll:6 a7",
         ),
+        // The places of sides out of the game, in a game whose rules put no side out (refused).
+        (
+            "ludo",
+            "11/11/11/11/11/11/11/4rP6/11/11/11[rPrPrPbPbPbPbPgPgPgPgP] r - - places:y4 0 1 roll:3 e4c5",
+        ),
     ];
     let engines: Vec<Engine> = games.iter().map(|(n, _)| common::bundled(n)).collect();
     let seeds: Vec<String> = games.iter().enumerate().map(|(i, (_, s))| format!("{i}|{s}")).collect();

@@ -84,7 +84,7 @@ fn window_goes_only_with_screenshot_and_help_lists_the_options() {
         "help goes to stdout: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for option in ["--flip", "--screenshot", "--window", "--ply", "--simulate", "--param"] {
+    for option in ["--flip", "--seat", "--screenshot", "--window", "--ply", "--simulate", "--param"] {
         assert!(help.contains(option), "--help names {option}: {help}");
     }
 }
@@ -338,4 +338,14 @@ fn a_record_whose_parameters_no_ruleset_takes_names_their_ranges() {
     let refused = refused_to_open(&big);
     assert!(refused.contains("go: --param size=30: `size` must be in 2..25"), "{refused}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_seat_for_no_player_is_refused_with_the_players_named() {
+    let (code, err) = run(&["rulesets/ludo.rules", "--screenshot", "unused.png", "--seat", "purple"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--seat `purple`") && err.contains("red, blue, green, yellow"), "{err}");
+    let (code, err) = run(&["rulesets/ludo.rules", "--seat"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--seat needs a player's name"), "{err}");
 }

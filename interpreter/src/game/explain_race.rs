@@ -65,13 +65,15 @@ impl Position {
         // A move the dice allow that an obligation of waiting pieces rules out: the piece on the
         // start square moves first (`must move from the start of TRACK first`), else a piece
         // enters where one can (`must enter from hand when it can`).
-        let allowed = self.race_pseudo_moves().into_iter().any(|m| match m.kind {
-            MoveKind::Drop(_) => from.is_none() && to == Some(m.to as usize),
-            MoveKind::Form(_) => from == Some(m.from as usize) && to == Some(m.to as usize),
-            MoveKind::BearOff(_) => from == Some(m.from as usize) && to.is_none(),
-            _ => false,
-        });
-        if allowed && in_hand > 0 {
+        let obliged = in_hand > 0 && (race.start_first.is_some() || race.enter_when_can.is_some());
+        let allowed = obliged
+            && self.race_pseudo_moves().into_iter().any(|m| match m.kind {
+                MoveKind::Drop(_) => from.is_none() && to == Some(m.to as usize),
+                MoveKind::Form(_) => from == Some(m.from as usize) && to == Some(m.to as usize),
+                MoveKind::BearOff(_) => from == Some(m.from as usize) && to.is_none(),
+                _ => false,
+            });
+        if allowed {
             if let Some((tr, cite)) = &race.start_first {
                 let track = &rules.tracks[*tr];
                 let first = track.squares[us].first().copied();

@@ -173,12 +173,9 @@ impl Outcome {
             }
             (Status::Win, rule) if self.places.is_some() => {
                 // Every side's place: the last put out by `rule`'s condition.
-                let places = self.places.as_deref().unwrap_or_default();
-                let mut order: Vec<(u8, Side)> = places.iter().enumerate().map(|(s, &p)| (p, Side(s as u8))).collect();
-                order.sort();
-                let listed: Vec<String> = order.iter().map(|&(p, s)| format!("{} {}", name(s), ordinal(p))).collect();
+                let listed = self.places_text(rules).unwrap_or_default();
                 let why = rule.map(|r| conditions_sentence(pos, r, None, None)).unwrap_or_default();
-                let all = format!("every player has its place: {}", listed.join(", "));
+                let all = format!("every player has its place: {listed}");
                 if why.is_empty() { all } else { format!("{why}; {all}") }
             }
             (status, rule) => {
