@@ -559,3 +559,104 @@ fn ludo_agrees_with_open_spiel_maedn_for_2_3_and_4_players() {
         );
     }
 }
+
+// Four-player chess (teams): a reference of our own, written in Python from the manual's rules
+// alone (tests/oracles/four_player_chess.py, which checks itself against a second, slow
+// implementation first), since no published engine plays these rules as a library.
+
+#[test]
+fn four_player_chess_agrees_with_an_independent_reference() {
+    let script = common::root().join("tests/oracles/four_player_chess.py");
+    let python = |args: &[&str]| -> String {
+        let run = Command::new("python3")
+            .arg(&script)
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot start python3 {}: {e}", script.display()));
+        assert!(run.status.success(), "four_player_chess.py {args:?}: {}", String::from_utf8_lossy(&run.stderr));
+        String::from_utf8(run.stdout).expect("utf-8")
+    };
+    python(&["selftest", "--quick"]);
+    let engine = common::engine("rulesets/four-player-chess.rules", &[]);
+    // A FEN's first three fields (placement, side to move, castling): the reference writes no
+    // move counter, which Arbiter keeps.
+    let head = |fen: &str| fen.split(' ').take(3).collect::<Vec<_>>().join(" ");
+    let text = python(&["turns", "40", "4", "600"]);
+    let (mut turns, mut checks, mut castles, mut promotions, mut king_takes) = (0, 0, 0, 0, 0);
+    let mut ends: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut previous: Option<(String, Vec<String>)> = None;
+    for line in text.lines() {
+        if let Some(end) = line.strip_prefix("end ") {
+            let (fen, result) = end.split_once(" ; ").expect("end FEN ; RESULT");
+            // The game as played to its end: the previous position and the move that led here
+            // (a king taken ends the game by the move, which no FEN records).
+            let (before, moves) = previous.take().expect("a turn before the end");
+            let start = engine.from_fen(&before).unwrap_or_else(|e| panic!("{before}: {e}"));
+            let mut game = Game::new(engine.clone(), start.clone());
+            let last = moves.iter().find_map(|text| {
+                let m = uci::find(&start, text)?;
+                let mut after = start.clone();
+                after.play_unchecked(m);
+                (head(&after.fen()) == head(fen)).then_some(m)
+            });
+            let game = match last {
+                Some(m) => {
+                    game.play(m);
+                    game
+                }
+                // The end position is the one given: its player has no legal move.
+                None => Game::new(engine.clone(), engine.from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))),
+            };
+            let o = game.outcome();
+            let names = |side: usize| game.current().rules().players[side].fen.clone();
+            let ours = match (o.status, &o.places) {
+                (Status::Win, Some(places)) => (0..4).filter(|&s| places[s] == 1).map(names).collect::<String>(),
+                (Status::Draw, _) => "draw".to_string(),
+                other => format!("{other:?}"),
+            };
+            assert_eq!(ours, result, "four-player chess: the game over at {fen} ({:?})", o.reason);
+            *ends.entry(o.reason.clone().unwrap_or_default()).or_default() += 1;
+            continue;
+        }
+        let (fen, theirs) = line.split_once(" ; ").expect("a turn line");
+        let pos = engine.from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(head(&pos.fen()), head(fen), "the FEN reads back as written");
+        let legal = pos.legal_moves();
+        let ours: std::collections::BTreeSet<String> = legal.iter().map(|&m| uci::to_text(&pos, m)).collect();
+        let theirs_set: std::collections::BTreeSet<String> = theirs.split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect();
+        assert_eq!(
+            ours,
+            theirs_set,
+            "four-player chess: {fen}\nonly here: {:?}\nonly in the reference: {:?}",
+            ours.difference(&theirs_set).collect::<Vec<_>>(),
+            theirs_set.difference(&ours).collect::<Vec<_>>()
+        );
+        turns += 1;
+        checks += usize::from(pos.in_check());
+        for &m in &legal {
+            castles += usize::from(matches!(m.kind, arbiter::game::MoveKind::Castle(_)));
+            promotions += usize::from(m.promo != 0);
+            let taken = pos.piece_at(m.to as usize);
+            king_takes += usize::from(taken.is_some_and(|(k, _)| pos.rules().kind(k).royal));
+        }
+        previous = Some((fen.to_string(), theirs_set.into_iter().collect()));
+    }
+    eprintln!(
+        "four-player chess: {turns} turns, {checks} in check, {castles} castling moves, {promotions} promotions, {king_takes} kings to take, games ended: {ends:?}"
+    );
+    assert!(
+        turns >= 10_000 && checks > 100 && castles > 50 && promotions > 20 && king_takes > 0,
+        "the games reach every rule"
+    );
+    for reason in ["king-captured", "checkmate", "stalemate"] {
+        assert!(ends.contains_key(reason), "no random game ended by {reason}: {ends:?}");
+    }
+    // perft from the start, and from positions well into random games.
+    let start = engine.start();
+    assert_eq!(start.perft(4), 152_050, "perft 4 from the start");
+    for fen in python(&["random-positions", "4", "7", "40"]).lines() {
+        let pos = engine.from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let theirs = python(&["perft", fen, "3"]);
+        assert_eq!(pos.perft(3).to_string(), theirs.trim(), "perft 3 from {fen}");
+    }
+}

@@ -638,8 +638,10 @@ impl Verdict {
     /// Among `sides` players, does this verdict put a side out of the game rather than end it:
     /// `mover finishes` (the next place from the top), `side to move loses` or `mover loses` (the
     /// next from the bottom)? Only among more than two; the last side left takes the last place.
-    pub fn puts_out(&self, sides: usize) -> bool {
-        sides > 2 && matches!(self, Verdict::MoverFinishes | Verdict::ToMoveLoses | Verdict::MoverLoses)
+    pub fn puts_out(&self, rules: &Rules) -> bool {
+        rules.players.len() > 2
+            && rules.teams.is_empty()
+            && matches!(self, Verdict::MoverFinishes | Verdict::ToMoveLoses | Verdict::MoverLoses)
     }
 }
 
@@ -1133,6 +1135,11 @@ pub struct Rules {
     pub again: Vec<Again>,
     /// `pieces stack`, `must enter from hand first`, `must use the most dice`.
     pub race: Race,
+    /// `teams red + yellow, blue + green`: each side's team (0 or 1), in the order of
+    /// [`Rules::players`]; empty where every side plays for itself.
+    pub teams: Vec<u8>,
+    /// The citation of `teams`.
+    pub teams_cite: Option<String>,
 }
 
 /// The rules of race games that count pieces and dice.
@@ -1302,6 +1309,29 @@ pub struct Track {
 }
 
 impl Rules {
+    /// Who wins when `side` loses: the other player between two; among teams, the first side of
+    /// the other team (its partner wins with it: see [`Rules::team_places`]).
+    pub fn rival(&self, side: Side) -> Side {
+        match self.teams.get(side.index()) {
+            Some(&t) => Side(self.teams.iter().position(|&u| u != t).unwrap_or(0) as u8),
+            None => side.other(),
+        }
+    }
+
+    /// Among teams, each side's place when `winner` won: 1 for its team, 2 for the other.
+    pub fn team_places(&self, winner: Option<Side>) -> Option<Vec<u8>> {
+        let w = *self.teams.get(winner?.index())?;
+        Some(self.teams.iter().map(|&t| if t == w { 1 } else { 2 }).collect())
+    }
+
+    /// The sides of `side`'s team (itself alone where there are no teams), in turn order.
+    pub fn team_of(&self, side: Side) -> Vec<Side> {
+        match self.teams.get(side.index()) {
+            Some(&t) => (0..self.teams.len()).filter(|&s| self.teams[s] == t).map(|s| Side(s as u8)).collect(),
+            None => vec![side],
+        }
+    }
+
     /// The sides in play, in turn order.
     pub fn sides_in_play(&self) -> impl Iterator<Item = Side> + use<> {
         (0..self.players.len()).map(|s| Side(s as u8))

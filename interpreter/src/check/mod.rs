@@ -1079,7 +1079,15 @@ fn resolve(
         tracks: cx.tracks.iter().map(|(t, _)| t.clone()).collect(),
         again,
         race,
+        teams: Vec::new(),
+        teams_cite: None,
     };
+    if let Some(g) = game {
+        (rules.teams, rules.teams_cite) = resolve_teams(&mut cx, g, &rules.players);
+        if cx.diags.has_errors() {
+            return None;
+        }
+    }
     if rules.players.len() > 2 {
         beyond_two_players(
             &mut cx,
@@ -1232,8 +1240,8 @@ fn never_captures(cx: &mut Cx, items: &[ast::Item], kinds: &[Kind], turn: &[Part
 /// sides only, refused by name at the players (rather than played wrongly).
 fn beyond_two_players(cx: &mut Cx, rules: &Rules, span: Span) {
     let mut not_yet: Vec<&str> = Vec::new();
-    if rules.royal_safety.is_some() || rules.royals_facing.is_some() || rules.kinds.iter().any(|k| k.royal) {
-        not_yet.push("royal pieces and check");
+    if rules.royals_facing.is_some() {
+        not_yet.push("royals facing");
     }
     if !rules.counts.is_empty() {
         not_yet.push("`count`");
@@ -1261,9 +1269,9 @@ fn beyond_two_players(cx: &mut Cx, rules: &Rules, span: Span) {
         .iter()
         .flat_map(|k| &k.forms)
         .any(|f| f.enclose.is_some() || f.neighbours.is_some() || f.enclose_against.is_some())
-        || rules.kinds.iter().any(|k| k.surround.is_some() || !k.castles.is_empty());
+        || rules.kinds.iter().any(|k| k.surround.is_some());
     if effects {
-        not_yet.push("castling, enclosing and surrounding captures");
+        not_yet.push("enclosing and surrounding captures");
     }
     let verdicts = rules.end_rules.iter().any(|r| {
         matches!(
@@ -1275,7 +1283,6 @@ fn beyond_two_players(cx: &mut Cx, rules: &Rules, span: Span) {
                 Condition::NeitherCanMove
                     | Condition::CannotWin(..)
                     | Condition::Material(..)
-                    | Condition::InCheck
                     | Condition::CheckingThroughout
                     | Condition::ChasingThroughout
                     | Condition::FlagFallen
@@ -1301,6 +1308,74 @@ fn beyond_two_players(cx: &mut Cx, rules: &Rules, span: Span) {
         .help("play with two players, or leave those rules out");
         cx.diags.push(d);
     }
+}
+
+/// `teams red + yellow, blue + green`: two teams of the sides in play, each side in one; a team
+/// with a side that does not play this game (`play ... when`) keeps its others. Each side's team.
+fn resolve_teams(cx: &mut Cx, g: &ast::Game, players: &[Player]) -> (Vec<u8>, Option<String>) {
+    let Some(decl) = g.teams.first() else {
+        return (Vec::new(), None);
+    };
+    for again in &g.teams[1..] {
+        let d = Diagnostic::error(codes::DUPLICATE, again.span, "a second `teams` clause")
+            .label("teams said again")
+            .with(decl.span, "first said here")
+            .help("name every team in one `teams` clause: `teams red + yellow, blue + green`");
+        cx.diags.push(d);
+    }
+    let mut team = vec![u8::MAX; players.len()];
+    let declared: Vec<&str> = g.players.iter().map(|p| p.name.name.as_str()).collect();
+    let mut named: Vec<&str> = Vec::new();
+    for (ti, members) in decl.teams.iter().enumerate() {
+        for id in members {
+            if named.contains(&id.name.as_str()) {
+                cx.error(codes::DUPLICATE, id.span, format!("`{}` is in a team twice", id.name)).label =
+                    "named again".into();
+                continue;
+            }
+            named.push(&id.name);
+            if !declared.contains(&id.name.as_str()) {
+                cx.unknown(&id.name, id.span, "player", declared.iter().copied());
+                continue;
+            }
+            if let Some(s) = players.iter().position(|p| p.name == id.name) {
+                team[s] = ti.min(u8::MAX as usize - 1) as u8;
+            }
+        }
+    }
+    if decl.teams.len() != 2 {
+        let d = Diagnostic::error(
+            codes::BOUND,
+            decl.span,
+            format!("{} team{}: Arbiter plays teams as two sides, each of partners", decl.teams.len(), if decl.teams.len() == 1 { "" } else { "s" }),
+        )
+        .label("not two teams")
+        .help("name two teams, each side in one: `teams red + yellow, blue + green`");
+        cx.diags.push(d);
+    }
+    if players.len() <= 2 {
+        let d = Diagnostic::error(codes::CONTRADICTION, decl.span, "teams need more than two players: two are already two sides")
+            .label("teams of one")
+            .help("leave `teams` out, or declare the partners as players");
+        cx.diags.push(d);
+    }
+    if let Some(s) = team.iter().position(|&t| t == u8::MAX)
+        && !cx.diags.has_errors()
+    {
+        let d = Diagnostic::error(codes::MISSING, decl.span, format!("`{}` is in no team", players[s].name))
+            .label("every side in play needs a team")
+            .help(format!("add `{}` to one of the teams", players[s].name));
+        cx.diags.push(d);
+    }
+    for ti in 0..decl.teams.len().min(2) {
+        if !cx.diags.has_errors() && !team.contains(&(ti as u8)) {
+            let d = Diagnostic::error(codes::CONTRADICTION, decl.span, format!("team {} has nobody in this game", ti + 1))
+                .label("a team of sides that do not play")
+                .help("with these players, `play ... when` leaves one team empty: the game would have one side");
+            cx.diags.push(d);
+        }
+    }
+    (team, cite(&decl.cite))
 }
 
 /// A seating turns the board onto itself: quarter turns need a square board of squares or points,

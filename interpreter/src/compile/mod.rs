@@ -523,6 +523,9 @@ pub struct CCastle {
     pub distance: u32,
     /// Horizontal ray directions (indices into rays) along which to look for the partner.
     pub dirs: [u8; 2],
+    /// Which of `dirs` is the king's wing (`K` in FEN): the side's right hand as its seat turns
+    /// the board (towards the higher files for the first player).
+    pub king_wing: u8,
     /// The two directions as one line looked up whole, where the board has it: a castler with
     /// no partner first along it either way (most positions) is passed over at once.
     pub line: Option<u16>,
@@ -658,6 +661,12 @@ pub struct Tables<B: Bits> {
     /// More than two sides: `make` passes the turn round, and a side's enemies are all the
     /// others (see [`crate::game::position::Pos::enemies`]).
     pub many: bool,
+    /// Among more than two sides: each side's team (`teams`); where sides play for themselves,
+    /// its own index, so that a side's partners are itself alone.
+    pub team: [u8; MAX_SIDES],
+    /// More than two sides with royal pieces to keep safe: moves are tried one by one (see
+    /// [`crate::game::position::Pos::generate_guarded`]), since a royal may be attacked by any enemy.
+    pub guarded_many: bool,
     pub z_virgin: Vec<u64>,
     pub z_ep: Vec<u64>,
     /// Zobrist keys of hands: per side, per kind; a count `c` hashes as `key × c`.
@@ -1025,6 +1034,8 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         z_turn,
         sides: rules.players.len() as u8,
         many: rules.players.len() > 2,
+        team: std::array::from_fn(|s| rules.teams.get(s).copied().unwrap_or(s as u8)),
+        guarded_many: rules.players.len() > 2 && rules.royal_safety.is_some(),
         z_virgin,
         z_ep,
         z_hand,
@@ -1473,7 +1484,12 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                 });
             }
             for (ci, c) in kind.castles.iter().enumerate() {
-                let dirs = [t.ray_index((1, 0), board), t.ray_index((-1, 0), board)];
+                // Along the side's own back rank, as its seat turns it: the higher squares' way
+                // first (a castling move towards higher squares goes along `dirs[0]`).
+                let (right, left) = (turned(rules, s, (1, 0)), turned(rules, s, (-1, 0)));
+                let grows = right.1 > 0 || (right.1 == 0 && right.0 > 0);
+                let (up, down, king_wing) = if grows { (right, left, 0) } else { (left, right, 1) };
+                let dirs = [t.ray_index(up, board), t.ray_index(down, board)];
                 let line = t.line(dirs[0], Some(dirs[1]));
                 t.castles[s].push(CCastle {
                     kind: kid,
@@ -1481,6 +1497,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
                     partner: c.partner,
                     distance: c.distance,
                     dirs,
+                    king_wing,
                     line,
                     unmoved: c.unmoved.is_some(),
                     partner_unmoved: c.partner_unmoved.is_some(),
@@ -1516,9 +1533,8 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         t.attacks[side] = attacks(&mut t, rules, side);
     }
     let mut ends: Vec<CEnd<B>> = rules.end_rules.iter().map(|r| compile_end(&mut t, rules, r)).collect();
-    let sides = rules.players.len();
     for (i, r) in rules.end_rules.iter().enumerate() {
-        if r.verdict.puts_out(sides) {
+        if r.verdict.puts_out(rules) {
             let out = match r.verdict {
                 Verdict::MoverFinishes => Out::MoverFinishes,
                 Verdict::MoverLoses => Out::MoverLoses,
@@ -1547,6 +1563,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     // More than two players take the general path: `make` and `unmake` look for them only there,
     // so that the plain path of two-player games pays nothing for them.
     t.general |= t.many;
+    t.unusual_generation |= t.guarded_many;
     t.surround = rules
         .kinds
         .iter()

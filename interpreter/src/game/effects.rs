@@ -334,7 +334,8 @@ impl<B: Bits> Pos<B> {
         if matches!(f.how, Gen::Drop) && self.hands[us.index()][f.kind.0 as usize] == 0 {
             return B::EMPTY;
         }
-        let occ = own | enemy | self.walls;
+        // Partners' pieces are neither own nor enemy: among more than two, every side's.
+        let occ = if self.many() { self.occ() } else { own | enemy | self.walls };
         let empty = !occ & t.board_mask;
         let mut targets = empty & f.within & !f.stuck;
         if f.by_roll.is_some() {
@@ -393,7 +394,7 @@ impl<B: Bits> Pos<B> {
         let us = self.stm;
         let own = self.side_bb[us.index()];
         let enemy = self.enemies(us);
-        let occ = own | enemy | self.walls;
+        let occ = self.occ();
         match &f.how {
             Gen::Place | Gen::Drop => {
                 let dropping = matches!(f.how, Gen::Drop);
@@ -1022,7 +1023,7 @@ impl<B: Bits> Pos<B> {
         let occ = self.occ();
         self.royals(side)
             .iter()
-            .any(|r| (self.t.royal_safety && self.threatened(r, side.other(), occ)) || self.faces(r, side, occ, B::EMPTY))
+            .any(|r| (self.t.royal_safety && self.in_danger(r, side, occ)) || self.faces(r, side, occ, B::EMPTY))
     }
 
     /// A capture landing on `to` explodes: the captor and every piece around `to` leave the board,

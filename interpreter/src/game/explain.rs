@@ -811,11 +811,13 @@ impl Position {
         let k = rules.kind(kind);
         let us = self.side_to_move();
         for c in &k.castles {
-            if b.rank(from) != b.rank(to) || b.file(from).abs_diff(b.file(to)) != c.distance as usize {
+            // Along a rank, or along a file where a seat turns the back rank a quarter round.
+            let (df, dr) = (b.file(to) as i32 - b.file(from) as i32, b.rank(to) as i32 - b.rank(from) as i32);
+            if (df != 0 && dr != 0) || df.unsigned_abs().max(dr.unsigned_abs()) != c.distance {
                 continue;
             }
             let cite = |x: &Option<Option<String>>| rules.citation(&x.clone().flatten().or_else(|| c.cite.clone()));
-            let dir: i32 = if b.file(to) > b.file(from) { 1 } else { -1 };
+            let (dir, up) = (df.signum(), dr.signum());
             let castler = piece_name(self, from);
             let virgin = self.virgin_squares();
             if c.unmoved.is_some() && !virgin.contains(&from) {
@@ -829,7 +831,7 @@ impl Position {
             let mut partner = None;
             let mut between = Vec::new();
             let mut cur = from;
-            while let Some(n) = b.offset(cur, dir, 0) {
+            while let Some(n) = b.offset(cur, dir, up) {
                 if let Some((pk, ps)) = self.piece_at(n)
                     && pk == c.partner
                     && ps == us
@@ -859,7 +861,7 @@ impl Position {
                 ));
             }
             let mut cur = from;
-            while let Some(n) = b.offset(cur, dir, 0) {
+            while let Some(n) = b.offset(cur, dir, up) {
                 if n == partner {
                     break;
                 }
@@ -875,9 +877,8 @@ impl Position {
                     cite(&c.empty_between),
                 ));
             }
-            let them = us.other();
             if c.not_in_check.is_some()
-                && let Some(&a) = self.attackers_of(from, them).first()
+                && let Some(&a) = self.enemy_attackers_of(from, us).first()
             {
                 return Some(illegal(
                     "castling-in-check",
@@ -891,8 +892,8 @@ impl Position {
             if c.path_safe.is_some() {
                 let mut cur = from;
                 for step in 1..=c.distance {
-                    let Some(n) = b.offset(cur, dir, 0) else { break };
-                    if let Some(&a) = self.attackers_of(n, them).first() {
+                    let Some(n) = b.offset(cur, dir, up) else { break };
+                    if let Some(&a) = self.enemy_attackers_of(n, us).first() {
                         let (code, how) = if step == c.distance {
                             ("castling-into-check", "onto")
                         } else {

@@ -1017,6 +1017,17 @@ impl Position {
     pub fn attackers_of(&self, sq: usize, by: Side) -> Vec<usize> {
         with!(self, p => p.attackers(sq, by, p.occ(), Default::default()))
     }
+    /// The pieces of `side`'s enemies attacking `sq`: the other player's, or among more than two
+    /// every enemy's (not its partners', not those of a side out of the game).
+    pub fn enemy_attackers_of(&self, sq: usize, side: Side) -> Vec<usize> {
+        with!(self, p => {
+            if !p.many() {
+                return p.attackers(sq, side.other(), p.occ(), Default::default());
+            }
+            let occ = p.occ();
+            p.enemy_sides(side).flat_map(|by| p.attackers(sq, by, occ, Default::default())).collect()
+        })
+    }
     /// Attackers of `side`'s royals after `m` is played by `side`: what makes a move illegal.
     pub(crate) fn exposing(&self, m: Move) -> Vec<(usize, usize)> {
         let mut after = self.clone();
@@ -1024,7 +1035,7 @@ impl Position {
         let us = self.side_to_move();
         let mut v = Vec::new();
         for r in after.royal_squares(us) {
-            for a in after.attackers_of(r, us.other()) {
+            for a in after.enemy_attackers_of(r, us) {
                 v.push((r, a));
             }
         }

@@ -63,6 +63,11 @@ impl Outcome {
     /// `red 1st, blue 2nd`: the places of a game of more than two players.
     fn places_text(&self, rules: &crate::model::Rules) -> Option<String> {
         let places = self.places.as_ref()?;
+        // Teams win together: `red and yellow win`.
+        if !rules.teams.is_empty() {
+            let first: Vec<&str> = (0..places.len()).filter(|&s| places[s] == 1).map(|s| rules.players[s].name.as_str()).collect();
+            return Some(format!("{} win", first.join(" and ")));
+        }
         let mut order: Vec<(u8, usize)> = places.iter().enumerate().map(|(s, &p)| (p, s)).collect();
         order.sort();
         Some(
@@ -175,7 +180,7 @@ impl Outcome {
                 // Every side's place: the last put out by `rule`'s condition.
                 let listed = self.places_text(rules).unwrap_or_default();
                 let why = rule.map(|r| conditions_sentence(pos, r, None, None)).unwrap_or_default();
-                let all = format!("every player has its place: {listed}");
+                let all = if rules.teams.is_empty() { format!("every player has its place: {listed}") } else { listed };
                 if why.is_empty() { all } else { format!("{why}; {all}") }
             }
             (status, rule) => {
@@ -233,7 +238,7 @@ fn check_sentence(pos: &Position) -> String {
     let stm = pos.side_to_move();
     let mut parts = Vec::new();
     for r in pos.royal_squares(stm) {
-        let attackers = pos.attackers_of(r, stm.other());
+        let attackers = pos.enemy_attackers_of(r, stm);
         if attackers.is_empty() {
             continue;
         }
@@ -782,9 +787,8 @@ impl Game {
             out.places = Some(places);
             return out;
         }
-        let sides = rules.players.len();
         for (ri, r) in rules.end_rules.iter().enumerate() {
-            if r.verdict.puts_out(sides) {
+            if r.verdict.puts_out(&rules) {
                 continue;
             }
             let mut no_legal = || *legal_cache.get_or_insert_with(|| pos.legal_moves().is_empty());
@@ -812,7 +816,7 @@ impl Game {
                 claim_moves: Vec::new(),
                 score,
                 chase: offender.chase,
-                places: None,
+                places: rules.team_places(winner),
             };
         }
         out
@@ -1090,9 +1094,9 @@ pub(crate) fn verdict_result(
     let (status, winner) = match r.verdict {
         Verdict::ClaimableDraw => return None,
         Verdict::Draw => (Status::Draw, None),
-        Verdict::ToMoveLoses => (Status::Win, Some(stm.other())),
+        Verdict::ToMoveLoses => (Status::Win, Some(pos.rules().rival(stm))),
         Verdict::ToMoveWins => (Status::Win, Some(stm)),
-        Verdict::MoverLoses => (Status::Win, Some(pos.mover().other())),
+        Verdict::MoverLoses => (Status::Win, Some(pos.rules().rival(pos.mover()))),
         Verdict::MoverWins | Verdict::MoverFinishes => (Status::Win, Some(pos.mover())),
         Verdict::MostPieces => {
             let c = pos.piece_counts();

@@ -367,8 +367,27 @@ impl<B: Bits> Pos<B> {
     /// [`Pos::enemies`] in a game of more than two players (out of line, as [`Pos::occ_of_many`]).
     #[inline(never)]
     fn enemies_of_many(&self, us: Side) -> B {
-        let all = self.side_bb.iter().fold(B::EMPTY, |a, &b| a | b);
-        all & !self.side_bb[us.index()]
+        let ours = self.t.team[us.index()];
+        let t = &*self.t;
+        (0..t.sides as usize)
+            .filter(|&s| t.team[s] != ours)
+            .fold(B::EMPTY, |a, s| a | self.side_bb[s])
+    }
+
+    /// The sides that are `us`'s enemies among more than two: not its own, not its partners', not
+    /// out of the game.
+    pub(crate) fn enemy_sides(&self, us: Side) -> impl Iterator<Item = Side> + '_ {
+        let ours = self.t.team[us.index()];
+        (0..self.t.sides).map(Side).filter(move |s| self.t.team[s.index()] != ours && self.place[s.index()] == 0)
+    }
+
+    /// Is `sq` threatened (as royal safety means it) by a piece of any of `us`'s enemies?
+    #[inline(always)]
+    pub(crate) fn in_danger(&self, sq: usize, us: Side, occ: B) -> bool {
+        if self.many {
+            return self.enemy_sides(us).any(|by| self.threatened(sq, by, occ));
+        }
+        self.threatened(sq, us.other(), occ)
     }
     #[inline(always)]
     pub fn pieces(&self, side: Side, kind: KindId) -> B {
@@ -631,7 +650,7 @@ impl<B: Bits> Pos<B> {
             return false;
         }
         let occ = self.occ();
-        self.royals(side).iter().any(|r| self.threatened(r, side.other(), occ))
+        self.royals(side).iter().any(|r| self.in_danger(r, side, occ))
     }
 
     /// Is `sq` attacked by `by` in the sense royal safety means: any attack, or — where captures
@@ -661,9 +680,8 @@ impl<B: Bits> Pos<B> {
         let first = out.len();
         let t = &*self.t;
         let us = self.stm;
-        let own = self.side_bb[us.index()];
         let enemy = self.enemies(us);
-        let occ = own | enemy | self.walls;
+        let occ = self.occ();
         let empty = !occ & t.board_mask;
         for (fi, f) in t.forms[us.index()].iter().enumerate() {
             if t.gated && !self.clause_applies(f) {
@@ -980,14 +998,14 @@ impl<B: Bits> Pos<B> {
                         continue;
                     };
                     if c.not_in_check {
-                        let attacked = *checked.get_or_insert_with(|| in_check.unwrap_or_else(|| self.threatened(from, them, occ)));
+                        let attacked = *checked.get_or_insert_with(|| in_check.unwrap_or_else(|| self.in_danger(from, us, occ)));
                         if attacked {
                             break;
                         }
                     }
                     if c.path_safe {
                         let path = t.ray(d as usize, from) & !t.ray(d as usize, to);
-                        if path.iter().any(|s| self.threatened(s, them, occ)) {
+                        if path.iter().any(|s| self.in_danger(s, us, occ)) {
                             continue;
                         }
                     }
@@ -1082,6 +1100,9 @@ impl<B: Bits> Pos<B> {
         if self.t.race.is_some() {
             return self.race_generate::<COUNT>(out);
         }
+        if self.t.guarded_many {
+            return self.generate_guarded::<COUNT>(out);
+        }
         if self.t.overlapping {
             // Two clauses may give one move: list them, drop the repeats, then count.
             let start = out.len();
@@ -1102,6 +1123,45 @@ impl<B: Bits> Pos<B> {
         } else {
             self.generate_turns::<COUNT>(out)
         }
+    }
+
+    /// [`Pos::generate`] among more than two sides with royals to keep safe: a royal may be
+    /// attacked by any enemy, so each pseudo-legal move is made and the mover's royals looked at
+    /// (see [`Pos::keeps_royals_safe`]).
+    #[inline(never)]
+    fn generate_guarded<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
+        let start = out.len();
+        self.pseudo_moves(out);
+        let mut scratch = self.clone();
+        let mut w = start;
+        for r in start..out.len() {
+            let m = out[r];
+            if scratch.keeps_royals_safe(m) {
+                out[w] = m;
+                w += 1;
+            }
+        }
+        out.truncate(w);
+        let n = (w - start) as u64;
+        if COUNT {
+            out.truncate(start);
+        }
+        n
+    }
+
+    /// Among more than two sides: after `m`, is no royal of the mover's attacked by an enemy?
+    /// A move that takes an enemy royal passes whatever it leaves: the royal is taken, and the
+    /// end rules rule on that. `self` is made and unmade (left as it was).
+    pub(crate) fn keeps_royals_safe(&mut self, m: Move) -> bool {
+        let us = self.stm;
+        let royal_kinds = self.t.royal_kinds.iter().fold(0u32, |a, k| a | 1 << k.0);
+        let enemy_royals = (self.kinds_of(royal_kinds) & self.enemies(us)).count();
+        let u = self.make(m);
+        let occ = self.occ();
+        let ok = (self.kinds_of(royal_kinds) & self.enemies(us)).count() < enemy_royals
+            || !self.royals(us).iter().any(|r| self.in_danger(r, us, occ));
+        self.unmake(m, &u);
+        ok
     }
 
     /// The moves of a position where the side to move is still to roll: one per result of the
@@ -1152,7 +1212,7 @@ impl<B: Bits> Pos<B> {
         let us = self.stm;
         let own = self.side_bb[us.index()];
         let enemy = self.enemies(us);
-        let occ = own | enemy | self.walls;
+        let occ = self.occ();
         let empty = !occ & t.board_mask;
         let ctx = LegalCtx::new(self);
         let mut n = 0u64;
@@ -1431,6 +1491,9 @@ impl<B: Bits> Pos<B> {
 
     /// The full test: after the move, no own royal is attacked or facing an enemy royal.
     pub fn is_legal_slow(&self, m: Move) -> bool {
+        if self.t.guarded_many {
+            return self.clone().keeps_royals_safe(m);
+        }
         let us = self.stm;
         let them = us.other();
         let from = m.from as usize;

@@ -257,7 +257,7 @@ fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos<B>,
     let gate_zone = rules.gate_zone();
     for right in &s.castling {
         let side = right.side;
-        let letter = right.letter(b);
+        let letter = right.text(rules);
         let castles = &t.castles[side.index()];
         // A file names a piece that may still open its square to a drop (as Fairy-Stockfish
         // writes S-chess's gating rights), where castling does not claim it.
@@ -296,9 +296,12 @@ fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos<B>,
                     .enumerate()
                     .flat_map(|(i, &d)| (t.ray(d as usize, castler) & p.pieces(side, c.partner)).iter().map(move |r| (i, r)))
                     .collect();
+                // The outermost partner on that wing (the king's wing is the side's right hand).
+                let far = |r: &usize| b.file(*r).abs_diff(b.file(castler)) + b.rank(*r).abs_diff(b.rank(castler));
+                let king_wing = c.king_wing as usize;
                 let pick = match right.wing {
-                    Wing::King => candidates.iter().filter(|(i, _)| *i == 0).map(|x| x.1).max_by_key(|r| b.file(*r)),
-                    Wing::Queen => candidates.iter().filter(|(i, _)| *i == 1).map(|x| x.1).min_by_key(|r| b.file(*r)),
+                    Wing::King => candidates.iter().filter(|(i, _)| *i == king_wing).map(|x| x.1).max_by_key(far),
+                    Wing::Queen => candidates.iter().filter(|(i, _)| *i != king_wing).map(|x| x.1).max_by_key(far),
                     Wing::File(f) => candidates.iter().map(|x| x.1).find(|r| b.file(*r) == f),
                 };
                 if let Some(r) = pick {
@@ -395,6 +398,9 @@ fn castling_rights(pos: &Position) -> Vec<CastlingRight> {
     let rules = pos.rules();
     let b = &rules.board;
     let virgin = pos.virgin_squares();
+    if rules.players.len() > 2 {
+        return castling_rights_of_many(pos, &virgin);
+    }
     let mut rights: [Vec<CastlingRight>; 2] = [Vec::new(), Vec::new()];
     let mut add = |right: CastlingRight| {
         let list = &mut rights[right.side.index()];
@@ -457,6 +463,42 @@ fn castling_rights(pos: &Position) -> Vec<CastlingRight> {
     }
     let [first, second] = rights;
     first.into_iter().chain(second).collect()
+}
+
+/// [`castling_rights`] among more than two sides: each side in turn order, `K` before `Q`, where
+/// an unmoved castler has an unmoved partner along its back rank as its seat turns the board (the
+/// king's wing to its right hand).
+fn castling_rights_of_many(pos: &Position, virgin: &[usize]) -> Vec<CastlingRight> {
+    let rules = pos.rules();
+    let b = &rules.board;
+    let mut rights = Vec::new();
+    for (si, player) in rules.players.iter().enumerate() {
+        let side = Side(si as u8);
+        for (wing, d) in [(Wing::King, (1, 0)), (Wing::Queen, (-1, 0))] {
+            let (dx, dy) = b.seat_dir(rules.seating, player.seat, d);
+            let has = rules.kinds.iter().enumerate().any(|(ki, k)| {
+                k.castles.iter().any(|c| {
+                    virgin.iter().any(|&castler| {
+                        if pos.piece_at(castler) != Some((KindId(ki as u8), side)) {
+                            return false;
+                        }
+                        let mut sq = castler;
+                        while let Some(next) = b.offset(sq, dx, dy) {
+                            if virgin.contains(&next) && pos.piece_at(next) == Some((c.partner, side)) {
+                                return true;
+                            }
+                            sq = next;
+                        }
+                        false
+                    })
+                })
+            });
+            if has {
+                rights.push(CastlingRight { side, wing });
+            }
+        }
+    }
+    rights
 }
 
 /// Is every orthogonal neighbour of `sq` occupied?

@@ -109,19 +109,29 @@ fn squares<B: Bits>(rules: &Rules, p: &Pos<B>) -> Option<String> {
 
 fn attacked<B: Bits>(rules: &Rules, p: &Pos<B>) -> Option<String> {
     let cite = rules.royal_safety.as_ref()?;
-    let mover = p.stm.other();
+    let many = p.many();
+    // Among more than two, the side that moved last: its enemies' royals may stand attacked (a
+    // check out of turn), its own may not — unless it took a royal, which ends the game.
+    let mover = if many { p.t.previous_side(p.stm) } else { p.stm.other() };
     let occ = p.occ();
+    if many && p.enemy_sides(mover).any(|s| p.royals(s).is_empty()) {
+        return None;
+    }
     // Where captures explode, a move that blew up the side to move's royal was legal whatever it
     // left attacked (the game is over), and royals within a blast of the enemy's are never attacked.
     if p.t.explosion.is_some() && p.royals(p.stm).is_empty() {
         return None;
     }
     for r in p.royals(mover).iter() {
-        if !p.threatened(r, p.stm, occ) {
+        if !p.in_danger(r, mover, occ) {
             continue;
         }
         let gone = if p.t.explosion.is_some() { p.royals(p.stm) } else { B::EMPTY };
-        let by = p.attackers(r, p.stm, occ, gone);
+        let by: Vec<usize> = if many {
+            p.enemy_sides(mover).flat_map(|s| p.attackers(r, s, occ, gone)).collect()
+        } else {
+            p.attackers(r, p.stm, occ, gone)
+        };
         if let Some(&a) = by.first() {
             let (k, _) = p.piece_at(r)?;
             let (ak, _) = p.piece_at(a)?;

@@ -97,4 +97,18 @@ impl CastlingRight {
         };
         if self.side == Side::FIRST { text } else { text.to_lowercase() }
     }
+
+    /// The right as this game's FEN writes it: [`CastlingRight::letter`] between two players; among
+    /// more, the side's letter and `K` or `Q` (`bK`: blue's right towards its king's wing).
+    pub fn text(&self, rules: &crate::model::Rules) -> String {
+        if rules.players.len() <= 2 {
+            return self.letter(&rules.board);
+        }
+        let wing = match self.wing {
+            Wing::King => "K".to_string(),
+            Wing::Queen => "Q".to_string(),
+            Wing::File(f) => rules.board.file_names[f].to_uppercase(),
+        };
+        format!("{}{wing}", rules.players[self.side.index()].fen)
+    }
 }

@@ -518,6 +518,9 @@ fn castling_rights(rules: &Rules, field: &str) -> Result<Vec<CastlingRight>, Fen
     }
     let b = &rules.board;
     let mut rights: Vec<CastlingRight> = Vec::new();
+    if rules.players.len() > 2 {
+        return castling_rights_of_many(rules, field);
+    }
     for ch in field.chars() {
         let side = if ch.is_uppercase() { Side::FIRST } else { Side::SECOND };
         let wing = match ch.to_ascii_uppercase() {
@@ -539,6 +542,38 @@ fn castling_rights(rules: &Rules, field: &str) -> Result<Vec<CastlingRight>, Fen
         let right = CastlingRight { side, wing };
         if rights.contains(&right) {
             return Err(FenError::Castling(format!("`{field}`: `{ch}` is given twice")));
+        }
+        rights.push(right);
+    }
+    Ok(rights)
+}
+
+/// The castling field among more than two players: each right as its side's letter and `K` (the
+/// king's wing, to the side's right hand) or `Q`: `rKrQbK`.
+fn castling_rights_of_many(rules: &Rules, field: &str) -> Result<Vec<CastlingRight>, FenError> {
+    let mut rights: Vec<CastlingRight> = Vec::new();
+    let chars: Vec<char> = field.chars().collect();
+    for pair in chars.chunks(2) {
+        let text: String = pair.iter().collect();
+        let side = rules.players.iter().position(|p| p.fen.starts_with(pair[0]));
+        let wing = match pair.get(1) {
+            Some('K') => Some(Wing::King),
+            Some('Q') => Some(Wing::Queen),
+            _ => None,
+        };
+        let (Some(side), Some(wing)) = (side, wing) else {
+            let letters: Vec<&str> = rules.players.iter().map(|p| p.fen.as_str()).collect();
+            return Err(FenError::Castling(format!(
+                "`{field}`: `{text}` is not a right: each is a player's letter ({}) and `K` or `Q` (`-` for no rights)",
+                letters.join(", ")
+            )));
+        };
+        let right = CastlingRight {
+            side: Side(side as u8),
+            wing,
+        };
+        if rights.contains(&right) {
+            return Err(FenError::Castling(format!("`{field}`: `{text}` is given twice")));
         }
         rights.push(right);
     }
@@ -629,7 +664,7 @@ pub fn write(rules: &Rules, s: &Setup) -> String {
         out.push('-');
     }
     for right in &s.castling {
-        out.push_str(&right.letter(&rules.board));
+        out.push_str(&right.text(rules));
     }
     out.push(' ');
     match s.ep {

@@ -57,13 +57,15 @@ impl End {
     /// What the game was worth to each of `sides` sides: 1 for a win, 0 for a loss, an equal
     /// share otherwise (½ each between two).
     pub fn values(&self, sides: usize) -> Values {
-        // By place: 1 for the first, 0 for the last, evenly between.
+        // By place: 1 for the first, 0 for the last, evenly between (teams share a place: the
+        // last is the second).
         if let Some(places) = self.places
             && sides > 1
         {
+            let last = places[..sides].iter().copied().max().unwrap_or(1).max(2) as f64;
             let mut v = [0.0; MAX_SIDES];
             for (s, x) in v.iter_mut().enumerate().take(sides) {
-                *x = (sides - places[s] as usize) as f64 / (sides - 1) as f64;
+                *x = (last - places[s] as f64) / (last - 1.0);
             }
             return v;
         }
@@ -76,6 +78,14 @@ impl End {
             _ => shared(sides),
         }
     }
+}
+
+/// [`Rules::team_places`] as a simulation keeps places.
+fn team_places(rules: &Rules, winner: Option<Side>) -> Option<[u8; MAX_SIDES]> {
+    let places = rules.team_places(winner)?;
+    let mut out = [0u8; MAX_SIDES];
+    out[..places.len()].copy_from_slice(&places);
+    Some(out)
 }
 
 /// Zobrist keys are uniformly random already: hashing them again only costs.
@@ -727,7 +737,7 @@ impl Walk {
                 continue;
             }
             let r = &rules.end_rules[ri];
-            if r.verdict.puts_out(rules.players.len()) {
+            if r.verdict.puts_out(rules) {
                 continue;
             }
             let Some(offender) = rule_holds(&self.pos, ri, r, self, &mut || self.count == 0) else {
@@ -739,7 +749,7 @@ impl Walk {
                     winner,
                     rule: Some(ri),
                     score,
-                    places: None,
+                    places: team_places(rules, winner),
                 });
             }
         }

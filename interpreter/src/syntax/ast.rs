@@ -370,6 +370,16 @@ pub struct Game {
     pub seating: Option<(crate::model::Seating, Span)>,
     /// `play red, green when players = 2`: the lines choosing who takes part.
     pub plays: Vec<PlayLine>,
+    /// `teams red + yellow, blue + green`: the partners (a second clause is reported, not merged).
+    pub teams: Vec<Teams>,
+    pub span: Span,
+}
+
+/// `teams red + yellow, blue + green`: each team's players as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Teams {
+    pub teams: Vec<Vec<Ident>>,
+    pub cite: Option<Cite>,
     pub span: Span,
 }
 

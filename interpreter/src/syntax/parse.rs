@@ -981,6 +981,7 @@ fn game(cx: &mut Cx, p: P) -> Game {
         players_cite: None,
         seating: None,
         plays: Vec::new(),
+        teams: Vec::new(),
         span,
     };
     for c in p.into_inner() {
@@ -1050,6 +1051,22 @@ fn game(cx: &mut Cx, p: P) -> Game {
                     cite,
                     span,
                 });
+            }
+            Rule::teams_decl => {
+                let span = cx.span(&c);
+                let mut teams = Teams {
+                    teams: Vec::new(),
+                    cite: None,
+                    span,
+                };
+                for part in c.into_inner() {
+                    match part.as_rule() {
+                        Rule::team => teams.teams.push(part.into_inner().map(|id| cx.ident(id)).collect()),
+                        Rule::cite => teams.cite = Some(cx.cite(part)),
+                        _ => {}
+                    }
+                }
+                g.teams.push(teams);
             }
             Rule::bad_clause => cx.bad(&c, Rule::game_clause_only, "game clause"),
             _ => {}
