@@ -315,6 +315,7 @@ fn mutated_rulesets_get_diagnostics_inside_the_text_and_never_a_panic() {
         "connect-four",
         "chinese-checkers",
         "ludo",
+        "four-player-chess",
     ]
     .iter()
     .map(|n| read(&format!("rulesets/{n}.rules")))
@@ -429,6 +430,11 @@ fn mutated_fens_and_moves_are_refused_with_a_message_and_never_a_panic() {
         (
             "ludo",
             "11/11/11/11/11/11/11/11/4bP6/11/4bP6[rPrPrPrPbPbPgPgPgPgPyPyPyPyP] r - - 0 1 roll:6 e1 roll:2 e1e3 roll:6 a7",
+        ),
+        // Four sides with kings, partners and castling rights written per side (`rKbQ`).
+        (
+            "four-player-chess",
+            "3yRyNyByKyQyByNyR3/3yPyPyPyPyPyPyPyP3/14/bRbP10gPgR/bNbP10gPgN/bBbP10gPgB/bQbP10gPgK/bKbP10gPgQ/bBbP10gPgB/bNbP10gPgN/bRbP10gPgR/14/3rPrPrPrPrPrPrPrP3/3rR3rKrB1rR3 r rKrQbKbQyKyQgKgQ - 0 1 h1f1 b7d7 g13g11 n8n10 i1c7",
         ),
         // The places of sides out of the game, in a game whose rules put no side out (refused).
         (

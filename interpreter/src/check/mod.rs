@@ -1326,16 +1326,20 @@ fn resolve_teams(cx: &mut Cx, g: &ast::Game, players: &[Player]) -> (Vec<u8>, Op
     let mut team = vec![u8::MAX; players.len()];
     let declared: Vec<&str> = g.players.iter().map(|p| p.name.name.as_str()).collect();
     let mut named: Vec<&str> = Vec::new();
+    // Whether every name was read: a side left out is reported only then (not as a follow-on).
+    let mut read = true;
     for (ti, members) in decl.teams.iter().enumerate() {
         for id in members {
             if named.contains(&id.name.as_str()) {
                 cx.error(codes::DUPLICATE, id.span, format!("`{}` is in a team twice", id.name)).label =
                     "named again".into();
+                read = false;
                 continue;
             }
             named.push(&id.name);
             if !declared.contains(&id.name.as_str()) {
                 cx.unknown(&id.name, id.span, "player", declared.iter().copied());
+                read = false;
                 continue;
             }
             if let Some(s) = players.iter().position(|p| p.name == id.name) {
@@ -1360,7 +1364,7 @@ fn resolve_teams(cx: &mut Cx, g: &ast::Game, players: &[Player]) -> (Vec<u8>, Op
         cx.diags.push(d);
     }
     if let Some(s) = team.iter().position(|&t| t == u8::MAX)
-        && !cx.diags.has_errors()
+        && read
     {
         let d = Diagnostic::error(codes::MISSING, decl.span, format!("`{}` is in no team", players[s].name))
             .label("every side in play needs a team")
@@ -1368,7 +1372,7 @@ fn resolve_teams(cx: &mut Cx, g: &ast::Game, players: &[Player]) -> (Vec<u8>, Op
         cx.diags.push(d);
     }
     for ti in 0..decl.teams.len().min(2) {
-        if !cx.diags.has_errors() && !team.contains(&(ti as u8)) {
+        if read && !team.contains(&(ti as u8)) {
             let d = Diagnostic::error(codes::CONTRADICTION, decl.span, format!("team {} has nobody in this game", ti + 1))
                 .label("a team of sides that do not play")
                 .help("with these players, `play ... when` leaves one team empty: the game would have one side");

@@ -931,6 +931,24 @@ impl Position {
                 None,
             );
         }
+        // A partner's piece is neither taken nor moved onto.
+        if let Some((_, s)) = target
+            && s != us
+            && rules.teams.len() > s.index()
+            && rules.teams[s.index()] == rules.teams[us.index()]
+        {
+            return illegal(
+                "occupied-by-partner",
+                format!(
+                    "{} cannot move onto {}: {} and {} are partners, who never take each other's pieces",
+                    name,
+                    piece_name(self, to),
+                    rules.players[us.index()].name,
+                    rules.players[s.index()].name
+                ),
+                rules.citation(&rules.teams_cite),
+            );
+        }
         let virgin = self.virgin_squares();
         let beside_enemy = self.piece_at(b.square(b.file(to), b.rank(from))).is_some_and(|(_, s)| s != us);
         let mut best: Option<Ruling> = None;
