@@ -509,3 +509,34 @@ fn tally_of(e: &arbiter::game::Engine, games: u64, max_plies: usize, players: Ve
     };
     sim::run(&e.start(), &cfg, &AtomicBool::new(false), &|_| {}).tally
 }
+
+/// Four-player chess in teams: partners win together, so a simulation reports a row per team (a
+/// win is tallied for the side whose move won it: a team's wins are its sides' together);
+/// searching partners (MCTS values a game by team) beat random ones.
+#[test]
+fn four_player_chess_is_simulated_by_teams() {
+    let e = common::engine("rulesets/four-player-chess.rules", &[]);
+    let random = tally_of(&e, 16, 1200, vec![PlayerSpec::Random; 4]);
+    assert_eq!(random.games, 16);
+    let finished = random.games - random.unfinished;
+    assert_eq!(
+        (0..4).map(|s| random.won(s)).sum::<u64>() + random.draws,
+        finished,
+        "every finished game is a team's win or a draw: {random:?}"
+    );
+    assert!(finished > 4 && random.draws < finished, "some games end with a team winning: {random:?}");
+    let mcts = PlayerSpec::parse("mcts:40").expect("a player");
+    let searched = tally_of(&e, 4, 400, vec![mcts.clone(), PlayerSpec::Random, mcts, PlayerSpec::Random]);
+    eprintln!("red and yellow searching: {searched:?}");
+    let (ours, theirs) = (searched.won(0) + searched.won(2), searched.won(1) + searched.won(3));
+    assert!(ours >= 2 && theirs == 0, "red and yellow searching won {ours} of 4, blue and green {theirs}: {searched:?}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["simulate", "four-player-chess", "--games", "4", "--seed", "2", "--max-plies", "200"])
+        .current_dir(common::root())
+        .output()
+        .expect("arbiter runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("red and yellow win") && text.contains("blue and green win"), "{text}");
+    assert!(!text.contains("yellow wins"), "{text}");
+}

@@ -121,6 +121,7 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
         params: parse_params(&args.params)?,
         start: pos.fen(),
         sides: rules.players.iter().map(|p| p.name.clone()).collect(),
+        teams: rules.teams.clone(),
         first: pos.side_to_move().index(),
         players: players.iter().map(|p| p.to_string()).collect(),
         seed,
@@ -314,8 +315,21 @@ fn render(info: &RunInfo, shard: Option<Shard>, t: &Tally, partial: bool, timing
             pct(i.high).trim()
         ));
     };
-    for (s, side) in info.sides.iter().enumerate() {
-        line(&format!("{side} wins"), t.won(s));
+    if info.teams.len() == info.sides.len() {
+        // Partners win together: a row per team.
+        let mut teams: Vec<u8> = info.teams.clone();
+        teams.dedup();
+        teams.sort();
+        teams.dedup();
+        for team in teams {
+            let members: Vec<usize> = (0..info.sides.len()).filter(|&s| info.teams[s] == team).collect();
+            let names: Vec<&str> = members.iter().map(|&s| info.sides[s].as_str()).collect();
+            line(&format!("{} win", names.join(" and ")), members.iter().map(|&s| t.won(s)).sum());
+        }
+    } else {
+        for (s, side) in info.sides.iter().enumerate() {
+            line(&format!("{side} wins"), t.won(s));
+        }
     }
     line("draws", t.draws);
     if t.no_result > 0 {

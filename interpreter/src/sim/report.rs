@@ -19,6 +19,9 @@ pub struct RunInfo {
     pub start: String,
     /// The sides' names, in the ruleset's order.
     pub sides: Vec<String>,
+    /// Each side's team, where the ruleset has `teams` (a team's wins are its sides' together).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<u8>,
     /// Who moves first at the start (0 or 1).
     pub first: usize,
     pub players: Vec<String>,
