@@ -1132,11 +1132,10 @@ impl<B: Bits> Pos<B> {
     fn generate_guarded<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
         let start = out.len();
         self.pseudo_moves(out);
-        let mut scratch = self.clone();
         let mut w = start;
         for r in start..out.len() {
             let m = out[r];
-            if scratch.keeps_royals_safe(m) {
+            if self.legal_among_many(m) {
                 out[w] = m;
                 w += 1;
             }
@@ -1147,6 +1146,43 @@ impl<B: Bits> Pos<B> {
             out.truncate(start);
         }
         n
+    }
+
+    /// [`Pos::keeps_royals_safe`] without making the move, for a plain move or capture (the rare
+    /// others — castling, en passant, a move with effects, a drop — are made on a copy).
+    pub(crate) fn legal_among_many(&self, m: Move) -> bool {
+        let us = self.stm;
+        let MoveKind::Form(fi) = m.kind else {
+            return self.clone().keeps_royals_safe(m);
+        };
+        let f = &self.t.forms[us.index()][fi as usize];
+        if f.effects || f.target == Target::EnPassant {
+            return self.clone().keeps_royals_safe(m);
+        }
+        let (from, to) = (m.from as usize, m.to as usize);
+        let enemies = self.enemies(us);
+        let gone = if enemies.has(to) { B::bit(to) } else { B::EMPTY };
+        let royal_kinds = self.t.royal_kinds.iter().fold(0u32, |a, k| a | 1 << k.0);
+        if (gone & self.kinds_of(royal_kinds)).any() {
+            // It takes an enemy royal: legal whatever it leaves.
+            return true;
+        }
+        let occ = (self.occ() & !B::bit(from)) | B::bit(to);
+        let mut royals = self.royals(us);
+        if royals.has(from) {
+            royals = (royals & !B::bit(from)) | B::bit(to);
+        }
+        if m.promo != 0 {
+            let nk = KindId(m.promo - 1);
+            if self.t.royal_kinds.contains(&nk) {
+                royals |= B::bit(to);
+            } else {
+                royals &= !B::bit(to);
+            }
+        }
+        !royals
+            .iter()
+            .any(|r| self.enemy_sides(us).any(|by| self.attacked(r, by, occ, gone)))
     }
 
     /// Among more than two sides: after `m`, is no royal of the mover's attacked by an enemy?
@@ -1492,7 +1528,7 @@ impl<B: Bits> Pos<B> {
     /// The full test: after the move, no own royal is attacked or facing an enemy royal.
     pub fn is_legal_slow(&self, m: Move) -> bool {
         if self.t.guarded_many {
-            return self.clone().keeps_royals_safe(m);
+            return self.legal_among_many(m);
         }
         let us = self.stm;
         let them = us.other();
