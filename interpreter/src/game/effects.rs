@@ -326,17 +326,14 @@ impl<B: Bits> Pos<B> {
     /// The squares a placing or dropping clause may put its piece on, before the tests of each
     /// square (the flips it must make, the royal's safety): empty, in its zone, next to an own
     /// piece, on a file free of its kind, where it comes to rest — none for a drop from an
-    /// empty hand. `own` and `enemy` are the mover's pieces and every other side's.
+    /// empty hand. `own` is the mover's pieces, `empty` the board's empty squares.
     #[inline]
-    pub(super) fn place_targets(&self, f: &CForm<B>, own: B, enemy: B) -> B {
+    pub(super) fn place_targets(&self, f: &CForm<B>, own: B, empty: B) -> B {
         let t = &*self.t;
         let us = self.stm;
         if matches!(f.how, Gen::Drop) && self.hands[us.index()][f.kind.0 as usize] == 0 {
             return B::EMPTY;
         }
-        // Partners' pieces are neither own nor enemy: among more than two, every side's.
-        let occ = if self.many() { self.occ() } else { own | enemy | self.walls };
-        let empty = !occ & t.board_mask;
         let mut targets = empty & f.within & !f.stuck;
         if f.by_roll.is_some() {
             targets &= self.entered_by_roll(f);
@@ -355,7 +352,7 @@ impl<B: Bits> Pos<B> {
         }
         if let Some(d) = f.falling {
             targets &= match &t.ray_shifts[d as usize] {
-                Some(r) => empty & (r.ends | r.back(occ)),
+                Some(r) => empty & (r.ends | r.back(!empty & t.board_mask)),
                 None => self.resting(d, empty),
             };
         }
@@ -398,7 +395,7 @@ impl<B: Bits> Pos<B> {
         match &f.how {
             Gen::Place | Gen::Drop => {
                 let dropping = matches!(f.how, Gen::Drop);
-                let targets = self.place_targets(f, own, enemy);
+                let targets = self.place_targets(f, own, !occ & self.t.board_mask);
                 let kind = if dropping {
                     MoveKind::Drop(fi as u8)
                 } else {

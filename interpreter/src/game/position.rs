@@ -1226,9 +1226,9 @@ impl<B: Bits> Pos<B> {
         } else if f.bare_place {
             Some(empty & f.within)
         } else if f.only_if.is_some() {
-            Some(self.place_targets(f, own, enemy) & self.flip_targets(f, own, enemy))
+            Some(self.place_targets(f, own, empty) & self.flip_targets(f, own, enemy))
         } else {
-            Some(self.place_targets(f, own, enemy))
+            Some(self.place_targets(f, own, empty))
         }
     }
 
