@@ -26,6 +26,17 @@ pub enum Ruling {
 
 pub(super) fn piece_name(pos: &Position, sq: usize) -> String {
     let rules = pos.rules();
+    // Among more than two players a piece is named with its owner's name (`green's queen on h6`).
+    if rules.players.len() > 2
+        && let Some((k, s)) = pos.piece_at(sq)
+    {
+        return format!(
+            "{}'s {} on {}",
+            rules.players[s.index()].name,
+            rules.kind(k).name.to_lowercase(),
+            rules.board.name(sq)
+        );
+    }
     match pos.piece_at(sq).map(|p| p.0).or_else(|| pos.neutral_at(sq)) {
         Some(k) => format!("the {} on {}", rules.kind(k).name.to_lowercase(), rules.board.name(sq)),
         None => format!("the empty square {}", rules.board.name(sq)),

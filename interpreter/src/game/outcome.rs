@@ -261,7 +261,7 @@ fn kind_name(pos: &Position, sq: usize) -> String {
 }
 
 fn piece_on(pos: &Position, sq: usize) -> String {
-    format!("the {} on {}", kind_name(pos, sq), pos.rules().board.name(sq))
+    crate::game::explain::piece_name(pos, sq)
 }
 
 /// `red chased black's cannon on a5 (unprotected) with every move of the repetition`.
