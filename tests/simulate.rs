@@ -540,3 +540,21 @@ fn four_player_chess_is_simulated_by_teams() {
     assert!(text.contains("red and yellow win") && text.contains("blue and green win"), "{text}");
     assert!(!text.contains("yellow wins"), "{text}");
 }
+
+/// Among four played on for places, the report gives each side's mean place: the means add up
+/// to 1 + 2 + 3 + 4 over games that gave every place.
+#[test]
+fn places_among_four_are_reported_as_each_side_s_mean_place() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["simulate", "tests/language/ludo-places.rules", "--games", "8", "--seed", "3", "--max-plies", "4000", "--json"])
+        .current_dir(common::root())
+        .output()
+        .expect("arbiter runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    let means = v["mean_places"].as_object().unwrap_or_else(|| panic!("mean_places in {v}"));
+    assert_eq!(means.len(), 4, "{means:?}");
+    let sum: f64 = means.values().map(|m| m.as_f64().expect("a number")).sum();
+    assert!((sum - 10.0).abs() < 1e-9, "{means:?}");
+    assert!(means.values().all(|m| (1.0..=4.0).contains(&m.as_f64().unwrap_or(0.0))), "{means:?}");
+}

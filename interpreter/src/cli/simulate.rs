@@ -336,6 +336,10 @@ fn render(info: &RunInfo, shard: Option<Shard>, t: &Tally, partial: bool, timing
         line("no result", t.no_result);
     }
     line("unfinished (cut)", t.unfinished);
+    if let Some(means) = t.mean_places() {
+        let each: Vec<String> = info.sides.iter().zip(&means).map(|(side, m)| format!("{side} {m:.2}")).collect();
+        say(&format!("  mean place           {} (over the {} games that gave every place)", each.join(", "), t.placed));
+    }
     let sc = t.score(first, info.sides.len());
     say(&format!(
         "first player ({}) scores {:.3}  [{:.3}, {:.3}] over {} finished games (win 1, draw {})",

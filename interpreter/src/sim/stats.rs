@@ -53,6 +53,17 @@ pub struct Tally {
     pub phase_plies: [u64; 3],
     pub phase_moves: [u64; 3],
     pub captures: u64,
+    /// Among more than two players put out one by one (places): the games that gave every side
+    /// its place, and each side's places summed over them (its mean place is the sum over the
+    /// games). Absent from a report of a game without places.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub placed: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub place_sums: Vec<u64>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Tally {
@@ -84,6 +95,26 @@ impl Tally {
             self.phase_moves[phase] += *b as u64;
         }
         self.captures += g.captures;
+        // Places of a game of sides put out one by one, each its own (not of teams, whose shared
+        // places are the result itself).
+        if let Some(End { places: Some(places), .. }) = &g.end {
+            let sides = places.iter().take_while(|&&p| p > 0).count();
+            let each_its_own = (1..=sides as u8).all(|p| places[..sides].contains(&p));
+            if sides > 2 && each_its_own {
+                self.placed += 1;
+                if self.place_sums.len() < sides {
+                    self.place_sums.resize(sides, 0);
+                }
+                for (sum, &p) in self.place_sums.iter_mut().zip(&places[..sides]) {
+                    *sum += p as u64;
+                }
+            }
+        }
+    }
+
+    /// Each side's mean place over the games that gave every side one (`None` for none).
+    pub fn mean_places(&self) -> Option<Vec<f64>> {
+        (self.placed > 0).then(|| self.place_sums.iter().map(|&s| s as f64 / self.placed as f64).collect())
     }
 
     /// A tally read from a report written before [`Tally::branching_games`] was kept counted
@@ -157,6 +188,18 @@ impl Tally {
                 "it counts the moves at {counted} plies, more than the {plies} its games played"
             ));
         }
+        // Each placed game gives each side a place from 1 to the number of sides.
+        let finished = self.games - self.unfinished.min(self.games);
+        if self.placed > finished {
+            return Err(format!("it counts {} games with places, more than the {finished} that finished", self.placed));
+        }
+        let n = self.place_sums.len() as u64;
+        if let Some(s) = self.place_sums.iter().find(|&&s| s < self.placed || s > self.placed.saturating_mul(n)) {
+            return Err(format!(
+                "a side's places add up to {s} over {} games of {n} sides, which places from 1 to {n} cannot",
+                self.placed
+            ));
+        }
         Ok(())
     }
 
@@ -184,6 +227,13 @@ impl Tally {
             self.phase_moves[i] += o.phase_moves[i];
         }
         self.captures += o.captures;
+        self.placed += o.placed;
+        if self.place_sums.len() < o.place_sums.len() {
+            self.place_sums.resize(o.place_sums.len(), 0);
+        }
+        for (a, b) in self.place_sums.iter_mut().zip(&o.place_sums) {
+            *a += b;
+        }
     }
 
     /// The games side `side` (an index in the ruleset's order) won.
@@ -296,6 +346,9 @@ impl Tally {
             },
             "branching": {"mean": all, "by_phase": by_phase, "games": self.branching_games},
             "captures_per_game": if n == 0 { 0.0 } else { self.captures as f64 / n as f64 },
+            "mean_places": self.mean_places().map(|m| {
+                sides.iter().cloned().zip(m.into_iter().map(|x| json!(x))).collect::<serde_json::Map<String, serde_json::Value>>()
+            }),
         })
     }
 }
@@ -394,6 +447,37 @@ mod tests {
         );
         assert_eq!(all.unfinished, 13);
         assert_eq!(all.reasons["max-plies"], 13);
+    }
+
+    #[test]
+    fn places_are_averaged_per_side_merged_and_checked_and_teams_places_are_not() {
+        let placed = |places: &[u8]| {
+            let mut all = [0u8; crate::model::MAX_SIDES];
+            all[..places.len()].copy_from_slice(places);
+            let mut g = summary(Some(Side(places.iter().position(|&p| p == 1).unwrap_or(0) as u8)), 30);
+            if let Some(e) = g.end.as_mut() {
+                e.places = Some(all);
+            }
+            g
+        };
+        let games = [placed(&[1, 2, 3]), placed(&[3, 1, 2]), placed(&[2, 3, 1]), placed(&[1, 3, 2])];
+        let (mut a, mut b) = (Tally::default(), Tally::default());
+        a.add(&games[0]);
+        a.add(&games[1]);
+        b.add(&games[2]);
+        b.add(&games[3]);
+        a.merge(&b);
+        assert_eq!(a.placed, 4);
+        assert_eq!(a.mean_places(), Some(vec![1.75, 2.25, 2.0]));
+        assert_eq!(a.check(4, true, 100), Ok(()));
+        // A report whose places cannot be: a side placed 0 times in total over 4 games.
+        let mut bad = a.clone();
+        bad.place_sums[1] = 3;
+        assert!(bad.check(4, true, 100).unwrap_err().contains("places add up to 3"));
+        // Teams share places: the result itself, not a ranking.
+        let mut teams = Tally::default();
+        teams.add(&placed(&[1, 2, 1, 2]));
+        assert_eq!((teams.placed, teams.mean_places()), (0, None));
     }
 
     #[test]
