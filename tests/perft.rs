@@ -133,6 +133,11 @@ fn seirawan_perft_matches_fairy_stockfish() {
 }
 
 #[test]
+fn four_player_chess_perft_matches_its_reference() {
+    run("four-player-chess");
+}
+
+#[test]
 fn dice_race_perft_matches_its_reference() {
     // Chance: each throw of the die a node of its own; entering from the hand by the throw, running
     // along a track, hits sent back to their owner's hand, a pass when stuck.

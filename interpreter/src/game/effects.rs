@@ -389,9 +389,7 @@ impl<B: Bits> Pos<B> {
     pub(super) fn effect_moves(&self, out: &mut Vec<Move>, fi: usize, f: &CForm<B>, ctx: Option<&LegalCtx<B>>) {
         let t = &*self.t;
         let us = self.stm;
-        let own = self.side_bb[us.index()];
-        let enemy = self.enemies(us);
-        let occ = self.occ();
+        let (own, enemy, occ) = self.own_enemy_occ(us);
         match &f.how {
             Gen::Place | Gen::Drop => {
                 let dropping = matches!(f.how, Gen::Drop);

@@ -358,6 +358,17 @@ impl<B: Bits> Pos<B> {
         }
         self.side_bb[us.other().index()]
     }
+    /// `us`'s pieces, its enemies' and the occupied squares (every side's, partners' too), with
+    /// one test of the number of sides.
+    #[inline(always)]
+    pub fn own_enemy_occ(&self, us: Side) -> (B, B, B) {
+        let own = self.side_bb[us.index()];
+        if self.many {
+            return (own, self.enemies_of_many(us), self.occ_of_many());
+        }
+        let enemy = self.side_bb[us.other().index()];
+        (own, enemy, own | enemy | self.walls)
+    }
     /// [`Pos::occ`] in a game of more than two players: out of line, so that the two-player
     /// callers keep their registers.
     #[inline(never)]
@@ -1246,9 +1257,7 @@ impl<B: Bits> Pos<B> {
             return n;
         }
         let us = self.stm;
-        let own = self.side_bb[us.index()];
-        let enemy = self.enemies(us);
-        let occ = self.occ();
+        let (own, enemy, occ) = self.own_enemy_occ(us);
         let empty = !occ & t.board_mask;
         let ctx = LegalCtx::new(self);
         let mut n = 0u64;
