@@ -51,7 +51,8 @@ const HELP: &str = "
                       size=9`); repeatable; a scenario or a game record sets its own
   --flip              show the board turned half round (the second player at the bottom)
   --seat PLAYER       show the board turned so that PLAYER sits at the bottom (a quarter turn a seat
-                      where players sit by quarter turns; half round for the second of two)
+                      where players sit by quarter turns, a sixth round a star of hexes; half
+                      round for the second of two)
   --size WxH          the window's (or the picture's) size in logical pixels; default 1280x800
   --simulate N        open the Simulate window and run N games (random players, seed 1); with
                       --screenshot the picture waits for the results
@@ -318,7 +319,7 @@ fn main() -> ExitCode {
     }
     let mut view = View {
         flipped: args.flip,
-        quarter: false,
+        ..View::default()
     };
     if let Some(name) = &args.seat {
         let rules = session.game.current().rules();
@@ -331,13 +332,13 @@ fn main() -> ExitCode {
             );
             return refused(2);
         };
-        view = if rules.seating == arbiter::model::Seating::QuarterTurns && !rules.board.hexes {
-            View::seat(player.seat)
-        } else {
-            View {
+        view = match rules.seating {
+            arbiter::model::Seating::QuarterTurns if !rules.board.hexes => View::seat(player.seat),
+            arbiter::model::Seating::SixthTurns if rules.board.hexes => View::sixth_seat(player.seat),
+            _ => View {
                 flipped: player.seat % 2 == 1,
-                quarter: false,
-            }
+                ..View::default()
+            },
         };
     }
     let title = format!("Arbiter sandbox: {}", session.title);

@@ -19,11 +19,14 @@ use bevy::prelude::{Camera2d, Query, Res, ResMut, Resource, Transform, With};
 
 /// How the board is shown: `flipped` turns it half round, so the second player sits at the bottom;
 /// `quarter` a quarter round more, anticlockwise (on a board of squares or points, where players sit
-/// by quarter turns: the player at the first's left comes to the bottom).
+/// by quarter turns: the player at the first's left comes to the bottom); `sixths` one or two sixths
+/// of a round more, anticlockwise (on a board of hexes, where players sit by sixth turns round a
+/// star).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct View {
     pub flipped: bool,
     pub quarter: bool,
+    pub sixths: u8,
 }
 
 impl View {
@@ -33,6 +36,20 @@ impl View {
         View {
             flipped: seat % 4 >= 2,
             quarter: seat % 2 == 1,
+            sixths: 0,
+        }
+    }
+
+    /// The view with the player of `seat` at the bottom where players sit by sixth turns round a
+    /// board of hexes.
+    pub fn sixth_seat(seat: u8) -> View {
+        // The view turns a sixth clockwise per seat (the same as the rest of a round anticlockwise):
+        // a half turn, then sixths, for those past the third.
+        let k = (6 - seat % 6) % 6;
+        View {
+            flipped: k >= 3,
+            quarter: false,
+            sixths: k % 3,
         }
     }
 }
@@ -136,6 +153,8 @@ pub struct Layout {
     pub flipped: bool,
     /// Turned a quarter round more, anticlockwise (never for hexes): see [`View`].
     pub quarter: bool,
+    /// Turned this many sixths of a round more, anticlockwise (hexes only): see [`View`].
+    pub sixths: u8,
     /// The centre of the cells' box, in cells from the grid's centre (unflipped): zero for a whole
     /// rectangle or rhombus.
     pub centre: Vec2,
@@ -214,6 +233,7 @@ impl Layout {
             cell: BOARD_SPAN / across,
             flipped: false,
             quarter: false,
+            sixths: 0,
             centre: Vec2::ZERO,
             extent,
         }
@@ -224,6 +244,7 @@ impl Layout {
         Layout {
             flipped: view.flipped,
             quarter: view.quarter && !self.hexes,
+            sixths: if self.hexes { view.sixths % 3 } else { 0 },
             ..self
         }
     }
@@ -232,13 +253,30 @@ impl Layout {
     /// anticlockwise where `quarter`.
     fn orient(&self, p: Vec2) -> Vec2 {
         let p = if self.flipped { -p } else { p };
+        let p = self.turn_sixths(p, self.sixths as f32);
         if self.quarter { Vec2::new(-p.y, p.x) } else { p }
     }
 
     /// On-screen position → unturned position: [`Layout::orient`] undone.
     fn unorient(&self, p: Vec2) -> Vec2 {
         let p = if self.quarter { Vec2::new(p.y, -p.x) } else { p };
+        let p = self.turn_sixths(p, -(self.sixths as f32));
         if self.flipped { -p } else { p }
+    }
+
+    /// `p` turned `k` sixths of a round anticlockwise (the hex lattice onto itself).
+    fn turn_sixths(&self, p: Vec2, k: f32) -> Vec2 {
+        if k == 0.0 {
+            return p;
+        }
+        let (sin, cos) = (k * std::f32::consts::FRAC_PI_3).sin_cos();
+        Vec2::new(p.x * cos - p.y * sin, p.x * sin + p.y * cos)
+    }
+
+    /// Whether the coordinate names can be written along the edges: not on a board turned by
+    /// sixths, whose rows run aslant across the screen.
+    pub fn labelled(&self) -> bool {
+        self.sixths == 0
     }
 
     /// The unflipped centre of file `f`, rank `r` (either may lie off the board), in cells.
@@ -318,6 +356,12 @@ impl Layout {
     /// the points. The same either way round.
     pub fn half_extent(&self) -> Vec2 {
         let e = self.extent * self.cell;
+        if self.sixths != 0 {
+            // The box of the turned box (a star turns onto itself: as large as it was).
+            let (sin, cos) = (self.sixths as f32 * std::f32::consts::FRAC_PI_3).sin_cos();
+            let turned = Vec2::new(e.x * cos.abs() + e.y * sin.abs(), e.x * sin.abs() + e.y * cos.abs());
+            return turned.min(Vec2::splat(e.x.max(e.y)));
+        }
         if self.quarter { Vec2::new(e.y, e.x) } else { e }
     }
 
@@ -434,11 +478,19 @@ mod tests {
     use arbiter::model::HEX_NEIGHBOURS;
 
     fn layout(width: usize, height: usize, points: bool, flipped: bool) -> Layout {
-        Layout::of(width, height, points, false).with_view(View { flipped, quarter: false })
+        Layout::of(width, height, points, false).with_view(View {
+            flipped,
+            quarter: false,
+            sixths: 0,
+        })
     }
 
     fn hexes(width: usize, height: usize, flipped: bool) -> Layout {
-        Layout::of(width, height, false, true).with_view(View { flipped, quarter: false })
+        Layout::of(width, height, false, true).with_view(View {
+            flipped,
+            quarter: false,
+            sixths: 0,
+        })
     }
 
     #[test]
@@ -522,7 +574,11 @@ mod tests {
         let board = opened.engine.rules().board.clone();
         assert!(board.hexes && board.width == 11 && board.height == 11);
         for flipped in [false, true] {
-            let l = Layout::new(&board).with_view(View { flipped, quarter: false });
+            let l = Layout::new(&board).with_view(View {
+                flipped,
+                quarter: false,
+                sixths: 0,
+            });
             let n = board.squares();
             for sq in 0..n {
                 let c = l.center(sq);
@@ -627,6 +683,50 @@ mod tests {
                     "seat {seat}: files named on the left"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn each_seat_of_six_round_a_star_comes_to_the_bottom_and_clicks_find_the_cells_turned() {
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/chinese-checkers.rules"));
+        let checked = arbiter::check::check_file(path, &[("players".into(), "6".into())]);
+        let rules = checked.rules.expect("the bundled Chinese checkers");
+        let board = &rules.board;
+        let cells: Vec<usize> = (0..board.squares()).filter(|&sq| board.has(sq)).collect();
+        // The first player's point: its lowest cell.
+        let first = Layout::new(board);
+        let tip = *cells
+            .iter()
+            .min_by(|&&a, &&b| first.center(a).y.total_cmp(&first.center(b).y))
+            .expect("cells");
+        let span = first.half_extent();
+        for seat in 0..6u8 {
+            let l = first.with_view(View::sixth_seat(seat));
+            for &sq in &cells {
+                assert_eq!(l.square_at(l.center(sq)), Some(sq), "seat {seat}, cell {sq}");
+                for corner in l.corners(sq) {
+                    assert_eq!(
+                        l.square_at(l.center(sq) + (corner - l.center(sq)) * 0.95),
+                        Some(sq),
+                        "seat {seat}, cell {sq}"
+                    );
+                }
+            }
+            // The seat's own point (the first's turned by its seat) is the lowest cell on screen.
+            let theirs = board.seat_square(rules.seating, seat, tip).expect("the star turns onto itself");
+            let lowest = cells.iter().map(|&sq| l.center(sq).y).fold(f32::INFINITY, f32::min);
+            assert!((l.center(theirs).y - lowest).abs() < 1e-3, "seat {seat}: its point at the bottom");
+            // The star fills the same box whichever way it turns, and the names are not written.
+            let h = l.half_extent();
+            assert!(
+                cells.iter().all(|&sq| l.center(sq).abs().cmple(h).all()),
+                "seat {seat}: inside {h:?}"
+            );
+            assert!(
+                (h - span).abs().max_element() < span.max_element() * 0.2,
+                "seat {seat}: {h:?} vs {span:?}"
+            );
+            assert_eq!(l.labelled(), seat % 3 == 0);
         }
     }
 

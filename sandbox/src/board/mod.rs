@@ -505,7 +505,11 @@ fn draw_board(
             }
         }
     }
-    // Coordinate names below and left of the board on screen, whichever way round it is.
+    // Coordinate names below and left of the board on screen, whichever way round it is (none
+    // where a turn by sixths runs the rows aslant: hovering names a cell).
+    if !layout.labelled() {
+        return;
+    }
     let size = (cell * 0.4).clamp(12.0, 20.0);
     let names = board.file_names.iter().enumerate().map(|(f, n)| (layout.file_label(f), n));
     let names = names.chain(board.rank_names.iter().enumerate().map(|(r, n)| (layout.rank_label(r), n)));

@@ -296,14 +296,19 @@ fn header(ui: &mut egui::Ui, session: &Session, view: Option<&mut View>, help: &
         }
     });
     let Some(view) = view else { return };
-    // Players seated by quarter turns round a board of squares or points: any of them may sit at
-    // the bottom. Otherwise the board turns half round.
-    if rules.seating == Seating::QuarterTurns && !rules.board.hexes {
+    // Players seated by quarter turns round a board of squares or points, or by sixth turns round
+    // a star of hexes: any of them may sit at the bottom. Otherwise the board turns half round.
+    let turns = match rules.seating {
+        Seating::QuarterTurns if !rules.board.hexes => Some(View::seat as fn(u8) -> View),
+        Seating::SixthTurns if rules.board.hexes => Some(View::sixth_seat as fn(u8) -> View),
+        _ => None,
+    };
+    if let Some(seat_view) = turns {
         ui.horizontal_wrapped(|ui| {
             ui.label("At the bottom:");
             for side in rules.sides_in_play() {
                 let player = &rules.players[side.index()];
-                let seat = View::seat(player.seat);
+                let seat = seat_view(player.seat);
                 if ui
                     .radio(*view == seat, player.name.as_str())
                     .on_hover_text(format!("Turn the board so that {} sits at the bottom", player.name))
