@@ -573,7 +573,11 @@ fn four_player_chess_agrees_with_an_independent_reference() {
             .args(args)
             .output()
             .unwrap_or_else(|e| panic!("cannot start python3 {}: {e}", script.display()));
-        assert!(run.status.success(), "four_player_chess.py {args:?}: {}", String::from_utf8_lossy(&run.stderr));
+        assert!(
+            run.status.success(),
+            "four_player_chess.py {args:?}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
         String::from_utf8(run.stdout).expect("utf-8")
     };
     python(&["selftest", "--quick"]);

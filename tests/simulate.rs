@@ -524,12 +524,18 @@ fn four_player_chess_is_simulated_by_teams() {
         finished,
         "every finished game is a team's win or a draw: {random:?}"
     );
-    assert!(finished > 4 && random.draws < finished, "some games end with a team winning: {random:?}");
+    assert!(
+        finished > 4 && random.draws < finished,
+        "some games end with a team winning: {random:?}"
+    );
     let mcts = PlayerSpec::parse("mcts:40").expect("a player");
     let searched = tally_of(&e, 4, 400, vec![mcts.clone(), PlayerSpec::Random, mcts, PlayerSpec::Random]);
     eprintln!("red and yellow searching: {searched:?}");
     let (ours, theirs) = (searched.won(0) + searched.won(2), searched.won(1) + searched.won(3));
-    assert!(ours >= 2 && theirs == 0, "red and yellow searching won {ours} of 4, blue and green {theirs}: {searched:?}");
+    assert!(
+        ours >= 2 && theirs == 0,
+        "red and yellow searching won {ours} of 4, blue and green {theirs}: {searched:?}"
+    );
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(["simulate", "four-player-chess", "--games", "4", "--seed", "2", "--max-plies", "200"])
         .current_dir(common::root())
@@ -546,7 +552,17 @@ fn four_player_chess_is_simulated_by_teams() {
 #[test]
 fn places_among_four_are_reported_as_each_side_s_mean_place() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["simulate", "tests/language/ludo-places.rules", "--games", "8", "--seed", "3", "--max-plies", "4000", "--json"])
+        .args([
+            "simulate",
+            "tests/language/ludo-places.rules",
+            "--games",
+            "8",
+            "--seed",
+            "3",
+            "--max-plies",
+            "4000",
+            "--json",
+        ])
         .current_dir(common::root())
         .output()
         .expect("arbiter runs");
@@ -556,5 +572,8 @@ fn places_among_four_are_reported_as_each_side_s_mean_place() {
     assert_eq!(means.len(), 4, "{means:?}");
     let sum: f64 = means.values().map(|m| m.as_f64().expect("a number")).sum();
     assert!((sum - 10.0).abs() < 1e-9, "{means:?}");
-    assert!(means.values().all(|m| (1.0..=4.0).contains(&m.as_f64().unwrap_or(0.0))), "{means:?}");
+    assert!(
+        means.values().all(|m| (1.0..=4.0).contains(&m.as_f64().unwrap_or(0.0))),
+        "{means:?}"
+    );
 }

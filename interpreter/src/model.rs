@@ -1327,7 +1327,10 @@ impl Rules {
     /// The sides of `side`'s team (itself alone where there are no teams), in turn order.
     pub fn team_of(&self, side: Side) -> Vec<Side> {
         match self.teams.get(side.index()) {
-            Some(&t) => (0..self.teams.len()).filter(|&s| self.teams[s] == t).map(|s| Side(s as u8)).collect(),
+            Some(&t) => (0..self.teams.len())
+                .filter(|&s| self.teams[s] == t)
+                .map(|s| Side(s as u8))
+                .collect(),
             None => vec![side],
         }
     }

@@ -1331,8 +1331,8 @@ fn resolve_teams(cx: &mut Cx, g: &ast::Game, players: &[Player]) -> (Vec<u8>, Op
     for (ti, members) in decl.teams.iter().enumerate() {
         for id in members {
             if named.contains(&id.name.as_str()) {
-                cx.error(codes::DUPLICATE, id.span, format!("`{}` is in a team twice", id.name)).label =
-                    "named again".into();
+                cx.error(codes::DUPLICATE, id.span, format!("`{}` is in a team twice", id.name))
+                    .label = "named again".into();
                 read = false;
                 continue;
             }
@@ -1351,16 +1351,24 @@ fn resolve_teams(cx: &mut Cx, g: &ast::Game, players: &[Player]) -> (Vec<u8>, Op
         let d = Diagnostic::error(
             codes::BOUND,
             decl.span,
-            format!("{} team{}: Arbiter plays teams as two sides, each of partners", decl.teams.len(), if decl.teams.len() == 1 { "" } else { "s" }),
+            format!(
+                "{} team{}: Arbiter plays teams as two sides, each of partners",
+                decl.teams.len(),
+                if decl.teams.len() == 1 { "" } else { "s" }
+            ),
         )
         .label("not two teams")
         .help("name two teams, each side in one: `teams red + yellow, blue + green`");
         cx.diags.push(d);
     }
     if players.len() <= 2 {
-        let d = Diagnostic::error(codes::CONTRADICTION, decl.span, "teams need more than two players: two are already two sides")
-            .label("teams of one")
-            .help("leave `teams` out, or declare the partners as players");
+        let d = Diagnostic::error(
+            codes::CONTRADICTION,
+            decl.span,
+            "teams need more than two players: two are already two sides",
+        )
+        .label("teams of one")
+        .help("leave `teams` out, or declare the partners as players");
         cx.diags.push(d);
     }
     if let Some(s) = team.iter().position(|&t| t == u8::MAX)

@@ -338,7 +338,11 @@ fn render(info: &RunInfo, shard: Option<Shard>, t: &Tally, partial: bool, timing
     line("unfinished (cut)", t.unfinished);
     if let Some(means) = t.mean_places() {
         let each: Vec<String> = info.sides.iter().zip(&means).map(|(side, m)| format!("{side} {m:.2}")).collect();
-        say(&format!("  mean place           {} (over the {} games that gave every place)", each.join(", "), t.placed));
+        say(&format!(
+            "  mean place           {} (over the {} games that gave every place)",
+            each.join(", "),
+            t.placed
+        ));
     }
     let sc = t.score(first, info.sides.len());
     say(&format!(

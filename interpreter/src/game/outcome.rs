@@ -65,7 +65,10 @@ impl Outcome {
         let places = self.places.as_ref()?;
         // Teams win together: `red and yellow win`.
         if !rules.teams.is_empty() {
-            let first: Vec<&str> = (0..places.len()).filter(|&s| places[s] == 1).map(|s| rules.players[s].name.as_str()).collect();
+            let first: Vec<&str> = (0..places.len())
+                .filter(|&s| places[s] == 1)
+                .map(|s| rules.players[s].name.as_str())
+                .collect();
             return Some(format!("{} win", first.join(" and ")));
         }
         let mut order: Vec<(u8, usize)> = places.iter().enumerate().map(|(s, &p)| (p, s)).collect();
@@ -180,7 +183,11 @@ impl Outcome {
                 // Every side's place: the last put out by `rule`'s condition.
                 let listed = self.places_text(rules).unwrap_or_default();
                 let why = rule.map(|r| conditions_sentence(pos, r, None, None)).unwrap_or_default();
-                let all = if rules.teams.is_empty() { format!("every player has its place: {listed}") } else { listed };
+                let all = if rules.teams.is_empty() {
+                    format!("every player has its place: {listed}")
+                } else {
+                    listed
+                };
                 if why.is_empty() { all } else { format!("{why}; {all}") }
             }
             (status, rule) => {

@@ -389,7 +389,9 @@ impl<B: Bits> Pos<B> {
     /// out of the game.
     pub(crate) fn enemy_sides(&self, us: Side) -> impl Iterator<Item = Side> + '_ {
         let ours = self.t.team[us.index()];
-        (0..self.t.sides).map(Side).filter(move |s| self.t.team[s.index()] != ours && self.place[s.index()] == 0)
+        (0..self.t.sides)
+            .map(Side)
+            .filter(move |s| self.t.team[s.index()] != ours && self.place[s.index()] == 0)
     }
 
     /// Is `sq` threatened (as royal safety means it) by a piece of any of `us`'s enemies?

@@ -191,10 +191,17 @@ impl Tally {
         // Each placed game gives each side a place from 1 to the number of sides.
         let finished = self.games - self.unfinished.min(self.games);
         if self.placed > finished {
-            return Err(format!("it counts {} games with places, more than the {finished} that finished", self.placed));
+            return Err(format!(
+                "it counts {} games with places, more than the {finished} that finished",
+                self.placed
+            ));
         }
         let n = self.place_sums.len() as u64;
-        if let Some(s) = self.place_sums.iter().find(|&&s| s < self.placed || s > self.placed.saturating_mul(n)) {
+        if let Some(s) = self
+            .place_sums
+            .iter()
+            .find(|&&s| s < self.placed || s > self.placed.saturating_mul(n))
+        {
             return Err(format!(
                 "a side's places add up to {s} over {} games of {n} sides, which places from 1 to {n} cannot",
                 self.placed
