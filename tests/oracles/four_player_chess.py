@@ -239,22 +239,14 @@ def attacked(board, sq, team):
     for s in KING_TO[sq]:
         if board[s] in ENEMY_KING[team]:
             return True
-    sliders = ENEMY_ORTH[team]
-    for ray in ORTH_RAYS[sq]:
-        for s in ray:
-            c = board[s]
-            if c:
-                if c in sliders:
-                    return True
-                break
-    sliders = ENEMY_DIAG[team]
-    for ray in DIAG_RAYS[sq]:
-        for s in ray:
-            c = board[s]
-            if c:
-                if c in sliders:
-                    return True
-                break
+    for rays, sliders in ((ORTH_RAYS[sq], ENEMY_ORTH[team]), (DIAG_RAYS[sq], ENEMY_DIAG[team])):
+        for ray in rays:
+            for s in ray:
+                c = board[s]
+                if c:
+                    if c in sliders:
+                        return True
+                    break
     for q, pawn in ENEMY_PAWN[team]:
         for s in PAWN_ATTACKERS[q][sq]:
             if board[s] == pawn:
