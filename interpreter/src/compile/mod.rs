@@ -664,8 +664,9 @@ pub struct Tables<B: Bits> {
     /// Among more than two sides: each side's team (`teams`); where sides play for themselves,
     /// its own index, so that a side's partners are itself alone.
     pub team: [u8; MAX_SIDES],
-    /// More than two sides with royal pieces to keep safe: moves are tried one by one (see
-    /// [`crate::game::position::Pos::generate_guarded`]), since a royal may be attacked by any enemy.
+    /// More than two sides with royal pieces to keep safe, or with partners: moves are tried one by
+    /// one (see [`crate::game::position::Pos::generate_guarded`]), since a royal may be attacked by
+    /// any enemy, and partners' pieces are neither own nor enemy (the plain generator sums those two).
     pub guarded_many: bool,
     pub z_virgin: Vec<u64>,
     pub z_ep: Vec<u64>,
@@ -1035,7 +1036,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         sides: rules.players.len() as u8,
         many: rules.players.len() > 2,
         team: std::array::from_fn(|s| rules.teams.get(s).copied().unwrap_or(s as u8)),
-        guarded_many: rules.players.len() > 2 && rules.royal_safety.is_some(),
+        guarded_many: rules.players.len() > 2 && (rules.royal_safety.is_some() || !rules.teams.is_empty()),
         z_virgin,
         z_ep,
         z_hand,

@@ -1114,7 +1114,7 @@ pub(crate) fn verdict_result(
             }
         }
         Verdict::CheckerLoses | Verdict::ChaserLoses => (Status::Win, checker.map(Side::other)),
-        Verdict::Player { side, wins } => (Status::Win, Some(if wins { side } else { side.other() })),
+        Verdict::Player { side, wins } => (Status::Win, Some(if wins { side } else { pos.rules().rival(side) })),
         Verdict::Points(i) => {
             let table = &pos.rules().points[i];
             let t = table.totals(&pos.material());

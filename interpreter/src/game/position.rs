@@ -1259,7 +1259,11 @@ impl<B: Bits> Pos<B> {
             return n;
         }
         let us = self.stm;
-        let (own, enemy, occ) = self.own_enemy_occ(us);
+        let own = self.side_bb[us.index()];
+        let enemy = self.enemies(us);
+        // Every side's pieces: a game with partners, whose pieces are neither own nor enemy, never
+        // comes here (see `Tables::guarded_many`).
+        let occ = own | enemy | self.walls;
         let empty = !occ & t.board_mask;
         let ctx = LegalCtx::new(self);
         let mut n = 0u64;
