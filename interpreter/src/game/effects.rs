@@ -464,7 +464,7 @@ impl<B: Bits> Pos<B> {
                 let start = out.len();
                 for from in pieces.iter() {
                     let lifted = occ & !B::bit(from);
-                    let over_ok = over_ok(j, from, own, enemy);
+                    let over_ok = over_ok(j, from, own, enemy, occ & !self.walls);
                     if !j.far {
                         // Over an adjacent piece: straight from the table, nothing collected.
                         let Gen::Jump { entries, .. } = &f.how else { return };
@@ -522,7 +522,7 @@ impl<B: Bits> Pos<B> {
         let Gen::Jump { entries, .. } = &f.how else { return };
         for from in pieces.iter() {
             let lifted = occ & !B::bit(from);
-            let over_ok = over_ok(j, from, own, enemy);
+            let over_ok = over_ok(j, from, own, enemy, occ & !self.walls);
             let mut seen = B::bit(from);
             let mut frontier = B::bit(from);
             while !frontier.is_empty() {
@@ -694,7 +694,9 @@ impl<B: Bits> Pos<B> {
         let us = self.stm;
         let standing = if j.at_once { occ } else { occ & !dead };
         match j.over {
-            // Every other side's (what stands, less the mover's side and the neutral pieces).
+            // Every other side's (what stands, less the mover's side and the neutral pieces; among
+            // more than two, less partners' too).
+            Over::Enemy if self.many() => occ & self.enemies(us) & standing & !dead,
             Over::Enemy => occ & !self.side_bb[us.index()] & !self.walls & standing & !dead,
             Over::Own => self.side_bb[us.index()] & !B::bit(from) & !dead,
             Over::Any => standing & !dead & !self.walls,
@@ -1062,13 +1064,14 @@ impl<B: Bits> Pos<B> {
 }
 
 /// The pieces a jump of rule `j` from `from` may pass over: the enemy's, the mover's own (not
-/// itself), or either.
+/// itself), or any.
 #[inline(always)]
-fn over_ok<B: Bits>(j: crate::compile::JumpRule, from: usize, own: B, enemy: B) -> B {
+fn over_ok<B: Bits>(j: crate::compile::JumpRule, from: usize, own: B, enemy: B, pieces: B) -> B {
     match j.over {
         Over::Enemy => enemy,
         Over::Own => own & !B::bit(from),
-        Over::Any => (own | enemy) & !B::bit(from),
+        // Every side's piece, partners' too (`pieces`: the occupied squares less the neutral ones).
+        Over::Any => pieces & !B::bit(from),
     }
 }
 

@@ -1138,9 +1138,9 @@ impl<B: Bits> Pos<B> {
         }
     }
 
-    /// [`Pos::generate`] among more than two sides with royals to keep safe: a royal may be
-    /// attacked by any enemy, so each pseudo-legal move is made and the mover's royals looked at
-    /// (see [`Pos::keeps_royals_safe`]).
+    /// [`Pos::generate`] among more than two sides with royals to keep safe or with partners: a
+    /// royal may be attacked by any enemy, so each pseudo-legal move (taken over every side's
+    /// pieces) is judged against all of them (see [`Pos::legal_among_many`]).
     #[inline(never)]
     fn generate_guarded<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
         let start = out.len();
@@ -1164,6 +1164,9 @@ impl<B: Bits> Pos<B> {
     /// [`Pos::keeps_royals_safe`] without making the move, for a plain move or capture (the rare
     /// others — castling, en passant, a move with effects, a drop — are made on a copy).
     pub(crate) fn legal_among_many(&self, m: Move) -> bool {
+        if !self.t.royal_safety {
+            return true;
+        }
         let us = self.stm;
         let MoveKind::Form(fi) = m.kind else {
             return self.clone().keeps_royals_safe(m);
