@@ -1249,6 +1249,9 @@ fn beyond_two_players(cx: &mut Cx, rules: &Rules, span: Span) {
     if rules.chain_capture.is_some() || rules.suicide_forbidden.is_some() {
         not_yet.push("capturing chains");
     }
+    if !rules.teams.is_empty() && rules.kinds.iter().flat_map(|k| &k.forms).any(|f| f.capturing && f.continuing) {
+        not_yet.push("capturing jumps that go on, among partners");
+    }
     if rules.swap.is_some() {
         not_yet.push("`allow swap`");
     }

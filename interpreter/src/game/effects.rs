@@ -462,9 +462,10 @@ impl<B: Bits> Pos<B> {
                     pieces &= self.virgin;
                 }
                 let start = out.len();
+                let any = occ & !self.walls;
                 for from in pieces.iter() {
                     let lifted = occ & !B::bit(from);
-                    let over_ok = over_ok(j, from, own, enemy, occ & !self.walls);
+                    let over_ok = over_ok(j, from, own, enemy, any);
                     if !j.far {
                         // Over an adjacent piece: straight from the table, nothing collected.
                         let Gen::Jump { entries, .. } = &f.how else { return };
@@ -520,9 +521,10 @@ impl<B: Bits> Pos<B> {
     #[inline(never)]
     fn chain_jumps(&self, out: &mut Vec<Move>, fi: usize, f: &CForm<B>, j: crate::compile::JumpRule, pieces: B, own: B, enemy: B, occ: B) {
         let Gen::Jump { entries, .. } = &f.how else { return };
+        let any = occ & !self.walls;
         for from in pieces.iter() {
             let lifted = occ & !B::bit(from);
-            let over_ok = over_ok(j, from, own, enemy, occ & !self.walls);
+            let over_ok = over_ok(j, from, own, enemy, any);
             let mut seen = B::bit(from);
             let mut frontier = B::bit(from);
             while !frontier.is_empty() {
@@ -694,9 +696,8 @@ impl<B: Bits> Pos<B> {
         let us = self.stm;
         let standing = if j.at_once { occ } else { occ & !dead };
         match j.over {
-            // Every other side's (what stands, less the mover's side and the neutral pieces; among
-            // more than two, less partners' too).
-            Over::Enemy if self.many() => occ & self.enemies(us) & standing & !dead,
+            // Every other side's (what stands, less the mover's side and the neutral pieces: the
+            // checker refuses capturing chains among partners).
             Over::Enemy => occ & !self.side_bb[us.index()] & !self.walls & standing & !dead,
             Over::Own => self.side_bb[us.index()] & !B::bit(from) & !dead,
             Over::Any => standing & !dead & !self.walls,
