@@ -632,6 +632,8 @@ pub struct Tables<B: Bits> {
     /// Attacks made by each side.
     pub attacks: [Attacks<B>; MAX_SIDES],
     pub royal_kinds: Vec<KindId>,
+    /// [`Tables::royal_kinds`] as a bit per kind.
+    pub royal_bits: u32,
     pub royal_safety: bool,
     /// Orthogonal neighbours of each square, for chains. A neighbour off the board is `squares`:
     /// one border point shared by all edges, so chain code never tests for a missing neighbour.
@@ -1005,6 +1007,12 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             .filter(|(_, k)| k.royal)
             .map(|(i, _)| KindId(i as u8))
             .collect(),
+        royal_bits: rules
+            .kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.royal)
+            .fold(0, |m, (i, _)| m | 1 << i),
         royal_safety: rules.royal_safety.is_some(),
         neighbours: (0..n)
             .map(|sq| {
@@ -1909,7 +1917,7 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
                 target_not,
             } => {
                 // A hop that may not take a royal kind attacks no royal.
-                let royal_mask = t.royal_kinds.iter().fold(0u32, |m, k| m | 1 << k.0);
+                let royal_mask = t.royal_bits;
                 if royal_mask != 0 && target_not & royal_mask == royal_mask {
                     continue;
                 }

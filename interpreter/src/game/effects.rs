@@ -500,6 +500,8 @@ impl<B: Bits> Pos<B> {
                 if let Some(ctx) = ctx
                     && ctx.constrained
                 {
+                    // `position::keep_from` written out: through the helper, draughts' effect
+                    // moves were laid out worse (+0.75% instructions at perft 8).
                     let mut w = start;
                     for r in start..out.len() {
                         let m = out[r];

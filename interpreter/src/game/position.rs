@@ -1145,16 +1145,8 @@ impl<B: Bits> Pos<B> {
     fn generate_guarded<const COUNT: bool>(&self, out: &mut Vec<Move>) -> u64 {
         let start = out.len();
         self.pseudo_moves(out);
-        let mut w = start;
-        for r in start..out.len() {
-            let m = out[r];
-            if self.legal_among_many(m) {
-                out[w] = m;
-                w += 1;
-            }
-        }
-        out.truncate(w);
-        let n = (w - start) as u64;
+        keep_from(out, start, |m| self.legal_among_many(m));
+        let n = (out.len() - start) as u64;
         if COUNT {
             out.truncate(start);
         }
@@ -1178,7 +1170,7 @@ impl<B: Bits> Pos<B> {
         let (from, to) = (m.from as usize, m.to as usize);
         let enemies = self.enemies(us);
         let gone = if enemies.has(to) { B::bit(to) } else { B::EMPTY };
-        let royal_kinds = self.t.royal_kinds.iter().fold(0u32, |a, k| a | 1 << k.0);
+        let royal_kinds = self.t.royal_bits;
         if (gone & self.kinds_of(royal_kinds)).any() {
             // It takes an enemy royal: legal whatever it leaves.
             return true;
@@ -1206,7 +1198,7 @@ impl<B: Bits> Pos<B> {
     /// end rules rule on that. `self` is made and unmade (left as it was).
     pub(crate) fn keeps_royals_safe(&mut self, m: Move) -> bool {
         let us = self.stm;
-        let royal_kinds = self.t.royal_kinds.iter().fold(0u32, |a, k| a | 1 << k.0);
+        let royal_kinds = self.t.royal_bits;
         let enemy_royals = (self.kinds_of(royal_kinds) & self.enemies(us)).count();
         let u = self.make(m);
         let occ = self.occ();
@@ -2927,4 +2919,17 @@ mod tests {
         assert_eq!(castles("r3k2r/8/8/8/8/5r2/8/R3K2R w KQkq - 0 1"), 1);
         assert_eq!(castles("r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1"), 0);
     }
+}
+
+/// Keeps the moves of `out[start..]` that `keep` accepts, in order (the earlier ones untouched).
+pub(super) fn keep_from(out: &mut Vec<Move>, start: usize, mut keep: impl FnMut(Move) -> bool) {
+    let mut w = start;
+    for r in start..out.len() {
+        let m = out[r];
+        if keep(m) {
+            out[w] = m;
+            w += 1;
+        }
+    }
+    out.truncate(w);
 }
