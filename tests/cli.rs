@@ -627,6 +627,18 @@ fn a_closed_stdout_ends_the_run_without_a_panic() {
         &["moves", "go", "--json"],
         &["perft", "chess", "3", "--divide"],
         &["check", "chess"],
+        // A report with a row per team, and one with mean places.
+        &["simulate", "four-player-chess", "--games", "2", "--seed", "1", "--max-plies", "60"],
+        &[
+            "simulate",
+            "tests/language/ludo-places.rules",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--max-plies",
+            "2000",
+        ],
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
             .args(args)
