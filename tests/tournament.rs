@@ -1,6 +1,6 @@
 //! `arbiter tournament`, run as a user runs it: the knockout's shape for 13 entrants (the seed's
 //! example), that a seed replays the same tournament, that bad input is refused with a message,
-//! and that Ctrl-C prints the partial bracket.
+//! that Ctrl-C prints the partial bracket, and tables of more than two (four sides, two teams).
 
 use serde_json::Value;
 
@@ -321,16 +321,190 @@ fn ctrl_c_prints_the_partial_bracket() {
     assert_eq!(under_way.map(|m| &m["winner"]), Some(&Value::Null), "{v}");
 }
 
-/// A knockout pairs two entrants a match: a game of more players is refused, saying what to run
-/// instead, and nothing is played.
+/// A game of four sides seats four entrants a table: every round seats each entrant once (or
+/// gives a bye), the seats turn game by game, each game scores a win 1 and a draw ½ against each
+/// other entrant at the table, and the table's best goes on.
 #[test]
-fn a_game_of_four_players_is_no_knockout_and_says_so() {
-    let r = arbiter(&["tournament", "ludo", "--entrants", "4", "--players", "random", "--seed", "1"]);
-    assert_eq!(r.code, Some(1), "{}", r.stderr);
-    assert!(
-        r.stderr.contains("4 players") && r.stderr.contains("arbiter simulate ludo"),
-        "{}",
-        r.stderr
+fn a_game_of_four_sides_seats_four_entrants_a_table() {
+    let v = json(&arbiter_within(
+        300,
+        &[
+            "tournament",
+            "ludo",
+            "--entrants",
+            "7",
+            "--players",
+            "random",
+            "--seed",
+            "2",
+            "--json",
+        ],
+    ));
+    assert_eq!(v["seats"], 4);
+    assert_eq!(names(&v["parties"]), ["red", "blue", "green", "yellow"]);
+    let mut players: Vec<String> = sorted((1..=7).map(|i| format!("E{i}")).collect());
+    let rounds = v["rounds"].as_array().expect("`rounds` is an array");
+    // 7 → 4 (one table, three byes) → 1.
+    assert_eq!(rounds.len(), 2);
+    for r in rounds {
+        let matches = r["matches"].as_array().expect("`matches`");
+        let byes = names(&r["byes"]);
+        assert_eq!((matches.len(), byes.len()), (players.len() / 4, players.len() % 4));
+        let mut seen = byes.clone();
+        let mut next = byes;
+        for m in matches {
+            let seats = names(&m["seats"]);
+            assert_eq!(seats.len(), 4);
+            seen.extend(seats.clone());
+            // Half points recomputed from the games: 2 for each entrant finished ahead of, 1 for
+            // each level with (those who lost together are level).
+            let mut half = [0u32; 4];
+            for g in m["games"].as_array().expect("`games`") {
+                let order = names(&g["order"]);
+                let turn = (g["game"].as_u64().unwrap() as usize - 1) % 4;
+                for (s, e) in seats.iter().enumerate() {
+                    assert_eq!(&order[(s + turn) % 4], e, "the seats turn: {g}");
+                }
+                // Each side is played by the entrant the order gives its party.
+                for (side, e) in ["red", "blue", "green", "yellow"].iter().zip(&order) {
+                    assert_eq!(text(&g["sides"][*side]), e, "{g}");
+                }
+                for s in 0..4 {
+                    half[s] += match &g["winner"] {
+                        Value::Null => 3,
+                        w if text(w) == seats[s] => 6,
+                        _ => 2,
+                    };
+                }
+                if let Value::String(w) = &g["winner"] {
+                    let side = ["red", "blue", "green", "yellow"][order.iter().position(|e| e == w).unwrap()];
+                    assert_eq!(text(&g["result"]), format!("{side} wins"), "{g}");
+                }
+            }
+            let points: Vec<f64> = m["points"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).collect();
+            assert_eq!(points, half.map(|h| f64::from(h) / 2.0), "{m}");
+            let winner = text(&m["winner"]).to_string();
+            let best = points.iter().cloned().fold(0.0, f64::max);
+            let at = seats.iter().position(|e| *e == winner).expect("the winner sat at the table");
+            assert_eq!(points[at], best, "{m}");
+            next.push(winner);
+        }
+        assert_eq!(sorted(seen), players, "round {}", r["round"]);
+        players = sorted(next);
+    }
+    assert_eq!(players, [text(&v["champion"]).to_string()]);
+}
+
+/// A game played on for places scores each place against each other entrant at the table:
+/// 1st, 2nd, 3rd and 4th take 3, 2, 1 and 0 points.
+#[test]
+fn a_game_played_for_places_scores_every_place() {
+    let v = json(&arbiter_within(
+        300,
+        &[
+            "tournament",
+            "tests/language/ludo-places.rules",
+            "--entrants",
+            "4",
+            "--players",
+            "random",
+            "--seed",
+            "2",
+            "--games-per-match",
+            "1",
+            "--json",
+        ],
+    ));
+    let m = &v["rounds"][0]["matches"][0];
+    let g = &m["games"][0];
+    let order = names(&g["order"]);
+    let result = text(&g["result"]);
+    // `yellow 1st, green 2nd, red 3rd, blue 4th`: the sides by place.
+    let by_place: Vec<&str> = result.split(", ").collect();
+    assert_eq!(by_place.len(), 4, "{result}");
+    let seats = names(&m["seats"]);
+    let points: Vec<f64> = m["points"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).collect();
+    for (i, entry) in by_place.iter().enumerate() {
+        let (side, place) = entry.rsplit_once(' ').unwrap();
+        assert_eq!(place, ["1st", "2nd", "3rd", "4th"][i], "{result}");
+        let e = text(&g["sides"][side]);
+        assert!(order.contains(&e.to_string()));
+        let at = seats.iter().position(|s| s == e).unwrap();
+        assert_eq!(points[at], 3.0 - i as f64, "{side} ({e}) placed {place}: {m}");
+    }
+    assert_eq!(text(&m["winner"]), text(&g["sides"][by_place[0].rsplit_once(' ').unwrap().0]));
+}
+
+/// A game of two teams seats two entrants a table, each playing both sides of its team.
+#[test]
+fn a_game_of_teams_seats_a_team_per_entrant() {
+    let v = json(&arbiter_within(
+        300,
+        &[
+            "tournament",
+            "four-player-chess",
+            "--entrants",
+            "3",
+            "--players",
+            "random",
+            "--seed",
+            "2",
+            "--max-plies",
+            "400",
+            "--json",
+        ],
+    ));
+    assert_eq!(v["seats"], 2);
+    assert_eq!(names(&v["parties"]), ["red and yellow", "blue and green"]);
+    let games: Vec<&Value> = v["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["matches"].as_array().unwrap())
+        .flat_map(|m| m["games"].as_array().unwrap())
+        .collect();
+    assert!(!games.is_empty());
+    for g in games {
+        let sides = &g["sides"];
+        assert_eq!(sides["red"], sides["yellow"], "{g}");
+        assert_eq!(sides["blue"], sides["green"], "{g}");
+        assert_ne!(sides["red"], sides["blue"], "{g}");
+        assert_eq!(sides["red"], g["first"], "red moves first: {g}");
+        let result = text(&g["result"]);
+        assert!(["red and yellow win", "blue and green win", "draw"].contains(&result), "{result}");
+    }
+    // The human report names the teams.
+    let r = arbiter_within(
+        300,
+        &[
+            "tournament",
+            "four-player-chess",
+            "--entrants",
+            "2",
+            "--players",
+            "random",
+            "--seed",
+            "2",
+            "--max-plies",
+            "40",
+        ],
     );
-    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("game 1: red and yellow E"), "{}", r.stdout);
+}
+
+/// Tables of four take three entrants out a match, so a knockout of them needs one more than a
+/// multiple of three: other sizes are refused before anything is played, naming the nearest.
+#[test]
+fn a_size_tables_cannot_bring_down_to_one_is_refused() {
+    for (entrants, says) in [("6", "give 4 or 7"), ("3", "give 4)"), ("12", "give 10 or 13")] {
+        let r = arbiter(&["tournament", "ludo", "--entrants", entrants, "--players", "random", "--seed", "1"]);
+        assert_eq!(r.code, Some(1), "{}", r.stderr);
+        assert!(
+            r.stderr.contains(says) && r.stderr.contains("Ludo seats 4 entrants a table"),
+            "{}",
+            r.stderr
+        );
+        assert!(r.stdout.is_empty(), "{}", r.stdout);
+    }
 }

@@ -216,7 +216,8 @@ enum Command {
         seed: u64,
     },
     /// A knockout between N entrants played by the players given: rounds paired by drawing cards,
-    /// byes by lot, best-of-three matches with extra games or a lot for a level one.
+    /// byes by lot, best-of-three matches with extra games or a lot for a level one. A game of
+    /// more than two sides (or of teams) seats an entrant per side (per team) at each table.
     Tournament(tournament::TournamentArgs),
     /// What changed between two rulesets of the same board: perft side by side, a shortest line
     /// after which the legal moves (or the game's end) differ with the clause on each side, and

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use arbiter::game::{Position, Status};
+use arbiter::model::Side;
 use arbiter::sim::knockout::{self, Bracket, Decision, Entrant, Fixture, GameResult, KnockoutRules, MAX_ENTRANTS, PlayedGame};
 use arbiter::sim::{self, End, MAX_PLIES, PlayerSpec};
 use clap::Args;
@@ -50,12 +51,15 @@ pub struct TournamentArgs {
 }
 
 /// What the bracket's games need from the command line to be shown: the ruleset's side names,
-/// which side moves first, and each entrant's player.
+/// its parties (a side each, or teams of partners) and each entrant's player.
 struct Setting {
     game: String,
-    sides: [String; 2],
-    /// The index of the side that moves first at the start (the red-card holder's in game 1).
-    first: usize,
+    sides: Vec<String>,
+    /// The parties an entrant plays, each its sides, in turn order from the party that moves
+    /// first at the start (seat 1's, the red-card holder's, in game 1).
+    parties: Vec<Vec<usize>>,
+    /// Whether each party is a team of partners rather than one side.
+    teams: bool,
     players: Vec<PlayerSpec>,
     max_plies: usize,
     start: String,
@@ -67,10 +71,23 @@ impl Setting {
     }
 
     /// Who plays each side of a game (by the ruleset's order of sides).
-    fn seats(&self, f: &Fixture) -> [Entrant; 2] {
-        let mut seats = [f.second; 2];
-        seats[self.first] = f.first;
+    fn seats(&self, f: &Fixture) -> Vec<Entrant> {
+        let mut seats = vec![Entrant(0); self.sides.len()];
+        for (party, e) in self.parties.iter().zip(&f.order) {
+            for &side in party {
+                seats[side] = *e;
+            }
+        }
         seats
+    }
+
+    /// A party's name: its side's, or its sides' (`red and yellow`).
+    fn party(&self, p: usize) -> String {
+        self.parties[p]
+            .iter()
+            .map(|&s| self.sides[s].as_str())
+            .collect::<Vec<_>>()
+            .join(" and ")
     }
 
     fn label(&self, e: Entrant) -> String {
@@ -106,20 +123,34 @@ pub fn run(args: TournamentArgs) -> Result<(), Failure> {
     let e = engine(&common)?;
     let pos = start(&e, common.fen.as_deref())?;
     let r = e.rules();
-    // A knockout's match is two entrants at one board; a game of more players would leave seats
-    // empty (or need tables of several entrants, which the knockout does not draw).
-    if r.players.len() != 2 {
-        return Err(Failure::input(format!(
-            "{} is a game of {} players, and a knockout pairs two entrants a match: play it with `arbiter simulate {} --players P1,P2,...`",
-            r.name,
-            r.players.len(),
-            args.ruleset
-        )));
+    // An entrant plays a party: a side, or a team of partners (each side of it, with one
+    // player). The parties in turn order from the one that moves first at the start.
+    let first = pos.side_to_move();
+    let n = r.players.len();
+    let mut parties: Vec<Vec<usize>> = Vec::new();
+    for side in (0..n).map(|i| Side(((first.index() + i) % n) as u8)) {
+        if !parties.iter().any(|p| p.contains(&side.index())) {
+            parties.push(r.team_of(side).iter().map(|s| s.index()).collect());
+        }
     }
+    let rules = rules.at_tables_of(parties.len() as u32).map_err(Failure::input)?;
+    rules.check_entrants(args.entrants).map_err(|m| {
+        Failure::input(format!(
+            "{m}; {} seats {} entrants a table{}",
+            r.name,
+            parties.len(),
+            if r.teams.is_empty() {
+                String::new()
+            } else {
+                " (a team each)".to_string()
+            }
+        ))
+    })?;
     let setting = Setting {
         game: r.name.clone(),
-        sides: [r.players[0].name.clone(), r.players[1].name.clone()],
-        first: pos.side_to_move().index(),
+        sides: r.players.iter().map(|p| p.name.clone()).collect(),
+        parties,
+        teams: !r.teams.is_empty(),
         players,
         max_plies: args.max_plies,
         start: pos.fen(),
@@ -130,7 +161,7 @@ pub fn run(args: TournamentArgs) -> Result<(), Failure> {
     // The bar counts games against the most the tournament can still take, which shrinks to the
     // number played as matches end early.
     let most = u64::from(rules.most_games());
-    let matches = u64::from(args.entrants - 1);
+    let matches = u64::from(rules.matches(args.entrants));
     let progress = Progress::new(matches * most, "games");
     let (started, played) = (AtomicU64::new(0), AtomicU64::new(0));
     let at = std::sync::Mutex::new(String::new());
@@ -144,8 +175,11 @@ pub fn run(args: TournamentArgs) -> Result<(), Failure> {
                 }
                 if let Ok(mut a) = at.lock() {
                     *a = format!(
-                        "round {}, match {}, game {}: {} vs {}",
-                        f.round, f.match_number, f.game, f.first, f.second
+                        "round {}, match {}, game {}: {}",
+                        f.round,
+                        f.match_number,
+                        f.game,
+                        f.order.iter().map(Entrant::to_string).collect::<Vec<_>>().join(" vs ")
                     );
                 }
                 let result = play(&setting, &pos, f, &stop)?;
@@ -189,19 +223,28 @@ pub fn run(args: TournamentArgs) -> Result<(), Failure> {
 /// Plays one game of the bracket; `None` if stopped.
 fn play(s: &Setting, start: &Position, f: &Fixture, stop: &AtomicBool) -> Option<GameResult> {
     let seats = s.seats(f);
-    let mut players = [0, 1].map(|side| s.player(seats[side]).build(sim::player_seed(f.seed, 0, side)));
+    let mut players: Vec<_> = (0..seats.len())
+        .map(|side| s.player(seats[side]).build(sim::player_seed(f.seed, 0, side)))
+        .collect();
     let (summary, _) = sim::play_game(start, &mut players, s.max_plies, false, false, sim::chance_seed(f.seed, 0), stop)?;
-    let decision = match summary.end {
+    // By the fixture's order, which is the parties'.
+    let decision = match &summary.end {
+        Some(End { places: Some(places), .. }) => {
+            let places: Vec<u8> = s.parties.iter().map(|p| places[p[0]]).collect();
+            // One party first and the rest level behind it is a win (a team's, say).
+            match (places.iter().filter(|&&p| p == 1).count(), places.iter().position(|&p| p == 1)) {
+                (1, Some(w)) if places.iter().all(|&p| p <= 2) => Decision::Won(w),
+                _ => Decision::Places(places),
+            }
+        }
         Some(End {
             status: Status::Win,
             winner: Some(w),
             ..
-        }) if seats[w.index()] == f.first => Decision::First,
-        Some(End {
-            status: Status::Win,
-            winner: Some(_),
-            ..
-        }) => Decision::Second,
+        }) => match s.parties.iter().position(|p| p.contains(&w.index())) {
+            Some(p) => Decision::Won(p),
+            None => Decision::Draw,
+        },
         _ => Decision::Draw,
     };
     let reason = if summary.end.is_none() {
@@ -216,12 +259,40 @@ fn play(s: &Setting, start: &Position, f: &Fixture, stop: &AtomicBool) -> Option
     })
 }
 
-/// `1-0`, `0-1` or `1/2-1/2`, by the ruleset's order of sides.
-fn result_text(s: &Setting, g: &PlayedGame) -> &'static str {
-    match g.winner() {
-        None => "1/2-1/2",
-        Some(w) if s.seats(&g.fixture)[0] == w => "1-0",
-        Some(_) => "0-1",
+/// `1-0`, `0-1` or `1/2-1/2` by the ruleset's order of sides between two; among more parties
+/// (or teams) the winner (`green wins`, `red and yellow win`), the places, or `draw`.
+fn result_text(s: &Setting, g: &PlayedGame) -> String {
+    let winner = g.winner().and_then(|w| g.fixture.order.iter().position(|&e| e == w));
+    if s.parties.len() == 2 && !s.teams {
+        return match winner {
+            None => "1/2-1/2",
+            Some(p) if s.parties[p][0] == 0 => "1-0",
+            Some(_) => "0-1",
+        }
+        .to_string();
+    }
+    let places = g.places();
+    match (&g.result.decision, winner) {
+        (Decision::Places(_), _) => {
+            let mut by: Vec<usize> = (0..places.len()).collect();
+            by.sort_by_key(|&p| places[p]);
+            by.iter()
+                .map(|&p| format!("{} {}", s.party(p), ordinal(places[p])))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+        (_, Some(p)) => format!("{} {}", s.party(p), if s.parties[p].len() > 1 { "win" } else { "wins" }),
+        _ => "draw".to_string(),
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`… (places go to six).
+fn ordinal(n: u8) -> String {
+    match n {
+        1 => "1st".to_string(),
+        2 => "2nd".to_string(),
+        3 => "3rd".to_string(),
+        n => format!("{n}th"),
     }
 }
 
@@ -255,7 +326,8 @@ fn to_json(s: &Setting, b: &Bracket) -> Value {
                                 "game": g.fixture.game,
                                 "extra": g.fixture.game > b.rules.games_per_match,
                                 "sides": sides,
-                                "first": name(g.fixture.first),
+                                "first": name(g.fixture.first()),
+                                "order": g.fixture.order.iter().map(|e| name(*e)).collect::<Vec<_>>(),
                                 "result": result_text(s, g),
                                 "winner": g.winner().map(name),
                                 "reason": g.result.reason,
@@ -264,15 +336,24 @@ fn to_json(s: &Setting, b: &Bracket) -> Value {
                             })
                         })
                         .collect();
-                    json!({
-                        "a": name(m.red),
-                        "b": name(m.black),
-                        "cards": {"number": m.number, "red": name(m.red), "black": name(m.black)},
+                    let seats: Vec<String> = m.seats.iter().map(|e| name(*e)).collect();
+                    let mut v = json!({
+                        "seats": seats,
+                        "cards": {"number": m.number, "seats": seats},
                         "games": games,
-                        "points": [m.half_points[0] as f64 / 2.0, m.half_points[1] as f64 / 2.0],
+                        "points": m.half_points.iter().map(|&h| f64::from(h) / 2.0).collect::<Vec<_>>(),
                         "winner": m.winner.map(name),
                         "decided_by": m.decided_by.map(|d| d.as_str()),
-                    })
+                        "level": m.level.iter().map(|e| name(*e)).collect::<Vec<_>>(),
+                    });
+                    // Between two, the red- and black-card holders by name, as the seed has them.
+                    if let [red, black] = m.seats[..] {
+                        v["a"] = json!(name(red));
+                        v["b"] = json!(name(black));
+                        v["cards"]["red"] = json!(name(red));
+                        v["cards"]["black"] = json!(name(black));
+                    }
+                    v
                 })
                 .collect();
             json!({
@@ -288,6 +369,8 @@ fn to_json(s: &Setting, b: &Bracket) -> Value {
         "game": s.game,
         "start": s.start,
         "sides": s.sides,
+        "parties": (0..s.parties.len()).map(|p| s.party(p)).collect::<Vec<_>>(),
+        "seats": b.rules.seats,
         "seed": b.seed,
         "entrants": (1..=b.entrants).map(|i| json!({"name": name(Entrant(i)), "player": s.player(Entrant(i)).to_string()})).collect::<Vec<_>>(),
         "games_per_match": b.rules.games_per_match,
@@ -301,13 +384,22 @@ fn to_json(s: &Setting, b: &Bracket) -> Value {
 
 /// The bracket for people.
 fn render(s: &Setting, b: &Bracket) {
+    let k = b.rules.seats as usize;
     let extra = match b.rules.extra_games {
         0 => "a level match is decided by lot".to_string(),
         1 => "a level match plays 1 extra game, then is decided by lot".to_string(),
         n => format!("a level match plays up to {n} extra games (the first decisive one wins), then is decided by lot"),
     };
+    let scoring = if k == 2 {
+        "(win 1, draw ½)".to_string()
+    } else {
+        format!(
+            "(each game a win 1, a draw ½ against each other entrant at the table; tables of {k}: {})",
+            (0..k).map(|p| s.party(p)).collect::<Vec<_>>().join(", ")
+        )
+    };
     say(&format!(
-        "{} knockout: {} entrants, seed {}; matches of {} game{} won on points (win 1, draw ½), {extra}; games cut at {} plies (a draw){}",
+        "{} knockout: {} entrants, seed {}; matches of {} game{} won on points {scoring}, {extra}; games cut at {} plies (a draw){}",
         s.game,
         b.entrants,
         b.seed,
@@ -322,59 +414,117 @@ fn render(s: &Setting, b: &Bracket) {
     ));
     for r in &b.rounds {
         say("");
+        let tables = r.draw.len() / k;
         say(&format!(
             "round {}: {} players, {} match{}{}",
             r.number,
             r.draw.len(),
-            r.draw.len() / 2,
-            if r.draw.len() / 2 == 1 { "" } else { "es" },
-            if r.byes.is_empty() { "" } else { ", 1 bye" }
+            tables,
+            if tables == 1 { "" } else { "es" },
+            match r.byes.len() {
+                0 => String::new(),
+                1 => ", 1 bye".to_string(),
+                n => format!(", {n} byes"),
+            }
         ));
         say(&format!(
             "  cards: {}",
             r.draw.iter().map(|(e, c)| format!("{e} {c}")).collect::<Vec<_>>().join(", ")
         ));
         for m in &r.matches {
-            say(&format!(
-                "  match {n}: {} holds red {n}, {} black {n}",
-                s.label(m.red),
-                s.label(m.black),
-                n = m.number
-            ));
+            match m.seats[..] {
+                [red, black] => say(&format!(
+                    "  match {n}: {} holds red {n}, {} black {n}",
+                    s.label(red),
+                    s.label(black),
+                    n = m.number
+                )),
+                _ => say(&format!(
+                    "  match {}: {}",
+                    m.number,
+                    m.seats
+                        .iter()
+                        .enumerate()
+                        .map(|(i, e)| format!("{} holds {}/{}", s.label(*e), m.number, i + 1))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            }
             for g in &m.games {
                 let seats = s.seats(&g.fixture);
+                // Between two single sides the result names no winner; otherwise it does.
                 let won = match g.winner() {
-                    Some(w) => format!(", {w} wins"),
-                    None => String::new(),
+                    Some(w) if k == 2 && !s.teams => format!(", {w} wins"),
+                    _ => String::new(),
                 };
+                let who = (0..k)
+                    .map(|p| format!("{} {}", s.party(p), seats[s.parties[p][0]]))
+                    .collect::<Vec<_>>();
                 say(&format!(
-                    "    game {}{}: {} {}, {} {}: {}{won} ({}, {} plies)",
+                    "    game {}{}: {}: {}{won} ({}, {} plies)",
                     g.fixture.game,
                     if g.fixture.game > b.rules.games_per_match { " (extra)" } else { "" },
-                    s.sides[0],
-                    seats[0],
-                    s.sides[1],
-                    seats[1],
+                    in_side_order(s, who),
                     result_text(s, g),
                     g.result.reason,
                     g.result.plies
                 ));
             }
-            // The winner's points first.
-            let [red, black] = m.half_points.map(points);
+            // The winner's points first, then the others' by seat.
+            let pts: Vec<String> = m.half_points.iter().map(|&h| points(h)).collect();
             match (m.winner, m.decided_by) {
+                // At tables of more, extra games score the whole table: say who was level.
+                (Some(w), Some(by)) if k > 2 && by != knockout::DecidedBy::Games => {
+                    let regular: u32 = m
+                        .games
+                        .iter()
+                        .filter(|g| g.fixture.game <= b.rules.games_per_match)
+                        .map(|g| g.half_points(w))
+                        .sum();
+                    let others: Vec<String> = m.level.iter().filter(|&&e| e != w).map(Entrant::to_string).collect();
+                    say(&format!(
+                        "    winner: {w} {}, level with {} at {} after {} game{}; points {}",
+                        if by == knockout::DecidedBy::Lot {
+                            "by lot"
+                        } else {
+                            "in the extra games"
+                        },
+                        others.join(" and "),
+                        points(regular),
+                        b.rules.games_per_match,
+                        if b.rules.games_per_match == 1 { "" } else { "s" },
+                        m.seats
+                            .iter()
+                            .zip(&pts)
+                            .map(|(e, p)| format!("{e} {p}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                }
                 (Some(w), Some(by)) => {
-                    let (won, lost) = if w == m.red { (red, black) } else { (black, red) };
+                    let at = m.seats.iter().position(|&e| e == w).unwrap_or(0);
+                    let score = std::iter::once(pts[at].clone())
+                        .chain((0..k).filter(|&i| i != at).map(|i| pts[i].clone()))
+                        .collect::<Vec<_>>()
+                        .join("–");
                     say(&format!(
                         "    winner: {w}{}",
                         match by {
-                            knockout::DecidedBy::Games => format!(", {won}–{lost}"),
-                            knockout::DecidedBy::ExtraGames => format!(", {won}–{lost} after extra games"),
-                            knockout::DecidedBy::Lot => format!(" by lot, level {won}–{lost} after every game"),
+                            knockout::DecidedBy::Games => format!(", {score}"),
+                            knockout::DecidedBy::ExtraGames => format!(", {score} after extra games"),
+                            knockout::DecidedBy::Lot => format!(" by lot, level {score} after every game"),
                         }
                     ))
                 }
-                _ => say(&format!("    unfinished: stopped at {} {red}, {} {black}", m.red, m.black)),
+                _ => say(&format!(
+                    "    unfinished: stopped at {}",
+                    m.seats
+                        .iter()
+                        .zip(&pts)
+                        .map(|(e, p)| format!("{e} {p}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
             }
         }
         for e in &r.byes {
@@ -386,4 +536,11 @@ fn render(s: &Setting, b: &Bracket) {
         Some(c) => say(&format!("champion: {}", s.label(c))),
         None => say("champion: none yet (stopped before the end)"),
     }
+}
+
+/// The parties' `who` (by turn order from the first) put back in the ruleset's order of sides.
+fn in_side_order(s: &Setting, who: Vec<String>) -> String {
+    let mut by: Vec<(usize, String)> = s.parties.iter().map(|p| p[0]).zip(who).collect();
+    by.sort();
+    by.into_iter().map(|(_, w)| w).collect::<Vec<_>>().join(", ")
 }

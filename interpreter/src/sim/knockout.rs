@@ -1,20 +1,30 @@
-//! Knockout tournaments, in the competition format of the xiangqi seed: each round is paired by
-//! drawing cards, each pairing plays a short match, the winners go on until one is left.
+//! Knockout tournaments, in the competition format of the xiangqi seed: each round is seated by
+//! drawing cards, each table plays a short match, the winners go on until one is left.
 //!
 //! The format, as this module plays it:
-//! - **The draw.** A round of `n` players deals two sets of number cards, one red and one black,
-//!   numbered `1..=n/2`; when `n` is odd there is also one K, whose holder has a bye and goes
-//!   straight to the next round. The two holders of the same number play each other. With 13
-//!   players round 1 deals red and black 1–6 and a K; round 2 (six winners and the bye) deals 1–3
-//!   and a K; round 3 deals 1–2 (the semi-finals); the last round deals 1 (the final).
-//! - **Colours.** The holder of the red card plays the side that moves first in game 1 of the
-//!   match. The seed fixes only game 1; here the colours then alternate game by game (extra games
-//!   included), so over a match of three the red-card holder moves first twice.
-//! - **A match** is won on points, a win 1 and a draw ½ (a game cut at the ply limit, or ended
-//!   without a result, is a draw): [`KnockoutRules::games_per_match`] games, stopping early once the
-//!   trailing player could not catch up even by winning every game left. A match level after them
-//!   goes to up to [`KnockoutRules::extra_games`] extra games, the first decisive one winning it;
-//!   a match still level after those is decided by lot.
+//! - **The draw.** A round of `n` players at tables of two deals two sets of number cards, one red
+//!   and one black, numbered `1..=n/2`; when `n` is odd there is also one K, whose holder has a bye
+//!   and goes straight to the next round. The two holders of the same number play each other. With
+//!   13 players round 1 deals red and black 1–6 and a K; round 2 (six winners and the bye) deals
+//!   1–3 and a K; round 3 deals 1–2 (the semi-finals); the last round deals 1 (the final).
+//! - **Tables of more.** A game of `k` parties (sides, or teams of partners) seats `k` entrants a
+//!   table: the deck has a set of cards for each seat, numbered `1..=n/k`, and `n mod k` Ks. Each
+//!   table sends one entrant on, so a round takes `k - 1` entrants out per table, and the knockout
+//!   ends with one champion only when `n` is one more than a multiple of `k - 1` (4, 7, 10, 13…
+//!   at tables of four); [`run`] refuses the other sizes, naming the nearest.
+//! - **Colours.** The holder of seat 1 (the red card) plays the party that moves first in game 1
+//!   of the match. The seed fixes only game 1; here the seats then turn game by game (extra games
+//!   included): in game `g` the holder of seat `s` plays the party seat `s + g - 1` had (mod `k`),
+//!   so at tables of two the colours alternate and over a match of three the red-card holder
+//!   moves first twice.
+//! - **A match** is won on points: each game counts as a game against each other entrant at the
+//!   table, a win 1 and a draw ½ (a game cut at the ply limit, or ended without a result, is a
+//!   draw; entrants who lost together drew with each other; in a game ranked by places, a better
+//!   place wins). At tables of two that is a win 1, a draw ½. [`KnockoutRules::games_per_match`]
+//!   games, stopping early once no one could catch the leader even by winning every game left.
+//!   Entrants level at the top after them go to up to [`KnockoutRules::extra_games`] extra games
+//!   (the whole table plays), the first in which one of them scores more than the others winning
+//!   it; entrants still level after those are parted by lot.
 //!
 //! Everything left to chance — the cards of each round, each lot, and the seed each game's players
 //! draw their moves from — comes from the tournament's seed through [`derive`], keyed by round,
@@ -34,6 +44,8 @@ use rand_chacha::ChaCha8Rng;
 pub const MAX_ENTRANTS: u32 = 1024;
 /// The most games a match, or its extra games, may be set to.
 pub const MAX_MATCH_GAMES: u32 = 99;
+/// The most entrants at one table (a game's most sides).
+pub const MAX_SEATS: u32 = crate::model::MAX_SIDES as u32;
 
 /// An entrant, numbered from 1 and written `E1`, `E2`, …
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -45,7 +57,7 @@ impl fmt::Display for Entrant {
     }
 }
 
-/// How long a match is.
+/// How long a match is, and how many entrants play at a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KnockoutRules {
     /// Games in a match (the seed: three, "3 games, 2 wins").
@@ -53,20 +65,24 @@ pub struct KnockoutRules {
     /// Extra games for a match level on points after those, the first decisive one winning; a
     /// match level after these too is decided by lot.
     pub extra_games: u32,
+    /// Entrants at a table: the parties of the game (2 for two sides, or two teams).
+    pub seats: u32,
 }
 
 impl Default for KnockoutRules {
-    /// The seed's: best of three, then up to two extra games, then lot.
+    /// The seed's: best of three, then up to two extra games, then lot; two at a table.
     fn default() -> KnockoutRules {
         KnockoutRules {
             games_per_match: 3,
             extra_games: 2,
+            seats: 2,
         }
     }
 }
 
 impl KnockoutRules {
-    /// Checks the numbers: 1 to [`MAX_MATCH_GAMES`] games a match, 0 to [`MAX_MATCH_GAMES`] extra.
+    /// Checks the numbers: 1 to [`MAX_MATCH_GAMES`] games a match, 0 to [`MAX_MATCH_GAMES`] extra;
+    /// two at a table (see [`KnockoutRules::at_tables_of`]).
     ///
     /// # Errors
     /// Which number is out of range, and the range.
@@ -80,21 +96,84 @@ impl KnockoutRules {
         Ok(KnockoutRules {
             games_per_match,
             extra_games,
+            seats: 2,
         })
+    }
+
+    /// The same rules with `seats` entrants at a table (2 to [`MAX_SEATS`]).
+    ///
+    /// # Errors
+    /// A number of seats out of that range.
+    pub fn at_tables_of(self, seats: u32) -> Result<KnockoutRules, String> {
+        if !(2..=MAX_SEATS).contains(&seats) {
+            return Err(format!(
+                "a table of {seats}: a knockout seats from 2 to {MAX_SEATS} entrants a table"
+            ));
+        }
+        Ok(KnockoutRules { seats, ..self })
     }
 
     /// The most games one match can take.
     pub fn most_games(&self) -> u32 {
         self.games_per_match + self.extra_games
     }
+
+    /// The matches a knockout of `entrants` plays: each takes `seats - 1` entrants out.
+    pub fn matches(&self, entrants: u32) -> u32 {
+        (entrants - 1) / (self.seats - 1)
+    }
+
+    /// Whether `entrants` can be played down to one champion: fewer than [`MAX_ENTRANTS`] + 1, and
+    /// at tables of more than two, one more than a multiple of `seats - 1`.
+    ///
+    /// # Errors
+    /// Why not, with the nearest sizes that can.
+    pub fn check_entrants(&self, entrants: u32) -> Result<(), String> {
+        if !(2..=MAX_ENTRANTS).contains(&entrants) {
+            return Err(format!("--entrants {entrants}: a knockout needs from 2 to {MAX_ENTRANTS} entrants"));
+        }
+        let step = self.seats - 1;
+        if !(entrants - 1).is_multiple_of(step) {
+            let below = entrants - (entrants - 1) % step;
+            let above = below + step;
+            let below = if below < self.seats {
+                String::new()
+            } else {
+                format!("{below} or ")
+            };
+            return Err(format!(
+                "--entrants {entrants}: at tables of {} each match sends one of {} on, so a knockout needs one more than a multiple of {step} entrants (give {below}{above})",
+                self.seats, self.seats
+            ));
+        }
+        Ok(())
+    }
 }
 
-/// A card of the draw: a number of the red or the black set, or the K (a bye).
+/// A card of the draw: a number of the red or the black set (tables of two), a seat at a numbered
+/// table (tables of more), or the K (a bye).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Card {
     Red(u32),
     Black(u32),
+    /// Seat `seat` (from 1) at table `table`.
+    Seat {
+        table: u32,
+        seat: u32,
+    },
     King,
+}
+
+impl Card {
+    /// The table and seat (from 1) the card gives, `None` for the K.
+    pub fn place(&self) -> Option<(u32, u32)> {
+        match *self {
+            Card::Red(n) => Some((n, 1)),
+            Card::Black(n) => Some((n, 2)),
+            Card::Seat { table, seat } => Some((table, seat)),
+            Card::King => None,
+        }
+    }
 }
 
 impl fmt::Display for Card {
@@ -102,24 +181,32 @@ impl fmt::Display for Card {
         match self {
             Card::Red(n) => write!(f, "red {n}"),
             Card::Black(n) => write!(f, "black {n}"),
+            Card::Seat { table, seat } => write!(f, "{table}/{seat}"),
             Card::King => write!(f, "K"),
         }
     }
 }
 
-/// The cards a round of `players` deals, before shuffling: red `1..=players/2`, black the same,
-/// and a K when `players` is odd.
-pub fn deck(players: usize) -> Vec<Card> {
-    let half = (players / 2) as u32;
-    let mut cards: Vec<Card> = (1..=half).map(Card::Red).chain((1..=half).map(Card::Black)).collect();
-    if players % 2 == 1 {
-        cards.push(Card::King);
-    }
+/// The cards a round of `players` at tables of `seats` deals, before shuffling: a set per seat
+/// numbered `1..=players/seats` (red and black at tables of two), and `players mod seats` Ks.
+pub fn deck(players: usize, seats: usize) -> Vec<Card> {
+    let tables = (players / seats) as u32;
+    let card = |seat: usize, table: u32| match (seats, seat) {
+        (2, 0) => Card::Red(table),
+        (2, _) => Card::Black(table),
+        _ => Card::Seat {
+            table,
+            seat: seat as u32 + 1,
+        },
+    };
+    let mut cards: Vec<Card> = (0..seats).flat_map(|s| (1..=tables).map(move |t| card(s, t))).collect();
+    cards.extend(std::iter::repeat_n(Card::King, players % seats));
     cards
 }
 
-/// One game to play: who moves first, who second, and the seed their players draw from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One game to play: the entrants in the order of the parties' turns (the first moves first),
+/// and the seed their players draw from.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fixture {
     /// The round, from 1.
     pub round: usize,
@@ -127,20 +214,27 @@ pub struct Fixture {
     pub match_number: usize,
     /// The game within the match, from 1; those past [`KnockoutRules::games_per_match`] are extra.
     pub game: u32,
-    /// The entrant playing the side that moves first, and the other.
-    pub first: Entrant,
-    pub second: Entrant,
+    /// The entrants in turn order: `order[0]` plays the party that moves first.
+    pub order: Vec<Entrant>,
     pub seed: u64,
 }
 
-/// Who won a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+impl Fixture {
+    /// The entrant who moves first.
+    pub fn first(&self) -> Entrant {
+        self.order[0]
+    }
+}
+
+/// How a game came out, by the fixture's order of entrants.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
-    /// The entrant who moved first.
-    First,
-    Second,
-    /// Neither: a draw, a game cut at the ply limit, or a game that ended without a result.
+    /// `order[i]` won; the others lost.
+    Won(usize),
+    /// No one won: a draw, a game cut at the ply limit, or a game that ended without a result.
     Draw,
+    /// Every entrant's place, 1 first (places may be shared).
+    Places(Vec<u8>),
 }
 
 /// A game's result, as the closure given to [`run`] reports it.
@@ -160,13 +254,40 @@ pub struct PlayedGame {
 }
 
 impl PlayedGame {
-    /// The winner, if the game was decisive.
-    pub fn winner(&self) -> Option<Entrant> {
-        match self.result.decision {
-            Decision::First => Some(self.fixture.first),
-            Decision::Second => Some(self.fixture.second),
-            Decision::Draw => None,
+    /// Every entrant's place (1 first), by the fixture's order.
+    pub fn places(&self) -> Vec<u8> {
+        let k = self.fixture.order.len();
+        match &self.result.decision {
+            Decision::Won(w) => (0..k).map(|i| if i == *w { 1 } else { 2 }).collect(),
+            Decision::Places(p) if p.len() == k => p.clone(),
+            _ => vec![1; k],
         }
+    }
+
+    /// The winner, if one entrant alone finished first.
+    pub fn winner(&self) -> Option<Entrant> {
+        let places = self.places();
+        match places.iter().filter(|&&p| p == 1).count() {
+            1 => places.iter().position(|&p| p == 1).map(|i| self.fixture.order[i]),
+            _ => None,
+        }
+    }
+
+    /// What the game scores `e`, in half points: 2 for each entrant at the table it finished
+    /// ahead of, 1 for each it finished level with.
+    pub fn half_points(&self, e: Entrant) -> u32 {
+        let places = self.places();
+        let Some(me) = self.fixture.order.iter().position(|&o| o == e) else {
+            return 0;
+        };
+        (0..places.len())
+            .filter(|&j| j != me)
+            .map(|j| match places[me].cmp(&places[j]) {
+                std::cmp::Ordering::Less => 2,
+                std::cmp::Ordering::Equal => 1,
+                std::cmp::Ordering::Greater => 0,
+            })
+            .sum()
     }
 }
 
@@ -191,22 +312,26 @@ impl DecidedBy {
     }
 }
 
-/// A match between the holders of the red and the black card of one number.
+/// A match between the holders of the cards of one number.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Match {
-    /// The number on both cards.
+    /// The number on the cards.
     pub number: u32,
-    pub red: Entrant,
-    pub black: Entrant,
+    /// The card holders by seat: red then black at tables of two.
+    pub seats: Vec<Entrant>,
     pub games: Vec<PlayedGame>,
-    /// Points of the red- and the black-card holder, in half points (a win is 2, a draw 1 each).
-    pub half_points: [u32; 2],
+    /// Each seat's points, in half points (a win 2, a draw 1 against each other entrant), extra
+    /// games included.
+    pub half_points: Vec<u32>,
+    /// The entrants level at the top after the regular games, who went to extra games (and a
+    /// lot); empty when the games decided the match.
+    pub level: Vec<Entrant>,
     /// `None` when the tournament was stopped during the match.
     pub winner: Option<Entrant>,
     pub decided_by: Option<DecidedBy>,
 }
 
-/// A round: the draw, its matches in card order, and the bye if any.
+/// A round: the draw, its matches in card order, and the byes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Round {
     /// From 1.
@@ -262,9 +387,10 @@ pub fn derive(seed: u64, keys: &[u64]) -> u64 {
     })
 }
 
-/// Deals the cards of round `round` to `players` (by entrant number): the round's own shuffle.
-pub fn deal(seed: u64, round: usize, players: &[Entrant]) -> Vec<(Entrant, Card)> {
-    let mut cards = deck(players.len());
+/// Deals the cards of round `round` to `players` (by entrant number) at tables of `seats`: the
+/// round's own shuffle.
+pub fn deal(seed: u64, round: usize, players: &[Entrant], seats: usize) -> Vec<(Entrant, Card)> {
+    let mut cards = deck(players.len(), seats);
     let mut rng = ChaCha8Rng::seed_from_u64(derive(seed, &[FOR_DRAW, round as u64]));
     cards.shuffle(&mut rng);
     players.iter().copied().zip(cards).collect()
@@ -275,14 +401,15 @@ pub fn deal(seed: u64, round: usize, players: &[Entrant]) -> Vec<(Entrant, Card)
 /// the bracket then holds what was played and is marked partial.
 ///
 /// # Errors
-/// Fewer than 2 entrants, or more than [`MAX_ENTRANTS`].
+/// Fewer than 2 entrants, more than [`MAX_ENTRANTS`], or a number that tables of more than two
+/// cannot bring down to one ([`KnockoutRules::check_entrants`]).
 ///
 /// # Examples
 /// ```
 /// use arbiter::sim::knockout::{self, Decision, GameResult, KnockoutRules};
 /// // The lower-numbered entrant always wins.
 /// let b = knockout::run(13, KnockoutRules::default(), 7, |f| {
-///     let decision = if f.first < f.second { Decision::First } else { Decision::Second };
+///     let decision = if f.order[0] < f.order[1] { Decision::Won(0) } else { Decision::Won(1) };
 ///     Some(GameResult { decision, reason: "checkmate".into(), plies: 40 })
 /// })
 /// .unwrap();
@@ -295,9 +422,8 @@ pub fn run(
     seed: u64,
     mut play: impl FnMut(&Fixture) -> Option<GameResult>,
 ) -> Result<Bracket, String> {
-    if !(2..=MAX_ENTRANTS).contains(&entrants) {
-        return Err(format!("--entrants {entrants}: a knockout needs from 2 to {MAX_ENTRANTS} entrants"));
-    }
+    rules.check_entrants(entrants)?;
+    let seats = rules.seats as usize;
     let mut bracket = Bracket {
         entrants,
         rules,
@@ -309,24 +435,22 @@ pub fn run(
     let mut players: Vec<Entrant> = (1..=entrants).map(Entrant).collect();
     while players.len() > 1 {
         let number = bracket.rounds.len() + 1;
-        let draw = deal(seed, number, &players);
+        let draw = deal(seed, number, &players, seats);
         let mut round = Round {
             number,
             draw: draw.clone(),
             matches: Vec::new(),
             byes: draw.iter().filter(|(_, c)| *c == Card::King).map(|(e, _)| *e).collect(),
         };
-        // The holders of red and black `n` at `n - 1`: the deck has both cards of every number.
-        let mut pairs = vec![[Entrant(0); 2]; players.len() / 2];
+        // The holders of table `n`'s cards at `n - 1`: the deck has every seat of every table.
+        let mut tables = vec![vec![Entrant(0); seats]; players.len() / seats];
         for (e, c) in &draw {
-            match c {
-                Card::Red(n) => pairs[*n as usize - 1][0] = *e,
-                Card::Black(n) => pairs[*n as usize - 1][1] = *e,
-                Card::King => {}
+            if let Some((table, seat)) = c.place() {
+                tables[table as usize - 1][seat as usize - 1] = *e;
             }
         }
-        for (n, [red, black]) in (1..).zip(pairs) {
-            let m = play_match(&rules, seed, number, n, red, black, &mut play);
+        for (n, table) in (1..).zip(tables) {
+            let m = play_match(&rules, seed, number, n, table, &mut play);
             let stopped = m.winner.is_none();
             round.matches.push(m);
             if stopped {
@@ -342,89 +466,111 @@ pub fn run(
     Ok(bracket)
 }
 
+/// The entrants of `of` (seats) holding the most points.
+fn leaders(m: &Match, of: &[usize]) -> Vec<usize> {
+    let best = of.iter().map(|&s| m.half_points[s]).max().unwrap_or(0);
+    of.iter().copied().filter(|&s| m.half_points[s] == best).collect()
+}
+
 /// Plays match `number` of round `round`; its winner is `None` if `play` stopped it.
 fn play_match(
     rules: &KnockoutRules,
     seed: u64,
     round: usize,
     number: u32,
-    red: Entrant,
-    black: Entrant,
+    seats: Vec<Entrant>,
     play: &mut impl FnMut(&Fixture) -> Option<GameResult>,
 ) -> Match {
+    let k = seats.len();
     let mut m = Match {
         number,
-        red,
-        black,
+        seats: seats.clone(),
         games: Vec::new(),
-        half_points: [0, 0],
+        half_points: vec![0; k],
+        level: Vec::new(),
         winner: None,
         decided_by: None,
     };
     let key = [round as u64, number as u64];
     // Plays game `game` (from 1); false when stopped.
     let mut next = |m: &mut Match, game: u32| -> bool {
-        // Colours alternate, the red-card holder moving first in the odd games.
-        let (first, second) = if game % 2 == 1 { (red, black) } else { (black, red) };
+        // The seats turn: seat `s` plays in game `g` the party seat `s + g - 1` played in game 1.
+        let turn = (game as usize - 1) % k;
+        let order = (0..k).map(|p| seats[(p + k - turn) % k]).collect();
         let fixture = Fixture {
             round,
             match_number: number as usize,
             game,
-            first,
-            second,
+            order,
             seed: derive(seed, &[FOR_GAME, key[0], key[1], game as u64]),
         };
         let Some(result) = play(&fixture) else {
             return false;
         };
         let g = PlayedGame { fixture, result };
-        match g.winner() {
-            Some(w) if w == red => m.half_points[0] += 2,
-            Some(_) => m.half_points[1] += 2,
-            None => {
-                m.half_points[0] += 1;
-                m.half_points[1] += 1;
-            }
+        for (s, e) in seats.iter().enumerate() {
+            m.half_points[s] += g.half_points(*e);
         }
         m.games.push(g);
         true
     };
-    let leader = |m: &Match| match m.half_points[0].cmp(&m.half_points[1]) {
-        std::cmp::Ordering::Greater => Some(red),
-        std::cmp::Ordering::Less => Some(black),
-        std::cmp::Ordering::Equal => None,
-    };
+    let everyone: Vec<usize> = (0..k).collect();
+    // The most half points one entrant can gain on another in a game.
+    let swing = 2 * (k as u32 - 1);
     for game in 1..=rules.games_per_match {
-        // Decided once the trailing player could not catch up by winning every game left.
-        let left = 2 * (rules.games_per_match - game + 1);
-        if m.half_points[0].abs_diff(m.half_points[1]) > left {
+        // Decided once no one could catch the leader by winning every game left.
+        let left = swing * (rules.games_per_match - game + 1);
+        let top = leaders(&m, &everyone);
+        if top.len() == 1
+            && everyone
+                .iter()
+                .all(|&s| s == top[0] || m.half_points[top[0]] - m.half_points[s] > left)
+        {
             break;
         }
         if !next(&mut m, game) {
             return m;
         }
     }
-    if let Some(w) = leader(&m) {
-        m.winner = Some(w);
+    let tied = leaders(&m, &everyone);
+    if let [w] = tied[..] {
+        m.winner = Some(seats[w]);
         m.decided_by = Some(DecidedBy::Games);
         return m;
     }
+    m.level = tied.iter().map(|&s| seats[s]).collect();
     for extra in 1..=rules.extra_games {
         if !next(&mut m, rules.games_per_match + extra) {
             return m;
         }
-        if let Some(w) = m.games.last().and_then(PlayedGame::winner) {
-            m.winner = Some(w);
-            m.decided_by = Some(DecidedBy::ExtraGames);
-            return m;
+        // Decisive when one of the level entrants scored more in it than the others.
+        if let Some(g) = m.games.last() {
+            let scored: Vec<u32> = tied.iter().map(|&s| g.half_points(seats[s])).collect();
+            let best = scored.iter().copied().max().unwrap_or(0);
+            if scored.iter().filter(|&&x| x == best).count() == 1 {
+                let w = tied[scored.iter().position(|&x| x == best).unwrap_or(0)];
+                m.winner = Some(seats[w]);
+                m.decided_by = Some(DecidedBy::ExtraGames);
+                return m;
+            }
         }
     }
     let mut lot = ChaCha8Rng::seed_from_u64(derive(seed, &[FOR_LOT, key[0], key[1]]));
-    m.winner = Some(if lot.gen_bool(0.5) { red } else { black });
+    // Two level entrants toss a coin (as tournaments before tables of more drew their lots).
+    let w = match tied[..] {
+        [a, b] => {
+            if lot.gen_bool(0.5) {
+                a
+            } else {
+                b
+            }
+        }
+        _ => tied[lot.gen_range(0..tied.len())],
+    };
+    m.winner = Some(seats[w]);
     m.decided_by = Some(DecidedBy::Lot);
     m
 }
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
@@ -442,8 +588,8 @@ mod tests {
     /// A game decided by its seed: the first player wins, the second wins, or a draw.
     fn by_seed(f: &Fixture) -> Option<GameResult> {
         result(match f.seed % 3 {
-            0 => Decision::First,
-            1 => Decision::Second,
+            0 => Decision::Won(0),
+            1 => Decision::Won(1),
             _ => Decision::Draw,
         })
     }
@@ -467,20 +613,20 @@ mod tests {
             let mut seen: Vec<Entrant> = round
                 .matches
                 .iter()
-                .flat_map(|m| [m.red, m.black])
+                .flat_map(|m| m.seats.clone())
                 .chain(round.byes.clone())
                 .collect();
             seen.sort();
             assert_eq!(seen, players, "round {}", round.number);
             // The cards: red and black 1..=n/2, K for the bye; matches pair equal numbers.
             let mut cards: Vec<String> = round.draw.iter().map(|(_, c)| c.to_string()).collect();
-            let mut expected: Vec<String> = deck(players.len()).iter().map(Card::to_string).collect();
+            let mut expected: Vec<String> = deck(players.len(), 2).iter().map(Card::to_string).collect();
             cards.sort();
             expected.sort();
             assert_eq!(cards, expected);
             for m in &round.matches {
-                assert!(round.draw.contains(&(m.red, Card::Red(m.number))));
-                assert!(round.draw.contains(&(m.black, Card::Black(m.number))));
+                assert!(round.draw.contains(&(m.seats[0], Card::Red(m.number))));
+                assert!(round.draw.contains(&(m.seats[1], Card::Black(m.number))));
             }
             for bye in &round.byes {
                 assert!(round.draw.contains(&(*bye, Card::King)));
@@ -492,7 +638,7 @@ mod tests {
         assert_eq!(Some(champion), players.first().copied());
         // The champion won every match it played.
         for round in &b.rounds {
-            for m in round.matches.iter().filter(|m| m.red == champion || m.black == champion) {
+            for m in round.matches.iter().filter(|m| m.seats.contains(&champion)) {
                 assert_eq!(m.winner, Some(champion), "round {}", round.number);
             }
         }
@@ -518,10 +664,10 @@ mod tests {
         for m in b.rounds.iter().flat_map(|r| &r.matches) {
             for g in &m.games {
                 let red_first = g.fixture.game % 2 == 1;
-                assert_eq!(g.fixture.first, if red_first { m.red } else { m.black });
-                assert_eq!(g.fixture.second, if red_first { m.black } else { m.red });
+                let [red, black] = [m.seats[0], m.seats[1]];
+                assert_eq!(g.fixture.order, if red_first { [red, black] } else { [black, red] });
             }
-            assert_eq!(m.games[0].fixture.first, m.red);
+            assert_eq!(m.games[0].fixture.first(), m.seats[0]);
         }
     }
 
@@ -529,27 +675,27 @@ mod tests {
     fn a_match_stops_once_it_is_decided_and_counts_draws_as_half() {
         // The first player always wins: after two games each has won one (colours alternate), the
         // third settles it.
-        let b = run(2, KnockoutRules::default(), 1, |_| result(Decision::First)).unwrap();
+        let b = run(2, KnockoutRules::default(), 1, |_| result(Decision::Won(0))).unwrap();
         let m = &b.rounds[0].matches[0];
         assert_eq!(
-            (m.games.len(), m.half_points, m.winner, m.decided_by),
-            (3, [4, 2], Some(m.red), Some(DecidedBy::Games))
+            (m.games.len(), m.half_points.clone(), m.winner, m.decided_by),
+            (3, vec![4, 2], Some(m.seats[0]), Some(DecidedBy::Games))
         );
         // The red-card holder always wins: 2–0 after two games, the third is not played.
-        let red = b.rounds[0].matches[0].red;
+        let red = b.rounds[0].matches[0].seats[0];
         let b = run(2, KnockoutRules::default(), 1, |f| {
-            result(if f.first == red { Decision::First } else { Decision::Second })
+            result(if f.first() == red { Decision::Won(0) } else { Decision::Won(1) })
         })
         .unwrap();
         let m = &b.rounds[0].matches[0];
-        assert_eq!((m.games.len(), m.half_points, m.winner), (2, [4, 0], Some(red)));
+        assert_eq!((m.games.len(), m.half_points.clone(), m.winner), (2, vec![4, 0], Some(red)));
         // Draw, win, draw: 2–1 in half points... the winner of game 2 takes it on points.
         let b = run(2, KnockoutRules::default(), 1, |f| {
-            result(if f.game == 2 { Decision::First } else { Decision::Draw })
+            result(if f.game == 2 { Decision::Won(0) } else { Decision::Draw })
         })
         .unwrap();
         let m = &b.rounds[0].matches[0];
-        assert_eq!((m.games.len(), m.half_points, m.winner), (3, [2, 4], Some(m.black)));
+        assert_eq!((m.games.len(), m.half_points.clone(), m.winner), (3, vec![2, 4], Some(m.seats[1])));
     }
 
     #[test]
@@ -557,9 +703,9 @@ mod tests {
         // Win, loss, draw is level: the first extra game (game 4) is decisive.
         let b = run(2, KnockoutRules::default(), 5, |f| {
             result(match f.game {
-                1 | 2 => Decision::First,
+                1 | 2 => Decision::Won(0),
                 3 => Decision::Draw,
-                _ => Decision::Second,
+                _ => Decision::Won(1),
             })
         })
         .unwrap();
@@ -567,7 +713,7 @@ mod tests {
         // Game 4 has the black-card holder first, so its second player, the red-card holder, wins.
         assert_eq!(
             (m.games.len(), m.winner, m.decided_by),
-            (4, Some(m.red), Some(DecidedBy::ExtraGames))
+            (4, Some(m.seats[0]), Some(DecidedBy::ExtraGames))
         );
         // Always a draw: every match plays 3 + 2 games and is decided by lot, the same way each time.
         let draws = |seed| run(13, KnockoutRules::default(), seed, |_| result(Decision::Draw)).unwrap();
@@ -581,7 +727,7 @@ mod tests {
         // Lots fall both ways.
         let lots: BTreeSet<bool> = (0..20u64)
             .flat_map(|s| draws(s).rounds.into_iter().flat_map(|r| r.matches))
-            .map(|m| m.winner == Some(m.red))
+            .map(|m| m.winner == Some(m.seats[0]))
             .collect();
         assert_eq!(lots.len(), 2);
         // No extra games: straight to lot.
@@ -622,6 +768,156 @@ mod tests {
         assert_eq!(games, 10);
         let last = b.rounds.last().unwrap().matches.last().unwrap();
         assert_eq!((last.winner, last.decided_by), (None, None));
+    }
+
+    fn four() -> KnockoutRules {
+        KnockoutRules::default().at_tables_of(4).unwrap()
+    }
+
+    #[test]
+    fn tables_of_four_take_three_out_a_match_down_to_one_champion() {
+        for n in [4u32, 7, 10, 13, 16, 25, 100] {
+            let b = run(n, four(), u64::from(n), |f| result(Decision::Won(f.seed as usize % 4))).unwrap();
+            let matches: usize = b.rounds.iter().map(|r| r.matches.len()).sum();
+            assert_eq!(matches as u32, four().matches(n), "{n} entrants");
+            let mut players: Vec<Entrant> = (1..=n).map(Entrant).collect();
+            for round in &b.rounds {
+                // Every player sits at one table or has a bye; the cards are a set per seat.
+                let mut seen: Vec<Entrant> = round
+                    .matches
+                    .iter()
+                    .flat_map(|m| m.seats.clone())
+                    .chain(round.byes.clone())
+                    .collect();
+                seen.sort();
+                assert_eq!(seen, players, "{n} entrants, round {}", round.number);
+                assert_eq!(round.byes.len(), players.len() % 4);
+                for m in &round.matches {
+                    for (s, e) in m.seats.iter().enumerate() {
+                        let card = Card::Seat {
+                            table: m.number,
+                            seat: s as u32 + 1,
+                        };
+                        assert!(round.draw.contains(&(*e, card)), "{e} holds {card}");
+                    }
+                    assert!(m.seats.contains(&m.winner.unwrap()));
+                }
+                players = round.advancing();
+            }
+            assert_eq!(players, [b.champion.unwrap()]);
+        }
+        // Sizes that cannot come down to one are refused, naming the nearest that can.
+        let e = run(6, four(), 0, by_seed).unwrap_err();
+        assert!(e.contains("give 4 or 7"), "{e}");
+        let e = run(3, four(), 0, by_seed).unwrap_err();
+        assert!(e.contains("give 4)"), "{e}");
+        assert!(run(8, KnockoutRules::default().at_tables_of(3).unwrap(), 0, by_seed).is_err());
+        assert!(run(9, KnockoutRules::default().at_tables_of(3).unwrap(), 0, by_seed).is_ok());
+        assert!(KnockoutRules::default().at_tables_of(1).is_err());
+        assert!(KnockoutRules::default().at_tables_of(MAX_SEATS + 1).is_err());
+    }
+
+    #[test]
+    fn at_a_table_of_four_the_seats_turn_and_each_game_counts_against_every_other_entrant() {
+        // Seat 1 always wins: 6 half points a game to the others' 2 (they drew with each other);
+        // after two games it leads by 8 with 6 at most to gain, so the third is not played.
+        let b = run(4, four(), 1, |f| {
+            let seat1 = f.order.iter().position(|&e| e == Entrant(1)).unwrap_or(0);
+            result(Decision::Won(seat1))
+        })
+        .unwrap();
+        let m = &b.rounds[0].matches[0];
+        assert_eq!(m.games.len(), 2);
+        let one = m.seats.iter().position(|&e| e == Entrant(1)).unwrap();
+        assert_eq!(m.half_points[one], 12);
+        assert!(m.half_points.iter().enumerate().all(|(s, &h)| s == one || h == 4));
+        assert_eq!((m.winner, m.decided_by), (Some(Entrant(1)), Some(DecidedBy::Games)));
+        // The seats turn game by game: seat s plays in game g the party seat s + g - 1 had.
+        let b = run(4, four(), 2, |_| result(Decision::Draw)).unwrap();
+        let m = &b.rounds[0].matches[0];
+        assert_eq!(m.games.len(), 5);
+        for g in &m.games {
+            let turn = (g.fixture.game as usize - 1) % 4;
+            for (s, e) in m.seats.iter().enumerate() {
+                assert_eq!(g.fixture.order[(s + turn) % 4], *e, "game {}", g.fixture.game);
+            }
+        }
+        // A ranked game: places 1 to 4 score 6, 4, 2, 0; shared places count as draws.
+        let g = |places: Vec<u8>| PlayedGame {
+            fixture: Fixture {
+                round: 1,
+                match_number: 1,
+                game: 1,
+                order: (1..=4).map(Entrant).collect(),
+                seed: 0,
+            },
+            result: GameResult {
+                decision: Decision::Places(places),
+                reason: "test".into(),
+                plies: 1,
+            },
+        };
+        let ranked = g(vec![2, 1, 4, 3]);
+        assert_eq!((1..=4).map(|e| ranked.half_points(Entrant(e))).collect::<Vec<_>>(), [4, 6, 0, 2]);
+        assert_eq!(ranked.winner(), Some(Entrant(2)));
+        let shared = g(vec![1, 1, 3, 3]);
+        assert_eq!((1..=4).map(|e| shared.half_points(Entrant(e))).collect::<Vec<_>>(), [5, 5, 1, 1]);
+        assert_eq!(shared.winner(), None);
+    }
+
+    #[test]
+    fn entrants_level_at_the_top_of_a_table_go_to_extra_games_among_the_whole_table_then_to_lot() {
+        // The first to move wins games 1-3: seats 1, 4 and 3 (the seats turn), each 10 half
+        // points to seat 2's 6. `then` says who wins the extra games, by seat (game 1's order).
+        let play = |then: fn(&[Entrant], &Fixture) -> Decision| {
+            let mut seats = Vec::new();
+            run(4, four(), 9, move |f| {
+                if f.game == 1 {
+                    seats = f.order.clone();
+                }
+                result(if f.game <= 3 { Decision::Won(0) } else { then(&seats, f) })
+            })
+            .unwrap()
+            .rounds[0]
+                .matches[0]
+                .clone()
+        };
+        fn at(f: &Fixture, e: Entrant) -> usize {
+            f.order.iter().position(|&o| o == e).unwrap_or(0)
+        }
+        // Seat 3 wins game 4: decided (10, 6, 10, 10 before it).
+        let m = play(|seats, f| Decision::Won(at(f, seats[2])));
+        assert_eq!(m.half_points, [12, 8, 16, 12]);
+        assert_eq!(
+            (m.games.len(), m.winner, m.decided_by),
+            (4, Some(m.seats[2]), Some(DecidedBy::ExtraGames))
+        );
+        // Seat 2, not level at the top, wins every extra game: nothing is decided, and the lot
+        // falls among seats 1, 3 and 4.
+        let m = play(|seats, f| Decision::Won(at(f, seats[1])));
+        assert_eq!((m.games.len(), m.decided_by), (5, Some(DecidedBy::Lot)));
+        assert_eq!(m.level, [m.seats[0], m.seats[2], m.seats[3]]);
+        assert!([m.seats[0], m.seats[2], m.seats[3]].contains(&m.winner.unwrap()));
+        // A ranked extra game putting seat 4 ahead of seats 1 and 3 decides it, seat 2 first or not.
+        let m = play(|seats, f| {
+            let mut places = vec![0; 4];
+            for (s, p) in [(1, 1), (3, 2), (0, 3), (2, 3)] {
+                places[at(f, seats[s])] = p;
+            }
+            Decision::Places(places)
+        });
+        assert_eq!(
+            (m.games.len(), m.winner, m.decided_by),
+            (4, Some(m.seats[3]), Some(DecidedBy::ExtraGames))
+        );
+        // Lots among four fall every way.
+        let winners: BTreeSet<usize> = (0..30u64)
+            .map(|seed| {
+                let m = run(4, four(), seed, |_| result(Decision::Draw)).unwrap().rounds[0].matches[0].clone();
+                m.seats.iter().position(|&e| Some(e) == m.winner).unwrap()
+            })
+            .collect();
+        assert_eq!(winners.len(), 4);
     }
 
     #[test]
