@@ -799,3 +799,30 @@ fn fmt_keeps_crlf_line_endings_and_a_byte_order_mark() {
         assert_eq!(&std::fs::read_to_string(&f).expect("readable"), want, "{name}");
     }
 }
+
+/// The `status:` line says the status, then who won: `win 0-1` between two, `win for red and
+/// yellow` where the result names a team (not `win red and yellow win`).
+#[test]
+fn the_status_line_names_the_winners_once() {
+    let status = |r: &Run| {
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        r.stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("status:"))
+            .map(str::trim)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let r = arbiter(&["play", "chess", "f2f3", "e7e5", "g2g4", "d8h4"]);
+    assert_eq!(status(&r), "win 0-1 (checkmate, FIDE 5.1.1)");
+    let r = arbiter(&[
+        "play",
+        "four-player-chess",
+        "--fen",
+        "6yK7/14/14/14/14/bR11gPgB/12gNgK/10rN1gPgQ/14/bK13/14/14/14/4rK9 r - - 0 1",
+        "k7l9",
+        "a5a4",
+        "g14g13",
+    ]);
+    assert_eq!(status(&r), "win for red and yellow (checkmate, 4PC 7)");
+}

@@ -968,8 +968,8 @@ pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[Str
     let (sa, sb) = (score(a, first.a), score(b, first.b));
     rows.push(row(
         "first player's score".to_string(),
-        a.score(first.a, n).mean,
-        b.score(first.b, n).mean,
+        a.score(first.a, n, &[]).mean,
+        b.score(first.b, n, &[]).mean,
         z_means(sa, sb),
         "means",
     ));

@@ -1677,11 +1677,10 @@ fn report(game: &Game, clocks: Option<&arbiter::clock::Clocks>, json: bool, winn
             rules.players[1].name
         );
     }
-    match o.result_text(rules) {
+    match o.status_text(rules) {
         None => outln!("status:   ongoing"),
         Some(r) => outln!(
-            "status:   {} {r} ({}{})",
-            o.status.as_str(),
+            "status:   {r} ({}{})",
             o.reason.clone().unwrap_or_default(),
             o.clause.clone().map(|c| format!(", {c}")).unwrap_or_default()
         ),

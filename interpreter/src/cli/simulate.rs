@@ -275,7 +275,7 @@ fn pct(x: f64) -> String {
 
 /// The report for people.
 fn render(info: &RunInfo, shard: Option<Shard>, t: &Tally, partial: bool, timing: Option<Timing>) {
-    let first = if info.first == 0 { Side::FIRST } else { Side::SECOND };
+    let first = Side(info.first as u8);
     let of = match shard {
         Some(s) => format!(" (shard {}/{} of a {}-game run)", s.index, s.count, info.games),
         None => String::new(),
@@ -344,15 +344,26 @@ fn render(info: &RunInfo, shard: Option<Shard>, t: &Tally, partial: bool, timing
             t.placed
         ));
     }
-    let sc = t.score(first, info.sides.len());
+    let sc = t.score(first, info.sides.len(), &info.teams);
+    // Among teams, the first player's team: its partners' wins are its own.
+    let first_name = match info.teams.get(first.index()) {
+        Some(&team) => format!(
+            "'s team ({})",
+            (0..info.sides.len())
+                .filter(|&s| info.teams.get(s) == Some(&team))
+                .map(|s| info.sides[s].as_str())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+        None => format!(" ({})", info.sides[first.index()]),
+    };
     say(&format!(
-        "first player ({}) scores {:.3}  [{:.3}, {:.3}] over {} finished games (win 1, draw {})",
-        info.sides[first.index()],
+        "first player{first_name} scores {:.3}  [{:.3}, {:.3}] over {} finished games (win 1, draw {})",
         sc.mean,
         sc.low,
         sc.high,
         t.finished(),
-        if info.sides.len() == 2 {
+        if info.sides.len() == 2 || !info.teams.is_empty() {
             "½".to_string()
         } else {
             format!("1/{}", info.sides.len())

@@ -82,6 +82,29 @@ impl Outcome {
         )
     }
 
+    /// The `status:` line's words: the status, then the result — `win 1-0`, `draw 1/2-1/2`;
+    /// among more than two, where the result names the winners, `win for red and yellow`, `win:
+    /// red 1st, blue 2nd, …` and `draw`. `None` while the game goes on.
+    pub fn status_text(&self, rules: &crate::model::Rules) -> Option<String> {
+        let result = self.result_text(rules)?;
+        if rules.players.len() <= 2 {
+            return Some(format!("{} {result}", self.status.as_str()));
+        }
+        let status = self.status.as_str();
+        Some(match (&self.places, self.winner) {
+            (Some(places), _) if !rules.teams.is_empty() => {
+                let first: Vec<&str> = (0..places.len())
+                    .filter(|&s| places[s] == 1)
+                    .map(|s| rules.players[s].name.as_str())
+                    .collect();
+                format!("{status} for {}", first.join(" and "))
+            }
+            (Some(_), _) => format!("{status}: {result}"),
+            (None, Some(w)) if self.status == Status::Win => format!("{status} for {}", rules.players[w.index()].name),
+            _ => status.to_string(),
+        })
+    }
+
     /// The result as records write it: `1-0`, `0-1`, `1/2-1/2`; for a scored game the winner's
     /// side letter and margin (`B+3.5`, `W+0.5`) or `0` for a tie; among more than two players
     /// `red wins` or `draw`.
@@ -1167,4 +1190,51 @@ fn ordinal(n: u8) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(name: &str) -> Rules {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../rulesets/{name}.rules"));
+        crate::check::check_file(&path, &[]).rules.expect("a bundled ruleset is valid")
+    }
+
+    fn ended(status: Status, winner: Option<u8>, places: Option<Vec<u8>>) -> Outcome {
+        Outcome {
+            status,
+            winner: winner.map(Side),
+            reason: Some("test".into()),
+            clause: None,
+            claimable: Vec::new(),
+            claim_moves: Vec::new(),
+            score: None,
+            chase: None,
+            places,
+        }
+    }
+
+    #[test]
+    fn the_status_text_names_who_won_once() {
+        let chess = rules("chess");
+        assert_eq!(ended(Status::Win, Some(1), None).status_text(&chess).as_deref(), Some("win 0-1"));
+        assert_eq!(ended(Status::Draw, None, None).status_text(&chess).as_deref(), Some("draw 1/2-1/2"));
+        let ludo = rules("ludo");
+        assert_eq!(
+            ended(Status::Win, Some(2), None).status_text(&ludo).as_deref(),
+            Some("win for green")
+        );
+        assert_eq!(
+            ended(Status::Win, None, Some(vec![2, 4, 1, 3])).status_text(&ludo).as_deref(),
+            Some("win: green 1st, red 2nd, yellow 3rd, blue 4th")
+        );
+        assert_eq!(ended(Status::Draw, None, None).status_text(&ludo).as_deref(), Some("draw"));
+        let four = rules("four-player-chess");
+        assert_eq!(
+            ended(Status::Win, Some(1), Some(vec![2, 1, 2, 1])).status_text(&four).as_deref(),
+            Some("win for blue and green")
+        );
+        assert_eq!(ended(Status::Ongoing, None, None).status_text(&four), None);
+    }
 }

@@ -48,8 +48,8 @@ pub struct Timing {
 
 /// The JSON object of a run (or of a shard of one, when `shard` is given).
 pub fn to_json(info: &RunInfo, shard: Option<Shard>, tally: &Tally, partial: bool, timing: Option<Timing>) -> Value {
-    let first = if info.first == 0 { Side::FIRST } else { Side::SECOND };
-    let mut v = tally.report(&info.sides, first);
+    let first = Side(info.first as u8);
+    let mut v = tally.report(&info.sides, first, &info.teams);
     let o = v.as_object_mut().expect("a report is an object");
     o.insert("game".into(), json!(info.game));
     o.insert(

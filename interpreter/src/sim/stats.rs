@@ -253,12 +253,22 @@ impl Tally {
         self.games - self.unfinished
     }
 
-    /// `first`'s score over the finished games of `sides` players: 1 a win, an equal share (½
-    /// between two) of a draw or a game without result.
-    pub fn score(&self, first: Side, sides: usize) -> Interval {
+    /// `first`'s score over the finished games of `sides` players, `teams` giving each side's
+    /// team where there are teams (empty where not): 1 a win (its team's), an equal share of a
+    /// draw or a game without result among the parties (½ between two sides or two teams).
+    pub fn score(&self, first: Side, sides: usize, teams: &[u8]) -> Interval {
         let n = self.finished();
-        let won = self.won(first.index());
-        let points = won as f64 + (self.draws + self.no_result) as f64 / sides.max(2) as f64;
+        let (won, parties) = match teams.get(first.index()) {
+            Some(&t) => {
+                let won: u64 = (0..sides.min(teams.len())).filter(|&s| teams[s] == t).map(|s| self.won(s)).sum();
+                let mut distinct = teams.to_vec();
+                distinct.sort_unstable();
+                distinct.dedup();
+                (won, distinct.len())
+            }
+            None => (self.won(first.index()), sides),
+        };
+        let points = won as f64 + (self.draws + self.no_result) as f64 / parties.max(2) as f64;
         Interval::wilson(points, n)
     }
 
@@ -309,8 +319,9 @@ impl Tally {
         (per, mean(self.phase_moves.iter().sum(), self.phase_plies.iter().sum()))
     }
 
-    /// The statistics as one JSON object, in the ruleset's side names and reason codes.
-    pub fn report(&self, sides: &[String], first: Side) -> serde_json::Value {
+    /// The statistics as one JSON object, in the ruleset's side names and reason codes (`teams`
+    /// as for [`Tally::score`]).
+    pub fn report(&self, sides: &[String], first: Side, teams: &[u8]) -> serde_json::Value {
         use serde_json::json;
         let n = self.games;
         let share = |k: u64| {
@@ -330,7 +341,7 @@ impl Tally {
         shares.insert("draw".into(), share(self.draws));
         shares.insert("no-result".into(), share(self.no_result));
         shares.insert("unfinished".into(), share(self.unfinished));
-        let score = self.score(first, sides.len());
+        let score = self.score(first, sides.len(), teams);
         let (per, all) = self.branching();
         let mut by_phase = serde_json::Map::new();
         for (i, p) in PHASES.iter().enumerate() {
@@ -501,6 +512,28 @@ mod tests {
         assert_eq!(h.len(), 10);
         assert_eq!(h[0], (1, 10, 10));
         assert_eq!(h.iter().map(|b| b.2).sum::<u64>(), 100);
-        assert_eq!(t.score(Side::FIRST, 2).mean, 1.0);
+        assert_eq!(t.score(Side::FIRST, 2, &[]).mean, 1.0);
+    }
+
+    #[test]
+    fn the_first_player_s_score_among_teams_is_its_team_s_with_a_draw_halved() {
+        let mut t = Tally::default();
+        for w in [0, 2, 1] {
+            t.add(&summary(Some(Side(w)), 20));
+        }
+        let mut drawn = summary(None, 20);
+        drawn.end = Some(End {
+            status: Status::Draw,
+            winner: None,
+            rule: Some(0),
+            score: None,
+            places: None,
+        });
+        t.add(&drawn);
+        // Red and yellow (sides 0 and 2) won two of four and drew one: (2 + ½) / 4.
+        assert_eq!(t.score(Side::FIRST, 4, &[0, 1, 0, 1]).mean, 0.625);
+        assert_eq!(t.score(Side(1), 4, &[0, 1, 0, 1]).mean, 0.375);
+        // Four sides alone: red won one, a draw is a quarter.
+        assert_eq!(t.score(Side::FIRST, 4, &[]).mean, 0.3125);
     }
 }
