@@ -246,10 +246,19 @@ fn results(ui: &mut egui::Ui, r: &SimResult) {
         ui.colored_label(*colour, format!("{name}: {k} — {}", share(*i)));
     }
     let first = r.first;
+    // Among teams, the first player's team scores (its partners' wins are its own).
+    let team: Vec<&str> = match r.teams.get(first.index()) {
+        Some(&t) => (0..r.sides.len())
+            .filter(|&s| r.teams.get(s) == Some(&t))
+            .map(|s| r.sides[s].as_str())
+            .collect(),
+        None => vec![r.sides[first.index()].as_str()],
+    };
     ui.label(format!(
-        "{} (moves first) scores {} over {} finished games",
-        r.sides[first.index()],
-        share(t.score(first, r.sides.len())),
+        "{} ({}) scores {} over {} finished games",
+        team.join(" and "),
+        if team.len() > 1 { "the first player's team" } else { "moves first" },
+        share(t.score(first, r.sides.len(), &r.teams)),
         t.finished()
     ));
     let reasons: Vec<String> = t.reasons.iter().map(|(why, k)| format!("{why} {k}")).collect();

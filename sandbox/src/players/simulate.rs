@@ -60,6 +60,8 @@ pub struct Running {
     pub command: String,
     pub sides: Vec<String>,
     pub first: Side,
+    /// Each side's team, where the ruleset has teams.
+    pub teams: Vec<u8>,
     reproducible: bool,
     handle: JoinHandle<Outcome>,
 }
@@ -83,6 +85,8 @@ pub struct SimResult {
     /// The ruleset's side names, and the side that moves first in the run's start.
     pub sides: Vec<String>,
     pub first: Side,
+    /// Each side's team, where the ruleset has teams.
+    pub teams: Vec<u8>,
     pub took: Duration,
     /// Do the command's games repeat these exactly (no player thinks for a time)?
     pub reproducible: bool,
@@ -203,6 +207,7 @@ impl Simulation {
             command: command_line(session, &s),
             sides: rules.players.iter().map(|p| p.name.clone()).collect(),
             first,
+            teams: rules.teams.clone(),
             reproducible: s.players.iter().all(PlayerSpec::reproducible),
             handle,
         });
@@ -233,6 +238,7 @@ impl Simulation {
                     command: r.command,
                     sides: r.sides,
                     first: r.first,
+                    teams: r.teams,
                     took,
                     reproducible: r.reproducible,
                 });
