@@ -135,15 +135,16 @@ impl KnockoutRules {
         let step = self.seats - 1;
         if !(entrants - 1).is_multiple_of(step) {
             let below = entrants - (entrants - 1) % step;
-            let above = below + step;
-            let below = if below < self.seats {
-                String::new()
-            } else {
-                format!("{below} or ")
-            };
+            let near: Vec<String> = [below, below + step]
+                .into_iter()
+                .filter(|n| (self.seats..=MAX_ENTRANTS).contains(n))
+                .map(|n| n.to_string())
+                .collect();
             return Err(format!(
-                "--entrants {entrants}: at tables of {} each match sends one of {} on, so a knockout needs one more than a multiple of {step} entrants (give {below}{above})",
-                self.seats, self.seats
+                "--entrants {entrants}: at tables of {} each match sends one of {} on, so a knockout needs one more than a multiple of {step} entrants (give {})",
+                self.seats,
+                self.seats,
+                near.join(" or ")
             ));
         }
         Ok(())
@@ -811,6 +812,8 @@ mod tests {
         assert!(e.contains("give 4 or 7"), "{e}");
         let e = run(3, four(), 0, by_seed).unwrap_err();
         assert!(e.contains("give 4)"), "{e}");
+        let e = run(MAX_ENTRANTS, KnockoutRules::default().at_tables_of(6).unwrap(), 0, by_seed).unwrap_err();
+        assert!(e.contains("give 1021)"), "{e}");
         assert!(run(8, KnockoutRules::default().at_tables_of(3).unwrap(), 0, by_seed).is_err());
         assert!(run(9, KnockoutRules::default().at_tables_of(3).unwrap(), 0, by_seed).is_ok());
         assert!(KnockoutRules::default().at_tables_of(1).is_err());
