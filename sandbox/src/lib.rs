@@ -70,7 +70,7 @@ pub fn panel_fonts() -> Vec<egui::epaint::text::FontInsert> {
 pub fn spawn_camera(mut commands: Commands) {
     commands.spawn((
         Camera2d,
-        Transform::from_translation(crate::board::layout::camera_offset(0.0).extend(0.0)),
+        Transform::from_translation(crate::board::layout::camera_offset(0.0, 0.0).extend(0.0)),
     ));
 }
 

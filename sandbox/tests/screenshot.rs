@@ -127,6 +127,23 @@ impl Shot {
         found
     }
 
+    /// Where a square board stands in a default-size picture: its centre and span. By default
+    /// [`CENTRE`] and 640 pixels; where the status pane had more to say than fits under the
+    /// names, the board rose and shrank to four fifths of the height left above the room kept
+    /// for the pane (`layout::Below`), so its top edge (the first pixel that is not background
+    /// down the middle of the board's column) gives both: top = a tenth of the height left, less
+    /// the 20-pixel lift.
+    fn board(&self) -> ((f32, f32), f32) {
+        assert_eq!((self.width, self.height), (1280, 800), "{}: a default-size picture", self.name);
+        let x = CENTRE.0 as usize;
+        let top = (0..self.height)
+            .find(|&y| !near(self.rgb[y * self.width + x], BACKGROUND, 6))
+            .unwrap_or(60) as f32;
+        let left = (top + sandbox::board::layout::BOARD_LIFT) * 10.0;
+        assert!(left <= 800.5, "{}: a board whose top is at {top}", self.name);
+        ((CENTRE.0, left / 2.0 - sandbox::board::layout::BOARD_LIFT), left * 0.8)
+    }
+
     /// The square of `r` pixels each way around a board position given in cells from the centre (y up).
     fn around(&self, cell: f32, at: (f32, f32), r: usize) -> (usize, usize, usize, usize) {
         around_at(CENTRE, cell, at, r)
@@ -137,7 +154,9 @@ impl Shot {
     fn check_frame(&self) {
         self.check_panel();
         let what = &self.name;
-        let board = self.pixels(BOARD);
+        let ((x, y), span) = self.board();
+        let half = span / 2.0;
+        let board = self.pixels(((x - half) as usize, (x + half) as usize, (y - half) as usize, (y + half) as usize));
         let background = board.iter().filter(|p| near(**p, BACKGROUND, 6)).count();
         assert!(
             background < board.len() / 5,
@@ -314,9 +333,12 @@ fn check_go_start(shot: &Shot) {
 fn check_go_game(shot: &Shot) {
     shot.check_frame();
     let what = &shot.name;
-    let white = shot.discs(9, 9, WHITE_PIECE);
-    let black = shot.discs(9, 9, BLACK_PIECE);
-    // The position after `records/teaching-9x9.sgf`: black D1 (column 3, row 0), white E1.
+    // The position after `records/teaching-9x9.sgf`: black D1 (column 3, row 0), white E1. The
+    // outcome, the count and the step's expectations fill the status pane: the board rose above it.
+    let (centre, span) = shot.board();
+    assert!(span < 640.0, "{what}: the board made room for the status pane ({span})");
+    let white = shot.discs_in(centre, span, 9, 9, WHITE_PIECE);
+    let black = shot.discs_in(centre, span, 9, 9, BLACK_PIECE);
     assert!(black.contains(&(3, 0)) && white.contains(&(4, 0)), "{what}: black D1, white E1");
     assert!(
         white.len() >= 8 && black.len() >= 8,
@@ -360,24 +382,26 @@ fn offscreen_pictures_of_chess_xiangqi_and_a_go_game_show_their_boards_and_piece
 fn check_dead_stones(shot: &Shot) {
     shot.check_frame();
     let what = &shot.name;
-    let cell = 640.0 / 5.0;
+    // The step's count and expectations fill the status pane: the board rose above it.
+    let (centre, span) = shot.board();
+    let cell = span / 5.0;
     // A3 is column 0, row 2: two cells left of the centre.
-    let disc = shot.around(cell, (-2.0 - 0.33, 0.0), 1);
+    let disc = around_at(centre, cell, (-2.0 - 0.33, 0.0), 1);
     assert_eq!(shot.count(disc, WHITE_PIECE), 0, "{what}: the dead white stone is faded");
     assert_eq!(
-        shot.count(shot.around(cell, (-2.0, 0.0), 3), BLACK_PIECE),
+        shot.count(around_at(centre, cell, (-2.0, 0.0), 3), BLACK_PIECE),
         49,
         "{what}: black owns A3"
     );
     for row in [-2.0, -1.0, 0.0, 1.0, 2.0] {
-        let centre = shot.around(cell, (2.0, row), 3);
+        let centre = around_at(centre, cell, (2.0, row), 3);
         assert_eq!(shot.count(centre, WHITE_PIECE), 49, "{what}: white owns E{}", row + 3.0);
     }
     // A living stone carries no owner's square: B3's black disc is black right up to its centre.
-    assert_eq!(shot.count(shot.around(cell, (-1.0, 0.0), 3), BLACK_PIECE), 49);
+    assert_eq!(shot.count(around_at(centre, cell, (-1.0, 0.0), 3), BLACK_PIECE), 49);
     // Nor does the living white stone on D3: no black square at its centre.
     assert_eq!(
-        shot.count(shot.around(cell, (1.0, 0.0), 3), BLACK_PIECE),
+        shot.count(around_at(centre, cell, (1.0, 0.0), 3), BLACK_PIECE),
         0,
         "{what}: no square on D3"
     );
@@ -477,13 +501,17 @@ fn check_hex(shot: &Shot, flipped: bool) {
 fn check_crazyhouse(shot: &Shot) {
     shot.check_frame();
     let what = &shot.name;
+    // Where the board stands (it rises above a status pane with more to say than fits).
+    let (centre, span) = shot.board();
+    // The hand's pitch: a cell, at most 64 pixels (`layout::HAND_PITCH`).
+    let pitch = (span / 8.0).min(64.0);
     // Slot i: 0.8 pitch right of the board's edge, (i + 0.5) pitches in from the top or bottom edge.
     let slot = |bottom: bool, i: usize| {
-        let x = CENTRE.0 + 320.0 + 0.8 * 64.0;
+        let x = centre.0 + span / 2.0 + 0.8 * pitch;
         let y = if bottom {
-            CENTRE.1 + 320.0 - (i as f32 + 0.5) * 64.0
+            centre.1 + span / 2.0 - (i as f32 + 0.5) * pitch
         } else {
-            CENTRE.1 - 320.0 + (i as f32 + 0.5) * 64.0
+            centre.1 - span / 2.0 + (i as f32 + 0.5) * pitch
         };
         (x, y)
     };
@@ -517,7 +545,7 @@ fn check_crazyhouse(shot: &Shot) {
         "{what}: a count beside the pawns"
     );
     assert!(
-        shot.figures(8, 8, WHITE_PIECE).contains(&(4, 2)),
+        shot.figures_in(centre, span, 8, 8, WHITE_PIECE).contains(&(4, 2)),
         "{what}: the knight dropped on e3"
     );
 }

@@ -86,29 +86,55 @@ pub struct Whole(pub Vec2);
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
 pub struct Beside(pub f32);
 
-/// The camera's offset from the board's centre, in logical pixels: the board is centred in the
-/// room between the panel and what is kept beside it, [`BOARD_LIFT`] above the middle.
-pub fn camera_offset(beside: f32) -> Vec2 {
-    Vec2::new((beside - PANEL_WIDTH) / 2.0, -BOARD_LIFT)
+/// Height kept free at the window's bottom for the status pane when what it says outgrows the
+/// room under the coordinate names: the board shrinks and rises rather than lie under the pane.
+/// It holds the most the pane has asked for since the session (`since`: its generation and what
+/// was opened) began, so stepping through a scenario does not make the board jump back and forth;
+/// 0 while everything fits.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct Below {
+    pub extra: f32,
+    pub since: (u64, String),
 }
 
-/// Keeps [`Screen`] the whole size less the room kept [`Beside`] the board, and the cameras looking
-/// at the board's centre in what is left; written only on a change (the board redraws on one).
-/// Without [`Whole`] (a bare app), the screen is left as inserted.
+impl Below {
+    /// The height kept in a window `height` high: never so much that the board would drop below
+    /// its smallest span.
+    pub fn kept(&self, height: f32) -> f32 {
+        self.extra.min(Below::most(height))
+    }
+
+    /// The most room that can be kept in a window `height` high.
+    pub fn most(height: f32) -> f32 {
+        (height - MIN_SPAN * 1.5).max(0.0)
+    }
+}
+
+/// The camera's offset from the board's centre, in logical pixels: the board is centred in the
+/// room between the panel and what is kept beside it, [`BOARD_LIFT`] above the middle of what is
+/// left above the room kept below it.
+pub fn camera_offset(beside: f32, below: f32) -> Vec2 {
+    Vec2::new((beside - PANEL_WIDTH) / 2.0, -BOARD_LIFT - below / 2.0)
+}
+
+/// Keeps [`Screen`] the whole size less the room kept [`Beside`] the board and [`Below`] it, and
+/// the cameras looking at the board's centre in what is left; written only on a change (the
+/// board redraws on one). Without [`Whole`] (a bare app), the screen is left as inserted.
 pub fn fit_screen(
     whole: Option<Res<Whole>>,
-    beside: Res<Beside>,
+    (beside, below): (Res<Beside>, Res<Below>),
     mut screen: ResMut<Screen>,
     mut cameras: Query<&mut Transform, With<Camera2d>>,
 ) {
     let Some(whole) = whole else { return };
     // Never narrower than the panel and a small board.
     let room = beside.0.min((whole.0.x - PANEL_WIDTH - MIN_SPAN * 1.5).max(0.0));
-    let size = Vec2::new(whole.0.x - room, whole.0.y);
+    let under = below.kept(whole.0.y);
+    let size = Vec2::new(whole.0.x - room, whole.0.y - under);
     if screen.0 != size {
         screen.0 = size;
     }
-    let at = camera_offset(room);
+    let at = camera_offset(room, under);
     for mut t in &mut cameras {
         if t.translation.truncate() != at {
             t.translation.x = at.x;

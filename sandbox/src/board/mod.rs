@@ -1097,6 +1097,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<View>()
         .init_resource::<Screen>()
         .init_resource::<crate::board::layout::Beside>()
+        .init_resource::<crate::board::layout::Below>()
         .init_resource::<Marks>()
         .add_systems(Startup, load_fonts)
         .add_systems(

@@ -79,11 +79,16 @@ pub struct Requests {
     pub clear_marks: bool,
 }
 
-/// The view, where the panel lies and the window's size: what the panel reads of the window.
+/// The view, where the panel lies, the size left for the panel and the board, and the room kept
+/// below the board for the status pane: what the panel reads of the window.
 type WindowState<'w> = (
     Option<ResMut<'w, View>>,
     Option<ResMut<'w, crate::board::input::PanelArea>>,
     Option<Res<'w, crate::board::layout::Screen>>,
+    (
+        Option<Res<'w, crate::board::layout::Whole>>,
+        Option<ResMut<'w, crate::board::layout::Below>>,
+    ),
 );
 
 fn side_panel(
@@ -93,7 +98,7 @@ fn side_panel(
     (mut auto, mut list): (ResMut<Autoplay>, Local<ListState>),
     (mut computer, mut sim, mut marks, mut clock): (ResMut<Computer>, ResMut<Simulation>, ResMut<Marks>, ResMut<LiveClock>),
     (mut replay, mut apply, mut pick): (MessageWriter<Replay>, MessageWriter<Apply>, MessageWriter<Pick>),
-    (view, panel_area, screen): WindowState,
+    (view, panel_area, screen, (whole, below)): WindowState,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = egui::Ui::new(
@@ -147,7 +152,17 @@ fn side_panel(
     );
     let width = size.x - PANEL_WIDTH;
     ruling_bar(&ctx, &session, width, &mut req);
-    status_pane(&ctx, &session, &tools, &computer, &list, size, &mut req);
+    // The window's height: the board's room and what is kept below it.
+    let high = whole.map_or(size.y, |w| w.0.y).max(size.y);
+    let mut below = below;
+    status_pane(
+        &ctx,
+        &session,
+        (&tools, &computer, &list),
+        (size, high),
+        below.as_deref_mut(),
+        &mut req,
+    );
     rule_errors_pane(&ctx, &session, width);
     // Written back only on a change (the sheet's close button).
     let mut help = tools.help;
@@ -219,14 +234,16 @@ const STATUS_MIN_HEIGHT: f32 = 44.0;
 /// The room the status pane has in a window of `screen`'s size: beside the panel, from below the
 /// board's file names to the window's bottom (at least [`STATUS_MIN_HEIGHT`], at most two fifths
 /// of the window). The pane grows upwards past it when it has more to say ([`status_pane`]).
-pub fn status_area(session: &Session, screen: Vec2) -> egui::Rect {
+pub fn status_area(session: &Session, screen: Vec2, below: f32) -> egui::Rect {
     let layout = crate::board::layout::Layout::fit(&session.engine.rules().board, crate::board::layout::Screen(screen));
-    // The board is centred in the room beside the panel; world y runs up, the window's down. The
-    // names' text is about a third of a cell high (see the board's labels).
+    // The board is centred in the room beside the panel and above what is kept below it (`screen`
+    // is that room); world y runs up, the window's down. The names' text is about a third of a
+    // cell high (see the board's labels).
     let names_bottom =
         screen.y / 2.0 - crate::board::layout::BOARD_LIFT - (layout.file_label(0).y - layout.cell * 0.25).min(-layout.half_extent().y);
-    let bottom = screen.y - 4.0;
-    let height = (bottom - names_bottom - 4.0).clamp(STATUS_MIN_HEIGHT, (screen.y * 0.4).max(STATUS_MIN_HEIGHT));
+    let whole = screen.y + below;
+    let bottom = whole - 4.0;
+    let height = (bottom - names_bottom - 4.0).clamp(STATUS_MIN_HEIGHT, (whole * 0.4).max(STATUS_MIN_HEIGHT));
     egui::Rect::from_min_max(
         egui::pos2(PANEL_WIDTH + 12.0, bottom - height),
         egui::pos2((screen.x - 12.0).max(PANEL_WIDTH + 200.0), bottom),
@@ -239,21 +256,25 @@ pub fn status_area(session: &Session, screen: Vec2) -> egui::Rect {
 /// save's result, and a scenario step's expectations (its caption is its line in the move list).
 /// Always shown (its first line always says who is to move), in a region of its own that scrolls
 /// when the lines outgrow it.
+///
+/// `screen` is the room left for the panel and the board, `whole` the window's height: the
+/// difference is kept below the board for the pane. When what the pane says outgrows its room,
+/// it asks for more ([`crate::board::layout::Below`]), up to two fifths of the window.
 pub fn status_pane(
     ctx: &egui::Context,
     session: &Session,
-    tools: &Tools,
-    computer: &Computer,
-    list: &ListState,
-    screen: Vec2,
+    (tools, computer, list): (&Tools, &Computer, &ListState),
+    (screen, whole): (Vec2, f32),
+    below: Option<&mut crate::board::layout::Below>,
     req: &mut Requests,
 ) {
-    let area = status_area(session, screen);
+    let kept = whole - screen.y;
+    let area = status_area(session, screen, kept);
     // Anchored at the window's bottom: two lines at least, as tall as what it says up to the room
-    // under the names — or up to two fifths of the window, over the board's lower edge, when it
-    // has more to say — then it scrolls.
-    egui::Area::new(egui::Id::new("status-pane"))
-        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(area.min.x, area.max.y - screen.y))
+    // under the names — or up to two fifths of the window when it has more to say, the board
+    // making room above it ([`crate::board::layout::Below`]) — then it scrolls.
+    let shown = egui::Area::new(egui::Id::new("status-pane"))
+        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(area.min.x, area.max.y - whole))
         .constrain(false)
         .order(egui::Order::Middle)
         .show(ctx, |ui| {
@@ -265,7 +286,7 @@ pub fn status_pane(
                     ui.set_min_height(STATUS_MIN_HEIGHT - 6.0);
                     egui::ScrollArea::vertical()
                         .id_salt("status")
-                        .max_height((screen.y * 0.4).max(area.height()) - 6.0)
+                        .max_height((whole * 0.4).max(area.height()) - 6.0)
                         .auto_shrink([false, true])
                         .show(ui, |ui| {
                             messages(ui, session, req);
@@ -273,9 +294,44 @@ pub fn status_pane(
                             reload_problems(ui, session);
                             referee_messages(ui, session, tools);
                             frame_notes(ui, session, list);
-                        });
-                });
+                        })
+                        .content_size
+                        .y
+                })
+                .inner
         });
+    if let Some(below) = below {
+        make_room_below(session, screen.x, whole, shown.inner + 6.0, area.height(), below);
+    }
+}
+
+/// Keeps room below the board for a status pane that needs `needed` points of height and has
+/// `has`: the least room (found by halving) that gives it what it needs, up to two fifths of the
+/// window. The room only grows while one session lasts — a step with less to say leaves the
+/// board where it is — and starts again at nothing when another ruleset or scenario is opened.
+fn make_room_below(session: &Session, width: f32, whole: f32, needed: f32, has: f32, below: &mut crate::board::layout::Below) {
+    let since = (session.generation, session.origin.clone());
+    if below.since != since {
+        *below = crate::board::layout::Below { extra: 0.0, since };
+        return;
+    }
+    let target = needed.min(whole * 0.4);
+    if has + 0.5 >= target {
+        return;
+    }
+    let height = |k: f32| status_area(session, Vec2::new(width, whole - k), k).height();
+    // The pane's height grows with the room kept (the board shrinks and rises), not always
+    // point for point: halve between what is kept and the most that can be.
+    let (mut lo, mut hi) = (below.kept(whole), crate::board::layout::Below::most(whole));
+    if height(hi) >= target {
+        while hi - lo >= 0.5 {
+            let mid = (lo + hi) / 2.0;
+            if height(mid) >= target { hi = mid } else { lo = mid }
+        }
+    }
+    if hi > below.extra {
+        below.extra = hi;
+    }
 }
 
 /// Title, rules (and reload), the board's orientation.
@@ -1414,4 +1470,48 @@ fn label(a: &Action) -> String {
 /// The side panel, drawn every frame into the primary egui context.
 pub fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, side_panel);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::layout::Below;
+
+    fn session(what: &str) -> Session {
+        Session::new(crate::session::source::open(Some(what)).unwrap_or_else(|e| panic!("{what}: {e}")))
+    }
+
+    /// The pane's height with `kept` points kept below the board of a 1280 × 800 window.
+    fn given(s: &Session, kept: f32) -> f32 {
+        status_area(s, Vec2::new(1280.0, 800.0 - kept), kept).height()
+    }
+
+    #[test]
+    fn a_status_pane_that_says_more_than_fits_gets_room_under_the_board_which_keeps_it() {
+        let s = session("four-player-chess");
+        let mut below = Below::default();
+        // The first frame of a session starts it with nothing kept.
+        make_room_below(&s, 1280.0, 800.0, 150.0, given(&s, 0.0), &mut below);
+        assert_eq!(below.extra, 0.0);
+        let room = given(&s, 0.0);
+        assert!(room < 150.0, "the 14-rank board leaves {room} under its names");
+        // Eight lines: the board rises and shrinks until the pane has them, and no further.
+        make_room_below(&s, 1280.0, 800.0, 150.0, room, &mut below);
+        let has = given(&s, below.extra);
+        assert!((150.0..151.0).contains(&has), "{} kept gives {has}", below.extra);
+        // A step with less to say leaves the board where it is.
+        let kept = below.extra;
+        make_room_below(&s, 1280.0, 800.0, 40.0, has, &mut below);
+        assert_eq!(below.extra, kept);
+        // The pane never takes more than two fifths of the window; past that it scrolls.
+        make_room_below(&s, 1280.0, 800.0, 5000.0, has, &mut below);
+        assert!((320.0..321.0).contains(&given(&s, below.extra)), "{}", below.extra);
+        assert!(below.extra <= Below::most(800.0));
+        // Another ruleset opened: nothing kept until its pane asks.
+        let chess = session("chess");
+        make_room_below(&chess, 1280.0, 800.0, 40.0, given(&chess, 0.0), &mut below);
+        assert_eq!(below.extra, 0.0);
+        make_room_below(&chess, 1280.0, 800.0, 40.0, given(&chess, 0.0), &mut below);
+        assert_eq!(below.extra, 0.0, "a pane that fits asks for nothing");
+    }
 }

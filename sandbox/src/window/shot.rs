@@ -87,7 +87,7 @@ fn spawn_offscreen_camera(
     commands.spawn((
         Camera2d,
         RenderTarget::Image(handle.into()),
-        Transform::from_translation(crate::board::layout::camera_offset(0.0).extend(0.0)),
+        Transform::from_translation(crate::board::layout::camera_offset(0.0, 0.0).extend(0.0)),
     ));
 }
 

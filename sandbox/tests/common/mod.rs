@@ -184,10 +184,9 @@ impl Panel {
             sandbox::panel::status_pane(
                 ui.ctx(),
                 session,
-                tools,
-                &self.computer,
-                &self.list,
-                bevy::math::Vec2::new(WINDOW_WIDTH, self.height),
+                (tools, &self.computer, &self.list),
+                (bevy::math::Vec2::new(WINDOW_WIDTH, self.height), self.height),
+                None,
                 &mut bar,
             );
             if tools.help {
