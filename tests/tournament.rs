@@ -395,6 +395,36 @@ fn a_game_of_four_sides_seats_four_entrants_a_table() {
     assert_eq!(players, [text(&v["champion"]).to_string()]);
 }
 
+/// A game of dice replays from its seed: the rolls come from each game's seed, as the moves do.
+#[test]
+fn a_knockout_of_a_game_of_dice_replays_from_its_seed() {
+    let run = |seed: &str| {
+        json(&arbiter_within(
+            300,
+            &[
+                "tournament",
+                "ludo",
+                "--entrants",
+                "4",
+                "--players",
+                "random",
+                "--seed",
+                seed,
+                "--games-per-match",
+                "1",
+                "--json",
+            ],
+        ))
+    };
+    let a = run("5");
+    assert_eq!(run("5"), a);
+    let plies = |v: &Value| v["rounds"][0]["matches"][0]["games"][0]["plies"].clone();
+    assert!(
+        ["6", "7", "8"].iter().any(|s| plies(&run(s)) != plies(&a)),
+        "other seeds roll other games"
+    );
+}
+
 /// A game played on for places scores each place against each other entrant at the table:
 /// 1st, 2nd, 3rd and 4th take 3, 2, 1 and 0 points.
 #[test]
