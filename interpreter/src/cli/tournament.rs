@@ -472,6 +472,15 @@ fn render(s: &Setting, b: &Bracket) {
             }
             // The winner's points first, then the others' by seat.
             let pts: Vec<String> = m.half_points.iter().map(|&h| points(h)).collect();
+            // Each seat's entrant and points: `E3 2½, E7 1`.
+            let standing = || {
+                m.seats
+                    .iter()
+                    .zip(&pts)
+                    .map(|(e, p)| format!("{e} {p}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             match (m.winner, m.decided_by) {
                 // At tables of more, extra games score the whole table: say who was level.
                 (Some(w), Some(by)) if k > 2 && by != knockout::DecidedBy::Games => {
@@ -493,12 +502,7 @@ fn render(s: &Setting, b: &Bracket) {
                         points(regular),
                         b.rules.games_per_match,
                         if b.rules.games_per_match == 1 { "" } else { "s" },
-                        m.seats
-                            .iter()
-                            .zip(&pts)
-                            .map(|(e, p)| format!("{e} {p}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        standing()
                     ))
                 }
                 (Some(w), Some(by)) => {
@@ -516,15 +520,7 @@ fn render(s: &Setting, b: &Bracket) {
                         }
                     ))
                 }
-                _ => say(&format!(
-                    "    unfinished: stopped at {}",
-                    m.seats
-                        .iter()
-                        .zip(&pts)
-                        .map(|(e, p)| format!("{e} {p}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
+                _ => say(&format!("    unfinished: stopped at {}", standing())),
             }
         }
         for e in &r.byes {

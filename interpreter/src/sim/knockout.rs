@@ -595,6 +595,18 @@ mod tests {
         })
     }
 
+    /// The entrants seated at the round's tables and those with a bye, by number.
+    fn seated(round: &Round) -> Vec<Entrant> {
+        let mut seen: Vec<Entrant> = round
+            .matches
+            .iter()
+            .flat_map(|m| m.seats.clone())
+            .chain(round.byes.clone())
+            .collect();
+        seen.sort();
+        seen
+    }
+
     fn entrants(round: &Round) -> Vec<Entrant> {
         let mut all: Vec<Entrant> = round.draw.iter().map(|(e, _)| *e).collect();
         all.sort();
@@ -611,14 +623,7 @@ mod tests {
         for round in &b.rounds {
             // Every player of the round appears exactly once: in one match or as the bye.
             assert_eq!(entrants(round), players);
-            let mut seen: Vec<Entrant> = round
-                .matches
-                .iter()
-                .flat_map(|m| m.seats.clone())
-                .chain(round.byes.clone())
-                .collect();
-            seen.sort();
-            assert_eq!(seen, players, "round {}", round.number);
+            assert_eq!(seated(round), players, "round {}", round.number);
             // The cards: red and black 1..=n/2, K for the bye; matches pair equal numbers.
             let mut cards: Vec<String> = round.draw.iter().map(|(_, c)| c.to_string()).collect();
             let mut expected: Vec<String> = deck(players.len(), 2).iter().map(Card::to_string).collect();
@@ -784,14 +789,7 @@ mod tests {
             let mut players: Vec<Entrant> = (1..=n).map(Entrant).collect();
             for round in &b.rounds {
                 // Every player sits at one table or has a bye; the cards are a set per seat.
-                let mut seen: Vec<Entrant> = round
-                    .matches
-                    .iter()
-                    .flat_map(|m| m.seats.clone())
-                    .chain(round.byes.clone())
-                    .collect();
-                seen.sort();
-                assert_eq!(seen, players, "{n} entrants, round {}", round.number);
+                assert_eq!(seated(round), players, "{n} entrants, round {}", round.number);
                 assert_eq!(round.byes.len(), players.len() % 4);
                 for m in &round.matches {
                     for (s, e) in m.seats.iter().enumerate() {
