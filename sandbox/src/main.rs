@@ -67,6 +67,16 @@ const HELP: &str = "
   -h, --help          print this help and exit
 Without --screenshot the sandbox opens a window (needs DISPLAY or WAYLAND_DISPLAY).";
 
+/// The value after an option: the next argument, unless there is none or it is another option
+/// (`--seat --screenshot x.png` is a missing name, not a player called `--screenshot`).
+fn value(it: &mut impl Iterator<Item = String>, needs: &str) -> Result<String, String> {
+    match it.next() {
+        Some(v) if v.starts_with("--") => Err(format!("{needs} (found the option `{v}` instead)")),
+        Some(v) => Ok(v),
+        None => Err(needs.to_string()),
+    }
+}
+
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut parsed = Args {
         path: None,
@@ -85,18 +95,18 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut it = args;
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--screenshot" => parsed.screenshot = Some(it.next().ok_or("--screenshot needs a file name")?.into()),
+            "--screenshot" => parsed.screenshot = Some(value(&mut it, "--screenshot needs a file name")?.into()),
             "--window" => parsed.window = true,
-            "--trace" => parsed.trace = Some(it.next().ok_or("--trace needs a file name")?.into()),
-            "--size" => parsed.size = parse_size(&it.next().ok_or("--size needs WIDTHxHEIGHT, e.g. 900x560")?)?,
+            "--trace" => parsed.trace = Some(value(&mut it, "--trace needs a file name")?.into()),
+            "--size" => parsed.size = parse_size(&value(&mut it, "--size needs WIDTHxHEIGHT, e.g. 900x560")?)?,
             "--flip" => parsed.flip = true,
-            "--seat" => parsed.seat = Some(it.next().ok_or("--seat needs a player's name, e.g. `--seat blue`")?),
+            "--seat" => parsed.seat = Some(value(&mut it, "--seat needs a player's name, e.g. `--seat blue`")?),
             "--ply" => {
-                let n = it.next().ok_or("--ply needs a number")?;
+                let n = value(&mut it, "--ply needs a number")?;
                 parsed.ply = Some(n.parse().map_err(|_| format!("--ply `{n}`: not a number"))?);
             }
             "--play" => {
-                let moves = it.next().ok_or("--play needs moves, e.g. `e2e4,e7e5`")?;
+                let moves = value(&mut it, "--play needs moves, e.g. `e2e4,e7e5`")?;
                 parsed.play.extend(
                     moves
                         .split([',', ' '])
@@ -105,7 +115,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
                 );
             }
             "--simulate" => {
-                let n = it.next().ok_or("--simulate needs a number of games")?;
+                let n = value(&mut it, "--simulate needs a number of games")?;
                 let games: u64 = n.parse().map_err(|_| format!("--simulate `{n}`: not a number of games"))?;
                 if games == 0 || games > arbiter::sim::MAX_GAMES {
                     return Err(format!("--simulate {games}: give from 1 to {} games", arbiter::sim::MAX_GAMES));
@@ -113,7 +123,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
                 parsed.simulate = Some(games);
             }
             "--param" => {
-                let p = it.next().ok_or("--param needs NAME=VALUE")?;
+                let p = value(&mut it, "--param needs NAME=VALUE")?;
                 match p.split_once('=') {
                     Some((name, value)) if !name.trim().is_empty() => {
                         parsed.params.push((name.trim().to_string(), value.trim().to_string()))

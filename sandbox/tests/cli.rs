@@ -105,6 +105,24 @@ fn a_bad_number_of_games_to_simulate_is_refused_with_the_range() {
     assert!(err.contains("--simulate needs a number of games"), "{err}");
 }
 
+/// An option whose value is missing takes no other option for it: `--seat --screenshot x.png`
+/// says the name is missing, not that there is more than one thing to open.
+#[test]
+fn an_option_followed_by_another_option_says_its_value_is_missing() {
+    for (args, said) in [
+        (
+            &["four-player-chess", "--seat", "--screenshot", "x.png"][..],
+            "--seat needs a player's name",
+        ),
+        (&["chess", "--ply", "--flip"][..], "--ply needs a number"),
+        (&["chess", "--screenshot", "--window"][..], "--screenshot needs a file name"),
+    ] {
+        let (code, err) = run(args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.contains(said) && err.contains("found the option"), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn a_bad_size_is_refused_with_the_form_it_takes() {
     for arg in ["10x10", "900", "wide", "900x", "x560", "99999x560"] {
