@@ -916,7 +916,8 @@ fn share(x: u64, n: u64) -> f64 {
 /// won, drawn, ended without result or cut (two-proportion z-tests, over all games), the first
 /// player's score (win 1, draw or no result ½, over finished games) and the mean length in plies
 /// (z-tests on the difference of means). `sides` names the sides in the ruleset's order; `first`
-/// is the side that moves first in each. Each row is tested alone: with six rows, one in about
+/// is the side that moves first in each; `teams` each side's team where the rulesets have teams
+/// (the first player's score is then its team's, a draw halved between the teams). Each row is tested alone: with six rows, one in about
 /// four pairs of identical rulesets shows a "significant" row by chance.
 ///
 /// # Examples
@@ -931,10 +932,10 @@ fn share(x: u64, n: u64) -> f64 {
 /// let mut b = a.clone();
 /// b.wins = vec![500, 500];
 /// let sides = ["cross".to_string(), "nought".to_string()];
-/// let rows = compare_simulations(&a, &b, Pair { a: Side::FIRST, b: Side::FIRST }, &sides);
+/// let rows = compare_simulations(&a, &b, Pair { a: Side::FIRST, b: Side::FIRST }, &sides, &[]);
 /// assert!(rows[0].what == "cross wins" && rows[0].significant);
 /// ```
-pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[String]) -> Vec<SimRow> {
+pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[String], teams: &[u8]) -> Vec<SimRow> {
     let mut rows = Vec::new();
     let n = sides.len();
     // Each side's wins, then the draws; the rarer outcomes when either run has some.
@@ -959,17 +960,18 @@ pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[Str
             "proportions",
         ));
     }
-    // A win 1, a draw 1/N (a half between two): the sum of the scores and of their squares.
-    let share_of_draw = 1.0 / n as f64;
+    // A win 1, a draw 1/N among N parties (a half between two sides or two teams): the sum of
+    // the scores and of their squares.
     let score = |t: &Tally, f: Side| {
-        let (w, d) = (t.won(f.index()) as f64, (t.draws + t.no_result) as f64);
+        let (w, parties) = t.party_wins(f, n, teams);
+        let (w, d, share_of_draw) = (w as f64, (t.draws + t.no_result) as f64, 1.0 / parties as f64);
         (w + share_of_draw * d, w + share_of_draw * share_of_draw * d, t.finished())
     };
     let (sa, sb) = (score(a, first.a), score(b, first.b));
     rows.push(row(
         "first player's score".to_string(),
-        a.score(first.a, n, &[]).mean,
-        b.score(first.b, n, &[]).mean,
+        a.score(first.a, n, teams).mean,
+        b.score(first.b, n, teams).mean,
         z_means(sa, sb),
         "means",
     ));
@@ -997,6 +999,31 @@ mod tests {
     fn engine(text: &str) -> Engine {
         let c = check_source("test.rules", text, None, &[]);
         Engine::new(c.rules.unwrap_or_else(|| panic!("{:?}", c.diagnostics.items)))
+    }
+
+    #[test]
+    fn among_teams_the_first_player_s_score_is_its_team_s() {
+        let mut a = Tally::default();
+        a.games = 100;
+        // Red and yellow (sides 0 and 2) won 30 and 20, blue and green 10 each, 30 draws.
+        a.wins = vec![30, 10, 20, 10];
+        a.draws = 30;
+        a.lengths.insert(50, 100);
+        let sides: Vec<String> = ["red", "blue", "yellow", "green"].map(String::from).to_vec();
+        let score = |teams: &[u8]| {
+            let first = Pair {
+                a: Side::FIRST,
+                b: Side::FIRST,
+            };
+            let rows = compare_simulations(&a, &a.clone(), first, &sides, teams);
+            rows.iter()
+                .find(|r| r.what == "first player's score")
+                .map(|r| r.a)
+                .unwrap_or(f64::NAN)
+        };
+        // (30 + 20 + 30 / 2) / 100 with teams; (30 + 30 / 4) / 100 without.
+        assert!((score(&[0, 1, 0, 1]) - 0.65).abs() < 1e-9);
+        assert!((score(&[]) - 0.375).abs() < 1e-9);
     }
 
     const LINE: &str = r#"

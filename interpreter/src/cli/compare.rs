@@ -127,7 +127,13 @@ fn simulate(cfg: &Config, sa: &Position, sb: &Position, sides: &[String]) -> Res
         a: sa.side_to_move(),
         b: sb.side_to_move(),
     };
-    let rows = compare::compare_simulations(&a.tally, &b.tally, first, sides);
+    // Teams, where both rulesets have the same: their first player's score is its team's.
+    let teams = if sa.rules().teams == sb.rules().teams {
+        sa.rules().teams.clone()
+    } else {
+        Vec::new()
+    };
+    let rows = compare::compare_simulations(&a.tally, &b.tally, first, sides, &teams);
     Ok(SimReport {
         players: cfg.players.iter().map(|p| p.to_string()).collect(),
         games: cfg.games,

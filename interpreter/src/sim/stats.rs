@@ -257,19 +257,24 @@ impl Tally {
     /// team where there are teams (empty where not): 1 a win (its team's), an equal share of a
     /// draw or a game without result among the parties (½ between two sides or two teams).
     pub fn score(&self, first: Side, sides: usize, teams: &[u8]) -> Interval {
-        let n = self.finished();
-        let (won, parties) = match teams.get(first.index()) {
+        let (won, parties) = self.party_wins(first, sides, teams);
+        let points = won as f64 + (self.draws + self.no_result) as f64 / parties as f64;
+        Interval::wilson(points, self.finished())
+    }
+
+    /// The games `side`'s party (its team where `teams` gives one, else itself) won, and how
+    /// many parties share a draw (at least 2).
+    pub fn party_wins(&self, side: Side, sides: usize, teams: &[u8]) -> (u64, usize) {
+        match teams.get(side.index()) {
             Some(&t) => {
                 let won: u64 = (0..sides.min(teams.len())).filter(|&s| teams[s] == t).map(|s| self.won(s)).sum();
                 let mut distinct = teams.to_vec();
                 distinct.sort_unstable();
                 distinct.dedup();
-                (won, distinct.len())
+                (won, distinct.len().max(2))
             }
-            None => (self.won(first.index()), sides),
-        };
-        let points = won as f64 + (self.draws + self.no_result) as f64 / parties.max(2) as f64;
-        Interval::wilson(points, n)
+            None => (self.won(side.index()), sides.max(2)),
+        }
     }
 
     /// The length in plies below which `q` of the games fall (nearest rank).
