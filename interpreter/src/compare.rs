@@ -1003,12 +1003,14 @@ mod tests {
 
     #[test]
     fn among_teams_the_first_player_s_score_is_its_team_s() {
-        let mut a = Tally::default();
-        a.games = 100;
         // Red and yellow (sides 0 and 2) won 30 and 20, blue and green 10 each, 30 draws.
-        a.wins = vec![30, 10, 20, 10];
-        a.draws = 30;
-        a.lengths.insert(50, 100);
+        let a = Tally {
+            games: 100,
+            wins: vec![30, 10, 20, 10],
+            draws: 30,
+            lengths: [(50, 100)].into_iter().collect(),
+            ..Tally::default()
+        };
         let sides: Vec<String> = ["red", "blue", "yellow", "green"].map(String::from).to_vec();
         let score = |teams: &[u8]| {
             let first = Pair {
