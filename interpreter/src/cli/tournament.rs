@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use arbiter::game::{Position, Status};
+use arbiter::game::{Position, Status, ordinal};
 use arbiter::model::Side;
 use arbiter::sim::knockout::{self, Bracket, Decision, Entrant, Fixture, GameResult, KnockoutRules, MAX_ENTRANTS, PlayedGame};
 use arbiter::sim::{self, End, MAX_PLIES, PlayerSpec};
@@ -283,16 +283,6 @@ fn result_text(s: &Setting, g: &PlayedGame) -> String {
         }
         (_, Some(p)) => format!("{} {}", s.party(p), if s.parties[p].len() > 1 { "win" } else { "wins" }),
         _ => "draw".to_string(),
-    }
-}
-
-/// `1st`, `2nd`, `3rd`, `4th`… (places go to six).
-fn ordinal(n: u8) -> String {
-    match n {
-        1 => "1st".to_string(),
-        2 => "2nd".to_string(),
-        3 => "3rd".to_string(),
-        n => format!("{n}th"),
     }
 }
 

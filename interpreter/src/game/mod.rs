@@ -35,7 +35,7 @@ use crate::model::*;
 pub use chase::Chase;
 pub(crate) use chase::chaser_in_cycle;
 pub use explain::{Illegal, Ruling};
-pub use outcome::{Game, Outcome, Score, Status};
+pub use outcome::{Game, Outcome, Score, Status, ordinal};
 pub(crate) use outcome::{History, checker_in_cycle, rule_holds, verdict_result};
 pub use setup::PositionError;
 pub use winnable::{Answer, Bounds, Proof, Winnability};

@@ -1180,8 +1180,8 @@ fn matching_pattern<'a>(pos: &Position, pats: &'a [MaterialPattern]) -> Option<&
     })
 }
 
-/// `1st`, `2nd`, `3rd`, `4th`...
-fn ordinal(n: u8) -> String {
+/// `1st`, `2nd`, `3rd`, `4th`...: a place.
+pub fn ordinal(n: u8) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, 11) | (2, 12) | (3, 13) => "th",
         (1, _) => "st",
