@@ -310,9 +310,11 @@ pub fn status_pane(
 /// window. The room only grows while one session lasts — a step with less to say leaves the
 /// board where it is — and starts again at nothing when another ruleset or scenario is opened.
 fn make_room_below(session: &Session, width: f32, whole: f32, needed: f32, has: f32, below: &mut crate::board::layout::Below) {
-    let since = (session.generation, session.origin.clone());
-    if below.since != since {
-        *below = crate::board::layout::Below { extra: 0.0, since };
+    if below.since.0 != session.generation || below.since.1 != session.origin {
+        *below = crate::board::layout::Below {
+            extra: 0.0,
+            since: (session.generation, session.origin.clone()),
+        };
         return;
     }
     let target = needed.min(whole * 0.4);
