@@ -1181,8 +1181,7 @@ impl<B: Bits> Pos<B> {
             royals = (royals & !B::bit(from)) | B::bit(to);
         }
         if m.promo != 0 {
-            let nk = KindId(m.promo - 1);
-            if self.t.royal_kinds.contains(&nk) {
+            if royal_kinds & 1 << (m.promo - 1) != 0 {
                 royals |= B::bit(to);
             } else {
                 royals &= !B::bit(to);
