@@ -545,6 +545,29 @@ fn four_player_chess_is_simulated_by_teams() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("red and yellow win") && text.contains("blue and green win"), "{text}");
     assert!(!text.contains("yellow wins"), "{text}");
+    // The first player's score is its team's.
+    assert!(text.contains("first player's team (red and yellow) scores"), "{text}");
+}
+
+/// A run started with the third side to move reports that side as the first player (it was
+/// taken as the second).
+#[test]
+fn a_run_whose_third_side_moves_first_names_it_first() {
+    const YELLOW: &str = "3yRyNyByKyQyByNyR3/3yPyPyPyPyPyPyPyP3/14/bRbP10gPgR/bNbP10gPgN/bBbP10gPgB/bQbP10gPgK/bKbP10gPgQ/bBbP10gPgB/bNbP10gPgN/bRbP10gPgR/14/3rPrPrPrPrPrPrPrP3/3rRrNrBrQrKrBrNrR3 y rKrQbKbQyKyQgKgQ - 0 1";
+    let v = json(&arbiter(&[
+        "simulate",
+        "four-player-chess",
+        "--fen",
+        YELLOW,
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--max-plies",
+        "20",
+        "--json",
+    ]));
+    assert_eq!(v["first_player"], "yellow", "{v}");
 }
 
 /// Among four played on for places, the report gives each side's mean place: the means add up
