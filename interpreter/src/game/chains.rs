@@ -23,11 +23,19 @@ pub const BORDER: u8 = 3;
 const NBR_FIRST: u32 = 0;
 const NBR_SECOND: u32 = 4;
 const NBR_EMPTY: u32 = 8;
-/// The top bit of a point's [`Chains::nbr`]: a capture has emptied the point along the line of
-/// moves that led here (so a placement there may repeat an earlier board). It mirrors
-/// [`Pos::vacated`] where a placement is ruled on, beside the counts read there anyway; the
-/// counts never carry into it (each field stays under 5), and an unmake restores it with them.
-const VACATED: u16 = 1 << 15;
+/// The top two bits of a point's [`Chains::nbr`]: a capture has emptied the point of a stone of
+/// the first side (`1 << 14`) or of the second (`1 << 15`) along the line of moves that led here.
+/// A placement can repeat an earlier board only where the mover's own stone was lifted since
+/// (that board had it there, and only captures empty a point), so only there is the record
+/// asked. Together they mirror [`Pos::vacated`] where a placement is ruled on, beside the counts
+/// read there anyway (a rebuild, knowing only that, sets both); the counts never carry into them
+/// (each field stays under 5), and an unmake restores them with them.
+const VACATED: u16 = 3 << 14;
+/// The bit of [`VACATED`] for a stone of colour `c` (1 + side).
+#[inline(always)]
+const fn vacated_of(c: u8) -> u16 {
+    1 << (13 + c as u32)
+}
 /// What a neighbour of each colour adds to a point's counts.
 const NBR_OF: [u16; 4] = [1 << NBR_EMPTY, 1 << NBR_FIRST, 1 << NBR_SECOND, 1 << NBR_FIRST | 1 << NBR_SECOND];
 /// What a stone placed on an empty point adds to its neighbours' counts, by its colour (1 + side).
@@ -427,8 +435,15 @@ impl<B: Bits> Chains<B> {
     }
     /// Has a capture emptied `sq` (see [`VACATED`])?
     #[inline(always)]
+    #[cfg(test)]
     fn vacated(&self, sq: usize) -> bool {
         self.nbr[sq] & VACATED != 0
+    }
+    /// Has a capture lifted a stone of colour `own` (1 + side) from `sq`, so that a placement
+    /// of that side there may repeat an earlier board (see [`VACATED`])?
+    #[inline(always)]
+    fn vacated_by(&self, sq: usize, own: u8) -> bool {
+        self.nbr[sq] & vacated_of(own) != 0
     }
     /// Takes a stone of colour `own` off `sq` from its neighbours' counts.
     #[inline(always)]
@@ -671,9 +686,9 @@ impl<B: Bits> Pos<B> {
         if eyes && ch.own_eye(sq, own) {
             return Verdict::OwnEye;
         }
-        // A placement can repeat an earlier board only on a point a capture has emptied since
-        // (that board had a stone there); beside an empty point it is never suicide.
-        let again = repeats && self.t.repetition.is_some() && ch.vacated(sq);
+        // A placement can repeat an earlier board only on a point a capture has emptied of the
+        // mover's stone since (that board had it there); beside an empty point it is never suicide.
+        let again = repeats && self.t.repetition.is_some() && ch.vacated_by(sq, own);
         let mut liberty = ch.has_empty_neighbour(sq);
         if !again && liberty {
             return Verdict::Legal;
@@ -723,7 +738,7 @@ impl<B: Bits> Pos<B> {
     /// [`Pos::place_verdict`] on a point that is the other side's eye (every neighbour its stone
     /// or the edge): the placement is legal only where it captures, a neighbour's chain having
     /// the point as its one liberty, and then may repeat a board only where a capture emptied
-    /// the point.
+    /// the point of the mover's stone.
     #[inline(always)]
     fn enemy_eye_verdict(&self, ch: &Chains<B>, kind: KindId, sq: usize) -> Verdict {
         let nbrs = self.t.neighbours[sq];
@@ -737,7 +752,7 @@ impl<B: Bits> Pos<B> {
         if takes == 0 {
             return self.no_liberty_verdict(ch, sq);
         }
-        if self.t.repetition.is_some() && ch.vacated(sq) && self.board_recorded(self.board_after(ch, kind, sq, takes)) {
+        if self.t.repetition.is_some() && ch.vacated_by(sq, 1 + self.stm.0) && self.board_recorded(self.board_after(ch, kind, sq, takes)) {
             return Verdict::Illegal("repetition");
         }
         Verdict::Legal
@@ -765,7 +780,7 @@ impl<B: Bits> Pos<B> {
 
     /// [`Pos::place_verdict`] with `eyes`, where the chains are [tracked](Chains::track): a point
     /// without air is [`Pos::airless`], and a placement can repeat a board only on a point a
-    /// capture has emptied (looked up in the record only there).
+    /// capture has emptied of the mover's stone (looked up in the record only there).
     #[inline(always)]
     fn place_verdict_tracked(&self, ch: &Chains<B>, kind: KindId, sq: usize) -> Verdict {
         if ch.own_eye(sq, 1 + self.stm.0) {
@@ -774,7 +789,7 @@ impl<B: Bits> Pos<B> {
         if self.airless[self.stm.index()].has(sq) {
             return self.no_liberty_verdict(ch, sq);
         }
-        if self.t.repetition.is_some() && ch.vacated(sq) {
+        if self.t.repetition.is_some() && ch.vacated_by(sq, 1 + self.stm.0) {
             let repeats = if self.takes[self.stm.index()].has(sq) {
                 self.capture_repeats(ch, kind, sq)
             } else {
@@ -1001,7 +1016,7 @@ impl<B: Bits> Pos<B> {
         loop {
             self.remove_piece(s);
             self.vacated.set(s);
-            ch.nbr[s] |= VACATED;
+            ch.nbr[s] |= vacated_of(ch.color[s]);
             if TRACK {
                 ch.dirty.push(s as u16);
             }
