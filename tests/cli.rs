@@ -826,3 +826,46 @@ fn the_status_line_names_the_winners_once() {
     ]);
     assert_eq!(status(&r), "win for red and yellow (checkmate, 4PC 7)");
 }
+
+/// A long text given where a word was expected (a file's contents pasted as an argument) is
+/// refused with a line, not echoed whole: every door quotes it cut short — the argument parser,
+/// a ruleset's name, a parameter, a FEN, a move, a player — and still says what is wrong.
+#[test]
+fn a_long_bad_argument_is_quoted_cut_short() {
+    let long = "x".repeat(100_000);
+    let param = format!("{long}=1");
+    let size = format!("size={long}");
+    let cases: [(&[&str], i32, &str); 8] = [
+        (&["perft", &long, "1"], 1, "no ruleset `xxx"),
+        (&["perft", "chess", "2", "--param", &param], 1, "has no parameter"),
+        (&["perft", "go", "1", "--param", &size], 1, "takes a number"),
+        (&["moves", "chess", "--fen", &long], 1, "ranks"),
+        (&["play", "chess", &long], 2, "is not a move"),
+        (&["simulate", "go", "--games", &long, "--seed", "1"], 2, "invalid value"),
+        (
+            &["simulate", "go", "--games", "2", "--seed", "1", "--players", &long],
+            1,
+            "unknown player",
+        ),
+        (&["engine", "--protocol", &long], 2, "possible values"),
+    ];
+    for (args, code, says) in cases {
+        let r = arbiter(args);
+        r.assert_fails_cleanly(code);
+        assert!(r.stderr.len() < 2_000, "{} bytes on stderr for {:?}", r.stderr.len(), &args[..2]);
+        assert!(
+            r.stderr.contains("xxxx…") && r.stderr.contains(says),
+            "{:?}:\n{}",
+            &args[..2],
+            r.stderr
+        );
+    }
+    // `explain` rules on a move that is not one: its line quotes it cut short too.
+    let r = arbiter(&["explain", "chess", "e2e4", &long]);
+    r.assert_exit(0);
+    assert!(
+        r.stdout.len() < 1_000 && r.stdout.contains("illegal (unreadable-move)"),
+        "{}",
+        &r.stdout[..200]
+    );
+}

@@ -403,6 +403,48 @@ fn uci_skips_an_endless_line_and_bytes_that_are_not_text() {
     e.until(10, |l| l.contains("4P3"));
 }
 
+/// A long word where the protocol expects a short one (a move, a FEN, a variant's name, a
+/// command) is quoted cut short in the answer, in UCI, UCCI and GTP alike; the session goes on.
+#[test]
+fn a_long_word_is_quoted_cut_short_in_every_protocol() {
+    let long = "x".repeat(100_000);
+    for (protocol, ruleset) in [("uci", "chess"), ("ucci", "xiangqi")] {
+        let mut e = common::Piped::start(&["engine", ruleset, "--protocol", protocol]);
+        let lines = [
+            long.clone(),
+            format!("position fen {long}"),
+            format!("position startpos moves {long}"),
+            format!("setoption name UCI_Variant value {long}"),
+            format!("setoption name {long} value 1"),
+            "isready".to_string(),
+        ];
+        e.send(format!("{}\n", lines.join("\n")).as_bytes());
+        let said = e.until(20, |l| l == "readyok");
+        let infos: Vec<&String> = said.iter().filter(|l| l.starts_with("info string")).collect();
+        assert!(infos.len() >= 4, "{protocol}: {said:?}");
+        for l in &infos {
+            assert!(l.len() < 600, "{protocol}: a line of {} bytes: {}", l.len(), &l[..200]);
+        }
+        assert!(
+            infos.iter().any(|l| l.contains("unknown command `xxxx") && l.contains("…`")),
+            "{protocol}: {infos:?}"
+        );
+    }
+    let mut ours = Gtp::start(env!("CARGO_BIN_EXE_arbiter"), &["engine", "go", "--protocol", "gtp"]);
+    for (command, says) in [(long.clone(), "unknown command"), (format!("play black {long}"), "illegal move")] {
+        let answer = ours.ask(&command).expect_err("refused");
+        assert!(
+            answer.len() < 600 && answer.contains(says) && answer.contains("xxxx…"),
+            "{}",
+            &answer[..200]
+        );
+    }
+    assert_eq!(
+        ours.ask("arbiter-fen").expect("a FEN").split(' ').next(),
+        Some("19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19")
+    );
+}
+
 /// `isready` and `stop` are answered at once while a search runs, even with another command
 /// queued behind the search; the queued command is then taken, in order.
 #[test]

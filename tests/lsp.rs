@@ -495,6 +495,28 @@ fn a_broken_file_gets_its_diagnostics_and_is_not_formatted() {
     assert_eq!(s.diagnostics(uri), Vec::<Value>::new(), "closing clears the file's diagnostics");
 }
 
+/// A long name the checker quotes (an unknown piece of 100,000 characters) comes back cut short
+/// in the diagnostic's message, as the terminal's report cuts it; its range still marks it whole.
+#[test]
+fn a_long_name_is_quoted_cut_short_in_a_diagnostic() {
+    let mut s = Session::start();
+    s.initialize();
+    let uri = "file:///tmp/arbiter-lsp-long-name.rules";
+    let long = "Z".repeat(100_000);
+    let text = tic_tac_toe().replacen("no legal move ->", &format!("no legal move, no {long} left ->"), 1);
+    assert_ne!(text, tic_tac_toe(), "the end rule names a piece");
+    s.open(uri, &text);
+    let said = s.diagnostics(uri);
+    let d = said
+        .iter()
+        .find(|d| d["message"].as_str().is_some_and(|m| m.contains("ZZZZ…")))
+        .unwrap_or_else(|| panic!("{said:#?}"));
+    let message = d["message"].as_str().unwrap_or_default();
+    assert!(message.len() < 1_000, "a message of {} bytes", message.len());
+    let width = d["range"]["end"]["character"].as_u64().unwrap_or(0) - d["range"]["start"]["character"].as_u64().unwrap_or(0);
+    assert_eq!(width, 100_000, "{d}");
+}
+
 /// A rename from a file that extends another reaches the definition's file, and one from the
 /// definition reaches the open files that extend it; definitions are found across the two.
 #[test]

@@ -302,9 +302,15 @@ pub fn render(sources: &Sources, diags: &Diagnostics, color: bool) -> String {
     text
 }
 
-/// `unexpected `xxxxxxxx…``: every backquoted token longer than [`MAX_TOKEN_CHARS`] cut short.
+/// A word of a message (text between spaces) longer than this many characters is cut short,
+/// quoted or not: what a user gave by mistake (a file's contents as an argument) comes back in a
+/// line, while any real path or position fits.
+pub const MAX_WORD_CHARS: usize = 240;
+
+/// `unexpected `xxxxxxxx…``: every backquoted token longer than [`MAX_TOKEN_CHARS`] cut short,
+/// and every other word longer than [`MAX_WORD_CHARS`] (its closing punctuation kept).
 pub fn shorten_quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(4 * MAX_TOKEN_CHARS));
+    let mut out = String::with_capacity(text.len().min(4 * MAX_WORD_CHARS));
     for (i, part) in text.split('`').enumerate() {
         if i > 0 {
             out.push('`');
@@ -314,10 +320,36 @@ pub fn shorten_quoted(text: &str) -> String {
             out.extend(part.chars().take(MAX_TOKEN_CHARS));
             out.push('…');
         } else {
-            out.push_str(part);
+            shorten_words(part, &mut out);
         }
     }
     out
+}
+
+/// Writes `text` to `out` with each word longer than [`MAX_WORD_CHARS`] cut to its first
+/// [`MAX_TOKEN_CHARS`] characters, `…`, and the punctuation that closed it.
+fn shorten_words(text: &str, out: &mut String) {
+    if text.len() <= MAX_WORD_CHARS {
+        out.push_str(text);
+        return;
+    }
+    let mut rest = text;
+    while !rest.is_empty() {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        if word.chars().count() > MAX_WORD_CHARS {
+            let kept = word.trim_end_matches(|c: char| c.is_ascii_punctuation());
+            let closing = &word[kept.len()..];
+            out.extend(word.chars().take(MAX_TOKEN_CHARS));
+            out.push('…');
+            out.extend(closing.chars().take(3));
+        } else {
+            out.push_str(word);
+        }
+        let next = rest[end..].find(|c: char| !c.is_whitespace()).map_or(rest.len(), |i| end + i);
+        out.push_str(&rest[end..next]);
+        rest = &rest[next..];
+    }
 }
 
 /// A source file with the byte offsets where its lines start.
@@ -662,6 +694,23 @@ mod tests {
         let token = "z".repeat(200);
         let cut = shorten_quoted(&format!("unexpected `{token}` here, `short` kept"));
         assert_eq!(cut, format!("unexpected `{}…` here, `short` kept", "z".repeat(MAX_TOKEN_CHARS)));
+    }
+
+    /// A word past [`MAX_WORD_CHARS`] outside backquotes is cut too, keeping its closing
+    /// punctuation and the spacing around it; a long path within the limit is left whole.
+    #[test]
+    fn long_unquoted_words_are_cut_short() {
+        let word = "é".repeat(100_000);
+        let cut = shorten_quoted(&format!("--param {word}=1: no parameter\n  and  \"{word}\", after"));
+        let short = "é".repeat(MAX_TOKEN_CHARS);
+        // (The opening quote counts among the characters kept.)
+        let quoted = "é".repeat(MAX_TOKEN_CHARS - 1);
+        assert_eq!(cut, format!("--param {short}…: no parameter\n  and  \"{quoted}…\", after"));
+        let path = format!("/{}/x.rules:", "d".repeat(MAX_WORD_CHARS - 10));
+        assert_eq!(
+            shorten_quoted(&format!("cannot read {path} here")),
+            format!("cannot read {path} here")
+        );
     }
 
     #[test]

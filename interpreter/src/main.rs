@@ -315,7 +315,16 @@ impl Failure {
 const MAX_PERFT_DEPTH: u32 = 12;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and the version, on standard output.
+        Err(e) if !e.use_stderr() => e.exit(),
+        // A refused argument is quoted cut short (a file's contents given by mistake).
+        Err(e) => {
+            errln!("{}", diag::shorten_quoted(e.render().to_string().trim_end()));
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     let json_mode = match &cli.command {
         Command::Check { json, .. }
         | Command::Moves { json, .. }
@@ -339,10 +348,11 @@ fn main() -> ExitCode {
         Err(f) if f.reported => ExitCode::from(f.code),
         Err(f) => {
             if json_mode {
-                let v = f.json.unwrap_or_else(|| json!({"error": "bad-input", "message": f.message}));
+                let message = diag::shorten_quoted(&f.message);
+                let v = f.json.unwrap_or_else(|| json!({"error": "bad-input", "message": message}));
                 outln!("{v}");
             }
-            errln!("error: {}", f.message);
+            errln!("error: {}", diag::shorten_quoted(&f.message));
             ExitCode::from(f.code)
         }
     }
@@ -880,10 +890,12 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     if json {
                         outln!(
                             "{}",
-                            json!({"move": last, "legal": false, "reason": i.code, "clause": i.clause, "message": i.message})
+                            json!({"move": last, "legal": false, "reason": i.code, "clause": i.clause, "message": diag::shorten_quoted(&i.message)})
                         );
                     } else {
-                        outln!("{last}: illegal ({}) — {}", i.code, with_clause(&i.message, &i.clause));
+                        // A move that is not one (a file's contents given by mistake) is quoted cut short.
+                        let line = format!("{last}: illegal ({}) — {}", i.code, with_clause(&i.message, &i.clause));
+                        outln!("{}", diag::shorten_quoted(&line));
                     }
                     Ok(())
                 }

@@ -4,11 +4,13 @@
 //! by default (no display needed), or in a real window with `--window`.
 
 /// `eprintln!` that never panics: where stderr is closed, or a pipe's reader has gone, the message
-/// is dropped and the exit code still tells.
+/// is dropped and the exit code still tells. What a user gave is quoted cut short where it is
+/// long (a file's contents given as an argument), as `arbiter` quotes it.
 macro_rules! errln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let text = arbiter::diag::shorten_quoted(&format!($($arg)*));
+        let _ = writeln!(std::io::stderr(), "{text}");
     }};
 }
 

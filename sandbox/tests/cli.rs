@@ -123,6 +123,27 @@ fn an_option_followed_by_another_option_says_its_value_is_missing() {
     }
 }
 
+/// A long text given where a word was expected (a file's contents pasted as an argument) is
+/// quoted cut short in the refusal, as `arbiter` quotes it.
+#[test]
+fn a_long_bad_argument_is_quoted_cut_short() {
+    let long = "x".repeat(100_000);
+    for (args, said) in [
+        (vec![long.as_str(), "--screenshot", "unused.png"], ""),
+        (vec!["chess", "--screenshot", "unused.png", "--ply", &long], "--ply `xxxx"),
+        (vec!["chess", "--screenshot", "unused.png", "--size", &long], "--size `xxxx"),
+    ] {
+        let (code, err) = run(&args);
+        assert_ne!(code, Some(0), "{:?}", &args[..2]);
+        let cut = err.contains("xxxx…") && err.contains(said);
+        assert!(
+            err.len() < 2_000 && cut && !err.contains("panicked"),
+            "{}",
+            &err[..err.len().min(300)]
+        );
+    }
+}
+
 #[test]
 fn a_bad_size_is_refused_with_the_form_it_takes() {
     for arg in ["10x10", "900", "wide", "900x", "x560", "99999x560"] {

@@ -379,6 +379,12 @@ pub enum Line {
     NotUtf8,
 }
 
+/// Writes `info string TEXT`, what the GUI sent quoted cut short where it is long (a line of up
+/// to [`MAX_LINE`] bytes is read).
+fn info(out: &mut impl Write, text: &str) -> std::io::Result<()> {
+    writeln!(out, "info string {}", crate::diag::shorten_quoted(text))
+}
+
 /// Reads one line of at most [`MAX_LINE`] bytes (`None` at the end of input), holding no more
 /// than that however long the line is.
 pub fn read_line(input: &mut impl BufRead) -> std::io::Result<Option<Line>> {
@@ -543,7 +549,7 @@ fn serve_uci(
                 pending_bytes += line.len();
                 pending.push_back(line.clone());
             } else {
-                writeln!(out, "info string too many commands wait for the search: `{command}` was dropped")?;
+                info(out, &format!("too many commands wait for the search: `{command}` was dropped"))?;
                 out.flush()?;
             }
             continue;
@@ -568,22 +574,18 @@ fn serve_uci(
                 // Option names are not case-sensitive (UCI).
                 Some((name, value)) => match name.to_ascii_lowercase().as_str() {
                     "uci_variant" if !variants.contains(&value) => {
-                        writeln!(
-                            out,
-                            "info string unknown variant `{value}`; the variants are {}",
-                            variants.join(", ")
-                        )?;
+                        info(out, &format!("unknown variant `{value}`; the variants are {}", variants.join(", ")))?;
                     }
                     "uci_variant" => {
                         if let Err(e) = state.switch(loader, &value) {
-                            writeln!(out, "info string {}", e.replace('\n', " "))?;
+                            info(out, &e.replace('\n', " "))?;
                         }
                     }
                     "player" => match PlayerSpec::parse(&value) {
                         Ok(p) => state.player = p,
-                        Err(e) => writeln!(out, "info string {e}")?,
+                        Err(e) => info(out, &e.to_string())?,
                     },
-                    _ => writeln!(out, "info string unknown option `{name}`")?,
+                    _ => info(out, &format!("unknown option `{name}`"))?,
                 },
             },
             "position" => position(state, &words, out)?,
@@ -628,7 +630,7 @@ fn serve_uci(
                 std::process::exit(0);
             }
             "d" => writeln!(out, "info string {}", state.game.current().fen())?,
-            other => writeln!(out, "info string unknown command `{other}`")?,
+            other => info(out, &format!("unknown command `{other}`"))?,
         }
         out.flush()?;
     }
@@ -709,13 +711,13 @@ fn position(state: &mut State, words: &[&str], out: &mut impl Write) -> std::io:
     };
     match start {
         Ok(p) => state.set_game(Game::new(state.engine.clone(), p)),
-        Err(e) => return writeln!(out, "info string position: {e}"),
+        Err(e) => return info(out, &format!("position: {e}")),
     }
     for (i, text) in words[moves_at.map_or(words.len(), |m| m + 1)..].iter().enumerate() {
         match state.find_move(text) {
             Some(m) if state.game.outcome().status == Status::Ongoing => state.game.play(m),
             _ => {
-                return writeln!(out, "info string move {} `{text}` is illegal: {}", i + 1, state.refusal(text));
+                return info(out, &format!("move {} `{text}` is illegal: {}", i + 1, state.refusal(text)));
             }
         }
     }
@@ -938,7 +940,8 @@ fn write_reply(out: &mut impl Write, id: Option<&str>, reply: Result<String, Str
     let id = id.unwrap_or_default();
     match reply {
         Ok(text) => write!(out, "={id}{}{text}\n\n", if text.is_empty() { "" } else { " " })?,
-        Err(text) => write!(out, "?{id} {text}\n\n")?,
+        // What the controller sent is quoted cut short where it is long.
+        Err(text) => write!(out, "?{id} {}\n\n", crate::diag::shorten_quoted(&text))?,
     }
     out.flush()
 }

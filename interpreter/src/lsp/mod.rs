@@ -1094,12 +1094,14 @@ fn diagnose(uri: &str, doc: &Doc, open: &HashMap<PathBuf, &str>) -> Vec<Value> {
                 .iter()
                 .map(|(span, what)| lsp::DiagnosticRelatedInformation {
                     location: location(&uri_for(span.file), range(span.file, span.start, span.end)),
-                    message: what.clone(),
+                    message: crate::diag::shorten_quoted(what),
                 })
                 .collect();
-            let mut message = d.message.clone();
+            // A long token is quoted cut short, as the terminal's report quotes it: the range
+            // marks it whole.
+            let mut message = crate::diag::shorten_quoted(&d.message);
             for h in &d.help {
-                message.push_str(&format!("\nhelp: {h}"));
+                message.push_str(&format!("\nhelp: {}", crate::diag::shorten_quoted(h)));
             }
             let fix = d
                 .help
