@@ -472,7 +472,8 @@ fn render(s: &Setting, b: &Bracket) {
                     .join(", ")
             };
             match (m.winner, m.decided_by) {
-                // At tables of more, extra games score the whole table: say who was level.
+                // At tables of more, say who was level and at what (the extra games count for
+                // them alone: the others at the table only make the game up).
                 (Some(w), Some(by)) if k > 2 && by != knockout::DecidedBy::Games => {
                     let regular: u32 = m
                         .games

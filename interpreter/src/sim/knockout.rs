@@ -23,8 +23,9 @@
 //!   place wins). At tables of two that is a win 1, a draw ½. [`KnockoutRules::games_per_match`]
 //!   games, stopping early once no one could catch the leader even by winning every game left.
 //!   Entrants level at the top after them go to up to [`KnockoutRules::extra_games`] extra games
-//!   (the whole table plays), the first in which one of them scores more than the others winning
-//!   it; entrants still level after those are parted by lot.
+//!   (the whole table plays; they count for the level entrants alone), the first in which one of
+//!   them scores more than the others winning it; entrants still level after those are parted by
+//!   lot.
 //!
 //! Everything left to chance — the cards of each round, each lot, and the seed each game's players
 //! draw their moves from — comes from the tournament's seed through [`derive`], keyed by round,
@@ -321,8 +322,9 @@ pub struct Match {
     /// The card holders by seat: red then black at tables of two.
     pub seats: Vec<Entrant>,
     pub games: Vec<PlayedGame>,
-    /// Each seat's points, in half points (a win 2, a draw 1 against each other entrant), extra
-    /// games included.
+    /// Each seat's points, in half points (a win 2, a draw 1 against each other entrant). Extra
+    /// games count for the [level](Match::level) entrants alone: the others at the table only
+    /// make the game up (at tables of two, both are level).
     pub half_points: Vec<u32>,
     /// The entrants level at the top after the regular games, who went to extra games (and a
     /// lot); empty when the games decided the match.
@@ -493,8 +495,8 @@ fn play_match(
         decided_by: None,
     };
     let key = [round as u64, number as u64];
-    // Plays game `game` (from 1); false when stopped.
-    let mut next = |m: &mut Match, game: u32| -> bool {
+    // Plays game `game` (from 1), scoring it for the seats `counted`; false when stopped.
+    let mut next = |m: &mut Match, game: u32, counted: &[usize]| -> bool {
         // The seats turn: seat `s` plays in game `g` the party seat `s + g - 1` played in game 1.
         let turn = (game as usize - 1) % k;
         let order = (0..k).map(|p| seats[(p + k - turn) % k]).collect();
@@ -509,8 +511,8 @@ fn play_match(
             return false;
         };
         let g = PlayedGame { fixture, result };
-        for (s, e) in seats.iter().enumerate() {
-            m.half_points[s] += g.half_points(*e);
+        for &s in counted {
+            m.half_points[s] += g.half_points(seats[s]);
         }
         m.games.push(g);
         true
@@ -529,7 +531,7 @@ fn play_match(
         {
             break;
         }
-        if !next(&mut m, game) {
+        if !next(&mut m, game, &everyone) {
             return m;
         }
     }
@@ -541,7 +543,7 @@ fn play_match(
     }
     m.level = tied.iter().map(|&s| seats[s]).collect();
     for extra in 1..=rules.extra_games {
-        if !next(&mut m, rules.games_per_match + extra) {
+        if !next(&mut m, rules.games_per_match + extra, &tied) {
             return m;
         }
         // Decisive when one of the level entrants scored more in it than the others.
@@ -886,9 +888,10 @@ mod tests {
         fn at(f: &Fixture, e: Entrant) -> usize {
             f.order.iter().position(|&o| o == e).unwrap_or(0)
         }
-        // Seat 3 wins game 4: decided (10, 6, 10, 10 before it).
+        // Seat 3 wins game 4: decided (10, 6, 10, 10 before it). Seat 2, not level, makes the
+        // game up: its points stay those of the three games.
         let m = play(|seats, f| Decision::Won(at(f, seats[2])));
-        assert_eq!(m.half_points, [12, 8, 16, 12]);
+        assert_eq!(m.half_points, [12, 6, 16, 12]);
         assert_eq!(
             (m.games.len(), m.winner, m.decided_by),
             (4, Some(m.seats[2]), Some(DecidedBy::ExtraGames))
@@ -897,6 +900,9 @@ mod tests {
         // falls among seats 1, 3 and 4.
         let m = play(|seats, f| Decision::Won(at(f, seats[1])));
         assert_eq!((m.games.len(), m.decided_by), (5, Some(DecidedBy::Lot)));
+        // Its wins are not its points (the level three, losing together, share theirs): it ends
+        // below the winner, whom the lot chose among equals.
+        assert_eq!(m.half_points, [14, 6, 14, 14]);
         assert_eq!(m.level, [m.seats[0], m.seats[2], m.seats[3]]);
         assert!([m.seats[0], m.seats[2], m.seats[3]].contains(&m.winner.unwrap()));
         // A ranked extra game putting seat 4 ahead of seats 1 and 3 decides it, seat 2 first or not.
