@@ -916,9 +916,10 @@ fn share(x: u64, n: u64) -> f64 {
 /// won, drawn, ended without result or cut (two-proportion z-tests, over all games), the first
 /// player's score (win 1, draw or no result ½, over finished games) and the mean length in plies
 /// (z-tests on the difference of means). `sides` names the sides in the ruleset's order; `first`
-/// is the side that moves first in each; `teams` each side's team where the rulesets have teams
-/// (the first player's score is then its team's, a draw halved between the teams). Each row is tested alone: with six rows, one in about
-/// four pairs of identical rulesets shows a "significant" row by chance.
+/// is the side that moves first in each; `teams` each side's team in each, empty where a ruleset
+/// has no teams (the first player's score is then its team's in that ruleset, a draw halved
+/// between the teams). Each row is tested alone: with six rows, one in about four pairs of
+/// identical rulesets shows a "significant" row by chance.
 ///
 /// # Examples
 /// ```
@@ -932,10 +933,11 @@ fn share(x: u64, n: u64) -> f64 {
 /// let mut b = a.clone();
 /// b.wins = vec![500, 500];
 /// let sides = ["cross".to_string(), "nought".to_string()];
-/// let rows = compare_simulations(&a, &b, Pair { a: Side::FIRST, b: Side::FIRST }, &sides, &[]);
+/// let none: &[u8] = &[];
+/// let rows = compare_simulations(&a, &b, Pair { a: Side::FIRST, b: Side::FIRST }, &sides, Pair { a: none, b: none });
 /// assert!(rows[0].what == "cross wins" && rows[0].significant);
 /// ```
-pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[String], teams: &[u8]) -> Vec<SimRow> {
+pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[String], teams: Pair<&[u8]>) -> Vec<SimRow> {
     let mut rows = Vec::new();
     let n = sides.len();
     // Each side's wins, then the draws; the rarer outcomes when either run has some.
@@ -962,16 +964,16 @@ pub fn compare_simulations(a: &Tally, b: &Tally, first: Pair<Side>, sides: &[Str
     }
     // A win 1, a draw 1/N among N parties (a half between two sides or two teams): the sum of
     // the scores and of their squares.
-    let score = |t: &Tally, f: Side| {
+    let score = |t: &Tally, f: Side, teams: &[u8]| {
         let (w, parties) = t.party_wins(f, n, teams);
         let (w, d, share_of_draw) = (w as f64, (t.draws + t.no_result) as f64, 1.0 / parties as f64);
         (w + share_of_draw * d, w + share_of_draw * share_of_draw * d, t.finished())
     };
-    let (sa, sb) = (score(a, first.a), score(b, first.b));
+    let (sa, sb) = (score(a, first.a, teams.a), score(b, first.b, teams.b));
     rows.push(row(
         "first player's score".to_string(),
-        a.score(first.a, n, teams).mean,
-        b.score(first.b, n, teams).mean,
+        a.score(first.a, n, teams.a).mean,
+        b.score(first.b, n, teams.b).mean,
         z_means(sa, sb),
         "means",
     ));
@@ -1012,20 +1014,25 @@ mod tests {
             ..Tally::default()
         };
         let sides: Vec<String> = ["red", "blue", "yellow", "green"].map(String::from).to_vec();
-        let score = |teams: &[u8]| {
+        let score = |ta: &[u8], tb: &[u8]| {
             let first = Pair {
                 a: Side::FIRST,
                 b: Side::FIRST,
             };
-            let rows = compare_simulations(&a, &a.clone(), first, &sides, teams);
+            let rows = compare_simulations(&a, &a.clone(), first, &sides, Pair { a: ta, b: tb });
             rows.iter()
                 .find(|r| r.what == "first player's score")
-                .map(|r| r.a)
-                .unwrap_or(f64::NAN)
+                .map(|r| (r.a, r.b))
+                .unwrap_or((f64::NAN, f64::NAN))
         };
+        let near = |(x, y): (f64, f64), (u, v): (f64, f64)| (x - u).abs() < 1e-9 && (y - v).abs() < 1e-9;
         // (30 + 20 + 30 / 2) / 100 with teams; (30 + 30 / 4) / 100 without.
-        assert!((score(&[0, 1, 0, 1]) - 0.65).abs() < 1e-9);
-        assert!((score(&[]) - 0.375).abs() < 1e-9);
+        assert!(near(score(&[0, 1, 0, 1], &[0, 1, 0, 1]), (0.65, 0.65)));
+        assert!(near(score(&[], &[]), (0.375, 0.375)));
+        // Each ruleset's first player is scored by its own teams: red with yellow in A, with
+        // blue in B ((30 + 10 + 30 / 2) / 100), alone in a third.
+        assert!(near(score(&[0, 1, 0, 1], &[0, 0, 1, 1]), (0.65, 0.55)));
+        assert!(near(score(&[0, 0, 1, 1], &[]), (0.55, 0.375)));
     }
 
     const LINE: &str = r#"

@@ -127,13 +127,12 @@ fn simulate(cfg: &Config, sa: &Position, sb: &Position, sides: &[String]) -> Res
         a: sa.side_to_move(),
         b: sb.side_to_move(),
     };
-    // Teams, where both rulesets have the same: their first player's score is its team's.
-    let teams = if sa.rules().teams == sb.rules().teams {
-        sa.rules().teams.clone()
-    } else {
-        Vec::new()
+    // Each ruleset's first player is scored with its own team, where the ruleset has teams.
+    let teams = Pair {
+        a: &sa.rules().teams[..],
+        b: &sb.rules().teams[..],
     };
-    let rows = compare::compare_simulations(&a.tally, &b.tally, first, sides, &teams);
+    let rows = compare::compare_simulations(&a.tally, &b.tally, first, sides, teams);
     Ok(SimReport {
         players: cfg.players.iter().map(|p| p.to_string()).collect(),
         games: cfg.games,
