@@ -221,11 +221,14 @@ fn games_out_never_overwrites_or_waits_on_a_fifo() {
     std::fs::create_dir(&folder).expect("makes a folder");
     let dangling = dir.join("dangling");
     std::os::unix::fs::symlink(dir.join("nothing"), &dangling).expect("links");
+    let nowhere = dir.join("no-such-folder").join("games.pgn");
+    let no_folder = format!("there is no folder {} to make it in", dir.join("no-such-folder").display());
     for (path, what) in [
         (&existing, "the file exists; nothing was overwritten"),
         (&fifo, "a FIFO (named pipe) is there; nothing was overwritten"),
         (&folder, "a directory is there; nothing was overwritten"),
         (&dangling, "a symbolic link to nothing is there; nothing was overwritten"),
+        (&nowhere, no_folder.as_str()),
     ] {
         let p = path.display().to_string();
         let r = common::arbiter_within(20, &["simulate", "tic-tac-toe", "--games", "2", "--seed", "1", "--games-out", &p]);

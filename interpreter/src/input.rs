@@ -139,6 +139,51 @@ pub fn in_the_way(path: &Path) -> String {
     }
 }
 
+/// Makes a new file at `path` for output: a new one only, so nothing there is overwritten and
+/// nothing that is not a regular file (a FIFO, a device) is written to or waited on.
+///
+/// # Errors
+/// Why not, as a phrase to follow the path: what is in the way (`the file exists; nothing was
+/// overwritten`), a folder that does not exist, a folder the user may not write in, or the
+/// operating system's error.
+pub fn create_new(path: &Path) -> Result<std::fs::File, String> {
+    std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|err| {
+        let folder = || {
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            dir.display().to_string()
+        };
+        match err.kind() {
+            std::io::ErrorKind::AlreadyExists => format!("{}; nothing was overwritten", in_the_way(path)),
+            std::io::ErrorKind::NotFound => format!("there is no folder {} to make it in", folder()),
+            std::io::ErrorKind::PermissionDenied => format!("no permission to make a file in {}", folder()),
+            _ => err.to_string(),
+        }
+    })
+}
+
+/// Writes `text` into `file`, just made at `path` by [`create_new`], through to the disk. Where it
+/// cannot (a full disk), the part written is removed: no truncated file is left to pass for a
+/// whole one, or to stand in the way of the next try.
+///
+/// # Errors
+/// The operating system's error, and whether the part written was removed, as a phrase.
+pub fn write_new(mut file: std::fs::File, path: &Path, text: &str) -> Result<(), String> {
+    use std::io::Write as _;
+    let written = file.write_all(text.as_bytes()).and_then(|()| file.sync_all());
+    drop(file);
+    written.map_err(|err| {
+        let removed = std::fs::remove_file(path);
+        format!(
+            "{err}; {}",
+            if removed.is_ok() {
+                "the part written was removed"
+            } else {
+                "the part written could not be removed"
+            }
+        )
+    })
+}
+
 /// Reads the UTF-8 text of the regular file at `path` (symlinks followed), at most `limit` bytes.
 ///
 /// The file's type and size are checked before it is opened (opening a FIFO would wait for a
@@ -219,6 +264,40 @@ mod tests {
         );
         std::fs::write(&f, [0xff, 0xfe]).expect("writable");
         assert!(matches!(read_text(&f, 10), Err(ReadError::NotUtf8)));
+    }
+
+    /// A new output file is made only where nothing is: what is in the way, a missing folder
+    /// and a folder the user may not write in are each said; what was written is kept whole.
+    #[test]
+    fn an_output_file_is_made_only_where_nothing_is() {
+        let dir = scratch("out");
+        let f = dir.join("game.pgn");
+        write_new(create_new(&f).expect("a new file"), &f, "1. e4 *").expect("written");
+        assert_eq!(std::fs::read_to_string(&f).expect("readable"), "1. e4 *");
+        assert_eq!(create_new(&f).expect_err("there"), "the file exists; nothing was overwritten");
+        assert_eq!(
+            create_new(&dir).expect_err("there"),
+            "a directory is there; nothing was overwritten"
+        );
+        assert_eq!(std::fs::read_to_string(&f).expect("readable"), "1. e4 *", "nothing overwritten");
+        let missing = dir.join("no-such-folder").join("game.pgn");
+        assert_eq!(
+            create_new(&missing).expect_err("no folder"),
+            format!("there is no folder {} to make it in", dir.join("no-such-folder").display())
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let shut = dir.join("shut");
+            std::fs::create_dir(&shut).expect("a folder");
+            std::fs::set_permissions(&shut, std::fs::Permissions::from_mode(0o500)).expect("permissions");
+            // (Root may write anywhere: then the file is made.)
+            match create_new(&shut.join("x")) {
+                Err(why) => assert_eq!(why, format!("no permission to make a file in {}", shut.display())),
+                Ok(_) => assert!(std::fs::remove_file(shut.join("x")).is_ok()),
+            }
+            let _ = std::fs::set_permissions(&shut, std::fs::Permissions::from_mode(0o700));
+        }
     }
 
     #[test]

@@ -1417,38 +1417,16 @@ fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
     result
 }
 
-/// Opens a file a command writes its output to (`--out`, `--games-out`): a new file only, so
-/// nothing existing is overwritten and nothing that is not a regular file (a FIFO, a device) is
-/// written to or waited on.
+/// Opens a file a command writes its output to (`--out`, `--games-out`): a new file only
+/// ([`arbiter::input::create_new`]).
 fn new_output_file(path: &Path, flag: &str) -> Result<std::fs::File, Failure> {
-    std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|err| {
-        if err.kind() == std::io::ErrorKind::AlreadyExists {
-            let there = arbiter::input::in_the_way(path);
-            Failure::input(format!("{flag} {}: {there}; nothing was overwritten", path.display()))
-        } else {
-            Failure::input(format!("{flag} {}: {err}", path.display()))
-        }
-    })
+    arbiter::input::create_new(path).map_err(|why| Failure::input(format!("{flag} {}: {why}", path.display())))
 }
 
-/// Writes `text` into `file`, just made at `path` by [`new_output_file`], to the disk. Where it
-/// cannot (a full disk), the part written is removed: no truncated record is left to pass for a
-/// whole one, or to stand in the way of the next try.
-fn write_output(mut file: std::fs::File, path: &Path, flag: &str, text: &str) -> Result<(), Failure> {
-    let written = file.write_all(text.as_bytes()).and_then(|()| file.sync_all());
-    drop(file);
-    written.map_err(|err| {
-        let removed = std::fs::remove_file(path);
-        Failure::input(format!(
-            "{flag} {}: {err}; {}",
-            path.display(),
-            if removed.is_ok() {
-                "the part written was removed"
-            } else {
-                "the part written could not be removed"
-            }
-        ))
-    })
+/// Writes `text` into `file`, just made at `path` by [`new_output_file`], to the disk; the part
+/// written is removed where it cannot be ([`arbiter::input::write_new`]).
+fn write_output(file: std::fs::File, path: &Path, flag: &str, text: &str) -> Result<(), Failure> {
+    arbiter::input::write_new(file, path, text).map_err(|why| Failure::input(format!("{flag} {}: {why}", path.display())))
 }
 
 /// The time control `--clock` names: one of the ruleset's, or a PGN `TimeControl` value.

@@ -6,8 +6,6 @@
 //! scenario is run through the interpreter's scenario runner before it is reported saved. Nothing
 //! here knows a game: letters, players and squares come from the ruleset.
 
-use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use arbiter::game::{Position, Status};
@@ -267,15 +265,12 @@ pub fn write_new(path: &Path, text: &str) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let mut file = OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            format!("{} already exists; nothing was overwritten (choose another name)", path.display())
-        } else {
-            format!("cannot write {}: {e}", path.display())
-        }
+    let file = arbiter::input::create_new(path).map_err(|why| {
+        let more = if path.exists() { " (choose another name)" } else { "" };
+        format!("cannot write {}: {why}{more}", path.display())
     })?;
-    file.write_all(text.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    // A write cut short (a full disk) leaves no part of a scenario behind to stand in the way.
+    arbiter::input::write_new(file, path, text).map_err(|why| format!("cannot write {}: {why}", path.display()))
 }
 
 /// Writes [`scenario_text`] (with the trainer's `marks` and caption) to `path` (never over an existing file) and runs it through the

@@ -27,14 +27,7 @@ impl Trace {
     /// # Errors
     /// Why the file cannot be created, naming it.
     pub fn create(path: PathBuf) -> Result<Trace, String> {
-        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::AlreadyExists {
-                let there = arbiter::input::in_the_way(&path);
-                format!("--trace {}: {there}; nothing was overwritten", path.display())
-            } else {
-                format!("--trace {}: {e}", path.display())
-            }
-        })?;
+        let file = arbiter::input::create_new(&path).map_err(|why| format!("--trace {}: {why}", path.display()))?;
         Ok(Trace {
             path,
             file,
