@@ -267,7 +267,7 @@ fn a_trace_file_that_cannot_be_new_is_refused_by_name() {
         (existing.clone(), "the file exists; nothing was overwritten"),
         (fifo.clone(), "a FIFO (named pipe) is there; nothing was overwritten"),
         (dir.clone(), "a directory is there; nothing was overwritten"),
-        (dir.join("no/such/folder/t.txt"), "No such file or directory"),
+        (dir.join("no/such/folder/t.txt"), "there is no folder"),
     ] {
         let shown = path.display().to_string();
         let (code, err) = run(&["chess", "--screenshot", "unused.png", "--trace", &shown]);
