@@ -304,8 +304,9 @@ pub fn render(sources: &Sources, diags: &Diagnostics, color: bool) -> String {
 
 /// A word of a message (text between spaces) longer than this many characters is cut short,
 /// quoted or not: what a user gave by mistake (a file's contents as an argument) comes back in a
-/// line, while any real path or position fits.
-pub const MAX_WORD_CHARS: usize = 240;
+/// line, while a real path or position fits (a full board of four-player chess in FEN is under
+/// 340 characters).
+pub const MAX_WORD_CHARS: usize = 400;
 
 /// `unexpected `xxxxxxxx…``: every backquoted token longer than [`MAX_TOKEN_CHARS`] cut short,
 /// and every other word longer than [`MAX_WORD_CHARS`] (its closing punctuation kept).
