@@ -956,12 +956,19 @@ impl<B: Bits> Pos<B> {
             self.takes[0].clear(sq);
             self.takes[1].clear(sq);
         }
-        while own_mask != 0 {
-            let m = nbrs[own_mask.trailing_zeros() as usize] as usize;
+        if own_mask != 0 {
+            // The stone joins the chain of its first own neighbour (no list walked for it), then
+            // any other own chain beside it is merged into that one.
+            let r = ch.root(nbrs[own_mask.trailing_zeros() as usize] as usize);
             own_mask &= own_mask - 1;
-            let (a, b) = (ch.root(sq), ch.root(m));
-            if a != b {
-                merge(ch, a, b);
+            join(ch, r, sq);
+            while own_mask != 0 {
+                let m = nbrs[own_mask.trailing_zeros() as usize] as usize;
+                own_mask &= own_mask - 1;
+                let (a, b) = (ch.root(sq), ch.root(m));
+                if a != b {
+                    merge(ch, a, b);
+                }
             }
         }
         let mut captured = 0;
@@ -1495,6 +1502,23 @@ fn beside<B: Bits>(dirs: &[crate::compile::RayShift<B>], x: B) -> B {
         out |= d.back(x);
     }
     out
+}
+
+/// Adds the stone on `sq`, a chain of its own, to the chain rooted at `r` (as [`merge`] does, that
+/// chain kept as the root whatever its size: the one stone's root is all there is to change).
+#[inline(always)]
+fn join<B: Bits>(ch: &mut Chains<B>, r: usize, sq: usize) {
+    let one = ch.pts[sq];
+    let next = ch.pts[r].next;
+    let p = &mut ch.pts[r];
+    p.next = sq as u16;
+    p.size += 1;
+    p.lib_cnt = p.lib_cnt.wrapping_add(one.lib_cnt);
+    p.lib_sum = p.lib_sum.wrapping_add(one.lib_sum);
+    p.lib_sq = p.lib_sq.wrapping_add(one.lib_sq);
+    p.hash ^= one.hash;
+    ch.pts[sq].root = r as u16;
+    ch.pts[sq].next = next;
 }
 
 fn merge<B: Bits>(ch: &mut Chains<B>, a: usize, b: usize) {
