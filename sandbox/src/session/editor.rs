@@ -266,8 +266,11 @@ pub fn write_new(path: &Path, text: &str) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let file = arbiter::input::create_new(path).map_err(|why| {
-        let more = if path.exists() { " (choose another name)" } else { "" };
-        format!("cannot write {}: {why}{more}", path.display())
+        if path.symlink_metadata().is_ok() {
+            format!("{} already exists; nothing was overwritten (choose another name)", path.display())
+        } else {
+            format!("cannot write {}: {why}", path.display())
+        }
     })?;
     // A write cut short (a full disk) leaves no part of a scenario behind to stand in the way.
     arbiter::input::write_new(file, path, text).map_err(|why| format!("cannot write {}: {why}", path.display()))
