@@ -835,7 +835,7 @@ fn a_long_bad_argument_is_quoted_cut_short() {
     let long = "x".repeat(100_000);
     let param = format!("{long}=1");
     let size = format!("size={long}");
-    let cases: [(&[&str], i32, &str); 8] = [
+    let cases: [(&[&str], i32, &str); 9] = [
         (&["perft", &long, "1"], 1, "no ruleset `xxx"),
         (&["perft", "chess", "2", "--param", &param], 1, "has no parameter"),
         (&["perft", "go", "1", "--param", &size], 1, "takes a number"),
@@ -844,6 +844,11 @@ fn a_long_bad_argument_is_quoted_cut_short() {
         (&["simulate", "go", "--games", &long, "--seed", "1"], 2, "invalid value"),
         (
             &["simulate", "go", "--games", "2", "--seed", "1", "--players", &long],
+            1,
+            "unknown player",
+        ),
+        (
+            &["tournament", "go", "--entrants", "2", "--seed", "1", "--players", &long],
             1,
             "unknown player",
         ),

@@ -1508,17 +1508,8 @@ fn beside<B: Bits>(dirs: &[crate::compile::RayShift<B>], x: B) -> B {
 /// chain kept as the root whatever its size: the one stone's root is all there is to change).
 #[inline(always)]
 fn join<B: Bits>(ch: &mut Chains<B>, r: usize, sq: usize) {
-    let one = ch.pts[sq];
-    let next = ch.pts[r].next;
-    let p = &mut ch.pts[r];
-    p.next = sq as u16;
-    p.size += 1;
-    p.lib_cnt = p.lib_cnt.wrapping_add(one.lib_cnt);
-    p.lib_sum = p.lib_sum.wrapping_add(one.lib_sum);
-    p.lib_sq = p.lib_sq.wrapping_add(one.lib_sq);
-    p.hash ^= one.hash;
     ch.pts[sq].root = r as u16;
-    ch.pts[sq].next = next;
+    absorb(ch, r, sq);
 }
 
 fn merge<B: Bits>(ch: &mut Chains<B>, a: usize, b: usize) {
@@ -1531,6 +1522,13 @@ fn merge<B: Bits>(ch: &mut Chains<B>, a: usize, b: usize) {
             break;
         }
     }
+    absorb(ch, big, small);
+}
+
+/// Links the chain rooted at `small`, its stones already rooted at `big`, into `big`'s circular
+/// list, and adds its size, liberties and key to `big`'s.
+#[inline(always)]
+fn absorb<B: Bits>(ch: &mut Chains<B>, big: usize, small: usize) {
     let (nb, ns) = (ch.pts[big].next, ch.pts[small].next);
     ch.pts[big].next = ns;
     ch.pts[small].next = nb;
