@@ -347,12 +347,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) if f.reported => ExitCode::from(f.code),
         Err(f) => {
+            let message = diag::shorten_quoted(&f.message);
             if json_mode {
-                let message = diag::shorten_quoted(&f.message);
                 let v = f.json.unwrap_or_else(|| json!({"error": "bad-input", "message": message}));
                 outln!("{v}");
             }
-            errln!("error: {}", diag::shorten_quoted(&f.message));
+            errln!("error: {message}");
             ExitCode::from(f.code)
         }
     }
