@@ -78,6 +78,9 @@ pub struct Chains<B: Bits> {
     /// [`NBR_SECOND`], [`NBR_EMPTY`]), the border counted as both sides': whether a point is an
     /// own eye, or has an empty neighbour (so is never suicide), is one load.
     nbr: B::Points<u16>,
+    /// Each point's four neighbours (the border point for a missing one): the tables' own,
+    /// copied here where the hot loops read them with one load and no bounds check.
+    nb: B::Points<[u16; 4]>,
     pts: B::Points<Point>,
     /// The empty points, and where each sits in that list (for playouts): the first side's
     /// single-point eyes at its front, the second side's at its back, [`Chains::eyes`] of each,
@@ -123,6 +126,7 @@ impl<B: Bits> Clone for Chains<B> {
         Chains {
             color: self.color.clone(),
             nbr: self.nbr.clone(),
+            nb: self.nb.clone(),
             pts: self.pts.clone(),
             empty: self.empty.clone(),
             empties: self.empties,
@@ -150,6 +154,7 @@ impl<B: Bits> Chains<B> {
         color[n] = BORDER;
         Chains {
             nbr: B::Points::filled(0),
+            nb: B::Points::filled([n as u16; 4]),
             color,
             pts: B::Points::filled(Point {
                 root: n as u16,
@@ -179,6 +184,7 @@ impl<B: Bits> Chains<B> {
         let n = other.border + 1;
         self.color.as_mut_slice()[..n].copy_from_slice(&other.color.as_slice()[..n]);
         self.nbr.as_mut_slice()[..n].copy_from_slice(&other.nbr.as_slice()[..n]);
+        self.nb.as_mut_slice()[..n].copy_from_slice(&other.nb.as_slice()[..n]);
         self.pts.as_mut_slice()[..n].copy_from_slice(&other.pts.as_slice()[..n]);
         self.empty_at.as_mut_slice()[..n].copy_from_slice(&other.empty_at.as_slice()[..n]);
         self.empty.as_mut_slice()[..n].copy_from_slice(&other.empty.as_slice()[..n]);
@@ -456,6 +462,7 @@ impl<B: Bits> Chains<B> {
     /// Counts every point's neighbours from the colours (after a load).
     fn count_neighbours(&mut self, neighbours: &[[u16; 4]]) {
         for (sq, nbrs) in neighbours[..self.border].iter().enumerate() {
+            self.nb[sq] = *nbrs;
             let counts: u16 = nbrs.iter().map(|&m| NBR_OF[self.color[m as usize] as usize]).sum();
             self.nbr[sq] = counts | (self.nbr[sq] & VACATED);
         }
@@ -698,7 +705,7 @@ impl<B: Bits> Pos<B> {
         // counts the point once): no sums needed, so this holds tracked or not. An empty
         // point's and the edge's chain is the border point, with no liberty: never in atari.
         let enemy = 3 - own;
-        let nbrs = self.t.neighbours[sq];
+        let nbrs = ch.nb[sq];
         let roots = nbrs.map(|m| ch.root(m as usize));
         let mut takes = 0u32;
         for (i, &m) in nbrs.iter().enumerate() {
@@ -741,7 +748,7 @@ impl<B: Bits> Pos<B> {
     /// the point of the mover's stone.
     #[inline(always)]
     fn enemy_eye_verdict(&self, ch: &Chains<B>, kind: KindId, sq: usize) -> Verdict {
-        let nbrs = self.t.neighbours[sq];
+        let nbrs = ch.nb[sq];
         let roots = nbrs.map(|m| ch.root(m as usize));
         let mut takes = 0u32;
         for i in 0..4 {
@@ -762,7 +769,7 @@ impl<B: Bits> Pos<B> {
     /// beside it that `takes` names (a bit per neighbour, in the order of the point's neighbours).
     #[inline(always)]
     fn board_after(&self, ch: &Chains<B>, kind: KindId, sq: usize, mut takes: u32) -> u64 {
-        let nbrs = self.t.neighbours[sq];
+        let nbrs = ch.nb[sq];
         let mut board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
         let mut taken = [NO_SQ; 4];
         while takes != 0 {
@@ -824,7 +831,7 @@ impl<B: Bits> Pos<B> {
         let own = 1 + self.stm.0;
         let mut board = self.board_hash();
         let mut lifted = [NO_SQ; 4];
-        for (i, &m) in self.t.neighbours[sq].iter().enumerate() {
+        for (i, &m) in ch.nb[sq].iter().enumerate() {
             if ch.color[m as usize] == own {
                 // A chain beside the point twice is lifted once.
                 let r = ch.root(m as usize) as u16;
@@ -884,7 +891,7 @@ impl<B: Bits> Pos<B> {
         let own = 1 + us.0;
         ch.remove_empty(sq);
         ch.color[sq] = own;
-        let nbrs = self.t.neighbours[sq];
+        let nbrs = ch.nb[sq];
         // The stone counted in its neighbours' counts. A point beside this one left
         // with only the mover's stones and the edge around is its eye now (the chains beside it
         // may be captured below, but those are the other side's).
@@ -1027,7 +1034,7 @@ impl<B: Bits> Pos<B> {
             if TRACK {
                 ch.dirty.push(s as u16);
             }
-            ch.count_lifted(self.t.neighbours[s], ch.color[s]);
+            ch.count_lifted(ch.nb[s], ch.color[s]);
             ch.color[s] = EMPTY;
             ch.pts[s].root = self.t.squares as u16;
             ch.add_empty(s);
@@ -1042,7 +1049,7 @@ impl<B: Bits> Pos<B> {
         // of its points may be an eye of the other side's now.
         let mut s = r;
         loop {
-            let nbrs = self.t.neighbours[s];
+            let nbrs = ch.nb[s];
             if let Some(side) = ch.eye_of(s) {
                 ch.eye_in(s, side);
             }
@@ -1233,7 +1240,7 @@ impl<B: Bits> Pos<B> {
         let them = 2 - self.stm.0;
         // Which neighbours' chains it takes, without a branch on each.
         let mut takes = 0u32;
-        for (i, &m) in self.t.neighbours[sq].iter().enumerate() {
+        for (i, &m) in ch.nb[sq].iter().enumerate() {
             let m = m as usize;
             takes |= (((ch.color[m] == them) & ch.in_atari(ch.root(m))) as u32) << i;
         }
@@ -1589,7 +1596,9 @@ impl<B: Bits> Pos<B> {
 /// copy. The key 0 is counted apart, so an empty slot needs no flag.
 #[derive(Debug, Default)]
 pub struct KeySet {
-    slots: Vec<(u64, u32)>,
+    /// A key and its count (a count as wide as the key: a table without padding is zeroed in one
+    /// `memset`).
+    slots: Vec<(u64, u64)>,
     len: usize,
     zero: u32,
 }
@@ -1603,18 +1612,28 @@ impl Clone for KeySet {
         }
     }
 
-    /// Into the table already held (a playout's copy of its start, again and again).
+    /// Into the table already held (a playout's copy of its start, again and again). A table
+    /// that a longer game grew past the source's is kept and refilled with the source's keys:
+    /// copied whole, the next game would grow it again, entry by entry.
     fn clone_from(&mut self, source: &Self) {
-        self.slots.clone_from(&source.slots);
-        self.len = source.len;
         self.zero = source.zero;
+        if self.slots.len() <= source.slots.len() {
+            self.slots.clone_from(&source.slots);
+            self.len = source.len;
+            return;
+        }
+        self.slots.fill((0, 0));
+        self.len = 0;
+        for &(k, n) in source.slots.iter().filter(|e| e.0 != 0) {
+            self.insert_new(k, n);
+        }
     }
 }
 
 impl KeySet {
     /// The bytes the table holds on the heap.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<(u64, u32)>()
+        self.slots.capacity() * std::mem::size_of::<(u64, u64)>()
     }
 
     /// How often `key` was added (and not removed).
@@ -1631,7 +1650,7 @@ impl KeySet {
         loop {
             let (k, n) = self.slots[i];
             if k == key {
-                return n;
+                return n as u32;
             }
             if k == 0 {
                 return 0;
@@ -1728,19 +1747,24 @@ impl KeySet {
         let cap = (2 * n).next_power_of_two().max(16);
         // The keys set aside, the table is refilled in place: room held from an earlier, larger
         // table (see `clone_from`) is reused.
-        let old: Vec<(u64, u32)> = self.slots.iter().copied().filter(|e| e.0 != 0).collect();
+        let old: Vec<(u64, u64)> = self.slots.iter().copied().filter(|e| e.0 != 0).collect();
         self.slots.clear();
         self.slots.resize(cap, (0, 0));
         self.len = 0;
-        let mask = cap - 1;
         for (k, n) in old {
-            let mut i = k as usize & mask;
-            while self.slots[i].0 != 0 {
-                i = (i + 1) & mask;
-            }
-            self.slots[i] = (k, n);
-            self.len += 1;
+            self.insert_new(k, n);
         }
+    }
+
+    /// Puts a key not in the table (and not 0) into it, counted `n` times, where there is room.
+    fn insert_new(&mut self, k: u64, n: u64) {
+        let mask = self.slots.len() - 1;
+        let mut i = k as usize & mask;
+        while self.slots[i].0 != 0 {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = (k, n);
+        self.len += 1;
     }
 }
 
