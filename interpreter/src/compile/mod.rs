@@ -595,6 +595,40 @@ pub struct Attacks<B> {
     pub lookups_only: bool,
 }
 
+/// The Zobrist key of each cell (a kind and side, see `game::position::cell`) on each point, in
+/// one table: a key is one load behind one bounds check, where a table per cell made it two of
+/// each on the hottest paths (every placement and capture).
+#[derive(Clone, Debug)]
+pub struct PieceKeys {
+    keys: Vec<u64>,
+    /// Points per cell.
+    stride: usize,
+}
+
+impl PieceKeys {
+    /// From a row of `points` keys per cell (an empty row for a cell no piece can be: its keys
+    /// are 0, never asked for).
+    fn new(rows: Vec<Vec<u64>>, points: usize) -> PieceKeys {
+        let mut keys = vec![0; rows.len() * points];
+        for (c, row) in rows.iter().enumerate() {
+            keys[c * points..][..row.len()].copy_from_slice(row);
+        }
+        PieceKeys { keys, stride: points }
+    }
+
+    /// The key of cell `c` on point `sq`.
+    #[inline(always)]
+    pub fn key(&self, c: u8, sq: usize) -> u64 {
+        self.keys[c as usize * self.stride + sq]
+    }
+
+    /// The keys of cell `c`, a point each.
+    #[inline]
+    pub fn row(&self, c: u8) -> &[u64] {
+        &self.keys[c as usize * self.stride..][..self.stride]
+    }
+}
+
 /// Everything the generator needs, for one bitboard width.
 #[derive(Clone, Debug)]
 pub struct Tables<B: Bits> {
@@ -653,8 +687,8 @@ pub struct Tables<B: Bits> {
     /// Counters kept: which kind's move also resets each (None: only captures).
     pub counters: Vec<Option<KindId>>,
     pub dark: B,
-    /// Zobrist keys: piece[cell][sq], side to move, castling rights, en-passant square.
-    pub z_piece: Vec<Vec<u64>>,
+    /// Zobrist keys: piece (a cell on a square), side to move, castling rights, en-passant square.
+    pub z_piece: PieceKeys,
     pub z_side: u64,
     /// In a game of more than two players, the key of each side to move (the first's is 0).
     pub z_turn: [u64; MAX_SIDES],
@@ -963,6 +997,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
             }
         })
         .collect();
+    let z_piece = PieceKeys::new(z_piece, n);
     let z_turn = std::array::from_fn(|i| if i == 0 || i >= sides { 0 } else { more.next_u64() });
     let z_side = rng.next_u64();
     let z_virgin = (0..n).map(|_| rng.next_u64()).collect();

@@ -516,7 +516,7 @@ impl<B: Bits> Pos<B> {
             }
             for (i, &s) in members.iter().enumerate() {
                 ch.pts[s].next = members[(i + 1) % members.len()] as u16;
-                ch.pts[sq].hash ^= self.t.z_piece[self.cells[s] as usize][s];
+                ch.pts[sq].hash ^= self.t.z_piece.key(self.cells[s], s);
                 for &m in &self.t.neighbours[s] {
                     if ch.color[m as usize] == EMPTY {
                         ch.add_lib::<true>(sq, m as usize);
@@ -726,13 +726,18 @@ impl<B: Bits> Pos<B> {
 
     /// [`Pos::place_verdict`] with `eyes`, untracked, for a random player's drawn point: on the
     /// other side's eye (a third of the draws refused on 19 × 19) without asking what each
-    /// neighbour holds.
+    /// neighbour holds. The point is drawn from [`Chains::drawable`], which holds none of the
+    /// mover's own eyes: that is not asked again.
     #[inline(always)]
     pub(super) fn drawn_verdict(&self, ch: &Chains<B>, kind: KindId, sq: usize) -> Verdict {
+        debug_assert!(
+            !ch.own_eye(sq, 1 + self.stm.0) || ch.own_eye(sq, 2 - self.stm.0),
+            "an own eye drawn"
+        );
         let verdict = if ch.own_eye(sq, 2 - self.stm.0) {
             self.enemy_eye_verdict(ch, kind, sq)
         } else {
-            self.place_verdict(ch, kind, sq, true)
+            self.place_verdict(ch, kind, sq, false)
         };
         debug_assert_eq!(
             matches!(verdict, Verdict::Legal),
@@ -770,7 +775,7 @@ impl<B: Bits> Pos<B> {
     #[inline(always)]
     fn board_after(&self, ch: &Chains<B>, kind: KindId, sq: usize, mut takes: u32) -> u64 {
         let nbrs = ch.nb[sq];
-        let mut board = self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq];
+        let mut board = self.board_hash() ^ self.t.z_piece.key(cell(kind, self.stm), sq);
         let mut taken = [NO_SQ; 4];
         while takes != 0 {
             let i = takes.trailing_zeros() as usize;
@@ -800,7 +805,7 @@ impl<B: Bits> Pos<B> {
             let repeats = if self.takes[self.stm.index()].has(sq) {
                 self.capture_repeats(ch, kind, sq)
             } else {
-                self.board_recorded(self.board_hash() ^ self.t.z_piece[cell(kind, self.stm) as usize][sq])
+                self.board_recorded(self.board_hash() ^ self.t.z_piece.key(cell(kind, self.stm), sq))
             };
             if repeats {
                 return Verdict::Illegal("repetition");
@@ -903,14 +908,14 @@ impl<B: Bits> Pos<B> {
             // The border point's counts are never read: they may wrap.
             let v = ch.nbr[m as usize].wrapping_add(d);
             ch.nbr[m as usize] = v;
-            // (A stone among the mover's own is looked at below, and passed over.)
-            eyes |= ((v & field == four) as u32) << i;
+            // (Not a stone whose neighbours are all the mover's: most such counts are those.)
+            eyes |= (((v & field == four) & (ch.color[m as usize] == EMPTY)) as u32) << i;
         }
         while eyes != 0 {
             let m = nbrs[eyes.trailing_zeros() as usize] as usize;
             eyes &= eyes - 1;
             // A point beside the new stone twice is moved once.
-            if ch.color[m] == EMPTY && ch.eye_part(m).is_none() {
+            if ch.eye_part(m).is_none() {
                 ch.eye_in(m, us.index());
             }
         }
@@ -934,7 +939,7 @@ impl<B: Bits> Pos<B> {
             lib_cnt: cnt,
             lib_sum: if TRACK { sum } else { 0 },
             lib_sq: if TRACK { sqs } else { 0 },
-            hash: self.t.z_piece[c as usize][sq],
+            hash: self.t.z_piece.key(c, sq),
         };
         // Which neighbours are own stones, and which enemy chains have no liberty: masks built without
         // branches, then one well-predicted test each (most moves merge or capture nothing).
@@ -1225,7 +1230,7 @@ impl<B: Bits> Pos<B> {
             }
             if repeats == Repeats::Anywhere {
                 let board = self.board_hash();
-                let z = &t.z_piece[cell(f.kind, self.stm) as usize];
+                let z = t.z_piece.row(cell(f.kind, self.stm));
                 for to in (targets & again & !takes).iter() {
                     n -= self.board_recorded(board ^ z[to]) as usize;
                 }

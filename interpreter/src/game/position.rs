@@ -413,7 +413,7 @@ impl<B: Bits> Pos<B> {
         self.cells[sq] = c;
         self.side_bb[side.index()].set(sq);
         self.kind_bb[kind.0 as usize].set(sq);
-        self.hash ^= self.t.z_piece[c as usize][sq];
+        self.hash ^= self.t.z_piece.key(c, sq);
     }
 
     #[inline(always)]
@@ -423,7 +423,7 @@ impl<B: Bits> Pos<B> {
         self.cells[sq] = 0;
         self.side_bb[cell_side(c).index()].toggle(sq);
         self.kind_bb[cell_kind(c).0 as usize].toggle(sq);
-        self.hash ^= self.t.z_piece[c as usize][sq];
+        self.hash ^= self.t.z_piece.key(c, sq);
         c
     }
 
@@ -432,7 +432,7 @@ impl<B: Bits> Pos<B> {
         self.cells[sq] = c;
         self.side_bb[cell_side(c).index()].set(sq);
         self.kind_bb[cell_kind(c).0 as usize].set(sq);
-        self.hash ^= self.t.z_piece[c as usize][sq];
+        self.hash ^= self.t.z_piece.key(c, sq);
     }
 
     /// The piece on `sq`; `None` for an empty square and for a square off the board (`NO_SQ`, the

@@ -29,14 +29,14 @@ impl<B: Bits> Pos<B> {
     pub(crate) fn put_neutral(&mut self, sq: usize, kind: KindId) {
         self.walls.set(sq);
         self.kind_bb[kind.0 as usize].set(sq);
-        self.hash ^= self.t.z_piece[cell(kind, Side::FIRST) as usize][sq];
+        self.hash ^= self.t.z_piece.key(cell(kind, Side::FIRST), sq);
     }
 
     /// Takes the neutral piece of `kind` off `sq`.
     pub(crate) fn remove_neutral(&mut self, sq: usize, kind: KindId) {
         self.walls.toggle(sq);
         self.kind_bb[kind.0 as usize].toggle(sq);
-        self.hash ^= self.t.z_piece[cell(kind, Side::FIRST) as usize][sq];
+        self.hash ^= self.t.z_piece.key(cell(kind, Side::FIRST), sq);
     }
 
     /// The neutral piece on `sq`, if there is one.
