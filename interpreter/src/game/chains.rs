@@ -81,6 +81,9 @@ pub struct Chains<B: Bits> {
     /// Each point's four neighbours (the border point for a missing one): the tables' own,
     /// copied here where the hot loops read them with one load and no bounds check.
     nb: B::Points<[u16; 4]>,
+    /// A fingerprint of [`Chains::nb`] (0 before any): a copy between chains of one board (a
+    /// snapshot, a playout's start) leaves the neighbours where they are.
+    nb_key: u64,
     pts: B::Points<Point>,
     /// The empty points, and where each sits in that list (for playouts): the first side's
     /// single-point eyes at its front, the second side's at its back, [`Chains::eyes`] of each,
@@ -127,6 +130,7 @@ impl<B: Bits> Clone for Chains<B> {
             color: self.color.clone(),
             nbr: self.nbr.clone(),
             nb: self.nb.clone(),
+            nb_key: self.nb_key,
             pts: self.pts.clone(),
             empty: self.empty.clone(),
             empties: self.empties,
@@ -155,6 +159,7 @@ impl<B: Bits> Chains<B> {
         Chains {
             nbr: B::Points::filled(0),
             nb: B::Points::filled([n as u16; 4]),
+            nb_key: 0,
             color,
             pts: B::Points::filled(Point {
                 root: n as u16,
@@ -184,7 +189,10 @@ impl<B: Bits> Chains<B> {
         let n = other.border + 1;
         self.color.as_mut_slice()[..n].copy_from_slice(&other.color.as_slice()[..n]);
         self.nbr.as_mut_slice()[..n].copy_from_slice(&other.nbr.as_slice()[..n]);
-        self.nb.as_mut_slice()[..n].copy_from_slice(&other.nb.as_slice()[..n]);
+        if (self.nb_key, self.border) != (other.nb_key, other.border) {
+            self.nb.as_mut_slice()[..n].copy_from_slice(&other.nb.as_slice()[..n]);
+            self.nb_key = other.nb_key;
+        }
         self.pts.as_mut_slice()[..n].copy_from_slice(&other.pts.as_slice()[..n]);
         self.empty_at.as_mut_slice()[..n].copy_from_slice(&other.empty_at.as_slice()[..n]);
         self.empty.as_mut_slice()[..n].copy_from_slice(&other.empty.as_slice()[..n]);
@@ -461,11 +469,17 @@ impl<B: Bits> Chains<B> {
     }
     /// Counts every point's neighbours from the colours (after a load).
     fn count_neighbours(&mut self, neighbours: &[[u16; 4]]) {
+        // FNV-1a over the points' neighbours, never 0 (the key of chains without them).
+        let mut key = 0xcbf2_9ce4_8422_2325u64;
         for (sq, nbrs) in neighbours[..self.border].iter().enumerate() {
             self.nb[sq] = *nbrs;
+            for &m in nbrs {
+                key = (key ^ u64::from(m)).wrapping_mul(0x0000_0100_0000_01b3);
+            }
             let counts: u16 = nbrs.iter().map(|&m| NBR_OF[self.color[m as usize] as usize]).sum();
             self.nbr[sq] = counts | (self.nbr[sq] & VACATED);
         }
+        self.nb_key = key | 1;
     }
     /// The XOR of the Zobrist keys of the chain rooted at `r`.
     #[inline(always)]
