@@ -1789,7 +1789,8 @@ impl KeySet {
 
 #[cfg(test)]
 mod tests {
-    use super::KeySet;
+    use super::{Chains, KeySet};
+    use crate::game::bits::PointTable;
     use crate::game::{Engine, MoveKind};
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::SeedableRng;
@@ -2345,5 +2346,60 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A copy into a table grown larger than its source's keeps its room and holds the source's
+    /// counts alone (none of its own old keys), and goes on counting like the source.
+    #[test]
+    fn a_copy_into_a_larger_key_set_counts_as_its_source() {
+        let mut source = KeySet::default();
+        for key in [0, 5, 5 << 20, 7, 7] {
+            source.add(key);
+        }
+        let mut big = KeySet::default();
+        for key in 1..=500u64 {
+            big.add(key << 8);
+        }
+        let room = big.slots.len();
+        assert!(room > source.slots.len());
+        big.clone_from(&source);
+        assert_eq!(big.slots.len(), room, "the room is kept");
+        for (key, n) in [(0, 1), (5, 1), (5 << 20, 1), (7, 2), (1 << 8, 0), (500 << 8, 0)] {
+            assert_eq!(big.count(key), n, "key {key:#x}");
+        }
+        big.remove_one(7);
+        source.remove_one(7);
+        big.add(9);
+        source.add(9);
+        for key in [5, 7, 9, 5 << 20] {
+            assert_eq!(big.count(key), source.count(key), "key {key:#x}");
+        }
+    }
+
+    /// Chains copied between boards of one size but other neighbours take the other board's
+    /// neighbours; between chains of one board, they keep theirs (the same).
+    #[test]
+    fn chains_copied_across_boards_take_the_neighbours() {
+        let n = 4;
+        // A line of four points and a ring of four: the same size, other neighbours.
+        let line: Vec<[u16; 4]> = (0..n as u16)
+            .map(|i| [if i > 0 { i - 1 } else { 4 }, if i < 3 { i + 1 } else { 4 }, 4, 4])
+            .collect();
+        let ring: Vec<[u16; 4]> = (0..n as u16).map(|i| [(i + 3) % 4, (i + 1) % 4, 4, 4]).collect();
+        let built = |table: &[[u16; 4]]| {
+            let mut ch = Chains::<u64>::new(n);
+            ch.count_neighbours(table);
+            ch
+        };
+        let (on_line, on_ring) = (built(&line), built(&ring));
+        assert_ne!(on_line.nb_key, on_ring.nb_key);
+        let mut copy = built(&line);
+        copy.copy_from(&on_ring);
+        assert_eq!(&copy.nb.as_slice()[..n], &ring[..]);
+        copy.copy_from(&on_line);
+        assert_eq!(&copy.nb.as_slice()[..n], &line[..]);
+        let mut fresh = Chains::<u64>::new(n);
+        fresh.copy_from(&on_ring);
+        assert_eq!(&fresh.nb.as_slice()[..n], &ring[..]);
     }
 }
