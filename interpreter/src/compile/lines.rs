@@ -159,6 +159,7 @@ fn search<B: Bits>(subsets: &[(B, B)], bits: u32, rng: &mut Rng, work: &mut u64)
         // One occupancy: every multiplier gives entry 0.
         return Some(([0, 0], 63, vec![subsets[0].1]));
     }
+    let placed = placing(subsets, bits);
     for (index_bits, tries) in [(bits, 256), (bits + 1, 1024), (bits + 2, 4096)] {
         let shift = 64 - index_bits;
         let size = 1usize << index_bits;
@@ -169,8 +170,12 @@ fn search<B: Bits>(subsets: &[(B, B)], bits: u32, rng: &mut Rng, work: &mut u64)
             if *work > MAX_WORK {
                 return None;
             }
-            // Sparse multipliers spread few bits to the top: they succeed most often.
-            let magic = [rng.sparse(), if B::CAPACITY > 64 { rng.sparse() } else { 0 }];
+            // First the multipliers that place each inner square's bit (see `placing`); then
+            // sparse ones, which spread few bits to the top and succeed most often.
+            let magic = match placed.get(n as usize) {
+                Some(&m) if index_bits == bits => m,
+                _ => [rng.sparse(), if B::CAPACITY > 64 { rng.sparse() } else { 0 }],
+            };
             let fits = subsets.iter().all(|&(occ, reach)| {
                 *work += 1;
                 let [lo, hi] = occ.fold();
@@ -190,6 +195,65 @@ fn search<B: Bits>(subsets: &[(B, B)], bits: u32, rng: &mut Rng, work: &mut u64)
         }
     }
     None
+}
+
+/// Multipliers that would carry the `k`-th inner square's bit to the `k`-th of the top `bits`
+/// bits: the sum over the inner squares of one bit each, placed so (the high word's squares by
+/// the second multiplier). Along a line whose inner squares lie at least `bits` bit positions
+/// apart (files, diagonals), the products of the other terms fall below those bits without a
+/// carry or past the word's top, and the index is exact; the search verifies it like any other.
+/// Along a rank, where they lie side by side, the run below the slider and the run above it are
+/// each carried by one bit (the run's first square's), in either order.
+fn placing<B: Bits>(subsets: &[(B, B)], bits: u32) -> Vec<[u64; 2]> {
+    let mask = subsets.iter().fold(B::EMPTY, |m, &(occ, _)| m | occ);
+    let squares: Vec<usize> = mask.iter().collect();
+    let term = |k: usize, p: usize| -> Option<(usize, u64)> {
+        let (word, at) = (p / 64, (p % 64) as i64);
+        let e = 64 - i64::from(bits) + k as i64 - at;
+        (word < 2 && (0..64).contains(&e)).then(|| (word, 1u64 << e))
+    };
+    let mut out = Vec::new();
+    // Each square's bit placed: in the squares' order, and (where a line crosses into the high
+    // word, whose squares sit low in it and cannot be carried to the lowest index bits) in the
+    // order of their places in their words.
+    let mut by_place = squares.clone();
+    by_place.sort_by_key(|&p| (p % 64, p));
+    for order in [&squares, &by_place] {
+        let mut m = [0u64; 2];
+        if order.iter().enumerate().all(|(k, &p)| term(k, p).map(|(w, b)| m[w] |= b).is_some()) && !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    // Each run of adjacent squares carried by its first square's term, the runs in order and in
+    // reverse (where the upper run's squares, times the lower run's term, would land in the index).
+    let mut runs: Vec<Vec<usize>> = Vec::new();
+    for &p in &squares {
+        match runs.last_mut() {
+            Some(run) if run.last().is_some_and(|&q| q + 1 == p && q / 64 == p / 64) => run.push(p),
+            _ => runs.push(vec![p]),
+        }
+    }
+    for reverse in [false, true] {
+        let mut m = [0u64; 2];
+        let mut k = 0;
+        let mut ok = true;
+        let order: Vec<&Vec<usize>> = if reverse {
+            runs.iter().rev().collect()
+        } else {
+            runs.iter().collect()
+        };
+        for run in order {
+            match term(k, run[0]) {
+                Some((w, b)) => m[w] |= b,
+                None => ok = false,
+            }
+            k += run.len();
+        }
+        if ok && !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    out
 }
 
 /// Candidate multipliers: xorshift64*, seeded per line (the same ruleset compiles to the same
@@ -282,6 +346,25 @@ mod tests {
             }
         };
         (rays, reach)
+    }
+
+    #[test]
+    fn lines_take_tables_of_their_exact_size() {
+        // On one word every line of chess takes a multiplier that places each inner square's bit
+        // (files and diagonals, whose squares lie 7 to 9 bits apart, one bit each; ranks, whose
+        // squares lie side by side, a bit per run): 2^n sets for n inner squares, none larger.
+        let exact = |t: &Tables<u64>| t.lines.entries.iter().map(|e| 1usize << e.mask.count()).sum::<usize>();
+        let chess = tables::<u64>("chess.rules");
+        assert_eq!(chess.lines.attacks.len(), exact(&chess));
+        // On two words (xiangqi's 90 points, lines crossing from one into the other) all but a
+        // few lines.
+        let xiangqi = tables::<u128>("xiangqi.rules");
+        let exact: usize = xiangqi.lines.entries.iter().map(|e| 1usize << e.mask.count()).sum();
+        assert!(
+            xiangqi.lines.attacks.len() * 20 <= exact * 21,
+            "{} sets for {exact}",
+            xiangqi.lines.attacks.len()
+        );
     }
 
     #[test]
