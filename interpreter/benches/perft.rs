@@ -150,8 +150,9 @@ impl Libego {
                     bin.display()
                 )
             });
-        let stdin = child.stdin.take()?;
-        let stdout = std::io::BufReader::new(child.stdout.take()?);
+        // Both piped just above: there to take.
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = std::io::BufReader::new(child.stdout.take().expect("stdout is piped"));
         let mut l = Libego { child, stdin, stdout };
         let answer = l.ask("size");
         assert_eq!(answer, format!("size {size}"), "{} plays another board size", bin.display());
@@ -627,4 +628,118 @@ fn main() {
             println!("  {g:<22} {:>9.0} /s", n / (t / 1e9));
         }
     }
+    paired();
+}
+
+/// With `ARBITER_PAIRED=N` (a number of rounds): the ratios to the references measured again by
+/// turns, after criterion's run. Criterion times one engine for seconds, then the other; on a
+/// shared machine a burst of load in either stretch moves the ratio of their means by several
+/// per cent. Here each round times a batch of each, the order swapped every round, so both see
+/// the same load; the median of the rounds' ratios is printed with its quartiles.
+fn paired() {
+    use std::time::Instant;
+    let Some(rounds) = std::env::var("ARBITER_PAIRED")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+    else {
+        return;
+    };
+    println!("\nratios by turns ({rounds} rounds; the reference's time / Arbiter's: median [quartiles]):");
+    let timed = |f: &mut dyn FnMut()| {
+        let t = Instant::now();
+        f();
+        t.elapsed()
+    };
+    let chess = engine("chess");
+    for (label, fen, depth) in [("start", START, 5), ("kiwipete", KIWIPETE, 4)] {
+        let pos = chess.from_fen(fen).expect("valid FEN");
+        let sp = shakmaty_pos(fen);
+        let line = by_turns(
+            rounds,
+            &mut || {
+                timed(&mut || {
+                    std::hint::black_box(pos.perft(depth));
+                })
+            },
+            &mut || {
+                timed(&mut || {
+                    std::hint::black_box(shakmaty::perft(&sp, depth));
+                })
+            },
+        );
+        println!("  {:<22} {line}", format!("chess-{label}-d{depth}"));
+    }
+    // Random games: the two batches play different games (each engine draws its own), so the
+    // ratio is of plies per second.
+    let (plies, play) = arbiter_batch(&chess, arbiter::sim::BRANCHING_EVERY);
+    let shakmaty_plies = shakmaty_batch();
+    let scale = plies as f64 / shakmaty_plies as f64;
+    let line = by_turns_scaled(
+        rounds,
+        scale,
+        &mut || {
+            timed(&mut || {
+                std::hint::black_box(play());
+            })
+        },
+        &mut || {
+            timed(&mut || {
+                std::hint::black_box(shakmaty_batch());
+            })
+        },
+    );
+    println!("  {:<22} {line} (by plies)", "random-games-chess");
+    // Go playouts beside libego, where `ARBITER_LIBEGO` names its drivers: a batch of playouts
+    // of about the same time each round (libego's own clock, as its criterion group takes it).
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::SeedableRng;
+    for (size, batch) in [(9usize, 2000u64), (19, 400)] {
+        let Some(mut libego) = Libego::start(size) else { continue };
+        let e = engine_with("go", &[("size", &size.to_string())]);
+        let start = e.start();
+        let mut rng = ChaCha8Rng::seed_from_u64(2026);
+        let mut p = start.clone();
+        let line = by_turns(
+            rounds,
+            &mut || {
+                timed(&mut || {
+                    for _ in 0..batch {
+                        p.clone_from(&start);
+                        p.random_playout(&mut rng, 3 * size * size);
+                    }
+                })
+            },
+            &mut || libego.playouts(batch).0,
+        );
+        println!("  {:<22} {line} (libego)", format!("go-playout-{size}x{size}"));
+    }
+}
+
+/// [`by_turns_scaled`] with the two batches' work the same.
+fn by_turns(rounds: usize, arbiter: &mut dyn FnMut() -> Duration, reference: &mut dyn FnMut() -> Duration) -> String {
+    by_turns_scaled(rounds, 1.0, arbiter, reference)
+}
+
+/// `rounds` rounds of one batch of each (a batch of each first, untimed, to warm up), the order
+/// swapped every round: the median and quartiles of the reference's time over Arbiter's, times
+/// `scale` (Arbiter's batch's work over the reference's).
+fn by_turns_scaled(rounds: usize, scale: f64, arbiter: &mut dyn FnMut() -> Duration, reference: &mut dyn FnMut() -> Duration) -> String {
+    arbiter();
+    reference();
+    let mut ratios: Vec<f64> = (0..rounds)
+        .map(|i| {
+            let (a, r) = if i % 2 == 0 {
+                let a = arbiter();
+                (a, reference())
+            } else {
+                let r = reference();
+                (arbiter(), r)
+            };
+            r.as_secs_f64() / a.as_secs_f64().max(1e-9) * scale
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let at = |q: f64| ratios[((ratios.len() - 1) as f64 * q).round() as usize];
+    format!("ratio {:.3} [{:.3} {:.3}]", at(0.5), at(0.25), at(0.75))
 }
