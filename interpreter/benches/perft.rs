@@ -491,6 +491,7 @@ fn criterion_dirs() -> Vec<std::path::PathBuf> {
 }
 
 fn main() {
+    let rounds = paired_rounds();
     let mut c = Criterion::default().configure_from_args();
     chess(&mut c);
     threads(&mut c);
@@ -628,7 +629,7 @@ fn main() {
             println!("  {g:<22} {:>9.0} /s", n / (t / 1e9));
         }
     }
-    paired();
+    paired(rounds);
 }
 
 /// With `ARBITER_PAIRED=N` (a number of rounds): the ratios to the references measured again by
@@ -636,15 +637,9 @@ fn main() {
 /// shared machine a burst of load in either stretch moves the ratio of their means by several
 /// per cent. Here each round times a batch of each, the order swapped every round, so both see
 /// the same load; the median of the rounds' ratios is printed with its quartiles.
-fn paired() {
+fn paired(rounds: Option<usize>) {
     use std::time::Instant;
-    let Some(rounds) = std::env::var("ARBITER_PAIRED")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-        .filter(|&n| n > 0)
-    else {
-        return;
-    };
+    let Some(rounds) = rounds else { return };
     println!("\nratios by turns ({rounds} rounds; the reference's time / Arbiter's: median [quartiles]):");
     let timed = |f: &mut dyn FnMut()| {
         let t = Instant::now();
@@ -713,6 +708,17 @@ fn paired() {
             &mut || libego.playouts(batch).0,
         );
         println!("  {:<22} {line} (libego)", format!("go-playout-{size}x{size}"));
+    }
+}
+
+/// The rounds `ARBITER_PAIRED` asks for, read before criterion's run: named but not a count of
+/// rounds, the run stops at once, as a misnamed libego does (a ratio silently missing would read
+/// as measured).
+fn paired_rounds() -> Option<usize> {
+    let value = std::env::var("ARBITER_PAIRED").ok()?;
+    match value.trim().parse::<usize>() {
+        Ok(n) if (1..=100_000).contains(&n) => Some(n),
+        _ => panic!("ARBITER_PAIRED={value:?}: give the number of rounds, 1 to 100000 (100 take about a minute)"),
     }
 }
 
