@@ -1528,7 +1528,7 @@ impl<B: Bits> Pos<B> {
         }
         for c in &q.lines {
             let Some((pieces, allowed, promo)) = take(c) else { continue };
-            n += emit_slides::<B, true>(out, 0, pieces, promo, &t.lines, &c.lines[..c.nlines as usize], occ, allowed);
+            n += count_slides(out, pieces, promo, &t.lines, &c.lines[..c.nlines as usize], occ, allowed);
         }
         n
     }
@@ -2474,16 +2474,15 @@ fn emit_each<B: Bits, const COUNT: bool>(
     n
 }
 
-/// [`emit_each`] for sliders along line tables: the moves from each of `from` to what it reaches
-/// along `lines` within `allowed`. One line and two (a rook's, a bishop's) are spelled out, chosen
-/// once for all the pieces, where a loop over the lines took a count and a branch per line and
-/// piece (chess perft 5 from the start: 11 M instructions of 504 M). A queen's four stay a loop:
-/// spelled out too, they made the whole count slower (more code than the registers hold).
+/// The count of [`emit_each`] for sliders along line tables: the moves from each of `from` to
+/// what it reaches along `lines` within `allowed`. Two lines (a rook's, a bishop's) are spelled
+/// out, chosen once for all the pieces, where a loop over the lines took a count and a branch per
+/// line and piece (chess perft 5 from the start: 11 M instructions of 504 M). Other counts stay a
+/// loop: a queen's four spelled out too made the whole count slower (more code than the registers
+/// hold).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn emit_slides<B: Bits, const COUNT: bool>(
+fn count_slides<B: Bits>(
     out: &mut Vec<Move>,
-    fi: usize,
     from: B,
     promo: Option<&crate::compile::CPromo<B>>,
     t: &crate::compile::lines::Lines<B>,
@@ -2492,9 +2491,8 @@ fn emit_slides<B: Bits, const COUNT: bool>(
     allowed: B,
 ) -> u64 {
     match *lines {
-        [a] => emit_each::<B, COUNT>(out, fi, from, promo, |sq| t.attacks(a, sq, occ) & allowed),
-        [a, b] => emit_each::<B, COUNT>(out, fi, from, promo, |sq| (t.attacks(a, sq, occ) | t.attacks(b, sq, occ)) & allowed),
-        _ => emit_each::<B, COUNT>(out, fi, from, promo, |sq| t.reach(lines, sq, occ) & allowed),
+        [a, b] => emit_each::<B, true>(out, 0, from, promo, |sq| (t.attacks(a, sq, occ) | t.attacks(b, sq, occ)) & allowed),
+        _ => emit_each::<B, true>(out, 0, from, promo, |sq| t.reach(lines, sq, occ) & allowed),
     }
 }
 
