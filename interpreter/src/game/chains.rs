@@ -2299,6 +2299,50 @@ mod tests {
         }
     }
 
+    /// Where the other side has eyes, one of them a capture (A5 takes three stones) and two not
+    /// (A1, E1), the draws are uniform over the ten candidates, never take a refused eye, and
+    /// draw the same points in a copy (`random_chain_move`), in place (`play_random_chain_move`)
+    /// and in a playout's loop (`random_playout`, one ply).
+    #[test]
+    fn draws_among_the_other_side_s_eyes_are_uniform_and_alike_every_way() {
+        let e = go(5, None);
+        let start = e.from_fen("1xX2/xxX2/XXX2/x2xx/1x1x1 b - - 0 1").expect("a 5x5 position");
+        let walk = crate::sim::Walk::new(start.clone());
+        let mut candidates = Vec::new();
+        walk.candidates(&mut candidates);
+        let names = |ms: &[crate::game::Move]| {
+            let mut v: Vec<String> = ms.iter().map(|&m| crate::notation::written(&start, m).to_uppercase()).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(&candidates), ["A5", "B2", "C1", "C2", "D3", "D4", "D5", "E3", "E4", "E5"]);
+        let (mut rng, mut scratch) = (ChaCha8Rng::seed_from_u64(11), Vec::new());
+        let mut seen: HashMap<u16, u32> = HashMap::new();
+        let draws = 30_000;
+        for draw in 0..draws {
+            let (before, mut in_place, mut played) = (rng.clone(), start.clone(), start.clone());
+            let m = start.random_chain_move(&mut rng, &mut scratch).expect("a candidate");
+            assert!(candidates.contains(&m), "draw {draw}: {m:?}");
+            *seen.entry(m.to).or_default() += 1;
+            if draw % 10 == 0 {
+                let mut again = before.clone();
+                let ply = in_place.play_random_chain_move(&mut again, &mut Vec::new());
+                assert_eq!(ply, super::RandomPly::Played(m), "draw {draw}, in place");
+                let mut again = before;
+                assert_eq!(played.random_playout(&mut again, 1), 1);
+                let mut expected = start.clone();
+                expected.play_unchecked(m);
+                assert_eq!(in_place.fen(), expected.fen(), "draw {draw}, in place");
+                assert_eq!(played.fen(), expected.fen(), "draw {draw}, in a playout");
+            }
+        }
+        let mean = draws as f64 / candidates.len() as f64;
+        assert_eq!(seen.len(), candidates.len(), "every candidate drawn");
+        for (sq, n) in seen {
+            assert!((n as f64 - mean).abs() < mean / 10.0, "point {sq}: {n} draws, mean {mean:.0}");
+        }
+    }
+
     /// A chain in atari names its liberty exactly, however many of its stones touch it, on every
     /// point a board can have (and well past).
     #[test]
