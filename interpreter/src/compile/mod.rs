@@ -321,6 +321,9 @@ pub struct Quick<B> {
     /// Per kind, the bits of `forms` that are its clauses: those the general loop still takes
     /// for a piece of that kind that is not free.
     pub by_kind: Vec<u64>,
+    /// A bit per form index of the en-passant clauses (never quick): a count skips them where
+    /// no square is marked.
+    pub en_passant: u64,
 }
 
 impl<B> Default for Quick<B> {
@@ -331,6 +334,7 @@ impl<B> Default for Quick<B> {
             lines: Vec::new(),
             forms: 0,
             by_kind: Vec::new(),
+            en_passant: 0,
         }
     }
 }
@@ -362,7 +366,10 @@ impl<B: Bits> Quick<B> {
                 Target::Any => 0,
                 Target::Empty => 1,
                 Target::Enemy => 2,
-                Target::EnPassant => continue,
+                Target::EnPassant => {
+                    q.en_passant |= 1 << i;
+                    continue;
+                }
             };
             if f.unmoved || f.when.is_some() {
                 continue;
@@ -2153,6 +2160,8 @@ mod tests {
             assert_eq!((all & !q.forms).count_ones(), 1);
             let ep = (all & !q.forms).trailing_zeros() as usize;
             assert_eq!(forms[ep].target, Target::EnPassant);
+            // ... and is the one a count skips where no square is marked.
+            assert_eq!(q.en_passant, 1 << ep);
             // Each entry names its clause, whose bit is in `forms` and under its kind.
             for c in q.shifts.iter().chain(&q.leaps).chain(&q.lines) {
                 let i = c.form as usize;

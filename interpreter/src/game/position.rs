@@ -1505,6 +1505,9 @@ impl<B: Bits> Pos<B> {
         };
         // (`forms` names no form past the 64th: there are none where it is set.)
         let mut todo = !q.forms & (!0u64 >> (64 - split));
+        if self.ep_victim == NO_SQ {
+            todo &= !q.en_passant;
+        }
         for sq in held.iter() {
             todo |= q.by_kind.get(cell_kind(self.cells[sq]).0 as usize).copied().unwrap_or(0);
         }
