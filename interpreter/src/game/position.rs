@@ -1261,6 +1261,7 @@ impl<B: Bits> Pos<B> {
         let empty = !occ & t.board_mask;
         let ctx = LegalCtx::new(self);
         let mut n = 0u64;
+        let promos = &t.promotion[us.index()];
         let forms = &t.forms[us.index()];
         let split = t.moving_forms[us.index()];
         let gated = t.gated;
@@ -1310,20 +1311,163 @@ impl<B: Bits> Pos<B> {
         // Clauses that move a piece, where there are any (in a game of placements, what the
         // compiler would hoist out of this loop would be paid at every count).
         if split != 0 {
-            // Counting, the quick clauses' free pieces are taken in one pass (see `Quick`), and
-            // a loop of its own takes what they leave.
-            if COUNT && !gated && !ctx.tested.any() && t.quick[us.index()].forms != 0 {
-                n += self.count_moving(out, &ctx, own, enemy, empty, occ);
+            // Counting, the quick clauses' free pieces are taken in one pass (see `Quick`); the loop
+            // below is left the other clauses, and the quick ones of the kinds of pieces held back.
+            let q = &t.quick[us.index()];
+            let (quick, todo) = if COUNT && !gated && !ctx.tested.any() && q.forms != 0 {
+                n += self.count_quick(out, &ctx, own, enemy, empty, occ);
+                let held = if ctx.constrained {
+                    own & (ctx.careful | ctx.pinned)
+                } else {
+                    B::EMPTY
+                };
+                let mut todo = !q.forms;
+                if self.ep_victim == NO_SQ {
+                    // No square marked: the en-passant clauses have nothing to take.
+                    todo &= !q.en_passant;
+                }
+                for sq in held.iter() {
+                    todo |= q.by_kind.get(cell_kind(self.cells[sq]).0 as usize).copied().unwrap_or(0);
+                }
+                (q.forms, todo)
             } else {
-                for (fi, f) in forms[..split].iter().enumerate() {
-                    if gated && !self.clause_applies(f) {
+                (0, !0)
+            };
+            // (`todo` and `quick` say nothing of forms past the 64th: there are none where they are set.)
+            // The clauses to take: every one, or (counting quick) those `todo` names.
+            let mut todo = if quick != 0 { todo & (!0u64 >> (64 - split)) } else { 0 };
+            let mut every = forms[..split].iter().enumerate();
+            loop {
+                let (fi, f) = if quick != 0 {
+                    if todo == 0 {
+                        break;
+                    }
+                    let fi = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    (fi, &forms[fi])
+                } else {
+                    match every.next() {
+                        Some(clause) => clause,
+                        None => break,
+                    }
+                };
+                if gated && !self.clause_applies(f) {
+                    continue;
+                }
+                let mut pieces = self.pieces(us, f.kind) & f.from;
+                if f.unmoved {
+                    pieces &= self.virgin;
+                }
+                if quick != 0 && quick >> fi & 1 == 1 {
+                    pieces &= ctx.careful | ctx.pinned;
+                }
+                if pieces.is_empty() {
+                    continue;
+                }
+                let allowed = self.allowed_targets(f, enemy, empty);
+                if allowed.is_empty() {
+                    continue;
+                }
+                let promo = promos[f.kind.0 as usize].as_ref();
+                let ep = f.target == Target::EnPassant;
+                if !f.shifts.is_empty() {
+                    // Pieces free to move (no royal, none pinned or needing the full test, no check)
+                    // take their targets all at once.
+                    let free = if !ctx.constrained {
+                        pieces
+                    } else {
+                        pieces & !(ctx.careful | ctx.pinned)
+                    };
+                    if !free.is_empty() {
+                        let allowed = if ctx.constrained {
+                            allowed & !ctx.forbidden & ctx.evade
+                        } else {
+                            allowed
+                        };
+                        n += emit_shifts::<B, COUNT>(out, fi, &f.shifts, free, empty, allowed, promo);
+                        pieces &= !free;
+                    }
+                }
+                // Pieces free to move (none royal, pinned or needing the full test; no target square
+                // needing it) take their targets whole, through one lookup chosen once per clause.
+                let free = if ep || ctx.tested.any() {
+                    B::EMPTY
+                } else if !ctx.constrained {
+                    pieces
+                } else {
+                    pieces & !(ctx.careful | ctx.pinned)
+                };
+                if free.any() {
+                    let allowed = if ctx.constrained {
+                        allowed & !ctx.forbidden & ctx.evade
+                    } else {
+                        allowed
+                    };
+                    n += match &f.how {
+                        Gen::Leap { targets } => emit_each::<B, COUNT>(out, fi, free, promo, |from| targets[from] & allowed),
+                        Gen::Slide {
+                            lines: Some(lines),
+                            bounded: None,
+                            ..
+                        } => emit_each::<B, COUNT>(out, fi, free, promo, |from| t.lines.reach(lines, from, occ) & allowed),
+                        _ => emit_each::<B, COUNT>(out, fi, free, promo, |from| self.form_targets(f, from, occ) & allowed),
+                    };
+                    pieces &= !free;
+                }
+                for from in pieces.iter() {
+                    let targets = self.form_targets(f, from, occ) & allowed;
+                    if targets.is_empty() {
                         continue;
                     }
-                    let mut pieces = self.pieces(us, f.kind) & f.from;
-                    if f.unmoved {
-                        pieces &= self.virgin;
+                    let base = Move {
+                        from: from as u16,
+                        to: 0,
+                        kind: MoveKind::Form(fi as u8),
+                        promo: 0,
+                        route: 0,
+                    };
+                    if !ctx.constrained {
+                        n += emit_set::<B, COUNT>(out, base, targets, promo);
+                    } else if ep || ctx.careful.has(from) {
+                        if !ep && ctx.quick_royal.has(from) {
+                            // The only royal, where only attacks make a move illegal: a step is legal
+                            // where no enemy piece attacks the square with the royal gone from its own.
+                            let them = us.other();
+                            let occ = occ & !B::bit(from);
+                            // One square is one query; more share the gathered pieces.
+                            let probe = if targets.count() > 1 { Probe::new(self, them) } else { None };
+                            let safe = match probe {
+                                Some(probe) => probe.safe(self, targets, occ),
+                                None => targets
+                                    .iter()
+                                    .filter(|&to| !self.attacked(to, them, occ, enemy & B::bit(to)))
+                                    .fold(B::EMPTY, |b, to| b | B::bit(to)),
+                            };
+                            n += emit_set::<B, COUNT>(out, base, safe, promo);
+                        } else {
+                            for to in targets.iter() {
+                                let m = Move { to: to as u16, ..base };
+                                if self.is_legal_slow(m) {
+                                    n += emit_set::<B, COUNT>(out, base, B::bit(to), promo);
+                                }
+                            }
+                        }
+                    } else {
+                        let mut fast = targets & ctx.evade;
+                        if ctx.pinned.has(from) {
+                            fast &= ctx.pin_line(from);
+                        }
+                        fast &= !ctx.forbidden;
+                        if ctx.tested.any() {
+                            fast &= !ctx.tested;
+                            for to in (targets & ctx.tested).iter() {
+                                if self.is_legal_slow(Move { to: to as u16, ..base }) {
+                                    fast |= B::bit(to);
+                                }
+                            }
+                        }
+                        n += emit_set::<B, COUNT>(out, base, fast, promo);
                     }
-                    n += self.clause_moves::<COUNT>(out, fi, f, pieces, &ctx, enemy, empty, occ);
                 }
             }
         }
@@ -1346,183 +1490,6 @@ impl<B: Bits> Pos<B> {
             if !COUNT {
                 out.push(PASS);
             }
-        }
-        n
-    }
-
-    /// The moves of moving clause `fi` (`f`) for its pieces `pieces` (of its kind, on its start
-    /// squares, unmoved where it asks), legal as `ctx` judges them, or only their count.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn clause_moves<const COUNT: bool>(
-        &self,
-        out: &mut Vec<Move>,
-        fi: usize,
-        f: &CForm<B>,
-        mut pieces: B,
-        ctx: &LegalCtx<B>,
-        enemy: B,
-        empty: B,
-        occ: B,
-    ) -> u64 {
-        let t = &*self.t;
-        let us = self.stm;
-        let promos = &t.promotion[us.index()];
-        let mut n = 0;
-        if pieces.is_empty() {
-            return 0;
-        }
-        let allowed = self.allowed_targets(f, enemy, empty);
-        if allowed.is_empty() {
-            return 0;
-        }
-        let promo = promos[f.kind.0 as usize].as_ref();
-        let ep = f.target == Target::EnPassant;
-        if !f.shifts.is_empty() {
-            // Pieces free to move (no royal, none pinned or needing the full test, no check)
-            // take their targets all at once.
-            let free = if !ctx.constrained {
-                pieces
-            } else {
-                pieces & !(ctx.careful | ctx.pinned)
-            };
-            if !free.is_empty() {
-                let allowed = if ctx.constrained {
-                    allowed & !ctx.forbidden & ctx.evade
-                } else {
-                    allowed
-                };
-                n += emit_shifts::<B, COUNT>(out, fi, &f.shifts, free, empty, allowed, promo);
-                pieces &= !free;
-            }
-        }
-        // Pieces free to move (none royal, pinned or needing the full test; no target square
-        // needing it) take their targets whole, through one lookup chosen once per clause.
-        let free = if ep || ctx.tested.any() {
-            B::EMPTY
-        } else if !ctx.constrained {
-            pieces
-        } else {
-            pieces & !(ctx.careful | ctx.pinned)
-        };
-        if free.any() {
-            let allowed = if ctx.constrained {
-                allowed & !ctx.forbidden & ctx.evade
-            } else {
-                allowed
-            };
-            n += match &f.how {
-                Gen::Leap { targets } => emit_each::<B, COUNT>(out, fi, free, promo, |from| targets[from] & allowed),
-                Gen::Slide {
-                    lines: Some(lines),
-                    bounded: None,
-                    ..
-                } => emit_each::<B, COUNT>(out, fi, free, promo, |from| t.lines.reach(lines, from, occ) & allowed),
-                _ => emit_each::<B, COUNT>(
-                    out,
-                    fi,
-                    free,
-                    promo,
-                    #[inline(always)]
-                    |from| self.form_targets(f, from, occ) & allowed,
-                ),
-            };
-            pieces &= !free;
-        }
-        for from in pieces.iter() {
-            let targets = self.form_targets(f, from, occ) & allowed;
-            if targets.is_empty() {
-                continue;
-            }
-            let base = Move {
-                from: from as u16,
-                to: 0,
-                kind: MoveKind::Form(fi as u8),
-                promo: 0,
-                route: 0,
-            };
-            if !ctx.constrained {
-                n += emit_set::<B, COUNT>(out, base, targets, promo);
-            } else if ep || ctx.careful.has(from) {
-                if !ep && ctx.quick_royal.has(from) {
-                    // The only royal, where only attacks make a move illegal: a step is legal
-                    // where no enemy piece attacks the square with the royal gone from its own.
-                    let them = us.other();
-                    let occ = occ & !B::bit(from);
-                    // One square is one query; more share the gathered pieces.
-                    let probe = if targets.count() > 1 { Probe::new(self, them) } else { None };
-                    let safe = match probe {
-                        Some(probe) => probe.safe(self, targets, occ),
-                        None => targets
-                            .iter()
-                            .filter(|&to| !self.attacked(to, them, occ, enemy & B::bit(to)))
-                            .fold(B::EMPTY, |b, to| b | B::bit(to)),
-                    };
-                    n += emit_set::<B, COUNT>(out, base, safe, promo);
-                } else {
-                    for to in targets.iter() {
-                        let m = Move { to: to as u16, ..base };
-                        if self.is_legal_slow(m) {
-                            n += emit_set::<B, COUNT>(out, base, B::bit(to), promo);
-                        }
-                    }
-                }
-            } else {
-                let mut fast = targets & ctx.evade;
-                if ctx.pinned.has(from) {
-                    fast &= ctx.pin_line(from);
-                }
-                fast &= !ctx.forbidden;
-                if ctx.tested.any() {
-                    fast &= !ctx.tested;
-                    for to in (targets & ctx.tested).iter() {
-                        if self.is_legal_slow(Move { to: to as u16, ..base }) {
-                            fast |= B::bit(to);
-                        }
-                    }
-                }
-                n += emit_set::<B, COUNT>(out, base, fast, promo);
-            }
-        }
-        n
-    }
-
-    /// The count of the moving clauses where the [quick](crate::compile::Quick) ones apply: their
-    /// free pieces taken in one pass ([`Pos::count_quick`]), then, clause by clause, the other
-    /// clauses and the quick ones' pieces held back (royal, pinned or needing the full test).
-    #[inline(always)]
-    fn count_moving(&self, out: &mut Vec<Move>, ctx: &LegalCtx<B>, own: B, enemy: B, empty: B, occ: B) -> u64 {
-        let t = &*self.t;
-        let us = self.stm;
-        let q = &t.quick[us.index()];
-        let forms = &t.forms[us.index()];
-        let split = t.moving_forms[us.index()];
-        let mut n = self.count_quick(out, ctx, own, enemy, empty, occ);
-        let held = if ctx.constrained {
-            own & (ctx.careful | ctx.pinned)
-        } else {
-            B::EMPTY
-        };
-        // (`forms` names no form past the 64th: there are none where it is set.)
-        let mut todo = !q.forms & (!0u64 >> (64 - split));
-        if self.ep_victim == NO_SQ {
-            todo &= !q.en_passant;
-        }
-        for sq in held.iter() {
-            todo |= q.by_kind.get(cell_kind(self.cells[sq]).0 as usize).copied().unwrap_or(0);
-        }
-        while todo != 0 {
-            let fi = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            let f = &forms[fi];
-            let mut pieces = self.pieces(us, f.kind) & f.from;
-            if f.unmoved {
-                pieces &= self.virgin;
-            }
-            if q.forms >> fi & 1 == 1 {
-                pieces &= held;
-            }
-            n += self.clause_moves::<true>(out, fi, f, pieces, ctx, enemy, empty, occ);
         }
         n
     }
