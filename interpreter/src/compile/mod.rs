@@ -593,6 +593,9 @@ pub struct Attacks<B> {
     pub leap_reach: Vec<B>,
     /// Per square: the union of all slide and hop rays towards it — a quick test before casting.
     pub reach: Vec<B>,
+    /// The kinds that attack along those rays (a bit per kind): a square whose reach holds none
+    /// of them is attacked along no ray.
+    pub ray_kinds: u32,
     /// Only leaps and slides, and only royal safety makes a move illegal (no facing rule, no
     /// effects): a check is met by taking the checker or stepping between it and the royal (no
     /// lame leaper's block point or hopper's screen to change).
@@ -2058,6 +2061,8 @@ fn attacks<B: Bits>(t: &mut Tables<B>, rules: &Rules, side: usize) -> Attacks<B>
         }
         a.slides.push(s.clone());
     }
+    a.ray_kinds =
+        a.slides.iter().chain(&a.hops).chain(&a.hops_not).fold(0, |k, r| k | r.kinds) | a.line_slides.iter().fold(0, |k, l| k | l.1);
     a.simple_checks = a.lame.is_empty() && a.hops.is_empty() && a.hops_not.is_empty();
     a.lookups_only = a.simple_checks && a.slides.is_empty() && a.leaps.iter().all(|(_, _, unmoved)| !unmoved);
     a

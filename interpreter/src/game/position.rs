@@ -555,7 +555,9 @@ impl<B: Bits> Pos<B> {
                 }
             }
         }
-        if (a.reach[sq] & them).is_empty() {
+        // What is left looks along rays: only hops without `SLIDES`, and only where an enemy piece
+        // that slides or hops stands on a line to the square.
+        if (!SLIDES && a.hops.is_empty() && a.hops_not.is_empty()) || (a.reach[sq] & them & self.kinds_of(a.ray_kinds)).is_empty() {
             return;
         }
         for &(l, kinds) in a.line_slides.iter().filter(|_| SLIDES) {
@@ -2740,7 +2742,25 @@ impl<B: Bits> LegalCtx<B> {
         if !a.hops_not.is_empty() {
             ctx.slow = !B::EMPTY;
         }
+        // The enemy's pieces that attack along rays (slides and hops): where none stands on a
+        // royal's lines, no check or pin of theirs is looked for.
+        let rays = enemy & p.kinds_of(a.ray_kinds);
         for r in ctx.royals.iter() {
+            if !t.facing.is_empty() {
+                let enemy_royals = p.royals(them);
+                for &d in &t.facing {
+                    let d = d as usize;
+                    let Some(b1) = t.first_blocker(d, r, occ) else { continue };
+                    if enemy_royals.has(b1) {
+                        ctx.in_check = true;
+                    } else if own.has(b1)
+                        && let Some(b2) = t.first_blocker(d, b1, occ)
+                        && enemy_royals.has(b2)
+                    {
+                        ctx.pin(b1, t.ray(d, r) & !t.ray(d, b2));
+                    }
+                }
+            }
             if t.royal_safety {
                 // Leaps, lame leaps and hops here; slides below, in the same pass as pins.
                 p.scan_attackers::<false>(r, them, occ, B::EMPTY, &mut |s| {
@@ -2762,7 +2782,7 @@ impl<B: Bits> LegalCtx<B> {
                         }
                     }
                 }
-                if (a.reach[r] & enemy).is_empty() {
+                if (a.reach[r] & rays).is_empty() {
                     continue;
                 }
                 // Lines of one slider group follow each other (a rook's two, a bishop's two):
@@ -2857,21 +2877,6 @@ impl<B: Bits> LegalCtx<B> {
                         let seg = segment(screens - 1) & !B::bit(blockers[screens - 1]);
                         ctx.forbidden |= seg & !occ;
                         ctx.slow |= seg & own;
-                    }
-                }
-            }
-            if !t.facing.is_empty() {
-                let enemy_royals = p.royals(them);
-                for &d in &t.facing {
-                    let d = d as usize;
-                    let Some(b1) = t.first_blocker(d, r, occ) else { continue };
-                    if enemy_royals.has(b1) {
-                        ctx.in_check = true;
-                    } else if own.has(b1)
-                        && let Some(b2) = t.first_blocker(d, b1, occ)
-                        && enemy_royals.has(b2)
-                    {
-                        ctx.pin(b1, t.ray(d, r) & !t.ray(d, b2));
                     }
                 }
             }
