@@ -318,6 +318,26 @@ fn a_position_reached_by_a_drop_reads_back() {
     assert!(r.stderr.contains("must already have promoted"), "{}", r.stderr);
 }
 
+/// A man placed from the supply on the rank where a man that steps there is crowned arrives
+/// uncrowned, as a dropped piece does: the FEN written after the placement reads back, and a setup
+/// with a man there is accepted. (The reader refused it, so that `play` wrote a position it could
+/// not read: found by the long fuzz run on a draughts ruleset with a stray `place`.)
+#[test]
+fn a_position_reached_by_a_placement_reads_back() {
+    let rules = "tests/variants/place-in-zone.rules";
+    let r = arbiter(&["play", rules, "c5", "--write", "fen"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let fen = r.stdout.trim().to_string();
+    assert_eq!(fen, "2M2/5/5/5/5 b - - 1 1", "the man placed on c5 stands there uncrowned");
+    let r = arbiter(&["play", rules, "--fen", &fen, "--write", "fen"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout.trim(), fen);
+    // A man that steps onto the far rank is crowned all the same.
+    let r = arbiter(&["play", rules, "--fen", "5/2M2/5/5/5 w - - 0 1", "c4c5", "--write", "fen"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout.trim(), "2K2/5/5/5/5 b - - 1 1");
+}
+
 /// A stage of a time control has one bound wherever the control comes from: a ruleset's `clock`
 /// refuses 20000 moves (tests/diagnostics/clock-controls), and so do `--clock` and a PGN
 /// `TimeControl`, in the same words.

@@ -221,9 +221,9 @@ fn build<B: Bits>(rules: &Rules, t: Arc<Tables<B>>, s: &Setup) -> Result<Pos<B>,
             && let Some(pr) = &rules.kind(*k).promotion
             && pr.zone[*side].contains(sq)
             && (!pr.optional || pr.forced.as_ref().is_some_and(|z| z[*side].contains(sq)))
-            // A piece dropped there arrives unpromoted, where the rules let it be dropped.
+            // A piece dropped or placed there arrives unpromoted, where the rules let it come.
             && !rules.kind(*k).forms.iter().any(|f| {
-                f.primitive == Primitive::Drop
+                matches!(f.primitive, Primitive::Drop | Primitive::Place)
                     && f.within.as_ref().is_none_or(|z| z[*side].contains(sq))
                     && (!f.drop.not_stuck
                         || crate::compile::could_move_from(rules, rules.kind(*k), sq, side.index()))
