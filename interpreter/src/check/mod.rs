@@ -306,7 +306,25 @@ fn as_written(source: &str) -> String {
         let code = line.find('#').map_or(line, |i| &line[..i]);
         words.extend(code.split_whitespace());
     }
-    words.join(" ")
+    // A citation set off by one space, glued or not (`step any[3.8.1]`): `arbiter fmt` aligns
+    // a clause's closing citation, so the text must not tell the two apart. Its inside is kept.
+    let joined = words.join(" ");
+    let mut text = String::with_capacity(joined.len() + 2);
+    let mut in_cite = false;
+    for ch in joined.chars() {
+        match ch {
+            '[' if !in_cite => {
+                if !text.is_empty() && !text.ends_with(' ') {
+                    text.push(' ');
+                }
+                in_cite = true;
+            }
+            ']' => in_cite = false,
+            _ => {}
+        }
+        text.push(ch);
+    }
+    text
 }
 
 fn cite(c: &Option<ast::Cite>) -> Option<String> {
