@@ -22,12 +22,22 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 use common::root;
 
-/// Cases per entry point: `ARBITER_FUZZ_CASES`, or `default`.
+/// `ARBITER_FUZZ_CASES`, where it is set to a number.
+fn cases_asked() -> Option<u32> {
+    std::env::var("ARBITER_FUZZ_CASES").ok().and_then(|v| v.parse().ok())
+}
+
+/// Cases per entry point run in the test's own process: `ARBITER_FUZZ_CASES`, or `default`.
 fn cases(default: u32) -> u32 {
-    std::env::var("ARBITER_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    cases_asked().unwrap_or(default)
+}
+
+/// Cases per entry point that starts the `arbiter` binary for each case: a hundredth of
+/// `ARBITER_FUZZ_CASES` (at least one), or `default`. A case that starts a process costs about
+/// what a hundred cases in the test's own process do (a second case of an engine session plays
+/// its `go` commands), so a long run deepens every entry point without one of them taking hours.
+fn spawned_cases(default: u32) -> u32 {
+    cases_asked().map_or(default, |n| (n / 100).max(1))
 }
 
 /// The longest one case may take (a debug build on a slow machine): far above what any takes, far
@@ -246,8 +256,9 @@ fn mutate(text: &str, edits: &[Edit]) -> String {
     s
 }
 
-/// Runs `check` on `cases` mutations of each of `seeds`, reporting the input of a failing case.
-fn fuzz(name: &str, default_cases: u32, seeds: &[String], check: impl Fn(&str) -> Result<(), String>) {
+/// Runs `check` on `cases` mutations of `seeds` (each case mutates one of them), reporting the
+/// input of a failing case.
+fn fuzz(name: &str, cases: u32, seeds: &[String], check: impl Fn(&str) -> Result<(), String>) {
     // The same cases every run unless `ARBITER_FUZZ_SEED` picks others: a test run must not fail
     // by chance, and a failure found in a long run is replayed by its seed.
     let seed: u64 = std::env::var("ARBITER_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(2026);
@@ -255,7 +266,7 @@ fn fuzz(name: &str, default_cases: u32, seeds: &[String], check: impl Fn(&str) -
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
     let config = Config {
-        cases: cases(default_cases),
+        cases,
         failure_persistence: None,
         ..Config::default()
     };
@@ -320,7 +331,7 @@ fn mutated_rulesets_get_diagnostics_inside_the_text_and_never_a_panic() {
     .iter()
     .map(|n| read(&format!("rulesets/{n}.rules")))
     .collect();
-    fuzz("rules", 600, &seeds, |text| {
+    fuzz("rules", cases(600), &seeds, |text| {
         let checked = check_source("fuzz.rules", text, None, &[]);
         diagnostics_in_place(&checked)?;
         if let Some(rules) = checked.rules
@@ -355,7 +366,7 @@ fn mutated_rulesets_format_to_the_same_meaning_or_are_refused() {
         .iter()
         .map(|n| read(&format!("rulesets/{n}.rules")))
         .collect();
-    fuzz("format", 1000, &seeds, |text| {
+    fuzz("format", cases(1000), &seeds, |text| {
         let new = match format(text) {
             Ok(new) => new,
             Err(FormatError::Syntax(_)) => return Ok(()),
@@ -392,7 +403,7 @@ fn completion_s_grammar_question_on_mutated_rulesets_never_panics() {
         .iter()
         .map(|n| read(&format!("rulesets/{n}.rules")))
         .collect();
-    fuzz("expect", 300, &seeds, |text| {
+    fuzz("expect", cases(300), &seeds, |text| {
         let step = (text.len() / 40).max(1);
         for offset in (0..=text.len() + 2).step_by(step) {
             let _ = arbiter::syntax::expected_at(text, offset);
@@ -444,7 +455,7 @@ fn mutated_fens_and_moves_are_refused_with_a_message_and_never_a_panic() {
     ];
     let engines: Vec<Engine> = games.iter().map(|(n, _)| common::bundled(n)).collect();
     let seeds: Vec<String> = games.iter().enumerate().map(|(i, (_, s))| format!("{i}|{s}")).collect();
-    fuzz("fen", 1200, &seeds, |text| {
+    fuzz("fen", cases(1200), &seeds, |text| {
         // The game is chosen by the unmutated prefix; a mangled prefix picks the first.
         let (i, rest) = text.split_once('|').unwrap_or(("0", text));
         let engine = &engines[i.parse::<usize>().unwrap_or(0) % engines.len()];
@@ -511,7 +522,7 @@ fn mutated_rulesets_of_the_third_family_get_diagnostics_and_never_a_panic() {
     .iter()
     .map(|rel| read(rel))
     .collect();
-    fuzz("rules III", 500, &seeds, |text| {
+    fuzz("rules III", cases(500), &seeds, |text| {
         let checked = check_source("fuzz.rules", text, None, &[]);
         diagnostics_in_place(&checked)?;
         if let Some(rules) = checked.rules
@@ -587,7 +598,7 @@ fn mutated_fens_and_turns_of_the_third_family_are_refused_or_played_and_never_pa
     ];
     let engines: Vec<Engine> = games.iter().map(|(rel, _, _)| common::engine(rel, &[])).collect();
     let seeds: Vec<String> = games.iter().enumerate().map(|(i, (_, _, s))| format!("{i}|{s}")).collect();
-    fuzz("fen III", 800, &seeds, |text| {
+    fuzz("fen III", cases(800), &seeds, |text| {
         let (i, rest) = text.split_once('|').unwrap_or(("0", text));
         let i = i.parse::<usize>().unwrap_or(0) % engines.len();
         let engine = &engines[i];
@@ -629,7 +640,7 @@ fn mutated_records_are_read_or_refused_at_a_place_inside_them() {
     let chess = common::bundled("chess");
     let xiangqi = common::bundled("xiangqi");
     let go = common::bundled("go");
-    fuzz("records", 900, &seeds, |text| {
+    fuzz("records", cases(900), &seeds, |text| {
         for (format, engine) in [(Format::Pgn, &chess), (Format::Wxf, &xiangqi), (Format::Sgf, &go)] {
             match record::read(text, format) {
                 Err(e) => {
@@ -678,7 +689,7 @@ fn mutated_scenarios_are_refused_or_run_and_never_panic() {
     }
     let path = dir.join("chess").join("fuzz.ron");
     let runner = std::cell::RefCell::new(scenario::Runner::new(vec![root().join("rulesets")]));
-    fuzz("scenarios", 300, &seeds, |text| {
+    fuzz("scenarios", cases(300), &seeds, |text| {
         match scenario::parse(text, &path) {
             Err(e) if e.to_string().trim().is_empty() => return Err("a scenario error without a message".into()),
             Err(_) => {}
@@ -708,7 +719,7 @@ fn mutated_engine_sessions_are_answered_and_never_panic() {
         "uci\nisready\nucinewgame\nposition startpos moves e2e4 e7e5\ngo movetime 20\nisready\nposition fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\ngo nodes 30\nd\nsetoption name UCI_Variant value xiangqi\nposition startpos\ngo movetime 10\nstop\nquit\n".to_string(),
         "1 protocol_version\n2 boardsize 9\nclear_board\nkomi 6.5\nplay b E5\nplay w C3\ngenmove b\nfixed_handicap 3\nundo\nshowboard\nfinal_score\nset_free_handicap A1 B2\nknown_command play\nlist_commands\nquit\n".to_string(),
     ];
-    fuzz("engine sessions", 80, &seeds, |text| {
+    fuzz("engine sessions", spawned_cases(80), &seeds, |text| {
         let (args, gtp): (&[&str], bool) = if text.contains("protocol_version") || text.contains("boardsize") {
             (&["engine", "go", "--protocol", "gtp", "--param", "size=9"], true)
         } else {
@@ -745,7 +756,7 @@ fn records_written_to_a_full_disk_never_succeed() {
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let path = dir.join("game.pgn");
     let format = std::cell::Cell::new(0usize);
-    fuzz("writers on a full disk", 24, &seeds, |text| {
+    fuzz("writers on a full disk", spawned_cases(24), &seeds, |text| {
         std::fs::write(&path, text).map_err(|e| e.to_string())?;
         let f = ["pgn", "fen"][format.get() % 2];
         format.set(format.get() + 1);
@@ -771,7 +782,7 @@ fn random_bytes_to_the_engine_protocols_are_answered_and_never_panic() {
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::{RngCore, SeedableRng};
     let mut rng = ChaCha8Rng::seed_from_u64(std::env::var("ARBITER_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(2026));
-    for case in 0..cases(24) {
+    for case in 0..spawned_cases(24) {
         let mut bytes = vec![0u8; (rng.next_u32() % 4096) as usize];
         rng.fill_bytes(&mut bytes);
         // Lines now and then, so that commands are read at all.
