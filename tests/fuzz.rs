@@ -32,11 +32,12 @@ fn cases(default: u32) -> u32 {
     cases_asked().unwrap_or(default)
 }
 
-/// Cases per entry point that starts the `arbiter` binary for each case: a hundredth of
-/// `ARBITER_FUZZ_CASES` (at least one), or `default`. A case that starts a process costs about
-/// what a hundred cases in the test's own process do (a second case of an engine session plays
-/// its `go` commands), so a long run deepens every entry point without one of them taking hours.
-fn spawned_cases(default: u32) -> u32 {
+/// Cases per entry point whose case is a whole session (the `arbiter` binary started, or a
+/// language server run with its checker thread): a hundredth of `ARBITER_FUZZ_CASES` (at least
+/// one), or `default`. Such a case costs what a hundred or more of the others do (an engine
+/// session plays its `go` commands), so a long run deepens every entry point without one of them
+/// taking hours.
+fn session_cases(default: u32) -> u32 {
     cases_asked().map_or(default, |n| (n / 100).max(1))
 }
 
@@ -719,7 +720,7 @@ fn mutated_engine_sessions_are_answered_and_never_panic() {
         "uci\nisready\nucinewgame\nposition startpos moves e2e4 e7e5\ngo movetime 20\nisready\nposition fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\ngo nodes 30\nd\nsetoption name UCI_Variant value xiangqi\nposition startpos\ngo movetime 10\nstop\nquit\n".to_string(),
         "1 protocol_version\n2 boardsize 9\nclear_board\nkomi 6.5\nplay b E5\nplay w C3\ngenmove b\nfixed_handicap 3\nundo\nshowboard\nfinal_score\nset_free_handicap A1 B2\nknown_command play\nlist_commands\nquit\n".to_string(),
     ];
-    fuzz("engine sessions", spawned_cases(80), &seeds, |text| {
+    fuzz("engine sessions", session_cases(80), &seeds, |text| {
         let (args, gtp): (&[&str], bool) = if text.contains("protocol_version") || text.contains("boardsize") {
             (&["engine", "go", "--protocol", "gtp", "--param", "size=9"], true)
         } else {
@@ -744,6 +745,167 @@ fn mutated_engine_sessions_are_answered_and_never_panic() {
     });
 }
 
+/// A writer the language server can own (it wants `Send + 'static`) whose bytes the test reads after.
+#[derive(Clone, Default)]
+struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("no panic while writing").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs a language server session in process on `input`: its exit code and the messages it
+/// wrote, or what was wrong with what it wrote (a frame without a length, a body that is not
+/// JSON-RPC 2.0).
+fn lsp_session(input: &[u8]) -> Result<(i32, Vec<serde_json::Value>), String> {
+    let out = Shared::default();
+    let code = arbiter::lsp::run(std::io::BufReader::new(input), out.clone());
+    let bytes = out.0.lock().map_err(|_| "the output's lock is poisoned")?.clone();
+    let mut messages = Vec::new();
+    let mut rest = &bytes[..];
+    while !rest.is_empty() {
+        let text = String::from_utf8_lossy(&rest[..rest.len().min(64)]).to_string();
+        let header_end = rest
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .ok_or_else(|| format!("a frame without the end of its header: {text:?}"))?;
+        let header = std::str::from_utf8(&rest[..header_end]).map_err(|_| format!("a header not UTF-8: {text:?}"))?;
+        let length: usize = header
+            .strip_prefix("Content-Length: ")
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| format!("a header without a Content-Length: {header:?}"))?;
+        let body = rest
+            .get(header_end + 4..header_end + 4 + length)
+            .ok_or_else(|| format!("a frame shorter than its Content-Length: {text:?}"))?;
+        let message: serde_json::Value = serde_json::from_slice(body).map_err(|e| format!("a body that is not JSON ({e}): {text:?}"))?;
+        if message.get("jsonrpc").and_then(|v| v.as_str()) != Some("2.0") {
+            return Err(format!("a message that is not JSON-RPC 2.0: {message}"));
+        }
+        messages.push(message);
+        rest = &rest[header_end + 4 + length..];
+    }
+    Ok((code, messages))
+}
+
+/// Mutated language server sessions, a message a line, each line framed as a client frames it
+/// (so the mutations reach the handlers: positions past the text, wrong types, missing
+/// parameters, unknown methods, requests before `initialize` or after `shutdown`), run in
+/// process: the server ends at the end of its input without a panic (its checker thread's
+/// included), writes only frames of JSON-RPC 2.0, and answers every request it read before an
+/// `exit`, by its id. Then streams of random bytes, some with headers among them.
+#[test]
+fn mutated_language_server_sessions_are_answered_and_never_panic() {
+    use serde_json::json;
+    let ruleset = read("rulesets/tic-tac-toe.rules");
+    let uri = "file:///nonexistent/arbiter-fuzz/tic-tac-toe.rules";
+    let doc = json!({ "uri": uri });
+    let at = |line: u32, character: u32| json!({ "textDocument": doc, "position": { "line": line, "character": character } });
+    let range = json!({ "start": { "line": 6, "character": 10 }, "end": { "line": 6, "character": 15 } });
+    let with = |mut v: serde_json::Value, key: &str, extra: serde_json::Value| {
+        v[key] = extra;
+        v
+    };
+    let requests = [
+        ("textDocument/hover", at(14, 8)),
+        ("textDocument/completion", at(15, 2)),
+        ("textDocument/definition", at(14, 8)),
+        (
+            "textDocument/references",
+            with(at(14, 8), "context", json!({ "includeDeclaration": true })),
+        ),
+        ("textDocument/prepareRename", at(14, 8)),
+        ("textDocument/rename", with(at(14, 8), "newName", json!("Stone"))),
+        (
+            "textDocument/formatting",
+            json!({ "textDocument": doc, "options": { "tabSize": 2, "insertSpaces": true } }),
+        ),
+        ("textDocument/documentSymbol", json!({ "textDocument": doc })),
+        ("textDocument/semanticTokens/full", json!({ "textDocument": doc })),
+        ("textDocument/codeLens", json!({ "textDocument": doc })),
+        ("textDocument/foldingRange", json!({ "textDocument": doc })),
+        (
+            "textDocument/codeAction",
+            json!({ "textDocument": doc, "range": range, "context": { "diagnostics": [] } }),
+        ),
+    ];
+    let mut session = vec![
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "capabilities": {} } }),
+        json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }),
+        json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": { "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": ruleset } } }),
+        json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": { "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "range": range, "text": "cross" }] } }),
+    ];
+    for (i, (method, params)) in requests.iter().enumerate() {
+        session.push(json!({ "jsonrpc": "2.0", "id": 10 + i, "method": method, "params": params }));
+    }
+    session.push(json!({ "jsonrpc": "2.0", "method": "textDocument/didClose", "params": { "textDocument": doc } }));
+    session.push(json!({ "jsonrpc": "2.0", "id": 99, "method": "shutdown" }));
+    session.push(json!({ "jsonrpc": "2.0", "method": "exit" }));
+    let seed = session.iter().map(|m| m.to_string()).collect::<Vec<_>>().join("\n");
+    // The session as written is answered in full, and ends with the code `exit` after `shutdown` asks.
+    let frame = |lines: &str| -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for line in lines.split('\n') {
+            bytes.extend_from_slice(format!("Content-Length: {}\r\n\r\n{line}", line.len()).as_bytes());
+        }
+        bytes
+    };
+    let (code, said) = lsp_session(&frame(&seed)).expect("the server writes frames of JSON-RPC");
+    assert_eq!(code, 0, "{said:?}");
+    let answered = |said: &[serde_json::Value], id: &serde_json::Value| {
+        said.iter()
+            .any(|m| m.get("method").is_none() && m.get("id") == Some(id) && (m.get("result").is_some() || m.get("error").is_some()))
+    };
+    for id in [1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 99] {
+        assert!(
+            said.iter().any(|m| m.get("id") == Some(&json!(id)) && m.get("result").is_some()),
+            "request {id} has no result: {said:?}"
+        );
+    }
+    fuzz("language server", session_cases(300), &[seed], |text| {
+        let (code, said) = lsp_session(&frame(text))?;
+        if !matches!(code, 0 | 1) {
+            return Err(format!("exit code {code}"));
+        }
+        // Every request read before anything that may be an `exit` has its answer.
+        for line in text.split('\n').take_while(|l| !l.contains("exit")) {
+            let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            let id = message.get("id").filter(|id| id.is_i64() || id.is_u64() || id.is_string());
+            if let (Some(id), Some(_)) = (id, message.get("method").and_then(|m| m.as_str())) {
+                if !answered(&said, id) {
+                    return Err(format!("the request {id} got no answer: {line}"));
+                }
+            }
+        }
+        Ok(())
+    });
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let mut rng = ChaCha8Rng::seed_from_u64(std::env::var("ARBITER_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(2026));
+    for case in 0..session_cases(60) {
+        let mut bytes = vec![0u8; (rng.next_u32() % 4096) as usize];
+        rng.fill_bytes(&mut bytes);
+        // Headers now and then, some with a length that fits what follows, so frames are read at all.
+        let mut input = Vec::new();
+        for chunk in bytes.chunks(1 + (rng.next_u32() % 512) as usize) {
+            match rng.next_u32() % 4 {
+                0 => input.extend_from_slice(format!("Content-Length: {}\r\n\r\n", chunk.len()).as_bytes()),
+                1 => input.extend_from_slice(format!("Content-Length: {}\r\n\r\n", rng.next_u32()).as_bytes()),
+                _ => {}
+            }
+            input.extend_from_slice(chunk);
+        }
+        let (code, _) = lsp_session(&input).unwrap_or_else(|e| panic!("case {case}: {e}"));
+        assert!(matches!(code, 0 | 1), "case {case}: exit code {code}");
+    }
+}
+
 /// A record read and written back to a full disk (`--write` on `/dev/full`) never succeeds: it
 /// fails as bad input or as output that cannot be written, never with exit 0, never a panic.
 #[test]
@@ -756,7 +918,7 @@ fn records_written_to_a_full_disk_never_succeed() {
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let path = dir.join("game.pgn");
     let format = std::cell::Cell::new(0usize);
-    fuzz("writers on a full disk", spawned_cases(24), &seeds, |text| {
+    fuzz("writers on a full disk", session_cases(24), &seeds, |text| {
         std::fs::write(&path, text).map_err(|e| e.to_string())?;
         let f = ["pgn", "fen"][format.get() % 2];
         format.set(format.get() + 1);
@@ -782,7 +944,7 @@ fn random_bytes_to_the_engine_protocols_are_answered_and_never_panic() {
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::{RngCore, SeedableRng};
     let mut rng = ChaCha8Rng::seed_from_u64(std::env::var("ARBITER_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(2026));
-    for case in 0..spawned_cases(24) {
+    for case in 0..session_cases(24) {
         let mut bytes = vec![0u8; (rng.next_u32() % 4096) as usize];
         rng.fill_bytes(&mut bytes);
         // Lines now and then, so that commands are read at all.

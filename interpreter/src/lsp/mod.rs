@@ -187,7 +187,11 @@ pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> i32 
     // No check is wanted any more: the one under way is not published, and the thread ends.
     server.generation.fetch_add(1, Ordering::SeqCst);
     drop(server);
-    let _ = checker.join();
+    // A panic of the checker's (its diagnostics stopped with it) is raised here, where the
+    // session ends, not lost with its thread.
+    if let Err(panic) = checker.join() {
+        std::panic::resume_unwind(panic);
+    }
     result
 }
 
