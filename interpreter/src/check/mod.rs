@@ -303,8 +303,21 @@ fn article(n: usize) -> &'static str {
 fn as_written(source: &str) -> String {
     let mut words: Vec<&str> = Vec::new();
     for line in source.lines() {
-        let code = line.find('#').map_or(line, |i| &line[..i]);
-        words.extend(code.split_whitespace());
+        // The code before a comment: a `#` inside a citation or a string starts none.
+        let (mut cite, mut string) = (false, false);
+        let end = line
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '[' if !string => cite = true,
+                    ']' if !string => cite = false,
+                    '"' if !cite => string = !string,
+                    _ => {}
+                }
+                c == '#' && !cite && !string
+            })
+            .map_or(line.len(), |(i, _)| i);
+        words.extend(line[..end].split_whitespace());
     }
     // A citation set off by one space, glued or not (`step any[3.8.1]`): `arbiter fmt` aligns
     // a clause's closing citation, so the text must not tell the two apart. Its inside is kept.
