@@ -120,6 +120,14 @@ fn fen_with_hands_round_trips_and_bad_hands_are_refused() {
     }
     // A ruleset without hands refuses pieces in hand.
     assert!(common::bundled("chess").from_fen("4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1").is_err());
+    // A hand holds up to 255 of each piece, as a position keeps it: 255 pawns and a rook read
+    // back (a capture into a hand of 255 pawns wrote this, and the reader refused its 256
+    // pieces: found by the long fuzz run), and 256 pawns are refused, naming the bound.
+    let full = "4k3/8/8/8/8/8/8/4K3[R255p] w - - 0 1";
+    let pos = e.from_fen(full).expect("255 of one piece and one of another");
+    assert_eq!(e.from_fen(&pos.fen()).expect("reads back").fen(), pos.fen());
+    let err = e.from_fen("4k3/8/8/8/8/8/8/4K3[256p] w - - 0 1").expect_err("256 of one piece");
+    assert!(err.to_string().contains("more than 255 of one piece in a hand"), "{err}");
 }
 
 // ---------------------------------------------------------------- jumps

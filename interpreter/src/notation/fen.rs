@@ -199,6 +199,8 @@ fn read_setup(rules: &Rules, text: &str, strict: bool) -> Result<Setup, FenError
             ));
         }
         let mut count = 0usize;
+        // How many of each piece (by side, then kind) the hand holds so far.
+        let mut per_piece = vec![0usize; rules.kinds.len() * rules.players.len()];
         let mut chars = h.chars().filter(|c| *c != '-');
         while let Some(c) = chars.next() {
             if let Some(d) = c.to_digit(10) {
@@ -250,11 +252,15 @@ fn read_setup(rules: &Rules, text: &str, strict: bool) -> Result<Setup, FenError
                     known.join(" ")
                 )));
             };
+            // A hand holds up to 255 of each piece (as a position keeps it), so a capture into a
+            // hand of 255 pieces of several kinds still writes a FEN that reads back.
+            let held = &mut per_piece[side.index() * rules.kinds.len() + k.0 as usize];
+            *held += count.max(1);
+            if *held > 255 {
+                return Err(FenError::Hand(format!("`{text}`: more than 255 of one piece in a hand")));
+            }
             for _ in 0..count.max(1) {
                 hands.push((k, side));
-            }
-            if hands.len() > 255 {
-                return Err(FenError::Hand("more than 255 pieces in hand".into()));
             }
             count = 0;
         }
