@@ -299,43 +299,38 @@ fn article(n: usize) -> &'static str {
 
 /// A clause as written, for explanations: its words with one space between them, whatever the
 /// layout (a citation aligned at column 66, a clause continued on the next line, a comment
-/// inside it), so that formatting a ruleset never changes what it explains.
+/// inside it), so that formatting a ruleset never changes what it explains. A citation is set
+/// off by one space, glued or not (`step any[3.8.1]`): `arbiter fmt` aligns a clause's closing
+/// citation, so the text must not tell the two apart. Its inside is kept, and a `#` inside a
+/// citation or a string starts no comment.
 fn as_written(source: &str) -> String {
-    let mut words: Vec<&str> = Vec::new();
+    let mut text = String::with_capacity(source.len());
+    // Whitespace (or a line's end) since the last character kept.
+    let mut gap = false;
     for line in source.lines() {
-        // The code before a comment: a `#` inside a citation or a string starts none.
         let (mut cite, mut string) = (false, false);
-        let end = line
-            .char_indices()
-            .find(|&(_, c)| {
-                match c {
-                    '[' if !string => cite = true,
-                    ']' if !string => cite = false,
-                    '"' if !cite => string = !string,
-                    _ => {}
+        for c in line.chars() {
+            match c {
+                '#' if !cite && !string => break,
+                c if c.is_whitespace() => {
+                    gap = true;
+                    continue;
                 }
-                c == '#' && !cite && !string
-            })
-            .map_or(line.len(), |(i, _)| i);
-        words.extend(line[..end].split_whitespace());
-    }
-    // A citation set off by one space, glued or not (`step any[3.8.1]`): `arbiter fmt` aligns
-    // a clause's closing citation, so the text must not tell the two apart. Its inside is kept.
-    let joined = words.join(" ");
-    let mut text = String::with_capacity(joined.len() + 2);
-    let mut in_cite = false;
-    for ch in joined.chars() {
-        match ch {
-            '[' if !in_cite => {
-                if !text.is_empty() && !text.ends_with(' ') {
-                    text.push(' ');
+                '[' if !cite && !string => {
+                    cite = true;
+                    gap = true;
                 }
-                in_cite = true;
+                ']' if !string => cite = false,
+                '"' if !cite => string = !string,
+                _ => {}
             }
-            ']' => in_cite = false,
-            _ => {}
+            if gap && !text.is_empty() {
+                text.push(' ');
+            }
+            gap = false;
+            text.push(c);
         }
-        text.push(ch);
+        gap = true;
     }
     text
 }
@@ -1653,4 +1648,26 @@ fn resolve_players(cx: &mut Cx, g: &ast::Game) -> Option<(Vec<Player>, Seating, 
         .map(|(_, p)| p.fen.clone())
         .collect();
     Some((players, seating, absent))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::as_written;
+
+    #[test]
+    fn a_clause_as_written_is_its_words_and_citations_one_space_apart() {
+        // Layout, comments and a continued line fold to single spaces.
+        assert_eq!(
+            as_written("slide   orthogonal  # rooks\n    until blocked\n"),
+            "slide orthogonal until blocked"
+        );
+        // A citation glued on or aligned far off reads the same; its inside is kept.
+        assert_eq!(as_written("step any[3.8.1]"), "step any [3.8.1]");
+        assert_eq!(as_written("step any                  [3.8.1]"), "step any [3.8.1]");
+        assert_eq!(as_written("slide orthogonal[ [1.2]"), "slide orthogonal [ [1.2]");
+        // A `#` in a citation or a string starts no comment; a `[` in a string is no citation.
+        assert_eq!(as_written("step any [1.1 #a] # gone"), "step any [1.1 #a]");
+        assert_eq!(as_written("x \"a#b[c\" y # gone"), "x \"a#b[c\" y");
+        assert_eq!(as_written("# only a comment\n\n"), "");
+    }
 }
