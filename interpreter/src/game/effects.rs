@@ -416,7 +416,7 @@ impl<B: Bits> Pos<B> {
                             continue;
                         }
                         if ctx.constrained
-                            && (ctx.in_check || f.effects || ctx.forbidden.has(to) || ctx.slow.any())
+                            && (ctx.in_check || f.effects || self.places_royal(fi as u8, 0) || ctx.forbidden.has(to) || ctx.slow.any())
                             && !self.is_legal_slow(m)
                         {
                             continue;

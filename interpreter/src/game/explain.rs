@@ -686,8 +686,8 @@ impl Position {
 
     pub(super) fn clause_of(&self, m: Move) -> Option<String> {
         let rules = self.rules();
-        if let Some((k, i)) = self.form_of(m) {
-            return rules.citation(&rules.kind(k).forms[i].cite);
+        if let Some((k, i)) = self.form_of(m).or_else(|| self.placing_clause_of(m)) {
+            return rules.kind(k).forms.get(i).and_then(|f| rules.citation(&f.cite));
         }
         self.castle_of(m).and_then(|(k, i)| rules.citation(&rules.kind(k).castles[i].cite))
     }
@@ -706,6 +706,11 @@ impl Position {
                     .promotion()
                     .map_or(String::new(), |p| format!(", {} side up,", rules.kind(p).name.to_lowercase()));
                 return format!("{player} drops a {k} from the hand{side_up} on {}", b.name(m.to as usize));
+            }
+            MoveKind::Place(_) => {
+                // A new piece: what it captures or turns as it lands, as for a move.
+                let k = self.form_of_place(m).map(|k| rules.kind(k).name.to_lowercase()).unwrap_or_default();
+                return format!("{player} places a {k} on {}{}", b.name(m.to as usize), self.side_effects(m));
             }
             MoveKind::Swap => {
                 return format!(
@@ -1459,16 +1464,46 @@ impl Position {
                     clause.flatten().and_then(|c| rules.citation(&Some(c))),
                 ))
             }
-            _ => Some(illegal(
-                "not-allowed",
-                format!(
-                    "{player} may not place a {} on {} here{}",
-                    stone(first_kind),
-                    b.name(sq),
-                    written_clause(first_form)
-                ),
-                cite,
-            )),
+            _ => {
+                // A placement the clause gives that leaves a royal attacked or facing (a royal
+                // placed where it is attacked, or where it faces the other side's).
+                let placed = self
+                    .pseudo_moves()
+                    .into_iter()
+                    .find(|m| matches!(m.kind, MoveKind::Place(_)) && m.to as usize == sq && self.form_of_place(*m) == Some(first_kind));
+                if let Some(m) = placed {
+                    let mut after = self.clone();
+                    after.play_unchecked(m);
+                    if let Some(&(r, a)) = self.exposing(m).first() {
+                        return Some(illegal(
+                            "royal-attacked",
+                            format!("{} would be attacked by {}", piece_name(&after, r), piece_name(self, a)),
+                            rules.royal_safety.clone().and_then(|c| rules.citation(&c)),
+                        ));
+                    }
+                    if let Some(&(r, e)) = self.facing_after(m).first() {
+                        return Some(illegal(
+                            "royals-facing",
+                            format!(
+                                "{} would face {} with nothing between them",
+                                piece_name(&after, r),
+                                piece_name(self, e)
+                            ),
+                            rules.royals_facing.as_ref().and_then(|(_, c)| rules.citation(c)),
+                        ));
+                    }
+                }
+                Some(illegal(
+                    "not-allowed",
+                    format!(
+                        "{player} may not place a {} on {} here{}",
+                        stone(first_kind),
+                        b.name(sq),
+                        written_clause(first_form)
+                    ),
+                    cite,
+                ))
+            }
         }
     }
 

@@ -1082,6 +1082,15 @@ impl Position {
             MoveKind::Castle(_) | MoveKind::Place(_) | MoveKind::Drop(_) | MoveKind::Pass | MoveKind::Swap | MoveKind::Roll(_) => None,
         }
     }
+    /// The kind and clause (its index among the kind's) that place or drop `m`'s piece.
+    pub(crate) fn placing_clause_of(&self, m: Move) -> Option<(KindId, usize)> {
+        match m.kind {
+            MoveKind::Place(fi) | MoveKind::Drop(fi) => {
+                with!(self, p => p.t.forms[p.stm.index()].get(fi as usize).map(|f| (f.kind, f.clause as usize)))
+            }
+            _ => None,
+        }
+    }
     pub(crate) fn castle_of(&self, m: Move) -> Option<(KindId, usize)> {
         match m.kind {
             MoveKind::Castle(ci) => with!(self, p => {

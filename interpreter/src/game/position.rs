@@ -1299,12 +1299,17 @@ impl<B: Bits> Pos<B> {
                 n += emit_set::<B, COUNT>(out, base, targets, None);
                 continue;
             }
+            // A royal placed must land where it is safe.
+            let f_royal = t.royal_bits >> f.kind.0 & 1 != 0;
             for to in targets.iter() {
                 if t.chains && self.place_problem(f.kind, to).is_some() {
                     continue;
                 }
                 let m = Move { to: to as u16, ..base };
-                if ctx.constrained && (ctx.in_check || f.effects || ctx.forbidden.has(to) || ctx.slow.any()) && !self.is_legal_slow(m) {
+                if ctx.constrained
+                    && (ctx.in_check || f.effects || f_royal || ctx.forbidden.has(to) || ctx.slow.any())
+                    && !self.is_legal_slow(m)
+                {
                     continue;
                 }
                 n += emit_set::<B, COUNT>(out, base, B::bit(to), None);
@@ -1539,6 +1544,17 @@ impl<B: Bits> Pos<B> {
         n
     }
 
+    /// Does the side to move's placement or drop by clause `fi` (turned to kind `promo - 1`
+    /// where `promo` is set) put a royal piece on the board?
+    #[inline]
+    pub(super) fn places_royal(&self, fi: u8, promo: u8) -> bool {
+        let kind = match promo {
+            0 => self.t.forms[self.stm.index()].get(fi as usize).map_or(0, |f| f.kind.0),
+            p => p - 1,
+        };
+        self.t.royal_bits >> kind & 1 != 0
+    }
+
     /// The full test: after the move, no own royal is attacked or facing an enemy royal.
     pub fn is_legal_slow(&self, m: Move) -> bool {
         if self.t.guarded_many {
@@ -1583,7 +1599,13 @@ impl<B: Bits> Pos<B> {
                     }
                 }
             }
-            MoveKind::Place(_) | MoveKind::Drop(_) => occ |= B::bit(to),
+            MoveKind::Place(fi) | MoveKind::Drop(fi) => {
+                occ |= B::bit(to);
+                // A royal placed (or dropped) must be safe where it lands, like any other.
+                if self.places_royal(fi, m.promo) {
+                    royals |= B::bit(to);
+                }
+            }
             MoveKind::Pass | MoveKind::Swap | MoveKind::Roll(_) => {}
             MoveKind::BearOff(_) => occ &= !B::bit(from),
             MoveKind::Castle(ci) => {
