@@ -132,15 +132,13 @@ fn generator_shortcuts_agree_with_the_definition_of_legality() {
     }
 }
 
-/// A royal placed must be safe where it lands, like one that moves: never where an enemy piece
-/// attacks it, never facing the other side's royal. The FEN reader rules on a position by its own
-/// test of royals (the side that just moved may have none attacked or facing), so every pseudo-legal
-/// move is legal exactly when the position after it reads back. (The generator let a king be placed
-/// anywhere: found by the long fuzz run on Seirawan chess with a stray `place`.)
-#[test]
-fn a_royal_placed_must_be_safe_where_it_lands() {
-    let e = Engine::new(rules("tests/variants/royal-placed.rules", &[]));
-    fn walk(e: &Engine, pos: &arbiter::game::Position, depth: u32, placed: &mut [usize; 2]) {
+/// Walks a tree to `depth`, and at every position asks of every pseudo-legal move whether the
+/// position after it reads back: the FEN reader rules on a position by its own test of royals
+/// (the side that just moved may have none attacked or facing), so where only royals make a move
+/// illegal, a move is legal exactly when it does. Returns how many moves `counted` picks out were
+/// refused and allowed.
+fn legal_exactly_when_it_reads_back(e: &Engine, depth: u32, counted: fn(arbiter::game::Move) -> bool) -> [usize; 2] {
+    fn walk(e: &Engine, pos: &arbiter::game::Position, depth: u32, counted: fn(arbiter::game::Move) -> bool, seen: &mut [usize; 2]) {
         let legal = pos.legal_moves();
         for m in pos.pseudo_moves() {
             let mut next = pos.clone();
@@ -154,10 +152,9 @@ fn a_royal_placed_must_be_safe_where_it_lands() {
                 pos.fen(),
                 reads.err().map(|e| e.to_string())
             );
-            if !matches!(m.kind, arbiter::game::MoveKind::Place(_)) {
-                continue;
+            if counted(m) {
+                seen[legal.contains(&m) as usize] += 1;
             }
-            placed[legal.contains(&m) as usize] += 1;
         }
         if depth == 0 {
             return;
@@ -165,11 +162,22 @@ fn a_royal_placed_must_be_safe_where_it_lands() {
         for m in legal {
             let mut next = pos.clone();
             next.play_unchecked(m);
-            walk(e, &next, depth - 1, placed);
+            walk(e, &next, depth - 1, counted, seen);
         }
     }
-    let mut placed = [0; 2];
-    walk(&e, &e.start(), 3, &mut placed);
+    let mut seen = [0; 2];
+    walk(e, &e.start(), depth, counted, &mut seen);
+    seen
+}
+
+/// A royal placed must be safe where it lands, like one that moves: never where an enemy piece
+/// attacks it, never facing the other side's royal. (The generator let a king be placed anywhere,
+/// so `play` wrote positions the FEN reader refused: found by the long fuzz run on Seirawan chess
+/// with a stray `place`.)
+#[test]
+fn a_royal_placed_must_be_safe_where_it_lands() {
+    let e = Engine::new(rules("tests/variants/royal-placed.rules", &[]));
+    let placed = legal_exactly_when_it_reads_back(&e, 3, |m| matches!(m.kind, arbiter::game::MoveKind::Place(_)));
     // Both kinds of placement were met, many times.
     assert!(placed[0] > 100 && placed[1] > 100, "refused and allowed placements: {placed:?}");
     shortcuts_agree(&e, &e.start().fen(), 3);
@@ -182,6 +190,29 @@ fn a_royal_placed_must_be_safe_where_it_lands() {
     assert_eq!(code("a3"), "royal-attacked", "beside the black king");
     assert_eq!(code("a2"), "royals-facing", "on the black king's file, nothing between");
     assert_eq!(code("c3"), "legal: white places a king on c3");
+}
+
+/// A royal that leaves a copy as it moves stands on both squares after: the one it left must be
+/// safe too. (The generator tested only the square it went to.)
+#[test]
+fn a_royal_that_leaves_a_copy_must_leave_it_safe() {
+    let e = Engine::new(rules("tests/variants/royal-clone.rules", &[]));
+    let steps = legal_exactly_when_it_reads_back(&e, 3, |m| m.from != m.to);
+    assert!(steps[0] > 100 && steps[1] > 100, "refused and allowed moves: {steps:?}");
+    shortcuts_agree(&e, &e.start().fen(), 3);
+    // In check, a king that leaves a copy cannot step out of it: the copy stays in check.
+    let checked = e.from_fen("4k/1r3/5/5/1K3 w - - 0 1").expect("valid");
+    assert!(checked.legal_moves().is_empty(), "{:?}", checked.legal_moves());
+    match checked.explain("b1c1") {
+        arbiter::game::Ruling::Illegal(i) => {
+            assert_eq!(i.code, "royal-attacked", "{}", i.message);
+            assert_eq!(i.message, "the king on b1 would be attacked by the rook on b4");
+        }
+        r => panic!("{r:?}"),
+    }
+    let quiet = e.from_fen("4k/2r2/5/5/1K3 w - - 0 1").expect("valid");
+    let texts: Vec<String> = quiet.legal_moves().into_iter().map(|m| uci::to_text(&quiet, m)).collect();
+    assert_eq!(texts, ["b1a1", "b1a2", "b1b2"], "not onto the rook's file");
 }
 
 /// A turn whose move is a placement is explained like any other: every legal turn of the first

@@ -672,6 +672,9 @@ pub struct Tables<B: Bits> {
     pub gated: bool,
     /// Some clause leaves a copy behind (see [`CForm::clone`]).
     pub clones: bool,
+    /// Some clause of a royal kind leaves a copy behind: a royal's move then leaves a royal on
+    /// both its squares, and every move of a royal takes the full test.
+    pub royal_clones: bool,
     pub castles: [Vec<CCastle>; MAX_SIDES],
     /// Attacks made by each side.
     pub attacks: [Attacks<B>; MAX_SIDES],
@@ -1043,6 +1046,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
         unusual_generation: rules.roll.is_some(),
         gated: false,
         clones: false,
+        royal_clones: false,
         castles: Default::default(),
         attacks: std::array::from_fn(|_| Attacks::default()),
         royal_kinds: rules
@@ -1676,6 +1680,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     }
     t.gated = t.forms.iter().flatten().any(|f| f.phases != u32::MAX || f.when.is_some());
     t.clones = t.forms.iter().flatten().any(|f| f.clone);
+    t.royal_clones = t.forms.iter().flatten().any(|f| f.clone && t.royal_bits >> f.kind.0 & 1 != 0);
     t.ray_shifts = t.next.iter().map(|n| RayShift::compile(n, t.board_mask)).collect();
     if t.chains {
         let n = t.squares;

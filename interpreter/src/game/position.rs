@@ -1166,7 +1166,7 @@ impl<B: Bits> Pos<B> {
             return self.clone().keeps_royals_safe(m);
         };
         let f = &self.t.forms[us.index()][fi as usize];
-        if f.effects || f.target == Target::EnPassant {
+        if f.effects || f.clone || f.target == Target::EnPassant {
             return self.clone().keeps_royals_safe(m);
         }
         let (from, to) = (m.from as usize, m.to as usize);
@@ -1585,9 +1585,17 @@ impl<B: Bits> Pos<B> {
                 if self.side_bb[them.index()].has(to) {
                     gone |= B::bit(to);
                 }
-                occ = (occ & !B::bit(from)) | B::bit(to);
-                if royals.has(from) {
-                    royals = (royals & !B::bit(from)) | B::bit(to);
+                if f.clone {
+                    // The piece stays, and a copy lands: a royal copied stands on both squares.
+                    occ |= B::bit(to);
+                    if royals.has(from) {
+                        royals |= B::bit(to);
+                    }
+                } else {
+                    occ = (occ & !B::bit(from)) | B::bit(to);
+                    if royals.has(from) {
+                        royals = (royals & !B::bit(from)) | B::bit(to);
+                    }
                 }
                 // A promotion to or from a royal kind changes the royal set.
                 if m.promo != 0 {
@@ -2902,6 +2910,10 @@ impl<B: Bits> LegalCtx<B> {
                     }
                 }
             }
+        }
+        if t.royal_clones {
+            // A royal that leaves a copy stays where it was as well: no quick test of its steps.
+            ctx.slow |= ctx.royals;
         }
         ctx.careful = if ctx.in_check && !simple {
             !B::EMPTY
