@@ -215,6 +215,67 @@ fn a_royal_that_leaves_a_copy_must_leave_it_safe() {
     assert_eq!(texts, ["b1a1", "b1a2", "b1b2"], "not onto the rook's file");
 }
 
+/// A turn's later part may expose a royal too — a king placed where it is attacked, a piece
+/// removed from between facing kings — and the whole turn is then not legal, though its move is.
+/// Every legal turn leaves a position the FEN reader accepts (its own test of royals), and the
+/// turns refused are among those of the same rules without the `forbid`. The ruling says which
+/// royal and why. (The generator judged the move alone, and `play` wrote positions the reader
+/// refused.)
+#[test]
+fn a_later_part_may_not_expose_a_royal() {
+    fn walk(e: &Engine, free: &Engine, pos: &arbiter::game::Position, depth: u32, refused: &mut usize) {
+        let legal = pos.legal_moves();
+        for &m in &legal {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            if let Err(err) = e.from_fen(&next.fen()) {
+                panic!("{} at {} wrote {}: {err}", uci::to_text(pos, m), pos.fen(), next.fen());
+            }
+        }
+        let unforbidden = free.from_fen(&pos.fen()).expect("a position of the forbidding rules").legal_moves();
+        assert!(legal.iter().all(|m| unforbidden.contains(m)), "at {}", pos.fen());
+        *refused += unforbidden.iter().filter(|m| m.part(0) != 0 && !legal.contains(m)).count();
+        if depth == 0 {
+            return;
+        }
+        for m in legal {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            walk(e, free, &next, depth - 1, refused);
+        }
+    }
+    for ruleset in ["tests/variants/royal-part.rules", "tests/variants/facing-remove.rules"] {
+        let e = Engine::new(rules(ruleset, &[]));
+        let text = std::fs::read_to_string(root().join(ruleset)).expect("readable");
+        let without: String = text
+            .lines()
+            .filter(|l| !l.starts_with("forbid"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let free = Engine::new(
+            arbiter::check::check_source("free.rules", &without, None, &[])
+                .rules
+                .expect("checks"),
+        );
+        let mut refused = 0;
+        walk(&e, &free, &e.start(), 2, &mut refused);
+        assert!(refused > 20, "{ruleset}: {refused} turns refused for their later part");
+    }
+    let ruling = |ruleset: &str, text: &str| match Engine::new(rules(ruleset, &[])).start().explain(text) {
+        arbiter::game::Ruling::Illegal(i) => format!("{}: {}", i.code, i.message),
+        arbiter::game::Ruling::Legal { message, .. } => format!("legal: {message}"),
+    };
+    assert_eq!(
+        ruling("tests/variants/royal-part.rules", "b1b2,b2b3"),
+        "royal-attacked: the king on b3 would be attacked by the king on a4 (`then place King on empty, along any from where it landed`)"
+    );
+    assert_eq!(
+        ruling("tests/variants/facing-remove.rules", "b2c1,c1d3"),
+        "royals-facing: the king on d1 would face the king on d4 with nothing between them (`then may remove enemy`)"
+    );
+    assert!(ruling("tests/variants/royal-part.rules", "b1b2,b2c3").starts_with("legal"));
+}
+
 /// A turn whose move is a placement is explained like any other: every legal turn of the first
 /// two plies is ruled legal, as itself, and described. (Describing the placement read the piece on
 /// its unused origin and panicked: found by the long fuzz run.)

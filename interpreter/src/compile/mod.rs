@@ -1780,9 +1780,16 @@ fn compile_parts<B: Bits>(t: &mut Tables<B>, rules: &Rules) {
         t.general = true;
         // Under `forbid royal attacked` (or facing royals) the turn's move must be legal by itself,
         // as Fairy-Stockfish judges gating: a piece dropped or placed later never shields the
-        // royal. A neutral piece moved away may expose it: then each whole turn is made and looked at.
-        let moves_neutral = t.parts.iter().any(|p| matches!(p.action, PartAction::Place { moving: true, .. }));
-        t.turn_decides_legality = (t.royal_safety || !t.facing.is_empty()) && moves_neutral;
+        // royal. A later part may expose one all the same — a piece moved away, a royal placed
+        // where it is attacked or facing, a piece removed from between facing royals: then each
+        // whole turn is made and looked at as well.
+        let royal_bits = t.royal_bits;
+        let may_expose = t.parts.iter().any(|p| match p.action {
+            PartAction::Place { moving, kind } => moving || royal_bits >> kind.0 & 1 != 0,
+            PartAction::Remove { .. } => true,
+            PartAction::Gate { .. } => false,
+        });
+        t.turn_decides_legality = (t.royal_safety || !t.facing.is_empty()) && may_expose;
     }
 }
 

@@ -375,6 +375,10 @@ impl Position {
         let (choice, sq) = slot_parts(m.part(i))?;
         with!(self, p => p.t.part_choices.get(choice).map(|&(pi, k)| (pi as usize, k, sq)))
     }
+    /// The choice (see [`part_slot`]) of the turn's part `pi` that places or removes (its only one).
+    pub(crate) fn part_choice(&self, pi: usize) -> Option<usize> {
+        with!(self, p => p.t.part_choices.iter().position(|&(q, k)| q as usize == pi && k.is_none()))
+    }
     /// The neutral piece on `sq` (a duck, a hole), if there is one: it belongs to no player.
     pub fn neutral_at(&self, sq: usize) -> Option<KindId> {
         with!(self, p => p.neutral_at(sq))
