@@ -394,6 +394,8 @@ impl<B: Bits> Pos<B> {
             Gen::Place | Gen::Drop => {
                 let dropping = matches!(f.how, Gen::Drop);
                 let targets = self.place_targets(f, own, !occ & self.t.board_mask);
+                // A royal placed must land where it is safe: each such placement takes the full test.
+                let royal = t.royal_bits >> f.kind.0 & 1 != 0;
                 let kind = if dropping {
                     MoveKind::Drop(fi as u8)
                 } else {
@@ -416,7 +418,7 @@ impl<B: Bits> Pos<B> {
                             continue;
                         }
                         if ctx.constrained
-                            && (ctx.in_check || f.effects || self.places_royal(fi as u8, 0) || ctx.forbidden.has(to) || ctx.slow.any())
+                            && (ctx.in_check || f.effects || royal || ctx.forbidden.has(to) || ctx.slow.any())
                             && !self.is_legal_slow(m)
                         {
                             continue;
