@@ -533,14 +533,8 @@ impl Position {
                 cite,
             ));
         };
-        if let Some(&(r, a)) = self.exposing(m).first() {
-            let mut after = self.clone();
-            after.play_unchecked(m);
-            return Some(illegal(
-                "royal-attacked",
-                format!("{} would be attacked by {}", piece_name(&after, r), piece_name(self, a)),
-                rules.royal_safety.clone().and_then(|c| rules.citation(&c)),
-            ));
+        if let Some(r) = self.exposure(m, "") {
+            return Some(r);
         }
         if form.drop.not_giving_mate {
             return Some(illegal(
@@ -681,6 +675,32 @@ impl Position {
             "count-not-met",
             format!("{who_does} only when `{text}`, and {what}{}", written_clause(form)),
             rules.citation(&form.cite),
+        ))
+    }
+
+    /// Where `m` (a move, or a whole turn) would leave a royal of the mover's attacked or facing
+    /// the other side's: the ruling that says which and why, `what` (the clause quoted, or
+    /// nothing) after it.
+    pub(super) fn exposure(&self, m: Move, what: &str) -> Option<Ruling> {
+        let rules = self.rules();
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        if let Some(&(r, a)) = self.exposing(m).first() {
+            return Some(illegal(
+                "royal-attacked",
+                format!("{} would be attacked by {}{what}", piece_name(&after, r), piece_name(&after, a)),
+                rules.royal_safety.clone().and_then(|c| rules.citation(&c)),
+            ));
+        }
+        let (r, e) = *self.facing_after(m).first()?;
+        Some(illegal(
+            "royals-facing",
+            format!(
+                "{} would face {} with nothing between them{what}",
+                piece_name(&after, r),
+                piece_name(&after, e)
+            ),
+            rules.royals_facing.as_ref().and_then(|(_, c)| rules.citation(c)),
         ))
     }
 
@@ -1471,27 +1491,8 @@ impl Position {
                     .pseudo_moves()
                     .into_iter()
                     .find(|m| matches!(m.kind, MoveKind::Place(_)) && m.to as usize == sq && self.form_of_place(*m) == Some(first_kind));
-                if let Some(m) = placed {
-                    let mut after = self.clone();
-                    after.play_unchecked(m);
-                    if let Some(&(r, a)) = self.exposing(m).first() {
-                        return Some(illegal(
-                            "royal-attacked",
-                            format!("{} would be attacked by {}", piece_name(&after, r), piece_name(self, a)),
-                            rules.royal_safety.clone().and_then(|c| rules.citation(&c)),
-                        ));
-                    }
-                    if let Some(&(r, e)) = self.facing_after(m).first() {
-                        return Some(illegal(
-                            "royals-facing",
-                            format!(
-                                "{} would face {} with nothing between them",
-                                piece_name(&after, r),
-                                piece_name(self, e)
-                            ),
-                            rules.royals_facing.as_ref().and_then(|(_, c)| rules.citation(c)),
-                        ));
-                    }
+                if let Some(r) = placed.and_then(|m| self.exposure(m, "")) {
+                    return Some(r);
                 }
                 Some(illegal(
                     "not-allowed",

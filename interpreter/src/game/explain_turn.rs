@@ -235,29 +235,8 @@ impl Position {
     /// would leave a royal of the mover's attacked or facing the other side's: the ruling that
     /// says so, with the part quoted (`what`).
     fn exposed_by_part(&self, so_far: Move, i: usize, pi: usize, sq: usize, what: &str) -> Option<Ruling> {
-        let rules = self.rules();
         let turn = so_far.with_part(i, super::part_slot(self.part_choice(pi)?, sq));
-        let mut after = self.clone();
-        after.play_unchecked(turn);
-        if let Some(&(r, a)) = self.exposing(turn).first() {
-            return Some(illegal(
-                "royal-attacked",
-                format!("{} would be attacked by {}{what}", piece_name(&after, r), piece_name(&after, a)),
-                rules.royal_safety.clone().and_then(|c| rules.citation(&c)),
-            ));
-        }
-        if let Some(&(r, e)) = self.facing_after(turn).first() {
-            return Some(illegal(
-                "royals-facing",
-                format!(
-                    "{} would face {} with nothing between them{what}",
-                    piece_name(&after, r),
-                    piece_name(&after, e)
-                ),
-                rules.royals_facing.as_ref().and_then(|(_, c)| rules.citation(c)),
-            ));
-        }
-        None
+        self.exposure(turn, what)
     }
 
     /// Why `first` followed by the letter (and square) `suffix` is not a legal drop on the square
