@@ -827,6 +827,12 @@ pub struct Tables<B: Bits> {
 }
 
 impl<B: Bits> Tables<B> {
+    /// Is `kind` royal (see [`Tables::royal_bits`])?
+    #[inline]
+    pub fn is_royal(&self, kind: KindId) -> bool {
+        self.royal_bits >> kind.0 & 1 != 0
+    }
+
     /// The side that moves after `s`.
     #[inline(always)]
     pub fn next_side(&self, s: Side) -> Side {
@@ -1680,7 +1686,7 @@ pub fn compile<B: Bits>(rules: &Rules) -> Tables<B> {
     }
     t.gated = t.forms.iter().flatten().any(|f| f.phases != u32::MAX || f.when.is_some());
     t.clones = t.forms.iter().flatten().any(|f| f.clone);
-    t.royal_clones = t.forms.iter().flatten().any(|f| f.clone && t.royal_bits >> f.kind.0 & 1 != 0);
+    t.royal_clones = t.forms.iter().flatten().any(|f| f.clone && t.is_royal(f.kind));
     t.ray_shifts = t.next.iter().map(|n| RayShift::compile(n, t.board_mask)).collect();
     if t.chains {
         let n = t.squares;
@@ -1783,9 +1789,8 @@ fn compile_parts<B: Bits>(t: &mut Tables<B>, rules: &Rules) {
         // royal. A later part may expose one all the same — a piece moved away, a royal placed
         // where it is attacked or facing, a piece removed from between facing royals: then each
         // whole turn is made and looked at as well.
-        let royal_bits = t.royal_bits;
         let may_expose = t.parts.iter().any(|p| match p.action {
-            PartAction::Place { moving, kind } => moving || royal_bits >> kind.0 & 1 != 0,
+            PartAction::Place { moving, kind } => moving || t.is_royal(kind),
             PartAction::Remove { .. } => true,
             PartAction::Gate { .. } => false,
         });

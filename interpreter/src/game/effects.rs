@@ -395,7 +395,7 @@ impl<B: Bits> Pos<B> {
                 let dropping = matches!(f.how, Gen::Drop);
                 let targets = self.place_targets(f, own, !occ & self.t.board_mask);
                 // A royal placed must land where it is safe: each such placement takes the full test.
-                let royal = t.royal_bits >> f.kind.0 & 1 != 0;
+                let royal = t.is_royal(f.kind);
                 let kind = if dropping {
                     MoveKind::Drop(fi as u8)
                 } else {

@@ -1116,10 +1116,7 @@ impl Position {
     }
     /// The kind a placing move puts on the board.
     pub fn form_of_place(&self, m: Move) -> Option<KindId> {
-        match m.kind {
-            MoveKind::Place(fi) | MoveKind::Drop(fi) => with!(self, p => p.t.forms[p.stm.index()].get(fi as usize).map(|f| f.kind)),
-            _ => None,
-        }
+        self.placing_clause_of(m).map(|(k, _)| k)
     }
     /// The squares of the chain containing `sq` (games that capture chains; empty otherwise).
     pub fn chain_at(&self, sq: usize) -> Vec<usize> {

@@ -1300,7 +1300,7 @@ impl<B: Bits> Pos<B> {
                 continue;
             }
             // A royal placed must land where it is safe.
-            let f_royal = t.royal_bits >> f.kind.0 & 1 != 0;
+            let f_royal = t.is_royal(f.kind);
             for to in targets.iter() {
                 if t.chains && self.place_problem(f.kind, to).is_some() {
                     continue;
@@ -1549,10 +1549,10 @@ impl<B: Bits> Pos<B> {
     #[inline]
     pub(super) fn places_royal(&self, fi: u8, promo: u8) -> bool {
         let kind = match promo {
-            0 => self.t.forms[self.stm.index()].get(fi as usize).map_or(0, |f| f.kind.0),
-            p => p - 1,
+            0 => self.t.forms[self.stm.index()].get(fi as usize).map_or(KindId(0), |f| f.kind),
+            p => KindId(p - 1),
         };
-        self.t.royal_bits >> kind & 1 != 0
+        self.t.is_royal(kind)
     }
 
     /// The full test: after the move, no own royal is attacked or facing an enemy royal.
