@@ -9,20 +9,65 @@ use super::{Move, MoveKind};
 use crate::compile::CCond;
 use crate::model::*;
 
+/// What is known of the side to move's legal moves where the end rules are judged (`None`: not
+/// yet known): whether it has one, and whether it has one other than a pass, or the moves
+/// themselves to tell that from when asked. Perft knows it at most nodes from the moves it
+/// generated anyway; judged alone, "neither side can move" generated them again at every node.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Known<'a> {
+    pub(super) legal: Option<bool>,
+    pub(super) moving: Option<bool>,
+    pub(super) listed: Option<&'a [Move]>,
+}
+
+impl Known<'_> {
+    /// Known from the number of legal moves, `n`, where a pass (`passes`: the rules allow one)
+    /// counts once at most: a pass and another move make two.
+    pub(super) fn from_count(n: u64, passes: bool) -> Known<'static> {
+        let moving = match (n, passes) {
+            (0, _) => Some(false),
+            // The pass, or one other move.
+            (1, true) => None,
+            _ => Some(true),
+        };
+        Known {
+            legal: Some(n > 0),
+            moving,
+            listed: None,
+        }
+    }
+
+    /// Known from the legal moves themselves.
+    pub(super) fn from_moves(moves: &[Move]) -> Known<'_> {
+        Known {
+            legal: Some(!moves.is_empty()),
+            moving: None,
+            listed: Some(moves),
+        }
+    }
+}
+
 impl<B: Bits> Pos<B> {
     /// Does the condition hold here? History conditions never do (the game decides them).
     /// `legal` caches whether the side to move has a legal move.
     pub fn cond_holds(&self, c: &CCond<B>, legal: &mut Option<bool>) -> bool {
-        self.cond_holds_with(c, legal, &mut Vec::new())
+        let mut known = Known {
+            legal: *legal,
+            ..Known::default()
+        };
+        let holds = self.cond_holds_with(c, &mut known, &mut Vec::new());
+        *legal = known.legal;
+        holds
     }
 
-    /// [`Pos::cond_holds`] with a scratch buffer for move generation.
-    fn cond_holds_with(&self, c: &CCond<B>, legal: &mut Option<bool>, buf: &mut Vec<Move>) -> bool {
+    /// [`Pos::cond_holds`] with what is known of the side to move's moves, and a scratch buffer
+    /// for move generation.
+    fn cond_holds_with(&self, c: &CCond<B>, known: &mut Known<'_>, buf: &mut Vec<Move>) -> bool {
         let t = &*self.t;
         let stm = self.stm;
         let mover = self.mover();
         match c {
-            CCond::NoLegalMove => !*legal.get_or_insert_with(|| self.count_legal(buf) > 0),
+            CCond::NoLegalMove => !*known.legal.get_or_insert_with(|| self.count_legal(buf) > 0),
             CCond::InCheck => self.in_check(),
             CCond::History => false,
             CCond::Counter { index, plies } => self.counters.get(*index).is_some_and(|c| *c as u32 >= *plies),
@@ -61,7 +106,14 @@ impl<B: Bits> Pos<B> {
                 Some(k) => self.pieces(stm, *k).is_empty(),
             },
             CCond::Connects { zones, need } => self.connection_of(mover, zones, *need).is_some(),
-            CCond::NeitherCanMove => !self.can_move(stm) && !self.can_move(mover),
+            CCond::NeitherCanMove => {
+                let listed = known.listed;
+                let moving = known.moving.get_or_insert_with(|| match listed {
+                    Some(moves) => moves.iter().any(|m| m.kind != MoveKind::Pass),
+                    None => self.can_move(stm, buf),
+                });
+                !*moving && !self.can_move(mover, buf)
+            }
             CCond::KindIn(k, zone) => (self.pieces(mover, *k) & zone[mover.index()]).any(),
             CCond::Compare { count, whose, op, value } => op.holds(self.count_of(count, whose.side(stm, mover)), *value),
             CCond::AllConnected { whose, next_to } => self.all_connected(whose.side(stm, mover), next_to),
@@ -115,13 +167,13 @@ impl<B: Bits> Pos<B> {
         flood(B::bit(first), own, next_to, B::EMPTY) == own
     }
 
-    /// Has `side` a move other than a pass (were it to move here)?
-    fn can_move(&self, side: Side) -> bool {
-        let mut buf = Vec::new();
+    /// Has `side` a move other than a pass (were it to move here)? `buf` is scratch space.
+    fn can_move(&self, side: Side, buf: &mut Vec<Move>) -> bool {
+        buf.clear();
         if side == self.stm {
-            self.legal_moves(&mut buf);
+            self.legal_moves(buf);
         } else {
-            self.turned(side).legal_moves(&mut buf);
+            self.turned(side).legal_moves(buf);
         }
         buf.iter().any(|m| m.kind != MoveKind::Pass)
     }
@@ -256,12 +308,12 @@ impl<B: Bits> Pos<B> {
 
     /// Does an automatic end rule hold here (history conditions left out)?
     pub fn ended(&self) -> bool {
-        self.ended_given(None, &mut Vec::new())
+        self.ended_given(Known::default(), &mut Vec::new())
     }
 
-    /// [`Pos::ended`] with a scratch buffer for move generation, where whether the side to move
-    /// has a legal move may be known already (`legal`).
-    pub(super) fn ended_given(&self, mut legal: Option<bool>, buf: &mut Vec<Move>) -> bool {
+    /// [`Pos::ended`] with a scratch buffer for move generation, where what the side to move can
+    /// do may be known already.
+    pub(super) fn ended_given(&self, mut known: Known<'_>, buf: &mut Vec<Move>) -> bool {
         // Among more than two players, the sides put out one by one: over when all have places.
         if self.many() && self.all_placed() {
             return true;
@@ -271,8 +323,8 @@ impl<B: Bits> Pos<B> {
         self.t.ends.iter().any(|e| {
             e.automatic
                 && e.judged_alone
-                && !(e.no_legal_move && legal == Some(true))
-                && e.conds.iter().all(|c| self.cond_holds_with(c, &mut legal, buf))
+                && !(e.no_legal_move && known.legal == Some(true))
+                && e.conds.iter().all(|c| self.cond_holds_with(c, &mut known, buf))
         })
     }
 
@@ -323,21 +375,24 @@ mod tests {
         checked
     }
 
-    /// Whether an automatic rule ends the game here: as `ended_given` tells it, given whether
-    /// there is a legal move, and judging every condition of every rule (what it did before it
-    /// passed rules over).
-    fn ended_both_ways<B: Bits>(p: &Pos<B>, any_legal: bool) -> (bool, bool) {
-        let mut legal = None;
-        let mut buf = Vec::new();
+    /// Whether an automatic rule ends the game here: as `ended_given` tells it, given the legal
+    /// moves `moves` (as perft knows them: listed, and counted only), and judging every condition
+    /// of every rule (what it did before it passed rules over).
+    fn ended_both_ways<B: Bits>(p: &Pos<B>, moves: &[Move]) -> (bool, bool) {
+        let (mut buf, mut known) = (Vec::new(), Known::default());
         let all =
             p.t.ends
                 .iter()
-                .any(|e| e.automatic && e.conds.iter().all(|c| p.cond_holds_with(c, &mut legal, &mut buf)));
-        (p.ended_given(Some(any_legal), &mut buf), all)
+                .any(|e| e.automatic && e.conds.iter().all(|c| p.cond_holds_with(c, &mut known, &mut buf)));
+        let listed = p.ended_given(Known::from_moves(moves), &mut buf);
+        let counted = p.ended_given(Known::from_count(moves.len() as u64, p.t.pass), &mut buf);
+        assert_eq!(listed, counted, "ended, the moves listed and only counted");
+        (listed, all)
     }
 
-    /// Passing over the rules that ask for history, or for no legal move where one is known,
-    /// changes no answer: at every position of random games to their end, with the moves known.
+    /// Passing over the rules that ask for history, or for no legal move where one is known, and
+    /// taking whether a side can move from the moves perft generated, changes no answer: at every
+    /// position of random games to their end, with the moves known.
     #[test]
     fn rules_passed_over_could_not_have_held() {
         use rand_chacha::ChaCha8Rng;
@@ -354,19 +409,18 @@ mod tests {
         assert_eq!(flags("perpetual-check"), (false, false));
         assert_eq!(flags("move-limit"), (true, false));
         let mut ended = 0;
-        for name in ["chess", "xiangqi", "connect-four", "antichess", "three-check"] {
+        for name in ["chess", "xiangqi", "connect-four", "antichess", "three-check", "othello"] {
             let e = crate::sim::tests::engine(name);
             for seed in 0..8 {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 let mut pos: Position = e.start();
                 for _ in 0..400 {
                     let moves = pos.legal_moves();
-                    let any = !moves.is_empty();
                     let (fast, full) = match &pos.inner {
-                        Inner::Small(p) => ended_both_ways(p, any),
-                        Inner::Medium(p) => ended_both_ways(p, any),
-                        Inner::Large(p) => ended_both_ways(p, any),
-                        Inner::Huge(p) => ended_both_ways(p, any),
+                        Inner::Small(p) => ended_both_ways(p, &moves),
+                        Inner::Medium(p) => ended_both_ways(p, &moves),
+                        Inner::Large(p) => ended_both_ways(p, &moves),
+                        Inner::Huge(p) => ended_both_ways(p, &moves),
                     };
                     assert_eq!(fast, full, "{name} {}", pos.fen());
                     ended += usize::from(full);

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::bits::Bits;
+use super::ends::Known;
 use super::{Move, MoveKind};
 use crate::compile::{CForm, Gen, MAX_COUNTERS, Out, QuickForm, Tables};
 use crate::model::*;
@@ -2392,11 +2393,15 @@ impl<B: Bits> Pos<B> {
         // costs nothing more: judged first, it generated them a second time at every node.
         if depth == 1 {
             let n = self.count_legal(buf);
-            return if STOP && self.ended_given(Some(n > 0), buf) { 0 } else { n };
+            return if STOP && self.ended_given(Known::from_count(n, self.t.pass), buf) {
+                0
+            } else {
+                n
+            };
         }
         buf.clear();
         self.legal_moves(buf);
-        if STOP && self.ended_given(Some(!buf.is_empty()), &mut rest[0]) {
+        if STOP && self.ended_given(Known::from_moves(buf), &mut rest[0]) {
             return 0;
         }
         let mut n = 0;
