@@ -408,7 +408,7 @@ mod tests {
         assert_eq!(flags("checkmate"), (true, true));
         assert_eq!(flags("perpetual-check"), (false, false));
         assert_eq!(flags("move-limit"), (true, false));
-        let mut ended = 0;
+        let (mut ended, mut othello_ended, mut forced_passes) = (0, 0, 0);
         for name in ["chess", "xiangqi", "connect-four", "antichess", "three-check", "othello"] {
             let e = crate::sim::tests::engine(name);
             for seed in 0..8 {
@@ -424,6 +424,12 @@ mod tests {
                     };
                     assert_eq!(fast, full, "{name} {}", pos.fen());
                     ended += usize::from(full);
+                    if name == "othello" {
+                        // A count of one with passes allowed does not tell whether it is the
+                        // pass: the side to move is asked again.
+                        othello_ended += usize::from(full);
+                        forced_passes += usize::from(moves.len() == 1 && moves[0].kind == MoveKind::Pass);
+                    }
                     if moves.is_empty() || full {
                         break;
                     }
@@ -432,6 +438,8 @@ mod tests {
             }
         }
         assert!(ended > 0, "some game reached an end rule");
+        assert_eq!(othello_ended, 8, "every random game of Othello ends when neither side can move");
+        assert!(forced_passes > 0, "some side of a random Othello game had to pass");
     }
 
     /// The set-wise test of a run agrees with the walk from every piece, at every position of
