@@ -683,9 +683,14 @@ impl Position {
     /// nothing) after it.
     pub(super) fn exposure(&self, m: Move, what: &str) -> Option<Ruling> {
         let rules = self.rules();
-        let mut after = self.clone();
-        after.play_unchecked(m);
+        // The position after is made only for a ruling: most moves asked about expose nothing.
+        let after = || {
+            let mut after = self.clone();
+            after.play_unchecked(m);
+            after
+        };
         if let Some(&(r, a)) = self.exposing(m).first() {
+            let after = after();
             return Some(illegal(
                 "royal-attacked",
                 format!("{} would be attacked by {}{what}", piece_name(&after, r), piece_name(&after, a)),
@@ -693,6 +698,7 @@ impl Position {
             ));
         }
         let (r, e) = *self.facing_after(m).first()?;
+        let after = after();
         Some(illegal(
             "royals-facing",
             format!(

@@ -2390,7 +2390,8 @@ impl<B: Bits> Pos<B> {
     fn perft_rec<const STOP: bool>(&mut self, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
         let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
         // With STOP, the end rules are judged once the moves are known, so that "no legal move"
-        // costs nothing more: judged first, it generated them a second time at every node.
+        // and the side to move's half of "neither side can move" cost nothing more: judged first,
+        // they generated them a second time at every node.
         if depth == 1 {
             let n = self.count_legal(buf);
             return if STOP && self.ended_given(Known::from_count(n, self.t.pass), buf) {
