@@ -1,7 +1,7 @@
 //! Games of chance: the roll as chance's move, in FEN, in simulations (drawn by weight from the
 //! run's seed, whatever the threads and the players), and the ruling on it.
 
-mod common;
+use crate::common;
 
 use arbiter::game::{Engine, MoveKind, Position};
 use arbiter::sim::{self, Config, PlayerSpec, Shard};

@@ -11,7 +11,7 @@
 //! twice, so the position after it occurs for the third time); `differs STATUS REASON` where
 //! Arbiter rules STATUS (`win:first`, `win:second`, `draw`, `ongoing`) and pyffish does not.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};

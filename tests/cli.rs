@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 use common::{Run, arbiter, arbiter_within, mkfifo, scratch};
 

@@ -2,7 +2,7 @@
 //! the same control written as a PGN `TimeControl` tag (an independent reading of the numbers),
 //! and run on clocks move by move to the flag fall.
 
-mod common;
+use crate::common;
 
 use arbiter::clock::{Clocks, FlagFall, TimeControl, parse_pgn_time_control, write_pgn_time_control};
 use common::bundled;

@@ -11,7 +11,7 @@ use arbiter::notation::uci;
 use serde_json::Value;
 use shakmaty::{Chess, Position as _};
 
-mod common;
+use crate::common;
 
 use common::{Run, arbiter, arbiter_within, engine};
 

@@ -28,7 +28,7 @@ const MIN_POSITIONS: usize = 5_000;
 /// Visited positions whose perft divide is compared.
 const PERFT_SAMPLES: usize = 200;
 
-mod common;
+use crate::common;
 
 use common::root;
 

@@ -4,7 +4,7 @@
 //! side's moves accepted by the other, and the final position and count compared. Both clients are
 //! installed by `scripts/setup`.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};

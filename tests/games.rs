@@ -4,7 +4,7 @@
 //! geometry and the swap; and perft's two semantics. Positions are small and chosen so that each
 //! test fails if its rule were missing.
 
-mod common;
+use crate::common;
 
 use arbiter::game::{Engine, Game, Move, Position, Ruling, Status};
 use arbiter::model::Side;

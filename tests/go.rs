@@ -246,7 +246,7 @@ impl Naive {
 
 // ---------------------------------------------------------------------------------------- helpers
 
-mod common;
+use crate::common;
 
 use common::{Run, arbiter, root, rules as rules_from};
 

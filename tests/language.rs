@@ -5,7 +5,7 @@
 
 use arbiter::scenario::{self, Report, Runner};
 
-mod common;
+use crate::common;
 
 use common::{problems, root};
 

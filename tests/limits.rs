@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use arbiter::check::{Checked, check_source};
 use arbiter::diag::{MAX_SHOWN, render};
 
-mod common;
+use crate::common;
 
 /// A bound no linear check comes near, even unoptimised; a quadratic one passes it by far.
 const GENEROUS: Duration = Duration::from_secs(20);

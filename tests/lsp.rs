@@ -4,7 +4,7 @@
 //! input every door gets: frames and JSON that cannot be read, unknown methods, requests before
 //! `initialize`, a rename to a non-name — each answered with an error, the session going on.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 

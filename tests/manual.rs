@@ -7,7 +7,7 @@ use arbiter::check::check_source;
 use arbiter::diag::{Diagnostics, Sources, render};
 use arbiter::syntax::parse_file;
 
-mod common;
+use crate::common;
 
 /// The fenced blocks of the manual with the given info string: (first line number, text).
 fn blocks(manual: &str, tag: &str) -> Vec<(usize, String)> {

@@ -5,7 +5,7 @@
 //! the legal moves and the status; both must agree exactly. The oracle speaks Arbiter's notation
 //! (see tests/oracles/README.md for its mappings and their proofs).
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};

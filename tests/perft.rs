@@ -5,7 +5,7 @@
 //! those moves in coordinates). A line `stop-at-end` makes the counts below it treat a position
 //! that an automatic end rule ends as a leaf with no children (`arbiter perft --stop-at-end`).
 
-mod common;
+use crate::common;
 
 use common::root;
 

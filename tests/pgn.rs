@@ -13,7 +13,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
 
-mod common;
+use crate::common;
 
 use common::root;
 

@@ -1,7 +1,7 @@
 //! Positions no game could reach are refused for any ruleset, naming the rule they break; positions
 //! a game could reach are accepted. The cases are data: `tests/positions/impossible.txt`.
 
-mod common;
+use crate::common;
 
 use common::root;
 

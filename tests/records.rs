@@ -8,7 +8,7 @@
 //! again the same. The records are the annotated files under `tests/pgn` and `tests/go`, and seeded
 //! random games with random nested variations, comments, glyphs and headers.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! perft, the FEN reader and writer) must give the same ruling. One test per finding; each fails
 //! without its fix.
 
-mod common;
+use crate::common;
 
 use common::arbiter;
 

@@ -10,7 +10,7 @@ use arbiter::notation::{self, uci};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
-mod common;
+use crate::common;
 
 fn rulesets() -> Vec<String> {
     let mut out = Vec::new();

@@ -6,7 +6,7 @@
 
 use arbiter::scenario::{self, Report, Runner, Verdict};
 
-mod common;
+use crate::common;
 
 use common::{arbiter, arbiter_within, problems, root, scratch};
 

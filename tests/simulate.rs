@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 use common::{Run, arbiter, scratch};
 

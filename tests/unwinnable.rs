@@ -4,7 +4,7 @@
 //! white, `-B` only black, `--` neither: a dead position). The search may leave a side undecided
 //! but never contradicts a label, and every winning line it reports is replayed to a win.
 
-mod common;
+use crate::common;
 
 use arbiter::game::{Bounds, Game, Position, Status, Winnability};
 use arbiter::model::Side;

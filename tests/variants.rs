@@ -5,7 +5,7 @@ use arbiter::check::check_file;
 use arbiter::game::{Engine, Game, Width};
 use arbiter::notation::{fen, uci};
 
-mod common;
+use crate::common;
 
 use common::{root, rules};
 

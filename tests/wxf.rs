@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 use common::{Run, arbiter, root, xiangqi_pos as pos};
 

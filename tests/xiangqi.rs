@@ -7,7 +7,7 @@ use arbiter::game::{Engine, Game, Position, Ruling, Status};
 use arbiter::model::Side;
 use arbiter::notation::uci;
 
-mod common;
+use crate::common;
 
 fn engine(params: &[(&str, &str)]) -> Engine {
     common::engine("rulesets/xiangqi.rules", params)

@@ -1,6 +1,6 @@
 //! Helpers the integration tests share: where the workspace is, loading a ruleset, and writing
-//! readable test positions as FEN. Each test crate includes this file with `mod common;` and uses
-//! only some of it.
+//! readable test positions as FEN. The test binaries include it with `mod common;` (the modules of
+//! `suite.rs` reach it as `crate::common`), and each uses only some of it.
 #![allow(dead_code)]
 
 use std::path::Path;
