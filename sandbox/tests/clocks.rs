@@ -3,7 +3,7 @@
 //! flag that falls ends the game as the ruleset's `flag fallen` rule says, with its clause, and a
 //! change of position other than a move stops the clocks.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -8,7 +8,7 @@ use bevy_egui::egui;
 use sandbox::board::input::Button;
 use sandbox::session::{Action, Brush, Clicked, Edit, Mode, Session, Tools};
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A key pressed and released with Ctrl held (Ctrl is egui's `command` off macOS).

@@ -2,7 +2,7 @@
 //! (PGN for games that move pieces, SGF for games that capture chains) and opens again with the
 //! same main line and the same tree; a record's own variations open as branches.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

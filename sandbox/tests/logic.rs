@@ -16,7 +16,7 @@ use sandbox::board::layout::Layout;
 use sandbox::session::{Action, Clicked, ClickedAway, ClickedHand, Edit, Mode, Replay, Tools};
 use sandbox::timeline::replay::Autoplay;
 
-mod common;
+use crate::common;
 use common::*;
 
 fn engine(ruleset: &str, params: &[(String, String)]) -> Engine {

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use sandbox::session::{Action, Replay};
 
-mod common;
+use crate::common;
 use common::*;
 
 #[test]

@@ -15,7 +15,7 @@ use sandbox::players::computer::{Computer, Seats, walk_of_game};
 use sandbox::players::simulate::{SimRequest, SimSettings, Simulation, command_line};
 use sandbox::session::{Action, Session};
 
-mod common;
+use crate::common;
 use common::*;
 
 /// Runs the app's update until `done` holds, failing the test after `limit`.

@@ -9,7 +9,7 @@ use sandbox::board::input::{Button, Pointer};
 use sandbox::session::marks::Marks;
 use sandbox::session::{Action, Apply, Session, Tools};
 
-mod common;
+use crate::common;
 use common::*;
 
 fn marks(app: &App) -> &Marks {

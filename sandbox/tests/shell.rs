@@ -10,7 +10,7 @@ use sandbox::players::simulate::{SimRequest, Simulation};
 use sandbox::session::Session;
 use sandbox::timeline::replay::Autoplay;
 
-mod common;
+use crate::common;
 use common::*;
 
 /// [`common::app`] with the redraw plugin, noting whether each update asked for another frame.

@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use sandbox::board::input::{Button, ClickTarget, click_at};
 use sandbox::session::{Action, Clicked, ClickedAway, ClickedHand, Edit, Pick, Tools};
 
-mod common;
+use crate::common;
 use common::*;
 
 fn app_at(ruleset: &str, fen_text: &str) -> App {

@@ -16,7 +16,7 @@ use sandbox::board::input::Button;
 use sandbox::board::layout::PANEL_WIDTH;
 use sandbox::board::layout::{Layout, Screen};
 
-mod common;
+use crate::common;
 use common::*;
 
 /// The window's size (logical pixels; Xvfb's scale is 1).

@@ -2,7 +2,7 @@
 //! `MinimalPlugins` and the session's systems (and, for the pointer's tests, the board's layout and
 //! the pointer's systems), sending messages, reading the session back, temporary folders; and the
 //! side panel laid out in a bare egui context, frame after frame, with the texts it draws and where.
-//! Each test file uses some of these.
+//! Each test file (a module of `suite.rs`, reaching this one as `crate::common`) uses some of these.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
