@@ -34,3 +34,30 @@ mod unwinnable;
 mod variants;
 mod wxf;
 mod xiangqi;
+
+/// Every file of `tests/` runs: as a module of this binary, or as a binary of its own named in the
+/// interpreter's manifest — a file in neither would be compiled and run by nothing.
+#[test]
+fn every_test_file_is_a_module_here_or_a_binary_of_its_own() {
+    let dir = common::root().join("tests");
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let suite = read(&dir.join("suite.rs"));
+    let manifest = read(&common::root().join("interpreter/Cargo.toml"));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/ is a folder")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| Some(n.strip_suffix(".rs")?.to_string()))
+        .filter(|n| n != "suite")
+        .collect();
+    files.sort();
+    assert!(files.len() > 20, "{files:?}");
+    for name in files {
+        let module = suite.lines().any(|l| l == format!("mod {name};"));
+        let binary = manifest.contains(&format!("path = \"../tests/{name}.rs\""));
+        assert!(
+            module != binary,
+            "tests/{name}.rs must be a module of tests/suite.rs or a [[test]] of interpreter/Cargo.toml, not {}",
+            if module { "both" } else { "neither" }
+        );
+    }
+}
