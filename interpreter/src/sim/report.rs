@@ -39,6 +39,33 @@ fn every_game() -> u64 {
     1
 }
 
+impl RunInfo {
+    /// Does the description hold together: a side to move first among its sides, a team for
+    /// each side where there are teams, as many players as sides? (Read from a file, it may not.)
+    ///
+    /// # Errors
+    /// What does not, in words.
+    pub fn check(&self) -> Result<(), String> {
+        let n = self.sides.len();
+        if n == 0 {
+            return Err("names no sides".into());
+        }
+        if self.first >= n {
+            return Err(format!("has side {} move first, of its {n} sides (0 to {})", self.first, n - 1));
+        }
+        if !self.teams.is_empty() && self.teams.len() != n {
+            return Err(format!("gives {} teams for its {n} sides", self.teams.len()));
+        }
+        if let Some(t) = self.teams.iter().find(|&&t| t as usize >= n) {
+            return Err(format!("puts a side in team {t}, past its {n} sides"));
+        }
+        if self.players.len() != n {
+            return Err(format!("names {} players for its {n} sides", self.players.len()));
+        }
+        Ok(())
+    }
+}
+
 /// How long a run took (left out of comparisons: it is the only part that varies).
 #[derive(Clone, Copy, Debug)]
 pub struct Timing {
@@ -109,12 +136,21 @@ pub fn merge(reports: &[(String, Value)]) -> Result<Merged, String> {
             .cloned()
             .ok_or_else(|| format!("{name}: not a report of `arbiter simulate --json` (no \"run\" key)"))
             .and_then(|r| serde_json::from_value(r).map_err(|e| format!("{name}: its \"run\" is not a run's description: {e}")))?;
+        info.check().map_err(|e| format!("{name}: its \"run\" {e}"))?;
         let mut t: Tally = v
             .get("tally")
             .cloned()
             .ok_or_else(|| format!("{name}: no \"tally\" key"))
             .and_then(|r| serde_json::from_value(r).map_err(|e| format!("{name}: its \"tally\" is not a tally: {e}")))?;
         t.counted_every_game_if_unsaid();
+        // A side's wins and places are kept only for the run's sides.
+        let sides = info.sides.len();
+        if t.wins.len() > sides || t.place_sums.len() > sides {
+            return Err(format!(
+                "{name}: its \"tally\" counts the wins or places of {} sides, where the run has {sides}",
+                t.wins.len().max(t.place_sums.len())
+            ));
+        }
         let shard = match v.get("shard") {
             None | Some(Value::Null) => None,
             Some(s) => Some(Shard {
