@@ -204,6 +204,45 @@ fn reports_whose_counts_no_run_could_write_are_refused() {
         assert!(!r.stderr.contains("panicked"), "{key}: {}", r.stderr);
         assert!(r.stderr.contains(why), "{key}: {}", r.stderr);
     }
+    // The run's description, which the figures are read against: a first side past the sides
+    // (it panicked), wins of more sides than the run has (two were dropped from the shares),
+    // teams and players that do not match the sides. Text and JSON alike.
+    let cases: [(&str, &str, serde_json::Value, &str); 6] = [
+        ("run", "first", serde_json::json!(2), "has side 2 move first, of its 2 sides"),
+        ("run", "sides", serde_json::json!([]), "names no sides"),
+        ("run", "teams", serde_json::json!([0]), "gives 1 teams for its 2 sides"),
+        ("run", "teams", serde_json::json!([0, 7]), "puts a side in team 7"),
+        ("run", "players", serde_json::json!(["random"]), "names 1 players for its 2 sides"),
+        (
+            "tally",
+            "wins",
+            serde_json::json!([1, 1, 1]),
+            "counts the wins or places of 3 sides, where the run has 2",
+        ),
+    ];
+    for (i, (part, key, value, why)) in cases.into_iter().enumerate() {
+        let mut edited = shard.clone();
+        edited[part][key] = value;
+        let f = dir.join(format!("described-{i}.json"));
+        std::fs::write(&f, edited.to_string()).expect("writable");
+        for json in [false, true] {
+            let file = f.display().to_string();
+            let args: Vec<&str> = ["simulate", "merge"]
+                .into_iter()
+                .chain(json.then_some("--json"))
+                .chain([file.as_str()])
+                .collect();
+            let r = arbiter(&args);
+            assert_eq!(r.code, Some(1), "{part}.{key}: {}", r.stdout);
+            assert!(!r.stderr.contains("panicked"), "{part}.{key}: {}", r.stderr);
+            assert!(
+                r.stderr.contains(why) || r.stdout.contains(why),
+                "{part}.{key}: {} {}",
+                r.stdout,
+                r.stderr
+            );
+        }
+    }
 }
 
 /// In go, whose random players draw their moves without listing them, the legal moves are counted
@@ -354,6 +393,36 @@ fn games_written_out_replay_to_the_same_results() {
     std::fs::write(&f, first).expect("writable");
     let r = arbiter(&["play", "chess", "--pgn", &f.display().to_string(), "--json"]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+/// Records that cannot be written — here a file-size limit standing in for a full disk — cost the
+/// records, never the report of the games played: it is printed whole, the failure said after it,
+/// the exit code 1 and the part of the file written removed.
+#[test]
+#[cfg(unix)]
+fn a_games_file_that_cannot_be_written_keeps_the_report() {
+    let dir = scratch("games-out-full");
+    let out = dir.join("games.pgn");
+    let _ = std::fs::remove_file(&out);
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 4; exec '{}' simulate chess --games 40 --seed 1 --json --games-out '{}'",
+        env!("CARGO_BIN_EXE_arbiter"),
+        out.display()
+    );
+    let r = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .current_dir(common::root())
+        .output()
+        .expect("bash runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&r.stdout), String::from_utf8_lossy(&r.stderr));
+    assert_eq!(r.status.code(), Some(1), "{stdout}\n{stderr}");
+    let report: serde_json::Value = serde_json::from_str(stdout.trim()).expect("the report alone, as JSON");
+    assert_eq!(report["games"], 40, "{stdout}");
+    assert!(
+        stderr.contains("--games-out") && stderr.contains("the report above is whole"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "the part written was removed");
 }
 
 #[test]

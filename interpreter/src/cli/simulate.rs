@@ -167,14 +167,21 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
     );
     progress.bar.finish_and_clear();
     let timing = Timing { seconds, threads };
-    if let Some((file, path)) = games_file {
-        write_games(&e, &pos, &info, &out.games, &common.ruleset, file, path)?;
-    }
     let shard_out = (shard != Shard::WHOLE).then_some(shard);
     if args.json {
         say(&report::to_json(&info, shard_out, &out.tally, out.partial, Some(timing)).to_string());
     } else {
         render(&info, shard_out, &out.tally, out.partial, Some(timing));
+    }
+    // The statistics first: games that cannot be written (a full disk) cost their records, never
+    // the report of hours of play. The failure is said on stderr and in the exit code (stdout
+    // holds the report alone, one JSON object with --json).
+    let written = match games_file {
+        Some((file, path)) => write_games(&e, &pos, &info, &out.games, &common.ruleset, file, path),
+        None => Ok(()),
+    };
+    if let Err(f) = &written {
+        errln!("error: {}; the report above is whole", f.message);
     }
     if out.partial {
         // The report above is the answer, marked partial; stdout gets nothing more (a JSON reader
@@ -188,6 +195,14 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
             message: String::new(),
             json: None,
             code: INTERRUPTED,
+            reported: true,
+        });
+    }
+    if written.is_err() {
+        return Err(Failure {
+            message: String::new(),
+            json: None,
+            code: 1,
             reported: true,
         });
     }
