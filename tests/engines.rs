@@ -389,6 +389,21 @@ fn a_colour_gtp_does_not_know_is_refused() {
         .expect("white, named in capitals, plays after black's implied pass");
 }
 
+/// `final_score` is go's count by area: asked in a game that has none — chess, or four-player
+/// chess (whose four sides it panicked on) — it is refused, and the session goes on.
+#[test]
+fn final_score_is_refused_where_the_game_does_not_count_by_area() {
+    for (game, name) in [
+        ("chess", "Chess"),
+        ("four-player-chess", "Four-player chess"),
+        ("othello", "Othello"),
+    ] {
+        let mut ours = Gtp::start(env!("CARGO_BIN_EXE_arbiter"), &["engine", game, "--protocol", "gtp"]);
+        assert_eq!(ours.ask("final_score"), Err(format!("{name} does not count by area")), "{game}");
+        assert_eq!(ours.ask("protocol_version"), Ok("2".into()), "{game}: the session goes on");
+    }
+}
+
 /// A UCI line of 3 MiB without an end in sight is skipped and said so (the engine holds at most
 /// 1 MiB of it), a line that is not UTF-8 is an unknown command, and the session goes on.
 #[test]

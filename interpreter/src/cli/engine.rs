@@ -862,19 +862,22 @@ fn gtp(state: &mut State, loader: &Loader, mut input: impl BufRead, out: &mut im
             },
             "undo" => state.undo().then(String::new).ok_or_else(|| "cannot undo".to_string()),
             "showboard" => Ok(format!("\n{}", board_text(state.game.current()))),
-            "final_score" => {
-                // The ruleset's own count: its komi, or in a handicap game what it gives instead.
-                let komi = state.engine.rules().area_komi().unwrap_or(0.0);
-                let s = state.game.area_score(komi);
-                let margin = s.points[0] - s.points[1] - s.komi;
-                Ok(if margin > 0.0 {
-                    format!("B+{margin:.1}")
-                } else if margin < 0.0 {
-                    format!("W+{:.1}", -margin)
-                } else {
-                    "0".into()
-                })
-            }
+            // The ruleset's own count: its komi, or in a handicap game what it gives instead. A
+            // game that does not count by area (chess, Othello, four sides) has no such score.
+            "final_score" => match state.engine.rules().area_komi() {
+                None => Err(format!("{} does not count by area", state.engine.rules().name)),
+                Some(komi) => {
+                    let s = state.game.area_score(komi);
+                    let margin = s.points[0] - s.points[1] - s.komi;
+                    Ok(if margin > 0.0 {
+                        format!("B+{margin:.1}")
+                    } else if margin < 0.0 {
+                        format!("W+{:.1}", -margin)
+                    } else {
+                        "0".into()
+                    })
+                }
+            },
             // The stones marked dead (`arbiter-dead`), or every other stone: no seki is told apart
             // (counted by area, a seki's stones count as living stones do), so none is listed as one.
             "final_status_list" => {
