@@ -88,7 +88,6 @@ struct Server {
     shutdown: bool,
     /// `exit` arrived: the loop ends.
     exit: bool,
-    output: Output,
     /// Live facts worked out so far, by document.
     facts: Arc<Mutex<HashMap<String, Facts>>>,
     /// Per document, the flag that cancels the facts being worked out for an older version.
@@ -96,9 +95,69 @@ struct Server {
     /// The client asks again for code lenses when told (`workspace/codeLens/refresh`).
     lens_refresh: bool,
     /// Where the open documents go to be checked, off the message loop.
-    checks: std::sync::mpsc::Sender<Snapshot>,
+    checks: Posting<(), Snapshot>,
+    /// Where a document's newest version goes to have its live facts worked out.
+    fact_jobs: Posting<String, FactJob>,
     /// The newest snapshot's number: a check of an older one is dropped unpublished.
     generation: Arc<AtomicU64>,
+}
+
+/// A mailbox that keeps, per key, only the newest thing sent: a sender never waits, and what
+/// the reader has not taken yet is replaced, not queued. (Queued, every version of a large
+/// document a fast typist made while a check ran was held at once: gigabytes.)
+struct Mailbox<K, T> {
+    slot: Mutex<(HashMap<K, T>, bool)>,
+    ready: std::sync::Condvar,
+}
+
+/// The sending end of a [`Mailbox`]; dropped, the mailbox closes and the reader ends.
+struct Posting<K, T>(Arc<Mailbox<K, T>>);
+
+fn mailbox<K, T>() -> (Posting<K, T>, Arc<Mailbox<K, T>>) {
+    let m = Arc::new(Mailbox {
+        slot: Mutex::new((HashMap::new(), false)),
+        ready: std::sync::Condvar::new(),
+    });
+    (Posting(m.clone()), m)
+}
+
+impl<K: std::hash::Hash + Eq, T> Posting<K, T> {
+    fn send(&self, key: K, value: T) {
+        let mut slot = self.0.slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        slot.0.insert(key, value);
+        self.0.ready.notify_one();
+    }
+}
+
+impl<K, T> Drop for Posting<K, T> {
+    fn drop(&mut self) {
+        self.0.slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).1 = true;
+        self.0.ready.notify_all();
+    }
+}
+
+impl<K: std::hash::Hash + Eq + Clone, T> Mailbox<K, T> {
+    /// The newest thing sent under some key, waiting for one; `None` once closed and empty.
+    fn recv(&self) -> Option<(K, T)> {
+        let mut slot = self.slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        loop {
+            if let Some(key) = slot.0.keys().next().cloned() {
+                return slot.0.remove(&key).map(|v| (key, v));
+            }
+            if slot.1 {
+                return None;
+            }
+            slot = self.ready.wait(slot).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+}
+
+/// A document's version whose live facts are wanted.
+struct FactJob {
+    text: String,
+    version: i32,
+    cancel: Arc<AtomicBool>,
+    refresh: bool,
 }
 
 /// The open documents as they stood after one change, to be checked.
@@ -119,14 +178,11 @@ enum Checkable {
 
 /// Checks the open documents on a thread of its own and publishes their diagnostics, so that a
 /// long check (a file of thousands of items) never holds up hover, completion or the next edit.
-/// Snapshots that queued up while it worked are skipped for the newest; a check overtaken by an
+/// Only the newest snapshot waits while it works (see [`Mailbox`]); a check overtaken by an
 /// edit is not published (the output's lock is held from the test of the generation to the write,
 /// so a document closed meanwhile never gets diagnostics after its empty list).
-fn check_documents(snapshots: std::sync::mpsc::Receiver<Snapshot>, generation: Arc<AtomicU64>, output: Output) {
-    while let Ok(mut snapshot) = snapshots.recv() {
-        while let Ok(newer) = snapshots.try_recv() {
-            snapshot = newer;
-        }
+fn check_documents(snapshots: Arc<Mailbox<(), Snapshot>>, generation: Arc<AtomicU64>, output: Output) {
+    while let Some(((), snapshot)) = snapshots.recv() {
         // A file that extends an open one is checked against its unsaved text.
         // (One too large to check is read from the disk, where the limit holds as for the CLI.)
         let open: HashMap<PathBuf, &str> = snapshot
@@ -162,22 +218,29 @@ fn check_documents(snapshots: std::sync::mpsc::Receiver<Snapshot>, generation: A
 /// the protocol asks for (0 after `shutdown`, 1 otherwise).
 pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> i32 {
     let output: Output = Arc::new(Mutex::new(Box::new(output)));
-    let (checks, snapshots) = std::sync::mpsc::channel();
+    let (checks, snapshots) = mailbox();
     let generation = Arc::new(AtomicU64::new(0));
     let checker = {
         let (generation, output) = (generation.clone(), output.clone());
         std::thread::spawn(move || check_documents(snapshots, generation, output))
     };
+    let facts: Arc<Mutex<HashMap<String, Facts>>> = Arc::default();
+    let (fact_jobs, jobs) = mailbox();
+    {
+        let (facts, output) = (facts.clone(), output.clone());
+        // (Not joined: cancelled at the end, its work stops at the next test of the flag.)
+        std::thread::spawn(move || work_out_facts(&jobs, &facts, &output));
+    }
     let mut server = Server {
         docs: HashMap::new(),
         initialized: false,
         shutdown: false,
         exit: false,
-        output: output.clone(),
-        facts: Arc::default(),
+        facts,
         working: HashMap::new(),
         lens_refresh: false,
         checks,
+        fact_jobs,
         generation,
     };
     let result = serve(&mut server, &mut input, &output);
@@ -501,6 +564,10 @@ impl Server {
                 };
                 let mut replies = Vec::new();
                 let mut text = std::mem::take(&mut doc.text);
+                // Where the text's lines start, kept through the edits: one change may carry
+                // thousands of edits, and finding each one's line from the top of a large
+                // document took minutes.
+                let mut starts: Option<Vec<usize>> = None;
                 for (n, change) in p.content_changes.into_iter().enumerate() {
                     let edit = match change.range {
                         None => None,
@@ -508,7 +575,8 @@ impl Server {
                         // VS Code's own `Range` takes one: the edit the client most likely applied to
                         // its buffer, and the copy stays in step with it. Said in the log all the same.
                         Some(r) => {
-                            let (mut a, mut b) = (offset_of(&text, r.start), offset_of(&text, r.end));
+                            let starts = starts.get_or_insert_with(|| line_starts(&text));
+                            let (mut a, mut b) = (offset_in(&text, starts, r.start), offset_in(&text, starts, r.end));
                             if a > b {
                                 replies.push(log_warning(&format!(
                                     "`{method}`: change {} of `{uri}` has its start after its end; taken with the two swapped",
@@ -533,8 +601,16 @@ impl Server {
                         break;
                     }
                     match edit {
-                        None => text = change.text,
-                        Some((a, b)) => text.replace_range(a..b, &change.text),
+                        None => {
+                            text = change.text;
+                            starts = None;
+                        }
+                        Some((a, b)) => {
+                            if let Some(starts) = &mut starts {
+                                edit_starts(starts, a, b, &change.text);
+                            }
+                            text.replace_range(a..b, &change.text);
+                        }
                     }
                 }
                 doc.text = text;
@@ -567,8 +643,8 @@ impl Server {
         }
     }
 
-    /// Starts working out a document's live facts on a thread of their own, cancelling the work
-    /// for its older version; when they are known, the client is asked to fetch code lenses again.
+    /// Sends a document's newest version to have its live facts worked out (by
+    /// [`work_out_facts`], off the message loop), cancelling the work for its older version.
     fn work_out_facts(&mut self, uri: &str) {
         let Some(doc) = self.docs.get(uri) else { return };
         if let Some(old) = self.working.remove(uri) {
@@ -579,25 +655,13 @@ impl Server {
         }
         let cancel = Arc::new(AtomicBool::new(false));
         self.working.insert(uri.to_string(), cancel.clone());
-        let (uri, text, version) = (uri.to_string(), doc.text.clone(), doc.version);
-        let (store, output, refresh) = (self.facts.clone(), self.output.clone(), self.lens_refresh);
-        std::thread::spawn(move || {
-            let Some(facts) = live_facts(&uri, &text, version, &cancel) else {
-                return;
-            };
-            if cancel.load(Ordering::Relaxed) {
-                return;
-            }
-            if let Ok(mut all) = store.lock() {
-                all.insert(uri.clone(), facts);
-            }
-            if refresh {
-                send(
-                    &output,
-                    &json!({"jsonrpc": "2.0", "id": format!("refresh-{uri}-{version}"), "method": "workspace/codeLens/refresh"}),
-                );
-            }
-        });
+        let job = FactJob {
+            text: doc.text.clone(),
+            version: doc.version,
+            cancel,
+            refresh: self.lens_refresh,
+        };
+        self.fact_jobs.send(uri.to_string(), job);
     }
 
     fn doc(&self, uri: &str) -> Result<&Doc, Failure> {
@@ -626,7 +690,7 @@ impl Server {
             })
             .collect();
         docs.sort_by(|a, b| a.0.cmp(&b.0));
-        let _ = self.checks.send(Snapshot { generation, docs });
+        self.checks.send((), Snapshot { generation, docs });
     }
 
     fn hover(&self, uri: &str, at: lsp::Position) -> Result<Option<lsp::Hover>, Failure> {
@@ -760,9 +824,12 @@ impl Server {
     /// each names (`piece`, `zone`, `parameter`…).
     fn name_items(&self, uri: &str, keep: impl Fn(&str) -> bool) -> Vec<lsp::CompletionItem> {
         let mut items: Vec<lsp::CompletionItem> = Vec::new();
+        // Each name once (a ruleset and the ones it extends may define it twice), looked up in a
+        // set: a search of the list for each name took seconds past tens of thousands of names.
+        let mut named = std::collections::HashSet::new();
         for (_, text) in self.family(uri) {
             for d in Names::of(&text).defs {
-                if !keep(d.what) || items.iter().any(|i| i.label == d.name) {
+                if !keep(d.what) || !named.insert(d.name.clone()) {
                     continue;
                 }
                 items.push(lsp::CompletionItem {
@@ -1279,14 +1346,44 @@ fn offset_of(text: &str, at: lsp::Position) -> usize {
         }
     }
     let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    offset_in_line(text, start, end, at.character)
+}
+
+/// The byte offset of the `character`th UTF-16 unit of the line `text[start..end]` (clamped to it).
+fn offset_in_line(text: &str, start: usize, end: usize, character: u32) -> usize {
     let mut units = 0u32;
     for (i, c) in text[start..end].char_indices() {
-        if units >= at.character {
+        if units >= character {
             return start + i;
         }
         units += c.len_utf16() as u32;
     }
     end
+}
+
+/// Where each line of `text` starts.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
+}
+
+/// [`offset_of`], the text's [`line_starts`] given.
+fn offset_in(text: &str, starts: &[usize], at: lsp::Position) -> usize {
+    let line = at.line as usize;
+    let Some(&start) = starts.get(line) else { return text.len() };
+    let end = starts.get(line + 1).map_or(text.len(), |&next| next - 1);
+    offset_in_line(text, start, end, at.character)
+}
+
+/// [`line_starts`] kept through the edit that puts `inserted` in place of `text[a..b]`: the lines
+/// that started inside the range go, those after it move, and the inserted text's begin.
+fn edit_starts(starts: &mut Vec<usize>, a: usize, b: usize, inserted: &str) {
+    let lo = starts.partition_point(|&s| s <= a);
+    let hi = starts.partition_point(|&s| s <= b);
+    let removed = b - a;
+    for s in &mut starts[hi..] {
+        *s = *s - removed + inserted.len();
+    }
+    starts.splice(lo..hi, inserted.match_indices('\n').map(|(i, _)| a + i + 1));
 }
 
 /// Where each line of a text starts, for turning many offsets into positions (a file of 30,000
@@ -1500,6 +1597,32 @@ fn checked_engine(uri: &str, text: &str) -> Option<crate::game::Engine> {
     let path = path_of(uri);
     let label = path.as_ref().map_or_else(|| uri.to_string(), |p| p.display().to_string());
     crate::check::check_source(&label, text, path.as_ref().and_then(|p| p.parent()), &[]).engine
+}
+
+/// Works out the live facts of each document's newest version sent (see [`Server::work_out_facts`]),
+/// one document at a time; when they are known, the client is asked to fetch code lenses again.
+fn work_out_facts(jobs: &Mailbox<String, FactJob>, store: &Mutex<HashMap<String, Facts>>, output: &Output) {
+    while let Some((uri, job)) = jobs.recv() {
+        if job.cancel.load(Ordering::Relaxed) {
+            continue;
+        }
+        let Some(facts) = live_facts(&uri, &job.text, job.version, &job.cancel) else {
+            continue;
+        };
+        if job.cancel.load(Ordering::Relaxed) {
+            continue;
+        }
+        if let Ok(mut all) = store.lock() {
+            all.insert(uri.clone(), facts);
+        }
+        if job.refresh {
+            let version = job.version;
+            send(
+                output,
+                &json!({"jsonrpc": "2.0", "id": format!("refresh-{uri}-{version}"), "method": "workspace/codeLens/refresh"}),
+            );
+        }
+    }
 }
 
 /// Works out the facts, or `None` if the ruleset does not check or the work was cancelled.
@@ -2228,6 +2351,32 @@ mod tests {
         assert_eq!(offset_of(text, lsp::Position::new(1, 4)), 10);
         assert_eq!(offset_of(text, lsp::Position::new(1, 99)), 11, "past the end of the line");
         assert_eq!(offset_of(text, lsp::Position::new(9, 0)), text.len());
+        // With the line starts known and kept through edits, the same offsets.
+        let mut edited = String::from(text);
+        let mut starts = line_starts(&edited);
+        let mut rng = 7u64;
+        for _ in 0..400 {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let (a, b) = ((rng >> 33) as usize % (edited.len() + 1), (rng >> 13) as usize % (edited.len() + 1));
+            let (a, b) = (a.min(b), a.max(b));
+            let (a, b) = (floor(&edited, a), floor(&edited, b));
+            let inserted = ["", "x", "\n", "ab\ncd\n", "é\n"][(rng >> 50) as usize % 5];
+            edit_starts(&mut starts, a, b, inserted);
+            edited.replace_range(a..b, inserted);
+            assert_eq!(starts, line_starts(&edited), "{edited:?}");
+            for line in 0..starts.len() as u32 + 2 {
+                for character in 0..4 {
+                    let at = lsp::Position::new(line, character);
+                    assert_eq!(offset_in(&edited, &starts, at), offset_of(&edited, at), "{edited:?} {at:?}");
+                }
+            }
+        }
+        fn floor(text: &str, mut i: usize) -> usize {
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        }
         let lines = Lines::new(text);
         for offset in [0, 1, 2, 5, 10, 11, 12] {
             assert_eq!(lines.position(offset), position_of(text, offset), "at {offset}");
