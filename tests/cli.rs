@@ -478,6 +478,22 @@ fn an_unknown_param_is_reported() {
     assert!(r.stdout.is_empty(), "{}", r.stdout);
 }
 
+/// A parameter given twice is refused (the last value won unsaid); and where a parameter makes
+/// the ruleset fail, the command offered to show the errors again gives it too.
+#[test]
+fn a_param_given_twice_is_refused_and_a_failing_one_is_passed_on() {
+    let r = arbiter(&["perft", "go", "--param", "size=9", "--param", "size=11", "1"]);
+    r.assert_fails_cleanly(1);
+    assert!(
+        r.stderr.contains("--param size is given twice (size=9 and size=11)"),
+        "{}",
+        r.stderr
+    );
+    let r = arbiter(&["simulate", "chess", "--games", "1", "--seed", "1", "--param", "foo=1"]);
+    r.assert_fails_cleanly(1);
+    assert!(r.stderr.contains("run `arbiter check chess --param foo=1`"), "{}", r.stderr);
+}
+
 #[test]
 fn an_unknown_ruleset_is_reported() {
     let r = arbiter(&["perft", "no-such-game", "1"]);

@@ -395,13 +395,22 @@ fn locate(ruleset: &str) -> Result<PathBuf, Failure> {
 }
 
 fn parse_params(params: &[String]) -> Result<Vec<(String, String)>, Failure> {
-    params
-        .iter()
-        .map(|p| match p.split_once('=') {
-            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
-            _ => Err(Failure::input(format!("--param `{p}`: expected NAME=VALUE"))),
-        })
-        .collect()
+    let mut parsed: Vec<(String, String)> = Vec::new();
+    for p in params {
+        let (k, v) = match p.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => (k.trim().to_string(), v.trim().to_string()),
+            _ => return Err(Failure::input(format!("--param `{p}`: expected NAME=VALUE"))),
+        };
+        // Given twice, which value was meant? (The last one won unsaid, and a run's description
+        // recorded both.)
+        if let Some((_, first)) = parsed.iter().find(|(name, _)| *name == k) {
+            return Err(Failure::input(format!(
+                "--param {k} is given twice ({k}={first} and {k}={v}): give it once"
+            )));
+        }
+        parsed.push((k, v));
+    }
+    Ok(parsed)
 }
 
 fn load(ruleset: &str, params: &[String]) -> Result<(Checked, PathBuf), Failure> {
@@ -417,8 +426,11 @@ fn engine(common: &Common) -> Result<Engine, Failure> {
         Some(engine) => Ok(engine),
         None => {
             err!("{}", diag::render(&checked.sources, &checked.diagnostics, false));
+            // The command that shows them again, with the parameters given (without them, the
+            // ruleset may well check).
+            let params: String = common.params.iter().map(|p| format!(" --param {p}")).collect();
             Err(Failure::input(format!(
-                "{} has errors; run `arbiter check {}`",
+                "{} has errors; run `arbiter check {}{params}`",
                 path.display(),
                 common.ruleset
             )))
