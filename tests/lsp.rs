@@ -820,6 +820,24 @@ fn live_facts_follow_the_edits_as_code_lenses() {
         assert!(std::time::Instant::now() < deadline, "the last edit's facts never came: {titles:?}");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+
+    // An edit that breaks the ruleset: the lens says it has errors, not that it is working the
+    // facts out (which it said for as long as the errors stood).
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 4}, "contentChanges": [
+            {"range": {"start": at(0, 0), "end": at(0, 0)}, "text": "piece piece piece\n"}
+        ]}),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let titles = lenses(&mut s);
+        if titles == ["no legal moves or perft: the ruleset has errors"] {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the broken ruleset's lens: {titles:?}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }
 
 /// A parameter's hover gives its default, range and purpose (go's `komi`).

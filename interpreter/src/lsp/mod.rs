@@ -1606,12 +1606,20 @@ fn work_out_facts(jobs: &Mailbox<String, FactJob>, store: &Mutex<HashMap<String,
         if job.cancel.load(Ordering::Relaxed) {
             continue;
         }
-        let Some(facts) = live_facts(&uri, &job.text, job.version, &job.cancel) else {
-            continue;
-        };
+        let facts = live_facts(&uri, &job.text, job.version, &job.cancel);
         if job.cancel.load(Ordering::Relaxed) {
             continue;
         }
+        // Not cancelled and no facts: the ruleset does not check. The lens says so, where it
+        // said it was working them out for as long as the errors stood.
+        let facts = facts.unwrap_or_else(|| {
+            let at = job.text.find("setup").unwrap_or(0);
+            Facts {
+                version: job.version,
+                setup: Some(((at, at), "no legal moves or perft: the ruleset has errors".into())),
+                pieces: Vec::new(),
+            }
+        });
         if let Ok(mut all) = store.lock() {
             all.insert(uri.clone(), facts);
         }
