@@ -647,4 +647,9 @@ fn ucci_refusals_name_squares_as_ucci_does() {
     e.send(b"position startpos moves h3e3\n");
     let said = e.until(10, |l| l.starts_with("info string move 1"));
     assert!(said.last().is_some_and(|l| l.contains("no piece on h3")), "{said:?}");
+    // What is no move at all is quoted back as written, its would-be squares untouched.
+    e.send(b"position startpos moves a9\n");
+    let said = e.until(10, |l| l.starts_with("info string move 1"));
+    let last = said.last().map_or("", String::as_str);
+    assert!(last.contains("`a9` is not") && !last.contains("`a8`"), "{said:?}");
 }

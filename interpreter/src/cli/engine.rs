@@ -209,9 +209,14 @@ impl State {
             },
             Ruling::Legal { .. } => return format!("`{text}` is not written as this protocol writes moves"),
         };
-        // The ruling names squares as the interpreter does; UCCI counts ranks from 0.
+        // The ruling names squares as the interpreter does; UCCI counts ranks from 0. The move
+        // it quotes is given back as the player wrote it (`a9`, not a move, was quoted as `a8`).
         match self.protocol {
-            Protocol::Ucci => ranks_from_zero(&said, &self.game.current().rules().board),
+            Protocol::Ucci => {
+                let board = &self.game.current().rules().board;
+                let parts: Vec<String> = said.split(&format!("`{coords}`")).map(|p| ranks_from_zero(p, board)).collect();
+                parts.join(&format!("`{text}`"))
+            }
             _ => said,
         }
     }
