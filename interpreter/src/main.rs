@@ -309,6 +309,16 @@ impl Failure {
             reported: false,
         }
     }
+
+    /// A failure already said (diagnostics, a partial report and why): only the exit code remains.
+    fn reported(code: u8) -> Failure {
+        Failure {
+            message: String::new(),
+            json: None,
+            code,
+            reported: true,
+        }
+    }
 }
 
 /// Perft depths past this would run for days; refuse rather than hang.
@@ -463,12 +473,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
         Command::Fmt { files, check } => format_files(&files, check),
         Command::Lsp => match arbiter::lsp::run(std::io::stdin().lock(), std::io::stdout()) {
             0 => Ok(()),
-            code => Err(Failure {
-                message: String::new(),
-                json: None,
-                code: code as u8,
-                reported: true,
-            }),
+            code => Err(Failure::reported(code as u8)),
         },
         Command::Check { ruleset, params, json } => {
             let (checked, path) = load(&ruleset, &params)?;
@@ -502,12 +507,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 }
             }
             if d.has_errors() {
-                return Err(Failure {
-                    message: String::new(),
-                    json: None,
-                    code: 1,
-                    reported: true,
-                });
+                return Err(Failure::reported(1));
             }
             Ok(())
         }

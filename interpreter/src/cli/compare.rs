@@ -298,12 +298,7 @@ pub fn run(req: Request) -> Result<(), Failure> {
                 "error: {n} scenario{} could run on neither ruleset (listed in the report)",
                 if n == 1 { "" } else { "s" }
             );
-            Err(Failure {
-                message: String::new(),
-                json: None,
-                code: 1,
-                reported: true,
-            })
+            Err(Failure::reported(1))
         }
     }
 }

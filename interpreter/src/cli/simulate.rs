@@ -191,20 +191,10 @@ pub fn run(args: SimulateArgs) -> Result<(), Failure> {
             out.tally.games,
             range.end - range.start
         );
-        return Err(Failure {
-            message: String::new(),
-            json: None,
-            code: INTERRUPTED,
-            reported: true,
-        });
+        return Err(Failure::reported(INTERRUPTED));
     }
     if written.is_err() {
-        return Err(Failure {
-            message: String::new(),
-            json: None,
-            code: 1,
-            reported: true,
-        });
+        return Err(Failure::reported(1));
     }
     if !cfg.players.iter().all(PlayerSpec::reproducible) {
         errln!(

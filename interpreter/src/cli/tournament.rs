@@ -205,12 +205,7 @@ pub fn run(args: TournamentArgs) -> Result<(), Failure> {
             "interrupted: {} games played; the bracket above stops at the match under way",
             played.load(Ordering::Relaxed)
         );
-        return Err(Failure {
-            message: String::new(),
-            json: None,
-            code: INTERRUPTED,
-            reported: true,
-        });
+        return Err(Failure::reported(INTERRUPTED));
     }
     if !setting.players.iter().all(PlayerSpec::reproducible) {
         errln!(
