@@ -479,12 +479,10 @@ impl<B: Bits> Pos<B> {
             {
                 return true;
             }
-            // What the line reaches is looked up first: most lines reach none of `by`'s pieces,
-            // and then the pieces of the line's kinds need not be gathered.
-            return a.line_slides.iter().any(|&(l, kinds)| {
-                let reached = t.lines.attacks(l, sq, occ) & them;
-                reached.any() && (reached & self.kinds_of(kinds)).any()
-            });
+            return a
+                .line_slides
+                .iter()
+                .any(|&(l, kinds)| (t.lines.attacks(l, sq, occ) & them & self.kinds_of(kinds)).any());
         }
         let mut hit = false;
         self.scan_attackers::<true>(sq, by, occ, gone, &mut |_| {
