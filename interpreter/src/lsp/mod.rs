@@ -1395,9 +1395,10 @@ struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     fn new(text: &'a str) -> Lines<'a> {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Lines { text, starts }
+        Lines {
+            text,
+            starts: line_starts(text),
+        }
     }
 
     fn position(&self, offset: usize) -> lsp::Position {
@@ -2349,6 +2350,30 @@ fn manual_line(word: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The mailbox keeps only the newest thing sent under each key, hands each key's once, and
+    /// ends its reader once the sender is gone and nothing waits.
+    #[test]
+    fn a_mailbox_keeps_only_the_newest_per_key() {
+        let (posting, inbox) = mailbox::<&str, u32>();
+        for version in 1..=3 {
+            posting.send("a.rules", version);
+        }
+        posting.send("b.rules", 7);
+        let mut got = vec![inbox.recv(), inbox.recv()];
+        got.sort();
+        assert_eq!(got, [Some(("a.rules", 3)), Some(("b.rules", 7))]);
+        posting.send("a.rules", 4);
+        drop(posting);
+        assert_eq!(inbox.recv(), Some(("a.rules", 4)), "what was sent before the close is taken");
+        assert_eq!(inbox.recv(), None);
+        // A reader waiting when the sender goes is woken, and ends.
+        let (posting, inbox) = mailbox::<(), u32>();
+        let reader = std::thread::spawn(move || inbox.recv());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        drop(posting);
+        assert_eq!(reader.join().expect("the reader ends"), None);
+    }
 
     #[test]
     fn positions_count_utf16_units_and_clamp() {
